@@ -1,0 +1,78 @@
+#include "io/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace gkebuild::io {
+namespace {
+
+[[noreturn]] void fail(const std::string& what, const std::filesystem::path& path) {
+  throw std::system_error(errno, std::generic_category(), what + " " + path.string());
+}
+
+}  // namespace
+
+TemporaryFile::TemporaryFile(const std::filesystem::path& dir, std::string_view stem) {
+  std::filesystem::create_directories(dir);
+  std::string pattern = (dir / ("." + std::string(stem) + ".XXXXXX")).string();
+  fd_ = ::mkstemp(pattern.data());
+  if (fd_ < 0) fail("cannot create a temporary file in", dir);
+  path_ = pattern;
+}
+
+TemporaryFile::~TemporaryFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+}
+
+void TemporaryFile::write(std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("cannot write", path_);
+    }
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+void TemporaryFile::commit(const std::filesystem::path& target) {
+  // Files are created 0600 by mkstemp; give them the usual 0644.
+  if (::fchmod(fd_, 0644) != 0) fail("cannot set the mode of", path_);
+  if (::fsync(fd_) != 0) fail("cannot flush", path_);
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    fail("cannot close", path_);
+  }
+  fd_ = -1;
+  if (::rename(path_.c_str(), target.c_str()) != 0) fail("cannot rename onto", target);
+  committed_ = true;
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  TemporaryFile tmp(dir, path.filename().string());
+  tmp.write(content);
+  tmp.commit(path);
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("cannot read", path);
+  std::ostringstream out;
+  out << in.rdbuf();
+  if (in.bad()) fail("cannot read", path);
+  return std::move(out).str();
+}
+
+}  // namespace gkebuild::io

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs everything gkebuild needs to build, test and benchmark on Debian 12.
+# Idempotent: packages already present are left alone, so a second run takes seconds.
+set -euo pipefail
+
+debian_packages=(
+  build-essential cmake ninja-build pkg-config git ca-certificates openssl
+  libyaml-cpp-dev nlohmann-json3-dev libarchive-dev libssl-dev libcurl4-openssl-dev
+  libcli11-dev libvalijson-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libdeflate-dev libzstd-dev zlib1g-dev zstd libopenblas-dev
+  python3 python3-pip
+  docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool
+  json-schema-test-suite librsvg2-bin chromium
+)
+python_packages=(jinja2==3.1.6 pyyaml kubernetes-validate pre-commit)
+
+missing=()
+for p in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # The Debian package starts a system registry on :5000; tests start their own on free ports.
+  if command -v systemctl >/dev/null && systemctl is-active --quiet docker-registry 2>/dev/null; then
+    $SUDO systemctl disable --now docker-registry >/dev/null 2>&1 || true
+  fi
+fi
+
+python=$(command -v python3)
+if ! "$python" - <<'PY' 2>/dev/null
+import importlib.metadata as m, sys
+need = {"jinja2": "3.1.6", "pyyaml": None, "kubernetes-validate": None, "pre-commit": None}
+for name, version in need.items():
+    got = m.version(name)
+    if version and got != version: sys.exit(1)
+PY
+then
+  "$python" -m pip install -q --disable-pip-version-check "${python_packages[@]}" \
+    || "$python" -m pip install -q --disable-pip-version-check --break-system-packages "${python_packages[@]}"
+fi
+echo "setup: all dependencies present"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine and runs every test: the normal build, then the
+# unit suites again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# CI (.ci/run) calls exactly this. Usage: scripts/test.sh [--no-sanitize]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+jobs=$(nproc)
+# CI builds CUDA for one architecture; release builds take the catalog's whole list.
+cuda_archs=${GKEBUILD_CUDA_ARCHS:-75}
+
+cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGKEBUILD_CUDA_ARCHS="$cuda_archs" >/dev/null
+cmake --build build/test -j "$jobs"
+(cd build/test && ctest --output-on-failure -j "$jobs" --timeout 900)
+
+if [ "${1:-}" != "--no-sanitize" ]; then
+  echo "== again under AddressSanitizer + UndefinedBehaviorSanitizer (unit suites) =="
+  cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DGKEBUILD_SANITIZE=ON \
+    -DGKEBUILD_BENCH=OFF -DGKEBUILD_CUDA_ARCHS="$cuda_archs" >/dev/null
+  cmake --build build/sanitize -j "$jobs"
+  (cd build/sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --output-on-failure -j "$jobs" -L unit --timeout 900)
+fi
