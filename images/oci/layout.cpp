@@ -1,0 +1,163 @@
+#include "oci/layout.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "oci/media_types.h"
+
+namespace gkebuild::oci {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kLayoutFile = R"({"imageLayoutVersion":"1.0.0"})";
+
+std::string temporary_stem() { return "blob-" + std::to_string(::getpid()); }
+
+// "<prefix>blob-<pid>.XXXXXX" -> pid, or 0 when the name is not one of ours.
+pid_t owner_of(const std::string& name) {
+  auto start = name.find("blob-");
+  if (start == std::string::npos) return 0;
+  try {
+    return static_cast<pid_t>(std::stol(name.substr(start + 5)));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+}  // namespace
+
+BlobWriter::BlobWriter(const Layout& layout)
+    : layout_(layout), file_(layout.scratch_dir(), temporary_stem()) {}
+
+void BlobWriter::write(std::string_view bytes) {
+  hasher_.update(bytes);
+  file_.write(bytes);
+}
+
+Descriptor BlobWriter::commit(std::string_view media_type, const std::optional<Digest>& expected) {
+  int64_t size = hasher_.bytes();
+  Digest digest = hasher_.finish();
+  if (expected && *expected != digest) {
+    throw std::runtime_error("blob content does not match its digest: expected " +
+                             expected->str() + ", got " + digest.str());
+  }
+  fs::path target = layout_.blob_path(digest);
+  fs::create_directories(target.parent_path());
+  file_.commit(target);  // same content under the same name: a concurrent writer is harmless
+  return Descriptor{std::string(media_type), digest, size, {}, {}};
+}
+
+Layout Layout::open(const fs::path& root) {
+  std::error_code error;
+  if (!fs::is_regular_file(root / "oci-layout", error)) {
+    throw std::runtime_error(root.string() + " is not an OCI image layout (no oci-layout file)");
+  }
+  Layout layout(root);
+  try {
+    auto marker = nlohmann::json::parse(io::read_file(root / "oci-layout"));
+    if (!marker.contains("imageLayoutVersion")) throw std::runtime_error("no imageLayoutVersion");
+  } catch (const std::exception& e) {
+    throw std::runtime_error(root.string() + "/oci-layout is invalid: " + e.what());
+  }
+  return layout;
+}
+
+Layout Layout::open_or_create(const fs::path& root) {
+  fs::create_directories(root / "blobs" / "sha256");
+  Layout layout(root);
+  {
+    FileLock held = layout.lock();
+    if (!fs::exists(root / "oci-layout")) io::write_file_atomically(root / "oci-layout", kLayoutFile);
+    if (!fs::exists(root / "index.json")) {
+      io::write_file_atomically(root / "index.json",
+                                to_json_text(Index{std::string(media::kOciIndex), {}, {}}));
+    }
+  }
+  layout.remove_stale_temporaries();
+  return Layout::open(root);
+}
+
+void Layout::remove_stale_temporaries() const {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(scratch_dir(), error)) {
+    pid_t owner = owner_of(entry.path().filename().string());
+    if (owner > 0 && ::kill(owner, 0) != 0 && errno == ESRCH) fs::remove(entry.path(), error);
+  }
+}
+
+Index Layout::index() const { return parse_index(io::read_file(root_ / "index.json")); }
+
+std::optional<Descriptor> Layout::resolve(std::string_view tag) const {
+  std::optional<Descriptor> found;
+  for (const auto& d : index().manifests) {
+    auto it = d.annotations.find(kRefNameAnnotation);
+    if (it != d.annotations.end() && it->second == tag) found = d;
+  }
+  return found;
+}
+
+bool Layout::has_blob(const Digest& digest) const {
+  std::error_code error;
+  return fs::is_regular_file(blob_path(digest), error);
+}
+
+fs::path Layout::blob_path(const Digest& digest) const {
+  return root_ / "blobs" / digest.algorithm / digest.hex;
+}
+
+std::string Layout::read_blob(const Digest& digest) const {
+  if (!has_blob(digest)) {
+    throw std::runtime_error("blob " + digest.str() + " is missing from " + root_.string());
+  }
+  std::string bytes = io::read_file(blob_path(digest));
+  if (digest.algorithm == "sha256" && sha256_of(bytes) != digest) {
+    throw std::runtime_error("blob " + digest.str() + " in " + root_.string() + " is corrupted");
+  }
+  return bytes;
+}
+
+Descriptor Layout::write_blob(std::string_view media_type, std::string_view bytes) {
+  BlobWriter writer(*this);
+  writer.write(bytes);
+  return writer.commit(media_type);
+}
+
+Descriptor Layout::write_blob(std::string_view media_type, std::istream& in,
+                              const std::optional<Digest>& expected) {
+  BlobWriter writer(*this);
+  std::string buffer(1 << 20, '\0');
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    writer.write(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())));
+  }
+  if (in.bad()) throw std::runtime_error("cannot read the blob being added");
+  return writer.commit(media_type, expected);
+}
+
+FileLock Layout::lock() const {
+  fs::create_directories(root_ / "gkebuild");
+  return FileLock(root_ / "gkebuild" / "index.lock");
+}
+
+void Layout::tag(std::string_view name, const Descriptor& manifest) {
+  FileLock held = lock();
+  Index current = index();
+  std::erase_if(current.manifests, [&](const Descriptor& d) {
+    auto it = d.annotations.find(kRefNameAnnotation);
+    return it != d.annotations.end() && it->second == name;
+  });
+  Descriptor entry = manifest;
+  entry.annotations[kRefNameAnnotation] = std::string(name);
+  current.manifests.push_back(std::move(entry));
+  if (current.media_type.empty()) current.media_type = std::string(media::kOciIndex);
+  io::write_file_atomically(root_ / "index.json", to_json_text(current));
+}
+
+}  // namespace gkebuild::oci
