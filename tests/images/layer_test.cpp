@@ -1,0 +1,129 @@
+#include "layer/layer_writer.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "io/atomic_file.h"
+#include "temp_dir.h"
+
+namespace gkebuild::layer {
+namespace {
+
+using gkebuild::testing::TempDir;
+
+struct ReadEntry {
+  std::string type;
+  unsigned mode;
+  long uid, gid;
+  int64_t mtime;
+  std::string content, link;
+};
+
+// Reads a (compressed) layer back with libarchive, an independent tar reader.
+std::map<std::string, ReadEntry> read_layer(const std::filesystem::path& blob) {
+  std::map<std::string, ReadEntry> out;
+  archive* a = archive_read_new();
+  archive_read_support_filter_all(a);
+  archive_read_support_format_all(a);
+  EXPECT_EQ(archive_read_open_filename(a, blob.c_str(), 1 << 16), ARCHIVE_OK);
+  archive_entry* e = nullptr;
+  while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+    ReadEntry r;
+    auto type = archive_entry_filetype(e);
+    r.type = type == AE_IFDIR ? "dir" : type == AE_IFLNK ? "link" : "file";
+    r.mode = archive_entry_perm(e);
+    r.uid = archive_entry_uid(e);
+    r.gid = archive_entry_gid(e);
+    r.mtime = archive_entry_mtime(e);
+    if (archive_entry_symlink(e)) r.link = archive_entry_symlink(e);
+    std::string content(static_cast<size_t>(archive_entry_size(e)), '\0');
+    if (!content.empty()) archive_read_data(a, content.data(), content.size());
+    r.content = content;
+    out[archive_entry_pathname(e)] = r;
+  }
+  archive_read_free(a);
+  return out;
+}
+
+class LayerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    io::write_file_atomically(dir / "src/a.txt", "alpha");
+    io::write_file_atomically(dir / "src/big.bin", std::string(3 << 20, 'x') + "tail");
+    long_name = std::string(120, 'n');
+    io::write_file_atomically(dir / "src" / long_name, "long");
+  }
+
+  std::vector<Entry> entries() const {
+    return {
+        {"app/bin/run", EntryType::kFile, 0755, 0, 0, 5, "", dir / "src/a.txt"},
+        {"app", EntryType::kDirectory, 0755},
+        {"app/bin", EntryType::kDirectory, 0755},
+        {"app/big.bin", EntryType::kFile, 0644, 1000, 1000, (3 << 20) + 4, "", dir / "src/big.bin"},
+        {"app/current", EntryType::kSymlink, 0777, 0, 0, 0, "bin/run"},
+        {"app/" + long_name, EntryType::kFile, 0600, 0, 0, 4, "", dir / "src" / long_name},
+    };
+  }
+
+  TempDir dir;
+  std::string long_name;
+};
+
+TEST_F(LayerTest, GzipLayerReadsBackWithEverySortedEntry) {
+  auto layout = oci::Layout::open_or_create(dir / "oci");
+  BuiltLayer built = write_layer(layout, entries(), {{Compression::kGzip}, 1700000000});
+  EXPECT_EQ(built.blob.media_type, "application/vnd.oci.image.layer.v1.tar+gzip");
+  auto read = read_layer(layout.blob_path(built.blob.digest));
+  ASSERT_EQ(read.size(), 6u);
+  EXPECT_EQ(read["app/bin/run"].content, "alpha");
+  EXPECT_EQ(read["app/bin/run"].mode, 0755u);
+  EXPECT_EQ(read["app/big.bin"].uid, 1000);
+  EXPECT_EQ(read["app/big.bin"].content.size(), (3u << 20) + 4);
+  EXPECT_EQ(read["app/current"].link, "bin/run");
+  EXPECT_EQ(read["app/" + long_name].content, "long");
+  EXPECT_EQ(read["app/"].type, "dir");
+  for (const auto& [name, e] : read) EXPECT_EQ(e.mtime, 1700000000) << name;
+}
+
+TEST_F(LayerTest, DiffIdMatchesTheUncompressedTar) {
+  auto layout = oci::Layout::open_or_create(dir / "oci");
+  BuiltLayer built = write_layer(layout, entries(), {{Compression::kZstd}, 0});
+  EXPECT_EQ(built.diff_id, diff_id_of(entries(), 0));
+  EXPECT_NE(built.diff_id, diff_id_of(entries(), 1));
+  EXPECT_EQ(read_layer(layout.blob_path(built.blob.digest)).size(), 6u);
+}
+
+TEST_F(LayerTest, OutputDoesNotDependOnThreadCountOrEntryOrder) {
+  auto layout = oci::Layout::open_or_create(dir / "oci");
+  for (Compression kind : {Compression::kGzip, Compression::kZstd}) {
+    auto one = write_layer(layout, entries(), {{kind, 0, 1}, 0});
+    auto reversed = entries();
+    std::reverse(reversed.begin(), reversed.end());
+    auto four = write_layer(layout, reversed, {{kind, 0, 4}, 0});
+    EXPECT_EQ(one.blob.digest, four.blob.digest) << name_of(kind);
+    EXPECT_EQ(one.diff_id, four.diff_id);
+  }
+}
+
+TEST_F(LayerTest, AFileThatShrankIsAnError) {
+  auto list = entries();
+  list[0].size = 50;
+  auto layout = oci::Layout::open_or_create(dir / "oci");
+  EXPECT_THROW(write_layer(layout, list, {}), std::runtime_error);
+}
+
+TEST(Compression, LevelsAreChecked) {
+  struct Null : ByteSink {
+    void write(std::string_view) override {}
+  } sink;
+  EXPECT_THROW(make_compressor({Compression::kGzip, 13}, sink), std::invalid_argument);
+  EXPECT_THROW(make_compressor({Compression::kZstd, 20}, sink), std::invalid_argument);
+  EXPECT_EQ(parse_compression("zstd"), Compression::kZstd);
+  EXPECT_FALSE(parse_compression("xz"));
+}
+
+}  // namespace
+}  // namespace gkebuild::layer
