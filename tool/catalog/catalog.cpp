@@ -1,0 +1,46 @@
+#include "catalog/catalog.h"
+
+#include "catalog/embedded.h"
+#include "support/suggest.h"
+
+namespace gkebuild::catalog {
+
+extern const EmbeddedFile catalog_files[];
+extern const std::size_t catalog_files_count;
+
+std::string Accelerator::compute_capability() const {
+  return std::to_string(compute_major) + "." + std::to_string(compute_minor);
+}
+
+const Catalog& Catalog::builtin() {
+  static const Catalog catalog = parse(catalog_files[0].content, "<builtin>/accelerators.yaml");
+  return catalog;
+}
+
+const Accelerator* Catalog::find(std::string_view label) const {
+  for (const auto& accelerator : accelerators_)
+    if (accelerator.label == label) return &accelerator;
+  return nullptr;
+}
+
+const Accelerator& Catalog::get(std::string_view label, const SourceLocation& where,
+                                std::string_view source) const {
+  if (const Accelerator* found = find(label)) return *found;
+  std::string message = "unknown accelerator '" + std::string(label) + "'" +
+                        did_you_mean(label, labels());
+  if (did_you_mean(label, labels()).empty())
+    message += "; known accelerators: " + [this] {
+      std::string all;
+      for (const auto& name : labels()) all += (all.empty() ? "" : ", ") + name;
+      return all;
+    }();
+  throw SourceError(where, message, source);
+}
+
+std::vector<std::string> Catalog::labels() const {
+  std::vector<std::string> out;
+  for (const auto& accelerator : accelerators_) out.push_back(accelerator.label);
+  return out;
+}
+
+}  // namespace gkebuild::catalog

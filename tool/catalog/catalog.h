@@ -1,0 +1,72 @@
+// The GKE GPU accelerator catalog (accelerators.yaml, compiled in): node labels, CUDA
+// architectures, machine types, prices and peak throughput. Render, image and report
+// all read it, so there is one place to update.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/source_error.h"
+
+namespace gkebuild::catalog {
+
+struct MachineType {
+  std::string name;      // GCE machine type, e.g. "g2-standard-4"
+  int gpus = 0;          // GPUs on one machine of this type
+  int vcpus = 0;
+  double memory_gb = 0;  // host memory
+};
+
+struct Price {
+  double usd_per_gpu_hour = 0;
+  std::string source;    // where the figure was read
+  std::string date;      // when (YYYY-MM-DD)
+};
+
+struct Accelerator {
+  std::string label;       // cloud.google.com/gke-accelerator value
+  std::string short_name;  // for object and file names: "t4", "a100-80gb"
+  std::string gpu;         // product name
+  std::string cuda_arch;   // "sm_75"
+  int compute_major = 0;
+  int compute_minor = 0;
+  double memory_gib = 0;
+  std::vector<MachineType> machine_types;
+  std::vector<std::string> mig_profiles;
+  std::optional<Price> on_demand;
+  std::optional<Price> spot;
+  std::string price_note;  // why a price is missing, when one is
+  std::map<std::string, double> peak_tflops;  // "fp32", "tf32", "fp16", "bf16"…, dense
+  std::string peak_source;
+  std::string notes;
+
+  // "7.5"
+  std::string compute_capability() const;
+  // The price per GPU-hour for a spot or on-demand run, if the catalog has one.
+  const std::optional<Price>& price(bool spot_run) const { return spot_run ? spot : on_demand; }
+};
+
+class Catalog {
+ public:
+  // The catalog compiled into gkebuild.
+  static const Catalog& builtin();
+  // Parses a catalog file (the same format); errors are SourceError with positions.
+  static Catalog parse(std::string_view yaml, const std::string& file_name);
+
+  const Accelerator* find(std::string_view label) const;
+  // Like find, but an unknown label throws SourceError at `where` with a "did you mean".
+  const Accelerator& get(std::string_view label, const SourceLocation& where = {},
+                         std::string_view source = {}) const;
+  std::vector<std::string> labels() const;
+  const std::vector<Accelerator>& accelerators() const { return accelerators_; }
+  const std::string& date() const { return date_; }
+
+ private:
+  std::vector<Accelerator> accelerators_;
+  std::string date_;
+};
+
+}  // namespace gkebuild::catalog

@@ -1,0 +1,137 @@
+// One entry of `experiments:` in gkebuild.yaml.
+#include <algorithm>
+#include <regex>
+
+#include "project/parse_helpers.h"
+#include "project/quantities.h"
+#include "support/suggest.h"
+#include "yamlfile/fields.h"
+#include "yamlfile/scalars.h"
+#include "yamlfile/to_json.h"
+
+namespace gkebuild::project::detail {
+namespace {
+
+using yamlfile::Document;
+using yamlfile::Fields;
+
+// Sweep variables become template variables in args; these names are taken.
+const std::vector<std::string> kReservedSweepNames{"seed", "values", "accelerator", "experiment", "run_id"};
+
+std::vector<std::string> parse_accelerators(const Fields& fields, const catalog::Catalog& catalog) {
+  const Document& doc = fields.document();
+  const YAML::Node list = fields.required("accelerators");
+  if (!list.IsSequence() || list.size() == 0)
+    doc.fail(list, fields.name("accelerators") + ": expected a non-empty list of accelerator labels, got " +
+                       yamlfile::describe(list));
+  std::vector<std::string> labels;
+  for (const auto& item : list) {
+    const std::string label = yamlfile::as_string(doc, item, fields.name("accelerators") + " item");
+    catalog.get(label, doc.where(item), doc.text());
+    if (std::find(labels.begin(), labels.end(), label) != labels.end())
+      doc.fail(item, fields.name("accelerators") + ": '" + label + "' is listed twice");
+    labels.push_back(label);
+  }
+  return labels;
+}
+
+void check_gpu_count(const Fields& fields, const Experiment& experiment, const catalog::Catalog& catalog) {
+  for (const auto& label : experiment.accelerators) {
+    int most = 0;
+    for (const auto& machine : catalog.find(label)->machine_types) most = std::max(most, machine.gpus);
+    if (experiment.gpus > most)
+      fields.document().fail(fields.get("gpus"), fields.name("gpus") + ": " + std::to_string(experiment.gpus) +
+                                                     " GPUs, but " + label + " machines have at most " +
+                                                     std::to_string(most));
+  }
+}
+
+std::vector<SweepAxis> parse_sweep(const Document& doc, const YAML::Node& node, const std::string& what) {
+  std::vector<SweepAxis> axes;
+  for (const auto& [key, value] : entries(doc, node, what)) {
+    SweepAxis axis{key.Scalar(), {}};
+    static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+    if (!std::regex_match(axis.name, identifier))
+      doc.fail(key, what + ": '" + axis.name + "' must be a template variable name (letters, digits, _)");
+    if (std::find(kReservedSweepNames.begin(), kReservedSweepNames.end(), axis.name) != kReservedSweepNames.end() &&
+        axis.name != "seed")
+      doc.fail(key, what + ": '" + axis.name + "' is a reserved template variable");
+    if (!value.IsSequence() || value.size() == 0)
+      doc.fail(value, what + "." + axis.name + ": expected a non-empty list of values, got " + yamlfile::describe(value));
+    for (const auto& item : value) {
+      if (!item.IsScalar()) doc.fail(item, what + "." + axis.name + ": values must be strings or numbers");
+      axis.values.push_back(yamlfile::to_json(item));
+    }
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+long long parse_duration_field(const Fields& fields, const std::string& key, long long fallback) {
+  if (!fields.has(key)) return fallback;
+  const YAML::Node node = fields.get(key);
+  if (yamlfile::resolve_scalar(node) == yamlfile::ScalarKind::Integer)
+    return yamlfile::as_integer(fields.document(), node, fields.name(key));
+  auto seconds = parse_duration(yamlfile::as_string(fields.document(), node, fields.name(key)));
+  if (!seconds || *seconds <= 0)
+    fields.document().fail(node, fields.name(key) + ": expected seconds or a duration such as 90m or 2h30m");
+  return *seconds;
+}
+
+std::string parse_quantity(const Fields& fields, const std::string& key) {
+  if (!fields.has(key)) return "";
+  const std::string text = yamlfile::as_scalar_text(fields.document(), fields.get(key), fields.name(key));
+  if (!is_quantity(text))
+    fields.document().fail(fields.get(key), fields.name(key) + ": expected a Kubernetes quantity such as 4, 500m or 16Gi");
+  return text;
+}
+
+void parse_resources(const Fields& fields, Experiment& experiment, const catalog::Catalog& catalog) {
+  experiment.accelerators = parse_accelerators(fields, catalog);
+  experiment.gpus = static_cast<int>(fields.integer("gpus", 1, 1));
+  check_gpu_count(fields, experiment, catalog);
+  experiment.cpu = parse_quantity(fields, "cpu");
+  experiment.memory = parse_quantity(fields, "memory");
+  experiment.spot = fields.boolean("spot", false);
+}
+
+void parse_schedule(const Fields& fields, Experiment& experiment) {
+  experiment.seeds = static_cast<int>(fields.integer("seeds", 0, 1));
+  if (experiment.seeds > 100000) fields.document().fail(fields.get("seeds"), fields.name("seeds") + ": at most 100000");
+  experiment.timeout_seconds = parse_duration_field(fields, "timeout", experiment.timeout_seconds);
+  experiment.ttl_seconds_after_finished =
+      parse_duration_field(fields, "ttlAfterFinished", experiment.ttl_seconds_after_finished);
+  experiment.backoff_limit = static_cast<int>(fields.integer("backoffLimit", experiment.backoff_limit, 0));
+  experiment.storage = fields.boolean("storage", true);
+}
+
+}  // namespace
+
+Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YAML::Node& value,
+                            const std::vector<std::string>& image_names, const catalog::Catalog& catalog) {
+  Experiment experiment;
+  experiment.name = key.Scalar();
+  experiment.where = doc.where(key);
+  require_dns_label(doc, key, experiment.name, "experiment name");
+  Fields fields(doc, value, "experiment '" + experiment.name + "'",
+                {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
+                 "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage"});
+  if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
+  experiment.image = fields.required_string("image");
+  if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
+    doc.fail(fields.get("image"), fields.name("image") + ": no image '" + experiment.image + "' under images:" +
+                                      did_you_mean(experiment.image, image_names));
+  experiment.command = fields.strings("command");
+  experiment.args = fields.strings("args");
+  experiment.env = parse_string_map(doc, fields.get("env"), fields.name("env"));
+  parse_resources(fields, experiment, catalog);
+  experiment.sweep = parse_sweep(doc, fields.get("sweep"), fields.name("sweep"));
+  parse_schedule(fields, experiment);
+  bool sweeps_seed = std::any_of(experiment.sweep.begin(), experiment.sweep.end(),
+                                 [](const SweepAxis& axis) { return axis.name == "seed"; });
+  if (sweeps_seed && experiment.seeds > 0)
+    doc.fail(fields.get("seeds"), fields.what() + ": give seeds (one Indexed Job) or sweep.seed (one Job per seed), not both");
+  return experiment;
+}
+
+}  // namespace gkebuild::project::detail

@@ -1,0 +1,27 @@
+// Shared pieces of the project-file parser (project_parse.cpp, experiment_parse.cpp).
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "project/project.h"
+#include "yamlfile/document.h"
+
+namespace gkebuild::project::detail {
+
+// `name: value` pairs; values may be strings, numbers or booleans (kept as written).
+EnvList parse_string_map(const yamlfile::Document& doc, const YAML::Node& node, const std::string& what);
+// Fails at `at` unless `name` is a DNS-1123 label (it becomes part of object names and labels).
+void require_dns_label(const yamlfile::Document& doc, const YAML::Node& at, const std::string& name,
+                       const std::string& what);
+// Each (key node, value node) of a mapping, in file order.
+std::vector<std::pair<YAML::Node, YAML::Node>> entries(const yamlfile::Document& doc,
+                                                       const YAML::Node& node, const std::string& what);
+
+Experiment parse_experiment(const yamlfile::Document& doc, const YAML::Node& key, const YAML::Node& value,
+                            const std::vector<std::string>& image_names, const catalog::Catalog& catalog);
+
+}  // namespace gkebuild::project::detail

@@ -1,0 +1,45 @@
+#include "project/project.h"
+
+#include "yamlfile/document.h"
+
+namespace gkebuild::project {
+
+std::string to_string(DriverInstaller installer) {
+  switch (installer) {
+    case DriverInstaller::Auto: return "auto";
+    case DriverInstaller::Cos: return "cos";
+    case DriverInstaller::Ubuntu: return "ubuntu";
+    case DriverInstaller::None: return "none";
+  }
+  return "auto";
+}
+
+const Image* Project::find_image(std::string_view wanted) const {
+  for (const auto& image : images)
+    if (image.name == wanted) return &image;
+  return nullptr;
+}
+
+const Experiment* Project::find_experiment(std::string_view wanted) const {
+  for (const auto& experiment : experiments)
+    if (experiment.name == wanted) return &experiment;
+  return nullptr;
+}
+
+std::vector<std::string> Project::image_names() const {
+  std::vector<std::string> names;
+  for (const auto& image : images) names.push_back(image.name);
+  return names;
+}
+
+std::vector<std::string> Project::experiment_names() const {
+  std::vector<std::string> names;
+  for (const auto& experiment : experiments) names.push_back(experiment.name);
+  return names;
+}
+
+Project load_project(const std::filesystem::path& file, const catalog::Catalog& catalog) {
+  return parse_project(yamlfile::read_bounded(file), file, catalog);
+}
+
+}  // namespace gkebuild::project

@@ -1,0 +1,135 @@
+// The top level of gkebuild.yaml: apiVersion, project, registry, cluster, images, storage.
+#include <regex>
+
+#include "project/parse_helpers.h"
+#include "project/quantities.h"
+#include "support/suggest.h"
+#include "yamlfile/fields.h"
+#include "yamlfile/scalars.h"
+
+namespace gkebuild::project {
+namespace detail {
+
+using yamlfile::Document;
+using yamlfile::Fields;
+
+std::vector<std::pair<YAML::Node, YAML::Node>> entries(const Document& doc, const YAML::Node& node,
+                                                       const std::string& what) {
+  yamlfile::mapping_keys(doc, node, what);  // checks the shape and duplicate keys
+  std::vector<std::pair<YAML::Node, YAML::Node>> out;
+  if (node.IsMap())
+    for (auto it = node.begin(); it != node.end(); ++it) out.emplace_back(it->first, it->second);
+  return out;
+}
+
+EnvList parse_string_map(const Document& doc, const YAML::Node& node, const std::string& what) {
+  EnvList out;
+  for (const auto& [key, value] : entries(doc, node, what))
+    out.emplace_back(key.Scalar(), yamlfile::as_scalar_text(doc, value, what + "." + key.Scalar()));
+  return out;
+}
+
+void require_dns_label(const Document& doc, const YAML::Node& at, const std::string& name,
+                       const std::string& what) {
+  if (!is_dns_label(name, 40))
+    doc.fail(at, what + " '" + name +
+                     "' must be lower-case letters, digits and '-', at most 40 characters "
+                     "(it becomes part of Kubernetes names)");
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
+using yamlfile::Document;
+using yamlfile::Fields;
+
+Cluster parse_cluster(const Document& doc, const YAML::Node& node, const std::string& project_name) {
+  Fields fields(doc, node, "cluster", {"context", "namespace", "driverInstaller"});
+  Cluster cluster;
+  cluster.context = fields.string("context", "");
+  cluster.namespace_name = fields.string("namespace", project_name);
+  if (!is_dns_label(cluster.namespace_name))
+    doc.fail(fields.has("namespace") ? fields.get("namespace") : node,
+             "cluster.namespace '" + cluster.namespace_name + "' is not a valid Kubernetes namespace name");
+  const std::string installer = fields.string("driverInstaller", "auto");
+  const std::vector<std::string> choices{"auto", "cos", "ubuntu", "none"};
+  if (installer == "auto") cluster.driver_installer = DriverInstaller::Auto;
+  else if (installer == "cos") cluster.driver_installer = DriverInstaller::Cos;
+  else if (installer == "ubuntu") cluster.driver_installer = DriverInstaller::Ubuntu;
+  else if (installer == "none") cluster.driver_installer = DriverInstaller::None;
+  else
+    doc.fail(fields.get("driverInstaller"), "cluster.driverInstaller: expected auto, cos, ubuntu or none, got '" +
+                                                installer + "'" + did_you_mean(installer, choices));
+  return cluster;
+}
+
+Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& value) {
+  Image image;
+  image.name = key.Scalar();
+  image.where = doc.where(key);
+  require_dns_label(doc, key, image.name, "image name");
+  Fields fields(doc, value, "image '" + image.name + "'",
+                {"from", "workload", "cudaLibraries", "dockerfile", "entrypoint", "env", "labels"});
+  image.from = fields.string("from", "scratch");
+  image.workload = fields.string("workload", "");
+  image.cuda_libraries = fields.strings("cudaLibraries");
+  image.dockerfile = fields.string("dockerfile", "");
+  image.entrypoint = fields.strings("entrypoint");
+  if (image.workload.empty() && image.dockerfile.empty() && image.entrypoint.empty())
+    doc.fail(value.IsMap() ? value : key, fields.what() + ": give a workload, an entrypoint or a dockerfile");
+  static const std::regex workload_name("[A-Za-z0-9][-A-Za-z0-9_.]*");
+  if (!image.workload.empty() && !std::regex_match(image.workload, workload_name))
+    doc.fail(fields.get("workload"), fields.name("workload") + ": '" + image.workload + "' is not a workload name");
+  image.env = parse_string_map(doc, fields.get("env"), fields.name("env"));
+  image.labels = parse_string_map(doc, fields.get("labels"), fields.name("labels"));
+  return image;
+}
+
+NfsStorage parse_storage(const Document& doc, const YAML::Node& node) {
+  Fields top(doc, node, "storage", {"nfs"});
+  Fields fields(doc, top.required("nfs"), "storage.nfs", {"size", "mountPath", "storageClass"});
+  NfsStorage nfs;
+  nfs.size = fields.string("size", nfs.size);
+  if (!is_quantity(nfs.size)) doc.fail(fields.get("size"), "storage.nfs.size: expected a quantity such as 100Gi");
+  nfs.mount_path = fields.string("mountPath", nfs.mount_path);
+  if (nfs.mount_path.empty() || nfs.mount_path[0] != '/')
+    doc.fail(fields.get("mountPath"), "storage.nfs.mountPath: expected an absolute path");
+  nfs.storage_class = fields.string("storageClass", "");
+  return nfs;
+}
+
+void check_api_version(const Document& doc, const Fields& top) {
+  const std::string version = top.required_string("apiVersion");
+  if (version != kApiVersion)
+    doc.fail(top.get("apiVersion"), "apiVersion: this gkebuild reads '" + std::string(kApiVersion) +
+                                        "', the file says '" + version + "'");
+}
+
+}  // namespace
+
+Project parse_project(std::string text, const std::filesystem::path& file_name,
+                      const catalog::Catalog& catalog) {
+  const Document doc = Document::parse(std::move(text), file_name.string());
+  if (!doc.root().IsMap()) doc.fail(doc.root(), "the project file must be a mapping with apiVersion: gkebuild/v1");
+  Fields top(doc, doc.root(), "the project file",
+             {"apiVersion", "project", "registry", "cluster", "images", "experiments", "storage"});
+  check_api_version(doc, top);
+  Project project;
+  project.file = file_name;
+  project.dir = file_name.has_parent_path() ? file_name.parent_path() : std::filesystem::path(".");
+  project.name = top.required_string("project");
+  require_dns_label(doc, top.get("project"), project.name, "project");
+  project.registry = top.required_string("registry");
+  project.cluster = parse_cluster(doc, top.get("cluster"), project.name);
+  for (const auto& [key, value] : entries(doc, top.get("images"), "images"))
+    project.images.push_back(parse_image(doc, key, value));
+  if (top.has("storage")) project.nfs = parse_storage(doc, top.get("storage"));
+  const auto image_names = project.image_names();
+  for (const auto& [key, value] : entries(doc, top.get("experiments"), "experiments"))
+    project.experiments.push_back(parse_experiment(doc, key, value, image_names, catalog));
+  return project;
+}
+
+}  // namespace gkebuild::project
