@@ -1,0 +1,122 @@
+// `gkebuild render`: the project's Dockerfiles and manifests, or (with --template) any
+// Jinja template with a JSON/YAML context, like j2cli.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "cli/command.h"
+#include "project/project.h"
+#include "render/render.h"
+#include "render/template_file.h"
+#include "render/values.h"
+#include "support/exit_codes.h"
+#include "support/source_error.h"
+
+namespace gkebuild::cli {
+namespace {
+
+struct RenderArguments {
+  std::vector<std::string> targets;
+  std::vector<std::string> sets;
+  std::vector<std::string> values_files;
+  std::string output_dir;
+  std::string project_file = "gkebuild.yaml";
+  std::vector<std::string> accelerators;
+  std::vector<std::string> images;
+  std::string run_id;
+  std::string nfs_server;
+  std::string template_file;
+  std::string undefined = "strict";
+  bool trim_blocks = false;
+  bool lstrip_blocks = false;
+  bool keep_trailing_newline = false;
+};
+
+std::vector<std::filesystem::path> paths(const std::vector<std::string>& names) {
+  return {names.begin(), names.end()};
+}
+
+std::map<std::string, std::string> image_references(const std::vector<std::string>& assignments) {
+  std::map<std::string, std::string> out;
+  for (const auto& assignment : assignments) {
+    const auto equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == assignment.size())
+      throw SourceError({"--image " + assignment}, "expected NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:...");
+    out[assignment.substr(0, equals)] = assignment.substr(equals + 1);
+  }
+  return out;
+}
+
+int render_template(const RenderArguments& args) {
+  if (!args.targets.empty() || !args.output_dir.empty())
+    throw SourceError({"--template"}, "renders one template to stdout; TARGETs and -o belong to project renders");
+  jinja::Options options;
+  options.trim_blocks = args.trim_blocks;
+  options.lstrip_blocks = args.lstrip_blocks;
+  options.keep_trailing_newline = args.keep_trailing_newline;
+  options.undefined = args.undefined == "lenient" ? jinja::UndefinedMode::Lenient : jinja::UndefinedMode::Strict;
+  const auto context = render::load_values(paths(args.values_files), args.sets);
+  std::cout << render::render_template_file(args.template_file, context, options);
+  return kExitSuccess;
+}
+
+int render_project(const RenderArguments& args) {
+  const auto project = project::load_project(args.project_file);
+  render::RenderOptions options;
+  options.targets = args.targets;
+  options.accelerators = args.accelerators;
+  options.run_id = args.run_id;
+  options.values = render::load_values(paths(args.values_files), args.sets);
+  options.image_references = image_references(args.images);
+  options.nfs_server = args.nfs_server;
+  options.all_dockerfiles = !args.output_dir.empty() && args.targets.empty();
+  const auto files = render::render_project(project, options);
+  if (!args.output_dir.empty()) {
+    render::write_files(args.output_dir, files);
+    if (::isatty(STDERR_FILENO))
+      std::cerr << "wrote " << files.size() << " files to " << args.output_dir << "\n";
+    return kExitSuccess;
+  }
+  const std::string manifests = render::manifest_stream(files);
+  std::string dockerfiles;
+  for (const auto& file : files)
+    if (file.kind == render::OutputKind::Dockerfile) dockerfiles += file.text;
+  if (!dockerfiles.empty() && !manifests.empty())
+    throw SourceError({"render"}, "Dockerfiles and manifests together need -o DIR (one file each)");
+  std::cout << dockerfiles << manifests;
+  return kExitSuccess;
+}
+
+void setup(CLI::App& app, Action& action) {
+  auto args = std::make_shared<RenderArguments>();
+  auto* command = app.add_subcommand(
+      "render", "Render the project's Dockerfiles and Kubernetes manifests (or any template with --template)");
+  command->add_option("targets", args->targets,
+                      "experiment or image names, or experiment/NAME, pod/NAME, image/NAME, namespace, "
+                      "driver-installer, storage (default: every experiment)");
+  command->add_option("--set", args->sets, "set a value: key.path=value (typed as a YAML scalar)");
+  command->add_option("--values", args->values_files, "a YAML or JSON values file (repeatable, merged in order)");
+  command->add_option("-o,--output", args->output_dir, "write one file per object into DIR (atomically)");
+  command->add_option("-f,--file", args->project_file, "the project file")->capture_default_str();
+  command->add_option("--accelerator", args->accelerators, "accelerator labels replacing the experiments' lists")
+      ->delimiter(',');
+  command->add_option("--image", args->images, "NAME=REFERENCE: the reference manifests use for an image");
+  command->add_option("--run-id", args->run_id, "the run id in names and labels (default: time and random bits)");
+  command->add_option("--nfs-server", args->nfs_server, "NFS server address for the storage PersistentVolume");
+  command->add_option("--template", args->template_file, "render this template to stdout (j2cli mode)");
+  command->add_option("--undefined", args->undefined, "undefined variables: strict (error) or lenient")
+      ->check(CLI::IsMember({"strict", "lenient"}))
+      ->capture_default_str();
+  command->add_flag("--trim-blocks", args->trim_blocks, "Jinja trim_blocks");
+  command->add_flag("--lstrip-blocks", args->lstrip_blocks, "Jinja lstrip_blocks");
+  command->add_flag("--keep-trailing-newline", args->keep_trailing_newline, "Jinja keep_trailing_newline");
+  command->callback([&action, args] {
+    action = [args] { return args->template_file.empty() ? render_project(*args) : render_template(*args); };
+  });
+}
+
+const CommandRegistration registration(10, setup);
+
+}  // namespace
+}  // namespace gkebuild::cli

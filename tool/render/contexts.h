@@ -1,0 +1,47 @@
+// The template contexts of the shipped templates (documented at the top of each template).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "catalog/catalog.h"
+#include "project/project.h"
+#include "render/options.h"
+
+namespace gkebuild::render {
+
+// What is common to one run of one experiment on one accelerator.
+struct RunUnit {
+  const project::Project* project;
+  const project::Experiment* experiment;
+  const catalog::Accelerator* accelerator;
+  std::string run_id;
+  std::string image;                      // reference
+  const nlohmann::ordered_json* values;   // --values / --set
+};
+
+// Variables the experiment's args and env values are rendered with: the sweep point's
+// variables, seed, values, experiment, accelerator (label), project and run_id.
+nlohmann::ordered_json args_context(const RunUnit& unit, const nlohmann::ordered_json& point,
+                                    const nlohmann::ordered_json& seed);
+
+// job.yaml.j2 / pod.yaml.j2. `args` and `env` are already rendered; `seeds` > 0 makes an
+// Indexed Job of that many completions.
+nlohmann::ordered_json workload_context(const RunUnit& unit, const std::string& name, int point_index,
+                                        const nlohmann::ordered_json& point, int seeds,
+                                        const std::vector<std::string>& command,
+                                        const std::vector<std::string>& args,
+                                        const project::EnvList& env);
+
+nlohmann::ordered_json namespace_context(const project::Project& project, const nlohmann::ordered_json& values);
+nlohmann::ordered_json driver_context(const project::Project& project, const nlohmann::ordered_json& values);
+nlohmann::ordered_json storage_context(const project::Project& project, const RenderOptions& options);
+nlohmann::ordered_json dockerfile_context(const project::Project& project, const project::Image& image,
+                                          const std::string& reference, const nlohmann::ordered_json& values);
+
+// The PersistentVolumeClaim experiments mount, and the PersistentVolume behind it.
+inline constexpr const char* kStorageClaim = "nfs";
+std::string storage_volume_name(const project::Project& project);
+
+}  // namespace gkebuild::render

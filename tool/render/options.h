@@ -1,0 +1,32 @@
+// What `gkebuild render` (and submit, through the same library) asks for.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gkebuild::render {
+
+struct RenderOptions {
+  // Experiment or image names, or kind/name: experiment/NAME (= job/NAME), pod/NAME,
+  // image/NAME (= dockerfile/NAME), namespace, driver-installer, storage. Empty = the
+  // whole project (Jobs of every experiment with their namespace, driver installer, storage).
+  std::vector<std::string> targets;
+  // Replaces every selected experiment's accelerator list (--accelerator a,b).
+  std::vector<std::string> accelerators;
+  std::string run_id;  // empty = generate_run_id()
+  // --values / --set: visible to every template and to experiment args as `values`.
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
+  // Image name -> reference to use in manifests (e.g. repo@sha256:… after a push);
+  // images not listed use default_image_reference().
+  std::map<std::string, std::string> image_references;
+  // Address of the NFS server for the PersistentVolume (the Service ClusterIP once known);
+  // empty = the Service's DNS name.
+  std::string nfs_server;
+  // Render every image's Dockerfile even without an explicit image target (-o DIR does).
+  bool all_dockerfiles = false;
+};
+
+}  // namespace gkebuild::render

@@ -1,0 +1,128 @@
+#include "render/parse_back.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "support/source_error.h"
+
+namespace gkebuild::render {
+namespace {
+
+struct Document {
+  std::string text;
+  int first_line;  // 1-based line of `text` in the whole rendered output
+};
+
+std::vector<Document> split_documents(const std::string& rendered) {
+  std::vector<Document> documents{{"", 1}};
+  size_t start = 0;
+  int line = 1;
+  while (start < rendered.size()) {
+    size_t end = rendered.find('\n', start);
+    std::string text = rendered.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (text == "---" || text.rfind("--- ", 0) == 0) documents.push_back({"", line + 1});
+    else documents.back().text += text + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+    ++line;
+  }
+  return documents;
+}
+
+// The literal pieces of a template line: the text outside {{ }}, {% %} and {# #}.
+std::vector<std::string> literal_pieces(const std::string& line) {
+  std::vector<std::string> pieces;
+  size_t position = 0;
+  while (position <= line.size()) {
+    size_t open = line.find('{', position);
+    while (open != std::string::npos && open + 1 < line.size() && line[open + 1] != '{' &&
+           line[open + 1] != '%' && line[open + 1] != '#')
+      open = line.find('{', open + 1);
+    std::string piece = line.substr(position, open == std::string::npos ? std::string::npos : open - position);
+    if (!piece.empty()) pieces.push_back(piece);
+    if (open == std::string::npos || open + 1 >= line.size()) break;
+    const std::string close = line[open + 1] == '{' ? "}}" : std::string(1, line[open + 1]) + "}";
+    size_t closing = line.find(close, open + 2);
+    if (closing == std::string::npos) break;
+    position = closing + 2;
+  }
+  return pieces;
+}
+
+bool contains_in_order(const std::string& text, const std::vector<std::string>& pieces) {
+  size_t position = 0;
+  for (const auto& piece : pieces) {
+    position = text.find(piece, position);
+    if (position == std::string::npos) return false;
+    position += piece.size();
+  }
+  return true;
+}
+
+bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") == std::string::npos; }
+
+[[noreturn]] void fail(const std::string& rendered, const std::string& template_name,
+                       const std::string& template_source, int line, int column, const std::string& message) {
+  const std::string rendered_line(line_of(rendered, line));
+  const int template_line = template_source.empty() ? 0 : locate_template_line(template_source, rendered_line);
+  const std::string detail = "the rendered YAML is invalid (rendered line " + std::to_string(line) + ", column " +
+                             std::to_string(column) + "): " + message;
+  if (template_line > 0)
+    throw SourceError({template_name, template_line, 0},
+                      detail + "\n  rendered: " + rendered_line + "\n  from the template line", template_source);
+  throw SourceError({template_name + " (rendered output)", line, column}, detail, rendered);
+}
+
+std::string scalar_at(const YAML::Node& node, const char* key) {
+  if (!node.IsMap()) return "";
+  const YAML::Node value = node[key];  // const: a missing key is not inserted
+  return value && value.IsScalar() ? value.Scalar() : "";
+}
+
+}  // namespace
+
+int locate_template_line(const std::string& template_source, const std::string& rendered_line) {
+  int found = 0;
+  int line_number = 0;
+  size_t start = 0;
+  while (start <= template_source.size()) {
+    size_t end = template_source.find('\n', start);
+    std::string line = template_source.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    ++line_number;
+    auto pieces = literal_pieces(line);
+    bool meaningful = false;
+    for (const auto& piece : pieces) meaningful = meaningful || !is_blank(piece);
+    if (meaningful && contains_in_order(rendered_line, pieces)) {
+      if (found) return 0;  // ambiguous
+      found = line_number;
+    }
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return found;
+}
+
+std::vector<ParsedObject> parse_rendered(const std::string& rendered, const std::string& template_name,
+                                         const std::string& template_source) {
+  std::vector<ParsedObject> objects;
+  for (const auto& document : split_documents(rendered)) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(document.text);
+    } catch (const YAML::Exception& e) {
+      fail(rendered, template_name, template_source, document.first_line + std::max(e.mark.line, 0),
+           std::max(e.mark.column, 0) + 1, e.msg);
+    }
+    if (root.IsNull()) continue;
+    const YAML::Node& top = root;
+    const YAML::Node metadata = top.IsMap() ? top["metadata"] : YAML::Node();
+    ParsedObject object{document.text, scalar_at(top, "kind"), scalar_at(metadata, "name"),
+                        scalar_at(metadata, "namespace")};
+    if (!top.IsMap() || object.kind.empty() || object.name.empty())
+      fail(rendered, template_name, template_source, document.first_line, 1,
+           "a manifest must be a mapping with kind and metadata.name");
+    objects.push_back(std::move(object));
+  }
+  return objects;
+}
+
+}  // namespace gkebuild::render

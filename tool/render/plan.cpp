@@ -1,0 +1,142 @@
+#include "render/plan.h"
+
+#include "render/contexts.h"
+#include "render/names.h"
+#include "render/sweep.h"
+#include "render/targets.h"
+#include "support/source_error.h"
+
+namespace gkebuild::render {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// Where experiment strings come from, for messages: "gkebuild.yaml: experiments.train.args[2]".
+std::string origin(const project::Experiment& experiment, const std::string& field) {
+  return experiment.where.file + ": experiments." + experiment.name + "." + field;
+}
+
+std::vector<std::string> expand_list(const std::vector<std::string>& texts, const json& context,
+                                     const TextExpander& expand, const project::Experiment& experiment,
+                                     const std::string& field) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < texts.size(); ++i)
+    out.push_back(expand(texts[i], context, origin(experiment, field + "[" + std::to_string(i) + "]")));
+  return out;
+}
+
+project::EnvList expand_env(const project::EnvList& env, const json& context, const TextExpander& expand,
+                            const project::Experiment& experiment) {
+  project::EnvList out;
+  for (const auto& [name, value] : env)
+    out.emplace_back(name, expand(value, context, origin(experiment, "env." + name)));
+  return out;
+}
+
+struct Planner {
+  const project::Project& project;
+  const RenderOptions& options;
+  const catalog::Catalog& catalog;
+  const TextExpander& expand;
+  std::string run_id;
+  std::vector<RenderItem> items;
+
+  std::vector<const catalog::Accelerator*> accelerators(const project::Experiment& experiment) const {
+    const auto& labels = options.accelerators.empty() ? experiment.accelerators : options.accelerators;
+    std::vector<const catalog::Accelerator*> out;
+    for (const auto& label : labels) out.push_back(&catalog.get(label, {"--accelerator " + label}));
+    return out;
+  }
+
+  // One Job (or Pod) for one sweep point; `seed` is the seed value args see.
+  void add_workload(const RunUnit& unit, bool pod, int index, const json& point, const json& seed, int seeds) {
+    const auto& experiment = *unit.experiment;
+    const json variables = args_context(unit, point, seed);
+    const auto command = expand_list(experiment.command, variables, expand, experiment, "command");
+    const auto args = expand_list(experiment.args, variables, expand, experiment, "args");
+    const auto env = expand_env(experiment.env, variables, expand, experiment);
+    std::vector<std::string> name_parts{experiment.name, unit.accelerator->short_name, std::to_string(index)};
+    std::string file = std::string(pod ? "pod-" : "job-") + experiment.name + "-" + unit.accelerator->label + "-" +
+                       std::to_string(index);
+    if (pod && !seed.is_null() && seeds == 0 && experiment.seeds > 0) {
+      name_parts.push_back("s" + seed.dump());
+      file += "-seed" + seed.dump();
+    }
+    name_parts.push_back(run_id);
+    const std::string name = kube_name(name_parts, pod ? 63 : 52);
+    items.push_back({pod ? "pod.yaml.j2" : "job.yaml.j2",
+                     workload_context(unit, name, index, point, seeds, command, args, env),
+                     OutputKind::Manifest, file + ".yaml"});
+  }
+
+  void add_experiment(const project::Experiment& experiment, bool pod) {
+    const auto* image = project.find_image(experiment.image);
+    const auto points = sweep_points(experiment.sweep);
+    for (const auto* accelerator : accelerators(experiment)) {
+      RunUnit unit{&project, &experiment, accelerator, run_id, image_reference(project, *image, options),
+                   &options.values};
+      for (size_t i = 0; i < points.size(); ++i) {
+        const int index = static_cast<int>(i);
+        const json& point = points[i];
+        if (experiment.seeds == 0) add_workload(unit, pod, index, point, point.value("seed", json()), 0);
+        else if (!pod) add_workload(unit, pod, index, point, "$(GKEBUILD_SEED)", experiment.seeds);
+        else
+          for (int seed = 0; seed < experiment.seeds; ++seed) add_workload(unit, pod, index, point, seed, 0);
+      }
+    }
+  }
+
+  void add_support(const Selection& selection) {
+    const auto& cluster = project.cluster;
+    if (selection.namespace_object && cluster.namespace_name != "default")
+      items.push_back({"namespace.yaml.j2", namespace_context(project, options.values), OutputKind::Manifest,
+                       "namespace-" + cluster.namespace_name + ".yaml"});
+    const auto installer = cluster.driver_installer;
+    if (selection.driver_installer &&
+        (installer == project::DriverInstaller::Cos || installer == project::DriverInstaller::Ubuntu))
+      items.push_back({installer == project::DriverInstaller::Cos ? "driver-installer-cos.yaml.j2"
+                                                                  : "driver-installer-ubuntu.yaml.j2",
+                       driver_context(project, options.values), OutputKind::Manifest,
+                       "daemonset-nvidia-driver-installer.yaml"});
+    if (selection.storage && project.nfs)
+      items.push_back({"nfs.yaml.j2", storage_context(project, options), OutputKind::Manifest, ""});
+  }
+
+  void add_dockerfile(const project::Image& image) {
+    const std::string reference = image_reference(project, image, options);
+    items.push_back({image.dockerfile.empty() ? "Dockerfile.j2" : image.dockerfile,
+                     dockerfile_context(project, image, reference, options.values), OutputKind::Dockerfile,
+                     "Dockerfile." + image.name});
+  }
+};
+
+}  // namespace
+
+std::string default_image_reference(const project::Project& project, const project::Image& image) {
+  std::string registry = project.registry;
+  while (!registry.empty() && registry.back() == '/') registry.pop_back();
+  return registry + "/" + project.name + "-" + image.name + ":latest";
+}
+
+std::string image_reference(const project::Project& project, const project::Image& image,
+                            const RenderOptions& options) {
+  auto found = options.image_references.find(image.name);
+  return found != options.image_references.end() ? found->second : default_image_reference(project, image);
+}
+
+std::vector<RenderItem> plan_render(const project::Project& project, const RenderOptions& options,
+                                    const catalog::Catalog& catalog, const TextExpander& expand) {
+  if (!options.run_id.empty() && !is_valid_run_id(options.run_id))
+    throw SourceError({"--run-id " + options.run_id},
+                      "a run id must be lower-case letters, digits and '-', at most 40 characters");
+  Planner planner{project, options, catalog, expand, options.run_id.empty() ? generate_run_id() : options.run_id, {}};
+  for (const auto& label : options.accelerators) catalog.get(label, {"--accelerator " + label});
+  const Selection selection = select_targets(project, options.targets, options.all_dockerfiles);
+  for (const auto* image : selection.dockerfiles) planner.add_dockerfile(*image);
+  planner.add_support(selection);
+  for (const auto* experiment : selection.jobs) planner.add_experiment(*experiment, false);
+  for (const auto* experiment : selection.pods) planner.add_experiment(*experiment, true);
+  return std::move(planner.items);
+}
+
+}  // namespace gkebuild::render

@@ -1,0 +1,44 @@
+// Turns a project and the render options into a list of template renders (what to
+// render with which context, and where it goes). Pure: no template engine involved,
+// except `expand` for the templated strings of the project file (args, env values).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "project/project.h"
+#include "render/options.h"
+
+namespace gkebuild::render {
+
+enum class OutputKind { Manifest, Dockerfile };
+
+struct RenderItem {
+  std::string template_name;      // as the engine finds it: "job.yaml.j2"
+  nlohmann::ordered_json context;
+  OutputKind kind = OutputKind::Manifest;
+  // File name under -o DIR for a single-object template ("job-gemm-nvidia-l4-0.yaml");
+  // empty for templates that yield several objects (named "<kind>-<name>.yaml").
+  std::string file_name;
+};
+
+// Renders one string of the project file (an arg, an env value) with `context`;
+// `name` says where the string came from, for error messages.
+using TextExpander = std::function<std::string(const std::string& text, const nlohmann::ordered_json& context,
+                                               const std::string& name)>;
+
+// The image reference manifests use by default: <registry>/<project>-<image>:latest.
+std::string default_image_reference(const project::Project& project, const project::Image& image);
+// The reference for `image`: options.image_references when it names the image, else the default.
+std::string image_reference(const project::Project& project, const project::Image& image,
+                            const RenderOptions& options);
+
+// Throws SourceError for unknown targets (with a "did you mean") and unknown accelerators.
+std::vector<RenderItem> plan_render(const project::Project& project, const RenderOptions& options,
+                                    const catalog::Catalog& catalog, const TextExpander& expand);
+
+}  // namespace gkebuild::render

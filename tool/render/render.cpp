@@ -1,0 +1,109 @@
+#include "render/render.h"
+
+#include <map>
+
+#include "jinja/environment.h"
+#include "render/parse_back.h"
+#include "render/shipped_templates.h"
+#include "support/source_error.h"
+
+namespace gkebuild::render {
+namespace {
+
+std::string lower(std::string text) {
+  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::string with_newline(std::string text) {
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text;
+}
+
+// Keeps the template sources read for error messages, one read per template.
+class SourceCache {
+ public:
+  explicit SourceCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  const std::string& get(const std::string& name) {
+    auto found = sources_.find(name);
+    if (found == sources_.end()) found = sources_.emplace(name, template_source(dir_, name).value_or("")).first;
+    return found->second;
+  }
+
+ private:
+  std::filesystem::path dir_;
+  std::map<std::string, std::string> sources_;
+};
+
+void add_dockerfile_templates(jinja::Environment& environment, const project::Project& project) {
+  for (const auto& image : project.images) {
+    if (image.dockerfile.empty() || std::filesystem::exists(project.dir / "templates" / image.dockerfile)) continue;
+    const auto path = project.dir / image.dockerfile;
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error))
+      throw SourceError(image.where, "image '" + image.name + "': dockerfile template " + path.string() +
+                                         " does not exist (looked in " + (project.dir / "templates").string() +
+                                         " and " + project.dir.string() + ")");
+    environment.add_template(image.dockerfile, template_source(project.dir, image.dockerfile).value_or(""));
+  }
+}
+
+void add_manifests(const RenderItem& item, const std::string& rendered, SourceCache& sources,
+                   std::vector<RenderedFile>& out) {
+  auto objects = parse_rendered(rendered, item.template_name, sources.get(item.template_name));
+  for (auto& object : objects) {
+    std::string file = objects.size() == 1 && !item.file_name.empty()
+                           ? item.file_name
+                           : lower(object.kind) + "-" + object.name + ".yaml";
+    out.push_back({std::move(file), with_newline(std::move(object.text)), OutputKind::Manifest, object.kind,
+                   object.name});
+  }
+}
+
+void check_unique_names(const std::vector<RenderedFile>& files) {
+  std::map<std::string, int> seen;
+  for (const auto& file : files)
+    if (++seen[file.file_name] == 2)
+      throw SourceError({file.file_name}, "two rendered objects would be written to the same file name; "
+                                          "give the objects distinct names");
+}
+
+}  // namespace
+
+std::vector<RenderedFile> render_project(const project::Project& project, const RenderOptions& options,
+                                         const catalog::Catalog& catalog) {
+  jinja::Environment environment;
+  add_project_templates(environment, project.dir);
+  add_dockerfile_templates(environment, project);
+  const TextExpander expand = [&environment](const std::string& text, const nlohmann::ordered_json& context,
+                                             const std::string& name) {
+    // Most arguments are plain words: skip the engine for them.
+    if (text.find("{{") == std::string::npos && text.find("{%") == std::string::npos &&
+        text.find("{#") == std::string::npos)
+      return text;
+    return environment.render_string(text, context, name);
+  };
+  SourceCache sources(project.dir);
+  std::vector<RenderedFile> out;
+  for (const auto& item : plan_render(project, options, catalog, expand)) {
+    std::string rendered = environment.render_file(item.template_name, item.context);
+    if (item.kind == OutputKind::Dockerfile)
+      out.push_back({item.file_name, with_newline(std::move(rendered)), OutputKind::Dockerfile, "", ""});
+    else
+      add_manifests(item, rendered, sources, out);
+  }
+  check_unique_names(out);
+  return out;
+}
+
+std::string manifest_stream(const std::vector<RenderedFile>& files) {
+  std::string out;
+  for (const auto& file : files) {
+    if (file.kind != OutputKind::Manifest) continue;
+    if (!out.empty()) out += "---\n";
+    out += file.text;
+  }
+  return out;
+}
+
+}  // namespace gkebuild::render

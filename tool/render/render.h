@@ -1,0 +1,35 @@
+// `gkebuild render`: a project's Dockerfiles and manifests, rendered with the shipped
+// templates (or the project's own) and checked as YAML before anything is written.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "project/project.h"
+#include "render/options.h"
+#include "render/plan.h"
+
+namespace gkebuild::render {
+
+struct RenderedFile {
+  std::string file_name;  // under -o DIR: "job-gemm-nvidia-l4-0.yaml", "Dockerfile.gemm"
+  std::string text;       // one YAML document (ending in a newline) or a Dockerfile
+  OutputKind kind = OutputKind::Manifest;
+  std::string object_kind;  // "Job", "Namespace"… (manifests)
+  std::string object_name;
+};
+
+// Renders what `options` selects. Throws SourceError on any error; nothing is written.
+std::vector<RenderedFile> render_project(const project::Project& project, const RenderOptions& options,
+                                         const catalog::Catalog& catalog = catalog::Catalog::builtin());
+
+// The manifests as one multi-document YAML stream ("---" between documents).
+std::string manifest_stream(const std::vector<RenderedFile>& files);
+
+// Writes every file into `dir` all at once: first into a fresh temporary folder next
+// to it, then each file renamed in. On error nothing is left behind in `dir`.
+void write_files(const std::filesystem::path& dir, const std::vector<RenderedFile>& files);
+
+}  // namespace gkebuild::render

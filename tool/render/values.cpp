@@ -1,0 +1,57 @@
+#include "render/values.h"
+
+#include "support/source_error.h"
+#include "yamlfile/document.h"
+#include "yamlfile/scalars.h"
+#include "yamlfile/to_json.h"
+
+namespace gkebuild::render {
+
+void merge_values(nlohmann::ordered_json& base, const nlohmann::ordered_json& overlay) {
+  if (!base.is_object() || !overlay.is_object()) {
+    base = overlay;
+    return;
+  }
+  for (const auto& [key, value] : overlay.items()) {
+    if (base.contains(key)) merge_values(base[key], value);
+    else base[key] = value;
+  }
+}
+
+nlohmann::ordered_json load_values_file(const std::filesystem::path& path) {
+  const auto doc = yamlfile::Document::load(path);
+  if (doc.root().IsNull()) return nlohmann::ordered_json::object();
+  if (!doc.root().IsMap())
+    doc.fail(doc.root(), "a values file must be a mapping at the top, got " + yamlfile::describe(doc.root()));
+  return yamlfile::to_json(doc.root());
+}
+
+void apply_set(nlohmann::ordered_json& values, const std::string& assignment) {
+  const SourceLocation where{"--set " + assignment};
+  const auto equals = assignment.find('=');
+  if (equals == std::string::npos || equals == 0)
+    throw SourceError(where, "expected key=value (keys may be dotted: a.b=1)");
+  const std::string path = assignment.substr(0, equals);
+  nlohmann::ordered_json* node = &values;
+  size_t start = 0;
+  while (true) {
+    size_t dot = path.find('.', start);
+    std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (key.empty()) throw SourceError(where, "empty key in '" + path + "'");
+    if (!node->is_object()) *node = nlohmann::ordered_json::object();
+    node = &(*node)[key];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  *node = yamlfile::scalar_to_json(std::string_view(assignment).substr(equals + 1));
+}
+
+nlohmann::ordered_json load_values(const std::vector<std::filesystem::path>& files,
+                                   const std::vector<std::string>& assignments) {
+  auto values = nlohmann::ordered_json::object();
+  for (const auto& file : files) merge_values(values, load_values_file(file));
+  for (const auto& assignment : assignments) apply_set(values, assignment);
+  return values;
+}
+
+}  // namespace gkebuild::render
