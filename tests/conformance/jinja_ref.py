@@ -60,6 +60,15 @@ def load_cases(directory=CASES_DIR):
     return cases
 
 
+def format_cases(cases):
+    """The corpus file layout: one case per block, one field per line."""
+    blocks = []
+    for case in cases:
+        fields = [f'    "{key}": {json.dumps(value, ensure_ascii=False)}' for key, value in case.items()]
+        blocks.append("  {\n" + ",\n".join(fields) + "\n  }")
+    return "[\n" + ",\n".join(blocks) + "\n]\n"
+
+
 def load_intended_differences(path=INTENDED_FILE):
     """{case name: reason} from the "- `name`: reason" lines of INTENDED_DIFFERENCES.md."""
     if not pathlib.Path(path).exists():
