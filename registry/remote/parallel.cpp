@@ -1,0 +1,38 @@
+#include "remote/parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gkebuild::registry {
+
+void run_parallel(size_t count, int jobs, const std::function<void(size_t)>& work) {
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr first_error;
+  std::mutex error_mutex;
+  auto worker = [&] {
+    while (!failed) {
+      size_t i = next++;
+      if (i >= count) return;
+      try {
+        work(i);
+      } catch (...) {
+        std::lock_guard lock(error_mutex);
+        if (!first_error) first_error = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  size_t threads = std::min<size_t>(count, static_cast<size_t>(std::max(jobs, 1)));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& thread : pool) thread.join();
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+}  // namespace gkebuild::registry

@@ -1,0 +1,62 @@
+// Authorization for one registry: none, Basic, or Bearer tokens fetched from
+// the realm the registry names (Docker's token protocol), cached per scope
+// set and refreshed when they expire or the registry refuses them.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "transport/credentials.h"
+#include "transport/http_client.h"
+#include "transport/www_authenticate.h"
+
+namespace gkebuild::registry {
+
+class Authenticator {
+ public:
+  using ClientFor = std::function<HttpClient&(bool verify_tls)>;
+  using Log = std::function<void(const std::string&)>;
+
+  Authenticator(std::string registry, std::vector<std::filesystem::path> credential_files,
+                std::function<bool(const std::string& host)> may_skip_tls, ClientFor client_for,
+                Log log);
+
+  // Remembers how the registry asks for authentication (from GET /v2/ or a 401).
+  void learn(const HttpResponse& unauthorized);
+
+  // The Authorization header line for a request needing `scopes`, or "".
+  std::string header_for(const std::vector<std::string>& scopes);
+
+  // After a 401: forgets the refused token and adds the scope the registry asked
+  // for. Throws a clear error when trying again cannot help.
+  void refused(const HttpResponse& unauthorized, std::vector<std::string>& scopes);
+
+ private:
+  struct Token {
+    std::string value;
+    std::chrono::steady_clock::time_point expires;
+  };
+
+  const std::optional<Credentials>& credentials();
+  Token fetch_token(const std::vector<std::string>& scopes);
+  std::string realm_checked();
+  [[noreturn]] void fail_login(long status);
+
+  std::string registry_;
+  std::vector<std::filesystem::path> credential_files_;
+  std::function<bool(const std::string&)> may_skip_tls_;
+  ClientFor client_for_;
+  Log log_;
+  std::mutex mutex_;
+  std::optional<Challenge> challenge_;
+  bool credentials_loaded_ = false;
+  std::optional<Credentials> credentials_;
+  std::map<std::string, Token> tokens_;  // by the space-joined sorted scopes
+};
+
+}  // namespace gkebuild::registry

@@ -1,0 +1,28 @@
+// Errors of the registry client. Messages name the registry and what went wrong,
+// and never carry credentials, tokens or request headers.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace gkebuild::registry {
+
+// What kind of failure, so the CLI can choose the exit code and retries can decide.
+enum class ErrorKind {
+  kBadInput,   // a reference that does not parse, a missing credential helper: exit 2
+  kRemote,     // the registry refused, answered garbage or a wrong digest: exit 1
+  kRetryable,  // dropped connection, 408, 429, 5xx: worth another attempt
+};
+
+class RegistryError : public std::runtime_error {
+ public:
+  RegistryError(ErrorKind kind, const std::string& message)
+      : std::runtime_error(message), kind_(kind) {}
+  ErrorKind kind() const { return kind_; }
+  bool retryable() const { return kind_ == ErrorKind::kRetryable; }
+
+ private:
+  ErrorKind kind_;
+};
+
+}  // namespace gkebuild::registry

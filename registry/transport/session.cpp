@@ -1,0 +1,177 @@
+#include "transport/session.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "transport/authenticator.h"
+#include "transport/credentials.h"
+#include "transport/errors.h"
+#include "transport/reference.h"
+
+namespace gkebuild::registry {
+namespace {
+
+constexpr int kMaxRedirects = 5;
+
+bool is_redirect(long status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+}  // namespace
+
+std::string repository_scope(const std::string& repository, const std::string& actions) {
+  return "repository:" + repository + ":" + actions;
+}
+
+struct Session::State {
+  std::string registry;
+  SessionOptions options;
+  std::once_flag pinged;
+  std::string base;  // "https://host:port" once the endpoint is known
+  bool verify_tls = true;
+  std::mutex clients_mutex;
+  std::map<std::pair<std::thread::id, bool>, std::unique_ptr<HttpClient>> clients;
+  std::unique_ptr<Authenticator> auth;
+
+  bool may_skip_tls(const std::string& host) const {
+    auto& insecure = options.insecure_registries;
+    return is_loopback_host(host) || std::find(insecure.begin(), insecure.end(), host) != insecure.end();
+  }
+
+  HttpClient& client(bool verify) {
+    std::lock_guard lock(clients_mutex);
+    auto& slot = clients[{std::this_thread::get_id(), verify}];
+    if (!slot) slot = std::make_unique<HttpClient>(TlsOptions{verify, options.ca_file});
+    return *slot;
+  }
+
+  void log(const std::string& line) const {
+    if (options.log) options.log(line);
+  }
+
+  void ping();
+  bool verify_for(const std::string& url) const;
+  static std::string redirect_target(const std::string& from, const std::string& location);
+  HttpResponse send_following(HttpRequest request, const std::string& authorization);
+  HttpResponse ping_once(const std::string& base, bool verify);
+};
+
+HttpResponse Session::State::ping_once(const std::string& candidate, bool verify) {
+  HttpRequest request;
+  request.url = candidate + "/v2/";
+  log("> GET " + request.url);
+  auto response = client(verify).send(request);
+  log("< " + std::to_string(response.status));
+  return response;
+}
+
+// Docker's rule: https with verification; for insecure registries https
+// without verification first, then plain http when TLS itself fails.
+void Session::State::ping() {
+  bool insecure = may_skip_tls(registry);
+  std::vector<std::pair<std::string, bool>> candidates{{"https://" + registry, !insecure}};
+  if (insecure) candidates.emplace_back("http://" + registry, false);
+  HttpResponse response;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    try {
+      with_retries(options.retry, options.log,
+                   [&] { response = ping_once(candidates[i].first, candidates[i].second); });
+    } catch (const TransportError& e) {
+      if (!e.tls_handshake() || i + 1 == candidates.size()) throw;
+      continue;
+    }
+    base = candidates[i].first;
+    verify_tls = candidates[i].second;
+    break;
+  }
+  if (response.status == 401) {
+    auth->learn(response);
+  } else if (response.status != 200) {
+    throw RegistryError(ErrorKind::kRemote, registry + " does not look like an OCI registry (GET /v2/ answered HTTP " +
+                                                std::to_string(response.status) + ")");
+  }
+}
+
+Session::Session(std::string registry, SessionOptions options) : state_(std::make_unique<State>()) {
+  state_->registry = std::move(registry);
+  state_->options = std::move(options);
+  if (state_->options.credential_files.empty())
+    state_->options.credential_files = default_credential_files();
+  State* s = state_.get();
+  state_->auth = std::make_unique<Authenticator>(
+      s->registry, s->options.credential_files,
+      [s](const std::string& host) { return s->may_skip_tls(host); },
+      [s](bool verify) -> HttpClient& { return s->client(verify); }, s->options.log);
+}
+
+Session::~Session() = default;
+
+const std::string& Session::registry() const { return state_->registry; }
+const SessionOptions& Session::options() const { return state_->options; }
+
+std::string Session::resolve(const std::string& location) const {
+  if (location.find("://") != std::string::npos) return location;
+  if (location.starts_with("/")) return state_->base + location;
+  return state_->base + "/" + location;
+}
+
+// The TLS verification for `url`: the registry's own choice at its origin,
+// and for other hosts (token realms, blob storage) verification unless trusted.
+bool Session::State::verify_for(const std::string& url) const {
+  auto origin = origin_of(url);
+  if (origin == base) return verify_tls;
+  return !may_skip_tls(origin.substr(origin.find("://") + 3));
+}
+
+std::string Session::State::redirect_target(const std::string& from, const std::string& location) {
+  if (location.find("://") != std::string::npos) return location;
+  if (location.starts_with("/")) return origin_of(from) + location;
+  auto path = without_query(from);
+  return path.substr(0, path.rfind('/') + 1) + location;
+}
+
+HttpResponse Session::State::send_following(HttpRequest request, const std::string& authorization) {
+  const auto base_headers = request.headers;
+  for (int hop = 0;; ++hop) {
+    request.headers = base_headers;
+    // The Authorization header goes only to the registry's own origin, never
+    // along a redirect to another host (blob storage, a CDN, an attacker).
+    if (!authorization.empty() && origin_of(request.url) == base)
+      request.headers.push_back(authorization);
+    log("> " + request.method + " " + without_query(request.url));
+    auto response = client(verify_for(request.url)).send(request);
+    log("< " + std::to_string(response.status));
+    auto location = response.header("location");
+    if (!is_redirect(response.status) || location.empty()) return response;
+    if (hop >= kMaxRedirects)
+      throw RegistryError(ErrorKind::kRemote, registry + " redirected too many times");
+    if (request.upload)
+      throw RegistryError(ErrorKind::kRemote, registry + " redirected an upload");
+    request.url = redirect_target(request.url, location);
+    if (response.status == 303) {
+      request.method = "GET";
+      request.body.clear();
+    }
+  }
+}
+
+HttpResponse Session::send(HttpRequest request, const std::vector<std::string>& scopes_in) {
+  std::call_once(state_->pinged, [this] { state_->ping(); });
+  auto scopes = scopes_in;
+  request.url = resolve(request.url);
+  auto response = state_->send_following(request, state_->auth->header_for(scopes));
+  if (response.status != 401) return response;
+  state_->auth->refused(response, scopes);  // throws when another try cannot help
+  // A streamed body is gone: the caller starts that upload again, with the new token.
+  if (request.upload)
+    throw RegistryError(ErrorKind::kRetryable, state_->registry + " refused the token during an upload");
+  response = state_->send_following(request, state_->auth->header_for(scopes));
+  if (response.status == 401)
+    throw RegistryError(ErrorKind::kRemote, "login to " + state_->registry +
+                                                " failed: the registry refused the token it was given");
+  return response;
+}
+
+}  // namespace gkebuild::registry

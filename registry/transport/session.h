@@ -1,0 +1,54 @@
+// A conversation with one registry: picks https or (for insecure and loopback
+// registries) plain http, authenticates (anonymous, basic, bearer tokens with a
+// cache and refresh on 401 or expiry) and follows redirects itself, sending
+// the Authorization header only to the registry's own origin.
+// Safe to use from several threads: each thread gets its own connection.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "transport/http_client.h"
+#include "transport/retry.h"
+
+namespace gkebuild::registry {
+
+struct SessionOptions {
+  std::string ca_file;                           // verifies TLS instead of the system store
+  std::vector<std::string> insecure_registries;  // host[:port] allowed plain http / unverified TLS
+  std::vector<std::filesystem::path> credential_files;  // default_credential_files() if empty
+  std::function<void(const std::string&)> log;           // verbose lines; never secrets
+  RetryPolicy retry;
+};
+
+// "repository:NAME:ACTIONS", the token scope for one repository.
+std::string repository_scope(const std::string& repository, const std::string& actions);
+
+class Session {
+ public:
+  Session(std::string registry, SessionOptions options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const std::string& registry() const;
+  const SessionOptions& options() const;
+
+  // Sends `request`; its url is a path ("/v2/…") or an absolute URL taken from a
+  // Location header. `scopes` are what a token must grant for it. Throws
+  // RegistryError on transport failures and refused logins; other statuses are
+  // the caller's to judge.
+  HttpResponse send(HttpRequest request, const std::vector<std::string>& scopes);
+
+  // `location` (absolute or relative, from a Location header) made absolute.
+  std::string resolve(const std::string& location) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace gkebuild::registry
