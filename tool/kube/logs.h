@@ -1,0 +1,31 @@
+// A pod's log, followed line by line. Every request asks for timestamps, so a
+// stream that drops resumes with sinceTime and skips what was already delivered:
+// each line reaches the caller exactly once.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "kube/client.h"
+
+namespace gkebuild::kube {
+
+struct LogOptions {
+  std::string container;  // empty: the pod's only container
+  bool follow = true;
+  int max_failures = 5;  // drops in a row without a new line before giving up
+};
+
+struct LogStats {
+  int requests = 0;
+  int drops = 0;
+};
+
+// Calls `on_line` with each line (without its timestamp or line ending) until the
+// log ends (with follow: the container exited) or `on_line` returns false.
+// A refusal, such as 400 while the container is still waiting to start, throws ApiError.
+LogStats follow_logs(Client& client, const std::string& namespace_name, const std::string& pod,
+                     const LogOptions& options, const std::function<bool(std::string_view line)>& on_line);
+
+}  // namespace gkebuild::kube

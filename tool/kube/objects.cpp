@@ -1,0 +1,108 @@
+#include "kube/objects.h"
+
+#include "kube/api_error.h"
+
+namespace gkebuild::kube {
+namespace {
+
+using nlohmann::json;
+
+std::string name_of(const json& object) {
+  const json metadata = object.value("metadata", json::object());
+  return metadata.value("name", "");
+}
+
+std::string dry_run_suffix(bool dry_run, char separator) { return dry_run ? std::string(1, separator) + "dryRun=All" : ""; }
+
+}  // namespace
+
+std::string describe_object(const ResourceType& type, const std::string& namespace_name, const std::string& name) {
+  std::string text(type.kind);
+  text += " ";
+  if (type.namespaced && !namespace_name.empty()) text += namespace_name + "/";
+  return text + (name.empty() ? "(generated name)" : name);
+}
+
+std::string namespace_for(const Client& client, const ResourceType& type, const json& object) {
+  if (!type.namespaced) return "";
+  const std::string own = object.value("metadata", json::object()).value("namespace", "");
+  return own.empty() ? client.namespace_name() : own;
+}
+
+std::string selector_query(const ListOptions& options, char first) {
+  std::string query;
+  auto add = [&](const char* key, const std::string& value) {
+    if (value.empty()) return;
+    query += (query.empty() ? first : '&');
+    query += key;
+    query += "=" + query_escape(value);
+  };
+  add("labelSelector", options.label_selector);
+  add("fieldSelector", options.field_selector);
+  return query;
+}
+
+json apply(Client& client, const json& object, const ApplyOptions& options) {
+  const ResourceType& type = resource_type_of(object);
+  const std::string name = name_of(object);
+  const std::string ns = namespace_for(client, type, object);
+  const std::string action = "apply " + describe_object(type, ns, name);
+  if (name.empty()) throw std::runtime_error(action + ": server-side apply needs metadata.name");
+  json body = object;
+  if (type.namespaced) body["metadata"]["namespace"] = ns;
+  body["metadata"].erase("managedFields");  // apply refuses a body that carries them
+  HttpRequest request;
+  request.method = "PATCH";
+  request.target = object_path(type, ns, name) + "?fieldManager=" + query_escape(options.field_manager) +
+                   (options.force ? "&force=true" : "") + dry_run_suffix(options.dry_run, '&');
+  // JSON is YAML, so the apply content type takes it as it is.
+  request.content_type = "application/apply-patch+yaml";
+  request.body = body.dump();
+  return client.send_json(request, action);
+}
+
+json create(Client& client, const json& object, bool dry_run) {
+  const ResourceType& type = resource_type_of(object);
+  const std::string ns = namespace_for(client, type, object);
+  json body = object;
+  if (type.namespaced) body["metadata"]["namespace"] = ns;
+  HttpRequest request;
+  request.method = "POST";
+  request.target = collection_path(type, ns) + dry_run_suffix(dry_run, '?');
+  request.content_type = "application/json";
+  request.body = body.dump();
+  return client.send_json(request, "create " + describe_object(type, ns, name_of(object)));
+}
+
+std::optional<json> get(Client& client, const ResourceType& type, const std::string& namespace_name,
+                        const std::string& name) {
+  HttpRequest request;
+  request.target = object_path(type, namespace_name, name);
+  HttpResult result = client.send(request);
+  if (result.status == 404) return std::nullopt;
+  return Client::json_body(result, "get " + describe_object(type, namespace_name, name));
+}
+
+json list(Client& client, const ResourceType& type, const std::string& namespace_name, const ListOptions& options) {
+  HttpRequest request;
+  request.target = collection_path(type, namespace_name) + selector_query(options);
+  std::string what(type.plural);
+  if (type.namespaced) what += " in namespace " + namespace_name;
+  return client.send_json(request, "list " + what);
+}
+
+bool remove(Client& client, const ResourceType& type, const std::string& namespace_name, const std::string& name,
+            Propagation propagation, bool dry_run) {
+  static const char* policies[] = {"Background", "Foreground", "Orphan"};
+  HttpRequest request;
+  request.method = "DELETE";
+  request.target = object_path(type, namespace_name, name) +
+                   "?propagationPolicy=" + policies[static_cast<int>(propagation)] + dry_run_suffix(dry_run, '&');
+  HttpResult result = client.send(request);
+  if (result.status == 404) return false;
+  if (result.status < 200 || result.status >= 300)
+    throw ApiError("delete " + describe_object(type, namespace_name, name), result.status, result.body);
+  return true;
+}
+
+}  // namespace gkebuild::kube

@@ -1,0 +1,56 @@
+// Object operations: server-side apply for long-lived objects, create for Jobs
+// (a new object on every run), get, list, and delete with a propagation policy.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+#include "kube/client.h"
+#include "kube/resources.h"
+
+namespace gkebuild::kube {
+
+inline constexpr const char* kFieldManager = "gkebuild";
+
+struct ApplyOptions {
+  std::string field_manager = kFieldManager;
+  bool force = false;    // take over fields another manager owns
+  bool dry_run = false;  // dryRun=All: validated and admitted, not stored
+};
+
+// PATCH application/apply-patch+yaml: creates the object or updates the fields
+// this manager sets. Returns the object as the server stored (or would store) it.
+nlohmann::json apply(Client& client, const nlohmann::json& object, const ApplyOptions& options = {});
+
+// POST; metadata.generateName is honoured. An existing name is an ApiError (409 AlreadyExists).
+nlohmann::json create(Client& client, const nlohmann::json& object, bool dry_run = false);
+
+// nullopt on 404.
+std::optional<nlohmann::json> get(Client& client, const ResourceType& type, const std::string& namespace_name,
+                                  const std::string& name);
+
+struct ListOptions {
+  std::string label_selector;
+  std::string field_selector;
+};
+// The List object (items and metadata.resourceVersion).
+nlohmann::json list(Client& client, const ResourceType& type, const std::string& namespace_name,
+                    const ListOptions& options = {});
+
+enum class Propagation { Background, Foreground, Orphan };
+// False when there was nothing to delete (404).
+bool remove(Client& client, const ResourceType& type, const std::string& namespace_name, const std::string& name,
+            Propagation propagation = Propagation::Background, bool dry_run = false);
+
+// "Job team/train-abc" for messages.
+std::string describe_object(const ResourceType& type, const std::string& namespace_name, const std::string& name);
+
+// The namespace an object goes to: its own, or the client's default (cluster-scoped: "").
+std::string namespace_for(const Client& client, const ResourceType& type, const nlohmann::json& object);
+
+// "?labelSelector=…&fieldSelector=…" (or "") from list options, with `first` as the separator.
+std::string selector_query(const ListOptions& options, char first = '?');
+
+}  // namespace gkebuild::kube

@@ -1,0 +1,175 @@
+#include "kube/watch.h"
+
+#include <chrono>
+#include <map>
+#include <thread>
+
+#include "kube/api_error.h"
+
+namespace gkebuild::kube {
+namespace {
+
+using nlohmann::json;
+
+std::string key_of(const json& object) {
+  const json metadata = object.value("metadata", json::object());
+  return metadata.value("namespace", "") + "/" + metadata.value("name", "");
+}
+
+std::string version_of(const json& object) {
+  return object.value("metadata", json::object()).value("resourceVersion", "");
+}
+
+// The session state: what the caller has been told so far, and where the stream is.
+class Session {
+ public:
+  Session(Client& client, const ResourceType& type, std::string namespace_name, const WatchOptions& options,
+          const std::function<bool(const WatchEvent&)>& on_event)
+      : client_(client), type_(type), namespace_(std::move(namespace_name)), options_(options), on_event_(on_event) {}
+
+  WatchStats run() {
+    bool keep_going = relist();
+    int failures = 0;
+    while (keep_going) {
+      const auto outcome = watch_once();
+      if (outcome == Outcome::Stopped) break;
+      if (outcome == Outcome::Expired) {
+        ++stats_.expired;
+        keep_going = relist();
+        failures = 0;
+        continue;
+      }
+      if (outcome == Outcome::Dropped) {
+        ++stats_.drops;
+        if (delivered_since_connect_) failures = 0;
+        if (++failures > options_.max_failures)
+          throw std::runtime_error("watch of " + std::string(type_.plural) + " keeps dropping: " + drop_reason_);
+        std::this_thread::sleep_for(std::chrono::milliseconds(50 * failures));
+      }
+    }
+    return stats_;
+  }
+
+ private:
+  enum class Outcome { Ended, Dropped, Expired, Stopped };
+
+  bool deliver(const std::string& type, const json& object) {
+    delivered_since_connect_ = true;
+    return on_event_(WatchEvent{type, object});
+  }
+
+  // Brings the caller from what it knows to the listed state with the fewest events.
+  bool relist() {
+    ++stats_.lists;
+    const json listed = list(client_, type_, namespace_, options_.selectors);
+    resource_version_ = version_of(listed);
+    std::map<std::string, json> now;
+    for (const json& item : listed.value("items", json::array())) now[key_of(item)] = item;
+    for (auto it = known_.begin(); it != known_.end();) {
+      if (now.count(it->first)) {
+        ++it;
+        continue;
+      }
+      const json gone = it->second;
+      it = known_.erase(it);
+      if (!deliver("DELETED", gone)) return false;
+    }
+    for (const auto& [key, item] : now) {
+      auto known = known_.find(key);
+      const bool is_new = known == known_.end();
+      if (!is_new && version_of(known->second) == version_of(item)) continue;
+      known_[key] = item;
+      if (!deliver(is_new ? "ADDED" : "MODIFIED", item)) return false;
+    }
+    return true;
+  }
+
+  // One event line; false stops the stream (the caller is done, or the version expired).
+  bool handle(const json& event) {
+    const std::string type = event.value("type", "");
+    const json object = event.value("object", json::object());
+    if (type == "ERROR") {
+      if (object.value("code", 0L) == 410) {
+        expired_ = true;
+        return false;
+      }
+      throw status_error("watch " + std::string(type_.plural), object);
+    }
+    const std::string version = version_of(object);
+    if (!version.empty()) resource_version_ = version;
+    if (type == "BOOKMARK") return true;
+    const std::string key = key_of(object);
+    auto known = known_.find(key);
+    if (type == "DELETED") {
+      if (known == known_.end()) return true;
+      known_.erase(known);
+      return deliver(type, object);
+    }
+    if (known != known_.end() && version_of(known->second) == version) return true;  // seen already
+    const std::string delivered = known == known_.end() ? "ADDED" : "MODIFIED";
+    known_[key] = object;
+    return deliver(delivered, object);
+  }
+
+  bool take(std::string_view chunk) {
+    pending_.append(chunk);
+    std::size_t start = 0;
+    for (std::size_t end; (end = pending_.find('\n', start)) != std::string::npos; start = end + 1) {
+      const std::string_view line(pending_.data() + start, end - start);
+      if (line.find_first_not_of(" \r\t") == std::string_view::npos) continue;
+      const json event = json::parse(line, nullptr, false);
+      if (event.is_discarded()) continue;  // a torn line: the reconnect replays it
+      if (!handle(event)) {
+        pending_.clear();
+        return false;
+      }
+    }
+    pending_.erase(0, start);
+    return true;
+  }
+
+  Outcome watch_once() {
+    ++stats_.watches;
+    pending_.clear();
+    expired_ = delivered_since_connect_ = false;
+    HttpRequest request;
+    request.target = collection_path(type_, namespace_) + "?watch=1&allowWatchBookmarks=true&resourceVersion=" +
+                     query_escape(resource_version_) + "&timeoutSeconds=" +
+                     std::to_string(options_.timeout_seconds) + selector_query(options_.selectors, '&');
+    request.timeout_seconds = 0;
+    const BodySink sink = [this](std::string_view chunk) { return take(chunk); };
+    HttpResult result = client_.stream(request, sink);
+    if (result.status == 410) return Outcome::Expired;
+    if (result.status < 200 || result.status >= 300)
+      throw ApiError("watch " + std::string(type_.plural), result.status, result.body);
+    if (expired_) return Outcome::Expired;
+    if (result.end == HttpResult::End::Stopped) return Outcome::Stopped;
+    if (result.end == HttpResult::End::Dropped) {
+      drop_reason_ = result.drop_reason;
+      return Outcome::Dropped;
+    }
+    return Outcome::Ended;
+  }
+
+  Client& client_;
+  const ResourceType& type_;
+  std::string namespace_;
+  const WatchOptions& options_;
+  const std::function<bool(const WatchEvent&)>& on_event_;
+  std::map<std::string, json> known_;
+  std::string resource_version_;
+  std::string pending_;
+  std::string drop_reason_;
+  bool expired_ = false;
+  bool delivered_since_connect_ = false;
+  WatchStats stats_;
+};
+
+}  // namespace
+
+WatchStats watch(Client& client, const ResourceType& type, const std::string& namespace_name,
+                 const WatchOptions& options, const std::function<bool(const WatchEvent&)>& on_event) {
+  return Session(client, type, namespace_name, options, on_event).run();
+}
+
+}  // namespace gkebuild::kube

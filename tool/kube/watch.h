@@ -1,0 +1,40 @@
+// List-then-watch, as client-go's informers do it: list, watch from the list's
+// resourceVersion with bookmarks, reconnect from the last resourceVersion after
+// a server timeout or a dropped stream, and re-list after 410 Gone, delivering
+// only what changed, so a caller sees every change once.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+
+#include "kube/client.h"
+#include "kube/objects.h"
+
+namespace gkebuild::kube {
+
+struct WatchEvent {
+  std::string type;  // ADDED, MODIFIED or DELETED
+  nlohmann::json object;
+};
+
+struct WatchOptions {
+  ListOptions selectors;
+  long timeout_seconds = 300;  // the server closes each watch after this; we reconnect
+  int max_failures = 5;        // drops in a row without any event before giving up
+};
+
+struct WatchStats {
+  int lists = 0;
+  int watches = 0;  // watch requests sent
+  int expired = 0;  // 410 Gone answers (status or ERROR event)
+  int drops = 0;    // streams that broke mid-way
+};
+
+// Calls `on_event` for every change until it returns false. Throws ApiError for
+// refusals (403…) and std::runtime_error when the stream keeps dropping.
+WatchStats watch(Client& client, const ResourceType& type, const std::string& namespace_name,
+                 const WatchOptions& options, const std::function<bool(const WatchEvent&)>& on_event);
+
+}  // namespace gkebuild::kube
