@@ -1,0 +1,246 @@
+#include "build/copy_sources.h"
+
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+namespace gkebuild::build {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has_glob(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+struct stat lstat_or_throw(const fs::path& path, const std::string& shown) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    throw CopyError("cannot read COPY source '" + shown + "': " + std::strerror(errno));
+  }
+  return st;
+}
+
+bool inside(const fs::path& path, const fs::path& root) {
+  auto rel = path.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+fs::path checked_relative(const std::string& source) {
+  if (source.starts_with('/')) {
+    throw CopyError("COPY source '" + source +
+                    "' is an absolute path; sources are paths inside the build context");
+  }
+  fs::path p = fs::path(source).lexically_normal();
+  if (p.empty()) return ".";
+  if (*p.begin() == "..") throw CopyError("COPY source '" + source + "' is outside the build context");
+  return p;
+}
+
+// The context paths a source names: globs expanded one path component at a time.
+std::vector<fs::path> expand(const fs::path& context, const fs::path& relative) {
+  std::vector<fs::path> current{fs::path()};
+  for (const auto& part : relative) {
+    std::string component = part.string();
+    std::vector<fs::path> next;
+    for (const auto& prefix : current) {
+      if (!has_glob(component)) {
+        next.push_back(prefix / part);
+        continue;
+      }
+      std::error_code error;
+      std::vector<fs::path> found;
+      for (const auto& e : fs::directory_iterator(context / prefix, error)) {
+        std::string name = e.path().filename().string();
+        if (::fnmatch(component.c_str(), name.c_str(), 0) == 0) found.push_back(prefix / name);
+      }
+      std::sort(found.begin(), found.end());
+      next.insert(next.end(), found.begin(), found.end());
+    }
+    current = std::move(next);
+  }
+  return current;
+}
+
+uint32_t normalised_mode(const struct stat& st) {
+  if (S_ISDIR(st.st_mode)) return 0755;
+  if (S_ISLNK(st.st_mode)) return 0777;
+  return (st.st_mode & 0111) != 0 ? 0755 : 0644;
+}
+
+class Collector {
+ public:
+  explicit Collector(const CopyRequest& request) : request_(request) {
+    std::error_code error;
+    context_ = fs::canonical(request.context, error);
+    if (error) throw CopyError("build context '" + request.context.string() + "' does not exist");
+  }
+
+  CopyLayer run() {
+    std::vector<std::pair<std::string, fs::path>> matches;  // (as written, context path)
+    for (const auto& source : request_.sources) {
+      fs::path relative = checked_relative(source);
+      auto found = expand(context_, relative);
+      std::erase_if(found, [&](const fs::path& p) {
+        struct stat st {};
+        return ::lstat((context_ / p).c_str(), &st) != 0;
+      });
+      if (found.empty()) {
+        throw CopyError("COPY source '" + source + "' matches nothing in the build context " +
+                        context_.string());
+      }
+      for (auto& p : found) matches.emplace_back(source, std::move(p));
+    }
+    const std::string& dest = request_.destination;
+    bool dest_is_dir = dest.ends_with('/') || dest == "/";
+    if (matches.size() > 1 && !dest_is_dir) {
+      throw CopyError("COPY with more than one source needs a destination ending in '/' (got '" +
+                      dest + "')");
+    }
+    fs::path dest_path = fs::path(dest).lexically_normal();
+    for (const auto& [written, relative] : matches) add_match(written, relative, dest_path, dest_is_dir);
+    add_parents();
+    return finish();
+  }
+
+ private:
+  void add_match(const std::string& written, const fs::path& relative, const fs::path& dest,
+                 bool dest_is_dir) {
+    fs::path real = fs::weakly_canonical(context_ / relative);
+    if (real != context_ && !inside(real, context_)) {
+      throw CopyError("COPY source '" + written + "' resolves to " + real.string() +
+                      ", outside the build context (a symlink that escapes it)");
+    }
+    struct stat st = lstat_or_throw(real, written);
+    if (S_ISDIR(st.st_mode)) {
+      add(dest, real, st, written);
+      add_tree(real, dest, written);
+    } else if (S_ISREG(st.st_mode)) {
+      fs::path target = dest_is_dir ? dest / relative.filename() : dest;
+      add(target, real, st, written);
+    } else {
+      throw CopyError("COPY source '" + written + "' is not a file, directory or symlink");
+    }
+  }
+
+  void add_tree(const fs::path& dir, const fs::path& dest, const std::string& written) {
+    std::error_code error;
+    fs::recursive_directory_iterator it(dir, fs::directory_options::none, error);
+    if (error) throw CopyError("cannot list COPY source '" + written + "': " + error.message());
+    for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
+      if (error) throw CopyError("cannot list COPY source '" + written + "': " + error.message());
+      fs::path source = it->path();
+      struct stat st = lstat_or_throw(source, (fs::path(written) / source.lexically_relative(dir)).string());
+      add(dest / source.lexically_relative(dir), source, st,
+          (fs::path(written) / source.lexically_relative(dir)).string());
+    }
+  }
+
+  void add(const fs::path& image_path, const fs::path& source, const struct stat& st,
+           const std::string& shown) {
+    std::string path = image_path.relative_path().string();
+    while (path.ends_with('/')) path.pop_back();
+    if (path.empty()) return;  // "/" itself is never an entry
+    layer::Entry e;
+    e.path = path;
+    e.uid = request_.uid ? *request_.uid : 0;
+    e.gid = request_.gid ? *request_.gid : 0;
+    e.mode = normalised_mode(st);
+    if (S_ISDIR(st.st_mode)) {
+      e.type = layer::EntryType::kDirectory;
+    } else if (S_ISLNK(st.st_mode)) {
+      e.type = layer::EntryType::kSymlink;
+      e.link_target = fs::read_symlink(source).string();
+    } else if (S_ISREG(st.st_mode)) {
+      e.type = layer::EntryType::kFile;
+      e.size = st.st_size;
+      e.source = source;
+      check_readable(source, shown);
+    } else {
+      throw CopyError("COPY source '" + shown + "' is not a file, directory or symlink");
+    }
+    if (request_.chmod && e.type != layer::EntryType::kSymlink) e.mode = *request_.chmod;
+    entries_[path] = e;
+    stats_[path] = st;
+  }
+
+  static void check_readable(const fs::path& source, const std::string& shown) {
+    int fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      throw CopyError("cannot read COPY source '" + shown + "': " + std::strerror(errno));
+    }
+    ::close(fd);
+  }
+
+  void add_parents() {
+    std::vector<std::string> parents;
+    for (const auto& [path, e] : entries_) {
+      for (auto p = fs::path(path).parent_path(); !p.empty(); p = p.parent_path()) {
+        parents.push_back(p.string());
+      }
+    }
+    for (const auto& p : parents) {
+      if (!entries_.contains(p)) entries_[p] = layer::Entry{p, layer::EntryType::kDirectory, 0755};
+    }
+  }
+
+  CopyLayer finish() {
+    CopyLayer out;
+    for (auto& [path, e] : entries_) {
+      std::string line = e.path + '\0' + std::to_string(static_cast<int>(e.type)) + '\0' +
+                         std::to_string(e.mode) + '\0' + std::to_string(e.uid) + ':' +
+                         std::to_string(e.gid) + '\0' + std::to_string(e.size) + '\0' +
+                         e.link_target + '\n';
+      out.list_fingerprint += line;
+      out.stat_fingerprint += line;
+      if (auto s = stats_.find(path); s != stats_.end() && e.type == layer::EntryType::kFile) {
+        const struct stat& st = s->second;
+        out.stat_fingerprint += e.source.string() + '\0' + std::to_string(st.st_mtim.tv_sec) + '.' +
+                                std::to_string(st.st_mtim.tv_nsec) + '\0' +
+                                std::to_string(st.st_ctim.tv_sec) + '.' +
+                                std::to_string(st.st_ctim.tv_nsec) + '\0' +
+                                std::to_string(st.st_ino) + '\0' + std::to_string(st.st_dev) + '\n';
+      }
+      out.entries.push_back(std::move(e));
+    }
+    return out;
+  }
+
+  const CopyRequest& request_;
+  fs::path context_;
+  std::map<std::string, layer::Entry> entries_;
+  std::map<std::string, struct stat> stats_;
+};
+
+}  // namespace
+
+CopyLayer collect_copy(const CopyRequest& request) { return Collector(request).run(); }
+
+std::pair<uint32_t, uint32_t> parse_chown(const std::string& value) {
+  auto number = [&](const std::string& s) -> uint32_t {
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 9) {
+      throw CopyError("--chown=" + value +
+                      ": gkebuild takes numeric UID[:GID] (user names need /etc/passwd in a container)");
+    }
+    return static_cast<uint32_t>(std::stoul(s));
+  };
+  auto colon = value.find(':');
+  if (colon == std::string::npos) {
+    uint32_t id = number(value);
+    return {id, id};
+  }
+  return {number(value.substr(0, colon)), number(value.substr(colon + 1))};
+}
+
+uint32_t parse_chmod(const std::string& value) {
+  if (value.empty() || value.size() > 4 || value.find_first_not_of("01234567") != std::string::npos) {
+    throw CopyError("--chmod=" + value + ": expected an octal mode such as 0755");
+  }
+  return static_cast<uint32_t>(std::stoul(value, nullptr, 8));
+}
+
+}  // namespace gkebuild::build

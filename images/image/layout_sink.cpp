@@ -1,0 +1,22 @@
+#include "image/layout_sink.h"
+
+#include <fstream>
+#include <stdexcept>
+
+namespace gkebuild::image {
+
+oci::Descriptor write_to_layout(oci::Layout& layout, const Image& image) {
+  for (const Layer& layer : image.layers()) {
+    if (layout.has_blob(layer.blob.digest)) continue;
+    if (!layer.store) throw std::runtime_error("layer " + layer.blob.digest.str() + " has no source");
+    std::ifstream in(layer.store->blob_path(layer.blob.digest), std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read layer " + layer.blob.digest.str());
+    layout.write_blob(layer.blob.media_type, in, layer.blob.digest);
+  }
+  std::string config = image.raw_config();
+  layout.write_blob(image.config_descriptor().media_type, config);
+  oci::Manifest manifest = image.manifest();
+  return layout.write_blob(manifest.media_type, image.raw_manifest());
+}
+
+}  // namespace gkebuild::image

@@ -1,0 +1,17 @@
+// Reading an image out of an OCI layout (FROM oci:DIR[:TAG]).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "image/image.h"
+
+namespace gkebuild::image {
+
+// The image tagged `tag`, or the layout's only image when `tag` is empty. An index
+// entry is followed to its linux/amd64 manifest. Throws std::runtime_error saying
+// what is missing.
+Image load_image(std::shared_ptr<const oci::Layout> layout, const std::string& tag);
+
+}  // namespace gkebuild::image
