@@ -1,0 +1,52 @@
+#include "common/program.h"
+
+#include <iostream>
+#include <new>
+
+#include "common/errors.h"
+#include "support/exit_codes.h"
+
+namespace gkebuild::workloads {
+
+void add_common_options(CLI::App& app, CommonOptions& options) {
+  app.add_option("--device", options.device,
+                 "auto (CUDA device 0 when one is visible, else the CPU), cpu, cuda or cuda:N")
+      ->capture_default_str();
+  app.add_option("--threads", options.threads, "CPU threads (0: every CPU the container may use)")
+      ->check(CLI::Range(0, 4096))
+      ->capture_default_str();
+}
+
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << app.get_name() << ": error: " << e.what() << "\n"
+              << "run with --help for the options\n";
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+int run_guarded(const std::string& program, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << program << ": error: out of host memory; try smaller sizes\n";
+    return kExitFailure;
+  } catch (const std::exception& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return kExitFailure;
+  }
+}
+
+}  // namespace gkebuild::workloads

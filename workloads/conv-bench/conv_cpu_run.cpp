@@ -1,0 +1,50 @@
+// conv-bench on the CPU: im2col + the blocked SGEMM, FP32 only.
+#include <chrono>
+
+#include "common/cpu_gemm.h"
+#include "common/errors.h"
+#include "common/random_values.h"
+#include "conv-bench/conv_cpu.h"
+#include "conv-bench/conv_runs.h"
+#include "support/exit_codes.h"
+
+namespace gkebuild::workloads {
+
+int run_cpu_conv(const ConvConfig& config, const Device& device, ResultWriter& writer) {
+  for (Precision p : config.precisions) {
+    if (p != Precision::fp32) {
+      throw UsageError("precision " + to_string(p) + " needs a CUDA device; the CPU path computes fp32 only");
+    }
+  }
+  const nlohmann::json extra = {{"algorithm", "im2col+sgemm"}, {"kernel", cpu_sgemm_kernel_name()},
+                                {"threads", device.threads}};
+  {
+    const ConvShape small = check_shape();
+    const auto x = random_values(small.input_size(), config.seed);
+    const auto w = random_values(small.filter_size(), config.seed + 1);
+    std::vector<double> magnitude;
+    const auto reference = conv_direct(small, x, w, &magnitude);
+    std::vector<float> y(reference.size());
+    conv_im2col(small, x.data(), w.data(), y.data(), device.threads);
+    if (!report_conv_check(writer, Precision::fp32, conv_max_error(y, reference, magnitude), extra)) {
+      return kExitFailure;
+    }
+  }
+  for (const ConvShape& shape : config.layers) {
+    const auto x = random_values(shape.input_size(), config.seed);
+    const auto w = random_values(shape.filter_size(), config.seed + 1);
+    std::vector<float> y(static_cast<std::size_t>(shape.output_size()));
+    auto run = [&] { conv_im2col(shape, x.data(), w.data(), y.data(), device.threads); };
+    for (int i = 0; i < config.warmup; ++i) run();
+    std::vector<double> seconds;
+    for (int i = 0; i < config.repetitions; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      run();
+      seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    report_conv_layer(writer, shape, Precision::fp32, seconds, extra);
+  }
+  return kExitSuccess;
+}
+
+}  // namespace gkebuild::workloads

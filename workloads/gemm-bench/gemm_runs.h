@@ -1,0 +1,16 @@
+// The two ways gemm-bench measures: the CPU path and cuBLAS. Each returns the exit code.
+#pragma once
+
+#include "common/device.h"
+#include "common/results.h"
+#include "gemm-bench/gemm_config.h"
+
+namespace gkebuild::workloads {
+
+int run_cpu_gemm(const GemmConfig& config, const Device& device, ResultWriter& writer);
+
+#if GKEBUILD_WITH_CUDA
+int run_cuda_gemm(const GemmConfig& config, const Device& device, ResultWriter& writer);
+#endif
+
+}  // namespace gkebuild::workloads
