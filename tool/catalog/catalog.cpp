@@ -23,12 +23,30 @@ const Accelerator* Catalog::find(std::string_view label) const {
   return nullptr;
 }
 
+namespace {
+
+// "nvidia-tesla-l4" -> "l4": the GPU part of a label, for suggestions. Labels are never
+// built this way (see accelerators.yaml); this only recognises what a user meant.
+std::string_view gpu_part(std::string_view label) {
+  for (std::string_view prefix : {"nvidia-", "tesla-"})
+    if (label.substr(0, prefix.size()) == prefix) label.remove_prefix(prefix.size());
+  return label;
+}
+
+}  // namespace
+
+std::string Catalog::suggestion(std::string_view label) const {
+  for (const auto& accelerator : accelerators_)
+    if (gpu_part(accelerator.label) == gpu_part(label) || accelerator.short_name == gpu_part(label))
+      return " (did you mean '" + accelerator.label + "'?)";
+  return did_you_mean(label, labels());
+}
+
 const Accelerator& Catalog::get(std::string_view label, const SourceLocation& where,
                                 std::string_view source) const {
   if (const Accelerator* found = find(label)) return *found;
-  std::string message = "unknown accelerator '" + std::string(label) + "'" +
-                        did_you_mean(label, labels());
-  if (did_you_mean(label, labels()).empty())
+  std::string message = "unknown accelerator '" + std::string(label) + "'" + suggestion(label);
+  if (suggestion(label).empty())
     message += "; known accelerators: " + [this] {
       std::string all;
       for (const auto& name : labels()) all += (all.empty() ? "" : ", ") + name;

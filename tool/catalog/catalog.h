@@ -61,6 +61,8 @@ class Catalog {
   const Accelerator& get(std::string_view label, const SourceLocation& where = {},
                          std::string_view source = {}) const;
   std::vector<std::string> labels() const;
+  // " (did you mean 'nvidia-l4'?)" for "nvidia-tesla-l4", "l4" or a near miss; or "".
+  std::string suggestion(std::string_view label) const;
   const std::vector<Accelerator>& accelerators() const { return accelerators_; }
   const std::string& date() const { return date_; }
 

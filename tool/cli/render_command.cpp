@@ -62,6 +62,9 @@ int render_template(const RenderArguments& args) {
 }
 
 int render_project(const RenderArguments& args) {
+  if (args.trim_blocks || args.lstrip_blocks || args.keep_trailing_newline || args.undefined != "strict")
+    throw SourceError({"render"}, "--trim-blocks, --lstrip-blocks, --keep-trailing-newline and --undefined "
+                                  "apply to --template renders; project templates use the defaults");
   const auto project = project::load_project(args.project_file);
   render::RenderOptions options;
   options.targets = args.targets;

@@ -23,9 +23,15 @@ std::vector<std::pair<YAML::Node, YAML::Node>> entries(const Document& doc, cons
 }
 
 EnvList parse_string_map(const Document& doc, const YAML::Node& node, const std::string& what) {
+  // Keys become environment variable names or label keys, written into Dockerfiles
+  // and manifests: keep them to the characters both accept.
+  static const std::regex key_pattern("[A-Za-z_][-A-Za-z0-9_./]*");
   EnvList out;
-  for (const auto& [key, value] : entries(doc, node, what))
+  for (const auto& [key, value] : entries(doc, node, what)) {
+    if (!std::regex_match(key.Scalar(), key_pattern))
+      doc.fail(key, what + ": '" + key.Scalar() + "' is not a valid name (letters, digits, _ - . /)");
     out.emplace_back(key.Scalar(), yamlfile::as_scalar_text(doc, value, what + "." + key.Scalar()));
+  }
   return out;
 }
 
@@ -73,6 +79,8 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
   Fields fields(doc, value, "image '" + image.name + "'",
                 {"from", "workload", "cudaLibraries", "dockerfile", "entrypoint", "env", "labels"});
   image.from = fields.string("from", "scratch");
+  if (image.from.empty() || image.from.find_first_of(" \t\r\n") != std::string::npos)
+    doc.fail(fields.get("from"), fields.name("from") + ": expected scratch, an image reference or oci:DIR");
   image.workload = fields.string("workload", "");
   image.cuda_libraries = fields.strings("cudaLibraries");
   image.dockerfile = fields.string("dockerfile", "");

@@ -1,0 +1,195 @@
+// gkebuild.yaml: valid files load with their defaults; every mistake is reported at its
+// line and column, with a "did you mean" for misspelt keys and names.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "project/project.h"
+#include "project/quantities.h"
+
+namespace gkebuild::project {
+namespace {
+
+const std::string kValid =
+    "apiVersion: gkebuild/v1\n"         // 1
+    "project: demo\n"                   // 2
+    "registry: 127.0.0.1:5000/exp\n"    // 3
+    "images:\n"                         // 4
+    "  gemm:\n"                         // 5
+    "    workload: gemm-bench\n"        // 6
+    "experiments:\n"                    // 7
+    "  bench:\n"                        // 8
+    "    image: gemm\n"                 // 9
+    "    accelerators: [nvidia-l4]\n";  // 10
+
+// kValid with `from` replaced by `to` (which must occur once).
+std::string edit(const std::string& from, const std::string& to) {
+  std::string text = kValid;
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+void expect_error(const std::string& text, int line, int column, const std::string& words) {
+  try {
+    parse_project(text, "gkebuild.yaml");
+    ADD_FAILURE() << "no error for:\n" << text;
+  } catch (const SourceError& e) {
+    EXPECT_EQ(e.where().file, "gkebuild.yaml");
+    EXPECT_EQ(e.where().line, line) << e.what();
+    EXPECT_EQ(e.where().column, column) << e.what();
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+}
+
+TEST(Project, ValidFileWithDefaults) {
+  const Project project = parse_project(kValid, "dir/gkebuild.yaml");
+  EXPECT_EQ(project.name, "demo");
+  EXPECT_EQ(project.dir, "dir");
+  EXPECT_EQ(project.cluster.namespace_name, "demo");
+  EXPECT_EQ(project.cluster.driver_installer, DriverInstaller::Auto);
+  ASSERT_EQ(project.experiments.size(), 1u);
+  const Experiment& bench = project.experiments[0];
+  EXPECT_EQ(bench.gpus, 1);
+  EXPECT_FALSE(bench.spot);
+  EXPECT_EQ(bench.timeout_seconds, 86400);
+  EXPECT_EQ(bench.seeds, 0);
+  EXPECT_EQ(bench.where.line, 8);
+  EXPECT_EQ(project.images[0].from, "scratch");
+}
+
+TEST(Project, FullExperiment) {
+  const auto text = edit("    accelerators: [nvidia-l4]\n",
+                         "    accelerators: [nvidia-l4, nvidia-tesla-t4]\n"
+                         "    gpus: 2\n    cpu: 4\n    memory: 16Gi\n    spot: true\n    timeout: 1h30m\n"
+                         "    args: [--n, '{{ n }}']\n    env: {A: 1, B: x}\n"
+                         "    sweep: {n: [1, 2, 3], mode: [a, b]}\n    seeds: 4\n");
+  const Experiment e = parse_project(text, "gkebuild.yaml").experiments[0];
+  EXPECT_EQ(e.accelerators.size(), 2u);
+  EXPECT_EQ(e.gpus, 2);
+  EXPECT_EQ(e.cpu, "4");
+  EXPECT_TRUE(e.spot);
+  EXPECT_EQ(e.timeout_seconds, 5400);
+  ASSERT_EQ(e.sweep.size(), 2u);
+  EXPECT_EQ(e.sweep[0].values[2], 3);
+  EXPECT_EQ(e.sweep[1].values[1], "b");
+  EXPECT_EQ(e.seeds, 4);
+  EXPECT_EQ(e.env[0], (std::pair<std::string, std::string>{"A", "1"}));
+}
+
+TEST(ProjectErrors, UnknownTopLevelKey) {
+  expect_error(edit("experiments:", "experimets:"), 7, 1, "unknown key 'experimets' in the project file (did you mean 'experiments'?)");
+}
+
+TEST(ProjectErrors, UnknownExperimentKey) {
+  expect_error(edit("    accelerators:", "    acelerators:"), 10, 5, "(did you mean 'accelerators'?)");
+}
+
+TEST(ProjectErrors, WrongTypeNamesWhatWasExpected) {
+  expect_error(kValid + "    gpus: two\n", 11, 11, "experiment 'bench'.gpus: expected an integer, got a string (\"two\")");
+  expect_error(kValid + "    spot: yes\n", 11, 11, "expected true or false");
+  expect_error(kValid + "    args: --n\n", 11, 11, "expected a list");
+  expect_error(edit("images:\n  gemm:\n    workload: gemm-bench\n", "images: [gemm]\n"), 4, 9, "images: expected a mapping, got a list");
+}
+
+TEST(ProjectErrors, UnknownAcceleratorAtItsPosition) {
+  expect_error(edit("[nvidia-l4]", "[nvidia-l4, nvidia-tesla-l4]"), 10, 31, "unknown accelerator 'nvidia-tesla-l4' (did you mean 'nvidia-l4'?)");
+}
+
+TEST(ProjectErrors, UnknownImage) {
+  expect_error(edit("image: gemm", "image: gem"), 9, 12, "no image 'gem' under images: (did you mean 'gemm'?)");
+}
+
+TEST(ProjectErrors, ApiVersion) {
+  expect_error(edit("gkebuild/v1", "gkebuild/v2"), 1, 13, "this gkebuild reads 'gkebuild/v1'");
+}
+
+TEST(ProjectErrors, BrokenYaml) {
+  expect_error(edit("[nvidia-l4]", "[nvidia-l4"), 11, 1, "invalid YAML");
+}
+
+TEST(ProjectErrors, DuplicateKey) {
+  expect_error(kValid + "    image: gemm\n", 11, 5, "duplicate key 'image'");
+}
+
+TEST(ProjectErrors, TooManyGpusForTheMachine) {
+  expect_error(kValid + "    gpus: 9\n", 11, 11, "nvidia-l4 machines have at most 8");
+}
+
+TEST(ProjectErrors, SeedsAndSeedSweepTogether) {
+  expect_error(kValid + "    sweep: {seed: [1, 2]}\n    seeds: 2\n", 12, 12, "not both");
+}
+
+TEST(ProjectErrors, BadDurationQuantityAndNames) {
+  expect_error(kValid + "    timeout: soon\n", 11, 14, "duration such as 90m");
+  expect_error(kValid + "    memory: lots\n", 11, 13, "Kubernetes quantity");
+  expect_error(edit("project: demo", "project: Demo_1"), 2, 10, "lower-case letters");
+  expect_error(kValid + "cluster: {driverInstaller: coss}\n", 11, 28, "(did you mean 'cos'?)");
+}
+
+TEST(ProjectErrors, MissingRequiredKey) {
+  expect_error(edit("    image: gemm\n", ""), 9, 5, "missing required key 'image'");
+}
+
+TEST(ProjectErrors, MessageShowsTheLineAndACaret) {
+  try {
+    parse_project(edit("image: gemm", "image: gem"), "gkebuild.yaml");
+    FAIL();
+  } catch (const SourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("gkebuild.yaml:9:12: error:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("\n      image: gem\n             ^"), std::string::npos) << e.what();
+  }
+}
+
+class ProjectFiles : public ::testing::Test {
+ protected:
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("gkebuild-project-test-" + std::to_string(::getpid()));
+  void SetUp() override { std::filesystem::create_directories(dir); }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+};
+
+TEST_F(ProjectFiles, MissingFile) {
+  try {
+    load_project(dir / "nope.yaml");
+    FAIL();
+  } catch (const SourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("no such file"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(ProjectFiles, HugeFileIsRefusedBeforeReading) {
+  const auto path = dir / "huge.yaml";
+  std::filesystem::resize_file((std::ofstream(path), path), 17u << 20);
+  try {
+    load_project(path);
+    FAIL();
+  } catch (const SourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("at most 16 MiB"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ProjectExamples, ShippedExamplesLoad) {
+  for (const char* name : {"gemm-compare", "mnist"}) {
+    const auto project = load_project(std::filesystem::path(GKEBUILD_SOURCE_ROOT) / "examples" / name / "gkebuild.yaml");
+    EXPECT_EQ(project.name, name);
+    EXPECT_FALSE(project.experiments.empty());
+  }
+}
+
+TEST(Quantities, DurationsAndNames) {
+  EXPECT_EQ(parse_duration("90m"), 5400);
+  EXPECT_EQ(parse_duration("1d2h3m4s"), 93784);
+  EXPECT_FALSE(parse_duration("5"));
+  EXPECT_FALSE(parse_duration("m"));
+  EXPECT_TRUE(is_quantity("500m"));
+  EXPECT_TRUE(is_quantity("1.5Gi"));
+  EXPECT_FALSE(is_quantity("1.5 Gi"));
+  EXPECT_TRUE(is_dns_label("a-b-1"));
+  EXPECT_FALSE(is_dns_label("-a"));
+  EXPECT_FALSE(is_dns_label("A"));
+}
+
+}  // namespace
+}  // namespace gkebuild::project
