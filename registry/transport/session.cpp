@@ -35,9 +35,12 @@ struct Session::State {
   std::map<std::pair<std::thread::id, bool>, std::unique_ptr<HttpClient>> clients;
   std::unique_ptr<Authenticator> auth;
 
+  // Loopback registries may skip TLS verification as Docker allows, unless the
+  // user gave a CA to verify with; other hosts only when named insecure.
   bool may_skip_tls(const std::string& host) const {
     auto& insecure = options.insecure_registries;
-    return is_loopback_host(host) || std::find(insecure.begin(), insecure.end(), host) != insecure.end();
+    return (is_loopback_host(host) && options.ca_file.empty()) ||
+           std::find(insecure.begin(), insecure.end(), host) != insecure.end();
   }
 
   HttpClient& client(bool verify) {

@@ -1,0 +1,209 @@
+// Unit tests of the registry transport: references, WWW-Authenticate,
+// credentials from config files and helpers, manifest format conversion.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "io/atomic_file.h"
+#include "oci/media_types.h"
+#include "remote/manifest_format.h"
+#include "transport/base64.h"
+#include "transport/credentials.h"
+#include "transport/errors.h"
+#include "transport/reference.h"
+#include "transport/retry.h"
+#include "transport/www_authenticate.h"
+#include "tests/registry/harness.h"
+
+namespace gkebuild::registry {
+namespace {
+
+TEST(Reference, ParsesRegistryRepositoryTagAndDigest) {
+  auto r = parse_reference("127.0.0.1:5000/team/app:v1");
+  EXPECT_EQ(r.registry, "127.0.0.1:5000");
+  EXPECT_EQ(r.repository, "team/app");
+  EXPECT_EQ(r.tag, "v1");
+  EXPECT_EQ(r.str(), "127.0.0.1:5000/team/app:v1");
+  std::string digest = "sha256:" + std::string(64, 'a');
+  auto d = parse_reference("us-docker.pkg.dev/p/r/img@" + digest);
+  EXPECT_EQ(d.registry, "us-docker.pkg.dev");
+  EXPECT_EQ(d.repository, "p/r/img");
+  EXPECT_EQ(d.digest, digest);
+  EXPECT_EQ(d.tag, "");
+}
+
+TEST(Reference, DockerHubDefaults) {
+  auto r = parse_reference("ubuntu:22.04");
+  EXPECT_EQ(r.registry, "docker.io");
+  EXPECT_EQ(r.repository, "library/ubuntu");
+  EXPECT_EQ(r.api_host(), "registry-1.docker.io");
+  EXPECT_EQ(parse_reference("localhost/app").registry, "localhost");
+  EXPECT_EQ(parse_reference("localhost:5000/app").tag, "");
+}
+
+TEST(Reference, RejectsBadInputWithReason) {
+  for (std::string bad : {"", "Host:5000/UPPER", "reg.io/a//b", "reg.io/app:bad!tag", "reg.io/app@sha256:12",
+                          "reg.io/-app", "reg.io/app:"}) {
+    try {
+      parse_reference(bad);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const RegistryError& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kBadInput);
+      EXPECT_NE(std::string(e.what()).find("invalid image reference"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Reference, LoopbackHosts) {
+  EXPECT_TRUE(is_loopback_host("localhost:5000"));
+  EXPECT_TRUE(is_loopback_host("127.0.0.1"));
+  EXPECT_TRUE(is_loopback_host("[::1]:5000"));
+  EXPECT_FALSE(is_loopback_host("10.0.0.1:5000"));
+  EXPECT_FALSE(is_loopback_host("localhost.evil.com"));
+}
+
+TEST(WwwAuthenticate, ParsesBearerWithQuotedParams) {
+  auto all = parse_www_authenticate(
+      R"(Bearer realm="https://auth.io/token",service="reg.io",scope="repository:a/b:pull,push", Basic realm="x")");
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].scheme, "bearer");
+  EXPECT_EQ(all[0].param("realm"), "https://auth.io/token");
+  EXPECT_EQ(all[0].param("service"), "reg.io");
+  EXPECT_EQ(all[0].param("scope"), "repository:a/b:pull,push");
+  EXPECT_EQ(all[1].scheme, "basic");
+  EXPECT_EQ(all[1].param("realm"), "x");
+}
+
+TEST(WwwAuthenticate, ToleratesGarbage) {
+  EXPECT_TRUE(parse_www_authenticate("").empty());
+  auto odd = parse_www_authenticate(R"(Bearer realm="unterminated)");
+  ASSERT_EQ(odd.size(), 1u);
+  EXPECT_EQ(odd[0].param("realm"), "unterminated");
+  EXPECT_FALSE(find_challenge({"Basic realm=\"r\""}, "bearer"));
+}
+
+TEST(Base64, RoundTrips) {
+  for (std::string s : {"", "a", "ab", "abc", "user:pa:ss"})
+    EXPECT_EQ(base64_decode(base64_encode(s)).value(), s);
+  EXPECT_FALSE(base64_decode("abc"));
+}
+
+class CredentialsTest : public ::testing::Test {
+ protected:
+  testing::TempDir dir;
+  std::filesystem::path file() const { return dir.path() / "config.json"; }
+  void write(const std::string& json) { io::write_file_atomically(file(), json); }
+  // A docker-credential-NAME script on PATH printing `answer`, exiting `status`.
+  void helper(const std::string& name, const std::string& answer, int status = 0) {
+    auto bin = dir.path() / "bin";
+    std::filesystem::create_directories(bin);
+    auto path = bin / ("docker-credential-" + name);
+    io::write_file_atomically(path, "#!/bin/sh\nread server\necho \"$server\" > \"" + (dir.path() / "asked").string() +
+                                        "\"\necho '" + answer + "'\nexit " + std::to_string(status) + "\n");
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    std::string path_env = bin.string() + ":" + std::getenv("PATH");
+    setenv("PATH", path_env.c_str(), 1);
+  }
+};
+
+TEST_F(CredentialsTest, ReadsAuthsEntry) {
+  write(testing::basic_auths_json("reg.io:5000", "alice", "s3cret"));
+  auto c = find_credentials("reg.io:5000", {file()});
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->username, "alice");
+  EXPECT_EQ(c->password, "s3cret");
+  EXPECT_FALSE(find_credentials("other.io", {file()}));
+}
+
+TEST_F(CredentialsTest, MatchesSchemeAndPathKeysAndDockerHub) {
+  write(R"({"auths":{"https://index.docker.io/v1/":{"auth":")" + base64_encode("bob:pw") +
+        R"("},"https://reg.io/v2/":{"username":"u","password":"p"}}})");
+  EXPECT_EQ(find_credentials("docker.io", {file()})->username, "bob");
+  EXPECT_EQ(find_credentials("reg.io", {file()})->password, "p");
+}
+
+TEST_F(CredentialsTest, CredHelperWinsAndGetsServerOnStdin) {
+  helper("testhelper", R"({"ServerURL":"reg.io","Username":"<token>","Secret":"refresh-xyz"})");
+  write(R"({"credHelpers":{"reg.io":"testhelper"},"auths":{"reg.io":{"auth":")" + base64_encode("a:b") + R"("}}})");
+  auto c = find_credentials("reg.io", {file()});
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->identity_token, "refresh-xyz");
+  EXPECT_EQ(io::read_file(dir.path() / "asked"), "reg.io\n");
+}
+
+TEST_F(CredentialsTest, CredsStoreAndNotFound) {
+  helper("store", "credentials not found in native keychain", 1);
+  write(R"({"credsStore":"store"})");
+  EXPECT_FALSE(find_credentials("reg.io", {file()}));
+}
+
+TEST_F(CredentialsTest, MissingHelperIsAClearError) {
+  write(R"({"credHelpers":{"reg.io":"absent-helper-gkebuild"}})");
+  try {
+    find_credentials("reg.io", {file()});
+    FAIL();
+  } catch (const RegistryError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kBadInput);
+    EXPECT_NE(std::string(e.what()).find("docker-credential-absent-helper-gkebuild"), std::string::npos);
+  }
+}
+
+TEST_F(CredentialsTest, FailingHelperDoesNotEchoItsOutput) {
+  helper("leaky", "secret-in-output", 3);
+  write(R"({"credHelpers":{"reg.io":"leaky"}})");
+  try {
+    find_credentials("reg.io", {file()});
+    FAIL();
+  } catch (const RegistryError& e) {
+    EXPECT_EQ(std::string(e.what()).find("secret-in-output"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("exit status 3"), std::string::npos);
+  }
+}
+
+TEST_F(CredentialsTest, BadAuthFieldNamesTheFile) {
+  write(R"({"auths":{"reg.io":{"auth":"!!!"}}})");
+  EXPECT_THROW(find_credentials("reg.io", {file()}), RegistryError);
+}
+
+TEST(ManifestFormat, ConvertsBothWaysKeepingDigests) {
+  oci::Manifest m;
+  m.media_type = std::string(oci::media::kOciManifest);
+  m.config = {std::string(oci::media::kOciConfig), oci::sha256_of("c"), 1, {}, {}};
+  m.layers.push_back({std::string(oci::media::kOciLayerGzip), oci::sha256_of("l"), 1, {}, {}});
+  m.annotations["a"] = "b";
+  auto docker = convert_manifest(m, ManifestFormat::kDocker);
+  EXPECT_EQ(docker.media_type, oci::media::kDockerManifest);
+  EXPECT_EQ(docker.config.media_type, oci::media::kDockerConfig);
+  EXPECT_EQ(docker.layers[0].media_type, oci::media::kDockerLayerGzip);
+  EXPECT_EQ(docker.layers[0].digest, m.layers[0].digest);
+  EXPECT_TRUE(docker.annotations.empty());
+  auto back = convert_manifest(docker, ManifestFormat::kOci);
+  EXPECT_EQ(back.layers[0].media_type, oci::media::kOciLayerGzip);
+  m.layers[0].media_type = "application/vnd.example.odd";
+  EXPECT_THROW(convert_manifest(m, ManifestFormat::kDocker), RegistryError);
+}
+
+TEST(Retry, BackoffGrowsAndIsCapped) {
+  RetryPolicy policy{5, std::chrono::milliseconds(100), std::chrono::milliseconds(400)};
+  auto first = backoff_delay(policy, 1).count();
+  EXPECT_GE(first, 50);
+  EXPECT_LT(first, 150);
+  auto late = backoff_delay(policy, 10).count();
+  EXPECT_GE(late, 200);
+  EXPECT_LT(late, 600);
+}
+
+TEST(Retry, StopsOnNonRetryableAndAfterAttempts) {
+  RetryPolicy policy{3, std::chrono::milliseconds(1), std::chrono::milliseconds(1)};
+  int calls = 0;
+  EXPECT_THROW(with_retries(policy, {}, [&] { ++calls; throw RegistryError(ErrorKind::kRetryable, "x"); }),
+               RegistryError);
+  EXPECT_EQ(calls, 3);
+  calls = 0;
+  EXPECT_THROW(with_retries(policy, {}, [&] { ++calls; throw RegistryError(ErrorKind::kRemote, "x"); }),
+               RegistryError);
+  EXPECT_EQ(calls, 1);
+}
+
+}  // namespace
+}  // namespace gkebuild::registry
