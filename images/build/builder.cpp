@@ -190,9 +190,9 @@ void Builder::from(const Instruction& in) {
     image_ = image::Image();
   } else if (ref.starts_with("oci:")) {
     std::string rest = ref.substr(4);
-    size_t colon = rest.rfind(':');
+    size_t colon = rest.find(':');  // as skopeo: oci:PATH[:REFERENCE], PATH without ':'
     std::string tag;
-    if (colon != std::string::npos && (rest.rfind('/') == std::string::npos || colon > rest.rfind('/'))) {
+    if (colon != std::string::npos) {
       tag = rest.substr(colon + 1);
       rest = rest.substr(0, colon);
     }

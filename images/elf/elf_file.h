@@ -1,0 +1,35 @@
+// The dynamic-linking facts of one ELF file: interpreter, DT_NEEDED, DT_RPATH,
+// DT_RUNPATH and DT_SONAME, read from the program headers with pread (the file
+// is never loaded whole, so a 500 MB library costs a few reads).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gkebuild::elf {
+
+class ElfError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ElfInfo {
+  uint16_t machine = 0;                // EM_X86_64, …
+  std::string interpreter;             // PT_INTERP, empty for libraries and static binaries
+  std::vector<std::string> needed;     // DT_NEEDED in order
+  std::vector<std::string> rpath;      // DT_RPATH split at ':'
+  std::vector<std::string> runpath;    // DT_RUNPATH split at ':'
+  std::string soname;
+  bool dynamic = false;                // has a PT_DYNAMIC segment
+};
+
+// Throws ElfError for a file that is not a 64-bit little-endian ELF file.
+ElfInfo read_elf(const std::filesystem::path& path);
+
+// True when `path` starts with the ELF magic (cheap check before read_elf).
+bool is_elf(const std::filesystem::path& path);
+
+}  // namespace gkebuild::elf
