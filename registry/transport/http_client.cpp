@@ -167,11 +167,13 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
                                                 std::to_string(kMaxBufferedBody >> 20) + " MiB");
   if (code != CURLE_OK) {
     std::string why = error[0] ? error : curl_easy_strerror(code);
-    auto kind = code == CURLE_SSL_CACERT_BADFILE || code == CURLE_PEER_FAILED_VERIFICATION ||
+    // A TLS handshake that fails (wrong protocol, untrusted certificate) fails
+    // the same way next time; so does an unknown host.
+    bool tls = code == CURLE_SSL_CONNECT_ERROR;
+    auto kind = tls || code == CURLE_SSL_CACERT_BADFILE || code == CURLE_PEER_FAILED_VERIFICATION ||
                         code == CURLE_COULDNT_RESOLVE_HOST
                     ? ErrorKind::kRemote
                     : ErrorKind::kRetryable;
-    bool tls = code == CURLE_SSL_CONNECT_ERROR;
     throw TransportError(kind, "cannot talk to " + origin_of(request.url) + ": " + why, tls);
   }
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);

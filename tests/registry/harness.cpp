@@ -92,6 +92,18 @@ void Child::kill(int signal) {
   pid_ = -1;
 }
 
+int Child::wait() {
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int http_status(const std::string& url, const std::string& extra) {
+  auto r = run_command("curl -s -o /dev/null -w '%{http_code}' " + extra + " '" + url + "'");
+  return std::atoi(r.out.c_str());
+}
+
 HelperServer start_helper(const std::vector<std::string>& args, const fs::path& log) {
   std::vector<std::string> argv{"python3", "-u", servers_script()};
   argv.insert(argv.end(), args.begin(), args.end());

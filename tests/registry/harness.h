@@ -51,6 +51,8 @@ class Child {
   // Starts `argv`; stdout and stderr go to `log`.
   static Child start(const std::vector<std::string>& argv, const fs::path& log);
   void kill(int signal);
+  // Waits for the process to end; its exit status (128 + signal when killed).
+  int wait();
   pid_t pid() const { return pid_; }
 
  private:
@@ -110,6 +112,9 @@ std::string basic_auths_json(const std::string& registry, const std::string& use
 // random (incompressible) bytes from `seed`. Returns the manifest descriptor.
 oci::Descriptor make_test_image(const fs::path& dir, const std::string& tag,
                                 const std::vector<size_t>& layer_sizes, unsigned seed);
+
+// The HTTP status of a GET (curl; `extra` adds options such as -u or --cacert).
+int http_status(const std::string& url, const std::string& extra = "");
 
 // The helper servers' script.
 std::string servers_script();

@@ -110,21 +110,23 @@ def proxy_handler(args):
                 return http.client.HTTPSConnection(host, int(port), context=context, timeout=60)
             return http.client.HTTPConnection(host, int(port), timeout=60)
 
-        def read_body(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            chunks, left = [], length
+        def body_chunks(self):
+            """The request body, counted (uploads) and throttled as it streams."""
+            left = int(self.headers.get("Content-Length") or 0)
             while left > 0:
                 chunk = self.rfile.read(min(left, 65536))
                 if not chunk:
                     break
-                chunks.append(chunk)
                 left -= len(chunk)
                 if "/blobs/uploads/" in self.path:
                     with LOCK:
                         STATS["upload_bytes"] += len(chunk)
                 if args.throttle:
                     time.sleep(len(chunk) / args.throttle)
-            return b"".join(chunks)
+                yield chunk
+
+        def read_body(self):
+            return b"".join(self.body_chunks())
 
         def answer(self, status, body=b"", headers=()):
             self.send_response(status)
@@ -168,11 +170,18 @@ def proxy_handler(args):
                 return self.answer(307, headers=[("Location", args.redirect_blobs + "/" + match.group(1))])
             if self.fault():
                 return
-            body = self.read_body()
             upstream = self.connect()
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection",)}
-            upstream.request(self.command, self.path, body=body, headers=headers)
-            response = upstream.getresponse()
+            # The body streams through, so a registry killed mid-upload sees a partial upload.
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.body_chunks() if length else None
+            try:
+                upstream.request(self.command, self.path, body=body, headers=headers)
+                response = upstream.getresponse()
+            except OSError:
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
             data = response.read()
             out_headers = [(k, v) for k, v in response.getheaders()
                            if k.lower() not in ("content-length", "connection", "transfer-encoding")]
