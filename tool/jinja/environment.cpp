@@ -1,0 +1,128 @@
+#include "jinja/environment.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "jinja/interpreter.h"
+#include "jinja/parser.h"
+#include "support/source_error.h"
+
+namespace gkebuild::jinja {
+
+// Finds templates in memory and in the search path, parsing each once.
+class TemplateLibrary final : public TemplateStore {
+ public:
+  explicit TemplateLibrary(const Options& options) : options_(options) {}
+
+  void add_search_path(std::filesystem::path dir) { search_path_.push_back(std::move(dir)); }
+  void add_template(std::string name, std::string source) {
+    parsed_.erase(name);
+    sources_[std::move(name)] = std::move(source);
+  }
+
+  std::shared_ptr<const Template> find(const std::string& name) override {
+    if (auto cached = parsed_.find(name); cached != parsed_.end()) return cached->second;
+    std::string source;
+    std::string display = name;
+    if (auto found = sources_.find(name); found != sources_.end()) {
+      source = found->second;
+    } else if (!read_from_search_path(name, source, display)) {
+      return nullptr;
+    }
+    auto tmpl = parse_template(name, source, lexer_options());
+    parsed_[name] = tmpl;
+    return tmpl;
+  }
+
+  std::shared_ptr<const Template> parse_string(std::string_view source, const std::string& name) {
+    std::string key = name;
+    key += '\0';
+    key += source;
+    if (auto cached = strings_.find(key); cached != strings_.end()) return cached->second;
+    auto tmpl = parse_template(name, source, lexer_options());
+    strings_[std::move(key)] = tmpl;
+    return tmpl;
+  }
+
+  std::string describe_search() const override {
+    std::string out;
+    if (!sources_.empty()) out = "registered templates";
+    for (const auto& dir : search_path_) {
+      if (!out.empty()) out += ", ";
+      out += dir.string();
+    }
+    return out.empty() ? "no search path" : out;
+  }
+
+ private:
+  LexerOptions lexer_options() const {
+    return {options_.trim_blocks, options_.lstrip_blocks, options_.keep_trailing_newline};
+  }
+
+  // Like Jinja's FileSystemLoader: '/'-separated names, no '..' segments.
+  bool read_from_search_path(const std::string& name, std::string& source, std::string& display) const {
+    std::filesystem::path relative;
+    std::stringstream parts(name);
+    std::string part;
+    while (std::getline(parts, part, '/')) {
+      if (part == "..") return false;
+      if (part.empty() || part == ".") continue;
+      relative /= part;
+    }
+    if (relative.empty()) return false;
+    for (const auto& dir : search_path_) {
+      std::filesystem::path candidate = dir / relative;
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(candidate, ec)) continue;
+      std::ifstream in(candidate, std::ios::binary);
+      if (!in) continue;
+      std::ostringstream text;
+      text << in.rdbuf();
+      source = text.str();
+      display = candidate.string();
+      return true;
+    }
+    return false;
+  }
+
+  const Options& options_;
+  std::vector<std::filesystem::path> search_path_;
+  std::map<std::string, std::string> sources_;
+  std::map<std::string, std::shared_ptr<const Template>> parsed_;
+  std::map<std::string, std::shared_ptr<const Template>> strings_;
+};
+
+Environment::Environment(Options options) : options_(options), store_(std::make_unique<TemplateLibrary>(options_)) {}
+Environment::~Environment() = default;
+
+void Environment::add_search_path(std::filesystem::path dir) { store_->add_search_path(std::move(dir)); }
+void Environment::add_template(std::string name, std::string source) {
+  store_->add_template(std::move(name), std::move(source));
+}
+
+namespace {
+std::string run(TemplateLibrary& store, const Options& options, const std::shared_ptr<const Template>& tmpl,
+                const nlohmann::ordered_json& context) {
+  Interpreter interpreter(store, options);
+  try {
+    return interpreter.render(tmpl, context);
+  } catch (const EvalError& error) {
+    throw SourceError({tmpl->name, 0, 0}, error.what());
+  }
+}
+}  // namespace
+
+std::string Environment::render_file(const std::string& name, const nlohmann::ordered_json& context) {
+  auto tmpl = store_->find(name);
+  if (!tmpl) throw SourceError({name, 0, 0}, "template '" + name + "' not found (searched " + store_->describe_search() + ")");
+  return run(*store_, options_, tmpl, context);
+}
+
+std::string Environment::render_string(std::string_view source, const nlohmann::ordered_json& context,
+                                       const std::string& name) {
+  return run(*store_, options_, store_->parse_string(source, name), context);
+}
+
+}  // namespace gkebuild::jinja

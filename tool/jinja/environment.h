@@ -1,0 +1,47 @@
+// A template engine that renders Jinja2 templates byte-for-byte like Python Jinja2 3.1.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace gkebuild::jinja {
+
+enum class UndefinedMode { Strict, Lenient };  // jinja2.StrictUndefined / jinja2.Undefined
+
+struct Options {
+  bool trim_blocks = false;
+  bool lstrip_blocks = false;
+  bool keep_trailing_newline = false;
+  UndefinedMode undefined = UndefinedMode::Strict;
+};
+
+class TemplateLibrary;
+
+class Environment {
+ public:
+  explicit Environment(Options options = {});
+  ~Environment();
+  Environment(const Environment&) = delete;
+  Environment& operator=(const Environment&) = delete;
+
+  // Folders searched in order for include/import/extends and render_file names (like FileSystemLoader).
+  void add_search_path(std::filesystem::path dir);
+  // Registers an in-memory template (tests and generated templates); found before search paths.
+  void add_template(std::string name, std::string source);
+
+  std::string render_file(const std::string& name, const nlohmann::ordered_json& context);
+  std::string render_string(std::string_view source, const nlohmann::ordered_json& context,
+                            const std::string& name = "<string>");
+
+  const Options& options() const { return options_; }
+
+ private:
+  Options options_;
+  std::unique_ptr<TemplateLibrary> store_;
+};
+
+}  // namespace gkebuild::jinja

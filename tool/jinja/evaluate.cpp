@@ -1,0 +1,323 @@
+// Expression evaluation: names, attribute/item lookup, calls, filters, tests, operators.
+#include "jinja/filters.h"
+#include "jinja/interpreter.h"
+#include "jinja/objects.h"
+#include "jinja/operators.h"
+#include "jinja/parser.h"
+#include "jinja/unicode.h"
+#include "support/source_error.h"
+
+namespace gkebuild::jinja {
+
+void Frame::set(std::string_view name, Value value) {
+  for (auto& entry : vars) {
+    if (entry.first == name) {
+      entry.second = std::move(value);
+      return;
+    }
+  }
+  vars.emplace_back(name, std::move(value));
+}
+
+void Interpreter::require_defined(const Value& value) const {
+  if (value.is_undefined() && strict()) throw EvalError(value.undefined_message());
+}
+
+void Interpreter::fail_undefined(const Value& value) const { throw EvalError(value.undefined_message()); }
+
+void Interpreter::raise_at(const Template* tmpl, size_t offset, const std::string& message) const {
+  if (!tmpl) throw EvalError(message);
+  throw SourceError(source_location(*tmpl, offset), message, tmpl->source);
+}
+
+Value Interpreter::eval(const Expr& expr) {
+  try {
+    return eval_node(expr);
+  } catch (const EvalError& error) {
+    raise_at(current, expr.offset, error.what());
+  }
+}
+
+Value Interpreter::lookup(std::string_view name) const {
+  for (const Frame* f = frame.get(); f; f = f->parent.get()) {
+    if (const Value* v = f->find_local(name)) return *v;
+    if (f->data) {
+      const auto& map = f->data->get_ref<const Json::object_t&>();
+      for (const auto& entry : map)
+        if (entry.first == name) return Value::from_json(entry.second);
+    }
+  }
+  Value global;
+  if (find_global(name, global)) return global;
+  return Value::undefined(name);
+}
+
+Value Interpreter::getattr(const Value& object, std::string_view name) {
+  switch (object.kind()) {
+    case Kind::Undefined: fail_undefined(object);
+    case Kind::Dict:
+    case Kind::JsonDict: {
+      if (has_method(object, name)) break;
+      Value found;
+      if (mapping_find(object, name, found)) return found;
+      break;
+    }
+    case Kind::Object: return object.object_ptr()->get_attr(name);
+    default: break;
+  }
+  if (has_method(object, name)) {
+    auto method = std::make_shared<BoundMethod>();
+    method->self = object;
+    method->name = std::string(name);
+    return Value::object(std::move(method));
+  }
+  return Value::undefined_with("'" + object_type_repr(object) + "' has no attribute '" + std::string(name) + "'");
+}
+
+namespace {
+bool index_in_range(int64_t& index, size_t size) {
+  if (index < 0) index += static_cast<int64_t>(size);
+  return index >= 0 && static_cast<size_t>(index) < size;
+}
+}  // namespace
+
+Value Interpreter::getitem(const Value& object, const Value& key) {
+  switch (object.kind()) {
+    case Kind::Undefined: fail_undefined(object);
+    case Kind::Dict:
+    case Kind::JsonDict: {
+      Value found;
+      if (mapping_find(object, key, found)) return found;
+      break;
+    }
+    case Kind::List:
+    case Kind::Tuple:
+    case Kind::JsonList:
+      if (key.is_int() || key.is_bool()) {
+        int64_t index = key.as_int();
+        Sequence seq(object);
+        if (index_in_range(index, seq.size())) return seq.at(static_cast<size_t>(index));
+      }
+      break;
+    case Kind::Str:
+      if (key.is_int() || key.is_bool()) {
+        int64_t index = key.as_int();
+        auto chars = split_code_points(object.str());
+        if (index_in_range(index, chars.size())) return Value::string(std::string(chars[static_cast<size_t>(index)]));
+      }
+      break;
+    case Kind::Object:
+      if (key.is_str()) return object.object_ptr()->get_attr(key.str());
+      break;
+    default: break;
+  }
+  if (key.is_str()) {
+    if (object.is_mapping() || has_method(object, key.str())) {
+      if (has_method(object, key.str())) return getattr(object, key.str());
+    }
+    return Value::undefined_with("'" + object_type_repr(object) + "' has no attribute '" + std::string(key.str()) + "'");
+  }
+  return Value::undefined_with("'" + object_type_repr(object) + "' has no element " + repr(key));
+}
+
+Value Interpreter::call(const Value& callee, CallArgs& args) {
+  if (callee.is_undefined()) fail_undefined(callee);
+  if (callee.is_object() && callee.object_ptr()->callable()) return callee.object_ptr()->call(*this, args);
+  throw EvalError("'" + std::string(type_name(callee)) + "' object is not callable");
+}
+
+void Interpreter::eval_args(const Arguments& args, CallArgs& out) {
+  out.positional.reserve(args.positional.size());
+  for (const auto& arg : args.positional) out.positional.push_back(eval(*arg));
+  if (args.star_args) {
+    Value extra = eval(*args.star_args);
+    Sequence seq = iterate(extra);
+    for (size_t i = 0; i < seq.size(); ++i) out.positional.push_back(seq.at(i));
+    out.keep_alive.push_back(extra);
+  }
+  for (const auto& [name, expr] : args.keywords) out.keywords.emplace_back(name, eval(*expr));
+  if (args.star_kwargs) {
+    Value extra = eval(*args.star_kwargs);
+    if (!extra.is_mapping()) throw EvalError("argument after ** must be a mapping, not " + std::string(type_name(extra)));
+    out.keep_alive.push_back(extra);
+    mapping_for_each(extra, [&](const Value& k, const Value& v) {
+      if (!k.is_str()) throw EvalError("keywords must be strings");
+      out.keywords.emplace_back(k.str(), v);
+    });
+  }
+}
+
+Value Interpreter::apply_filter(const FilterExpr& filter, const Value& input) {
+  CallArgs args;
+  eval_args(filter.args, args);
+  return filter.fn(*this, input, args);
+}
+
+Value Interpreter::eval_slice(const Value& object, const SliceExpr& slice) {
+  auto bound = [&](const ExprPtr& e, bool& present) -> int64_t {
+    present = false;
+    if (!e) return 0;
+    Value v = eval(*e);
+    if (v.is_none()) return 0;
+    if (!v.is_int() && !v.is_bool())
+      throw EvalError("slice indices must be integers or None or have an __index__ method");
+    present = true;
+    return v.as_int();
+  };
+  bool has_start, has_stop, has_step;
+  int64_t start = bound(slice.start, has_start);
+  int64_t stop = bound(slice.stop, has_stop);
+  int64_t step = bound(slice.step, has_step);
+  if (!has_step) step = 1;
+  if (step == 0) throw EvalError("slice step cannot be zero");
+  if (object.is_undefined()) fail_undefined(object);
+  std::vector<std::string_view> chars;
+  std::vector<Value> items;
+  size_t size;
+  if (object.is_str()) {
+    chars = split_code_points(object.str());
+    size = chars.size();
+  } else if (object.is_list_like()) {
+    items = to_vector(object);
+    size = items.size();
+  } else {
+    throw EvalError("'" + std::string(type_name(object)) + "' object is not subscriptable");
+  }
+  int64_t n = static_cast<int64_t>(size);
+  auto clamp = [&](int64_t v, bool present, int64_t fallback) {
+    if (!present) return fallback;
+    if (v < 0) v += n;
+    if (step > 0) return v < 0 ? 0 : (v > n ? n : v);
+    return v < -1 ? -1 : (v > n - 1 ? n - 1 : v);
+  };
+  int64_t lo = clamp(start, has_start, step > 0 ? 0 : n - 1);
+  int64_t hi = clamp(stop, has_stop, step > 0 ? n : -1);
+  std::string text;
+  std::vector<Value> out;
+  for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
+    if (object.is_str()) text += chars[static_cast<size_t>(i)];
+    else out.push_back(items[static_cast<size_t>(i)]);
+  }
+  if (object.is_str()) return Value::string(std::move(text));
+  return object.kind() == Kind::Tuple ? Value::tuple(std::move(out)) : Value::list(std::move(out));
+}
+
+Value Interpreter::eval_compare(const CompareExpr& expr) {
+  Value left = eval(*expr.first);
+  for (const auto& [op, operand] : expr.rest) {
+    Value right = eval(*operand);
+    require_defined(left);
+    require_defined(right);
+    if (!compare_op(op, left, right)) return Value::boolean(false);
+    left = std::move(right);
+  }
+  return Value::boolean(true);
+}
+
+Value Interpreter::eval_call(const CallExpr& expr) {
+  Value callee = eval(*expr.callee);
+  CallArgs args;
+  eval_args(expr.args, args);
+  return call(callee, args);
+}
+
+Value Interpreter::eval_node(const Expr& expr) {
+  switch (expr.kind) {
+    case ExprKind::Const: return static_cast<const ConstExpr&>(expr).value;
+    case ExprKind::Name: return lookup(static_cast<const NameExpr&>(expr).name);
+    case ExprKind::Getattr: {
+      const auto& e = static_cast<const GetattrExpr&>(expr);
+      return getattr(eval(*e.object), e.name);
+    }
+    case ExprKind::Getitem: {
+      const auto& e = static_cast<const GetitemExpr&>(expr);
+      Value object = eval(*e.object);
+      if (e.index->kind == ExprKind::Slice) return eval_slice(object, static_cast<const SliceExpr&>(*e.index));
+      return getitem(object, eval(*e.index));
+    }
+    case ExprKind::Slice: throw EvalError("slice outside of a subscript");
+    case ExprKind::Call: return eval_call(static_cast<const CallExpr&>(expr));
+    case ExprKind::Filter: {
+      const auto& e = static_cast<const FilterExpr&>(expr);
+      Value input = e.operand ? eval(*e.operand) : (block_input_ ? *block_input_ : Value());
+      return apply_filter(e, input);
+    }
+    case ExprKind::Test: {
+      const auto& e = static_cast<const TestExpr&>(expr);
+      Value input = eval(*e.operand);
+      CallArgs args;
+      eval_args(e.args, args);
+      return Value::boolean(e.fn(*this, input, args));
+    }
+    case ExprKind::Neg: {
+      Value v = eval(*static_cast<const UnaryExpr&>(expr).operand);
+      if (v.is_undefined()) fail_undefined(v);
+      return negate(v);
+    }
+    case ExprKind::Pos: {
+      Value v = eval(*static_cast<const UnaryExpr&>(expr).operand);
+      if (v.is_undefined()) fail_undefined(v);
+      return unary_plus(v);
+    }
+    case ExprKind::Not: return Value::boolean(!test(eval(*static_cast<const UnaryExpr&>(expr).operand)));
+    case ExprKind::Binary: {
+      const auto& e = static_cast<const BinaryExpr&>(expr);
+      Value left = eval(*e.left);
+      Value right = eval(*e.right);
+      if (left.is_undefined()) fail_undefined(left);
+      if (right.is_undefined()) fail_undefined(right);
+      return binary_op(e.op, left, right);
+    }
+    case ExprKind::And: {
+      const auto& e = static_cast<const BinaryExpr&>(expr);
+      Value left = eval(*e.left);
+      return test(left) ? eval(*e.right) : left;
+    }
+    case ExprKind::Or: {
+      const auto& e = static_cast<const BinaryExpr&>(expr);
+      Value left = eval(*e.left);
+      return test(left) ? left : eval(*e.right);
+    }
+    case ExprKind::Concat: {
+      std::string out;
+      for (const auto& item : static_cast<const ConcatExpr&>(expr).items) append(out, eval(*item));
+      return Value::string(std::move(out));
+    }
+    case ExprKind::Compare: return eval_compare(static_cast<const CompareExpr&>(expr));
+    case ExprKind::Cond: {
+      const auto& e = static_cast<const CondExpr&>(expr);
+      if (test(eval(*e.test))) return eval(*e.then);
+      if (e.otherwise) return eval(*e.otherwise);
+      return Value::undefined_with("the inline if-expression on line " +
+                                   std::to_string(source_location(*current, e.offset).line) +
+                                   " evaluated to false and no else section was defined.");
+    }
+    case ExprKind::List:
+    case ExprKind::Tuple: {
+      const auto& e = static_cast<const ListExpr&>(expr);
+      std::vector<Value> items;
+      items.reserve(e.items.size());
+      for (const auto& item : e.items) items.push_back(eval(*item));
+      return expr.kind == ExprKind::List ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+    }
+    case ExprKind::Dict: {
+      std::vector<std::pair<Value, Value>> pairs;
+      for (const auto& [k, v] : static_cast<const DictExpr&>(expr).items) {
+        Value key = eval(*k);
+        Value value = eval(*v);
+        bool replaced = false;
+        for (auto& pair : pairs) {
+          if (equals(pair.first, key)) {
+            pair.second = value;
+            replaced = true;
+          }
+        }
+        if (!replaced) pairs.emplace_back(std::move(key), std::move(value));
+      }
+      return Value::dict(std::move(pairs));
+    }
+  }
+  return Value();
+}
+
+}  // namespace gkebuild::jinja

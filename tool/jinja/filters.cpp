@@ -1,0 +1,147 @@
+// The filter table and tojson.
+#include "jinja/filters.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <unordered_map>
+
+#include "jinja/interpreter.h"
+#include "jinja/number_format.h"
+#include "jinja/unicode.h"
+
+namespace gkebuild::jinja {
+
+namespace {
+
+// json.dumps(ensure_ascii=True) escaping plus Jinja's htmlsafe_json_dumps replacements.
+void append_json_string(std::string& out, std::string_view text) {
+  out += '"';
+  char buffer[16];
+  for (size_t pos = 0; pos < text.size();) {
+    char32_t cp = decode_utf8(text, pos);
+    switch (cp) {
+      case '"': out += "\\\""; continue;
+      case '\\': out += "\\\\"; continue;
+      case '\n': out += "\\n"; continue;
+      case '\r': out += "\\r"; continue;
+      case '\t': out += "\\t"; continue;
+      case '\b': out += "\\b"; continue;
+      case '\f': out += "\\f"; continue;
+      case '<': out += "\\u003c"; continue;
+      case '>': out += "\\u003e"; continue;
+      case '&': out += "\\u0026"; continue;
+      case '\'': out += "\\u0027"; continue;
+      default: break;
+    }
+    if (cp < 0x20 || (cp > 0x7E && cp != 0x7F)) {
+      if (cp >= 0x10000) {
+        char32_t v = cp - 0x10000;
+        std::snprintf(buffer, sizeof buffer, "\\u%04x\\u%04x", static_cast<unsigned>(0xD800 + (v >> 10)),
+                      static_cast<unsigned>(0xDC00 + (v & 0x3FF)));
+      } else {
+        std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(cp));
+      }
+      out += buffer;
+    } else {
+      out += static_cast<char>(cp);
+    }
+  }
+  out += '"';
+}
+
+void append_json(std::string& out, const Value& value, int indent, int depth) {
+  auto newline = [&](int level) {
+    out += '\n';
+    out.append(static_cast<size_t>(indent * level), ' ');
+  };
+  switch (value.kind()) {
+    case Kind::None: out += "null"; return;
+    case Kind::Bool: out += value.as_bool() ? "true" : "false"; return;
+    case Kind::Int: append_int(out, value.as_int()); return;
+    case Kind::Float: {
+      double d = value.as_float();
+      if (std::isnan(d)) out += "NaN";
+      else if (std::isinf(d)) out += d < 0 ? "-Infinity" : "Infinity";
+      else append_float(out, d);
+      return;
+    }
+    case Kind::Str: append_json_string(out, value.str()); return;
+    case Kind::List:
+    case Kind::Tuple:
+    case Kind::JsonList: {
+      Sequence seq(value);
+      if (seq.size() == 0) {
+        out += "[]";
+        return;
+      }
+      out += '[';
+      for (size_t i = 0; i < seq.size(); ++i) {
+        if (i) out += indent >= 0 ? "," : ", ";
+        if (indent >= 0) newline(depth + 1);
+        append_json(out, seq.at(i), indent, depth + 1);
+      }
+      if (indent >= 0) newline(depth);
+      out += ']';
+      return;
+    }
+    case Kind::Dict:
+    case Kind::JsonDict: {
+      std::vector<std::pair<std::string, Value>> entries;
+      mapping_for_each(value, [&](const Value& k, const Value& v) {
+        if (!k.is_str() && !k.is_number() && !k.is_none())
+          throw EvalError("keys must be str, int, float, bool or None, not " + std::string(type_name(k)));
+        std::string key = k.is_bool() ? (k.as_bool() ? "true" : "false") : k.is_none() ? "null" : to_str(k);
+        entries.emplace_back(std::move(key), v);
+      });
+      if (entries.empty()) {
+        out += "{}";
+        return;
+      }
+      std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      out += '{';
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (i) out += indent >= 0 ? "," : ", ";
+        if (indent >= 0) newline(depth + 1);
+        append_json_string(out, entries[i].first);
+        out += ": ";
+        append_json(out, entries[i].second, indent, depth + 1);
+      }
+      if (indent >= 0) newline(depth);
+      out += '}';
+      return;
+    }
+    case Kind::Undefined: throw EvalError("Object of type Undefined is not JSON serializable");
+    case Kind::Object: break;
+  }
+  throw EvalError("Object of type " + std::string(type_name(value)) + " is not JSON serializable");
+}
+
+Value f_tojson(Interpreter& in, const Value& v, CallArgs& a) {
+  Bound b = a.bind("tojson", {"indent"});
+  int indent = b[0] && !b[0]->is_none() ? static_cast<int>(arg_int(b[0], 0, "indent")) : -1;
+  in.require_defined(v);
+  std::string out;
+  append_json(out, v, indent, 0);
+  return Value::markup(std::move(out));
+}
+
+const std::unordered_map<std::string_view, FilterFn>& table() {
+  static const std::unordered_map<std::string_view, FilterFn> filters = [] {
+    std::unordered_map<std::string_view, FilterFn> map;
+    for (const auto* group : {&text_filters(), &sequence_filters(), &yaml_filters()})
+      for (const FilterEntry& entry : *group) map.emplace(entry.name, entry.fn);
+    map.emplace("tojson", f_tojson);
+    return map;
+  }();
+  return filters;
+}
+
+}  // namespace
+
+FilterFn find_filter(std::string_view name) {
+  auto found = table().find(name);
+  return found == table().end() ? nullptr : found->second;
+}
+
+}  // namespace gkebuild::jinja

@@ -1,0 +1,30 @@
+// Jinja's filters (`x | upper`), looked up by name at parse time, plus the helpers the
+// filter groups share.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jinja/ast.h"
+#include "jinja/calls.h"
+
+namespace gkebuild::jinja {
+
+FilterFn find_filter(std::string_view name);
+
+std::string html_escape(std::string_view text);
+
+// Jinja's make_attrgetter: "a.b.0" looks up each part with getitem (digits as indexes).
+Value get_attribute_path(Interpreter& interp, const Value& item, std::string_view path);
+
+// Filter groups register themselves into the table (filters_text.cpp, filters_sequence.cpp …).
+struct FilterEntry {
+  std::string_view name;
+  FilterFn fn;
+};
+const std::vector<FilterEntry>& text_filters();
+const std::vector<FilterEntry>& sequence_filters();
+const std::vector<FilterEntry>& yaml_filters();
+
+}  // namespace gkebuild::jinja

@@ -1,0 +1,338 @@
+// String filters: case, trimming, replacing, indentation, formatting, escaping.
+#include <cmath>
+
+#include "jinja/filters.h"
+#include "jinja/interpreter.h"
+#include "jinja/number_format.h"
+#include "jinja/python_format.h"
+#include "jinja/unicode.h"
+
+namespace gkebuild::jinja {
+
+std::string html_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&#34;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+Value text_result(const Value& input, std::string text) {
+  Value out = Value::string(std::move(text));
+  return input.is_markup() ? out.as_markup() : out;
+}
+
+Value f_upper(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("upper", {});
+  return text_result(v, to_upper(in.str(v)));
+}
+Value f_lower(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("lower", {});
+  return text_result(v, to_lower(in.str(v)));
+}
+
+std::string capitalize_text(std::string_view text) {
+  std::string out;
+  size_t pos = 0;
+  if (pos < text.size()) append_upper(out, decode_utf8(text, pos));
+  out += to_lower(text.substr(pos));
+  return out;
+}
+
+Value f_capitalize(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("capitalize", {});
+  return text_result(v, capitalize_text(in.str(v)));
+}
+
+// Jinja's title(): words start after runs of '-', whitespace, '(', '{', '[' or '<'.
+Value f_title(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("title", {});
+  std::string text = in.str(v);
+  std::string out;
+  bool word_start = true;
+  for (size_t pos = 0; pos < text.size();) {
+    char32_t cp = decode_utf8(text, pos);
+    bool separator = cp == '-' || cp == '(' || cp == '{' || cp == '[' || cp == '<' || is_space(cp);
+    if (separator) {
+      append_utf8(out, cp);
+      word_start = true;
+    } else if (word_start) {
+      append_upper(out, cp);
+      word_start = false;
+    } else {
+      append_lower(out, cp);
+    }
+  }
+  return text_result(v, std::move(out));
+}
+
+Value f_trim(Interpreter& in, const Value& v, CallArgs& a) {
+  Bound b = a.bind("trim", {"chars"});
+  std::string text = in.str(v);
+  if (b[0] && !b[0]->is_none()) return text_result(v, std::string(strip_chars(text, arg_str(b[0], "", "chars"), true, true)));
+  return text_result(v, std::string(strip_space(text)));
+}
+
+std::string replace_all(std::string_view text, std::string_view old, std::string_view replacement, int64_t count) {
+  std::string out;
+  if (old.empty()) {
+    auto chars = split_code_points(text);
+    int64_t done = 0;
+    for (size_t i = 0; i <= chars.size(); ++i) {
+      if (count < 0 || done < count) {
+        out += replacement;
+        ++done;
+      }
+      if (i < chars.size()) out += chars[i];
+    }
+    return out;
+  }
+  size_t pos = 0;
+  int64_t done = 0;
+  while (count < 0 || done < count) {
+    size_t found = text.find(old, pos);
+    if (found == std::string_view::npos) break;
+    out.append(text, pos, found - pos);
+    out += replacement;
+    pos = found + old.size();
+    ++done;
+  }
+  out.append(text.substr(pos));
+  return out;
+}
+
+Value f_replace(Interpreter& in, const Value& v, CallArgs& a) {
+  Bound b = a.bind("replace", {"old", "new", "count"});
+  if (!b[0] || !b[1]) throw EvalError("replace() missing required argument");
+  std::string text = in.str(v);
+  int64_t count = b[2] && !b[2]->is_none() ? arg_int(b[2], -1, "count") : -1;
+  std::string old = in.str(*b[0]);
+  std::string replacement = in.str(*b[1]);
+  if (v.is_markup()) {
+    if (!b[0]->is_markup()) old = html_escape(old);
+    if (!b[1]->is_markup()) replacement = html_escape(replacement);
+  }
+  return text_result(v, replace_all(text, old, replacement, count));
+}
+
+Value f_center(Interpreter& in, const Value& v, CallArgs& a) {
+  Bound b = a.bind("center", {"width"});
+  std::string text = in.str(v);
+  int64_t width = arg_int(b[0], 80, "width");
+  int64_t len = static_cast<int64_t>(code_point_count(text));
+  if (width <= len) return text_result(v, std::move(text));
+  int64_t margin = width - len;
+  int64_t left = margin / 2 + (margin & width & 1);
+  return text_result(v, std::string(static_cast<size_t>(left), ' ') + text +
+                            std::string(static_cast<size_t>(margin - left), ' '));
+}
+
+Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
+  Bound b = a.bind("indent", {"width", "first", "blank"});
+  std::string indentation;
+  if (b[0] && b[0]->is_str()) indentation = std::string(b[0]->str());
+  else indentation = std::string(static_cast<size_t>(std::max<int64_t>(0, arg_int(b[0], 4, "width"))), ' ');
+  bool first = arg_bool(b[1], false);
+  bool blank = arg_bool(b[2], false);
+  std::string text = in.str(v) + "\n";
+  auto lines = split_lines(text, false);
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i > 0) out += '\n';
+    bool indent_line = (i > 0 || first) && (blank || !strip_space(lines[i]).empty());
+    if (indent_line) out += indentation;
+    out += lines[i];
+  }
+  // Jinja drops the newline it appended, keeping a trailing newline of the input.
+  return text_result(v, out);
+}
+
+Value f_truncate(Interpreter& in, const Value& v, CallArgs& a) {
+  Bound b = a.bind("truncate", {"length", "killwords", "end", "leeway"});
+  std::string text = in.str(v);
+  int64_t length = arg_int(b[0], 255, "length");
+  bool killwords = arg_bool(b[1], false);
+  std::string end = b[2] ? in.str(*b[2]) : "...";
+  int64_t leeway = b[3] && !b[3]->is_none() ? arg_int(b[3], 5, "leeway") : 5;
+  int64_t end_len = static_cast<int64_t>(code_point_count(end));
+  if (length < end_len) throw EvalError("expected length >= " + std::to_string(end_len) + ", got " + std::to_string(length));
+  if (leeway < 0) throw EvalError("expected leeway >= 0, got " + std::to_string(leeway));
+  if (static_cast<int64_t>(code_point_count(text)) <= length + leeway) return text_result(v, text);
+  std::string head = text.substr(0, byte_offset_of(text, static_cast<size_t>(length - end_len)));
+  if (killwords) return text_result(v, head + end);
+  size_t space = head.rfind(' ');
+  if (space != std::string::npos) head = head.substr(0, space);
+  return text_result(v, head + end);
+}
+
+Value f_wordcount(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("wordcount", {});
+  std::string text = in.str(v);
+  int64_t words = 0;
+  bool in_word = false;
+  for (size_t pos = 0; pos < text.size();) {
+    char32_t cp = decode_utf8(text, pos);
+    bool word_char = cp == '_' || (cp >= '0' && cp <= '9') || is_alpha(cp);
+    if (word_char && !in_word) ++words;
+    in_word = word_char;
+  }
+  return Value::integer(words);
+}
+
+Value f_string(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("string", {});
+  if (v.is_str()) return v;
+  return Value::string(in.str(v));
+}
+
+Value f_escape(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("escape", {});
+  if (v.is_markup()) return v;
+  if (v.is_undefined() && !in.strict()) return Value::markup("");
+  return Value::markup(html_escape(in.str(v)));
+}
+
+Value f_safe(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("safe", {});
+  if (v.is_str()) return v.as_markup();
+  return Value::markup(in.str(v));
+}
+
+Value f_format(Interpreter& in, const Value& v, CallArgs& a) {
+  if (!a.positional.empty() && !a.keywords.empty())
+    throw EvalError("can't handle positional and keyword arguments at the same time");
+  std::string fmt = in.str(v);
+  if (!a.keywords.empty()) {
+    std::vector<std::pair<Value, Value>> pairs;
+    for (const auto& [k, val] : a.keywords) pairs.emplace_back(Value::string(std::string(k)), val);
+    return text_result(v, percent_format(fmt, Value::dict(std::move(pairs))));
+  }
+  return text_result(v, percent_format(fmt, Value::tuple(a.positional)));
+}
+
+Value f_int(Interpreter& in, const Value& v, CallArgs& a) {
+  Bound b = a.bind("int", {"default", "base"});
+  Value fallback = b[0] ? *b[0] : Value::integer(0);
+  int64_t base = arg_int(b[1], 10, "base");
+  in.require_defined(v);
+  if (v.is_int() || v.is_bool()) return Value::integer(v.as_int());
+  if (v.is_float()) {
+    double d = v.as_float();
+    if (!std::isfinite(d) || std::fabs(d) >= 9.2e18) return fallback;
+    return Value::integer(static_cast<int64_t>(std::trunc(d)));
+  }
+  if (v.is_str()) {
+    int64_t parsed;
+    if (parse_python_int(v.str(), static_cast<int>(base), parsed)) return Value::integer(parsed);
+    double d;
+    if (parse_python_float(v.str(), d) && std::isfinite(d) && std::fabs(d) < 9.2e18)
+      return Value::integer(static_cast<int64_t>(std::trunc(d)));
+  }
+  return fallback;
+}
+
+Value f_float(Interpreter& in, const Value& v, CallArgs& a) {
+  Bound b = a.bind("float", {"default"});
+  Value fallback = b[0] ? *b[0] : Value::floating(0.0);
+  in.require_defined(v);
+  if (v.is_number()) return Value::floating(v.as_float());
+  double d;
+  if (v.is_str() && parse_python_float(v.str(), d)) return Value::floating(d);
+  return fallback;
+}
+
+Value f_abs(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("abs", {});
+  in.require_defined(v);
+  if (v.is_float()) return Value::floating(std::fabs(v.as_float()));
+  if (v.is_int() || v.is_bool()) {
+    int64_t i = v.as_int();
+    if (i == INT64_MIN) throw EvalError("integer result out of range: gkebuild integers are 64-bit");
+    return Value::integer(i < 0 ? -i : i);
+  }
+  throw EvalError("bad operand type for abs(): '" + std::string(type_name(v)) + "'");
+}
+
+Value f_round(Interpreter& in, const Value& v, CallArgs& a) {
+  Bound b = a.bind("round", {"precision", "method"});
+  int64_t precision = arg_int(b[0], 0, "precision");
+  std::string_view method = arg_str(b[1], "common", "method");
+  if (method != "common" && method != "ceil" && method != "floor")
+    throw EvalError("method must be common, ceil or floor");
+  in.require_defined(v);
+  if (!v.is_number()) throw EvalError("type " + std::string(type_name(v)) + " doesn't define __round__ method");
+  if (method == "common") {
+    if (!v.is_float()) {
+      if (precision >= 0) return Value::integer(v.as_int());
+      double scale = std::pow(10.0, static_cast<double>(-precision));
+      return Value::integer(static_cast<int64_t>(python_round(static_cast<double>(v.as_int()) / scale, 0) * scale));
+    }
+    return Value::floating(python_round(v.as_float(), static_cast<int>(precision)));
+  }
+  double scale = std::pow(10.0, static_cast<double>(precision));
+  double scaled = v.as_float() * scale;
+  double rounded = method == "ceil" ? std::ceil(scaled) : std::floor(scaled);
+  return Value::floating(rounded / scale);
+}
+
+Value f_urlencode(Interpreter& in, const Value& v, CallArgs& a) {
+  a.bind("urlencode", {});
+  auto quote = [](std::string_view text, bool for_query) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : text) {
+      if (std::isalnum(c) || c == '_' || c == '.' || c == '-' || c == '~' || (!for_query && c == '/')) {
+        out += static_cast<char>(c);
+      } else {
+        out += '%';
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      }
+    }
+    return out;
+  };
+  if (v.is_mapping() || v.is_list_like()) {
+    std::string out;
+    auto add = [&](const Value& k, const Value& val) {
+      if (!out.empty()) out += '&';
+      out += quote(in.str(k), true) + "=" + quote(in.str(val), true);
+    };
+    if (v.is_mapping()) {
+      mapping_for_each(v, add);
+    } else {
+      Sequence seq(v);
+      for (size_t i = 0; i < seq.size(); ++i) {
+        Sequence pair(seq.at(i));
+        if (pair.size() != 2) throw EvalError("urlencode expects pairs");
+        add(pair.at(0), pair.at(1));
+      }
+    }
+    return Value::string(std::move(out));
+  }
+  return Value::string(quote(in.str(v), false));
+}
+
+}  // namespace
+
+const std::vector<FilterEntry>& text_filters() {
+  static const std::vector<FilterEntry> filters = {
+      {"upper", f_upper}, {"lower", f_lower}, {"capitalize", f_capitalize}, {"title", f_title},
+      {"trim", f_trim}, {"replace", f_replace}, {"center", f_center}, {"indent", f_indent},
+      {"truncate", f_truncate}, {"wordcount", f_wordcount}, {"string", f_string}, {"escape", f_escape},
+      {"e", f_escape}, {"safe", f_safe}, {"format", f_format}, {"int", f_int}, {"float", f_float},
+      {"abs", f_abs}, {"round", f_round}, {"urlencode", f_urlencode},
+  };
+  return filters;
+}
+
+}  // namespace gkebuild::jinja

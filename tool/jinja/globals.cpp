@@ -1,0 +1,168 @@
+// Global functions: range, dict, namespace, cycler, joiner, and gkebuild's required().
+#include <unordered_map>
+
+#include "jinja/interpreter.h"
+#include "jinja/objects.h"
+#include "jinja/yaml_helpers.h"
+
+namespace gkebuild::jinja {
+
+namespace {
+
+Value g_range(Interpreter&, CallArgs& args) {
+  if (!args.keywords.empty()) throw EvalError("range() takes no keyword arguments");
+  if (args.positional.empty() || args.positional.size() > 3)
+    throw EvalError("range expected at most 3 arguments, got " + std::to_string(args.positional.size()));
+  for (const Value& v : args.positional)
+    if (!v.is_int() && !v.is_bool())
+      throw EvalError("'" + std::string(type_name(v)) + "' object cannot be interpreted as an integer");
+  int64_t start = 0, stop, step = 1;
+  if (args.positional.size() == 1) {
+    stop = args.positional[0].as_int();
+  } else {
+    start = args.positional[0].as_int();
+    stop = args.positional[1].as_int();
+    if (args.positional.size() == 3) step = args.positional[2].as_int();
+  }
+  if (step == 0) throw EvalError("range() arg 3 must not be zero");
+  // Jinja's sandbox caps ranges at 100000 items; the plain environment does not, but a
+  // huge range in a manifest template is always a mistake.
+  constexpr int64_t kMaxRange = 10'000'000;
+  std::vector<Value> items;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+    if (static_cast<int64_t>(items.size()) >= kMaxRange) throw EvalError("range too big");
+    items.push_back(Value::integer(i));
+  }
+  return Value::list(std::move(items));
+}
+
+Value g_dict(Interpreter&, CallArgs& args) {
+  std::vector<std::pair<Value, Value>> pairs;
+  auto put = [&](const Value& k, const Value& v) {
+    for (auto& p : pairs) {
+      if (equals(p.first, k)) {
+        p.second = v;
+        return;
+      }
+    }
+    pairs.emplace_back(k, v);
+  };
+  if (args.positional.size() > 1) throw EvalError("dict expected at most 1 argument, got " + std::to_string(args.positional.size()));
+  if (!args.positional.empty()) {
+    const Value& source = args.positional[0];
+    if (source.is_mapping()) {
+      mapping_for_each(source, put);
+    } else {
+      Sequence seq(source);
+      for (size_t i = 0; i < seq.size(); ++i) {
+        Sequence pair(seq.at(i));
+        if (pair.size() != 2) throw EvalError("dictionary update sequence element #" + std::to_string(i) + " has wrong length");
+        put(pair.at(0), pair.at(1));
+      }
+    }
+  }
+  for (const auto& [k, v] : args.keywords) put(Value::string(std::string(k)), v);
+  return Value::dict(std::move(pairs));
+}
+
+Value g_namespace(Interpreter& in, CallArgs& args) {
+  Value d = g_dict(in, args);
+  auto ns = std::make_shared<Namespace>();
+  for (const auto& [k, v] : d.pairs()) ns->set(to_str(k), v);
+  return Value::object(std::move(ns));
+}
+
+struct Cycler : Object {
+  std::vector<Value> items;
+  size_t position = 0;
+  std::string_view type_name() const override { return "Cycler"; }
+  Value get_attr(std::string_view name) const override;
+};
+
+Value bound_native(std::string_view name, NativeFn fn, std::shared_ptr<Object> state) {
+  auto f = std::make_shared<NativeFunction>();
+  f->name = name;
+  f->fn = fn;
+  f->bound = std::move(state);
+  return Value::object(std::move(f));
+}
+
+struct CyclerMethod : Object {
+  std::shared_ptr<Cycler> cycler;
+  bool reset = false;
+  std::string_view type_name() const override { return "method"; }
+  bool callable() const override { return true; }
+  Value call(Interpreter&, CallArgs&) override {
+    if (reset) {
+      cycler->position = 0;
+      return Value::none();
+    }
+    Value item = cycler->items[cycler->position];
+    cycler->position = (cycler->position + 1) % cycler->items.size();
+    return item;
+  }
+};
+
+Value Cycler::get_attr(std::string_view name) const {
+  auto self = std::static_pointer_cast<Cycler>(std::const_pointer_cast<Object>(shared_from_this()));
+  if (name == "current") return items[position];
+  if (name == "next" || name == "reset") {
+    auto method = std::make_shared<CyclerMethod>();
+    method->cycler = self;
+    method->reset = name == "reset";
+    return Value::object(std::move(method));
+  }
+  return Object::get_attr(name);
+}
+
+Value g_cycler(Interpreter&, CallArgs& args) {
+  if (args.positional.empty()) throw EvalError("at least one item has to be provided");
+  auto cycler = std::make_shared<Cycler>();
+  cycler->items = args.positional;
+  return Value::object(std::move(cycler));
+}
+
+struct Joiner : Object {
+  Value separator;
+  bool used = false;
+  std::string_view type_name() const override { return "Joiner"; }
+  bool callable() const override { return true; }
+  Value call(Interpreter&, CallArgs&) override {
+    if (!used) {
+      used = true;
+      return Value::borrowed("");
+    }
+    return separator;
+  }
+};
+
+Value g_joiner(Interpreter&, CallArgs& args) {
+  Bound b = args.bind("joiner", {"sep"});
+  auto joiner = std::make_shared<Joiner>();
+  joiner->separator = b[0] ? *b[0] : Value::borrowed(", ");
+  return Value::object(std::move(joiner));
+}
+
+Value g_required(Interpreter&, CallArgs& args) {
+  Bound b = args.bind("required", {"value", "message"});
+  if (!b[0]) throw EvalError("required() needs the value to check");
+  return check_required(*b[0], b[1]);
+}
+
+Value make_global(std::string_view name, NativeFn fn) { return bound_native(name, fn, nullptr); }
+
+}  // namespace
+
+bool find_global(std::string_view name, Value& out) {
+  static const std::unordered_map<std::string_view, Value> globals = {
+      {"range", make_global("range", g_range)},       {"dict", make_global("dict", g_dict)},
+      {"namespace", make_global("namespace", g_namespace)}, {"cycler", make_global("cycler", g_cycler)},
+      {"joiner", make_global("joiner", g_joiner)},    {"required", make_global("required", g_required)},
+  };
+  auto found = globals.find(name);
+  if (found == globals.end()) return false;
+  out = found->second;
+  return true;
+}
+
+}  // namespace gkebuild::jinja

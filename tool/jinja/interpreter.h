@@ -1,0 +1,137 @@
+// Evaluates a parsed template against a context: scopes, expressions, statements,
+// include/import/extends. One Interpreter renders one top-level template.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jinja/ast.h"
+#include "jinja/calls.h"
+#include "jinja/environment.h"
+#include "jinja/value.h"
+
+namespace gkebuild::jinja {
+
+class TemplateStore;
+
+// A variable scope. Template top levels, loops, macros, with-blocks and includes each get
+// one; lookups walk outwards to the context data and then the globals.
+struct Frame {
+  std::shared_ptr<Frame> parent;
+  std::vector<std::pair<std::string_view, Value>> vars;
+  const Json* data = nullptr;  // the render context, on the outermost frame only
+
+  const Value* find_local(std::string_view name) const {
+    for (auto it = vars.rbegin(); it != vars.rend(); ++it)
+      if (it->first == name) return &it->second;
+    return nullptr;
+  }
+  void set(std::string_view name, Value value);
+};
+
+enum class Flow : uint8_t { Normal, Break, Continue };
+
+// Blocks of an inheritance chain by name, most derived first.
+struct BlockEntry {
+  const BlockStmt* block;
+  const Template* tmpl;
+};
+using BlockMap = std::map<std::string, std::vector<BlockEntry>, std::less<>>;
+
+class Interpreter {
+ public:
+  Interpreter(TemplateStore& store, const Options& options) : store_(store), options_(options) {}
+
+  std::string render(const std::shared_ptr<const Template>& tmpl, const Json& context);
+
+  const Options& options() const { return options_; }
+  bool strict() const { return options_.undefined == UndefinedMode::Strict; }
+
+  // Expressions (evaluate.cpp).
+  Value eval(const Expr& expr);
+  Value lookup(std::string_view name) const;
+  Value getattr(const Value& object, std::string_view name);
+  Value getitem(const Value& object, const Value& key);
+  Value call(const Value& callee, CallArgs& args);
+  void eval_args(const Arguments& args, CallArgs& out);
+  Value apply_filter(const FilterExpr& filter, const Value& input);
+
+  // Undefined handling shared by filters and tests.
+  void require_defined(const Value& value) const;   // Strict mode raises for Undefined
+  [[noreturn]] void fail_undefined(const Value& value) const;
+  bool test(const Value& value) const { if (value.is_undefined()) require_defined(value); return truthy(value); }
+  std::string str(const Value& value) const { require_defined(value); return to_str(value); }
+  void append(std::string& out, const Value& value) const { require_defined(value); append_str(out, value); }
+  Sequence iterate(const Value& value) const { require_defined(value); return Sequence(value); }
+
+  // Statements (render_statements.cpp).
+  Flow render_body(const Body& body);
+  std::string capture(const Body& body);
+  Value call_macro(const struct Macro& macro, CallArgs& args);
+  Value call_loop(struct LoopObject& loop, CallArgs& args);
+  std::string render_block(const BlockMap& blocks, std::string_view name, size_t level);
+
+  std::string* out = nullptr;
+  std::shared_ptr<Frame> frame;
+  const Template* current = nullptr;
+
+ private:
+  Flow render_stmt(const Stmt& stmt);
+  void render_print(const PrintStmt& stmt);
+  Flow render_if(const IfStmt& stmt);
+  Flow render_for(const ForStmt& stmt);
+  void run_loop(const ForStmt& stmt, const Value& iterable, int depth);
+  void assign(const Target& target, const Value& value, Frame& into);
+  void render_set(const SetStmt& stmt);
+  void render_set_block(const SetBlockStmt& stmt);
+  void render_macro(const MacroStmt& stmt);
+  void render_call_block(const CallBlockStmt& stmt);
+  void render_filter_block(const FilterBlockStmt& stmt);
+  void render_include(const IncludeStmt& stmt);
+  void render_import(const ImportStmt& stmt);
+  void render_from_import(const FromImportStmt& stmt);
+  void render_extends(const ExtendsStmt& stmt);
+  void render_block_stmt(const BlockStmt& stmt);
+  Flow render_with(const WithStmt& stmt);
+  void render_template(std::shared_ptr<const Template> tmpl, std::shared_ptr<Frame> root);
+  std::shared_ptr<Frame> render_module(std::shared_ptr<const Template> tmpl, bool with_context);
+  std::shared_ptr<const Template> load(const Value& name, size_t offset, bool ignore_missing);
+  std::shared_ptr<Frame> globals_frame();
+
+  Value eval_node(const Expr& expr);
+  Value eval_compare(const CompareExpr& expr);
+  Value eval_call(const CallExpr& expr);
+  Value eval_slice(const Value& object, const SliceExpr& slice);
+  [[noreturn]] void raise_at(const Template* tmpl, size_t offset, const std::string& message) const;
+
+  TemplateStore& store_;
+  const Options& options_;
+  const Value* block_input_ = nullptr;  // input of the innermost filter block
+  // Per template render (render_template): its inheritance chain and state.
+  struct RenderState {
+    BlockMap blocks;
+    std::shared_ptr<const Template> parent;
+    std::shared_ptr<Frame> root;
+  };
+  RenderState* state_ = nullptr;
+  std::vector<std::string> active_templates_;  // include/import stack, for cycle errors
+  std::vector<std::shared_ptr<const Template>> keep_alive_;
+  std::shared_ptr<Frame> globals_;
+  std::string discard_;
+
+  friend struct BlockRef;
+};
+
+// Template lookup by name; shared by the Environment and the Interpreter.
+class TemplateStore {
+ public:
+  virtual ~TemplateStore() = default;
+  // The parsed template, or null when no template has that name.
+  virtual std::shared_ptr<const Template> find(const std::string& name) = 0;
+  virtual std::string describe_search() const = 0;
+};
+
+}  // namespace gkebuild::jinja

@@ -1,0 +1,138 @@
+// `for` loops: filtering, unpacking, the `loop` object, else branches and recursion.
+#include "jinja/interpreter.h"
+#include "jinja/objects.h"
+
+namespace gkebuild::jinja {
+
+Flow Interpreter::render_for(const ForStmt& stmt) {
+  Value iterable = eval(*stmt.iter);
+  run_loop(stmt, iterable, 1);
+  return Flow::Normal;
+}
+
+void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth) {
+  if (iterable.is_undefined() && strict()) fail_undefined(iterable);
+  Sequence sequence = [&] {
+    try {
+      return Sequence(iterable);
+    } catch (const EvalError& error) {
+      raise_at(current, stmt.iter->offset, error.what());
+    }
+  }();
+  auto inner = std::make_shared<Frame>();
+  inner->parent = frame;
+  auto saved = frame;
+  frame = inner;
+  try {
+    std::vector<Value> filtered;
+    bool use_filter = stmt.filter != nullptr;
+    if (use_filter) {
+      for (size_t i = 0; i < sequence.size(); ++i) {
+        Value item = sequence.at(i);
+        inner->vars.clear();
+        assign(stmt.target, item, *inner);
+        if (test(eval(*stmt.filter))) filtered.push_back(std::move(item));
+      }
+    }
+    auto loop = std::make_shared<LoopObject>();
+    loop->stmt = &stmt;
+    loop->sequence = &sequence;
+    loop->filtered = use_filter ? &filtered : nullptr;
+    loop->size = use_filter ? filtered.size() : sequence.size();
+    loop->depth = depth;
+    Value loop_value = Value::object(loop);
+    for (size_t i = 0; i < loop->size; ++i) {
+      loop->index0 = i;
+      inner->vars.clear();
+      inner->vars.emplace_back("loop", loop_value);
+      assign(stmt.target, loop->item(i), *inner);
+      if (render_body(stmt.body) == Flow::Break) break;
+    }
+    loop->sequence = nullptr;
+    loop->filtered = nullptr;
+    loop->size = 0;
+    frame = saved;
+    if (use_filter ? filtered.empty() : sequence.size() == 0) render_body(stmt.otherwise);
+  } catch (...) {
+    frame = saved;
+    throw;
+  }
+}
+
+Value Interpreter::call_loop(LoopObject& loop, CallArgs& args) {
+  if (args.positional.size() != 1 || !args.keywords.empty())
+    throw EvalError("loop() takes exactly one argument");
+  std::string buffer;
+  std::string* saved = out;
+  out = &buffer;
+  auto saved_frame = frame;
+  // The recursive call runs in the scope the loop itself was started from.
+  frame = frame->parent ? frame->parent : frame;
+  try {
+    run_loop(*loop.stmt, args.positional[0], loop.depth + 1);
+  } catch (...) {
+    out = saved;
+    frame = saved_frame;
+    throw;
+  }
+  out = saved;
+  frame = saved_frame;
+  return Value::string(std::move(buffer));
+}
+
+Value LoopObject::call(Interpreter& interp, CallArgs& args) { return interp.call_loop(*this, args); }
+
+namespace {
+struct LoopMethod : Object {
+  std::shared_ptr<LoopObject> loop;
+  bool cycle = true;  // otherwise changed()
+  std::string_view type_name() const override { return "method"; }
+  bool callable() const override { return true; }
+  Value call(Interpreter&, CallArgs& args) override {
+    if (cycle) {
+      if (args.positional.empty()) throw EvalError("no items for cycling given");
+      return args.positional[loop->index0 % args.positional.size()];
+    }
+    bool changed = !loop->changed_called || loop->last_changed.size() != args.positional.size();
+    for (size_t i = 0; !changed && i < args.positional.size(); ++i)
+      if (!equals(loop->last_changed[i], args.positional[i])) changed = true;
+    loop->changed_called = true;
+    loop->last_changed = args.positional;
+    return Value::boolean(changed);
+  }
+};
+}  // namespace
+
+Value LoopObject::get_attr(std::string_view name) const {
+  auto as_int = [](size_t v) { return Value::integer(static_cast<int64_t>(v)); };
+  if (name == "index") return as_int(index0 + 1);
+  if (name == "index0") return as_int(index0);
+  if (name == "revindex") return as_int(size - index0);
+  if (name == "revindex0") return as_int(size - index0 - 1);
+  if (name == "first") return Value::boolean(index0 == 0);
+  if (name == "last") return Value::boolean(index0 + 1 == size);
+  if (name == "length") return as_int(size);
+  if (name == "depth") return Value::integer(depth);
+  if (name == "depth0") return Value::integer(depth - 1);
+  if (name == "previtem") {
+    if (index0 == 0) return Value::undefined_with("there is no previous item");
+    return item(index0 - 1);
+  }
+  if (name == "nextitem") {
+    if (index0 + 1 >= size) return Value::undefined_with("there is no next item");
+    return item(index0 + 1);
+  }
+  if (name == "cycle" || name == "changed") {
+    auto method = std::make_shared<LoopMethod>();
+    method->loop = std::static_pointer_cast<LoopObject>(std::const_pointer_cast<Object>(shared_from_this()));
+    method->cycle = name == "cycle";
+    return Value::object(std::move(method));
+  }
+  return Object::get_attr(name);
+}
+
+void LoopObject::repr(std::string& out) const {
+  out += "<LoopContext " + std::to_string(index0 + 1) + "/" + std::to_string(size) + ">";
+}
+
+}  // namespace gkebuild::jinja

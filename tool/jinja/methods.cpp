@@ -1,0 +1,329 @@
+// Python methods callable on template values: str.upper(), dict.items(), list.index() …
+// Only methods without side effects are provided.
+#include <algorithm>
+
+#include "jinja/filters.h"
+#include "jinja/interpreter.h"
+#include "jinja/objects.h"
+#include "jinja/python_format.h"
+#include "jinja/unicode.h"
+
+namespace gkebuild::jinja {
+
+namespace {
+
+constexpr std::string_view kStrMethods[] = {
+    "upper", "lower", "strip", "lstrip", "rstrip", "split", "rsplit", "startswith", "endswith",
+    "replace", "join", "format", "title", "capitalize", "count", "find", "rfind", "index",
+    "splitlines", "zfill", "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper",
+    "center", "ljust", "rjust", "swapcase", "casefold", "removeprefix", "removesuffix",
+};
+constexpr std::string_view kDictMethods[] = {"items", "keys", "values", "get", "copy", "clear", "fromkeys",
+                                             "pop", "popitem", "setdefault", "update"};
+constexpr std::string_view kListMethods[] = {"count", "index", "copy", "append", "extend", "insert",
+                                             "pop", "remove", "reverse", "sort", "clear"};
+
+template <size_t N>
+bool listed(const std::string_view (&names)[N], std::string_view name) {
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+const Value& need(const CallArgs& args, size_t i, std::string_view method) {
+  if (i >= args.positional.size())
+    throw EvalError(std::string(method) + "() takes at least " + std::to_string(i + 1) + " argument(s)");
+  return args.positional[i];
+}
+
+std::string_view need_str(const CallArgs& args, size_t i, std::string_view method) {
+  const Value& v = need(args, i, method);
+  if (!v.is_str()) throw EvalError("must be str, not " + std::string(type_name(v)));
+  return v.str();
+}
+
+Value list_of_strings(const std::vector<std::string>& parts) {
+  std::vector<Value> out;
+  out.reserve(parts.size());
+  for (const auto& p : parts) out.push_back(Value::string(p));
+  return Value::list(std::move(out));
+}
+
+Value split(std::string_view text, const CallArgs& args, bool from_right) {
+  Bound b = args.bind(from_right ? "rsplit" : "split", {"sep", "maxsplit"});
+  int64_t maxsplit = arg_int(b[1], -1, "maxsplit");
+  std::vector<std::string> parts;
+  if (!b[0] || b[0]->is_none()) {
+    // Runs of whitespace separate; leading/trailing whitespace is ignored.
+    std::vector<std::string_view> words;
+    auto chars = split_code_points(text);
+    std::vector<std::pair<size_t, size_t>> spans;
+    size_t byte = 0;
+    size_t start = std::string_view::npos;
+    for (std::string_view c : chars) {
+      size_t p = 0;
+      bool space = is_space(decode_utf8(c, p));
+      if (space && start != std::string_view::npos) {
+        spans.emplace_back(start, byte);
+        start = std::string_view::npos;
+      } else if (!space && start == std::string_view::npos) {
+        start = byte;
+      }
+      byte += c.size();
+    }
+    if (start != std::string_view::npos) spans.emplace_back(start, byte);
+    if (maxsplit < 0 || static_cast<size_t>(maxsplit) + 1 >= spans.size()) {
+      for (auto [s, e] : spans) parts.emplace_back(text.substr(s, e - s));
+    } else if (!from_right) {
+      for (size_t i = 0; i < static_cast<size_t>(maxsplit); ++i) parts.emplace_back(text.substr(spans[i].first, spans[i].second - spans[i].first));
+      parts.emplace_back(rstrip_space(text.substr(spans[static_cast<size_t>(maxsplit)].first)));
+    } else {
+      size_t keep = spans.size() - static_cast<size_t>(maxsplit);
+      parts.emplace_back(lstrip_space(text.substr(0, spans[keep - 1].second)));
+      for (size_t i = keep; i < spans.size(); ++i) parts.emplace_back(text.substr(spans[i].first, spans[i].second - spans[i].first));
+    }
+    return list_of_strings(parts);
+  }
+  std::string_view sep = arg_str(b[0], "", "sep");
+  if (sep.empty()) throw EvalError("empty separator");
+  if (!from_right) {
+    size_t pos = 0;
+    while (maxsplit < 0 || static_cast<int64_t>(parts.size()) < maxsplit) {
+      size_t found = text.find(sep, pos);
+      if (found == std::string_view::npos) break;
+      parts.emplace_back(text.substr(pos, found - pos));
+      pos = found + sep.size();
+    }
+    parts.emplace_back(text.substr(pos));
+  } else {
+    size_t end = text.size();
+    std::vector<std::string> reversed;
+    while (maxsplit < 0 || static_cast<int64_t>(reversed.size()) < maxsplit) {
+      if (end < sep.size()) break;
+      size_t found = text.rfind(sep, end - sep.size());
+      if (found == std::string_view::npos) break;
+      reversed.emplace_back(text.substr(found + sep.size(), end - found - sep.size()));
+      end = found;
+    }
+    parts.emplace_back(text.substr(0, end));
+    parts.insert(parts.end(), reversed.rbegin(), reversed.rend());
+  }
+  return list_of_strings(parts);
+}
+
+bool affix_matches(std::string_view text, const Value& affix, bool prefix) {
+  auto one = [&](std::string_view a) {
+    if (a.size() > text.size()) return false;
+    return prefix ? text.substr(0, a.size()) == a : text.substr(text.size() - a.size()) == a;
+  };
+  if (affix.is_str()) return one(affix.str());
+  if (affix.kind() == Kind::Tuple) {
+    for (const Value& item : affix.items()) {
+      if (!item.is_str()) throw EvalError("tuple for startswith must only contain str");
+      if (one(item.str())) return true;
+    }
+    return false;
+  }
+  throw EvalError(std::string(prefix ? "startswith" : "endswith") +
+                  " first arg must be str or a tuple of str, not " + std::string(type_name(affix)));
+}
+
+int64_t code_point_index(std::string_view text, size_t byte) { return static_cast<int64_t>(code_point_count(text.substr(0, byte))); }
+
+Value python_title(std::string_view text) {
+  std::string out;
+  bool previous_cased = false;
+  for (size_t pos = 0; pos < text.size();) {
+    char32_t cp = decode_utf8(text, pos);
+    if (previous_cased) append_lower(out, cp);
+    else append_upper(out, cp);
+    previous_cased = is_cased(cp);
+  }
+  return Value::string(std::move(out));
+}
+
+template <class Pred>
+Value all_chars(std::string_view text, Pred pred) {
+  if (text.empty()) return Value::boolean(false);
+  for (size_t pos = 0; pos < text.size();)
+    if (!pred(decode_utf8(text, pos))) return Value::boolean(false);
+  return Value::boolean(true);
+}
+
+Value justify(std::string_view text, const CallArgs& args, std::string_view name) {
+  int64_t width = arg_int(&need(args, 0, name), 0, "width");
+  std::string fill = args.positional.size() > 1 ? std::string(need_str(args, 1, name)) : " ";
+  int64_t len = static_cast<int64_t>(code_point_count(text));
+  if (width <= len) return Value::string(std::string(text));
+  int64_t margin = width - len;
+  int64_t left = name == "rjust" ? margin : name == "ljust" ? 0 : margin / 2 + (margin & width & 1);
+  std::string out;
+  for (int64_t i = 0; i < left; ++i) out += fill;
+  out += text;
+  for (int64_t i = 0; i < margin - left; ++i) out += fill;
+  return Value::string(std::move(out));
+}
+
+Value str_method(Interpreter& in, std::string_view s, std::string_view name, CallArgs& args) {
+  if (name == "upper") return Value::string(to_upper(s));
+  if (name == "lower" || name == "casefold") return Value::string(to_lower(s));
+  if (name == "strip" || name == "lstrip" || name == "rstrip") {
+    bool left = name != "rstrip", right = name != "lstrip";
+    if (!args.positional.empty() && !args.positional[0].is_none())
+      return Value::string(std::string(strip_chars(s, need_str(args, 0, name), left, right)));
+    std::string_view r = left && right ? strip_space(s) : left ? lstrip_space(s) : rstrip_space(s);
+    return Value::string(std::string(r));
+  }
+  if (name == "split") return split(s, args, false);
+  if (name == "rsplit") return split(s, args, true);
+  if (name == "startswith") return Value::boolean(affix_matches(s, need(args, 0, name), true));
+  if (name == "endswith") return Value::boolean(affix_matches(s, need(args, 0, name), false));
+  if (name == "replace") {
+    std::string_view old = need_str(args, 0, name), replacement = need_str(args, 1, name);
+    int64_t count = args.positional.size() > 2 ? arg_int(&args.positional[2], -1, "count") : -1;
+    CallArgs filter_args;
+    filter_args.positional = {Value::borrowed(old), Value::borrowed(replacement), Value::integer(count)};
+    FilterFn replace = find_filter("replace");
+    return replace(in, Value::borrowed(s), filter_args);
+  }
+  if (name == "join") {
+    std::string out;
+    Sequence seq = in.iterate(need(args, 0, name));
+    for (size_t i = 0; i < seq.size(); ++i) {
+      Value item = seq.at(i);
+      if (!item.is_str())
+        throw EvalError("sequence item " + std::to_string(i) + ": expected str instance, " +
+                        std::string(type_name(item)) + " found");
+      if (i) out += s;
+      out += item.str();
+    }
+    return Value::string(std::move(out));
+  }
+  if (name == "format") return Value::string(brace_format(s, args));
+  if (name == "title") return python_title(s);
+  if (name == "capitalize") {
+    std::string out;
+    size_t pos = 0;
+    if (!s.empty()) append_upper(out, decode_utf8(s, pos));
+    out += to_lower(s.substr(pos));
+    return Value::string(std::move(out));
+  }
+  if (name == "swapcase") {
+    std::string out;
+    for (size_t pos = 0; pos < s.size();) {
+      char32_t cp = decode_utf8(s, pos);
+      if (is_upper_cp(cp)) append_lower(out, cp);
+      else append_upper(out, cp);
+    }
+    return Value::string(std::move(out));
+  }
+  if (name == "count") {
+    std::string_view sub = need_str(args, 0, name);
+    if (sub.empty()) return Value::integer(static_cast<int64_t>(code_point_count(s)) + 1);
+    int64_t n = 0;
+    for (size_t pos = s.find(sub); pos != std::string_view::npos; pos = s.find(sub, pos + sub.size())) ++n;
+    return Value::integer(n);
+  }
+  if (name == "find" || name == "index" || name == "rfind") {
+    std::string_view sub = need_str(args, 0, name);
+    size_t pos = name == "rfind" ? s.rfind(sub) : s.find(sub);
+    if (pos == std::string_view::npos) {
+      if (name == "index") throw EvalError("substring not found");
+      return Value::integer(-1);
+    }
+    return Value::integer(code_point_index(s, pos));
+  }
+  if (name == "splitlines") {
+    bool keep = !args.positional.empty() && truthy(args.positional[0]);
+    std::vector<std::string> parts;
+    for (auto line : split_lines(s, keep)) parts.emplace_back(line);
+    return list_of_strings(parts);
+  }
+  if (name == "zfill") {
+    int64_t width = arg_int(&need(args, 0, name), 0, "width");
+    int64_t len = static_cast<int64_t>(code_point_count(s));
+    if (width <= len) return Value::string(std::string(s));
+    std::string zeros(static_cast<size_t>(width - len), '0');
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) return Value::string(std::string(1, s[0]) + zeros + std::string(s.substr(1)));
+    return Value::string(zeros + std::string(s));
+  }
+  if (name == "isdigit") return all_chars(s, [](char32_t c) { return c >= '0' && c <= '9'; });
+  if (name == "isalpha") return all_chars(s, [](char32_t c) { return is_alpha(c); });
+  if (name == "isalnum") return all_chars(s, [](char32_t c) { return is_alpha(c) || (c >= '0' && c <= '9'); });
+  if (name == "isspace") return all_chars(s, [](char32_t c) { return is_space(c); });
+  if (name == "islower" || name == "isupper") {
+    bool any = false;
+    for (size_t pos = 0; pos < s.size();) {
+      char32_t cp = decode_utf8(s, pos);
+      if (name == "islower" ? is_upper_cp(cp) : is_lower_cp(cp)) return Value::boolean(false);
+      any = any || is_cased(cp);
+    }
+    return Value::boolean(any);
+  }
+  if (name == "center" || name == "ljust" || name == "rjust") return justify(s, args, name);
+  if (name == "removeprefix") {
+    std::string_view p = need_str(args, 0, name);
+    return Value::string(std::string(s.substr(0, p.size()) == p ? s.substr(p.size()) : s));
+  }
+  if (name == "removesuffix") {
+    std::string_view p = need_str(args, 0, name);
+    bool match = !p.empty() && s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+    return Value::string(std::string(match ? s.substr(0, s.size() - p.size()) : s));
+  }
+  throw EvalError("'str' object has no attribute '" + std::string(name) + "'");
+}
+
+Value dict_method(const Value& self, std::string_view name, CallArgs& args) {
+  if (name == "items" || name == "keys" || name == "values") {
+    std::vector<Value> out;
+    mapping_for_each(self, [&](const Value& k, const Value& v) {
+      if (name == "items") out.push_back(Value::tuple({k, v}));
+      else out.push_back(name == "keys" ? k : v);
+    });
+    return Value::list(std::move(out));
+  }
+  if (name == "get") {
+    Value found;
+    if (mapping_find(self, need(args, 0, name), found)) return found;
+    return args.positional.size() > 1 ? args.positional[1] : Value::none();
+  }
+  if (name == "copy") {
+    std::vector<std::pair<Value, Value>> pairs;
+    mapping_for_each(self, [&](const Value& k, const Value& v) { pairs.emplace_back(k, v); });
+    return Value::dict(std::move(pairs));
+  }
+  throw EvalError("dict." + std::string(name) + "() changes data, which gkebuild templates cannot do");
+}
+
+Value list_method(const Value& self, std::string_view name, CallArgs& args) {
+  if (name == "count" || name == "index") {
+    const Value& x = need(args, 0, name);
+    Sequence seq(self);
+    int64_t n = 0;
+    for (size_t i = 0; i < seq.size(); ++i) {
+      if (!equals(seq.at(i), x)) continue;
+      if (name == "index") return Value::integer(static_cast<int64_t>(i));
+      ++n;
+    }
+    if (name == "index") throw EvalError(repr(x) + " is not in list");
+    return Value::integer(n);
+  }
+  if (name == "copy") return Value::list(to_vector(self));
+  throw EvalError("list." + std::string(name) + "() changes data, which gkebuild templates cannot do");
+}
+
+}  // namespace
+
+bool has_method(const Value& self, std::string_view name) {
+  if (self.is_str()) return listed(kStrMethods, name);
+  if (self.is_mapping()) return listed(kDictMethods, name);
+  if (self.kind() == Kind::Tuple) return name == "count" || name == "index";
+  if (self.is_list_like()) return listed(kListMethods, name);
+  return false;
+}
+
+Value call_method(Interpreter& in, const Value& self, std::string_view name, CallArgs& args) {
+  if (self.is_str()) return str_method(in, self.str(), name, args);
+  if (self.is_mapping()) return dict_method(self, name, args);
+  return list_method(self, name, args);
+}
+
+}  // namespace gkebuild::jinja

@@ -1,0 +1,254 @@
+// Statement execution: output, control flow, assignment, macros and call blocks.
+#include "jinja/filters.h"
+#include "jinja/interpreter.h"
+#include "jinja/objects.h"
+#include "jinja/parser.h"
+#include "support/source_error.h"
+
+namespace gkebuild::jinja {
+
+std::string Interpreter::capture(const Body& body) {
+  std::string buffer;
+  std::string* saved = out;
+  out = &buffer;
+  try {
+    render_body(body);
+  } catch (...) {
+    out = saved;
+    throw;
+  }
+  out = saved;
+  return buffer;
+}
+
+Flow Interpreter::render_body(const Body& body) {
+  for (const auto& stmt : body) {
+    Flow flow = render_stmt(*stmt);
+    if (flow != Flow::Normal) return flow;
+  }
+  return Flow::Normal;
+}
+
+Flow Interpreter::render_stmt(const Stmt& stmt) {
+  switch (stmt.kind) {
+    case StmtKind::Text: *out += static_cast<const TextStmt&>(stmt).text; return Flow::Normal;
+    case StmtKind::Print: render_print(static_cast<const PrintStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::If: return render_if(static_cast<const IfStmt&>(stmt));
+    case StmtKind::For: return render_for(static_cast<const ForStmt&>(stmt));
+    case StmtKind::Set: render_set(static_cast<const SetStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::SetBlock: render_set_block(static_cast<const SetBlockStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::Macro: render_macro(static_cast<const MacroStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::CallBlock: render_call_block(static_cast<const CallBlockStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::FilterBlock: render_filter_block(static_cast<const FilterBlockStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::Include: render_include(static_cast<const IncludeStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::Import: render_import(static_cast<const ImportStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::FromImport: render_from_import(static_cast<const FromImportStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::Extends: render_extends(static_cast<const ExtendsStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::Block: render_block_stmt(static_cast<const BlockStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::With: return render_with(static_cast<const WithStmt&>(stmt));
+    case StmtKind::Break: return Flow::Break;
+    case StmtKind::Continue: return Flow::Continue;
+  }
+  return Flow::Normal;
+}
+
+void Interpreter::render_print(const PrintStmt& stmt) {
+  Value value = eval(*stmt.expr);
+  if (value.is_str()) {
+    *out += value.str();
+    return;
+  }
+  if (value.is_undefined() && strict()) raise_at(current, stmt.expr->offset, value.undefined_message());
+  append_str(*out, value);
+}
+
+Flow Interpreter::render_if(const IfStmt& stmt) {
+  for (const auto& [test_expr, body] : stmt.branches) {
+    Value condition = eval(*test_expr);
+    bool taken;
+    try {
+      taken = test(condition);
+    } catch (const EvalError& error) {
+      raise_at(current, test_expr->offset, error.what());
+    }
+    if (taken) return render_body(body);
+  }
+  return render_body(stmt.otherwise);
+}
+
+void Interpreter::assign(const Target& target, const Value& value, Frame& into) {
+  switch (target.kind) {
+    case Target::Kind::Name: into.set(target.name, value); return;
+    case Target::Kind::NamespaceAttr: {
+      Value ns = lookup(target.name);
+      auto* space = ns.as<Namespace>();
+      if (!space) raise_at(current, target.offset, "cannot assign attribute on non-namespace object");
+      space->set(target.attr, value);
+      return;
+    }
+    case Target::Kind::Tuple: {
+      if (value.is_undefined()) require_defined(value);
+      Sequence seq = [&] {
+        try {
+          return Sequence(value);
+        } catch (const EvalError&) {
+          raise_at(current, target.offset,
+                   "cannot unpack non-iterable " + std::string(type_name(value)) + " object");
+        }
+      }();
+      if (seq.size() != target.items.size()) {
+        std::string message = seq.size() > target.items.size()
+                                  ? "too many values to unpack (expected " + std::to_string(target.items.size()) + ")"
+                                  : "not enough values to unpack (expected " + std::to_string(target.items.size()) +
+                                        ", got " + std::to_string(seq.size()) + ")";
+        raise_at(current, target.offset, message);
+      }
+      for (size_t i = 0; i < seq.size(); ++i) assign(target.items[i], seq.at(i), into);
+      return;
+    }
+  }
+}
+
+void Interpreter::render_set(const SetStmt& stmt) { assign(stmt.target, eval(*stmt.value), *frame); }
+
+void Interpreter::render_set_block(const SetBlockStmt& stmt) {
+  Value value = Value::string(capture(stmt.body));
+  if (stmt.filter) {
+    const Value* saved = block_input_;
+    block_input_ = &value;
+    Value filtered = eval(*stmt.filter);
+    block_input_ = saved;
+    value = filtered;
+  }
+  assign(stmt.target, value, *frame);
+}
+
+void Interpreter::render_filter_block(const FilterBlockStmt& stmt) {
+  Value value = Value::string(capture(stmt.body));
+  const Value* saved = block_input_;
+  block_input_ = &value;
+  Value filtered;
+  try {
+    filtered = eval(*stmt.filter);
+  } catch (...) {
+    block_input_ = saved;
+    throw;
+  }
+  block_input_ = saved;
+  append(*out, filtered);
+}
+
+Flow Interpreter::render_with(const WithStmt& stmt) {
+  auto inner = std::make_shared<Frame>();
+  inner->parent = frame;
+  for (size_t i = 0; i < stmt.targets.size(); ++i) assign(stmt.targets[i], eval(*stmt.values[i]), *inner);
+  auto saved = frame;
+  frame = inner;
+  Flow flow;
+  try {
+    flow = render_body(stmt.body);
+  } catch (...) {
+    frame = saved;
+    throw;
+  }
+  frame = saved;
+  return flow;
+}
+
+namespace {
+std::shared_ptr<Macro> make_macro(std::string_view name, const MacroSignature& signature, const Body& body,
+                                  std::shared_ptr<Frame> closure, const Template* tmpl) {
+  auto macro = std::make_shared<Macro>();
+  macro->name = name;
+  macro->signature = &signature;
+  macro->body = &body;
+  macro->closure = std::move(closure);
+  macro->tmpl = tmpl;
+  return macro;
+}
+}  // namespace
+
+void Interpreter::render_macro(const MacroStmt& stmt) {
+  frame->set(stmt.name, Value::object(make_macro(stmt.name, stmt.signature, stmt.body, frame, current)));
+}
+
+void Interpreter::render_call_block(const CallBlockStmt& stmt) {
+  auto caller = make_macro("caller", stmt.signature, stmt.body, frame, current);
+  caller->is_caller = true;
+  const auto& call_expr = static_cast<const CallExpr&>(*stmt.call);
+  Value callee = eval(*call_expr.callee);
+  CallArgs args;
+  eval_args(call_expr.args, args);
+  args.keywords.emplace_back("caller", Value::object(caller));
+  Value result;
+  try {
+    result = call(callee, args);
+  } catch (const EvalError& error) {
+    raise_at(current, stmt.call->offset, error.what());
+  }
+  append(*out, result);
+}
+
+Value Interpreter::call_macro(const Macro& macro, CallArgs& args) {
+  const MacroSignature& sig = *macro.signature;
+  auto inner = std::make_shared<Frame>();
+  inner->parent = macro.closure;
+  const size_t nparams = sig.params.size();
+  std::vector<const Value*> bound(nparams, nullptr);
+  std::vector<Value> varargs;
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    if (i < nparams) bound[i] = &args.positional[i];
+    else if (sig.uses_varargs) varargs.push_back(args.positional[i]);
+    else
+      throw EvalError("macro '" + std::string(macro.name) + "' takes not more than " + std::to_string(nparams) +
+                      " argument(s)");
+  }
+  std::vector<std::pair<Value, Value>> kwargs;
+  Value caller;
+  for (auto& [key, value] : args.keywords) {
+    size_t index = 0;
+    while (index < nparams && sig.params[index] != key) ++index;
+    if (index < nparams) {
+      if (bound[index])
+        throw EvalError("macro '" + std::string(macro.name) + "' got multiple values for argument '" +
+                        std::string(key) + "'");
+      bound[index] = &value;
+    } else if (key == "caller" && !macro.is_caller) {
+      if (!sig.uses_caller)
+        throw EvalError("macro '" + std::string(macro.name) + "' takes no keyword argument 'caller'");
+      caller = value;
+    } else if (sig.uses_kwargs) {
+      kwargs.emplace_back(Value::string(std::string(key)), value);
+    } else {
+      throw EvalError("macro '" + std::string(macro.name) + "' takes no keyword argument '" + std::string(key) + "'");
+    }
+  }
+  auto saved_frame = frame;
+  auto saved_template = current;
+  frame = inner;
+  current = macro.tmpl;
+  std::string result;
+  try {
+    size_t first_default = nparams - sig.defaults.size();
+    for (size_t i = 0; i < nparams; ++i) {
+      if (bound[i]) inner->set(sig.params[i], *bound[i]);
+      else if (i >= first_default) inner->set(sig.params[i], eval(*sig.defaults[i - first_default]));
+      else inner->set(sig.params[i], Value::undefined_with("parameter '" + sig.params[i] + "' was not provided"));
+    }
+    if (sig.uses_varargs) inner->set("varargs", Value::tuple(std::move(varargs)));
+    if (sig.uses_kwargs) inner->set("kwargs", Value::dict(std::move(kwargs)));
+    if (sig.uses_caller && !macro.is_caller) {
+      inner->set("caller", caller.is_undefined() ? Value::undefined("caller") : caller);
+    }
+    result = capture(*macro.body);
+  } catch (...) {
+    frame = saved_frame;
+    current = saved_template;
+    throw;
+  }
+  frame = saved_frame;
+  current = saved_template;
+  return Value::string(std::move(result));
+}
+
+}  // namespace gkebuild::jinja

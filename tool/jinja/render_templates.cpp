@@ -1,0 +1,234 @@
+// Templates calling templates: include, import, from-import, extends, block, super and self.
+#include "jinja/interpreter.h"
+#include "jinja/objects.h"
+#include "jinja/parser.h"
+#include "support/source_error.h"
+
+namespace gkebuild::jinja {
+
+namespace {
+constexpr size_t kMaxTemplateDepth = 64;
+
+// `super()` inside a block, and `self.name()`: render one level of a block chain.
+struct BlockRenderer : Object {
+  Interpreter* interp = nullptr;
+  const BlockMap* blocks = nullptr;
+  std::string name;
+  size_t level = 0;
+  std::string_view type_name() const override { return "BlockReference"; }
+  bool callable() const override { return true; }
+  Value call(Interpreter& in, CallArgs&) override { return Value::string(in.render_block(*blocks, name, level)); }
+  void repr(std::string& out) const override { out += "<BlockReference '" + name + "'>"; }
+};
+
+struct SelfReference : Object {
+  const BlockMap* blocks = nullptr;
+  std::string_view type_name() const override { return "TemplateReference"; }
+  Value get_attr(std::string_view name) const override {
+    auto found = blocks->find(name);
+    if (found == blocks->end()) return Object::get_attr(name);
+    auto renderer = std::make_shared<BlockRenderer>();
+    renderer->blocks = blocks;
+    renderer->name = std::string(name);
+    return Value::object(renderer);
+  }
+};
+}  // namespace
+
+std::shared_ptr<Frame> Interpreter::globals_frame() {
+  if (!globals_) globals_ = std::make_shared<Frame>();
+  return globals_;
+}
+
+std::string Interpreter::render(const std::shared_ptr<const Template>& tmpl, const Json& context) {
+  if (!context.is_object() && !context.is_null()) throw EvalError("the render context must be a mapping");
+  static const Json empty = Json::object();
+  auto root = std::make_shared<Frame>();
+  root->data = context.is_object() ? &context : &empty;
+  std::string result;
+  out = &result;
+  render_template(tmpl, root);
+  return result;
+}
+
+void Interpreter::render_template(std::shared_ptr<const Template> tmpl, std::shared_ptr<Frame> root) {
+  if (active_templates_.size() >= kMaxTemplateDepth) {
+    std::string chain;
+    for (const auto& name : active_templates_) chain += name + " -> ";
+    throw EvalError("include cycle or too deeply nested templates: " + chain + tmpl->name);
+  }
+  RenderState state;
+  state.root = root;
+  RenderState* saved_state = state_;
+  auto saved_frame = frame;
+  const Template* saved_template = current;
+  std::string* saved_out = out;
+  state_ = &state;
+  frame = root;
+  active_templates_.push_back(tmpl->name);
+  keep_alive_.push_back(tmpl);
+  auto restore = [&] {
+    state_ = saved_state;
+    frame = saved_frame;
+    current = saved_template;
+    out = saved_out;
+    active_templates_.pop_back();
+  };
+  try {
+    std::shared_ptr<const Template> level = tmpl;
+    while (level) {
+      current = level.get();
+      for (const auto& [name, block] : level->blocks) state.blocks[name].push_back({block, level.get()});
+      state.parent = nullptr;
+      out = saved_out;
+      render_body(level->body);
+      level = state.parent;
+      if (level) keep_alive_.push_back(level);
+    }
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+}
+
+std::shared_ptr<const Template> Interpreter::load(const Value& name, size_t offset, bool ignore_missing) {
+  std::vector<Value> candidates;
+  if (name.is_list_like()) candidates = to_vector(name);
+  else candidates.push_back(name);
+  std::string tried;
+  for (const Value& candidate : candidates) {
+    if (candidate.is_undefined()) fail_undefined(candidate);
+    if (!candidate.is_str()) raise_at(current, offset, "template name must be a string, not " + std::string(type_name(candidate)));
+    std::string key(candidate.str());
+    if (auto found = store_.find(key)) return found;
+    if (!tried.empty()) tried += ", ";
+    tried += "'" + key + "'";
+  }
+  if (ignore_missing) return nullptr;
+  std::string message = candidates.size() == 1 ? "template " + tried + " not found"
+                                               : "none of the templates given were found: " + tried;
+  raise_at(current, offset, message + " (searched " + store_.describe_search() + ")");
+}
+
+void Interpreter::render_include(const IncludeStmt& stmt) {
+  auto tmpl = load(eval(*stmt.name), stmt.name->offset, stmt.ignore_missing);
+  if (!tmpl) return;
+  auto root = std::make_shared<Frame>();
+  root->parent = stmt.with_context ? frame : globals_frame();
+  try {
+    render_template(tmpl, root);
+  } catch (const EvalError& error) {
+    raise_at(current, stmt.offset, error.what());
+  }
+}
+
+std::shared_ptr<Frame> Interpreter::render_module(std::shared_ptr<const Template> tmpl, bool with_context) {
+  auto root = std::make_shared<Frame>();
+  root->parent = with_context ? frame : globals_frame();
+  std::string* saved = out;
+  std::string discard;
+  out = &discard;
+  try {
+    render_template(tmpl, root);
+  } catch (...) {
+    out = saved;
+    throw;
+  }
+  out = saved;
+  return root;
+}
+
+namespace {
+Value make_module(const std::shared_ptr<const Template>& tmpl, std::shared_ptr<Frame> frame) {
+  auto module = std::make_shared<Module>();
+  module->name = tmpl->name;
+  module->frame = std::move(frame);
+  module->tmpl = tmpl;
+  return Value::object(std::move(module));
+}
+}  // namespace
+
+void Interpreter::render_import(const ImportStmt& stmt) {
+  auto tmpl = load(eval(*stmt.name), stmt.name->offset, false);
+  std::shared_ptr<Frame> module_frame;
+  try {
+    module_frame = render_module(tmpl, stmt.with_context);
+  } catch (const EvalError& error) {
+    raise_at(current, stmt.offset, error.what());
+  }
+  frame->set(stmt.alias, make_module(tmpl, module_frame));
+}
+
+void Interpreter::render_from_import(const FromImportStmt& stmt) {
+  auto tmpl = load(eval(*stmt.name), stmt.name->offset, false);
+  std::shared_ptr<Frame> module_frame;
+  try {
+    module_frame = render_module(tmpl, stmt.with_context);
+  } catch (const EvalError& error) {
+    raise_at(current, stmt.offset, error.what());
+  }
+  for (size_t i = 0; i < stmt.names.size(); ++i) {
+    const auto& [name, alias] = stmt.names[i];
+    const Value* found = module_frame->find_local(name);
+    if (found) {
+      frame->set(alias, *found);
+    } else {
+      frame->set(alias, Value::undefined_with("the template '" + tmpl->name + "' (imported on line " +
+                                              std::to_string(source_location(*current, stmt.offset).line) +
+                                              ") does not export the requested name '" + name + "'"));
+    }
+  }
+}
+
+void Interpreter::render_extends(const ExtendsStmt& stmt) {
+  if (state_->parent) raise_at(current, stmt.offset, "extended multiple times");
+  state_->parent = load(eval(*stmt.name), stmt.name->offset, false);
+  // Jinja keeps running the child's top level (assignments, imports) but drops its output.
+  discard_.clear();
+  out = &discard_;
+}
+
+void Interpreter::render_block_stmt(const BlockStmt& stmt) {
+  if (state_->parent) return;
+  *out += render_block(state_->blocks, stmt.name, 0);
+}
+
+std::string Interpreter::render_block(const BlockMap& blocks, std::string_view name, size_t level) {
+  auto found = blocks.find(name);
+  if (found == blocks.end() || level >= found->second.size()) {
+    if (found != blocks.end() && level > 0) throw EvalError("there is no parent block called '" + std::string(name) + "'.");
+    throw EvalError("no block named '" + std::string(name) + "'");
+  }
+  const BlockEntry& entry = found->second[level];
+  if (entry.block->required && level == 0 && found->second.size() == 1)
+    throw EvalError("Required block '" + std::string(name) + "' not found");
+  auto inner = std::make_shared<Frame>();
+  inner->parent = entry.block->scoped ? frame : (state_ ? state_->root : frame);
+  auto super_ref = std::make_shared<BlockRenderer>();
+  super_ref->blocks = &blocks;
+  super_ref->name = std::string(name);
+  super_ref->level = level + 1;
+  if (level + 1 < found->second.size()) inner->vars.emplace_back("super", Value::object(super_ref));
+  else inner->vars.emplace_back("super", Value::undefined_with("there is no parent block called '" + std::string(name) + "'."));
+  auto self_ref = std::make_shared<SelfReference>();
+  self_ref->blocks = &blocks;
+  inner->vars.emplace_back("self", Value::object(self_ref));
+  auto saved_frame = frame;
+  const Template* saved_template = current;
+  frame = inner;
+  current = entry.tmpl;
+  std::string result;
+  try {
+    result = capture(entry.block->body);
+  } catch (...) {
+    frame = saved_frame;
+    current = saved_template;
+    throw;
+  }
+  frame = saved_frame;
+  current = saved_template;
+  return result;
+}
+
+}  // namespace gkebuild::jinja

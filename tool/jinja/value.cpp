@@ -1,0 +1,345 @@
+#include "jinja/value.h"
+
+#include <cmath>
+
+#include "jinja/unicode.h"
+
+namespace gkebuild::jinja {
+
+Value Object::get_attr(std::string_view name) const {
+  return Value::undefined_with("'" + std::string(type_name()) + " object' has no attribute '" + std::string(name) + "'");
+}
+
+Value Object::call(Interpreter&, CallArgs&) {
+  throw EvalError("'" + std::string(type_name()) + "' object is not callable");
+}
+
+void Object::repr(std::string& out) const {
+  out += "<";
+  out += type_name();
+  out += " object>";
+}
+
+Value Value::string(std::string s) {
+  auto box = std::make_shared<StrBox>();
+  box->text = std::move(s);
+  Value v(Kind::Str);
+  v.s_ = box->text.data();
+  v.n_ = box->text.size();
+  v.obj_ = std::move(box);
+  return v;
+}
+
+Value Value::from_json(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::null: return none();
+    case Json::value_t::boolean: return boolean(j.get<bool>());
+    case Json::value_t::number_integer: return integer(j.get<int64_t>());
+    case Json::value_t::number_unsigned: {
+      uint64_t u = j.get<uint64_t>();
+      if (u > static_cast<uint64_t>(INT64_MAX)) return floating(static_cast<double>(u));
+      return integer(static_cast<int64_t>(u));
+    }
+    case Json::value_t::number_float: return floating(j.get<double>());
+    case Json::value_t::string: return borrowed(j.get_ref<const std::string&>());
+    case Json::value_t::array: { Value v(Kind::JsonList); v.j_ = &j; return v; }
+    case Json::value_t::object: { Value v(Kind::JsonDict); v.j_ = &j; return v; }
+    default: return none();
+  }
+}
+
+Value Value::list(std::vector<Value> items) {
+  auto box = std::make_shared<ListBox>();
+  box->items = std::move(items);
+  Value v(Kind::List);
+  v.obj_ = std::move(box);
+  return v;
+}
+
+Value Value::tuple(std::vector<Value> items) {
+  Value v = list(std::move(items));
+  v.kind_ = Kind::Tuple;
+  return v;
+}
+
+Value Value::dict(std::vector<std::pair<Value, Value>> items) {
+  auto box = std::make_shared<DictBox>();
+  box->pairs = std::move(items);
+  Value v(Kind::Dict);
+  v.obj_ = std::move(box);
+  return v;
+}
+
+Value Value::object(std::shared_ptr<Object> object) {
+  Value v(Kind::Object);
+  v.obj_ = std::move(object);
+  return v;
+}
+
+Value Value::undefined_with(std::string message) {
+  auto box = std::make_shared<StrBox>();
+  box->text = std::move(message);
+  Value v;
+  v.obj_ = std::move(box);
+  return v;
+}
+
+std::string Value::undefined_message() const {
+  if (obj_) return static_cast<StrBox*>(obj_.get())->text;
+  if (n_ == 0) return "undefined value";
+  return "'" + std::string(s_, n_) + "' is undefined";
+}
+
+const std::vector<Value>& Value::items() const { return static_cast<ListBox*>(obj_.get())->items; }
+const std::vector<std::pair<Value, Value>>& Value::pairs() const { return static_cast<DictBox*>(obj_.get())->pairs; }
+
+std::string_view type_name(const Value& value) {
+  switch (value.kind()) {
+    case Kind::Undefined: return "Undefined";
+    case Kind::None: return "NoneType";
+    case Kind::Bool: return "bool";
+    case Kind::Int: return "int";
+    case Kind::Float: return "float";
+    case Kind::Str: return "str";
+    case Kind::List:
+    case Kind::JsonList: return "list";
+    case Kind::Tuple: return "tuple";
+    case Kind::Dict:
+    case Kind::JsonDict: return "dict";
+    case Kind::Object: return value.object_ptr()->type_name();
+  }
+  return "object";
+}
+
+std::string object_type_repr(const Value& value) {
+  if (value.is_none()) return "None";
+  return std::string(type_name(value)) + " object";
+}
+
+bool truthy(const Value& value) {
+  switch (value.kind()) {
+    case Kind::Undefined:
+    case Kind::None: return false;
+    case Kind::Bool: return value.as_bool();
+    case Kind::Int: return value.as_int() != 0;
+    case Kind::Float: return value.as_float() != 0.0;
+    case Kind::Str: return !value.str().empty();
+    case Kind::List:
+    case Kind::Tuple: return !value.items().empty();
+    case Kind::Dict: return !value.pairs().empty();
+    case Kind::JsonList:
+    case Kind::JsonDict: return !value.json().empty();
+    case Kind::Object: return true;
+  }
+  return false;
+}
+
+size_t length(const Value& value) {
+  switch (value.kind()) {
+    case Kind::Undefined: return 0;
+    case Kind::Str: return code_point_count(value.str());
+    case Kind::List:
+    case Kind::Tuple: return value.items().size();
+    case Kind::Dict: return value.pairs().size();
+    case Kind::JsonList:
+    case Kind::JsonDict: return value.json().size();
+    default: break;
+  }
+  if (value.is_object()) {
+    Sequence seq(value);
+    return seq.size();
+  }
+  throw EvalError("object of type '" + std::string(type_name(value)) + "' has no len()");
+}
+
+bool is_iterable(const Value& value) {
+  switch (value.kind()) {
+    case Kind::Undefined:
+    case Kind::Str:
+    case Kind::List:
+    case Kind::Tuple:
+    case Kind::Dict:
+    case Kind::JsonList:
+    case Kind::JsonDict: return true;
+    default: return false;
+  }
+}
+
+Sequence::Sequence(const Value& value) : holder_(value) {
+  switch (value.kind()) {
+    case Kind::Undefined: return;
+    case Kind::Str:
+      for (std::string_view c : split_code_points(value.str())) owned_.push_back(Value::borrowed(c));
+      items_ = &owned_;
+      size_ = owned_.size();
+      return;
+    case Kind::List:
+    case Kind::Tuple:
+      items_ = &value.items();
+      size_ = items_->size();
+      return;
+    case Kind::Dict:
+      pairs_ = &value.pairs();
+      size_ = pairs_->size();
+      return;
+    case Kind::JsonList:
+    case Kind::JsonDict:
+      json_ = &value.json();
+      size_ = json_->size();
+      return;
+    default:
+      throw EvalError("'" + std::string(type_name(value)) + "' object is not iterable");
+  }
+}
+
+Value Sequence::at(size_t index) const {
+  if (items_) return (*items_)[index];
+  if (pairs_) return (*pairs_)[index].first;
+  if (json_->is_array()) return Value::from_json((*json_)[index]);
+  const auto& map = json_->get_ref<const Json::object_t&>();
+  return Value::borrowed((map.begin() + static_cast<std::ptrdiff_t>(index))->first);
+}
+
+std::vector<Value> to_vector(const Value& value) {
+  if (value.kind() == Kind::List || value.kind() == Kind::Tuple) return value.items();
+  Sequence seq(value);
+  std::vector<Value> out;
+  out.reserve(seq.size());
+  for (size_t i = 0; i < seq.size(); ++i) out.push_back(seq.at(i));
+  return out;
+}
+
+bool mapping_find(const Value& mapping, std::string_view key, Value& out) {
+  if (mapping.kind() == Kind::JsonDict) {
+    const auto& map = mapping.json().get_ref<const Json::object_t&>();
+    for (const auto& entry : map) {
+      if (entry.first == key) {
+        out = Value::from_json(entry.second);
+        return true;
+      }
+    }
+    return false;
+  }
+  for (const auto& [k, v] : mapping.pairs()) {
+    if (k.is_str() && k.str() == key) {
+      out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool mapping_find(const Value& mapping, const Value& key, Value& out) {
+  if (key.is_str()) return mapping_find(mapping, key.str(), out);
+  if (mapping.kind() == Kind::JsonDict) return false;
+  for (const auto& [k, v] : mapping.pairs()) {
+    if (equals(k, key)) {
+      out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+bool sequence_equals(const Value& a, const Value& b) {
+  Sequence sa(a), sb(b);
+  if (sa.size() != sb.size()) return false;
+  for (size_t i = 0; i < sa.size(); ++i)
+    if (!equals(sa.at(i), sb.at(i))) return false;
+  return true;
+}
+
+bool mapping_equals(const Value& a, const Value& b) {
+  if (length(a) != length(b)) return false;
+  bool same = true;
+  mapping_for_each(a, [&](const Value& k, const Value& v) {
+    Value other;
+    if (same && (!mapping_find(b, k, other) || !equals(v, other))) same = false;
+  });
+  return same;
+}
+}  // namespace
+
+bool equals(const Value& a, const Value& b) {
+  if (a.is_number() && b.is_number()) {
+    if (a.is_float() || b.is_float()) return a.as_float() == b.as_float();
+    return a.as_int() == b.as_int();
+  }
+  if (a.is_str() && b.is_str()) return a.str() == b.str();
+  if (a.is_none() || b.is_none()) return a.is_none() && b.is_none();
+  if (a.is_undefined() || b.is_undefined()) return a.is_undefined() && b.is_undefined();
+  bool a_list = a.kind() == Kind::List || a.kind() == Kind::JsonList;
+  bool b_list = b.kind() == Kind::List || b.kind() == Kind::JsonList;
+  if (a_list && b_list) return sequence_equals(a, b);
+  if (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple) return sequence_equals(a, b);
+  if (a.is_mapping() && b.is_mapping()) return mapping_equals(a, b);
+  if (a.is_object() && b.is_object()) return a.object_ptr() == b.object_ptr();
+  return false;
+}
+
+namespace {
+[[noreturn]] void unorderable(const Value& a, const Value& b) {
+  throw EvalError("'<' not supported between instances of '" + std::string(type_name(a)) + "' and '" +
+                  std::string(type_name(b)) + "'");
+}
+
+int three_way(double x, double y) { return x < y ? -1 : (x > y ? 1 : 0); }
+}  // namespace
+
+int compare(const Value& a, const Value& b, bool case_insensitive) {
+  if (a.is_number() && b.is_number()) {
+    if (a.is_float() || b.is_float()) return three_way(a.as_float(), b.as_float());
+    int64_t x = a.as_int(), y = b.as_int();
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  if (a.is_str() && b.is_str()) {
+    if (case_insensitive) {
+      std::string x = to_lower(a.str()), y = to_lower(b.str());
+      return x.compare(y) < 0 ? -1 : (x.compare(y) > 0 ? 1 : 0);
+    }
+    int c = a.str().compare(b.str());
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  bool a_list = a.kind() == Kind::List || a.kind() == Kind::JsonList;
+  bool b_list = b.kind() == Kind::List || b.kind() == Kind::JsonList;
+  if ((a_list && b_list) || (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple)) {
+    Sequence sa(a), sb(b);
+    for (size_t i = 0; i < sa.size() && i < sb.size(); ++i) {
+      if (equals(sa.at(i), sb.at(i))) continue;
+      return compare(sa.at(i), sb.at(i), case_insensitive);
+    }
+    return sa.size() < sb.size() ? -1 : (sa.size() > sb.size() ? 1 : 0);
+  }
+  unorderable(a, b);
+}
+
+Json to_json(const Value& value) {
+  switch (value.kind()) {
+    case Kind::None: return nullptr;
+    case Kind::Bool: return value.as_bool();
+    case Kind::Int: return value.as_int();
+    case Kind::Float: return value.as_float();
+    case Kind::Str: return std::string(value.str());
+    case Kind::JsonList:
+    case Kind::JsonDict: return value.json();
+    case Kind::List:
+    case Kind::Tuple: {
+      Json out = Json::array();
+      for (const Value& item : value.items()) out.push_back(to_json(item));
+      return out;
+    }
+    case Kind::Dict: {
+      Json out = Json::object();
+      for (const auto& [k, v] : value.pairs()) {
+        if (!k.is_str()) throw EvalError("keys must be str for JSON, not " + std::string(type_name(k)));
+        out[std::string(k.str())] = to_json(v);
+      }
+      return out;
+    }
+    default: break;
+  }
+  throw EvalError("Object of type " + std::string(type_name(value)) + " is not JSON serializable");
+}
+
+}  // namespace gkebuild::jinja

@@ -1,0 +1,182 @@
+// The values templates compute with. Scalars live inline; strings, lists and dicts from the
+// render context are borrowed (a pointer into the caller's ordered_json, which outlives the
+// render), so looking up and iterating context data never copies it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "jinja/errors.h"
+
+namespace gkebuild::jinja {
+
+using Json = nlohmann::ordered_json;
+
+enum class Kind : uint8_t {
+  Undefined, None, Bool, Int, Float, Str,
+  List, Tuple, Dict,        // owned containers (ListBox / DictBox)
+  JsonList, JsonDict,       // borrowed containers from the context
+  Object,                   // macros, methods, namespaces, loops, modules …
+};
+
+class Value;
+class Object;
+class Interpreter;
+struct CallArgs;
+
+// Heap-held payloads share this base so a Value needs a single owner pointer.
+class Object : public std::enable_shared_from_this<Object> {
+ public:
+  virtual ~Object() = default;
+  virtual std::string_view type_name() const { return "object"; }
+  // Attribute lookup for `x.name`; returns an Undefined value when missing.
+  virtual Value get_attr(std::string_view name) const;
+  virtual bool callable() const { return false; }
+  virtual Value call(Interpreter& interp, CallArgs& args);
+  virtual void repr(std::string& out) const;
+};
+
+class Value {
+ public:
+  Value() : kind_(Kind::Undefined), i_(0) {}
+
+  static Value none() { return Value(Kind::None); }
+  static Value boolean(bool b) { Value v(Kind::Bool); v.b_ = b; return v; }
+  static Value integer(int64_t i) { Value v(Kind::Int); v.i_ = i; return v; }
+  static Value floating(double f) { Value v(Kind::Float); v.f_ = f; return v; }
+  // A string that the caller keeps alive for the whole render (template source, context).
+  static Value borrowed(std::string_view s) { Value v(Kind::Str); v.s_ = s.data(); v.n_ = s.size(); return v; }
+  static Value string(std::string s);
+  static Value markup(std::string s) { Value v = string(std::move(s)); v.markup_ = true; return v; }
+  static Value from_json(const Json& j);
+  static Value list(std::vector<Value> items);
+  static Value tuple(std::vector<Value> items);
+  static Value dict(std::vector<std::pair<Value, Value>> items);
+  static Value object(std::shared_ptr<Object> object);
+  // Undefined name (`name` must outlive the render, e.g. it lives in the AST).
+  static Value undefined(std::string_view name) { Value v; v.s_ = name.data(); v.n_ = name.size(); return v; }
+  // Undefined with a full message such as "'dict object' has no attribute 'x'".
+  static Value undefined_with(std::string message);
+
+  Kind kind() const { return kind_; }
+  bool is_undefined() const { return kind_ == Kind::Undefined; }
+  bool is_none() const { return kind_ == Kind::None; }
+  bool is_str() const { return kind_ == Kind::Str; }
+  bool is_int() const { return kind_ == Kind::Int; }
+  bool is_float() const { return kind_ == Kind::Float; }
+  bool is_bool() const { return kind_ == Kind::Bool; }
+  bool is_number() const { return kind_ == Kind::Int || kind_ == Kind::Float || kind_ == Kind::Bool; }
+  bool is_list_like() const { return kind_ == Kind::List || kind_ == Kind::Tuple || kind_ == Kind::JsonList; }
+  bool is_mapping() const { return kind_ == Kind::Dict || kind_ == Kind::JsonDict; }
+  bool is_object() const { return kind_ == Kind::Object; }
+  bool is_markup() const { return markup_; }
+
+  bool as_bool() const { return b_; }
+  int64_t as_int() const { return kind_ == Kind::Bool ? (b_ ? 1 : 0) : i_; }
+  double as_float() const { return kind_ == Kind::Float ? f_ : static_cast<double>(as_int()); }
+  std::string_view str() const { return {s_, n_}; }
+  const Json& json() const { return *j_; }
+  const std::vector<Value>& items() const;                       // List / Tuple
+  const std::vector<std::pair<Value, Value>>& pairs() const;     // Dict
+  Object* object_ptr() const { return obj_.get(); }
+  const std::shared_ptr<Object>& object_shared() const { return obj_; }
+  template <class T>
+  T* as() const { return dynamic_cast<T*>(obj_.get()); }
+
+  Value as_markup() const { Value v = *this; v.markup_ = true; return v; }
+  Value without_markup() const { Value v = *this; v.markup_ = false; return v; }
+
+  // "'x' is undefined" or the stored message.
+  std::string undefined_message() const;
+
+ private:
+  explicit Value(Kind kind) : kind_(kind), i_(0) {}
+
+  Kind kind_;
+  bool markup_ = false;
+  union {
+    bool b_;
+    int64_t i_;
+    double f_;
+    const char* s_;
+    const Json* j_;
+  };
+  size_t n_ = 0;
+  std::shared_ptr<Object> obj_;
+};
+
+struct ListBox : Object {
+  std::vector<Value> items;
+  std::string_view type_name() const override { return "list"; }
+};
+struct DictBox : Object {
+  std::vector<std::pair<Value, Value>> pairs;
+  std::string_view type_name() const override { return "dict"; }
+};
+struct StrBox : Object {
+  std::string text;
+};
+
+// Python's type name of a value: int, str, list, dict, NoneType …
+std::string_view type_name(const Value& value);
+// Jinja's object_type_repr: "dict object", "None", "str object".
+std::string object_type_repr(const Value& value);
+
+bool truthy(const Value& value);  // Python bool(); Undefined is false (Strict is checked by callers)
+size_t length(const Value& value);  // len(); throws EvalError for unsized values
+
+// str() and repr() as Python prints them.
+void append_str(std::string& out, const Value& value);
+std::string to_str(const Value& value);
+void append_repr(std::string& out, const Value& value);
+std::string repr(const Value& value);
+void append_str_repr(std::string& out, std::string_view text);
+
+// Python ==, and the ordering used by sort/min/max and < (throws EvalError when unorderable).
+bool equals(const Value& a, const Value& b);
+int compare(const Value& a, const Value& b, bool case_insensitive = false);
+
+// A random-access view of what iteration over a value yields (list items, dict keys,
+// string characters), without copying borrowed containers.
+class Sequence {
+ public:
+  explicit Sequence(const Value& value);
+  size_t size() const { return size_; }
+  Value at(size_t index) const;
+
+ private:
+  Value holder_;
+  const Json* json_ = nullptr;
+  const std::vector<Value>* items_ = nullptr;
+  const std::vector<std::pair<Value, Value>>* pairs_ = nullptr;
+  std::vector<Value> owned_;
+  size_t size_ = 0;
+};
+
+bool is_iterable(const Value& value);
+std::vector<Value> to_vector(const Value& value);
+
+// Mapping access for Dict and JsonDict; a key that is not found gives std::nullopt-like false.
+bool mapping_find(const Value& mapping, const Value& key, Value& out);
+bool mapping_find(const Value& mapping, std::string_view key, Value& out);
+// Calls f(key, value) for each entry in insertion order.
+template <class F>
+void mapping_for_each(const Value& mapping, F&& f) {
+  if (mapping.kind() == Kind::Dict) {
+    for (const auto& [k, v] : mapping.pairs()) f(k, v);
+  } else {
+    for (auto it = mapping.json().begin(); it != mapping.json().end(); ++it)
+      f(Value::borrowed(it.key()), Value::from_json(it.value()));
+  }
+}
+
+// Converts a value into JSON (for tojson); throws EvalError for values JSON cannot hold.
+Json to_json(const Value& value);
+
+}  // namespace gkebuild::jinja
