@@ -20,11 +20,13 @@ class Entry {
   Entry(const NamedEntry& entry, std::string what) : entry_(entry), what_(std::move(what)) {}
 
   const yamlfile::Document& doc() const { return *entry_.document; }
+  // Absent and null keys both read as undefined (`token:` with nothing after it).
   YAML::Node node(const std::string& key) const {
-    const YAML::Node value = entry_.body[key];
-    return value && !value.IsNull() ? value : YAML::Node();
+    const YAML::Node& body = entry_.body;
+    const YAML::Node value = body[key];
+    return value.IsDefined() && !value.IsNull() ? value : YAML::Node(YAML::NodeType::Undefined);
   }
-  bool has(const std::string& key) const { return static_cast<bool>(node(key)); }
+  bool has(const std::string& key) const { return node(key).IsDefined(); }
   std::string text(const std::string& key) const {
     const YAML::Node value = node(key);
     return value ? yamlfile::as_scalar_text(doc(), value, name(key)) : std::string();

@@ -42,7 +42,7 @@ std::string selector_query(const ListOptions& options, char first) {
   return query;
 }
 
-json apply(Client& client, const json& object, const ApplyOptions& options) {
+json server_side_apply(Client& client, const json& object, const ApplyOptions& options) {
   const ResourceType& type = resource_type_of(object);
   const std::string name = name_of(object);
   const std::string ns = namespace_for(client, type, object);

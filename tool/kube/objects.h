@@ -22,7 +22,7 @@ struct ApplyOptions {
 
 // PATCH application/apply-patch+yaml: creates the object or updates the fields
 // this manager sets. Returns the object as the server stored (or would store) it.
-nlohmann::json apply(Client& client, const nlohmann::json& object, const ApplyOptions& options = {});
+nlohmann::json server_side_apply(Client& client, const nlohmann::json& object, const ApplyOptions& options = {});
 
 // POST; metadata.generateName is honoured. An existing name is an ApiError (409 AlreadyExists).
 nlohmann::json create(Client& client, const nlohmann::json& object, bool dry_run = false);

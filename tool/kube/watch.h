@@ -32,8 +32,9 @@ struct WatchStats {
   int drops = 0;    // streams that broke mid-way
 };
 
-// Calls `on_event` for every change until it returns false. Throws ApiError for
-// refusals (403…) and std::runtime_error when the stream keeps dropping.
+// Calls `on_event` for every change until it returns false. A deletion noticed by
+// a re-list carries the last state seen (client-go's DeletedFinalStateUnknown).
+// Throws ApiError for refusals (403…) and std::runtime_error when the stream keeps dropping.
 WatchStats watch(Client& client, const ResourceType& type, const std::string& namespace_name,
                  const WatchOptions& options, const std::function<bool(const WatchEvent&)>& on_event);
 

@@ -1,0 +1,852 @@
+#!/usr/bin/env python3
+"""A Kubernetes API server stand-in for gkebuild's client tests.
+
+No real API server can run here, so this one follows the documented REST
+semantics for what gkebuild sends: server-side apply (fieldManager, conflicts,
+force, dryRun), create with generateName, get/list with resourceVersion and
+selectors, watch streams (bookmarks, 410 Gone as a status or an ERROR event,
+drops mid-stream), Jobs whose pods go Pending -> Running -> Succeeded/Failed
+on a timeline the test drives, followed pod logs as chunked streams, events,
+delete with a propagation policy, bearer tokens and client certificates,
+403 Forbidden and 422 Invalid.
+
+The test drives it through /_control/* (no authentication):
+  POST /_control/config   {"tokens": [...], "forbid": ["create/secrets"], "expire_mode": "status"|"event",
+                           "drop_watch_after": N, "drop_log_after": N, "torn": bool}
+  POST /_control/job      {"namespace", "name", "phase": "running"|"succeeded"|"failed", "reason", "message",
+                           "exit_code"}
+  POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339}
+  POST /_control/suspend_watches   open watches stop sending (changes pile up)
+  POST /_control/expire   compacts history: older resourceVersions answer 410; open watches end
+  POST /_control/drop_watches      open watches are cut without the closing chunk
+  GET  /_control/stats    request counts;  POST /_control/reset_stats
+
+Usage: kube_test_server.py --dir DIR [--plain]
+Creates DIR/ca.crt, DIR/client.crt, DIR/client.key (the server trusts that CA for
+client certificates), listens on 127.0.0.1 at a free port and prints "PORT n".
+"""
+
+import argparse
+import copy
+import json
+import os
+import random
+import re
+import socket
+import ssl
+import string
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+try:
+    import yaml  # only for apply bodies written as YAML; JSON bodies need nothing
+except ImportError:  # pragma: no cover
+    yaml = None
+
+# plural -> (kind, apiVersion, namespaced)
+RESOURCES = {
+    "namespaces": ("Namespace", "v1", False),
+    "pods": ("Pod", "v1", True),
+    "services": ("Service", "v1", True),
+    "configmaps": ("ConfigMap", "v1", True),
+    "secrets": ("Secret", "v1", True),
+    "persistentvolumes": ("PersistentVolume", "v1", False),
+    "persistentvolumeclaims": ("PersistentVolumeClaim", "v1", True),
+    "events": ("Event", "v1", True),
+    "jobs": ("Job", "batch/v1", True),
+    "daemonsets": ("DaemonSet", "apps/v1", True),
+    "deployments": ("Deployment", "apps/v1", True),
+}
+DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+SERVER_MANAGED = {"resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
+                  "deletionTimestamp"}
+
+
+def now_rfc3339():
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def nano_stamp(ns_since_epoch):
+    """Go's RFC3339Nano: trailing zeros of the fraction trimmed."""
+    seconds, nanos = divmod(ns_since_epoch, 1_000_000_000)
+    base = datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    fraction = f"{nanos:09d}".rstrip("0")
+    return base + ("." + fraction if fraction else "") + "Z"
+
+
+def parse_stamp(text):
+    """RFC 3339 -> integer nanoseconds since the epoch."""
+    match = re.match(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z$", text)
+    if not match:
+        raise ValueError(text)
+    seconds = int(datetime.strptime(match.group(1), "%Y-%m-%dT%H:%M:%S")
+                  .replace(tzinfo=timezone.utc).timestamp())
+    fraction = (match.group(2) or "").ljust(9, "0")[:9]
+    return seconds * 1_000_000_000 + int(fraction)
+
+
+def status(code, reason, message, details=None):
+    body = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+            "message": message, "reason": reason, "code": code}
+    if details:
+        body["details"] = details
+    return code, body
+
+
+class ApiFailure(Exception):
+    def __init__(self, code, reason, message, details=None):
+        super().__init__(message)
+        self.response = status(code, reason, message, details)
+
+
+def leaf_paths(value, prefix=""):
+    """The fields an applied configuration sets, as '.a.b' paths (lists count whole)."""
+    if isinstance(value, dict) and value:
+        out = {}
+        for key, item in value.items():
+            if prefix == ".metadata" and key in SERVER_MANAGED:
+                continue
+            if prefix == "" and key in ("apiVersion", "kind"):
+                continue
+            out.update(leaf_paths(item, f"{prefix}.{key}"))
+        return out
+    return {prefix: value}
+
+
+def lookup(obj, path):
+    for key in path.strip(".").split("."):
+        if not isinstance(obj, dict) or key not in obj:
+            return None
+        obj = obj[key]
+    return obj
+
+
+def assign(obj, path, value):
+    keys = path.strip(".").split(".")
+    for key in keys[:-1]:
+        obj = obj.setdefault(key, {})
+    obj[keys[-1]] = copy.deepcopy(value)
+
+
+def remove_path(obj, path):
+    keys = path.strip(".").split(".")
+    for key in keys[:-1]:
+        obj = obj.get(key)
+        if not isinstance(obj, dict):
+            return
+    obj.pop(keys[-1], None)
+
+
+def labels_match(obj, selector):
+    labels = (obj.get("metadata") or {}).get("labels") or {}
+    for term in filter(None, (t.strip() for t in selector.split(","))):
+        if "!=" in term:
+            key, value = term.split("!=", 1)
+            if labels.get(key) == value:
+                return False
+        elif "=" in term:
+            key, value = term.replace("==", "=").split("=", 1)
+            if labels.get(key) != value:
+                return False
+        elif term.startswith("!"):
+            if term[1:] in labels:
+                return False
+        elif term not in labels:
+            return False
+    return True
+
+
+def fields_match(obj, selector):
+    for term in filter(None, (t.strip() for t in selector.split(","))):
+        negate = "!=" in term
+        key, value = term.replace("!=", "=").replace("==", "=").split("=", 1)
+        actual = lookup(obj, key)
+        if (str(actual) == value) == negate:
+            return False
+    return True
+
+
+class Store:
+    """Objects, their history for watches, pod logs and the test's knobs."""
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.objects = {}  # (plural, ns, name) -> object
+        self.owners = {}  # (plural, ns, name) -> {path: manager}
+        self.rv = 100
+        self.history = []  # (rv, plural, ns, type, object)
+        self.compacted_below = 0
+        self.logs = {}  # (ns, pod) -> [(nanos, stamp, text)]
+        self.config = {"tokens": [], "forbid": [], "expire_mode": "status",
+                       "drop_watch_after": None, "drop_log_after": None, "torn": False}
+        self.watch_generation = 0  # bumped to end open watches
+        self.watch_end_mode = None  # "expire" | "drop"
+        self.watches_suspended = False
+        self.stats = {}
+        with self.cond:
+            for name in ("default", "kube-system"):
+                self.put("namespaces", "", {"apiVersion": "v1", "kind": "Namespace",
+                                            "metadata": {"name": name}}, record=False)
+
+    # --- storage -------------------------------------------------------------------------
+    def next_rv(self):
+        self.rv += 1
+        return self.rv
+
+    def put(self, plural, ns, obj, record=True, event_type=None):
+        key = (plural, ns, obj["metadata"]["name"])
+        existed = key in self.objects
+        meta = obj["metadata"]
+        if not existed:
+            meta.setdefault("uid", str(uuid.uuid4()))
+            meta.setdefault("creationTimestamp", now_rfc3339())
+            meta.setdefault("generation", 1)
+        meta["resourceVersion"] = str(self.next_rv())
+        if ns:
+            meta["namespace"] = ns
+        self.objects[key] = obj
+        if record:
+            self.history.append((self.rv, plural, ns, event_type or ("MODIFIED" if existed else "ADDED"),
+                                 copy.deepcopy(obj)))
+        self.cond.notify_all()
+        return obj
+
+    def delete(self, plural, ns, name):
+        obj = self.objects.pop((plural, ns, name))
+        self.owners.pop((plural, ns, name), None)
+        obj = copy.deepcopy(obj)
+        obj["metadata"]["resourceVersion"] = str(self.next_rv())
+        self.history.append((self.rv, plural, ns, "DELETED", copy.deepcopy(obj)))
+        self.cond.notify_all()
+        return obj
+
+    def record_event(self, ns, pod, kind, reason, message, event_type="Normal"):
+        name = f"{pod}.{random.getrandbits(40):x}"
+        self.put("events", ns, {
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": name, "namespace": ns},
+            "involvedObject": {"kind": kind, "name": pod, "namespace": ns},
+            "reason": reason, "message": message, "type": event_type, "count": 1,
+            "firstTimestamp": now_rfc3339(), "lastTimestamp": now_rfc3339(),
+        })
+
+    # --- the Job controller, driven by the test ---------------------------------------------
+    def start_job(self, ns, job):
+        spec = job.get("spec") or {}
+        completions = spec.get("completions") or 1
+        indexed = spec.get("completionMode") == "Indexed"
+        template = copy.deepcopy(spec.get("template") or {})
+        name = job["metadata"]["name"]
+        uid = job["metadata"]["uid"]
+        for index in range(completions):
+            suffix = "".join(random.choice(string.ascii_lowercase + string.digits) for _ in range(5))
+            pod_name = f"{name}-{index}-{suffix}" if indexed else f"{name}-{suffix}"
+            meta = template.get("metadata") or {}
+            labels = dict(meta.get("labels") or {})
+            labels.update({"job-name": name, "batch.kubernetes.io/job-name": name, "controller-uid": uid,
+                           "batch.kubernetes.io/controller-uid": uid})
+            annotations = dict(meta.get("annotations") or {})
+            if indexed:
+                annotations["batch.kubernetes.io/job-completion-index"] = str(index)
+            containers = (template.get("spec") or {}).get("containers") or []
+            pod = {"apiVersion": "v1", "kind": "Pod",
+                   "metadata": {"name": pod_name, "namespace": ns, "labels": labels,
+                                "annotations": annotations,
+                                "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": name,
+                                                     "uid": uid, "controller": True}]},
+                   "spec": template.get("spec") or {},
+                   "status": {"phase": "Pending",
+                              "conditions": [{"type": "PodScheduled", "status": "False",
+                                              "reason": "Unschedulable"}],
+                              "containerStatuses": [
+                                  {"name": c.get("name", "main"), "ready": False, "restartCount": 0,
+                                   "state": {"waiting": {"reason": "ContainerCreating"}}}
+                                  for c in containers]}}
+            self.put("pods", ns, pod)
+            self.logs[(ns, pod_name)] = []
+            self.record_event(ns, pod_name, "Pod", "FailedScheduling",
+                              "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", "Warning")
+            self.record_event(ns, pod_name, "Pod", "TriggeredScaleUp",
+                              "pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]")
+        job["status"] = {"active": completions, "ready": 0, "startTime": now_rfc3339()}
+        self.put("jobs", ns, job)
+
+    def job_pods(self, ns, job_name):
+        return [obj for (plural, pod_ns, _), obj in sorted(self.objects.items())
+                if plural == "pods" and pod_ns == ns
+                and (obj["metadata"].get("labels") or {}).get("job-name") == job_name]
+
+    def advance_job(self, ns, name, phase, reason, message, exit_code):
+        job = copy.deepcopy(self.objects[("jobs", ns, name)])
+        pods = self.job_pods(ns, name)
+        for pod in pods:
+            pod = copy.deepcopy(pod)
+            pod_name = pod["metadata"]["name"]
+            pod["status"]["conditions"] = [{"type": "PodScheduled", "status": "True"}]
+            if phase == "running":
+                pod["status"]["phase"] = "Running"
+                state = {"running": {"startedAt": now_rfc3339()}}
+                self.record_event(ns, pod_name, "Pod", "Scheduled", f"Successfully assigned {ns}/{pod_name}")
+                self.record_event(ns, pod_name, "Pod", "Started", "Started container")
+            else:
+                pod["status"]["phase"] = "Succeeded" if phase == "succeeded" else "Failed"
+                code = 0 if phase == "succeeded" else exit_code
+                state = {"terminated": {"exitCode": code, "reason": "Completed" if code == 0 else "Error",
+                                        "finishedAt": now_rfc3339()}}
+            for container in pod["status"]["containerStatuses"]:
+                container["state"] = state
+                container["ready"] = phase == "running"
+            self.put("pods", ns, pod)
+        count = len(pods)
+        if phase == "running":
+            job["status"].update({"active": count, "ready": count})
+        elif phase == "succeeded":
+            job["status"].update({"active": 0, "ready": 0, "succeeded": count, "completionTime": now_rfc3339(),
+                                  "conditions": [{"type": "SuccessCriteriaMet", "status": "True"},
+                                                 {"type": "Complete", "status": "True"}]})
+        else:
+            job["status"].update({"active": 0, "ready": 0, "failed": count,
+                                  "conditions": [{"type": "FailureTarget", "status": "True", "reason": reason},
+                                                 {"type": "Failed", "status": "True", "reason": reason,
+                                                  "message": message}]})
+        self.put("jobs", ns, job)
+
+    def container_waiting(self, ns, pod_name):
+        pod = self.objects.get(("pods", ns, pod_name))
+        for container in (pod or {}).get("status", {}).get("containerStatuses", []):
+            if "waiting" in container.get("state", {}):
+                return container["name"], container["state"]["waiting"].get("reason", "")
+        return None
+
+    def container_finished(self, ns, pod_name):
+        pod = self.objects.get(("pods", ns, pod_name))
+        return pod is None or pod["status"].get("phase") in ("Succeeded", "Failed")
+
+
+STORE = Store()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        if self.server.ssl_context is not None:
+            self.request = self.server.ssl_context.wrap_socket(self.request, server_side=True)
+        super().setup()
+
+    def log_message(self, *args):  # quiet: the tests read their own output
+        pass
+
+    # --- plumbing ----------------------------------------------------------------------------
+    def send_json(self, code, body):
+        data = json.dumps(body).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def start_chunks(self, content_type):
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+    def chunk(self, data):
+        if isinstance(data, str):
+            data = data.encode()
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    def end_chunks(self):
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def cut(self):
+        """Ends the connection without the closing chunk: the client sees a dropped stream."""
+        self.wfile.flush()
+        self.close_connection = True
+        try:
+            self.request.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def send_or_cut(self, line, sent, drop_after, torn):
+        """Sends one line, or, once `drop_after` lines went out, cuts the stream (mid-line if `torn`)."""
+        if drop_after is not None and sent >= drop_after:
+            if torn:
+                self.chunk(line[: len(line) // 2])
+            self.cut()
+            return False
+        self.chunk(line)
+        return True
+
+    def body(self):
+        return self._body
+
+    def count(self):
+        with STORE.cond:
+            key = self.command
+            STORE.stats[key] = STORE.stats.get(key, 0) + 1
+
+    # --- dispatch ----------------------------------------------------------------------------
+    def do_GET(self):
+        self.dispatch()
+
+    def do_POST(self):
+        self.dispatch()
+
+    def do_PATCH(self):
+        self.dispatch()
+
+    def do_DELETE(self):
+        self.dispatch()
+
+    def do_PUT(self):
+        self.dispatch()
+
+    def dispatch(self):
+        # Read the whole request first: an early refusal must not leave a body on a kept-alive connection.
+        length = int(self.headers.get("Content-Length") or 0)
+        self._body = self.rfile.read(length) if length else b""
+        url = urlsplit(self.path)
+        query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
+        try:
+            if url.path.startswith("/_control/"):
+                return self.control(url.path[len("/_control/"):])
+            self.count()
+            route = self.route(url.path)
+            user = self.authenticate()
+            self.authorize(user, route, query)
+            return self.api(route, query)
+        except ApiFailure as failure:
+            self.send_json(*failure.response)
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
+            self.close_connection = True
+
+    def route(self, path):
+        match = re.match(r"^/api/v1(/.*)?$", path) or re.match(r"^/apis/([^/]+/[^/]+)(/.*)?$", path)
+        if not match:
+            raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
+        group_version = "v1" if path.startswith("/api/") else match.group(1)
+        parts = [p for p in (match.group(match.lastindex) or "").split("/") if p]
+        ns = ""
+        if len(parts) >= 3 and parts[0] == "namespaces":
+            ns, parts = parts[1], parts[2:]
+        if not parts or parts[0] not in RESOURCES:
+            raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
+        plural, name, sub = parts[0], parts[1] if len(parts) > 1 else "", parts[2] if len(parts) > 2 else ""
+        kind, api_version, namespaced = RESOURCES[plural]
+        if api_version != group_version or namespaced != bool(ns):
+            raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
+        return {"plural": plural, "ns": ns, "name": name, "sub": sub, "kind": kind, "apiVersion": api_version}
+
+    def authenticate(self):
+        tokens = STORE.config["tokens"]
+        header = self.headers.get("Authorization", "")
+        if header.startswith("Bearer ") and header[7:] in tokens:
+            return "token-user"
+        if isinstance(self.request, ssl.SSLSocket):
+            cert = self.request.getpeercert()
+            if cert:
+                return dict(x[0] for x in cert["subject"]).get("commonName", "cert-user")
+        if not tokens:
+            return "anonymous"
+        raise ApiFailure(401, "Unauthorized", "Unauthorized")
+
+    def authorize(self, user, route, query):
+        if route["sub"] == "log":
+            verb, resource = "get", "pods/log"
+        else:
+            verb = {"GET": "get", "POST": "create", "PATCH": "patch", "DELETE": "delete", "PUT": "update"}[self.command]
+            if verb == "get" and not route["name"]:
+                verb = "watch" if query.get("watch") in ("1", "true") else "list"
+            resource = route["plural"]
+        if f"{verb}/{resource}" in STORE.config["forbid"]:
+            group = route["apiVersion"].split("/")[0] if "/" in route["apiVersion"] else ""
+            target = f'{resource} "{route["name"]}"' if route["name"] else resource
+            where = f' in the namespace "{route["ns"]}"' if route["ns"] else " at the cluster scope"
+            raise ApiFailure(403, "Forbidden",
+                             f'{target} is forbidden: User "{user}" cannot {verb} resource "{resource}" '
+                             f'in API group "{group}"{where}',
+                             {"name": route["name"], "kind": route["plural"]})
+
+    def api(self, route, query):
+        if route["sub"] == "log" and self.command == "GET":
+            return self.pod_log(route, query)
+        handlers = {("GET", False): self.list_or_watch, ("GET", True): self.get_object,
+                    ("POST", False): self.create, ("PATCH", True): self.apply,
+                    ("DELETE", True): self.delete_object}
+        handler = handlers.get((self.command, bool(route["name"])))
+        if handler is None or route["sub"]:
+            raise ApiFailure(405, "MethodNotAllowed", f"{self.command} is not supported here")
+        return handler(route, query)
+
+    # --- reads ---------------------------------------------------------------------------------
+    def get_object(self, route, query):
+        with STORE.cond:
+            obj = STORE.objects.get((route["plural"], route["ns"], route["name"]))
+            if obj is None:
+                raise self.not_found(route)
+            self.send_json(200, obj)
+
+    def not_found(self, route):
+        group = route["apiVersion"].split("/")[0] if "/" in route["apiVersion"] else ""
+        resource = f'{route["plural"]}.{group}' if group else route["plural"]
+        return ApiFailure(404, "NotFound", f'{resource} "{route["name"]}" not found',
+                          {"name": route["name"], "kind": route["plural"]})
+
+    def matching(self, route, query, obj, ns):
+        return ((not route["ns"] or ns == route["ns"])
+                and labels_match(obj, query.get("labelSelector", ""))
+                and fields_match(obj, query.get("fieldSelector", "")))
+
+    def list_or_watch(self, route, query):
+        if query.get("watch") in ("1", "true"):
+            return self.watch(route, query)
+        with STORE.cond:
+            items = [obj for (plural, ns, _), obj in sorted(STORE.objects.items())
+                     if plural == route["plural"] and self.matching(route, query, obj, ns)]
+            self.send_json(200, {"kind": route["kind"] + "List", "apiVersion": route["apiVersion"],
+                                 "metadata": {"resourceVersion": str(STORE.rv)}, "items": items})
+
+    def watch(self, route, query):
+        since = query.get("resourceVersion", "")
+        timeout = min(float(query.get("timeoutSeconds") or 30), 30.0)
+        bookmarks = query.get("allowWatchBookmarks") in ("1", "true")
+        with STORE.cond:
+            if since not in ("", "0") and int(since) < STORE.compacted_below:
+                if STORE.config["expire_mode"] == "status":
+                    raise ApiFailure(410, "Expired", f"too old resource version: {since} ({STORE.compacted_below})")
+                expired = True
+            else:
+                expired = False
+            generation = STORE.watch_generation
+            drop_after = STORE.config["drop_watch_after"]
+            STORE.config["drop_watch_after"] = None  # one stream only
+            torn = STORE.config["torn"]
+            if since in ("", "0"):
+                position = STORE.rv
+                backlog = [("ADDED", copy.deepcopy(obj)) for (plural, ns, _), obj in sorted(STORE.objects.items())
+                           if plural == route["plural"] and self.matching(route, query, obj, ns)]
+            else:
+                position, backlog = int(since), []
+        self.start_chunks("application/json")
+        if expired:
+            gone = status(410, "Expired", f"too old resource version: {since}")[1]
+            self.chunk(json.dumps({"type": "ERROR", "object": gone}) + "\n")
+            return self.end_chunks()
+        sent = 0
+        deadline = time.monotonic() + timeout
+        while True:
+            with STORE.cond:
+                while True:
+                    # An ended stream sends nothing more: what changed meanwhile must reach
+                    # the client through its reconnect (replay) or its re-list (after 410).
+                    ended = STORE.watch_generation != generation
+                    fresh = [] if ended or STORE.watches_suspended else [
+                        (rv, t, o) for rv, plural, ns, t, o in STORE.history
+                        if rv > position and plural == route["plural"] and self.matching(route, query, o, ns)]
+                    remaining = deadline - time.monotonic()
+                    if ended or fresh or backlog or remaining <= 0:
+                        break
+                    STORE.cond.wait(min(remaining, 0.5))
+                end_mode = STORE.watch_end_mode if ended else None
+                current_rv = STORE.rv
+            events = backlog + [(t, o) for _, t, o in fresh]
+            backlog = []
+            for event_type, obj in events:
+                if not self.send_or_cut(json.dumps({"type": event_type, "object": obj}) + "\n", sent,
+                                        drop_after, torn):
+                    return
+                sent += 1
+            if fresh:
+                position = fresh[-1][0]
+            if end_mode == "drop":
+                return self.cut()
+            if end_mode == "expire":
+                if STORE.config["expire_mode"] == "event":
+                    gone = status(410, "Expired", "too old resource version")[1]
+                    self.chunk(json.dumps({"type": "ERROR", "object": gone}) + "\n")
+                return self.end_chunks()
+            if time.monotonic() >= deadline and not events:
+                if bookmarks:
+                    mark = {"kind": route["kind"], "apiVersion": route["apiVersion"],
+                            "metadata": {"resourceVersion": str(current_rv)}}
+                    self.chunk(json.dumps({"type": "BOOKMARK", "object": mark}) + "\n")
+                return self.end_chunks()
+
+    def pod_log(self, route, query):
+        ns, pod = route["ns"], route["name"]
+        with STORE.cond:
+            if ("pods", ns, pod) not in STORE.objects:
+                raise self.not_found(route)
+            waiting = STORE.container_waiting(ns, pod)
+            if waiting:
+                raise ApiFailure(400, "BadRequest",
+                                 f'container "{waiting[0]}" in pod "{pod}" is waiting to start: {waiting[1]}')
+            drop_after = STORE.config["drop_log_after"]
+            STORE.config["drop_log_after"] = None
+            torn = STORE.config["torn"]
+        since = parse_stamp(query["sinceTime"]) if query.get("sinceTime") else None
+        follow = query.get("follow") in ("1", "true")
+        stamps = query.get("timestamps") in ("1", "true")
+        self.start_chunks("text/plain")
+        position = sent = 0
+        while True:
+            with STORE.cond:
+                lines = STORE.logs.get((ns, pod), [])
+                while follow and position >= len(lines) and not STORE.container_finished(ns, pod):
+                    STORE.cond.wait(0.5)
+                fresh, position = lines[position:], len(lines)
+                finished = STORE.container_finished(ns, pod)
+            for nanos, stamp, text in fresh:
+                if since is not None and nanos < since:
+                    continue
+                if not self.send_or_cut((f"{stamp} {text}" if stamps else text) + "\n", sent, drop_after, torn):
+                    return
+                sent += 1
+            if not follow or (finished and position >= len(STORE.logs.get((ns, pod), []))):
+                return self.end_chunks()
+
+    # --- writes --------------------------------------------------------------------------------
+    def parse_body(self, content_type):
+        raw = self.body()
+        try:
+            if "yaml" in content_type and yaml is not None:
+                obj = yaml.safe_load(raw)
+            else:
+                obj = json.loads(raw)
+        except Exception as error:  # the real server answers 400 for any undecodable body
+            raise ApiFailure(400, "BadRequest", f"the body of the request could not be decoded: {error}")
+        if not isinstance(obj, dict):
+            raise ApiFailure(400, "BadRequest", "the body of the request must be an object")
+        return obj
+
+    def validate(self, route, obj):
+        kind_name = f'{route["kind"]}.{route["apiVersion"].split("/")[0]}' if "/" in route["apiVersion"] \
+            else route["kind"]
+        if obj.get("kind") != route["kind"] or obj.get("apiVersion") != route["apiVersion"]:
+            raise ApiFailure(400, "BadRequest",
+                             f'the object is a {obj.get("apiVersion")} {obj.get("kind")}, but the URL is for '
+                             f'{route["apiVersion"]} {route["kind"]}')
+        name = obj["metadata"].get("name", "")
+        causes = []
+        if not DNS_SUBDOMAIN.match(name) or len(name) > 253:
+            causes.append({"reason": "FieldValueInvalid", "field": "metadata.name",
+                           "message": f'Invalid value: "{name}": a lowercase RFC 1123 subdomain must consist of '
+                                      "lower case alphanumeric characters, '-' or '.'"})
+        if route["kind"] == "Job":
+            pod_spec = ((obj.get("spec") or {}).get("template") or {}).get("spec") or {}
+            if not pod_spec.get("containers"):
+                causes.append({"reason": "FieldValueRequired", "field": "spec.template.spec.containers",
+                               "message": "Required value"})
+            for i, container in enumerate(pod_spec.get("containers") or []):
+                if not container.get("image"):
+                    causes.append({"reason": "FieldValueRequired",
+                                   "field": f"spec.template.spec.containers[{i}].image",
+                                   "message": "Required value"})
+            policy = pod_spec.get("restartPolicy")
+            if policy not in ("Never", "OnFailure"):
+                causes.append({"reason": "FieldValueNotSupported", "field": "spec.template.spec.restartPolicy",
+                               "message": f'Unsupported value: "{policy}": supported values: "OnFailure", "Never"'})
+        if causes:
+            summary = "; ".join(f'{c["field"]}: {c["message"]}' for c in causes)
+            raise ApiFailure(422, "Invalid", f'{kind_name} "{name}" is invalid: {summary}',
+                             {"name": name, "kind": route["kind"], "causes": causes})
+
+    def require_namespace(self, ns):
+        if ns and ("namespaces", "", ns) not in STORE.objects:
+            raise ApiFailure(404, "NotFound", f'namespaces "{ns}" not found', {"name": ns, "kind": "namespaces"})
+
+    def create(self, route, query):
+        obj = self.parse_body(self.headers.get("Content-Type", ""))
+        meta = obj.setdefault("metadata", {})
+        if route["ns"] and meta.get("namespace", route["ns"]) != route["ns"]:
+            raise ApiFailure(400, "BadRequest", "the namespace of the object does not match the URL")
+        with STORE.cond:
+            if not meta.get("name") and meta.get("generateName"):
+                meta["name"] = meta["generateName"] + "".join(
+                    random.choice(string.ascii_lowercase + string.digits) for _ in range(5))
+            self.validate(route, obj)
+            key = (route["plural"], route["ns"], meta["name"])
+            if key in STORE.objects:
+                raise ApiFailure(409, "AlreadyExists", f'{route["plural"]} "{meta["name"]}" already exists',
+                                 {"name": meta["name"], "kind": route["plural"]})
+            self.require_namespace(route["ns"])
+            if query.get("dryRun") == "All":
+                meta.update({"uid": str(uuid.uuid4()), "creationTimestamp": now_rfc3339()})
+                return self.send_json(201, obj)
+            STORE.put(route["plural"], route["ns"], obj)
+            if route["kind"] == "Job":
+                STORE.start_job(route["ns"], obj)
+            self.send_json(201, STORE.objects[key])
+
+    def apply(self, route, query):
+        content_type = self.headers.get("Content-Type", "")
+        if content_type != "application/apply-patch+yaml":
+            raise ApiFailure(415, "UnsupportedMediaType", f"the content type {content_type} is not supported here")
+        manager = query.get("fieldManager", "")
+        if not manager:
+            raise ApiFailure(400, "BadRequest", "fieldManager is required for apply requests")
+        force = query.get("force") == "true"
+        applied = self.parse_body(content_type)
+        meta = applied.setdefault("metadata", {})
+        if "managedFields" in meta:
+            raise ApiFailure(400, "BadRequest", "metadata.managedFields must be nil")
+        if meta.get("name") != route["name"] or (route["ns"] and meta.get("namespace", route["ns"]) != route["ns"]):
+            raise ApiFailure(400, "BadRequest", "the name or namespace of the object does not match the URL")
+        self.validate(route, applied)
+        fields = leaf_paths(applied)
+        with STORE.cond:
+            key = (route["plural"], route["ns"], route["name"])
+            current = copy.deepcopy(STORE.objects.get(key))
+            owners = dict(STORE.owners.get(key, {}))
+            if current is None:
+                self.require_namespace(route["ns"])
+                result, created = copy.deepcopy(applied), True
+            else:
+                conflicts = [(path, owners[path]) for path, value in fields.items()
+                             if owners.get(path, manager) != manager and lookup(current, path) != value]
+                if conflicts and not force:
+                    listing = "\n".join(f'- conflict with "{owner}": {path}' for path, owner in conflicts)
+                    raise ApiFailure(409, "Conflict", f"Apply failed with {len(conflicts)} conflict(s):\n{listing}",
+                                     {"name": route["name"], "kind": route["plural"],
+                                      "causes": [{"reason": "FieldManagerConflict", "field": path,
+                                                  "message": f'conflict with "{owner}"'}
+                                                 for path, owner in conflicts]})
+                result, created = current, False
+                for path, owner in list(owners.items()):  # fields this manager no longer sets go away
+                    if owner == manager and path not in fields:
+                        remove_path(result, path)
+                        del owners[path]
+                for path, value in fields.items():
+                    assign(result, path, value)
+            owners.update({path: manager for path in fields})
+            if query.get("dryRun") == "All":
+                return self.send_json(201 if created else 200, result)
+            result["metadata"]["managedFields"] = sorted({o for o in owners.values()})
+            STORE.owners[key] = owners
+            STORE.put(route["plural"], route["ns"], result)
+            if created and route["kind"] == "Job":
+                STORE.start_job(route["ns"], result)
+            self.send_json(201 if created else 200, STORE.objects[key])
+
+    def delete_object(self, route, query):
+        policy = query.get("propagationPolicy", "Orphan" if route["kind"] == "Job" else "Background")
+        if policy not in ("Orphan", "Background", "Foreground"):
+            raise ApiFailure(400, "BadRequest", f'propagationPolicy "{policy}" is not one of Orphan, Background, '
+                                                'Foreground')
+        with STORE.cond:
+            key = (route["plural"], route["ns"], route["name"])
+            if key not in STORE.objects:
+                raise self.not_found(route)
+            if query.get("dryRun") == "All":
+                return self.send_json(200, STORE.objects[key])
+            removed = STORE.delete(*key)
+            if route["kind"] == "Job":
+                for pod in STORE.job_pods(route["ns"], route["name"]):
+                    if policy == "Orphan":
+                        orphan = copy.deepcopy(pod)
+                        orphan["metadata"].pop("ownerReferences", None)
+                        STORE.put("pods", route["ns"], orphan)
+                    else:
+                        STORE.delete("pods", route["ns"], pod["metadata"]["name"])
+            self.send_json(200, {"kind": "Status", "apiVersion": "v1", "status": "Success",
+                                 "details": {"name": route["name"], "kind": route["plural"],
+                                             "uid": removed["metadata"]["uid"]}})
+
+    # --- the test's controls -------------------------------------------------------------------
+    def control(self, action):
+        request = json.loads(self.body() or b"{}") if self.command == "POST" else {}
+        with STORE.cond:
+            reply = self.control_locked(action, request)
+            STORE.cond.notify_all()
+        self.send_json(200, reply)
+
+    def control_locked(self, action, request):
+        if action == "config":
+            STORE.config.update(request)
+        elif action == "job":
+            STORE.advance_job(request["namespace"], request["name"], request["phase"],
+                              request.get("reason", "BackoffLimitExceeded"),
+                              request.get("message", "Job has reached the specified backoff limit"),
+                              request.get("exit_code", 1))
+        elif action == "log":
+            ns = request["namespace"]
+            pods = [request["pod"]] if "pod" in request else [
+                p["metadata"]["name"] for p in STORE.job_pods(ns, request["job"])]
+            for pod in pods:
+                for text in request["lines"]:
+                    nanos = parse_stamp(request["timestamp"]) if "timestamp" in request else time.time_ns()
+                    STORE.logs.setdefault((ns, pod), []).append((nanos, nano_stamp(nanos), text))
+        elif action == "suspend_watches":
+            STORE.watches_suspended = True
+        elif action in ("expire", "drop_watches"):
+            if action == "expire":
+                STORE.compacted_below = STORE.rv + 1
+            STORE.watch_end_mode = "expire" if action == "expire" else "drop"
+            STORE.watch_generation += 1
+            STORE.watches_suspended = False
+        elif action == "reset_stats":
+            STORE.stats = {}
+        elif action != "stats":
+            return {"error": f"unknown control {action}"}
+        return {"stats": STORE.stats, "resourceVersion": STORE.rv}
+
+
+def make_certificates(directory):
+    """A test CA, a server certificate for 127.0.0.1/localhost/kube.test, a client certificate."""
+    def openssl(*args):
+        subprocess.run(["openssl", *args], check=True, cwd=directory, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
+            "-days", "2", "-subj", "/CN=gkebuild test CA")
+    for name, subject, extension in (
+            ("server", "/CN=kube-test-server", "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kube.test"),
+            ("client", "/CN=gkebuild-tester/O=system:masters", "extendedKeyUsage=clientAuth")):
+        openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
+                "-subj", subject)
+        with open(os.path.join(directory, f"{name}.ext"), "w") as out:
+            out.write(extension + "\n")
+        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", f"{name}.crt", "-days", "2", "-extfile", f"{name}.ext")
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    ssl_context = None
+
+    def handle_error(self, request, client_address):  # failed handshakes are part of the tests
+        pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dir", required=True)
+    parser.add_argument("--plain", action="store_true", help="serve HTTP instead of HTTPS")
+    args = parser.parse_args()
+    server = Server(("127.0.0.1", 0), Handler)
+    if not args.plain:
+        make_certificates(args.dir)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(os.path.join(args.dir, "server.crt"), os.path.join(args.dir, "server.key"))
+        context.load_verify_locations(os.path.join(args.dir, "ca.crt"))
+        context.verify_mode = ssl.CERT_OPTIONAL
+        server.ssl_context = context
+    print(f"PORT {server.server_address[1]}", flush=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

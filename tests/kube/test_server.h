@@ -1,0 +1,104 @@
+// Starts tests/kube/kube_test_server.py on 127.0.0.1 at a free port (HTTPS with a
+// fresh test CA) for one test, drives it through /_control/, and stops it.
+#pragma once
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "../images/temp_dir.h"
+#include "kube/http.h"
+#include "kube/kubeconfig.h"
+
+extern char** environ;
+
+namespace gkebuild::testing {
+
+class KubeTestServer {
+ public:
+  KubeTestServer() {
+    const std::string script = GKEBUILD_SOURCE_ROOT "/tests/kube/kube_test_server.py";
+    const std::string dir_arg = dir_.path().string();
+    const char* argv[] = {"python3", script.c_str(), "--dir", dir_arg.c_str(), nullptr};
+    int fds[2];
+    if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    const int failed = posix_spawnp(&pid_, "python3", &actions, nullptr, const_cast<char**>(argv), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(fds[1]);
+    if (failed) throw std::runtime_error("cannot start python3");
+    std::string line;
+    char c;
+    while (::read(fds[0], &c, 1) == 1 && c != '\n') line += c;
+    ::close(fds[0]);
+    if (!line.starts_with("PORT ")) throw std::runtime_error("the Kubernetes test server did not start");
+    port_ = std::stoi(line.substr(5));
+    control_ = std::make_unique<kube::HttpTransport>(server(), kube::TlsSettings{ca_pem()});
+  }
+  ~KubeTestServer() {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+  KubeTestServer(const KubeTestServer&) = delete;
+  KubeTestServer& operator=(const KubeTestServer&) = delete;
+
+  std::string server() const { return "https://127.0.0.1:" + std::to_string(port_); }
+  int port() const { return port_; }
+  const TempDir& dir() const { return dir_; }
+  std::filesystem::path file(const std::string& name) const { return dir_ / name; }
+  std::string ca_pem() const { return read(file("ca.crt")); }
+
+  nlohmann::json control(const std::string& action, const nlohmann::json& body = nlohmann::json::object()) {
+    kube::HttpRequest request;
+    request.method = "POST";
+    request.target = "/_control/" + action;
+    request.content_type = "application/json";
+    request.body = body.dump();
+    auto result = control_->perform(request, {});
+    if (result.status != 200) throw std::runtime_error("control " + action + " failed: " + result.body);
+    return nlohmann::json::parse(result.body);
+  }
+
+  // Writes a kubeconfig with one context "test" (namespace default) whose user
+  // is `user_yaml` (indented under `user:`), and returns its path.
+  std::filesystem::path kubeconfig(const std::string& user_yaml, const std::string& cluster_extra = "") const {
+    const auto path = file("kubeconfig");
+    std::ofstream out(path);
+    out << "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
+        << "clusters:\n- name: test\n  cluster:\n    server: " << server()
+        << "\n    certificate-authority: ca.crt\n" << cluster_extra
+        << "users:\n- name: tester\n  user:\n" << user_yaml
+        << "contexts:\n- name: test\n  context: {cluster: test, user: tester, namespace: default}\n";
+    return path;
+  }
+
+  kube::ClusterAccess access(const std::string& user_yaml = "    {}\n", const std::string& cluster_extra = "") const {
+    kube::KubeconfigOptions options;
+    options.kubeconfig = kubeconfig(user_yaml, cluster_extra);
+    return kube::load_cluster_access(options);
+  }
+
+  static std::string read(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+ private:
+  TempDir dir_;
+  pid_t pid_ = 0;
+  int port_ = 0;
+  std::unique_ptr<kube::HttpTransport> control_;
+};
+
+}  // namespace gkebuild::testing
