@@ -32,7 +32,8 @@ jinja::Options options_of(const ordered_json& options) {
 
 std::string render_case(const ordered_json& test_case) {
   jinja::Environment environment(options_of(test_case.value("options", ordered_json::object())));
-  for (const auto& [name, source] : test_case.value("templates", ordered_json::object()).items()) {
+  const ordered_json templates = test_case.value("templates", ordered_json::object());
+  for (const auto& [name, source] : templates.items()) {
     environment.add_template(name, source.get<std::string>());
   }
   const ordered_json context = test_case.value("context", ordered_json::object());

@@ -5,8 +5,9 @@ Generates random templates and contexts (template_generator.py), renders each wi
 Jinja2 in process and with case_runner in batches, and compares them as compare.py
 does. Every difference is minimised (dropping template chunks, context keys and
 options while the difference stays) and appended to cases/found_by_fuzzer.json, so
-it becomes a corpus case; --no-record only reports it. Deterministic for a --seed;
---iterations and --seconds bound the run. Exit status 1 if any difference was found.
+it becomes a corpus case; --no-record only reports it. A difference already recorded
+there is counted but is not new (compare.py fails on it). Deterministic for a --seed;
+--iterations and --seconds bound the run. Exit status 1 if a new difference was found.
 
   python3 fuzz.py --runner build/conformance/tests/conformance/case_runner --seconds 60
 """
@@ -73,13 +74,21 @@ def minimise(name, chunks, context, options, runner):
     return chunks, context, options
 
 
+def case_key(case):
+    return case["template"], json.dumps(case["context"], sort_keys=True), json.dumps(case["options"], sort_keys=True)
+
+
+def recorded_cases():
+    return json.loads(FOUND_FILE.read_text(encoding="utf-8")) if FOUND_FILE.exists() else []
+
+
 def record(found):
-    """Appends new cases to found_by_fuzzer.json, skipping templates already there."""
-    existing = json.loads(FOUND_FILE.read_text(encoding="utf-8")) if FOUND_FILE.exists() else []
-    seen = {(case["template"], json.dumps(case["context"], sort_keys=True)) for case in existing}
+    """Appends new cases to found_by_fuzzer.json, skipping those already there."""
+    existing = recorded_cases()
+    seen = {case_key(jinja_ref.normalise(case)) for case in existing}
     added = 0
     for case in found:
-        key = (case["template"], json.dumps(case["context"], sort_keys=True))
+        key = case_key(case)
         if key in seen:
             continue
         seen.add(key)
@@ -102,7 +111,8 @@ def main():
     seed = arguments.seed if arguments.seed is not None else int(time.time())
     generator = TemplateGenerator(random.Random(seed))
     started = time.monotonic()
-    found, done = [], 0
+    known = {case_key(jinja_ref.normalise(case)) for case in recorded_cases()}
+    found, already, done = [], 0, 0
     while done < arguments.iterations:
         if arguments.seconds is not None and time.monotonic() - started > arguments.seconds:
             break
@@ -115,6 +125,9 @@ def main():
             if not flag:
                 continue
             small = to_case(name, *minimise(name, chunks, context, options, arguments.runner))
+            if case_key(small) in known:
+                already += 1
+                continue
             reference = jinja_ref.render_reference(small)
             ours = jinja_ref.render_gkebuild(arguments.runner, [small])[0]
             print(f"DIFFERENCE {name}\n  template: {small['template']!r}\n  context:  {small['context']!r}\n"
@@ -122,7 +135,8 @@ def main():
             found.append(small)
     if found and not arguments.no_record:
         print(f"recorded {record(found)} new cases in {FOUND_FILE.name}")
-    print(f"fuzz: seed {seed}, {done} cases, {len(found)} differences")
+    print(f"fuzz: seed {seed}, {done} cases, {len(found)} new differences"
+          + (f" ({already} more already in {FOUND_FILE.name})" if already else ""))
     return 1 if found else 0
 
 

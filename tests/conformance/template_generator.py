@@ -114,7 +114,8 @@ class TemplateGenerator:
             (1, lambda: f"({self.list_expr(scope, d, 'int')} | length)"),
             (1, lambda: f"({self.int_list(scope, d)} | sum)"),
             (1, lambda: f"({self.int_expr(scope, d)} | abs)"),
-            (1, lambda: f"({self.float_expr(scope, d)} | int)"),
+            # modulo first: int() of a float beyond int64 is an intended difference
+            (1, lambda: f"(({self.float_expr(scope, d)} % 1000) | int)"),
             (1, lambda: f"({self.str_expr(scope, d)} | wordcount)"),
             (1, lambda: f"({rng.choice(['s1', 'word', 'strs | join'])}).count({self.str_literal()})" if rng.random() < 0.5
              else f"({self.int_list(scope, d)} + [0]) | max"),
