@@ -10,7 +10,7 @@ debian_packages=(
   libdeflate-dev libzstd-dev zlib1g-dev zstd libopenblas-dev
   python3 python3-pip
   docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool
-  json-schema-test-suite librsvg2-bin chromium
+  json-schema-test-suite librsvg2-bin chromium time
 )
 python_packages=(jinja2==3.1.6 pyyaml kubernetes-validate pre-commit)
 

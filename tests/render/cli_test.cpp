@@ -1,0 +1,137 @@
+// `gkebuild render` as a user runs it: output on stdout or in -o DIR, and every kind of
+// bad input ends with a clear message, exit status 2 and no output files.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "run_binary.h"
+
+namespace gkebuild::testing {
+namespace {
+
+const std::string kBinary = GKEBUILD_BINARY;
+const std::string kExamples = std::string(GKEBUILD_SOURCE_ROOT) + "/examples";
+
+class RenderCli : public ::testing::Test {
+ protected:
+  ScratchDir scratch;
+  Result render(const std::string& arguments) { return run(kBinary + " render " + arguments, scratch.path()); }
+  // A copy of the gemm-compare project with `from` replaced by `to` in its gkebuild.yaml.
+  std::string project_with(const std::string& from, const std::string& to) {
+    std::ifstream in(kExamples + "/gemm-compare/gkebuild.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    write(scratch / "p/gkebuild.yaml", text);
+    return (scratch / "p/gkebuild.yaml").string();
+  }
+  void expect_usage_error(const Result& result, const std::string& words) {
+    EXPECT_EQ(result.status, 2) << result.err;
+    EXPECT_NE(result.err.find(words), std::string::npos) << result.err;
+    EXPECT_EQ(result.out, "");
+  }
+};
+
+TEST_F(RenderCli, StdoutIsOneMultiDocumentStream) {
+  const auto result = render("-f " + kExamples + "/gemm-compare/gkebuild.yaml --run-id r1");
+  ASSERT_EQ(result.status, 0) << result.err;
+  size_t separators = 0;
+  for (size_t at = result.out.find("\n---\n"); at != std::string::npos; at = result.out.find("\n---\n", at + 1))
+    ++separators;
+  EXPECT_EQ(separators, 18u);  // namespace + 18 Jobs
+  EXPECT_EQ(result.out.rfind("apiVersion: v1\nkind: Namespace\n", 0), 0u);
+}
+
+TEST_F(RenderCli, OutputDirHasOneFilePerObjectAndTheDockerfiles) {
+  const auto out = scratch / "out";
+  const auto result = render("-f " + kExamples + "/mnist/gkebuild.yaml --run-id r1 -o " + out.string());
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_TRUE(std::filesystem::exists(out / "job-train-nvidia-l4-1.yaml"));
+  EXPECT_TRUE(std::filesystem::exists(out / "Dockerfile.trainer"));
+  EXPECT_TRUE(std::filesystem::exists(out / "daemonset-nvidia-driver-installer.yaml"));
+  EXPECT_TRUE(std::filesystem::exists(out / "deployment-nfs-server.yaml"));
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(scratch.path())) files += entry.path() != out;
+  EXPECT_EQ(files, 0u) << "the staging folder was left behind";
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1 + 1 + 1 + 5 + 4);
+}
+
+TEST_F(RenderCli, ErrorLeavesNoOutputFiles) {
+  const auto project = project_with("\"--reps\", \"20\"", "\"--reps\", \"{{ missing_variable }}\"");
+  const auto out = scratch / "out";
+  const auto result = render("-f " + project + " -o " + out.string());
+  expect_usage_error(result, "missing_variable");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  for (const auto& entry : std::filesystem::directory_iterator(scratch.path()))
+    EXPECT_EQ(entry.path().filename(), "p") << "left behind: " << entry.path();
+}
+
+TEST_F(RenderCli, MissingProjectFile) {
+  expect_usage_error(render("-f " + (scratch / "none.yaml").string()), "none.yaml: error: cannot read: no such file");
+}
+
+TEST_F(RenderCli, BrokenYaml) {
+  expect_usage_error(render("-f " + project_with("[nvidia-l4,", "[nvidia-l4")), "gkebuild.yaml:25:1: error: invalid YAML");
+}
+
+TEST_F(RenderCli, UnknownKey) {
+  expect_usage_error(render("-f " + project_with("    spot: true", "    spto: true")),
+                     "gkebuild.yaml:24:5: error: unknown key 'spto' in experiment 'gemm' (did you mean 'spot'?)");
+}
+
+TEST_F(RenderCli, WrongType) {
+  expect_usage_error(render("-f " + project_with("gpus: 1", "gpus: one")),
+                     "gkebuild.yaml:21:11: error: experiment 'gemm'.gpus: expected an integer");
+}
+
+TEST_F(RenderCli, UndefinedVariableInATemplate) {
+  write(scratch / "t.j2", "a: {{ defined }}\nb: {{ undefined_name }}\n");
+  write(scratch / "v.yaml", "defined: 1\n");
+  const auto result = render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.yaml").string());
+  expect_usage_error(result, "undefined_name");
+  EXPECT_NE(result.err.find("t.j2:2"), std::string::npos) << result.err;
+  const auto lenient = render("--template " + (scratch / "t.j2").string() + " --undefined=lenient --set defined=x");
+  EXPECT_EQ(lenient.status, 0) << lenient.err;
+  EXPECT_EQ(lenient.out, "a: x\nb: ");
+}
+
+TEST_F(RenderCli, TemplateSyntaxError) {
+  write(scratch / "t.j2", "line one\n{% if %}\n{% endif %}\n");
+  const auto result = render("--template " + (scratch / "t.j2").string());
+  expect_usage_error(result, "t.j2:2");
+}
+
+TEST_F(RenderCli, IncludeCycle) {
+  write(scratch / "a.j2", "a {% include 'b.j2' %}");
+  write(scratch / "b.j2", "b {% include 'a.j2' %}");
+  expect_usage_error(render("--template " + (scratch / "a.j2").string()), "a.j2");
+}
+
+TEST_F(RenderCli, FiftyMegabyteValuesFile) {
+  const auto big = scratch / "big.yaml";
+  std::filesystem::resize_file((std::ofstream(big), big), 50u << 20);
+  write(scratch / "t.j2", "x");
+  expect_usage_error(render("--template " + (scratch / "t.j2").string() + " --values " + big.string()),
+                     "at most 16 MiB");
+}
+
+TEST_F(RenderCli, TemplateModeMatchesJ2cliOptions) {
+  write(scratch / "t.j2", "{% for x in xs %}\n  {{ x }}\n{% endfor %}\n");
+  const auto result = render("--template " + (scratch / "t.j2").string() +
+                             " --set xs=1 --trim-blocks --lstrip-blocks --keep-trailing-newline");
+  // xs is the scalar 1: iterating over it is a type error, reported like any other.
+  EXPECT_EQ(result.status, 2) << result.out;
+  write(scratch / "v.json", "{\"xs\": [1, \"two\"]}");
+  const auto ok = render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.json").string() +
+                         " --trim-blocks --lstrip-blocks --keep-trailing-newline");
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  EXPECT_EQ(ok.out, "  1\n  two\n");
+}
+
+TEST_F(RenderCli, UnknownTargetSuggests) {
+  expect_usage_error(render("-f " + kExamples + "/gemm-compare/gkebuild.yaml gmm"), "did you mean 'gemm'");
+}
+
+}  // namespace
+}  // namespace gkebuild::testing

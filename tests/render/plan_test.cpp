@@ -1,0 +1,151 @@
+// Planning a render without the template engine: sweeps, seeds, targets, names, values.
+#include <gtest/gtest.h>
+
+#include "project/project.h"
+#include "render/names.h"
+#include "render/plan.h"
+#include "render/sweep.h"
+#include "render/values.h"
+#include "support/source_error.h"
+
+namespace gkebuild::render {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+const std::filesystem::path kExamples = std::filesystem::path(GKEBUILD_SOURCE_ROOT) / "examples";
+
+// Leaves project strings as written, recording how many were expanded.
+struct Recorder {
+  int calls = 0;
+  TextExpander expander() {
+    return [this](const std::string& text, const json&, const std::string&) {
+      ++calls;
+      return text;
+    };
+  }
+};
+
+std::vector<RenderItem> plan(const std::string& example, RenderOptions options = {}) {
+  if (options.run_id.empty()) options.run_id = "r1";
+  Recorder recorder;
+  return plan_render(project::load_project(kExamples / example / "gkebuild.yaml"), options,
+                     catalog::Catalog::builtin(), recorder.expander());
+}
+
+int count(const std::vector<RenderItem>& items, const std::string& template_name) {
+  int n = 0;
+  for (const auto& item : items) n += item.template_name == template_name;
+  return n;
+}
+
+TEST(SweepPoints, GridProductLastAxisFastest) {
+  std::vector<project::SweepAxis> axes{{"n", {1, 2}}, {"p", {"a", "b", "c"}}};
+  const auto points = sweep_points(axes);
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[0], (json{{"n", 1}, {"p", "a"}}));
+  EXPECT_EQ(points[1], (json{{"n", 1}, {"p", "b"}}));
+  EXPECT_EQ(points[5], (json{{"n", 2}, {"p", "c"}}));
+  EXPECT_EQ(sweep_points({}).size(), 1u);
+}
+
+TEST(Plan, GemmCompareIsTheGridTimesTheAccelerators) {
+  const auto items = plan("gemm-compare");
+  EXPECT_EQ(count(items, "job.yaml.j2"), 2 * 3 * 3);  // n x precision x accelerators
+  EXPECT_EQ(count(items, "namespace.yaml.j2"), 1);
+  EXPECT_EQ(count(items, "Dockerfile.j2"), 0);  // only with -o DIR or an image target
+  EXPECT_EQ(items.front().template_name, "namespace.yaml.j2");
+  const auto& first_job = items[1];
+  EXPECT_EQ(first_job.file_name, "job-gemm-nvidia-l4-0.yaml");
+  EXPECT_EQ(first_job.context["name"], "gemm-l4-0-r1");
+  EXPECT_EQ(first_job.context["accelerator"]["label"], "nvidia-l4");
+  EXPECT_EQ(first_job.context["point"], (json{{"n", 4096}, {"precision", "fp32"}}));
+  EXPECT_EQ(first_job.context["spot"], true);
+  EXPECT_EQ(first_job.context["labels"]["gkebuild.io/run"], "r1");
+  EXPECT_EQ(first_job.context["image"],
+            "us-central1-docker.pkg.dev/my-gcp-project/experiments/gemm-compare-gemm:latest");
+}
+
+TEST(Plan, SeedsBecomeOneIndexedJobPerPoint) {
+  const auto items = plan("mnist");
+  EXPECT_EQ(count(items, "job.yaml.j2"), 2 * 2);  // lr x accelerators, seeds inside each Job
+  EXPECT_EQ(count(items, "driver-installer-cos.yaml.j2"), 1);
+  EXPECT_EQ(count(items, "nfs.yaml.j2"), 1);
+  for (const auto& item : items) {
+    if (item.template_name != "job.yaml.j2") continue;
+    EXPECT_EQ(item.context["indexed"], true);
+    EXPECT_EQ(item.context["job"]["completions"], 3);
+    EXPECT_EQ(item.context["storage"]["claim"], "nfs");
+  }
+}
+
+TEST(Plan, PodsGetOnePerSeed) {
+  RenderOptions options;
+  options.targets = {"pod/train"};
+  const auto items = plan("mnist", options);
+  EXPECT_EQ(count(items, "pod.yaml.j2"), 2 * 2 * 3);
+  EXPECT_EQ(count(items, "job.yaml.j2"), 0);
+}
+
+TEST(Plan, AcceleratorOverrideAndImageReference) {
+  RenderOptions options;
+  options.accelerators = {"nvidia-h100-80gb"};
+  options.image_references = {{"gemm", "registry.example/gemm@sha256:abc"}};
+  const auto items = plan("gemm-compare", options);
+  EXPECT_EQ(count(items, "job.yaml.j2"), 6);
+  EXPECT_EQ(items[1].context["accelerator"]["cuda_arch"], "sm_90");
+  EXPECT_EQ(items[1].context["image"], "registry.example/gemm@sha256:abc");
+}
+
+TEST(Plan, TargetsSelectDockerfilesAndReportTypos) {
+  RenderOptions options;
+  options.targets = {"image/gemm"};
+  const auto items = plan("gemm-compare", options);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].kind, OutputKind::Dockerfile);
+  EXPECT_EQ(items[0].context["image"]["entrypoint"], json::array({"/opt/gkebuild/bin/gemm-bench"}));
+  options.targets = {"gmm"};
+  try {
+    plan("gemm-compare", options);
+    FAIL();
+  } catch (const SourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean 'gemm'"), std::string::npos) << e.what();
+  }
+  options.targets = {};
+  options.accelerators = {"nvidia-tesla-l4"};
+  EXPECT_THROW(plan("gemm-compare", options), SourceError);
+  options.accelerators = {};
+  options.run_id = "Bad_Id";
+  EXPECT_THROW(plan("gemm-compare", options), SourceError);
+}
+
+TEST(Names, KubeNamesAreValidAndDistinct) {
+  EXPECT_EQ(kube_name({"Train", "a100_80gb", "3", "r1"}), "train-a100-80gb-3-r1");
+  const std::string long_a = kube_name({std::string(60, 'a'), "1"});
+  const std::string long_b = kube_name({std::string(60, 'a'), "2"});
+  EXPECT_LE(long_a.size(), 52u);
+  EXPECT_NE(long_a, long_b);
+  EXPECT_TRUE(is_valid_run_id(generate_run_id()));
+}
+
+TEST(Values, FilesThenSetsWithTypedScalars) {
+  json values = json::object();
+  apply_set(values, "a.b=3");
+  apply_set(values, "a.c=true");
+  apply_set(values, "a.d='3'");
+  apply_set(values, "name=x=y");
+  apply_set(values, "f=1.5");
+  EXPECT_EQ(values["a"]["b"], 3);
+  EXPECT_EQ(values["a"]["c"], true);
+  EXPECT_EQ(values["a"]["d"], "3");
+  EXPECT_EQ(values["name"], "x=y");
+  EXPECT_EQ(values["f"], 1.5);
+  EXPECT_THROW(apply_set(values, "novalue"), SourceError);
+  EXPECT_THROW(apply_set(values, "a..b=1"), SourceError);
+  json base = {{"a", {{"x", 1}, {"y", 2}}}};
+  merge_values(base, json{{"a", {{"y", 3}}}});
+  EXPECT_EQ(base, (json{{"a", {{"x", 1}, {"y", 3}}}}));
+}
+
+}  // namespace
+}  // namespace gkebuild::render

@@ -1,0 +1,159 @@
+// Rendering the example projects through the template engine: every manifest parses,
+// carries the GPU essentials, and template mistakes are reported at their line.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+
+#include "project/project.h"
+#include "render/parse_back.h"
+#include "render/render.h"
+#include "support/source_error.h"
+
+namespace gkebuild::render {
+namespace {
+
+const std::filesystem::path kExamples = std::filesystem::path(GKEBUILD_SOURCE_ROOT) / "examples";
+
+std::vector<RenderedFile> render_example(const std::string& name, RenderOptions options = {}) {
+  options.run_id = "r1";
+  return render_project(project::load_project(kExamples / name / "gkebuild.yaml"), options);
+}
+
+std::vector<YAML::Node> jobs(const std::vector<RenderedFile>& files) {
+  std::vector<YAML::Node> out;
+  for (const auto& file : files)
+    if (file.object_kind == "Job") out.push_back(YAML::Load(file.text));
+  return out;
+}
+
+std::string env_value(const YAML::Node& container, const std::string& name) {
+  for (const auto& variable : container["env"])
+    if (variable["name"].as<std::string>() == name && variable["value"]) return variable["value"].as<std::string>();
+  return "";
+}
+
+TEST(RenderExamples, GemmCompareJobsHaveTheGpuEssentials) {
+  const auto files = render_example("gemm-compare");
+  const auto all = jobs(files);
+  ASSERT_EQ(all.size(), 18u);
+  for (const auto& job : all) {
+    const auto spec = job["spec"];
+    const auto pod = spec["template"]["spec"];
+    const auto container = pod["containers"][0];
+    EXPECT_EQ(pod["restartPolicy"].as<std::string>(), "Never");
+    EXPECT_EQ(container["resources"]["limits"]["nvidia.com/gpu"].as<int>(), 1);
+    EXPECT_EQ(container["resources"]["requests"]["nvidia.com/gpu"].as<int>(), 1);
+    const std::string label = pod["nodeSelector"]["cloud.google.com/gke-accelerator"].as<std::string>();
+    EXPECT_TRUE(label == "nvidia-l4" || label == "nvidia-tesla-t4" || label == "nvidia-a100-80gb") << label;
+    EXPECT_EQ(pod["nodeSelector"]["cloud.google.com/gke-spot"].as<std::string>(), "true");
+    EXPECT_EQ(pod["tolerations"][0]["key"].as<std::string>(), "nvidia.com/gpu");
+    EXPECT_NE(env_value(container, "LD_LIBRARY_PATH").find("/usr/local/nvidia/lib64"), std::string::npos);
+    EXPECT_NE(env_value(container, "PATH").find("/usr/local/nvidia/bin"), std::string::npos);
+    EXPECT_GT(spec["ttlSecondsAfterFinished"].as<int>(), 0);
+    EXPECT_EQ(spec["activeDeadlineSeconds"].as<int>(), 1800);
+    EXPECT_EQ(spec["backoffLimit"].as<int>(), 1);
+    EXPECT_EQ(spec["podFailurePolicy"]["rules"][0]["onPodConditions"][0]["type"].as<std::string>(), "DisruptionTarget");
+    EXPECT_EQ(job["metadata"]["labels"]["gkebuild.io/project"].as<std::string>(), "gemm-compare");
+    EXPECT_EQ(job["metadata"]["labels"]["gkebuild.io/experiment"].as<std::string>(), "gemm");
+    EXPECT_EQ(job["metadata"]["labels"]["gkebuild.io/run"].as<std::string>(), "r1");
+    EXPECT_EQ(job["metadata"]["labels"]["gkebuild.io/accelerator"].as<std::string>(), label);
+  }
+  // Sweep values reach the args: the first point is n=4096, precision fp32.
+  const auto args = all[0]["spec"]["template"]["spec"]["containers"][0]["args"];
+  EXPECT_EQ(args[1].as<std::string>(), "4096");
+  EXPECT_EQ(args[7].as<std::string>(), "fp32");
+  EXPECT_EQ(files[1].file_name, "job-gemm-nvidia-l4-0.yaml");
+}
+
+TEST(RenderExamples, MnistHasIndexedJobsStorageAndDriverInstaller) {
+  RenderOptions options;
+  options.values = {{"epochs", 7}};
+  const auto files = render_example("mnist", options);
+  std::map<std::string, int> kinds;
+  for (const auto& file : files) ++kinds[file.object_kind];
+  EXPECT_EQ(kinds["Job"], 4);
+  EXPECT_EQ(kinds["DaemonSet"], 1);
+  EXPECT_EQ(kinds["PersistentVolumeClaim"], 2);
+  EXPECT_EQ(kinds["PersistentVolume"], 1);
+  EXPECT_EQ(kinds["Deployment"], 1);
+  EXPECT_EQ(kinds["Service"], 1);
+  EXPECT_EQ(kinds["Namespace"], 1);
+  const auto job = jobs(files)[0];
+  EXPECT_EQ(job["spec"]["completionMode"].as<std::string>(), "Indexed");
+  EXPECT_EQ(job["spec"]["completions"].as<int>(), 3);
+  const auto args = job["spec"]["template"]["spec"]["containers"][0]["args"];
+  EXPECT_EQ(args[1].as<std::string>(), "7");               // values.epochs
+  EXPECT_EQ(args[5].as<std::string>(), "$(GKEBUILD_SEED)");  // seed = completion index
+  EXPECT_EQ(args[7].as<std::string>(), "/storage/train/lr0.01/seed$(GKEBUILD_SEED)");
+}
+
+TEST(RenderExamples, DockerfileKeepsLibrariesAndWorkloadInSeparateLayers) {
+  RenderOptions options;
+  options.targets = {"image/gemm"};
+  const auto files = render_example("gemm-compare", options);
+  ASSERT_EQ(files.size(), 1u);
+  const std::string& text = files[0].text;
+  EXPECT_EQ(text.rfind("FROM scratch\n", 0), 0u);
+  EXPECT_NE(text.find("COPY lib/ /opt/gkebuild/lib/\nCOPY bin/ /opt/gkebuild/bin/\n"), std::string::npos);
+  EXPECT_NE(text.find("ENTRYPOINT [\"/opt/gkebuild/bin/gemm-bench\"]"), std::string::npos);
+  EXPECT_NE(text.find("/usr/local/nvidia/lib64"), std::string::npos);
+  EXPECT_EQ(text.find("RUN "), std::string::npos);
+}
+
+TEST(ParseBack, InvalidYamlNamesTheTemplateLine) {
+  const std::string source = "kind: Job\nmetadata:\n  name: {{ name }}\nspec: [{{ broken }}\n";
+  try {
+    parse_rendered("kind: Job\nmetadata:\n  name: x\nspec: [a\n", "job.yaml.j2", source);
+    FAIL();
+  } catch (const SourceError& e) {
+    EXPECT_EQ(e.where().file, "job.yaml.j2");
+    EXPECT_EQ(e.where().line, 4) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rendered: spec: [a"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(locate_template_line("a: {{ x }}\nb: {{ y }}\n", "b: 3"), 2);
+  EXPECT_EQ(locate_template_line("a: {{ x }}\na: {{ y }}\n", "a: 3"), 0);  // ambiguous
+}
+
+TEST(ParseBack, ManifestNeedsKindAndName) {
+  EXPECT_THROW(parse_rendered("apiVersion: v1\n", "t.j2", ""), SourceError);
+  const auto objects = parse_rendered("kind: A\nmetadata: {name: a}\n---\n---\nkind: B\nmetadata: {name: b}\n", "t.j2", "");
+  ASSERT_EQ(objects.size(), 2u);
+  EXPECT_EQ(objects[1].kind, "B");
+}
+
+class ProjectOverride : public ::testing::Test {
+ protected:
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gkebuild-override-" + std::to_string(::getpid()));
+  void SetUp() override {
+    std::filesystem::create_directories(dir / "templates");
+    std::filesystem::copy_file(kExamples / "gemm-compare" / "gkebuild.yaml", dir / "gkebuild.yaml");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+  void write_template(const std::string& name, const std::string& text) { std::ofstream(dir / "templates" / name) << text; }
+};
+
+TEST_F(ProjectOverride, ProjectTemplateReplacesTheShippedOne) {
+  write_template("namespace.yaml.j2", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {{ namespace | quote }}\n  labels: {team: ml}\n");
+  RenderOptions options;
+  options.targets = {"namespace"};
+  const auto files = render_project(project::load_project(dir / "gkebuild.yaml"), options);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_NE(files[0].text.find("team: ml"), std::string::npos);
+}
+
+TEST_F(ProjectOverride, BrokenYamlFromAnOverrideIsAnErrorAtTheTemplateLine) {
+  write_template("namespace.yaml.j2", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: [{{ namespace }}\n");
+  RenderOptions options;
+  options.targets = {"namespace"};
+  try {
+    render_project(project::load_project(dir / "gkebuild.yaml"), options);
+    FAIL();
+  } catch (const SourceError& e) {
+    EXPECT_EQ(e.where().file, "namespace.yaml.j2");
+    EXPECT_EQ(e.where().line, 4) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gkebuild::render
