@@ -24,8 +24,8 @@ class Pusher {
         session_(destination.api_host(), options.session) {}
 
   PushResult push(const PushPlan& plan, std::vector<std::string> tags) {
-    BlobUploader uploader(session_, destination_.repository, scopes_for(plan),
-                          options_.monolithic_limit);
+    scopes_ = scopes_for(plan);
+    BlobUploader uploader(session_, destination_.repository, scopes_, options_.monolithic_limit);
     PushResult result;
     result.blobs.resize(plan.blobs.size());
     run_parallel(plan.blobs.size(), options_.jobs,
@@ -118,7 +118,7 @@ class Pusher {
       request.url = "/v2/" + destination_.repository + "/manifests/" + reference;
       request.headers.push_back("Content-Type: " + manifest.media_type);
       request.body = manifest.bytes;
-      auto response = session_.send(request, {repository_scope(destination_.repository, "pull,push")});
+      auto response = session_.send(request, scopes_);
       expect_status(response, {200, 201}, what);
       auto stored = response.header("docker-content-digest");
       if (!stored.empty() && stored != manifest.digest.str())
@@ -147,6 +147,7 @@ class Pusher {
   const PushOptions& options_;
   BlobLocations locations_;
   Session session_;
+  std::vector<std::string> scopes_;
   std::mutex sources_mutex_;
   std::map<std::string, std::unique_ptr<Session>> sources_;
 };

@@ -79,7 +79,8 @@ std::string Authenticator::header_for(const std::vector<std::string>& scopes) {
   return "Authorization: Bearer " + it->second.value;
 }
 
-void Authenticator::refused(const HttpResponse& unauthorized, std::vector<std::string>& scopes) {
+void Authenticator::refused(const HttpResponse& unauthorized, const std::string& used,
+                            std::vector<std::string>& scopes) {
   learn(unauthorized);
   std::lock_guard lock(mutex_);
   if (!challenge_)
@@ -92,7 +93,9 @@ void Authenticator::refused(const HttpResponse& unauthorized, std::vector<std::s
                                       "(docker login, or credHelpers in config.json)");
     fail_login(401);
   }
-  tokens_.erase(scope_key(scopes));
+  if (auto it = tokens_.find(scope_key(scopes));
+      it != tokens_.end() && "Authorization: Bearer " + it->second.value == used)
+    tokens_.erase(it);
   // Some registries read only the first scope: the one just asked for goes first.
   if (auto asked = challenge_->param("scope"); !asked.empty()) {
     std::vector<std::string> merged;
@@ -161,12 +164,17 @@ Authenticator::Token Authenticator::fetch_token(const std::vector<std::string>& 
                             std::to_string(response.status));
   auto body = nlohmann::json::parse(response.body, nullptr, false);
   std::string token;
-  if (body.is_object()) token = body.value("token", body.value("access_token", ""));
+  for (const char* key : {"token", "access_token"})
+    if (token.empty() && body.is_object() && body.contains(key) && body[key].is_string())
+      token = body[key].get<std::string>();
   if (token.empty())
     throw RegistryError(ErrorKind::kRemote, "the token service of " + registry_ +
                                                 " answered without a token");
-  int seconds = body.value("expires_in", kDefaultTokenSeconds);
-  auto lifetime = std::chrono::seconds(std::max(seconds, kDefaultTokenSeconds / 6));
+  int seconds = body.contains("expires_in") && body["expires_in"].is_number_integer()
+                    ? body["expires_in"].get<int>()
+                    : kDefaultTokenSeconds;
+  if (seconds <= 0) seconds = kDefaultTokenSeconds;
+  auto lifetime = std::chrono::seconds(seconds);
   auto expires = std::chrono::steady_clock::now() + lifetime -
                  std::min<std::chrono::seconds>(kExpiryMargin, lifetime / 2);
   return {token, expires};

@@ -32,9 +32,11 @@ class Authenticator {
   // The Authorization header line for a request needing `scopes`, or "".
   std::string header_for(const std::vector<std::string>& scopes);
 
-  // After a 401: forgets the refused token and adds the scope the registry asked
-  // for. Throws a clear error when trying again cannot help.
-  void refused(const HttpResponse& unauthorized, std::vector<std::string>& scopes);
+  // After a 401 to a request sent with `used` (a header_for() value): forgets
+  // that token (unless another thread already replaced it) and adds the scope
+  // the registry asked for. Throws a clear error when trying again cannot help.
+  void refused(const HttpResponse& unauthorized, const std::string& used,
+               std::vector<std::string>& scopes);
 
  private:
   struct Token {

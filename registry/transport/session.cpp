@@ -164,9 +164,10 @@ HttpResponse Session::send(HttpRequest request, const std::vector<std::string>& 
   std::call_once(state_->pinged, [this] { state_->ping(); });
   auto scopes = scopes_in;
   request.url = resolve(request.url);
-  auto response = state_->send_following(request, state_->auth->header_for(scopes));
+  auto used = state_->auth->header_for(scopes);
+  auto response = state_->send_following(request, used);
   if (response.status != 401) return response;
-  state_->auth->refused(response, scopes);  // throws when another try cannot help
+  state_->auth->refused(response, used, scopes);  // throws when another try cannot help
   // A streamed body is gone: the caller starts that upload again, with the new token.
   if (request.upload)
     throw RegistryError(ErrorKind::kRetryable, state_->registry + " refused the token during an upload");

@@ -80,7 +80,8 @@ def token_handler(args):
                 kind, name, actions = scope.split(":")
                 access.append({"type": kind, "name": name, "actions": actions.split(",")})
             token = make_token(args, query.get("service", [""])[0], access)
-            body = json.dumps({"token": token, "access_token": token, "expires_in": args.ttl,
+            body = json.dumps({"token": token, "access_token": token,
+                               "expires_in": args.advertised_ttl or args.ttl,
                                "issued_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
@@ -155,6 +156,22 @@ def proxy_handler(args):
                         [("Content-Type", "application/json")])
             return True
 
+        def refuse_revoked_token(self):
+            """--revoke-token-after N: from request N on, the first token is refused."""
+            auth = self.headers.get("Authorization", "")
+            if not args.revoke_token_after or not auth.startswith("Bearer "):
+                return False
+            with LOCK:
+                STATS.setdefault("first_token", auth)
+                revoked = STATS["requests"] > args.revoke_token_after and auth == STATS["first_token"]
+                challenge = STATS.get("challenge", "")
+            if not revoked:
+                return False
+            self.read_body()
+            self.answer(401, b'{"errors":[{"code":"UNAUTHORIZED","message":"token revoked"}]}',
+                        [("WWW-Authenticate", challenge + ',error="invalid_token"')])
+            return True
+
         def handle_any(self):
             with LOCK:
                 STATS["requests"] += 1
@@ -170,6 +187,8 @@ def proxy_handler(args):
                 return self.answer(307, headers=[("Location", args.redirect_blobs + "/" + match.group(1))])
             if self.fault():
                 return
+            if self.refuse_revoked_token():
+                return
             upstream = self.connect()
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection",)}
             # The body streams through, so a registry killed mid-upload sees a partial upload.
@@ -183,6 +202,9 @@ def proxy_handler(args):
                 self.connection.shutdown(socket.SHUT_RDWR)
                 return
             data = response.read()
+            if response.getheader("WWW-Authenticate"):
+                with LOCK:
+                    STATS["challenge"] = response.getheader("WWW-Authenticate")
             out_headers = [(k, v) for k, v in response.getheaders()
                            if k.lower() not in ("content-length", "connection", "transfer-encoding")]
             if args.wrong_digest and "/blobs/uploads/" in self.path and response.status == 201:
@@ -226,7 +248,8 @@ def main():
     token = sub.add_parser("token")
     for name in ("key", "cert", "issuer", "user", "password"):
         token.add_argument("--" + name, required=True)
-    token.add_argument("--ttl", type=int, default=300)
+    token.add_argument("--ttl", type=int, default=300, help="lifetime of the tokens")
+    token.add_argument("--advertised-ttl", type=int, default=0, help="expires_in told to clients")
     token.add_argument("--log")
     proxy = sub.add_parser("proxy")
     proxy.add_argument("--target", required=True)
@@ -238,6 +261,7 @@ def main():
     proxy.add_argument("--wrong-digest", action="store_true")
     proxy.add_argument("--corrupt-blobs", action="store_true")
     proxy.add_argument("--redirect-blobs")
+    proxy.add_argument("--revoke-token-after", type=int, default=0)
     capture = sub.add_parser("capture")
     capture.add_argument("--blobs", required=True)
     capture.add_argument("--log", required=True)
