@@ -15,6 +15,7 @@ there is counted but is not new (compare.py fails on it). Deterministic for a --
 import argparse
 import json
 import random
+import re
 import sys
 import time
 
@@ -48,22 +49,44 @@ def differs(cases, runner):
     return [not jinja_ref.agree(r, o) for r, o in zip(references, ours)]
 
 
+OUTPUT_TAG = re.compile(r"\{\{-? .*? -?\}\}", re.DOTALL)
+
+
+def smaller_values(value):
+    """Simpler stand-ins for one context value: fewer items, an empty string."""
+    if isinstance(value, list) and value:
+        return [value[:1]] if len(value) > 1 else [[]]
+    if isinstance(value, str) and value:
+        return [""]
+    return []
+
+
+def reductions(chunks, context, options):
+    """Every one-step simplification of a case, most drastic first."""
+    for i in range(len(chunks)):
+        if len(chunks) > 1:
+            yield chunks[:i] + chunks[i + 1:], context, options
+    for i, chunk in enumerate(chunks):
+        for output in OUTPUT_TAG.findall(chunk):
+            if output != chunk:
+                yield chunks[:i] + [output] + chunks[i + 1:], context, options
+    for key, value in context.items():
+        yield chunks, {k: v for k, v in context.items() if k != key}, options
+        for smaller in smaller_values(value):
+            yield chunks, dict(context, **{key: smaller}), options
+    for key, default in jinja_ref.DEFAULT_OPTIONS.items():
+        if options[key] != default:
+            yield chunks, context, dict(options, **{key: default})
+
+
 def minimise(name, chunks, context, options, runner):
-    """Drops chunks, context keys and non-default options while the difference stays.
+    """Simplifies a differing case (chunks, context, options) while the difference stays.
 
     Each round renders all one-step reductions in one runner call and keeps the first
     that still differs; stops when none does.
     """
-    for _ in range(20):
-        candidates = []
-        for i in range(len(chunks)):
-            if len(chunks) > 1:
-                candidates.append((chunks[:i] + chunks[i + 1:], context, options))
-        for key in context:
-            candidates.append((chunks, {k: v for k, v in context.items() if k != key}, options))
-        for key, default in jinja_ref.DEFAULT_OPTIONS.items():
-            if options[key] != default:
-                candidates.append((chunks, context, dict(options, **{key: default})))
+    for _ in range(30):
+        candidates = list(reductions(chunks, context, options))
         if not candidates:
             break
         cases = [to_case(f"{name}.{i}", *candidate) for i, candidate in enumerate(candidates)]
@@ -75,7 +98,8 @@ def minimise(name, chunks, context, options, runner):
 
 
 def case_key(case):
-    return case["template"], json.dumps(case["context"], sort_keys=True), json.dumps(case["options"], sort_keys=True)
+    """Cases with the same template and options count as one difference, whatever the context."""
+    return case["template"], json.dumps(case["options"], sort_keys=True)
 
 
 def recorded_cases():
@@ -86,6 +110,7 @@ def record(found):
     """Appends new cases to found_by_fuzzer.json, skipping those already there."""
     existing = recorded_cases()
     seen = {case_key(jinja_ref.normalise(case)) for case in existing}
+    names = {case["name"] for case in existing}
     added = 0
     for case in found:
         key = case_key(case)
@@ -93,6 +118,9 @@ def record(found):
             continue
         seen.add(key)
         entry = {k: case[k] for k in ("name", "template", "context", "options", "templates")}
+        while entry["name"] in names:
+            entry["name"] += "_again"
+        names.add(entry["name"])
         if "error" in jinja_ref.render_reference(case):
             entry["expect_error"] = True
         existing.append(entry)
