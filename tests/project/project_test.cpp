@@ -128,6 +128,10 @@ TEST(ProjectErrors, BadDurationQuantityAndNames) {
   expect_error(kValid + "cluster: {driverInstaller: coss}\n", 11, 28, "(did you mean 'cos'?)");
 }
 
+TEST(ProjectErrors, EnvThatTheTemplateSets) {
+  expect_error(kValid + "    env: {LD_LIBRARY_PATH: /x}\n", 11, 11, "is set by gkebuild");
+}
+
 TEST(ProjectErrors, MissingRequiredKey) {
   expect_error(edit("    image: gemm\n", ""), 9, 5, "missing required key 'image'");
 }

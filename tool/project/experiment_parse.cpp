@@ -67,6 +67,19 @@ std::vector<SweepAxis> parse_sweep(const Document& doc, const YAML::Node& node, 
   return axes;
 }
 
+// The Job template sets these itself (driver paths, the seed of an Indexed Job); a second
+// entry with the same name would silently replace ours.
+void check_reserved_env(const Fields& fields) {
+  if (!fields.has("env") || !fields.get("env").IsMap()) return;
+  for (auto it = fields.get("env").begin(); it != fields.get("env").end(); ++it) {
+    const std::string& name = it->first.Scalar();
+    if (name == "PATH" || name == "LD_LIBRARY_PATH" || name == "GKEBUILD_SEED")
+      fields.document().fail(it->first, fields.name("env") + ": " + name +
+                                            " is set by gkebuild (the NVIDIA driver paths and the seed); "
+                                            "set it in the image instead");
+  }
+}
+
 long long parse_duration_field(const Fields& fields, const std::string& key, long long fallback) {
   if (!fields.has(key)) return fallback;
   const YAML::Node node = fields.get(key);
@@ -124,6 +137,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   experiment.command = fields.strings("command");
   experiment.args = fields.strings("args");
   experiment.env = parse_string_map(doc, fields.get("env"), fields.name("env"));
+  check_reserved_env(fields);
   parse_resources(fields, experiment, catalog);
   experiment.sweep = parse_sweep(doc, fields.get("sweep"), fields.name("sweep"));
   parse_schedule(fields, experiment);
