@@ -103,7 +103,8 @@ std::filesystem::path labels_file(const std::filesystem::path& dir, const std::s
 MnistSet load_mnist(const std::filesystem::path& dir, const std::string& prefix) {
   const auto images = images_file(dir, prefix);
   const auto labels = labels_file(dir, prefix);
-  return parse_idx_pair(read_whole(images), read_whole(labels), images, labels);
+  const std::string image_bytes = read_whole(images);  // images first, as the message order says
+  return parse_idx_pair(image_bytes, read_whole(labels), images, labels);
 }
 
 std::string encode_idx_images(const MnistSet& set) {

@@ -1,0 +1,72 @@
+// The shared result line, precision parsing and the timing summary.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "common/errors.h"
+#include "common/precision.h"
+#include "common/results.h"
+#include "common/stats.h"
+
+namespace gkebuild::workloads {
+namespace {
+
+TEST(ResultWriter, WritesOneCompleteJsonObjectALine) {
+  std::ostringstream out;
+  ResultWriter writer(out, "gemm-bench", {{"kind", "cpu"}, {"name", "test"}});
+  writer.write({"throughput", 1.25, "TFLOP/s", "bf16", {{"m", 8}}, 3, {{"min", 1.0}}});
+  writer.write({"time", 2.0, "ms", "bf16", {{"m", 8}}, 3, {}});
+  std::istringstream lines(out.str());
+  std::string line;
+  int count = 0;
+  while (std::getline(lines, line)) {
+    const auto j = nlohmann::json::parse(line);
+    for (const char* key : {"schema", "workload", "device", "precision", "shape", "metric", "value", "unit",
+                            "repetitions", "timestamp", "host"}) {
+      EXPECT_TRUE(j.contains(key)) << key << " missing in " << line;
+    }
+    EXPECT_EQ(j["schema"], kResultSchema);
+    EXPECT_EQ(j["device"]["kind"], "cpu");
+    EXPECT_EQ(j["repetitions"], 3);
+    EXPECT_TRUE(j["host"].contains("cpu_model"));
+    EXPECT_EQ(j["timestamp"].get<std::string>().back(), 'Z');
+    ++count;
+  }
+  EXPECT_EQ(count, 2);
+  EXPECT_EQ(nlohmann::json::parse(out.str().substr(0, out.str().find('\n')))["extra"]["min"], 1.0);
+}
+
+TEST(ResultWriter, RefusesNonFiniteValues) {
+  std::ostringstream out;
+  ResultWriter writer(out, "gemm-bench", {{"kind", "cpu"}});
+  EXPECT_THROW(writer.write({"throughput", NAN, "TFLOP/s", "fp32", {}, 1, {}}), RunError);
+  EXPECT_THROW(writer.write({"throughput", INFINITY, "TFLOP/s", "fp32", {}, 1, {}}), RunError);
+  EXPECT_TRUE(out.str().empty());
+}
+
+TEST(PrecisionParsing, AcceptsListsAndSuggestsForTypos) {
+  EXPECT_EQ(parse_precisions({"fp32,bf16", "fp32", "tf32"}),
+            (std::vector<Precision>{Precision::fp32, Precision::bf16, Precision::tf32}));
+  try {
+    parse_precision("bf61");
+    FAIL() << "bf61 accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown precision 'bf61'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("did you mean 'bf16'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_precisions({"fp32,"}), UsageError);
+}
+
+TEST(Summary, MedianMinMaxMean) {
+  const Summary odd = summarize({5, 1, 3});
+  EXPECT_EQ(odd.median, 3);
+  EXPECT_EQ(odd.min, 1);
+  EXPECT_EQ(odd.max, 5);
+  EXPECT_EQ(odd.mean, 3);
+  EXPECT_EQ(summarize({4, 1, 3, 2}).median, 2.5);
+  EXPECT_THROW(summarize({}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gkebuild::workloads
