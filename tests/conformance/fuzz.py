@@ -37,9 +37,9 @@ def parse_arguments():
     return parser.parse_args()
 
 
-def to_case(name, chunks, context, options):
+def to_case(name, chunks, context, options, templates):
     return jinja_ref.normalise({"name": name, "template": "".join(chunks), "context": context,
-                                "options": options, "templates": {}})
+                                "options": options, "templates": templates})
 
 
 def differs(cases, runner):
@@ -79,7 +79,7 @@ def reductions(chunks, context, options):
             yield chunks, context, dict(options, **{key: default})
 
 
-def minimise(name, chunks, context, options, runner):
+def minimise(name, chunks, context, options, templates, runner):
     """Simplifies a differing case (chunks, context, options) while the difference stays.
 
     Each round renders all one-step reductions in one runner call and keeps the first
@@ -89,7 +89,7 @@ def minimise(name, chunks, context, options, runner):
         candidates = list(reductions(chunks, context, options))
         if not candidates:
             break
-        cases = [to_case(f"{name}.{i}", *candidate) for i, candidate in enumerate(candidates)]
+        cases = [to_case(f"{name}.{i}", *candidate, templates) for i, candidate in enumerate(candidates)]
         flags = differs(cases, runner)
         if not any(flags):
             break
@@ -131,7 +131,7 @@ def record(found):
 
 def generate(generator, seed, index):
     raw = generator.case()
-    return f"found_by_fuzzer/seed{seed}_{index}", raw["chunks"], raw["context"], raw["options"]
+    return f"found_by_fuzzer/seed{seed}_{index}", raw["chunks"], raw["context"], raw["options"], raw["templates"]
 
 
 def main():
@@ -146,13 +146,13 @@ def main():
             break
         batch = [generate(generator, seed, done + i) for i in range(min(BATCH, arguments.iterations - done))]
         done += len(batch)
-        for name, chunks, context, options in batch[:max(0, arguments.show - done + len(batch))]:
+        for name, chunks, *_ in batch[:max(0, arguments.show - done + len(batch))]:
             print(f"{name}: {''.join(chunks)!r}")
         flags = differs([to_case(*item) for item in batch], arguments.runner)
-        for (name, chunks, context, options), flag in zip(batch, flags):
+        for (name, chunks, context, options, templates), flag in zip(batch, flags):
             if not flag:
                 continue
-            small = to_case(name, *minimise(name, chunks, context, options, arguments.runner))
+            small = to_case(name, *minimise(name, chunks, context, options, templates, arguments.runner), templates)
             if case_key(small) in known:
                 already += 1
                 continue

@@ -47,6 +47,7 @@ class TemplateGenerator:
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.counter = 0
+        self.templates = {}
 
     # ---- contexts -------------------------------------------------------------
     def string(self, max_pieces=4):
@@ -356,7 +357,28 @@ class TemplateGenerator:
             return self.tag(f"set {name}") + body + self.tag("endset")
         if roll < 0.26:
             return self.macro_chunk(scope)
+        if roll < 0.32 and self.templates:
+            return self.template_use_chunk(scope)
         return self.node(scope, 2)
+
+    def library_templates(self):
+        """Templates for include and import: a text fragment and a macro library."""
+        context_only = self.context_scope()
+        macro_scope = Scope({"arg": "str"}, in_macro=True)
+        return {
+            "fragment": self.block(context_only, 1, 2),
+            "lib": self.tag("macro show(arg='d')") + self.block(macro_scope, 1, 2) + self.tag("endmacro")
+                   + self.tag(f"set exported = {self.int_expr(Scope(), 1)}"),
+        }
+
+    def template_use_chunk(self, scope):
+        rng = self.rng
+        return rng.choice([
+            lambda: self.tag(f"include 'fragment'{rng.choice(['', ' with context', ' without context', ' ignore missing'])}")
+            if rng.random() < 0.8 else self.tag("include ['missing', 'fragment']"),
+            lambda: self.tag("import 'lib' as lib") + f"{{{{ lib.show({self.str_expr(scope, 1)}) }}}}{{{{ lib.exported }}}}",
+            lambda: self.tag("from 'lib' import show") + f"{{{{ show() }}}}",
+        ])()
 
     def macro_chunk(self, scope):
         rng = self.rng
@@ -378,9 +400,10 @@ class TemplateGenerator:
         return definition + use
 
     def case(self):
-        """A random case: {"template_chunks", "context", "options"}."""
+        """A random case: {"chunks", "context", "options", "templates"}."""
         rng = self.rng
         self.counter = 0
+        self.templates = self.library_templates() if rng.random() < 0.3 else {}
         scope = self.context_scope()
         chunks = [self.top_level_chunk(scope) for _ in range(rng.randint(1, 6))]
         if rng.random() < 0.3:
@@ -388,6 +411,7 @@ class TemplateGenerator:
         return {
             "chunks": chunks,
             "context": self.context(),
+            "templates": self.templates,
             "options": {
                 "trim_blocks": rng.random() < 0.4,
                 "lstrip_blocks": rng.random() < 0.4,
