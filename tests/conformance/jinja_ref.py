@@ -121,27 +121,24 @@ def _run_batch(runner, cases, timeout):
     return results
 
 
-def render_gkebuild(runner, cases, batch_timeout=120, case_timeout=10):
+def render_gkebuild(runner, cases, timeout=120):
     """Results of gkebuild's engine, one runner process for all cases.
 
-    If that process crashes or hangs, each case runs alone so that one bad case
-    cannot hide the results of the others; its crash becomes its error result.
+    If that process crashes or hangs, the batch is split in halves and retried, so a
+    bad case costs a few extra processes and cannot hide the results of the others;
+    a case that crashes the runner alone gets an error result marked as a crash.
     """
     if not cases:
         return []
     try:
-        return _run_batch(runner, cases, batch_timeout)
-    except (RuntimeError, ValueError, subprocess.TimeoutExpired):
-        pass
-    results = []
-    for case in cases:
-        try:
-            results.extend(_run_batch(runner, [case], case_timeout))
-        except subprocess.TimeoutExpired:
-            results.append({"name": case["name"], "error": f"runner timed out after {case_timeout}s", "crash": True})
-        except (RuntimeError, ValueError) as error:
-            results.append({"name": case["name"], "error": f"runner failed: {error}", "crash": True})
-    return results
+        return _run_batch(runner, cases, timeout)
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired) as error:
+        if len(cases) == 1:
+            reason = f"runner timed out after {timeout}s" if isinstance(error, subprocess.TimeoutExpired) \
+                else f"runner failed: {error}"
+            return [{"name": cases[0]["name"], "error": reason, "crash": True}]
+    middle = len(cases) // 2
+    return render_gkebuild(runner, cases[:middle], timeout) + render_gkebuild(runner, cases[middle:], timeout)
 
 
 def agree(reference, ours):
