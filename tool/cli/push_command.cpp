@@ -1,4 +1,4 @@
-// `gkebuild push oci:DIR[:TAG] HOST[:PORT]/REPO[:TAG]...`: pushes an image from
+// `gkebuild push oci:DIR[:REF] HOST[:PORT]/REPO[:TAG]...`: pushes an image from
 // an OCI layout and prints where it landed, as `registry/repo@sha256:…`.
 #include <unistd.h>
 
@@ -38,16 +38,17 @@ struct Source {
   std::string tag;
 };
 
-// "oci:DIR[:TAG]"; the tag defaults to "latest".
+// "oci:DIR[:REF]" as skopeo reads it: DIR ends at the first ':', and REF is
+// the layout's name for the image (gkebuild image writes NAME:TAG there).
 Source parse_source(const std::string& text) {
   if (!text.starts_with("oci:") || text.size() == 4)
-    throw RegistryError(ErrorKind::kBadInput, "source \"" + text + "\" must be oci:DIR[:TAG]");
+    throw RegistryError(ErrorKind::kBadInput, "source \"" + text + "\" must be oci:DIR[:REF]");
   std::string rest = text.substr(4);
-  auto colon = rest.rfind(':');
-  if (colon != std::string::npos && rest.find('/', colon) == std::string::npos &&
-      registry::is_valid_tag(rest.substr(colon + 1)))
-    return {rest.substr(0, colon), rest.substr(colon + 1)};
-  return {rest, "latest"};
+  auto colon = rest.find(':');
+  if (colon == std::string::npos) return {rest, "latest"};
+  if (colon == 0 || colon + 1 == rest.size())
+    throw RegistryError(ErrorKind::kBadInput, "source \"" + text + "\" must be oci:DIR[:REF]");
+  return {rest.substr(0, colon), rest.substr(colon + 1)};
 }
 
 const char* outcome_name(registry::BlobOutcome outcome) {
@@ -126,7 +127,7 @@ int run(const PushFlags& flags) {
 void setup(CLI::App& app, Action& action) {
   auto flags = std::make_shared<PushFlags>();
   auto* command = app.add_subcommand("push", "Push an image from an OCI layout to a registry");
-  command->add_option("source", flags->source, "oci:DIR[:TAG] (TAG defaults to latest)")->required();
+  command->add_option("source", flags->source, "oci:DIR[:REF], REF as the layout names the image (default latest)")->required();
   command->add_option("destination", flags->destinations, "HOST[:PORT]/REPO[:TAG], one or more")->required();
   command->add_option("-t,--tag", flags->tags, "Another tag to push, besides the destinations' own");
   command->add_option("-o,--output", flags->output, "text (the digest reference) or json")
