@@ -5,7 +5,6 @@
 #include <cblas.h>
 #include <sys/resource.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +15,7 @@
 #include "common/cpu_gemm.h"
 #include "common/random_values.h"
 #include "common/stats.h"
+#include "common/timing.h"
 #include "common/thread_count.h"
 
 using namespace gkebuild::workloads;
@@ -29,15 +29,9 @@ struct Options {
   std::vector<int> sizes;
 };
 
+// One warm-up (page faults, OpenBLAS buffers, thread start), then the median of `reps`.
 double median_seconds(int reps, const std::function<void()>& multiply) {
-  multiply();  // warm-up: page faults, OpenBLAS buffers, thread start
-  std::vector<double> seconds;
-  for (int i = 0; i < reps; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    multiply();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return summarize(seconds).median;
+  return summarize(time_on_host(1, reps, multiply)).median;
 }
 
 Options parse(int argc, char** argv) {

@@ -1,9 +1,8 @@
 // conv-bench on the CPU: im2col + the blocked SGEMM, FP32 only.
-#include <chrono>
-
 #include "common/cpu_gemm.h"
 #include "common/errors.h"
 #include "common/random_values.h"
+#include "common/timing.h"
 #include "conv-bench/conv_cpu.h"
 #include "conv-bench/conv_runs.h"
 #include "support/exit_codes.h"
@@ -35,13 +34,7 @@ int run_cpu_conv(const ConvConfig& config, const Device& device, ResultWriter& w
     const auto w = random_values(shape.filter_size(), config.seed + 1);
     std::vector<float> y(static_cast<std::size_t>(shape.output_size()));
     auto run = [&] { conv_im2col(shape, x.data(), w.data(), y.data(), device.threads); };
-    for (int i = 0; i < config.warmup; ++i) run();
-    std::vector<double> seconds;
-    for (int i = 0; i < config.repetitions; ++i) {
-      const auto start = std::chrono::steady_clock::now();
-      run();
-      seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
+    const std::vector<double> seconds = time_on_host(config.warmup, config.repetitions, run);
     report_conv_layer(writer, shape, Precision::fp32, seconds, extra);
   }
   return kExitSuccess;

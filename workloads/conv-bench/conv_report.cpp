@@ -1,6 +1,6 @@
 #include <cstdio>
 
-#include "common/stats.h"
+#include "common/timing.h"
 #include "conv-bench/conv_runs.h"
 
 namespace gkebuild::workloads {
@@ -27,25 +27,12 @@ bool report_conv_check(ResultWriter& writer, Precision precision, double max_err
 
 void report_conv_layer(ResultWriter& writer, const ConvShape& shape, Precision precision,
                        const std::vector<double>& seconds, const nlohmann::json& extra) {
-  const Summary time = summarize(seconds);
-  Measurement m;
-  m.precision = to_string(precision);
-  m.shape = shape.json();
-  m.repetitions = static_cast<int>(time.count);
-  m.metric = "throughput";
-  m.value = shape.flops() / time.median / 1e12;
-  m.unit = "TFLOP/s";
-  m.extra = extra;
-  m.extra["min"] = shape.flops() / time.max / 1e12;
-  m.extra["max"] = shape.flops() / time.min / 1e12;
-  writer.write(m);
-  m.metric = "time";
-  m.value = time.median * 1e3;
-  m.unit = "ms";
-  m.extra = {{"min", time.min * 1e3}, {"max", time.max * 1e3}, {"mean", time.mean * 1e3}};
-  writer.write(m);
+  Measurement base;
+  base.precision = to_string(precision);
+  base.shape = shape.json();
+  const Summary time = write_timing(writer, base, seconds, shape.flops(), extra);
   std::fprintf(stderr, "conv-bench: %-18s %s n=%lld %.3f TFLOP/s (median %.3f ms of %zu)\n",
-               shape.name.c_str(), m.precision.c_str(), static_cast<long long>(shape.n),
+               shape.name.c_str(), base.precision.c_str(), static_cast<long long>(shape.n),
                shape.flops() / time.median / 1e12, time.median * 1e3, time.count);
 }
 

@@ -1,12 +1,12 @@
 // gemm-bench on the CPU: the blocked multi-threaded SGEMM of common/, FP32 only.
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 
 #include "common/cpu_gemm.h"
 #include "common/errors.h"
 #include "common/random_values.h"
+#include "common/timing.h"
 #include "gemm-bench/gemm_check.h"
 #include "gemm-bench/gemm_report.h"
 #include "gemm-bench/gemm_runs.h"
@@ -45,13 +45,7 @@ int run_cpu_gemm(const GemmConfig& config, const Device& device, ResultWriter& w
     cpu_sgemm(Transpose::no, Transpose::no, config.m, config.n, config.k, 1.0f, a.data(),
               config.k, b.data(), config.n, 0.0f, c.data(), config.n, device.threads);
   };
-  for (int i = 0; i < config.warmup; ++i) multiply();
-  std::vector<double> seconds;
-  for (int i = 0; i < config.repetitions; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    multiply();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
+  const std::vector<double> seconds = time_on_host(config.warmup, config.repetitions, multiply);
   const GemmCheck check = check_gemm_sample(a, b, c, config.m, config.n, config.k,
                                             config.check_samples, Precision::fp32, config.seed);
   const nlohmann::json extra = {{"kernel", cpu_sgemm_kernel_name()}, {"threads", device.threads}};

@@ -2,19 +2,18 @@
 
 #include <cstdio>
 
-#include "common/stats.h"
+#include "common/timing.h"
 
 namespace gkebuild::workloads {
 
 bool report_gemm(ResultWriter& writer, const GemmConfig& config, Precision precision,
                  const std::vector<double>& seconds, const GemmCheck& check,
                  const nlohmann::json& extra) {
-  const Summary time = summarize(seconds);
   const double flops = gemm_flops(config);
   Measurement m;
   m.precision = to_string(precision);
   m.shape = {{"m", config.m}, {"n", config.n}, {"k", config.k}};
-  m.repetitions = static_cast<int>(time.count);
+  m.repetitions = static_cast<int>(seconds.size());
 
   m.metric = "max_error";
   m.value = check.max_error;
@@ -27,19 +26,7 @@ bool report_gemm(ResultWriter& writer, const GemmConfig& config, Precision preci
                check.max_error, check.tolerance, check.passed() ? "ok" : "FAILED");
   if (!check.passed()) return false;
 
-  m.metric = "throughput";
-  m.value = flops / time.median / 1e12;
-  m.unit = "TFLOP/s";
-  m.extra = extra;
-  m.extra["min"] = flops / time.max / 1e12;
-  m.extra["max"] = flops / time.min / 1e12;
-  writer.write(m);
-
-  m.metric = "time";
-  m.value = time.median * 1e3;
-  m.unit = "ms";
-  m.extra = {{"min", time.min * 1e3}, {"max", time.max * 1e3}, {"mean", time.mean * 1e3}};
-  writer.write(m);
+  const Summary time = write_timing(writer, m, seconds, flops, extra);
   std::fprintf(stderr, "gemm-bench: %s %.3f TFLOP/s (median of %zu, %.3f ms; spread %.3f-%.3f ms)\n",
                to_string(precision).c_str(), flops / time.median / 1e12, time.count,
                time.median * 1e3, time.min * 1e3, time.max * 1e3);

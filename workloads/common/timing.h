@@ -1,0 +1,22 @@
+// Timed repetitions and the two result lines every benchmark writes from them.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "common/results.h"
+#include "common/stats.h"
+
+namespace gkebuild::workloads {
+
+// Runs `work` warmup times untimed, then `repetitions` times, each timed on the host's steady
+// clock (the CPU paths; GPU paths time with CUDA events).
+std::vector<double> time_on_host(int warmup, int repetitions, const std::function<void()>& work);
+
+// Writes "throughput" (TFLOP/s from the median, min/max spread plus `extra`) and "time" (ms:
+// median, min, max, mean) lines for `flops` of work; `base` gives precision and shape.
+// Returns the summary for a human line.
+Summary write_timing(ResultWriter& writer, Measurement base, const std::vector<double>& seconds, double flops,
+                     const nlohmann::json& extra);
+
+}  // namespace gkebuild::workloads
