@@ -1,0 +1,29 @@
+// Finding the schemas the kubernetes-validate Python package ships, without paying
+// for a Python start on every run: the package directory is looked up once and
+// remembered in a small file under the cache directory.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "validate/schema_names.h"
+
+namespace gkebuild::validate {
+
+// $XDG_CACHE_HOME/gkebuild, or ~/.cache/gkebuild.
+std::filesystem::path default_cache_dir();
+
+// <site-packages>/kubernetes_validate/kubernetes-json-schema, if the package is installed.
+std::optional<std::filesystem::path> kubernetes_validate_schema_root(
+    const std::filesystem::path& cache_dir);
+
+// A folder of version directories (v1.37.0-local-strict/ …), as kubernetes-validate ships.
+struct VersionedSchemaRoot {
+  std::filesystem::path root;
+  // The directory for the newest version whose major.minor is <= `wanted`.
+  std::optional<std::filesystem::path> directory_for(const KubernetesVersion& wanted, bool strict) const;
+  std::vector<KubernetesVersion> versions(bool strict) const;
+};
+
+}  // namespace gkebuild::validate

@@ -1,0 +1,26 @@
+// The report formats: compiler-style text, JSON, JUnit XML, SARIF 2.1.0 and GitHub
+// Actions workflow commands. Each returns the whole text for standard output.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "validate/validator.h"
+
+namespace gkebuild::validate {
+
+enum class OutputFormat { kText, kJson, kJunit, kSarif, kGithub };
+
+std::optional<OutputFormat> parse_output_format(std::string_view name);
+
+// Findings sorted by file, line and column; then rendered.
+std::string format_report(ValidateReport report, OutputFormat format);
+
+std::string format_text(const ValidateReport& report);
+std::string format_json(const ValidateReport& report);
+std::string format_junit(const ValidateReport& report);
+std::string format_sarif(const ValidateReport& report);
+std::string format_github(const ValidateReport& report);
+
+}  // namespace gkebuild::validate

@@ -1,0 +1,129 @@
+#include "validate/schema_locator.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/atomic_file.h"
+#include "validate/http_fetch.h"
+#include "validate/package_schemas.h"
+
+namespace gkebuild::validate {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_url(std::string_view s) { return s.starts_with("http://") || s.starts_with("https://"); }
+
+std::string fnv1a_hex(std::string_view text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+std::string parent_of(const std::string& id) {
+  size_t slash = id.rfind('/');
+  return slash == std::string::npos ? std::string("./") : id.substr(0, slash + 1);
+}
+
+std::optional<std::string> read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+SchemaLocator::SchemaLocator(SchemaLocatorOptions options) : options_(std::move(options)) {
+  std::vector<fs::path> roots;
+  if (auto package = kubernetes_validate_schema_root(options_.cache_dir)) roots.push_back(*package);
+  roots.push_back(options_.cache_dir / "kubernetes-json-schema");
+  std::optional<KubernetesVersion> newest;
+  for (const auto& root : roots) {
+    auto versions = VersionedSchemaRoot{root}.versions(options_.strict);
+    if (versions.empty()) continue;
+    bundled_dirs_.push_back(root);
+    if (!newest || versions.back() > *newest) newest = versions.back();
+  }
+  version_ = options_.version.value_or(newest.value_or(kFallbackKubernetesVersion));
+}
+
+std::optional<SchemaSource> SchemaLocator::find(std::string_view api_version, std::string_view kind) const {
+  SchemaNames names = schema_names(api_version, kind);
+  for (const auto& location : options_.locations)
+    if (auto found = from_location(location, names)) return found;
+  for (const auto& root : bundled_dirs_) {
+    auto dir = VersionedSchemaRoot{root}.directory_for(version_, options_.strict);
+    if (!dir) continue;
+    if (auto found = from_file(*dir / names.file_name())) return found;
+  }
+  return std::nullopt;
+}
+
+std::optional<SchemaSource> SchemaLocator::from_location(const std::string& location,
+                                                         const SchemaNames& names) const {
+  if (location.find("{{") != std::string::npos) {
+    std::string target = expand_location_template(location, names, version_, options_.strict);
+    return is_url(target) ? from_url(target) : from_file(target);
+  }
+  const std::string flavour = std::string(options_.strict ? "-standalone-strict" : "-standalone");
+  const std::string versioned = "v" + version_.to_string();
+  if (is_url(location)) {
+    std::string base = location.ends_with("/") ? location : location + "/";
+    return from_url(base + versioned + flavour + "/" + names.file_name());
+  }
+  fs::path dir(location);
+  const std::string local = options_.strict ? "-local-strict" : "-local";
+  for (const fs::path& candidate : {dir / names.file_name(), dir / (versioned + flavour) / names.file_name(),
+                                    dir / (versioned + local) / names.file_name()})
+    if (auto found = from_file(candidate)) return found;
+  return std::nullopt;
+}
+
+std::optional<SchemaSource> SchemaLocator::from_file(const fs::path& path) const {
+  auto text = read_text(path);
+  if (!text) return std::nullopt;
+  std::error_code ec;
+  auto stamp = fs::last_write_time(path, ec).time_since_epoch().count();
+  std::string id = path.string();
+  return SchemaSource{id, parent_of(id), std::move(*text), static_cast<long long>(stamp)};
+}
+
+std::optional<SchemaSource> SchemaLocator::from_url(const std::string& url) const {
+  fs::path cached = options_.cache_dir / "downloads" / (fnv1a_hex(url) + ".json");
+  auto text = read_text(cached);
+  if (!text) {
+    text = http_get(url);
+    if (!text) return std::nullopt;
+    try {
+      io::write_file_atomically(cached, *text);
+    } catch (const std::exception&) {
+      // Without a writable cache the schema is simply fetched again next time.
+    }
+  }
+  return SchemaSource{url, parent_of(url), std::move(*text), 0};
+}
+
+std::string SchemaLocator::read_sibling(const SchemaSource& from, const std::string& name) const {
+  std::string leaf = name.substr(name.rfind('/') == std::string::npos ? 0 : name.rfind('/') + 1);
+  std::string target = from.base + leaf;
+  std::optional<SchemaSource> sibling = is_url(target) ? from_url(target) : from_file(target);
+  if (!sibling) throw std::runtime_error("schema " + from.id + " refers to " + name + ", which is not at " + target);
+  return std::move(sibling->text);
+}
+
+std::string SchemaLocator::searched() const {
+  std::string out;
+  for (const auto& location : options_.locations) out += (out.empty() ? "" : ", ") + location;
+  for (const auto& root : bundled_dirs_) out += (out.empty() ? "" : ", ") + root.string();
+  return out.empty() ? "no schema source" : out;
+}
+
+}  // namespace gkebuild::validate

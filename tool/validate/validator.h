@@ -1,0 +1,45 @@
+// `gkebuild validate` as a library: read the inputs, check every object, collect
+// findings. The command line (tool/cli/validate_command.cpp) only parses flags.
+#pragma once
+
+#include <filesystem>
+#include <istream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "validate/finding.h"
+#include "validate/schema_names.h"
+#include "validate/yaml_loader.h"
+
+namespace gkebuild::validate {
+
+struct ValidateOptions {
+  std::vector<std::string> inputs;            // files, folders, "-" for stdin
+  std::vector<std::string> schema_locations;  // --schema-location, in order
+  std::optional<KubernetesVersion> kubernetes_version;
+  bool strict = true;          // unknown fields are errors
+  bool strict_kinds = false;   // kinds without a schema are errors, not skipped
+  std::set<std::string, std::less<>> disabled_rules;
+  std::filesystem::path cache_dir;
+  LoadLimits limits;
+};
+
+struct ValidateReport {
+  std::vector<Finding> findings;
+  int files = 0;
+  std::vector<std::string> file_names;  // as reported ("<stdin>" for -)
+  int resources = 0;
+  int skipped = 0;  // objects without a schema
+  KubernetesVersion kubernetes_version;
+};
+
+// Throws std::runtime_error when the tool cannot run (missing input, no schemas at all).
+ValidateReport run_validation(const ValidateOptions& options, std::istream& standard_input);
+
+// The files a list of inputs names: folders walked recursively for .yaml .yml .json,
+// sorted; files named explicitly are kept whatever their extension.
+std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs);
+
+}  // namespace gkebuild::validate
