@@ -53,7 +53,7 @@ class TemplateLibrary final : public TemplateStore {
       if (!out.empty()) out += ", ";
       out += dir.string();
     }
-    return out.empty() ? "no search path" : out;
+    return out.empty() ? "no template folders configured" : out;
   }
 
  private:

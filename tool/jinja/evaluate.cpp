@@ -20,7 +20,7 @@ void Frame::set(std::string_view name, Value value) {
 }
 
 void Interpreter::require_defined(const Value& value) const {
-  if (value.is_undefined() && strict()) throw EvalError(value.undefined_message());
+  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) throw EvalError(value.undefined_message());
 }
 
 void Interpreter::fail_undefined(const Value& value) const { throw EvalError(value.undefined_message()); }
@@ -49,6 +49,7 @@ Value Interpreter::lookup(std::string_view name) const {
   }
   Value global;
   if (find_global(name, global)) return global;
+  if (name == "self" && state_) return self_reference(state_->blocks);
   return Value::undefined(name);
 }
 
@@ -63,6 +64,11 @@ Value Interpreter::getattr(const Value& object, std::string_view name) {
       break;
     }
     case Kind::Object: return object.object_ptr()->get_attr(name);
+    case Kind::Tuple:
+      // groupby() yields (grouper, list) pairs that also answer to these names.
+      if (object.items().size() == 2 && (name == "grouper" || name == "list"))
+        return object.items()[name == "grouper" ? 0 : 1];
+      break;
     default: break;
   }
   if (has_method(object, name)) {
@@ -227,11 +233,14 @@ Value Interpreter::eval_node(const Expr& expr) {
     case ExprKind::Name: return lookup(static_cast<const NameExpr&>(expr).name);
     case ExprKind::Getattr: {
       const auto& e = static_cast<const GetattrExpr&>(expr);
-      return getattr(eval(*e.object), e.name);
+      Value object = eval(*e.object);
+      if (object.is_undefined()) raise_at(current, e.object->offset, object.undefined_message());
+      return getattr(object, e.name);
     }
     case ExprKind::Getitem: {
       const auto& e = static_cast<const GetitemExpr&>(expr);
       Value object = eval(*e.object);
+      if (object.is_undefined()) raise_at(current, e.object->offset, object.undefined_message());
       if (e.index->kind == ExprKind::Slice) return eval_slice(object, static_cast<const SliceExpr&>(*e.index));
       return getitem(object, eval(*e.index));
     }
@@ -288,7 +297,7 @@ Value Interpreter::eval_node(const Expr& expr) {
       const auto& e = static_cast<const CondExpr&>(expr);
       if (test(eval(*e.test))) return eval(*e.then);
       if (e.otherwise) return eval(*e.otherwise);
-      return Value::undefined_with("the inline if-expression on line " +
+      return Value::lenient_undefined("the inline if-expression on line " +
                                    std::to_string(source_location(*current, e.offset).line) +
                                    " evaluated to false and no else section was defined.");
     }

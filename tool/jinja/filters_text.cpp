@@ -293,6 +293,8 @@ Value f_urlencode(Interpreter& in, const Value& v, CallArgs& a) {
     for (unsigned char c : text) {
       if (std::isalnum(c) || c == '_' || c == '.' || c == '-' || c == '~' || (!for_query && c == '/')) {
         out += static_cast<char>(c);
+      } else if (for_query && c == ' ') {
+        out += '+';
       } else {
         out += '%';
         out += hex[c >> 4];

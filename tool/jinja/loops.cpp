@@ -11,7 +11,7 @@ Flow Interpreter::render_for(const ForStmt& stmt) {
 }
 
 void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth) {
-  if (iterable.is_undefined() && strict()) fail_undefined(iterable);
+  if (iterable.is_undefined()) require_defined(iterable);
   Sequence sequence = [&] {
     try {
       return Sequence(iterable);

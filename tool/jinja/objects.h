@@ -87,6 +87,9 @@ struct NativeFunction : Object {
 bool has_method(const Value& self, std::string_view name);
 Value call_method(Interpreter& interp, const Value& self, std::string_view name, CallArgs& args);
 
+// `self` in a template: attribute access renders the named block (render_templates.cpp).
+Value self_reference(const BlockMap& blocks);
+
 // Globals (globals.cpp): range, dict, namespace, cycler, joiner, required.
 bool find_global(std::string_view name, Value& out);
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "jinja/filters.h"
 #include "jinja/number_format.h"
 
 namespace gkebuild::jinja {
@@ -110,11 +111,13 @@ Value binary_op(BinaryOp op, const Value& a, const Value& b) {
   }
   if (op == BinaryOp::Add) {
     if (a.is_str() && b.is_str()) {
+      // Markup + str escapes the plain side, as markupsafe does.
+      bool markup = a.is_markup() || b.is_markup();
       std::string out;
       out.reserve(a.str().size() + b.str().size());
-      out += a.str();
-      out += b.str();
-      return Value::string(std::move(out));
+      out += markup && !a.is_markup() ? html_escape(a.str()) : std::string(a.str());
+      out += markup && !b.is_markup() ? html_escape(b.str()) : std::string(b.str());
+      return markup ? Value::markup(std::move(out)) : Value::string(std::move(out));
     }
     if ((is_list(a) && is_list(b)) || (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple))
       return concat_sequences(a, b);

@@ -58,7 +58,7 @@ void Interpreter::render_print(const PrintStmt& stmt) {
     *out += value.str();
     return;
   }
-  if (value.is_undefined() && strict()) raise_at(current, stmt.expr->offset, value.undefined_message());
+  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) raise_at(current, stmt.expr->offset, value.undefined_message());
   append_str(*out, value);
 }
 

@@ -35,6 +35,12 @@ struct SelfReference : Object {
 };
 }  // namespace
 
+Value self_reference(const BlockMap& blocks) {
+  auto self = std::make_shared<SelfReference>();
+  self->blocks = &blocks;
+  return Value::object(std::move(self));
+}
+
 std::shared_ptr<Frame> Interpreter::globals_frame() {
   if (!globals_) globals_ = std::make_shared<Frame>();
   return globals_;
@@ -53,9 +59,18 @@ std::string Interpreter::render(const std::shared_ptr<const Template>& tmpl, con
 
 void Interpreter::render_template(std::shared_ptr<const Template> tmpl, std::shared_ptr<Frame> root) {
   if (active_templates_.size() >= kMaxTemplateDepth) {
+    // Show the repeating part of the chain: "a -> b -> a".
+    size_t start = 0;
+    for (size_t i = active_templates_.size(); i-- > 0;) {
+      if (active_templates_[i] == tmpl->name) {
+        start = i;
+        break;
+      }
+    }
     std::string chain;
-    for (const auto& name : active_templates_) chain += name + " -> ";
-    throw EvalError("include cycle or too deeply nested templates: " + chain + tmpl->name);
+    for (size_t i = start; i < active_templates_.size(); ++i) chain += active_templates_[i] + " -> ";
+    throw EvalError("include cycle: " + chain + tmpl->name + " (templates nested more than " +
+                    std::to_string(kMaxTemplateDepth) + " deep)");
   }
   RenderState state;
   state.root = root;
@@ -211,9 +226,7 @@ std::string Interpreter::render_block(const BlockMap& blocks, std::string_view n
   super_ref->level = level + 1;
   if (level + 1 < found->second.size()) inner->vars.emplace_back("super", Value::object(super_ref));
   else inner->vars.emplace_back("super", Value::undefined_with("there is no parent block called '" + std::string(name) + "'."));
-  auto self_ref = std::make_shared<SelfReference>();
-  self_ref->blocks = &blocks;
-  inner->vars.emplace_back("self", Value::object(self_ref));
+  inner->vars.emplace_back("self", self_reference(blocks));
   auto saved_frame = frame;
   const Template* saved_template = current;
   frame = inner;

@@ -63,6 +63,8 @@ class Value {
   static Value undefined(std::string_view name) { Value v; v.s_ = name.data(); v.n_ = name.size(); return v; }
   // Undefined with a full message such as "'dict object' has no attribute 'x'".
   static Value undefined_with(std::string message);
+  // An Undefined that stays lenient even in strict mode (Jinja's `x if c` without else).
+  static Value lenient_undefined(std::string message) { Value v = undefined_with(std::move(message)); v.lenient_ = true; return v; }
 
   Kind kind() const { return kind_; }
   bool is_undefined() const { return kind_ == Kind::Undefined; }
@@ -76,6 +78,7 @@ class Value {
   bool is_mapping() const { return kind_ == Kind::Dict || kind_ == Kind::JsonDict; }
   bool is_object() const { return kind_ == Kind::Object; }
   bool is_markup() const { return markup_; }
+  bool is_lenient_undefined() const { return kind_ == Kind::Undefined && lenient_; }
 
   bool as_bool() const { return b_; }
   int64_t as_int() const { return kind_ == Kind::Bool ? (b_ ? 1 : 0) : i_; }
@@ -100,6 +103,7 @@ class Value {
 
   Kind kind_;
   bool markup_ = false;
+  bool lenient_ = false;
   union {
     bool b_;
     int64_t i_;
