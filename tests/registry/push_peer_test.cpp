@@ -7,6 +7,7 @@
 
 #include "io/atomic_file.h"
 #include "oci/layout.h"
+#include "oci/media_types.h"
 #include "remote/pull.h"
 #include "tests/registry/harness.h"
 #include "transport/errors.h"
@@ -99,6 +100,33 @@ TEST_F(PushPeerTest, DockerSchema2OnRequest) {
   EXPECT_EQ(manifest["mediaType"], "application/vnd.docker.distribution.manifest.v2+json");
   EXPECT_EQ(manifest["layers"][0]["mediaType"], "application/vnd.docker.image.rootfs.diff.tar.gzip");
   EXPECT_NE(r.out.find(registry.host() + "/team/app@sha256:"), std::string::npos);
+
+  auto local = oci::Layout::open_or_create(dir.path() / "pulled");
+  auto pulled = registry::pull_image(registry::parse_reference(registry.host() + "/team/app:d"), local, {});
+  EXPECT_EQ(pulled.descriptor.media_type, "application/vnd.docker.distribution.manifest.v2+json");
+  EXPECT_EQ(pulled.resolved.str(), r.out.substr(0, r.out.size() - 1));
+  EXPECT_TRUE(local.has_blob(pulled.manifest.layers[0].digest));
+}
+
+TEST_F(PushPeerTest, IndexIsPushedWholeAndPulledForLinuxAmd64) {
+  Registry registry(dir.path() / "reg", {});
+  auto amd64 = make_test_image(layout(), "amd64", {1500}, 21);
+  auto arm64 = make_test_image(layout(), "arm64", {1700}, 22);
+  amd64.platform = oci::Platform{"amd64", "linux", ""};
+  arm64.platform = oci::Platform{"arm64", "linux", "v8"};
+  auto store = oci::Layout::open(layout());
+  oci::Index index{std::string(oci::media::kOciIndex), {arm64, amd64}, {}};
+  store.tag("multi", store.write_blob(oci::media::kOciIndex, oci::to_json_text(index)));
+
+  auto pushed = push_json("oci:" + layout().string() + ":multi " + registry.host() + "/team/multi:1");
+  EXPECT_EQ(pushed["mediaType"], oci::media::kOciIndex);
+  auto raw = run_command("skopeo inspect --raw --tls-verify=false docker://" + registry.host() + "/team/multi:1");
+  EXPECT_EQ(nlohmann::json::parse(raw.out)["manifests"].size(), 2u);
+
+  auto local = oci::Layout::open_or_create(dir.path() / "pulled");
+  auto pulled = registry::pull_image(registry::parse_reference(registry.host() + "/team/multi:1"), local, {});
+  EXPECT_EQ(pulled.descriptor.digest, amd64.digest);
+  EXPECT_EQ(pulled.index_digest, pushed["digest"]);
 }
 
 TEST_F(PushPeerTest, ImagePushedBySkopeoServesAsABase) {
