@@ -295,6 +295,9 @@ class TemplateGenerator:
             ]
             if scope.in_loop:
                 options.append((1, lambda: self.tag(f"if {self.bool_expr(scope, 1)}") + self.tag(rng.choice(["break", "continue"])) + self.tag("endif")))
+                options.append((1, lambda: rng.choice([
+                    "{{ loop.cycle('o', 'e', 3) }}", "{{ loop.changed(loop.index // 2) }}", "{{ loop.previtem is defined }}",
+                    "{{ loop.depth }}", "{% if not loop.last %}{{ loop.nextitem }}{% endif %}"])))
         return self.pick(options)
 
     def if_statement(self, scope, depth):
@@ -355,11 +358,33 @@ class TemplateGenerator:
             body = self.block(scope, 1)
             scope.names[name] = "str"
             return self.tag(f"set {name}") + body + self.tag("endset")
-        if roll < 0.26:
+        if roll < 0.22:
             return self.macro_chunk(scope)
+        if roll < 0.26:
+            return self.state_chunk(scope)
         if roll < 0.32 and self.templates:
             return self.template_use_chunk(scope)
         return self.node(scope, 2)
+
+    def state_chunk(self, scope):
+        """Assignments with state: a namespace counter, a filtered block set, tuple unpacking."""
+        rng = self.rng
+        name = self.fresh("x")
+        choice = rng.randrange(3)
+        if choice == 0:
+            item = self.fresh("i")
+            return (self.tag(f"set {name} = namespace(n=0, s='')") + self.tag(f"for {item} in {self.int_list(scope, 1)}")
+                    + self.tag(f"set {name}.n = {name}.n + {item}") + self.tag(f"set {name}.s = {name}.s ~ {item}")
+                    + self.tag("endfor") + f"{{{{ {name}.n }}}}/{{{{ {name}.s }}}}")
+        if choice == 1:
+            chosen = rng.choice(["upper", "trim", "title", "replace(' ', '_')", "indent(2)"])
+            text = self.tag(f"set {name} | {chosen}") + self.block(scope, 1) + self.tag("endset")
+            scope.names[name] = "str"
+            return text
+        other = self.fresh("x")
+        text = self.tag(f"set {name}, {other} = {self.int_expr(scope, 1)}, {self.str_expr(scope, 1)}")
+        scope.names[name], scope.names[other] = "int", "str"
+        return text
 
     def library_templates(self):
         """Templates for include and import: a text fragment and a macro library."""
