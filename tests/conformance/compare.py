@@ -3,7 +3,8 @@
 gkebuild's engine (tests/conformance/case_runner) and compares the bytes.
 
 Both raising an error counts as agreement; an error on one side only is a mismatch.
-Cases listed in INTENDED_DIFFERENCES.md are skipped with their reason.
+Cases listed in INTENDED_DIFFERENCES.md are not compared (their reason is printed);
+gkebuild must raise an error on each of them instead.
 Without --runner it only checks the corpus against Jinja2: every case renders, or
 raises when it is marked "expect_error".
 
@@ -66,39 +67,49 @@ def check_corpus(cases, references):
     return problems
 
 
+def check_intended(skipped, intended, runner):
+    """Every intended difference is gkebuild refusing what Jinja2 renders: it must raise."""
+    failed = 0
+    for case, ours in zip(skipped, jinja_ref.render_gkebuild(runner, skipped)):
+        print(f"skipped {case['name']}: {intended[case['name']]}")
+        if "error" not in ours or ours.get("crash"):
+            failed += 1
+            print(f"MISMATCH {case['name']}: listed as an intended difference, but gkebuild gave {describe(ours)}")
+    return failed
+
+
 def main():
     arguments = parse_arguments()
     cases = jinja_ref.load_cases(arguments.cases)
-    if arguments.select:
-        cases = [case for case in cases if arguments.select in case["name"]]
     intended = jinja_ref.load_intended_differences(arguments.intended)
-    unknown = sorted(set(intended) - {case["name"] for case in jinja_ref.load_cases(arguments.cases)})
+    unknown = sorted(set(intended) - {case["name"] for case in cases})
     if unknown:
         print(f"INTENDED_DIFFERENCES.md names cases that do not exist: {', '.join(unknown)}")
         return 1
+    if arguments.select:
+        cases = [case for case in cases if arguments.select in case["name"]]
+        intended = {name: reason for name, reason in intended.items() if arguments.select in name}
     references = [jinja_ref.render_reference(case) for case in cases]
     corpus_problems = check_corpus(cases, references)
     if not arguments.runner:
         print(f"corpus: {len(cases)} cases checked against jinja2, {corpus_problems} problems")
         return 1 if corpus_problems else 0
 
-    for case in cases:
-        if case["name"] in intended:
-            print(f"skipped {case['name']}: {intended[case['name']]}")
+    skipped = [case for case in cases if case["name"] in intended]
+    failed = check_intended(skipped, intended, arguments.runner)
     kept = [i for i, case in enumerate(cases) if case["name"] not in intended]
     cases, references = [cases[i] for i in kept], [references[i] for i in kept]
 
     ours = jinja_ref.render_gkebuild(arguments.runner, cases)
-    failed = 0
     for case, reference, result in zip(cases, references, ours):
         if not jinja_ref.agree(reference, result):
             failed += 1
             show_mismatch(case, reference, result, arguments.quiet)
     if corpus_problems:
         print(f"corpus: {corpus_problems} cases do not behave in jinja2 as marked")
-    if intended:
-        print(f"{len(intended)} cases skipped as intended differences")
-    print(f"conformance: {len(cases) - failed} passed, {failed} failed")
+    if skipped:
+        print(f"{len(skipped)} intended differences: gkebuild must raise an error there, not match jinja2")
+    print(f"conformance: {len(cases) + len(skipped) - failed} passed, {failed} failed")
     return 1 if failed or corpus_problems else 0
 
 
