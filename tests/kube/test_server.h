@@ -25,7 +25,7 @@ class KubeTestServer {
  public:
   KubeTestServer() {
     const std::string script = GKEBUILD_SOURCE_ROOT "/tests/kube/kube_test_server.py";
-    const std::string dir_arg = dir_.path().string();
+    const std::string dir_arg = certificates().path().string();
     const char* argv[] = {"python3", script.c_str(), "--dir", dir_arg.c_str(), nullptr};
     int fds[2];
     if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
@@ -43,6 +43,9 @@ class KubeTestServer {
     ::close(fds[0]);
     if (!line.starts_with("PORT ")) throw std::runtime_error("the Kubernetes test server did not start");
     port_ = std::stoi(line.substr(5));
+    // Beside the kubeconfig, so that tests can name them relative to it.
+    for (const char* name : {"ca.crt", "client.crt", "client.key"})
+      std::filesystem::copy_file(certificates() / name, dir_ / name);
     control_ = std::make_unique<kube::HttpTransport>(server(), kube::TlsSettings{ca_pem()});
   }
   ~KubeTestServer() {
@@ -95,6 +98,12 @@ class KubeTestServer {
   }
 
  private:
+  // One test CA per test program: making certificates costs more than a test.
+  static const TempDir& certificates() {
+    static const TempDir shared;
+    return shared;
+  }
+
   TempDir dir_;
   pid_t pid_ = 0;
   int port_ = 0;

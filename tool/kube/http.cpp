@@ -141,6 +141,10 @@ HttpResult HttpTransport::perform(const HttpRequest& request, const HttpAuth& au
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 30L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, request.timeout_seconds);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "gkebuild");
+  // Streams may be silent for minutes; keepalive probes notice a peer that vanished.
+  curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(curl, CURLOPT_TCP_KEEPIDLE, 30L);
+  curl_easy_setopt(curl, CURLOPT_TCP_KEEPINTVL, 15L);
   curl_slist* connect_to = nullptr;
   if (!connect_to_.empty()) {
     connect_to = curl_slist_append(connect_to, connect_to_.c_str());

@@ -158,7 +158,8 @@ ClusterConfig read_cluster(const std::string& name, const NamedEntry& entry) {
   config.tls_server_name = cluster.text("tls-server-name");
   if (const YAML::Node extensions = cluster.node("extensions"); extensions && extensions.IsSequence())
     for (const YAML::Node& item : extensions)
-      if (item.IsMap() && item["name"] && item["name"].as<std::string>() == "client.authentication.k8s.io/exec")
+      if (item.IsMap() && item["name"] && item["name"].IsScalar() &&
+          item["name"].Scalar() == "client.authentication.k8s.io/exec")
         config.exec_extension = yamlfile::to_json(item["extension"]);
   return config;
 }

@@ -136,7 +136,8 @@ class Session {
     request.target = collection_path(type_, namespace_) + "?watch=1&allowWatchBookmarks=true&resourceVersion=" +
                      query_escape(resource_version_) + "&timeoutSeconds=" +
                      std::to_string(options_.timeout_seconds) + selector_query(options_.selectors, '&');
-    request.timeout_seconds = 0;
+    // A server that misses its own timeoutSeconds is treated as a dropped stream.
+    request.timeout_seconds = options_.timeout_seconds + 30;
     const BodySink sink = [this](std::string_view chunk) { return take(chunk); };
     HttpResult result = client_.stream(request, sink);
     if (result.status == 410) return Outcome::Expired;
