@@ -62,6 +62,12 @@ bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") ==
 
 [[noreturn]] void fail(const std::string& rendered, const std::string& template_name,
                        const std::string& template_source, int line, int column, const std::string& message) {
+  // An unclosed bracket or quote is reported where the document ends: point at the
+  // last line with text instead, which is where the mistake shows.
+  while (line > 1 && is_blank(std::string(line_of(rendered, line)))) {
+    --line;
+    column = static_cast<int>(line_of(rendered, line).size()) + 1;
+  }
   const std::string rendered_line(line_of(rendered, line));
   const int template_line = template_source.empty() ? 0 : locate_template_line(template_source, rendered_line);
   const std::string detail = "the rendered YAML is invalid (rendered line " + std::to_string(line) + ", column " +
@@ -73,7 +79,8 @@ bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") ==
 }
 
 std::string scalar_at(const YAML::Node& node, const char* key) {
-  if (!node.IsMap()) return "";
+  // A missing key gives an invalid node, on which IsMap() would throw.
+  if (!node.IsDefined() || !node.IsMap()) return "";
   const YAML::Node value = node[key];  // const: a missing key is not inserted
   return value && value.IsScalar() ? value.Scalar() : "";
 }
