@@ -234,3 +234,27 @@ users:
 
 }  // namespace
 }  // namespace gkebuild::kube
+
+namespace gkebuild::kube {
+namespace {
+
+TEST(Kubeconfig, ExecCommandWithASlashIsRelativeToTheKubeconfigAndABareNameIsLookedUpOnPath) {
+  TempDir dir;
+  write(dir / "conf/bin/plugin", "#!/bin/sh\n");
+  std::filesystem::permissions(dir / "conf/bin/plugin", std::filesystem::perms::owner_all);
+  ExecConfig exec;
+  exec.base_dir = dir / "conf";
+  exec.command = "./bin/plugin";
+  EXPECT_EQ(resolve_exec_command(exec), dir / "conf/./bin/plugin");
+  exec.command = "bin/missing";
+  EXPECT_FALSE(resolve_exec_command(exec));
+  exec.command = "sh";  // on PATH, whatever the kubeconfig's directory
+  const auto found = resolve_exec_command(exec);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->filename(), "sh");
+  exec.command = "plugin";  // a bare name is never taken from the kubeconfig's directory
+  EXPECT_FALSE(resolve_exec_command(exec));
+}
+
+}  // namespace
+}  // namespace gkebuild::kube
