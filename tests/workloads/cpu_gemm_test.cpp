@@ -64,14 +64,25 @@ void expect_matches_naive(const Case& s, Transpose ta, Transpose tb, int threads
     }
 }
 
-TEST(CpuGemm, MatchesNaiveProductOnFixedOddAndTinyShapes) {
+// Every micro-kernel this CPU can run (AVX-512, AVX2+FMA, portable), each with its own tile.
+TEST(CpuGemm, EveryKernelMatchesNaiveProductOnFixedOddAndTinyShapes) {
+  const std::string picked = cpu_sgemm_kernel_name();
   std::mt19937 rng(7);
   const Case cases[] = {{1, 1, 1}, {1, 17, 3}, {7, 1, 5}, {2, 3, 1}, {13, 29, 31}, {6, 32, 256},
                         {100, 37, 258}, {145, 33, 257}, {5, 3100, 9}, {300, 20, 2}};
-  for (const Case& s : cases)
-    for (Transpose ta : {Transpose::no, Transpose::yes})
-      for (Transpose tb : {Transpose::no, Transpose::yes})
-        for (int threads : {1, 3}) expect_matches_naive(s, ta, tb, threads, rng);
+  int kernels_run = 0;
+  for (const char* name : {"avx512", "avx2", "generic"}) {
+    if (!use_cpu_sgemm_kernel(name)) continue;
+    ++kernels_run;
+    SCOPED_TRACE(name);
+    for (const Case& s : cases)
+      for (Transpose ta : {Transpose::no, Transpose::yes})
+        for (Transpose tb : {Transpose::no, Transpose::yes})
+          for (int threads : {1, 3}) expect_matches_naive(s, ta, tb, threads, rng);
+  }
+  EXPECT_GE(kernels_run, 1);
+  EXPECT_TRUE(use_cpu_sgemm_kernel(picked));
+  EXPECT_FALSE(use_cpu_sgemm_kernel("sse9"));
 }
 
 TEST(CpuGemm, MatchesNaiveProductOnRandomShapes) {

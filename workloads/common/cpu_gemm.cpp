@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <barrier>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -73,22 +74,29 @@ void store_tile(const float* acc, int nr, std::int64_t rows, std::int64_t cols, 
   }
 }
 
-// acc(MR×NR) = packed A panel · packed B panel, NR/W vectors of width W per row.
+// acc(MR×NR) = packed A panel · packed B panel; a row of the tile is two vectors of width W
+// (NR = 2W). B's two vectors live in named registers, not an array, so the compiler keeps
+// the loop free of stores.
 template <int MR, int NR, typename V>
 [[gnu::always_inline]] inline void micro_kernel(std::int64_t kc, const float* a, const float* b,
                                                 float* acc) {
-  constexpr int W = sizeof(V) / sizeof(float);
-  constexpr int NV = NR / W;
-  V sum[MR][NV] = {};
+  static_assert(NR == 2 * static_cast<int>(sizeof(V) / sizeof(float)), "a tile row is two vectors");
+  V lo[MR] = {};
+  V hi[MR] = {};
   for (std::int64_t l = 0; l < kc; ++l) {
-    V bv[NV];
-    std::memcpy(bv, b + l * NR, sizeof(bv));
+    V b0, b1;
+    std::memcpy(&b0, b + l * NR, sizeof(V));
+    std::memcpy(&b1, b + l * NR + NR / 2, sizeof(V));
     for (int r = 0; r < MR; ++r) {
       const float ar = a[l * MR + r];
-      for (int v = 0; v < NV; ++v) sum[r][v] += ar * bv[v];
+      lo[r] += ar * b0;
+      hi[r] += ar * b1;
     }
   }
-  std::memcpy(acc, sum, sizeof(sum));
+  for (int r = 0; r < MR; ++r) {
+    std::memcpy(acc + r * NR, &lo[r], sizeof(V));
+    std::memcpy(acc + r * NR + NR / 2, &hi[r], sizeof(V));
+  }
 }
 
 struct Block {
@@ -119,7 +127,7 @@ __attribute__((target("avx512f,avx2,fma"))) void compute_block_avx512(const Prob
                                                                        const Block& blk,
                                                                        const float* pa,
                                                                        const float* pb) {
-  compute_block_impl<6, 32, v16f>(p, blk, pa, pb);
+  compute_block_impl<12, 32, v16f>(p, blk, pa, pb);
 }
 __attribute__((target("avx2,fma"))) void compute_block_avx2(const Problem& p, const Block& blk,
                                                             const float* pa, const float* pb) {
@@ -136,19 +144,32 @@ struct Kernel {
   ComputeBlock compute;
 };
 
-Kernel pick_kernel() {
+bool cpu_supports(const std::string& name) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return {"avx512", 6, 32, compute_block_avx512};
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    return {"avx2", 6, 16, compute_block_avx2};
-  }
+  if (name == "avx512") return __builtin_cpu_supports("avx512f");
+  if (name == "avx2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
-  return {"generic", 4, 8, compute_block_generic};
+  return name == "generic";
 }
 
-const Kernel& kernel() {
-  static const Kernel picked = pick_kernel();
+// The kernels, widest first.
+std::vector<Kernel> kernels() {
+  return {
+#if defined(__x86_64__)
+      {"avx512", 12, 32, compute_block_avx512},
+      {"avx2", 6, 16, compute_block_avx2},
+#endif
+      {"generic", 4, 8, compute_block_generic}};
+}
+
+Kernel& kernel() {
+  static Kernel picked = [] {
+    for (const Kernel& k : kernels()) {
+      if (cpu_supports(k.name)) return k;
+    }
+    return kernels().back();
+  }();
   return picked;
 }
 
@@ -206,7 +227,7 @@ class ParallelGemm {
   }
 
   const Problem& p_;
-  const Kernel& kern_;
+  const Kernel kern_;  // a copy: the choice stays fixed for the whole product
   int threads_;
   std::barrier<> sync_;
   std::int64_t mc_ = 0;
@@ -218,6 +239,16 @@ class ParallelGemm {
 }  // namespace
 
 const char* cpu_sgemm_kernel_name() { return kernel().name; }
+
+bool use_cpu_sgemm_kernel(const std::string& name) {
+  for (const Kernel& k : kernels()) {
+    if (k.name == name && cpu_supports(name)) {
+      kernel() = k;
+      return true;
+    }
+  }
+  return false;
+}
 
 void cpu_sgemm(Transpose transpose_a, Transpose transpose_b, std::int64_t m, std::int64_t n,
                std::int64_t k, float alpha, const float* a, std::int64_t lda, const float* b,

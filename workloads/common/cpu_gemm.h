@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace gkebuild::workloads {
 
@@ -19,5 +20,9 @@ void cpu_sgemm(Transpose transpose_a, Transpose transpose_b, std::int64_t m, std
 
 // The micro-kernel the dispatcher picked here: "avx512", "avx2" or "generic".
 const char* cpu_sgemm_kernel_name();
+
+// Uses the named kernel from now on (tests run every kernel the CPU can); false when the CPU
+// cannot run it or no kernel has that name. Not to be called while a product runs.
+bool use_cpu_sgemm_kernel(const std::string& name);
 
 }  // namespace gkebuild::workloads
