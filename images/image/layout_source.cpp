@@ -37,6 +37,10 @@ oci::Descriptor find_manifest(const oci::Layout& layout, const std::string& tag)
 
 Image load_image(std::shared_ptr<const oci::Layout> layout, const std::string& tag) {
   oci::Descriptor descriptor = find_manifest(*layout, tag);
+  return load_image(std::move(layout), std::move(descriptor));
+}
+
+Image load_image(std::shared_ptr<const oci::Layout> layout, oci::Descriptor descriptor) {
   if (oci::media::is_index(descriptor.media_type)) descriptor = pick_platform(*layout, descriptor);
   oci::Manifest manifest = oci::parse_manifest(layout->read_blob(descriptor.digest));
   oci::ImageConfig config = oci::parse_image_config(layout->read_blob(manifest.config.digest));

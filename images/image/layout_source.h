@@ -14,4 +14,7 @@ namespace gkebuild::image {
 // what is missing.
 Image load_image(std::shared_ptr<const oci::Layout> layout, const std::string& tag);
 
+// The image whose manifest (or index) `descriptor` points at.
+Image load_image(std::shared_ptr<const oci::Layout> layout, oci::Descriptor descriptor);
+
 }  // namespace gkebuild::image

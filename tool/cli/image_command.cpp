@@ -10,9 +10,13 @@
 #include "build/builder.h"
 #include "cli/command.h"
 #include "dockerfile/dockerfile_error.h"
+#include "elf/stage.h"
 #include "image/docker_archive.h"
 #include "image/layout_sink.h"
+#include "image/layout_source.h"
+#include "imageproject/project_images.h"
 #include "io/atomic_file.h"
+#include "remote/pull.h"
 #include "support/exit_codes.h"
 #include "support/source_error.h"
 
@@ -28,6 +32,9 @@ struct ImageFlags {
   std::string compression = "gzip";
   int level = 0;
   std::vector<std::string> build_args;
+  std::vector<std::string> stage;
+  std::vector<std::string> insecure_registries;
+  std::string workloads_build;
   std::vector<std::string> images;
   bool quiet = false;
 };
@@ -38,12 +45,8 @@ struct ImageFlags {
 
 // The project's local layout: .gkebuild/oci beside the nearest gkebuild.yaml, else here.
 fs::path default_layout() {
-  fs::path dir = fs::current_path();
-  for (fs::path d = dir; !d.empty(); d = d.parent_path()) {
-    if (fs::exists(d / "gkebuild.yaml")) return d / ".gkebuild" / "oci";
-    if (d == d.parent_path()) break;
-  }
-  return dir / ".gkebuild" / "oci";
+  fs::path project = imageproject::find_project_file(fs::current_path());
+  return (project.empty() ? fs::current_path() : project.parent_path()) / ".gkebuild" / "oci";
 }
 
 int64_t source_date_epoch() {
@@ -87,6 +90,32 @@ std::map<std::string, std::string> parse_build_args(const std::vector<std::strin
   return args;
 }
 
+// FROM a registry reference: pulled into the store layout (layers the store
+// already has are not fetched again), then read from there.
+std::function<image::Image(const std::string&)> registry_pull(std::shared_ptr<oci::Layout> store,
+                                                              std::vector<std::string> insecure) {
+  return [store, insecure](const std::string& text) {
+    registry::PullOptions options;
+    options.session.insecure_registries = insecure;
+    auto pulled = registry::pull_image(registry::parse_reference(text), *store, options);
+    return image::load_image(store, pulled.descriptor);
+  };
+}
+
+// --stage: binaries and the libraries they need go into CONTEXT/bin and CONTEXT/lib.
+void stage_binaries(const std::vector<std::string>& binaries, const fs::path& context) {
+  std::vector<fs::path> paths(binaries.begin(), binaries.end());
+  try {
+    auto staged = elf::stage_context(paths, context);
+    if (::isatty(STDERR_FILENO)) {
+      std::cerr << "staged " << staged.binaries.size() << " binaries and " << staged.libraries.size()
+                << " libraries into " << context.string() << "\n";
+    }
+  } catch (const elf::ElfError& e) {
+    usage(std::string("--stage: ") + e.what());
+  }
+}
+
 // Turns the images library's positioned error into the CLI's diagnostic with a caret.
 [[noreturn]] void rethrow_positioned(const dockerfile::DockerfileError& e) {
   std::string source;
@@ -97,19 +126,31 @@ std::map<std::string, std::string> parse_build_args(const std::vector<std::strin
   throw SourceError(SourceLocation{e.file(), e.line(), e.column()}, e.message(), source);
 }
 
-int build(const ImageFlags& flags) {
-  if (!flags.images.empty()) {
-    usage("building the images of gkebuild.yaml needs the project build, which this gkebuild "
-          "does not have yet; use --dockerfile FILE --context DIR --tag NAME[:TAG]");
+struct Output {
+  fs::path layout;
+  std::string archive;  // docker-archive:FILE, empty when none
+};
+
+Output parse_output(const std::string& output) {
+  Output out{default_layout(), ""};
+  if (output.starts_with("oci:")) {
+    out.layout = output.substr(4);
+    if (out.layout.empty()) usage("--output oci: needs a folder");
+  } else if (output.starts_with("docker-archive:")) {
+    out.archive = output.substr(15);
+    if (out.archive.empty()) usage("--output docker-archive: needs a file");
+  } else if (!output.empty()) {
+    usage("--output must be oci:DIR or docker-archive:FILE, got '" + output + "'");
   }
-  if (flags.tag.empty()) usage("--tag NAME[:TAG] is required with --dockerfile");
+  return out;
+}
+
+// What every build shares: compression, times, labels, progress.
+build::BuildOptions common_options(const ImageFlags& flags) {
   auto kind = layer::parse_compression(flags.compression);
   if (!kind) usage("--compression must be gzip or zstd, got '" + flags.compression + "'");
-
   build::BuildOptions options;
   options.context = flags.context;
-  options.dockerfile = flags.dockerfile.empty() ? fs::path(flags.context) / "Dockerfile"
-                                                : fs::path(flags.dockerfile);
   options.build_args = parse_build_args(flags.build_args);
   options.compression = {*kind, flags.level, 0};
   try {
@@ -128,33 +169,73 @@ int build(const ImageFlags& flags) {
   if (!flags.quiet && ::isatty(STDERR_FILENO)) {
     options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   }
+  return options;
+}
 
-  std::string output = flags.output;
-  fs::path layout_dir = default_layout();
-  std::string archive;
-  if (output.starts_with("oci:")) {
-    layout_dir = output.substr(4);
-  } else if (output.starts_with("docker-archive:")) {
-    archive = output.substr(15);
-  } else if (!output.empty()) {
-    usage("--output must be oci:DIR or docker-archive:FILE, got '" + output + "'");
-  }
-  if (!output.empty() && layout_dir.empty() && archive.empty()) usage("--output needs a path");
-  if (output.starts_with("docker-archive:") && archive.empty()) usage("--output needs a path");
+// Writes the image, tags it, exports it when asked; returns the manifest digest.
+std::string publish(oci::Layout& store, const image::Image& image, const std::string& tag, const Output& output) {
+  oci::Descriptor manifest = image::write_to_layout(store, image);
+  store.tag(tag, manifest);
+  if (!output.archive.empty()) image::write_docker_archive(output.archive, image, {tag});
+  return manifest.digest.str();
+}
 
+int build_dockerfile(const ImageFlags& flags) {
+  if (flags.tag.empty()) usage("--tag NAME[:TAG] is required with --dockerfile");
+  build::BuildOptions options = common_options(flags);
+  options.dockerfile = flags.dockerfile.empty() ? fs::path(flags.context) / "Dockerfile"
+                                                : fs::path(flags.dockerfile);
+  Output output = parse_output(flags.output);
   std::string tag = with_default_tag(flags.tag);
-  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout_dir));
+  if (!flags.stage.empty()) stage_binaries(flags.stage, flags.context);
+  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
+  options.pull = registry_pull(store, flags.insecure_registries);
   build::BuildResult result;
   try {
     result = build::build_image(options, store);
   } catch (const dockerfile::DockerfileError& e) {
     rethrow_positioned(e);
   }
-  oci::Descriptor manifest = image::write_to_layout(*store, result.image);
-  store->tag(tag, manifest);
-  if (!archive.empty()) image::write_docker_archive(archive, result.image, {tag});
-  std::cout << manifest.digest.str() << "\n";
+  std::cout << publish(*store, result.image, tag, output) << "\n";
   return kExitSuccess;
+}
+
+int build_project(const ImageFlags& flags) {
+  fs::path project_file = imageproject::find_project_file(fs::current_path());
+  if (project_file.empty()) {
+    usage("no gkebuild.yaml here or above; give --dockerfile FILE --context DIR --tag NAME to build "
+          "any Dockerfile");
+  }
+  if (!flags.stage.empty()) usage("--stage is for --dockerfile builds; a project stages its workloads");
+  Output output = parse_output(flags.output);
+  imageproject::ProjectImageOptions options;
+  options.images = flags.images;
+  options.workloads_build = flags.workloads_build;
+  options.build = common_options(flags);
+  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
+  options.build.pull = registry_pull(store, flags.insecure_registries);
+  std::vector<imageproject::ProjectImage> built;
+  try {
+    built = imageproject::build_project_images(project_file, options, store);
+  } catch (const dockerfile::DockerfileError& e) {
+    rethrow_positioned(e);
+  }
+  if (!output.archive.empty() && built.size() != 1) {
+    usage("docker-archive output holds one image; name the image to build");
+  }
+  for (const auto& b : built) {
+    std::string digest = publish(*store, b.result.image, b.reference, output);
+    std::cout << (built.size() == 1 ? digest : b.name + " " + digest) << "\n";
+  }
+  return kExitSuccess;
+}
+
+int build(const ImageFlags& flags) {
+  bool dockerfile_mode = !flags.dockerfile.empty() || !flags.tag.empty();
+  if (dockerfile_mode && !flags.images.empty()) {
+    usage("give either image names of gkebuild.yaml or --dockerfile/--tag, not both");
+  }
+  return dockerfile_mode ? build_dockerfile(flags) : build_project(flags);
 }
 
 void setup(CLI::App& app, Action& action) {
@@ -171,6 +252,12 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--compression-level", flags->level,
                       "gzip 1-12 (default 6), zstd 1-19 (default 3)");
   command->add_option("--build-arg", flags->build_args, "NAME=VALUE for an ARG");
+  command->add_option("--stage", flags->stage,
+                      "Copy this ELF binary to CONTEXT/bin and the libraries it needs to CONTEXT/lib");
+  command->add_option("--insecure-registry", flags->insecure_registries,
+                      "host[:port] of a base-image registry reached over plain http");
+  command->add_option("--workloads-build", flags->workloads_build,
+                      "Folder with the built workload binaries (default: the project's build/)");
   command->add_flag("--quiet,-q", flags->quiet, "No progress on stderr");
   command->callback([flags, &action] { action = [flags] { return build(*flags); }; });
 }

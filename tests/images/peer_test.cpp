@@ -1,0 +1,263 @@
+// gkebuild image against real peers: umoci + runc run what we build, skopeo and
+// oci-image-tool accept our layouts, buildah bud of the same Dockerfile gives the
+// same files and config, and the CLI's reproducibility, errors, crash safety and
+// locking hold up.
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <random>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "image/layout_source.h"
+#include "io/atomic_file.h"
+#include "peer_support.h"
+#include "temp_dir.h"
+
+namespace gkebuild {
+namespace {
+namespace fs = std::filesystem;
+using testing::quoted;
+using testing::run;
+using testing::TempDir;
+
+std::string gkebuild_image(const std::string& arguments) {
+  return "SOURCE_DATE_EPOCH=1700000000 " + testing::gkebuild_binary() + " image " + arguments;
+}
+
+// Name -> "type mode uid:gid link|content-hash" for every entry of an unpacked root.
+std::map<std::string, std::string> describe_tree(const fs::path& root) {
+  std::map<std::string, std::string> out;
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+    struct stat st {};
+    ::lstat(it->path().c_str(), &st);
+    std::string what = S_ISDIR(st.st_mode) ? "dir" : S_ISLNK(st.st_mode) ? "link" : "file";
+    what += " " + std::to_string(st.st_mode & 07777) + " " + std::to_string(st.st_uid) + ":" +
+            std::to_string(st.st_gid);
+    if (S_ISLNK(st.st_mode)) what += " -> " + fs::read_symlink(it->path()).string();
+    if (S_ISREG(st.st_mode)) what += " " + oci::sha256_of(io::read_file(it->path())).hex.substr(0, 12);
+    out[it->path().lexically_relative(root).string()] = what;
+  }
+  return out;
+}
+
+oci::ImageConfig config_of(const fs::path& layout, const std::string& tag) {
+  auto l = std::make_shared<oci::Layout>(oci::Layout::open(layout));
+  return image::load_image(l, tag).config();
+}
+
+class PeerTest : public ::testing::Test {
+ protected:
+  void write(const std::string& path, const std::string& content, fs::perms mode = fs::perms(0644)) {
+    io::write_file_atomically(dir / path, content);
+    fs::permissions(dir / path, mode);
+  }
+
+  fs::path unpack(const fs::path& layout, const std::string& tag, const std::string& name) {
+    auto r = run("umoci unpack --image " + quoted(layout.string() + ":" + tag) + " " +
+                 quoted((dir / name).string()));
+    EXPECT_EQ(r.status, 0) << r.output;
+    return dir / name;
+  }
+
+  TempDir dir;
+};
+
+TEST_F(PeerTest, HelloImageRunsUnderRunc) {
+  std::string context = (dir / "ctx").string(), layout = (dir / "oci").string();
+  auto built = run(gkebuild_image("--dockerfile " GKEBUILD_SOURCE_ROOT "/examples/hello-image/Dockerfile"
+                                  " --context " + quoted(context) + " --stage " HELLO_IMAGE_PROGRAM
+                                  " --tag hello:1 --output oci:" + quoted(layout)));
+  ASSERT_EQ(built.status, 0) << built.output;
+  EXPECT_TRUE(built.output.starts_with("sha256:")) << built.output;
+  fs::path bundle = unpack(layout, "hello:1", "bundle");
+  auto config = nlohmann::json::parse(io::read_file(bundle / "config.json"));
+  config["process"]["terminal"] = false;
+  io::write_file_atomically(bundle / "config.json", config.dump());
+  std::string id = "gkebuild-test-" + std::to_string(::getpid());
+  auto ran = run("runc --root " + quoted((dir / "runc").string()) + " run --bundle " +
+                 quoted(bundle.string()) + " " + id);
+  EXPECT_EQ(ran.status, 0) << ran.output;
+  EXPECT_EQ(ran.output, "hello, world from a gkebuild image\n");
+  run("runc --root " + quoted((dir / "runc").string()) + " delete --force " + id);
+}
+
+TEST_F(PeerTest, LayoutIsValidForOciImageToolAndSkopeo) {
+  write("ctx/Dockerfile", "FROM scratch\nCOPY a.txt /a.txt\nLABEL x=y\n");
+  write("ctx/a.txt", "a");
+  std::string layout = (dir / "oci").string();
+  auto built = run(gkebuild_image("--context " + quoted((dir / "ctx").string()) +
+                                  " --tag app:2 --compression zstd --output oci:" + quoted(layout)));
+  ASSERT_EQ(built.status, 0) << built.output;
+  auto validated = run("oci-image-tool validate --type image --ref name=app:2 " + quoted(layout));
+  EXPECT_EQ(validated.status, 0) << validated.output;
+  auto inspected = run("skopeo inspect " + quoted("oci:" + layout + ":app:2"));
+  ASSERT_EQ(inspected.status, 0) << inspected.output;
+  auto j = nlohmann::json::parse(inspected.output);
+  EXPECT_EQ(j["Digest"].get<std::string>() + "\n", built.output);
+  EXPECT_EQ(j["Labels"]["x"], "y");
+}
+
+TEST_F(PeerTest, DockerArchiveIsReadBySkopeo) {
+  write("ctx/Dockerfile", "FROM scratch\nCOPY . /app/\nCMD [\"/app/x\"]\n");
+  write("ctx/x", "x", fs::perms(0755));
+  std::string archive = (dir / "image.tar").string();
+  auto built = run("cd " + quoted(dir.path().string()) + " && " +
+                   gkebuild_image("--context ctx --tag docker.io/team/app:3 --output docker-archive:" +
+                                  quoted(archive)));
+  ASSERT_EQ(built.status, 0) << built.output;
+  auto inspected = run("skopeo inspect --config " + quoted("docker-archive:" + archive));
+  ASSERT_EQ(inspected.status, 0) << inspected.output;
+  EXPECT_EQ(nlohmann::json::parse(inspected.output)["config"]["Cmd"][0], "/app/x");
+  auto copied = run("skopeo copy " + quoted("docker-archive:" + archive) + " " +
+                    quoted("oci:" + (dir / "copy").string() + ":c"));
+  EXPECT_EQ(copied.status, 0) << copied.output;
+  EXPECT_EQ(describe_tree(unpack(dir / "copy", "c", "b1") / "rootfs"),
+            describe_tree(unpack(dir / ".gkebuild/oci", "docker.io/team/app:3", "b2") / "rootfs"));
+}
+
+TEST_F(PeerTest, SameFilesAndConfigAsBuildahBud) {
+  write("ctx/Dockerfile",
+        "FROM scratch\n"
+        "ARG WHO=researcher\n"
+        "ENV PATH=/usr/local/nvidia/bin:/opt/app/bin:/usr/bin:/bin \\\n"
+        "    LD_LIBRARY_PATH=/usr/local/nvidia/lib64:/opt/app/lib\n"
+        "LABEL org.example.who=$WHO \"org.example.two words\"=\"a b\"\n"
+        "COPY lib/ /opt/app/lib/\n"
+        "COPY bin/run conf/*.cfg /opt/app/bin/\n"
+        "COPY --chown=1000:1000 data /opt/app/data\n"
+        "COPY --chmod=0600 conf/secret.cfg /opt/app/secret\n"
+        "WORKDIR /opt/app\n"
+        "USER 1000:1000\n"
+        "ENTRYPOINT [\"/opt/app/bin/run\"]\n"
+        "CMD [\"--flag\"]\n");
+  write("ctx/lib/libone.so.1", std::string(5000, 'o'), fs::perms(0755));
+  write("ctx/lib/sub/two.dat", "two");
+  fs::create_symlink("libone.so.1", dir / "ctx/lib/libone.so");
+  write("ctx/bin/run", "#!/bin/sh\necho run\n", fs::perms(0755));
+  write("ctx/conf/a.cfg", "a");
+  write("ctx/conf/b.cfg", "b");
+  write("ctx/conf/secret.cfg", "s");
+  write("ctx/data/nested/deep.txt", "deep");
+  fs::permissions(dir / "ctx/data", fs::perms(0755));
+  fs::permissions(dir / "ctx/data/nested", fs::perms(0755));
+  fs::permissions(dir / "ctx/lib/sub", fs::perms(0755));
+
+  std::string ours = (dir / "ours").string(), theirs = (dir / "theirs").string();
+  auto built = run(gkebuild_image("--context " + quoted((dir / "ctx").string()) + " --tag cmp:1 --output oci:" + quoted(ours)));
+  ASSERT_EQ(built.status, 0) << built.output;
+  std::string buildah = "buildah --root " + quoted((dir / "b-root").string()) + " --runroot " +
+                        quoted((dir / "b-run").string()) + " --storage-driver vfs ";
+  auto bud = run(buildah + "bud --isolation chroot -q -t localhost/cmp:1 " + quoted((dir / "ctx").string()));
+  ASSERT_EQ(bud.status, 0) << bud.output;
+  auto pushed = run(buildah + "push localhost/cmp:1 " + quoted("oci:" + theirs + ":cmp:1"));
+  ASSERT_EQ(pushed.status, 0) << pushed.output;
+
+  EXPECT_EQ(describe_tree(unpack(ours, "cmp:1", "u1") / "rootfs"),
+            describe_tree(unpack(theirs, "cmp:1", "u2") / "rootfs"));
+  auto a = config_of(ours, "cmp:1").config, b = config_of(theirs, "cmp:1").config;
+  EXPECT_EQ(a.env, b.env);
+  EXPECT_EQ(a.entrypoint, b.entrypoint);
+  EXPECT_EQ(a.cmd, b.cmd);
+  EXPECT_EQ(a.working_dir, b.working_dir);
+  EXPECT_EQ(a.user, b.user);
+  b.labels.erase("io.buildah.version");
+  a.labels.erase("org.opencontainers.image.created");  // gkebuild's own, from SOURCE_DATE_EPOCH
+  EXPECT_EQ(a.labels, b.labels);
+  run(buildah + "rmi --all --force");
+}
+
+TEST_F(PeerTest, SameDigestFromCopiesInOtherFoldersTimesAndUmasks) {
+  write("one/Dockerfile", "FROM scratch\nCOPY . /srv/\nENTRYPOINT [\"/srv/tool\"]\n");
+  write("one/tool", std::string(200000, 't'), fs::perms(0755));
+  write("one/sub/data.txt", "data");
+  std::string d = quoted(dir.path().string());
+  auto copied = run("cd " + d + " && (umask 077 && mkdir two && cp -r one/. two/ && chmod 700 two/tool" +
+                    " && touch -d '2001-01-01' two/sub/data.txt)");
+  ASSERT_EQ(copied.status, 0) << copied.output;
+  auto first = run(gkebuild_image("--context " + quoted((dir / "one").string()) + " --tag r:1 -o oci:" +
+                                  quoted((dir / "oci1").string())));
+  auto second = run("umask 002 && " + gkebuild_image("--context " + quoted((dir / "two").string()) +
+                                                     " --tag r:1 -o oci:" + quoted((dir / "oci2").string())));
+  ASSERT_EQ(first.status, 0) << first.output;
+  EXPECT_EQ(first.output, second.output);
+}
+
+TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
+  write("ctx/a.txt", "a");
+  write("ctx/secret.txt", "s", fs::perms(0));
+  fs::create_symlink("/etc/passwd", dir / "ctx/escape");
+  std::string context = quoted((dir / "ctx").string());
+  struct Case {
+    std::string dockerfile, expected;
+  } cases[] = {
+      {"FROM scratch\nCOPY missing.txt /\n", "Dockerfile:2:6: error: COPY source 'missing.txt' matches nothing"},
+      {"FROM scratch\n\nCOPY ../x /\n", "Dockerfile:3:6: error: COPY source '../x' is outside the build context"},
+      {"FROM scratch\nCOPY /etc/passwd /\n", "Dockerfile:2:6: error: COPY source '/etc/passwd' is an absolute path"},
+      {"FROM scratch\nCOPY escape /\n", "outside the build context (a symlink that escapes it)"},
+      {"FROM scratch\nCOPY secret.txt /\n", "Dockerfile:2:6: error: cannot read COPY source 'secret.txt': Permission denied"},
+      {"FROM scratch\nENV \"A=1\n", "Dockerfile:2:5: error: unterminated double quote"},
+      {"FROM scratch\nRUN make\n", "Dockerfile:2:1: error: RUN needs a running container"},
+      {"FROM scratch\nFORM x\n", "Dockerfile:2:1: error: unknown instruction 'FORM'"},
+  };
+  // As root every file is readable, so the unreadable case runs as nobody.
+  fs::permissions(dir.path(), fs::perms(0755));
+  for (const auto& c : cases) {
+    write("ctx/Dockerfile", c.dockerfile);
+    fs::remove_all(dir / "oci");
+    fs::create_directories(dir / "oci");
+    run("chown -R nobody " + quoted((dir / "oci").string()));
+    auto r = run("setpriv --reuid=nobody --regid=nogroup --clear-groups " +
+                 gkebuild_image("--context " + context + " --tag bad:1 -o oci:" + quoted((dir / "oci").string())));
+    EXPECT_EQ(r.status, 2) << c.dockerfile << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << r.output;
+  }
+}
+
+TEST_F(PeerTest, KilledBuildsLeaveAValidLayout) {
+  std::string random_bytes(8 << 20, '\0');
+  std::mt19937_64 rng(42);
+  for (auto& c : random_bytes) c = static_cast<char>(rng());
+  write("ctx/big.bin", random_bytes);
+  write("ctx/Dockerfile", "FROM scratch\nCOPY big.bin /big.bin\n");
+  std::string layout = quoted((dir / "oci").string());
+  std::string command = gkebuild_image("--context " + quoted((dir / "ctx").string()) + " --tag k:1 -o oci:" + layout);
+  ASSERT_EQ(run(command).status, 0);
+  std::uniform_int_distribution<int> delay_ms(0, 120);
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    write("ctx/big.bin", random_bytes.substr(0, random_bytes.size() - 1 - attempt));  // a new layer each try
+    run("timeout -s KILL " + std::to_string(delay_ms(rng) / 1000.0) + " sh -c " + quoted(command));
+    auto validated = run("oci-image-tool validate --type image --ref name=k:1 " + layout);
+    EXPECT_EQ(validated.status, 0) << "after kill " << attempt << ": " << validated.output;
+  }
+  auto finished = run(command);
+  EXPECT_EQ(finished.status, 0) << finished.output;
+  EXPECT_EQ(run("oci-image-tool validate --type image --ref name=k:1 " + layout).status, 0);
+}
+
+TEST_F(PeerTest, ConcurrentBuildsIntoOneLayoutBothSucceed) {
+  write("a/Dockerfile", "FROM scratch\nCOPY f /f\n");
+  write("a/f", std::string(3 << 20, 'a'));
+  write("b/Dockerfile", "FROM scratch\nCOPY f /f\n");
+  write("b/f", std::string(3 << 20, 'b'));
+  std::string layout = quoted((dir / "oci").string());
+  auto both = run("(" + gkebuild_image("--context " + quoted((dir / "a").string()) + " --tag a:1 -o oci:" + layout) +
+                  " > " + quoted((dir / "a.out").string()) + " & " +
+                  gkebuild_image("--context " + quoted((dir / "b").string()) + " --tag b:1 -o oci:" + layout) +
+                  " > " + quoted((dir / "b.out").string()) + " & wait %1 && wait %2)");
+  EXPECT_EQ(both.status, 0) << both.output;
+  auto l = oci::Layout::open(dir / "oci");
+  ASSERT_TRUE(l.resolve("a:1"));
+  ASSERT_TRUE(l.resolve("b:1"));
+  EXPECT_EQ(l.resolve("a:1")->digest.str() + "\n", io::read_file(dir / "a.out"));
+  EXPECT_EQ(l.resolve("b:1")->digest.str() + "\n", io::read_file(dir / "b.out"));
+}
+
+}  // namespace
+}  // namespace gkebuild

@@ -1,0 +1,39 @@
+// Building the images a project file declares: for each image, the Dockerfile
+// rendered from templates/Dockerfile.j2 (or the project's own template), a build
+// context under <project>/.gkebuild/context/<image> holding the workload binary
+// (bin/) and the libraries it needs (lib/), then the daemonless build.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "build/builder.h"
+#include "oci/layout.h"
+
+namespace gkebuild::imageproject {
+
+struct ProjectImage {
+  std::string name;       // the key under images:
+  std::string reference;  // <registry>/<project>-<image>:latest, the tag in the layout
+  build::BuildResult result;
+};
+
+struct ProjectImageOptions {
+  std::vector<std::string> images;  // empty: every image of the project
+  // Where compiled workload binaries are looked for (recursively); empty: the
+  // project folder's and the current folder's build/.
+  std::filesystem::path workloads_build;
+  build::BuildOptions build;  // compression, epoch, labels, progress, pull
+};
+
+// The nearest gkebuild.yaml from `start` upwards, or an empty path.
+std::filesystem::path find_project_file(const std::filesystem::path& start);
+
+// Throws SourceError (unknown image, missing workload binary) or DockerfileError.
+std::vector<ProjectImage> build_project_images(const std::filesystem::path& project_file,
+                                               const ProjectImageOptions& options,
+                                               std::shared_ptr<oci::Layout> store);
+
+}  // namespace gkebuild::imageproject
