@@ -79,8 +79,10 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--kubernetes-version,-k", flags->kubernetes_version,
                       "Target Kubernetes version (default: the newest with schemas available)");
   command->add_option("--schema-location", flags->schema_locations,
-                      "Schema folder or kubeconform URL/path template, tried before the bundled schemas");
-  command->add_option("--disable", flags->disabled, "Turn a rule off for this run (repeatable)");
+                      "Schema folder or kubeconform URL/path template, tried before the bundled schemas")
+      ->allow_extra_args(false);
+  command->add_option("--disable", flags->disabled, "Turn a rule off for this run (repeatable)")
+      ->allow_extra_args(false);
   command->add_option("-o,--output", flags->output, "Output format (default: text, or github under GitHub Actions)")
       ->check(CLI::IsMember({"text", "json", "junit", "sarif", "github"}));
   command->add_option("--fail-on", flags->fail_on, "Lowest severity that makes the exit status 1")

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "validate/schema_names.h"
@@ -13,6 +15,9 @@ namespace gkebuild::validate {
 
 // $XDG_CACHE_HOME/gkebuild, or ~/.cache/gkebuild.
 std::filesystem::path default_cache_dir();
+
+// A short stable name for cache files (FNV-1a, 16 hex digits).
+std::string fnv1a_hex(std::string_view text);
 
 // <site-packages>/kubernetes_validate/kubernetes-json-schema, if the package is installed.
 std::optional<std::filesystem::path> kubernetes_validate_schema_root(

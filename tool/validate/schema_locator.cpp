@@ -15,17 +15,6 @@ namespace {
 
 bool is_url(std::string_view s) { return s.starts_with("http://") || s.starts_with("https://"); }
 
-std::string fnv1a_hex(std::string_view text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
-}
-
 std::string parent_of(const std::string& id) {
   size_t slash = id.rfind('/');
   return slash == std::string::npos ? std::string("./") : id.substr(0, slash + 1);

@@ -8,6 +8,7 @@
 #include <valijson/schema_parser.hpp>
 
 #include "io/atomic_file.h"
+#include "validate/package_schemas.h"
 #include "validate/schema_bundle.h"
 
 namespace gkebuild::validate {
@@ -19,15 +20,7 @@ namespace {
 constexpr const char* kBundleFormat = "bundle-v1";
 
 std::string cache_key(const SchemaSource& source) {
-  std::string text = std::string(kBundleFormat) + "\n" + source.id + "\n" + std::to_string(source.stamp);
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
+  return fnv1a_hex(std::string(kBundleFormat) + "\n" + source.id + "\n" + std::to_string(source.stamp));
 }
 
 std::optional<nlohmann::json> read_json(const fs::path& path) {

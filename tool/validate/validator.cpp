@@ -73,7 +73,15 @@ class ObjectChecker {
     ++report_.resources;
     RuleReporter r(m, options_.disabled_rules, report_.findings);
     if (!m.value.is_object()) {
-      r.report("manifest", {}, "document is a " + std::string(m.value.type_name()) + ", not a Kubernetes object");
+      r.report("manifest", {}, "document is a " + std::string(m.value.type_name()) + ", not a Kubernetes object; skipped",
+               false, Severity::kInfo);
+      ++report_.skipped;
+      return;
+    }
+    if (m.api_version().empty() && m.kind().empty()) {
+      // Other YAML in the same repository (CI configs, values files) is not ours to judge.
+      r.report("manifest", {}, "not a Kubernetes object (no apiVersion or kind); skipped", false, Severity::kInfo);
+      ++report_.skipped;
       return;
     }
     if (m.api_version().empty() || m.kind().empty()) {

@@ -167,8 +167,8 @@ LoadResult load_manifests(std::string_view text, const std::string& file, const 
   if (text.size() > limits.max_bytes) {
     out.findings.push_back(text_finding(
         file, {1, 1}, "yaml-limits",
-        "file is " + std::to_string(text.size() >> 20) + " MiB; the limit is " +
-            std::to_string(limits.max_bytes >> 20) + " MiB (Kubernetes objects are at most ~1.5 MiB)"));
+        "file is larger than the " + std::to_string(limits.max_bytes >> 20) +
+            " MiB limit; not a manifest (Kubernetes objects are at most ~1.5 MiB)"));
     return out;
   }
   if (auto nul = find_nul_byte(text)) {

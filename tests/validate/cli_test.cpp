@@ -1,0 +1,119 @@
+// The command line end to end with a small schema folder: exit codes (0 clean, 1 at
+// --fail-on, 2 when the tool cannot run), stdin, folders, -o json, --strict-kinds.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "run_command.h"
+
+namespace gkebuild::validate {
+namespace {
+
+using testing::quoted;
+using testing::run_command;
+using testing::ScratchDir;
+
+const char* kPodSchema = R"({
+  "type": "object", "additionalProperties": false, "required": ["apiVersion", "kind"],
+  "properties": {
+    "apiVersion": {"type": "string"}, "kind": {"type": "string"},
+    "metadata": {"$ref": "_definitions.json#/definitions/ObjectMeta"},
+    "spec": {"type": "object", "additionalProperties": false, "required": ["containers"],
+      "properties": {"containers": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+        "required": ["name"], "properties": {"name": {"type": "string"}, "image": {"type": "string"},
+        "resources": {"type": "object"}}}},
+        "nodeSelector": {"type": "object"}}}}})";
+const char* kDefinitions = R"({"definitions": {"ObjectMeta": {"type": "object", "additionalProperties": false,
+  "properties": {"name": {"type": "string"}, "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+  "annotations": {"type": "object"}}}}})";
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_.write("schemas/pod-v1.json", kPodSchema);
+    dir_.write("schemas/_definitions.json", kDefinitions);
+  }
+  testing::CommandResult validate(const std::string& args, const std::string& stdin_text = "") {
+    std::string env = "XDG_CACHE_HOME=" + quoted(cache_.path().string()) + " GITHUB_ACTIONS= ";
+    std::string input = stdin_text.empty() ? " </dev/null" : " <" + quoted(dir_.write("stdin.txt", stdin_text).string());
+    return run_command(env + quoted(GKEBUILD_BINARY) + " validate --schema-location " +
+                       quoted((dir_.path() / "schemas").string()) + " " + args + input + " 2>&1");
+  }
+  ScratchDir dir_;
+  static ScratchDir cache_;
+};
+ScratchDir Cli::cache_;
+
+const std::string kGoodPod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  containers:\n  - name: c\n";
+
+TEST_F(Cli, CleanFileExitsZeroAndPrintsNothing) {
+  auto r = validate(quoted(dir_.write("good.yaml", kGoodPod).string()));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "");
+}
+
+TEST_F(Cli, UnknownFieldExitsOneWithPosition) {
+  auto file = dir_.write("bad.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  lables: {}\nspec:\n  containers: []\n");
+  auto r = validate(quoted(file.string()));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find(file.string() + ":5:3: error: unknown field \"lables\" in metadata (did you mean 'labels'?) [schema]"),
+            std::string::npos) << r.output;
+}
+
+TEST_F(Cli, StdinAndTypeErrors) {
+  auto r = validate("-", "# rendered\napiVersion: v1\nkind: Pod\nmetadata:\n  name: 7\nspec:\n  containers:\n  - image: x\n");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("<stdin>:5:9: error: metadata.name: expected string, got integer 7 [schema]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("<stdin>:8:5: error: spec.containers[0]: missing required field \"name\" [schema]"), std::string::npos) << r.output;
+}
+
+TEST_F(Cli, FailOnWarningAndJsonOutput) {
+  std::string gpu = kGoodPod + "    resources:\n      limits:\n        nvidia.com/gpu: 1\n";
+  auto file = dir_.write("gpu.yaml", gpu);
+  EXPECT_EQ(validate(quoted(file.string())).exit_code, 0);
+  auto r = validate("--fail-on warning -o json " + quoted(file.string()));
+  EXPECT_EQ(r.exit_code, 1);
+  auto j = nlohmann::json::parse(r.output);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["rule"], "gpu-no-accelerator-selector");
+  EXPECT_EQ(j[0]["line"], 10);
+  EXPECT_EQ(validate("--fail-on warning --disable gpu-no-accelerator-selector " + quoted(file.string())).exit_code, 0);
+}
+
+TEST_F(Cli, FoldersAreWalkedAndUnknownKindsSkippedOrErrors) {
+  dir_.write("tree/a/pod.yml", kGoodPod);
+  dir_.write("tree/b/crd.yaml", "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: x\n");
+  dir_.write("tree/b/notes.txt", "not yaml: [");
+  auto tree = quoted((dir_.path() / "tree").string());
+  auto r = validate(tree);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("crd.yaml:2:7: info: no schema for PyTorchJob"), std::string::npos) << r.output;
+  EXPECT_EQ(validate("--strict-kinds " + tree).exit_code, 1);
+}
+
+TEST_F(Cli, GithubFormatChosenUnderActions) {
+  auto file = dir_.write("dup.yaml", kGoodPod + "kind: Pod\n");
+  auto r = run_command("GITHUB_ACTIONS=true XDG_CACHE_HOME=" + quoted(cache_.path().string()) + " " +
+                       quoted(GKEBUILD_BINARY) + " validate --schema-location " +
+                       quoted((dir_.path() / "schemas").string()) + " " + quoted(file.string()));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("::error file=" + file.string() + ",line=8,col=1,title=gkebuild duplicate-key::"), std::string::npos)
+      << r.output;
+}
+
+TEST_F(Cli, ToolErrorsExitTwo) {
+  EXPECT_EQ(validate(quoted((dir_.path() / "missing.yaml").string())).exit_code, 2);
+  EXPECT_EQ(validate("--disable no-such-rule -").exit_code, 2);
+  EXPECT_EQ(validate("--kubernetes-version banana -").exit_code, 2);
+  EXPECT_EQ(validate("-o xml -").exit_code, 2);
+}
+
+TEST_F(Cli, BinaryFileIsAFindingNotACrash) {
+  std::string binary("\x7f" "ELF\x02\x01\x01\0\0\0", 10);
+  auto r = validate(quoted(dir_.write("tool.yaml", binary).string()));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find(":1:8: error: binary data"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace gkebuild::validate

@@ -1,0 +1,169 @@
+// GPU and batch rules: each fires where the reference table says, at the offending
+// key or value, and stays quiet for correct manifests and the driver installer.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "validate/rules.h"
+#include "validate/yaml_loader.h"
+
+namespace gkebuild::validate {
+namespace {
+
+std::vector<Finding> check(const std::string& yaml, std::set<std::string, std::less<>> disabled = {}) {
+  auto loaded = load_manifests(yaml, "m.yaml");
+  EXPECT_TRUE(loaded.findings.empty());
+  std::vector<Finding> out;
+  for (const auto& m : loaded.manifests) {
+    RuleReporter r(m, disabled, out);
+    check_api_version(r, {1, 37, 0});
+    check_gpu_rules(r);
+  }
+  return out;
+}
+
+const Finding* find(const std::vector<Finding>& all, const std::string& rule) {
+  auto it = std::find_if(all.begin(), all.end(), [&](const Finding& f) { return f.rule == rule; });
+  return it == all.end() ? nullptr : &*it;
+}
+
+std::string gpu_pod(const std::string& resources, const std::string& extra_spec = "") {
+  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n" + extra_spec +
+         "  containers:\n  - name: c\n    image: x\n    resources:\n" + resources;
+}
+
+const std::string kSelector = "  nodeSelector:\n    cloud.google.com/gke-accelerator: nvidia-l4\n";
+
+TEST(GpuRules, CorrectGpuPodIsClean) {
+  EXPECT_TRUE(check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n", kSelector)).empty());
+}
+
+TEST(GpuRules, RequestWithoutLimitPointsAtTheRequestKey) {
+  auto f = check(gpu_pod("      requests:\n        nvidia.com/gpu: 1\n", kSelector));
+  const Finding* x = find(f, "gpu-request-without-limit");
+  ASSERT_TRUE(x);
+  EXPECT_EQ(x->severity, Severity::kError);
+  EXPECT_EQ(x->line, 13);
+  EXPECT_EQ(x->column, 9);
+  EXPECT_NE(x->message.find("fix:"), std::string::npos);
+}
+
+TEST(GpuRules, RequestNotEqualLimitAndFractions) {
+  auto f = check(gpu_pod("      requests:\n        nvidia.com/gpu: 1\n      limits:\n        nvidia.com/gpu: 2\n", kSelector));
+  EXPECT_TRUE(find(f, "gpu-request-ne-limit"));
+  auto g = check(gpu_pod("      limits:\n        nvidia.com/gpu: 0.5\n", kSelector));
+  ASSERT_TRUE(find(g, "gpu-non-integer"));
+  EXPECT_EQ(find(g, "gpu-non-integer")->column, 25);
+  EXPECT_TRUE(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: 500m\n", kSelector)), "gpu-non-integer"));
+  EXPECT_FALSE(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: \"2\"\n", kSelector)), "gpu-non-integer"));
+  EXPECT_TRUE(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: 0\n", kSelector)), "gpu-zero"));
+}
+
+TEST(GpuRules, RemovedAndMisspeltResourceNames) {
+  EXPECT_TRUE(find(check(gpu_pod("      limits:\n        alpha.kubernetes.io/nvidia-gpu: 1\n")), "gpu-deprecated-resource"));
+  for (std::string typo : {"nvidia.com/gpus", "nvidia/gpu", "gpu", "nvidia.com/GPU"}) {
+    auto f = check(gpu_pod("      limits:\n        " + typo + ": 1\n"));
+    ASSERT_TRUE(find(f, "gpu-resource-typo")) << typo;
+    EXPECT_NE(find(f, "gpu-resource-typo")->message.find("nvidia.com/gpu"), std::string::npos);
+  }
+  EXPECT_FALSE(find(check(gpu_pod("      limits:\n        nvidia.com/mig-1g.10gb: 1\n", kSelector)), "gpu-resource-typo"));
+}
+
+TEST(GpuRules, AcceleratorSelectorMissingOrUnknown) {
+  EXPECT_TRUE(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n")), "gpu-no-accelerator-selector"));
+  auto f = check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n",
+                         "  nodeSelector:\n    cloud.google.com/gke-accelerator: nvidia-l5\n"));
+  const Finding* x = find(f, "gpu-unknown-accelerator");
+  ASSERT_TRUE(x);
+  EXPECT_EQ(x->line, 7);
+  EXPECT_NE(x->message.find("did you mean"), std::string::npos);
+}
+
+TEST(GpuRules, NonRequestingPodOnGpuNodesNeedsToleration) {
+  std::string pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n" + kSelector +
+                    "  containers:\n  - name: c\n    image: x\n";
+  EXPECT_TRUE(find(check(pod), "gpu-toleration-missing-nonrequesting"));
+  std::string tolerating = pod + "  tolerations:\n  - key: nvidia.com/gpu\n    operator: Exists\n";
+  EXPECT_FALSE(find(check(tolerating), "gpu-toleration-missing-nonrequesting"));
+}
+
+TEST(GpuRules, HostPathDriverMountAndInstallerExemption) {
+  std::string volumes = "  volumes:\n  - name: nv\n    hostPath:\n      path: /home/kubernetes/bin/nvidia\n";
+  auto f = check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n", kSelector + volumes));
+  ASSERT_TRUE(find(f, "gpu-hostpath-driver-mount"));
+  EXPECT_EQ(find(f, "gpu-hostpath-driver-mount")->line, 11);
+
+  std::string installer =
+      "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: nvidia-driver-installer\n  namespace: kube-system\n"
+      "spec:\n  selector:\n    matchLabels: {k8s-app: nvidia-driver-installer}\n  template:\n"
+      "    metadata:\n      labels: {k8s-app: nvidia-driver-installer}\n    spec:\n"
+      "      affinity:\n        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n"
+      "            nodeSelectorTerms:\n            - matchExpressions:\n"
+      "              - {key: cloud.google.com/gke-accelerator, operator: Exists}\n"
+      "              - {key: cloud.google.com/gke-gpu-driver-version, operator: DoesNotExist}\n"
+      "      tolerations:\n      - operator: Exists\n      hostNetwork: true\n      hostPID: true\n"
+      "      volumes:\n      - name: nvidia-install-dir-host\n        hostPath: {path: /home/kubernetes/bin/nvidia}\n"
+      "      - name: root-mount\n        hostPath: {path: /}\n"
+      "      initContainers:\n      - name: nvidia-driver-installer\n        image: cos-nvidia-installer:fixed\n"
+      "      containers:\n      - name: pause\n        image: gcr.io/google-containers/pause:2.0\n";
+  EXPECT_TRUE(check(installer).empty());
+  std::string legacy = installer;
+  legacy.replace(0, std::string("apiVersion: apps/v1").size(), "apiVersion: extensions/v1beta1");
+  auto l = check(legacy);
+  EXPECT_TRUE(find(l, "gpu-driver-installer-legacy"));
+  EXPECT_TRUE(find(l, "removed-api"));
+  std::string no_exclusion = installer;
+  no_exclusion.erase(no_exclusion.find("              - {key: cloud.google.com/gke-gpu-driver-version"),
+                     std::string("              - {key: cloud.google.com/gke-gpu-driver-version, operator: DoesNotExist}\n").size());
+  EXPECT_TRUE(find(check(no_exclusion), "gpu-driver-installer-legacy"));
+}
+
+TEST(BatchRules, GpuJobWithoutTtlBackoffOrDeadline) {
+  std::string job =
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  template:\n    spec:\n"
+      "      restartPolicy: Never\n" "      nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}\n"
+      "      containers:\n      - name: c\n        image: x\n        resources: {limits: {nvidia.com/gpu: 1}}\n";
+  auto f = check(job);
+  EXPECT_TRUE(find(f, "job-gpu-no-ttl"));
+  EXPECT_TRUE(find(f, "job-gpu-no-backoff-limit"));
+  EXPECT_TRUE(find(f, "job-gpu-no-deadline"));
+  EXPECT_EQ(find(f, "job-gpu-no-ttl")->line, 5);
+  EXPECT_FALSE(find(check(job, {"job-gpu-no-ttl"}), "job-gpu-no-ttl"));
+  std::string annotated = job;
+  annotated.replace(annotated.find("  name: j\n"), 10,
+                    "  name: j\n  annotations:\n    gkebuild.io/disable-rules: \"job-gpu-no-ttl, job-gpu-no-deadline\"\n");
+  auto a = check(annotated);
+  EXPECT_FALSE(find(a, "job-gpu-no-ttl"));
+  EXPECT_FALSE(find(a, "job-gpu-no-deadline"));
+  EXPECT_TRUE(find(a, "job-gpu-no-backoff-limit"));
+}
+
+TEST(BatchRules, JobRestartPolicyAndDuplicateEnv) {
+  std::string job =
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  template:\n    spec:\n"
+      "      restartPolicy: Always\n      containers:\n      - name: c\n        image: x\n"
+      "        env:\n        - {name: A, value: '1'}\n        - {name: A, value: '2'}\n";
+  auto f = check(job);
+  ASSERT_TRUE(find(f, "job-restart-policy"));
+  EXPECT_EQ(find(f, "job-restart-policy")->line, 8);
+  ASSERT_TRUE(find(f, "duplicate-env-var"));
+  EXPECT_EQ(find(f, "duplicate-env-var")->line, 14);
+}
+
+TEST(ApiRules, DeprecatedAndRemovedForTheTargetVersion) {
+  std::string cron = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: c\n";
+  auto loaded = load_manifests(cron, "c.yaml");
+  std::vector<Finding> old_out, new_out;
+  RuleReporter old_r(loaded.manifests[0], {}, old_out);
+  EXPECT_FALSE(check_api_version(old_r, {1, 22, 0}));
+  ASSERT_EQ(old_out.size(), 1u);
+  EXPECT_EQ(old_out[0].rule, "deprecated-api");
+  RuleReporter new_r(loaded.manifests[0], {}, new_out);
+  EXPECT_TRUE(check_api_version(new_r, {1, 25, 0}));
+  EXPECT_EQ(new_out[0].rule, "removed-api");
+  EXPECT_EQ(new_out[0].line, 1);
+  EXPECT_EQ(new_out[0].column, 13);
+}
+
+}  // namespace
+}  // namespace gkebuild::validate
