@@ -27,12 +27,12 @@ inline Ran run(const std::string& command) {
   return r;
 }
 
-inline std::string quoted(const std::string& s) {
+inline std::string shell_quoted(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
 
-inline std::string gkebuild_binary() { return quoted(GKEBUILD_BINARY); }
+inline std::string gkebuild_binary() { return shell_quoted(GKEBUILD_BINARY); }
 
 }  // namespace gkebuild::testing

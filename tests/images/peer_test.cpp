@@ -23,12 +23,12 @@
 namespace gkebuild {
 namespace {
 namespace fs = std::filesystem;
-using testing::quoted;
+using testing::shell_quoted;
 using testing::run;
 using testing::TempDir;
 
 std::string gkebuild_image(const std::string& arguments) {
-  return "SOURCE_DATE_EPOCH=1700000000 " + testing::gkebuild_binary() + " image " + arguments;
+  return "env SOURCE_DATE_EPOCH=1700000000 " + testing::gkebuild_binary() + " image " + arguments;
 }
 
 // Name -> "type mode uid:gid link|content-hash" for every entry of an unpacked root.
@@ -60,8 +60,8 @@ class PeerTest : public ::testing::Test {
   }
 
   fs::path unpack(const fs::path& layout, const std::string& tag, const std::string& name) {
-    auto r = run("umoci unpack --image " + quoted(layout.string() + ":" + tag) + " " +
-                 quoted((dir / name).string()));
+    auto r = run("umoci unpack --image " + shell_quoted(layout.string() + ":" + tag) + " " +
+                 shell_quoted((dir / name).string()));
     EXPECT_EQ(r.status, 0) << r.output;
     return dir / name;
   }
@@ -72,8 +72,8 @@ class PeerTest : public ::testing::Test {
 TEST_F(PeerTest, HelloImageRunsUnderRunc) {
   std::string context = (dir / "ctx").string(), layout = (dir / "oci").string();
   auto built = run(gkebuild_image("--dockerfile " GKEBUILD_SOURCE_ROOT "/examples/hello-image/Dockerfile"
-                                  " --context " + quoted(context) + " --stage " HELLO_IMAGE_PROGRAM
-                                  " --tag hello:1 --output oci:" + quoted(layout)));
+                                  " --context " + shell_quoted(context) + " --stage " HELLO_IMAGE_PROGRAM
+                                  " --tag hello:1 --output oci:" + shell_quoted(layout)));
   ASSERT_EQ(built.status, 0) << built.output;
   EXPECT_TRUE(built.output.starts_with("sha256:")) << built.output;
   fs::path bundle = unpack(layout, "hello:1", "bundle");
@@ -81,23 +81,30 @@ TEST_F(PeerTest, HelloImageRunsUnderRunc) {
   config["process"]["terminal"] = false;
   io::write_file_atomically(bundle / "config.json", config.dump());
   std::string id = "gkebuild-test-" + std::to_string(::getpid());
-  auto ran = run("runc --root " + quoted((dir / "runc").string()) + " run --bundle " +
-                 quoted(bundle.string()) + " " + id);
+  auto ran = run("runc --root " + shell_quoted((dir / "runc").string()) + " run --bundle " +
+                 shell_quoted(bundle.string()) + " " + id);
   EXPECT_EQ(ran.status, 0) << ran.output;
   EXPECT_EQ(ran.output, "hello, world from a gkebuild image\n");
-  run("runc --root " + quoted((dir / "runc").string()) + " delete --force " + id);
+  run("runc --root " + shell_quoted((dir / "runc").string()) + " delete --force " + id);
 }
 
 TEST_F(PeerTest, LayoutIsValidForOciImageToolAndSkopeo) {
   write("ctx/Dockerfile", "FROM scratch\nCOPY a.txt /a.txt\nLABEL x=y\n");
   write("ctx/a.txt", "a");
   std::string layout = (dir / "oci").string();
-  auto built = run(gkebuild_image("--context " + quoted((dir / "ctx").string()) +
-                                  " --tag app:2 --compression zstd --output oci:" + quoted(layout)));
+  auto built = run(gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) +
+                                  " --tag app:2 --output oci:" + shell_quoted(layout)));
   ASSERT_EQ(built.status, 0) << built.output;
-  auto validated = run("oci-image-tool validate --type image --ref name=app:2 " + quoted(layout));
+  // oci-image-tool 1.0.0-rc1 predates tar+zstd layers; skopeo reads them.
+  auto zstd = run(gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) +
+                                 " --tag app:zstd --compression zstd --output oci:" + shell_quoted(layout)));
+  ASSERT_EQ(zstd.status, 0) << zstd.output;
+  auto copied = run("skopeo copy " + shell_quoted("oci:" + layout + ":app:zstd") + " " +
+                    shell_quoted("oci:" + (dir / "copy").string() + ":c"));
+  EXPECT_EQ(copied.status, 0) << copied.output;
+  auto validated = run("oci-image-tool validate --type image --ref name=app:2 " + shell_quoted(layout));
   EXPECT_EQ(validated.status, 0) << validated.output;
-  auto inspected = run("skopeo inspect " + quoted("oci:" + layout + ":app:2"));
+  auto inspected = run("skopeo inspect " + shell_quoted("oci:" + layout + ":app:2"));
   ASSERT_EQ(inspected.status, 0) << inspected.output;
   auto j = nlohmann::json::parse(inspected.output);
   EXPECT_EQ(j["Digest"].get<std::string>() + "\n", built.output);
@@ -108,15 +115,15 @@ TEST_F(PeerTest, DockerArchiveIsReadBySkopeo) {
   write("ctx/Dockerfile", "FROM scratch\nCOPY . /app/\nCMD [\"/app/x\"]\n");
   write("ctx/x", "x", fs::perms(0755));
   std::string archive = (dir / "image.tar").string();
-  auto built = run("cd " + quoted(dir.path().string()) + " && " +
+  auto built = run("cd " + shell_quoted(dir.path().string()) + " && " +
                    gkebuild_image("--context ctx --tag docker.io/team/app:3 --output docker-archive:" +
-                                  quoted(archive)));
+                                  shell_quoted(archive)));
   ASSERT_EQ(built.status, 0) << built.output;
-  auto inspected = run("skopeo inspect --config " + quoted("docker-archive:" + archive));
+  auto inspected = run("skopeo inspect --config " + shell_quoted("docker-archive:" + archive));
   ASSERT_EQ(inspected.status, 0) << inspected.output;
   EXPECT_EQ(nlohmann::json::parse(inspected.output)["config"]["Cmd"][0], "/app/x");
-  auto copied = run("skopeo copy " + quoted("docker-archive:" + archive) + " " +
-                    quoted("oci:" + (dir / "copy").string() + ":c"));
+  auto copied = run("skopeo copy " + shell_quoted("docker-archive:" + archive) + " " +
+                    shell_quoted("oci:" + (dir / "copy").string() + ":c"));
   EXPECT_EQ(copied.status, 0) << copied.output;
   EXPECT_EQ(describe_tree(unpack(dir / "copy", "c", "b1") / "rootfs"),
             describe_tree(unpack(dir / ".gkebuild/oci", "docker.io/team/app:3", "b2") / "rootfs"));
@@ -150,13 +157,13 @@ TEST_F(PeerTest, SameFilesAndConfigAsBuildahBud) {
   fs::permissions(dir / "ctx/lib/sub", fs::perms(0755));
 
   std::string ours = (dir / "ours").string(), theirs = (dir / "theirs").string();
-  auto built = run(gkebuild_image("--context " + quoted((dir / "ctx").string()) + " --tag cmp:1 --output oci:" + quoted(ours)));
+  auto built = run(gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) + " --tag cmp:1 --output oci:" + shell_quoted(ours)));
   ASSERT_EQ(built.status, 0) << built.output;
-  std::string buildah = "buildah --root " + quoted((dir / "b-root").string()) + " --runroot " +
-                        quoted((dir / "b-run").string()) + " --storage-driver vfs ";
-  auto bud = run(buildah + "bud --isolation chroot -q -t localhost/cmp:1 " + quoted((dir / "ctx").string()));
+  std::string buildah = "buildah --root " + shell_quoted((dir / "b-root").string()) + " --runroot " +
+                        shell_quoted((dir / "b-run").string()) + " --storage-driver vfs ";
+  auto bud = run(buildah + "bud --isolation chroot -q -t localhost/cmp:1 " + shell_quoted((dir / "ctx").string()));
   ASSERT_EQ(bud.status, 0) << bud.output;
-  auto pushed = run(buildah + "push localhost/cmp:1 " + quoted("oci:" + theirs + ":cmp:1"));
+  auto pushed = run(buildah + "push localhost/cmp:1 " + shell_quoted("oci:" + theirs + ":cmp:1"));
   ASSERT_EQ(pushed.status, 0) << pushed.output;
 
   EXPECT_EQ(describe_tree(unpack(ours, "cmp:1", "u1") / "rootfs"),
@@ -177,14 +184,14 @@ TEST_F(PeerTest, SameDigestFromCopiesInOtherFoldersTimesAndUmasks) {
   write("one/Dockerfile", "FROM scratch\nCOPY . /srv/\nENTRYPOINT [\"/srv/tool\"]\n");
   write("one/tool", std::string(200000, 't'), fs::perms(0755));
   write("one/sub/data.txt", "data");
-  std::string d = quoted(dir.path().string());
+  std::string d = shell_quoted(dir.path().string());
   auto copied = run("cd " + d + " && (umask 077 && mkdir two && cp -r one/. two/ && chmod 700 two/tool" +
                     " && touch -d '2001-01-01' two/sub/data.txt)");
   ASSERT_EQ(copied.status, 0) << copied.output;
-  auto first = run(gkebuild_image("--context " + quoted((dir / "one").string()) + " --tag r:1 -o oci:" +
-                                  quoted((dir / "oci1").string())));
-  auto second = run("umask 002 && " + gkebuild_image("--context " + quoted((dir / "two").string()) +
-                                                     " --tag r:1 -o oci:" + quoted((dir / "oci2").string())));
+  auto first = run(gkebuild_image("--context " + shell_quoted((dir / "one").string()) + " --tag r:1 -o oci:" +
+                                  shell_quoted((dir / "oci1").string())));
+  auto second = run("umask 002 && " + gkebuild_image("--context " + shell_quoted((dir / "two").string()) +
+                                                     " --tag r:1 -o oci:" + shell_quoted((dir / "oci2").string())));
   ASSERT_EQ(first.status, 0) << first.output;
   EXPECT_EQ(first.output, second.output);
 }
@@ -193,7 +200,7 @@ TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
   write("ctx/a.txt", "a");
   write("ctx/secret.txt", "s", fs::perms(0));
   fs::create_symlink("/etc/passwd", dir / "ctx/escape");
-  std::string context = quoted((dir / "ctx").string());
+  std::string context = shell_quoted((dir / "ctx").string());
   struct Case {
     std::string dockerfile, expected;
   } cases[] = {
@@ -212,9 +219,9 @@ TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
     write("ctx/Dockerfile", c.dockerfile);
     fs::remove_all(dir / "oci");
     fs::create_directories(dir / "oci");
-    run("chown -R nobody " + quoted((dir / "oci").string()));
+    run("chown -R nobody " + shell_quoted((dir / "oci").string()));
     auto r = run("setpriv --reuid=nobody --regid=nogroup --clear-groups " +
-                 gkebuild_image("--context " + context + " --tag bad:1 -o oci:" + quoted((dir / "oci").string())));
+                 gkebuild_image("--context " + context + " --tag bad:1 -o oci:" + shell_quoted((dir / "oci").string())));
     EXPECT_EQ(r.status, 2) << c.dockerfile << r.output;
     EXPECT_NE(r.output.find(c.expected), std::string::npos) << r.output;
   }
@@ -226,13 +233,13 @@ TEST_F(PeerTest, KilledBuildsLeaveAValidLayout) {
   for (auto& c : random_bytes) c = static_cast<char>(rng());
   write("ctx/big.bin", random_bytes);
   write("ctx/Dockerfile", "FROM scratch\nCOPY big.bin /big.bin\n");
-  std::string layout = quoted((dir / "oci").string());
-  std::string command = gkebuild_image("--context " + quoted((dir / "ctx").string()) + " --tag k:1 -o oci:" + layout);
+  std::string layout = shell_quoted((dir / "oci").string());
+  std::string command = gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) + " --tag k:1 -o oci:" + layout);
   ASSERT_EQ(run(command).status, 0);
   std::uniform_int_distribution<int> delay_ms(0, 120);
   for (int attempt = 0; attempt < 5; ++attempt) {
     write("ctx/big.bin", random_bytes.substr(0, random_bytes.size() - 1 - attempt));  // a new layer each try
-    run("timeout -s KILL " + std::to_string(delay_ms(rng) / 1000.0) + " sh -c " + quoted(command));
+    run("timeout -s KILL " + std::to_string(delay_ms(rng) / 1000.0) + " sh -c " + shell_quoted(command));
     auto validated = run("oci-image-tool validate --type image --ref name=k:1 " + layout);
     EXPECT_EQ(validated.status, 0) << "after kill " << attempt << ": " << validated.output;
   }
@@ -246,11 +253,11 @@ TEST_F(PeerTest, ConcurrentBuildsIntoOneLayoutBothSucceed) {
   write("a/f", std::string(3 << 20, 'a'));
   write("b/Dockerfile", "FROM scratch\nCOPY f /f\n");
   write("b/f", std::string(3 << 20, 'b'));
-  std::string layout = quoted((dir / "oci").string());
-  auto both = run("(" + gkebuild_image("--context " + quoted((dir / "a").string()) + " --tag a:1 -o oci:" + layout) +
-                  " > " + quoted((dir / "a.out").string()) + " & " +
-                  gkebuild_image("--context " + quoted((dir / "b").string()) + " --tag b:1 -o oci:" + layout) +
-                  " > " + quoted((dir / "b.out").string()) + " & wait %1 && wait %2)");
+  std::string layout = shell_quoted((dir / "oci").string());
+  auto both = run("(" + gkebuild_image("--context " + shell_quoted((dir / "a").string()) + " --tag a:1 -o oci:" + layout) +
+                  " > " + shell_quoted((dir / "a.out").string()) + " & " +
+                  gkebuild_image("--context " + shell_quoted((dir / "b").string()) + " --tag b:1 -o oci:" + layout) +
+                  " > " + shell_quoted((dir / "b.out").string()) + " & wait %1 && wait %2)");
   EXPECT_EQ(both.status, 0) << both.output;
   auto l = oci::Layout::open(dir / "oci");
   ASSERT_TRUE(l.resolve("a:1"));
