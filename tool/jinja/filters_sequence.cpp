@@ -17,6 +17,12 @@ std::vector<Value> items_of(Interpreter& in, const Value& v) {
     return {};
   }
   if (v.kind() == Kind::List || v.kind() == Kind::Tuple) return v.items();
+  if (v.is_str()) {
+    // Owned characters: `v` may be a temporary (a filter result) that dies before the list.
+    std::vector<Value> characters;
+    for (std::string_view c : split_code_points(v.str())) characters.push_back(Value::string(std::string(c)));
+    return characters;
+  }
   return to_vector(v);
 }
 
@@ -174,7 +180,7 @@ Value select_impl(Interpreter& in, const Value& v, CallArgs& a, bool want, bool 
   std::string test_name = a.positional.size() > test_index ? in.str(a.positional[test_index]) : "";
   for (const Value& item : items) {
     Value subject = by_attribute ? get_attribute_path(in, item, path) : item;
-    bool result = test_name.empty() ? truthy(subject) : apply_named_test(in, test_name, subject, a, test_index + 1);
+    bool result = test_name.empty() ? in.test(subject) : apply_named_test(in, test_name, subject, a, test_index + 1);
     if (result == want) out.push_back(item);
   }
   return Value::list(std::move(out));
@@ -323,10 +329,7 @@ Value f_groupby(Interpreter& in, const Value& v, CallArgs& a) {
 
 Value f_items(Interpreter& in, const Value& v, CallArgs& a) {
   a.bind("items", {});
-  if (v.is_undefined()) {
-    in.require_defined(v);
-    return Value::list({});
-  }
+  if (v.is_undefined()) return Value::list({});  // Jinja2 returns nothing, even for StrictUndefined
   if (!v.is_mapping()) throw EvalError("Can only get item pairs from a mapping.");
   std::vector<Value> out;
   mapping_for_each(v, [&](const Value& k, const Value& val) { out.push_back(Value::tuple({k, val})); });

@@ -44,7 +44,7 @@ Value f_lower(Interpreter& in, const Value& v, CallArgs& a) {
 std::string capitalize_text(std::string_view text) {
   std::string out;
   size_t pos = 0;
-  if (pos < text.size()) append_upper(out, decode_utf8(text, pos));
+  if (pos < text.size()) append_title(out, decode_utf8(text, pos));
   out += to_lower(text.substr(pos));
   return out;
 }
@@ -147,10 +147,12 @@ Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
   std::string text = in.str(v) + "\n";
   auto lines = split_lines(text, false);
   std::string out;
+  // Only empty lines count as blank (a line of spaces is indented), and `first`
+  // indents the first line even when it is empty, as Jinja2 does.
+  if (first) out = indentation;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i > 0) out += '\n';
-    bool indent_line = (i > 0 || first) && (blank || !strip_space(lines[i]).empty());
-    if (indent_line) out += indentation;
+    if (i > 0 && (blank || !lines[i].empty())) out += indentation;
     out += lines[i];
   }
   // Jinja drops the newline it appended, keeping a trailing newline of the input.
@@ -282,6 +284,8 @@ Value f_round(Interpreter& in, const Value& v, CallArgs& a) {
   double scale = std::pow(10.0, static_cast<double>(precision));
   double scaled = v.as_float() * scale;
   double rounded = method == "ceil" ? std::ceil(scaled) : std::floor(scaled);
+  // Python's math.ceil/floor return integers, so a zero result has no sign: -0.0 gives 0.0.
+  if (rounded == 0.0) rounded = 0.0;
   return Value::floating(rounded / scale);
 }
 

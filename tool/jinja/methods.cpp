@@ -1,5 +1,6 @@
-// Python methods callable on template values: str.upper(), dict.items(), list.index() …
-// Only methods without side effects are provided.
+// Python methods callable on template values: str.upper(), dict.items(), list.append() …
+// Lists and dicts built by the template can be changed in place (as Jinja2 allows);
+// data from the render context is read-only.
 #include <algorithm>
 
 #include "jinja/filters.h"
@@ -21,7 +22,7 @@ constexpr std::string_view kStrMethods[] = {
 constexpr std::string_view kDictMethods[] = {"items", "keys", "values", "get", "copy", "clear", "fromkeys",
                                              "pop", "popitem", "setdefault", "update"};
 constexpr std::string_view kListMethods[] = {"count", "index", "copy", "append", "extend", "insert",
-                                             "pop", "remove", "reverse", "sort", "clear"};
+                                             "pop", "remove", "reverse", "clear"};
 
 template <size_t N>
 bool listed(const std::string_view (&names)[N], std::string_view name) {
@@ -290,7 +291,44 @@ Value dict_method(const Value& self, std::string_view name, CallArgs& args) {
     mapping_for_each(self, [&](const Value& k, const Value& v) { pairs.emplace_back(k, v); });
     return Value::dict(std::move(pairs));
   }
-  throw EvalError("dict." + std::string(name) + "() changes data, which gkebuild templates cannot do");
+  if (self.kind() != Kind::Dict)
+    throw EvalError("dict." + std::string(name) + "() cannot change data that came from the render context");
+  auto& pairs = self.mutable_pairs();
+  auto find = [&](const Value& key) {
+    for (auto it = pairs.begin(); it != pairs.end(); ++it)
+      if (equals(it->first, key)) return it;
+    return pairs.end();
+  };
+  if (name == "clear") {
+    pairs.clear();
+    return Value::none();
+  }
+  if (name == "update") {
+    auto put = [&](const Value& k, const Value& v) {
+      auto it = find(k);
+      if (it != pairs.end()) it->second = v;
+      else pairs.emplace_back(k, v);
+    };
+    if (!args.positional.empty()) mapping_for_each(need(args, 0, name), put);
+    for (const auto& [k, v] : args.keywords) put(Value::string(std::string(k)), v);
+    return Value::none();
+  }
+  if (name == "setdefault" || name == "pop") {
+    const Value& key = need(args, 0, name);
+    auto it = find(key);
+    if (it != pairs.end()) {
+      Value found = it->second;
+      if (name == "pop") pairs.erase(it);
+      return found;
+    }
+    if (args.positional.size() > 1 || name == "setdefault") {
+      Value fallback = args.positional.size() > 1 ? args.positional[1] : Value::none();
+      if (name == "setdefault") pairs.emplace_back(key, fallback);
+      return fallback;
+    }
+    throw EvalError(repr(key));
+  }
+  throw EvalError("dict." + std::string(name) + "() is not supported");
 }
 
 Value list_method(const Value& self, std::string_view name, CallArgs& args) {
@@ -307,7 +345,38 @@ Value list_method(const Value& self, std::string_view name, CallArgs& args) {
     return Value::integer(n);
   }
   if (name == "copy") return Value::list(to_vector(self));
-  throw EvalError("list." + std::string(name) + "() changes data, which gkebuild templates cannot do");
+  if (self.kind() != Kind::List)
+    throw EvalError("list." + std::string(name) + "() cannot change data that came from the render context");
+  auto& items = self.mutable_items();
+  auto position = [&](const Value& index, bool for_insert) {
+    int64_t i = index.as_int();
+    int64_t n = static_cast<int64_t>(items.size());
+    if (i < 0) i += n;
+    if (for_insert) return static_cast<size_t>(std::clamp<int64_t>(i, 0, n));
+    if (i < 0 || i >= n) throw EvalError("pop index out of range");
+    return static_cast<size_t>(i);
+  };
+  if (name == "append") items.push_back(need(args, 0, name));
+  else if (name == "extend") {
+    std::vector<Value> more = to_vector(need(args, 0, name));
+    items.insert(items.end(), more.begin(), more.end());
+  } else if (name == "insert") {
+    items.insert(items.begin() + static_cast<std::ptrdiff_t>(position(need(args, 0, name), true)), need(args, 1, name));
+  } else if (name == "pop") {
+    if (items.empty()) throw EvalError("pop from empty list");
+    size_t i = args.positional.empty() ? items.size() - 1 : position(args.positional[0], false);
+    Value popped = items[i];
+    items.erase(items.begin() + static_cast<std::ptrdiff_t>(i));
+    return popped;
+  } else if (name == "remove") {
+    const Value& x = need(args, 0, name);
+    auto it = std::find_if(items.begin(), items.end(), [&](const Value& v) { return equals(v, x); });
+    if (it == items.end()) throw EvalError("list.remove(x): x not in list");
+    items.erase(it);
+  } else if (name == "clear") items.clear();
+  else if (name == "reverse") std::reverse(items.begin(), items.end());
+  else throw EvalError("list." + std::string(name) + "() is not supported");
+  return Value::none();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "jinja/filters.h"
 #include "jinja/number_format.h"
+#include "jinja/python_format.h"
 
 namespace gkebuild::jinja {
 
@@ -121,6 +122,10 @@ Value binary_op(BinaryOp op, const Value& a, const Value& b) {
     }
     if ((is_list(a) && is_list(b)) || (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple))
       return concat_sequences(a, b);
+  }
+  if (op == BinaryOp::Mod && a.is_str()) {
+    Value result = Value::string(percent_format(a.str(), b));
+    return a.is_markup() ? result.as_markup() : result;
   }
   if (op == BinaryOp::Mul) {
     bool a_seq = a.is_str() || a.is_list_like();

@@ -189,7 +189,28 @@ void Interpreter::render_call_block(const CallBlockStmt& stmt) {
   append(*out, result);
 }
 
+namespace {
+
+// Python Jinja2 hits its recursion limit at about 240 nested macro calls; stopping at
+// the same depth turns runaway recursion into an error instead of a C++ stack overflow.
+constexpr int kMaxMacroDepth = 250;
+thread_local int macro_depth = 0;
+
+struct MacroDepthGuard {
+  MacroDepthGuard() {
+    if (macro_depth >= kMaxMacroDepth)
+      throw EvalError("maximum recursion depth exceeded (" + std::to_string(kMaxMacroDepth) + " nested macro calls)");
+    ++macro_depth;
+  }
+  ~MacroDepthGuard() { --macro_depth; }
+  MacroDepthGuard(const MacroDepthGuard&) = delete;
+  MacroDepthGuard& operator=(const MacroDepthGuard&) = delete;
+};
+
+}  // namespace
+
 Value Interpreter::call_macro(const Macro& macro, CallArgs& args) {
+  MacroDepthGuard depth_guard;
   const MacroSignature& sig = *macro.signature;
   auto inner = std::make_shared<Frame>();
   inner->parent = macro.closure;

@@ -86,17 +86,72 @@ bool is_upper_cp(char32_t cp) {
 }
 bool is_cased(char32_t cp) { return is_lower_cp(cp) || is_upper_cp(cp); }
 
+namespace {
+
+// Unconditional full case mappings from SpecialCasing.txt that Python applies and
+// towupper cannot express (one code point becomes several).
+const char* special_upper(char32_t cp) {
+  switch (cp) {
+    case 0xDF: return "SS";
+    case 0x149: return "\xCA\xBCN";                       // ŉ → ʼN
+    case 0x1F0: return "J\xCC\x8C";                       // ǰ → J̌
+    case 0x390: return "\xCE\x99\xCC\x88\xCC\x81";        // ΐ → Ϊ́
+    case 0x3B0: return "\xCE\xA5\xCC\x88\xCC\x81";        // ΰ → Ϋ́
+    case 0x587: return "\xD4\xB5\xD5\x92";                // և → ԵՒ
+    case 0xFB00: return "FF";
+    case 0xFB01: return "FI";
+    case 0xFB02: return "FL";
+    case 0xFB03: return "FFI";
+    case 0xFB04: return "FFL";
+    case 0xFB05: case 0xFB06: return "ST";
+    default: return nullptr;
+  }
+}
+
+// Title-case forms of the same characters (str.title() and str.capitalize()).
+const char* special_title(char32_t cp) {
+  switch (cp) {
+    case 0xDF: return "Ss";
+    case 0x587: return "\xD4\xB5\xD6\x82";                // և → Եւ
+    case 0xFB00: return "Ff";
+    case 0xFB01: return "Fi";
+    case 0xFB02: return "Fl";
+    case 0xFB03: return "Ffi";
+    case 0xFB04: return "Ffl";
+    case 0xFB05: case 0xFB06: return "St";
+    case 0x149: case 0x1F0: case 0x390: case 0x3B0: return special_upper(cp);
+    default: return nullptr;
+  }
+}
+
+bool next_is_cased(std::string_view text, size_t pos) {
+  if (pos >= text.size()) return false;
+  return is_cased(decode_utf8(text, pos));
+}
+
+}  // namespace
+
 void append_upper(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp >= 'a' && cp <= 'z' ? cp - 32 : cp);
     return;
   }
-  // Full case mappings that expand (Python uses SpecialCasing.txt).
-  if (cp == 0xDF) { out += "SS"; return; }
-  if (cp == 0xFB00) { out += "FF"; return; }
-  if (cp == 0xFB01) { out += "FI"; return; }
-  if (cp == 0xFB02) { out += "FL"; return; }
+  if (const char* expanded = special_upper(cp)) {
+    out += expanded;
+    return;
+  }
   append_utf8(out, static_cast<char32_t>(towupper_l(static_cast<wint_t>(cp), utf8_locale())));
+}
+
+void append_title(std::string& out, char32_t cp) {
+  if (const char* expanded = special_title(cp)) {
+    out += expanded;
+    return;
+  }
+  // Digraphs whose title case is neither the upper nor the lower form (DŽ Dž dž …).
+  if (cp >= 0x1C4 && cp <= 0x1CC) append_utf8(out, 0x1C5 + 3 * ((cp - 0x1C4) / 3));
+  else if (cp >= 0x1F1 && cp <= 0x1F3) append_utf8(out, 0x1F2);
+  else append_upper(out, cp);
 }
 
 void append_lower(std::string& out, char32_t cp) {
@@ -118,7 +173,16 @@ std::string to_upper(std::string_view text) {
 std::string to_lower(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (size_t pos = 0; pos < text.size();) append_lower(out, decode_utf8(text, pos));
+  bool after_cased = false;
+  for (size_t pos = 0; pos < text.size();) {
+    char32_t cp = decode_utf8(text, pos);
+    if (cp == 0x3A3 && after_cased && !next_is_cased(text, pos)) {
+      out += "\xCF\x82";  // final sigma: Python lowers a word-final capital sigma to ς
+    } else {
+      append_lower(out, cp);
+    }
+    after_cased = is_cased(cp);
+  }
   return out;
 }
 

@@ -26,6 +26,7 @@ std::vector<std::string_view> split_code_points(std::string_view text);
 std::string to_upper(std::string_view text);
 std::string to_lower(std::string_view text);
 void append_upper(std::string& out, char32_t cp);
+void append_title(std::string& out, char32_t cp);  // the first letter of str.title()/capitalize()
 void append_lower(std::string& out, char32_t cp);
 
 // Python str.strip()/lstrip()/rstrip() with no argument (Unicode whitespace).

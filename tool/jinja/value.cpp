@@ -92,6 +92,8 @@ std::string Value::undefined_message() const {
 
 const std::vector<Value>& Value::items() const { return static_cast<ListBox*>(obj_.get())->items; }
 const std::vector<std::pair<Value, Value>>& Value::pairs() const { return static_cast<DictBox*>(obj_.get())->pairs; }
+std::vector<Value>& Value::mutable_items() const { return static_cast<ListBox*>(obj_.get())->items; }
+std::vector<std::pair<Value, Value>>& Value::mutable_pairs() const { return static_cast<DictBox*>(obj_.get())->pairs; }
 
 std::string_view type_name(const Value& value) {
   switch (value.kind()) {

@@ -87,6 +87,9 @@ class Value {
   const Json& json() const { return *j_; }
   const std::vector<Value>& items() const;                       // List / Tuple
   const std::vector<std::pair<Value, Value>>& pairs() const;     // Dict
+  // In-place changes for list.append() / dict.update(); the container is shared like a Python object.
+  std::vector<Value>& mutable_items() const;
+  std::vector<std::pair<Value, Value>>& mutable_pairs() const;
   Object* object_ptr() const { return obj_.get(); }
   const std::shared_ptr<Object>& object_shared() const { return obj_; }
   template <class T>

@@ -146,7 +146,7 @@ void emit(std::string& out, const Value& value, int indent, int level) {
         out += nested.substr(std::min(strip, nested.size()));
       } else {
         out += ' ';
-        out += yaml_scalar(item);
+        emit(out, item, indent, 0);
       }
     }
     return;

@@ -1,0 +1,100 @@
+// Errors name the template, line and column and show the line with a caret.
+#include <gtest/gtest.h>
+
+#include "jinja/environment.h"
+#include "support/source_error.h"
+
+namespace gkebuild::jinja {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct Failure {
+  SourceLocation where;
+  std::string message;
+  std::string text;
+};
+
+Failure fail(const std::string& tmpl, UndefinedMode mode = UndefinedMode::Strict, Environment* env_in = nullptr) {
+  Options options;
+  options.undefined = mode;
+  Environment local(options);
+  Environment& env = env_in ? *env_in : local;
+  try {
+    env.render_string(tmpl, Json::object(), "page.j2");
+  } catch (const SourceError& error) {
+    return {error.where(), error.message(), error.what()};
+  }
+  ADD_FAILURE() << "no error for: " << tmpl;
+  return {};
+}
+
+TEST(JinjaErrors, UndefinedNamePointsAtTheName) {
+  Failure f = fail("line1\n{{ x.y.z }}");
+  EXPECT_EQ(f.where.file, "page.j2");
+  EXPECT_EQ(f.where.line, 2);
+  EXPECT_EQ(f.where.column, 4);
+  EXPECT_EQ(f.message, "'x' is undefined");
+  EXPECT_EQ(f.text, "page.j2:2:4: error: 'x' is undefined\n  {{ x.y.z }}\n     ^");
+}
+
+TEST(JinjaErrors, StrictUndefinedOnPrintAndLenientOnAttributeOfUndefined) {
+  EXPECT_EQ(fail("{{ x }}").message, "'x' is undefined");
+  EXPECT_EQ(fail("[{{ missing.attr }}]", UndefinedMode::Lenient).message, "'missing' is undefined");
+  EXPECT_EQ(fail("{{ d.k }}").message, "'d' is undefined");
+}
+
+TEST(JinjaErrors, TypeErrorsUsePythonWording) {
+  Failure f = fail("a\n  {{ 1 + 'a' }}");
+  EXPECT_EQ(f.message, "unsupported operand type(s) for +: 'int' and 'str'");
+  EXPECT_EQ(f.where.line, 2);
+  EXPECT_EQ(fail("{{ 'a' + 1 }}").message, "can only concatenate str (not \"int\") to str");
+  EXPECT_EQ(fail("{{ [1, 'a'] | sort }}").message, "'<' not supported between instances of 'str' and 'int'");
+  EXPECT_EQ(fail("{{ 1 / 0 }}").message, "division by zero");
+}
+
+TEST(JinjaErrors, UnknownFiltersAndTestsFailAtParseTime) {
+  // The filter sits in a branch that never runs: still an error, as in Jinja2.
+  Failure f = fail("{% if false %}\n{{ i | nosuch }}{% endif %}");
+  EXPECT_EQ(f.message, "No filter named 'nosuch'.");
+  EXPECT_EQ(f.where.line, 2);
+  EXPECT_EQ(f.where.column, 8);
+  EXPECT_EQ(fail("{{ 1 is nosuch }}").message, "No test named 'nosuch'.");
+}
+
+TEST(JinjaErrors, SyntaxErrorsMatchJinjaMessages) {
+  EXPECT_EQ(fail("{% if x %}\nabc").message,
+            "Unexpected end of template. Jinja was looking for the following tags: 'elif' or 'else' or "
+            "'endif'. The innermost block that needs to be closed is 'if'.");
+  EXPECT_EQ(fail("x {% foo %}").message, "Encountered unknown tag 'foo'.");
+  Failure paren = fail("{{ (1 }}");
+  EXPECT_EQ(paren.message, "unexpected '}', expected ')'");
+  EXPECT_EQ(paren.where.column, 7);
+  EXPECT_EQ(fail("{# unclosed").message, "Missing end of comment tag");
+  EXPECT_EQ(fail("{{ 1 + }}").message, "unexpected 'end of print statement'");
+}
+
+TEST(JinjaErrors, IncludeCycleNamesTheChain) {
+  Environment env;
+  env.add_template("a", "{% include 'b' %}");
+  env.add_template("b", "x\n{% include 'a' %}");
+  Failure f = fail("{% include 'a' %}", UndefinedMode::Strict, &env);
+  EXPECT_NE(f.message.find("include cycle: b -> a -> b"), std::string::npos) << f.message;
+}
+
+TEST(JinjaErrors, MissingTemplateAndErrorsInsideIncludes) {
+  EXPECT_NE(fail("{% include 'nope' %}").message.find("template 'nope' not found"), std::string::npos);
+  Environment env;
+  env.add_template("inner.j2", "ok\n{{ 1 + none }}");
+  Failure f = fail("{% include 'inner.j2' %}", UndefinedMode::Strict, &env);
+  EXPECT_EQ(f.where.file, "inner.j2");
+  EXPECT_EQ(f.where.line, 2);
+}
+
+TEST(JinjaErrors, IntegersBeyond64BitsAreReported) {
+  EXPECT_NE(fail("{{ 2 ** 64 }}").message.find("64-bit"), std::string::npos);
+  EXPECT_NE(fail("{{ 100000000000000000000 }}").message.find("64-bit"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gkebuild::jinja
