@@ -72,7 +72,8 @@ TEST_F(RenderCli, MissingProjectFile) {
 }
 
 TEST_F(RenderCli, BrokenYaml) {
-  expect_usage_error(render("-f " + project_with("[nvidia-l4,", "[nvidia-l4")), "gkebuild.yaml:25:1: error: invalid YAML");
+  expect_usage_error(render("-f " + project_with("    cpu: 4\n", "    cpu: 4\n   oops: 1\n")),
+                     "gkebuild.yaml:23:4: error: invalid YAML: end of map not found");
 }
 
 TEST_F(RenderCli, UnknownKey) {
