@@ -36,16 +36,16 @@ time_of() {
   /usr/bin/time -f '%e %M' -o "$work/time" "$@" > /dev/null 2> "$work/err" || { cat "$work/err" >&2; exit 1; }
   read -r wall[$label] peak[$label] < "$work/time"
 }
-build() { SOURCE_DATE_EPOCH=0 "$gkebuild" image --quiet --context "$work/ctx" --tag bench:1 "$@"; }
-buildah_() { buildah --root "$work/b-root" --runroot "$work/b-run" --storage-driver vfs "$@"; }
+build=(env SOURCE_DATE_EPOCH=0 "$gkebuild" image --quiet --context "$work/ctx" --tag bench:1)
+buildah_=(buildah --root "$work/b-root" --runroot "$work/b-run" --storage-driver vfs)
 
-time_of gzip build --output "oci:$work/oci-gzip"
-time_of zstd build --compression zstd --output "oci:$work/oci-zstd"
-time_of bud buildah_ bud --isolation chroot -q -t localhost/bench:1 "$work/ctx"
-time_of push buildah_ push -q localhost/bench:1 "oci:$work/oci-buildah:bench"
+time_of gzip "${build[@]}" --output "oci:$work/oci-gzip"
+time_of zstd "${build[@]}" --compression zstd --output "oci:$work/oci-zstd"
+time_of bud "${buildah_[@]}" bud --isolation chroot -q -t localhost/bench:1 "$work/ctx"
+time_of push "${buildah_[@]}" push -q localhost/bench:1 "oci:$work/oci-buildah:bench"
 time_of tarzstd sh -c "tar -C '$work/ctx' -cf - lib bin | zstd -q -T0 -3 > '$work/floor.tar.zst'"
 echo "changed" >> "$work/ctx/bin/app"
-time_of rebuild build --output "oci:$work/oci-gzip"
+time_of rebuild "${build[@]}" --output "oci:$work/oci-gzip"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 buildah_total=$(awk -v a="${wall[bud]}" -v b="${wall[push]}" 'BEGIN { printf "%.2f", a + b }')
