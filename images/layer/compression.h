@@ -17,7 +17,7 @@ enum class Compression { kGzip, kZstd };
 
 struct CompressionOptions {
   Compression kind = Compression::kGzip;
-  int level = 0;    // 0: the default of the kind (gzip 6, zstd 3)
+  int level = 0;    // 0: the default of the kind (gzip 1, zstd 3)
   int threads = 0;  // 0: every core
 };
 

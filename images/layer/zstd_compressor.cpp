@@ -12,6 +12,8 @@
 namespace gkebuild::layer {
 namespace {
 
+constexpr int kJobSize = 4 << 20;
+
 void check(size_t code, const char* what) {
   if (ZSTD_isError(code)) {
     throw std::runtime_error(std::string("zstd ") + what + ": " + ZSTD_getErrorName(code));
@@ -26,6 +28,8 @@ class ZstdCompressor final : public Compressor {
     check(ZSTD_CCtx_setParameter(context_, ZSTD_c_compressionLevel, level), "level");
     check(ZSTD_CCtx_setParameter(context_, ZSTD_c_checksumFlag, 1), "checksum");
     check(ZSTD_CCtx_setParameter(context_, ZSTD_c_nbWorkers, threads), "workers");
+    // Smaller jobs than zstd's default keep the peak memory of a large layer low.
+    check(ZSTD_CCtx_setParameter(context_, ZSTD_c_jobSize, kJobSize), "job size");
   }
   ~ZstdCompressor() override { ZSTD_freeCCtx(context_); }
 

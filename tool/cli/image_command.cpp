@@ -250,7 +250,7 @@ void setup(CLI::App& app, Action& action) {
                       "oci:DIR or docker-archive:FILE (default: the project's .gkebuild/oci)");
   command->add_option("--compression", flags->compression, "gzip or zstd")->capture_default_str();
   command->add_option("--compression-level", flags->level,
-                      "gzip 1-12 (default 6), zstd 1-19 (default 3)");
+                      "gzip 1-12 (default 1), zstd 1-19 (default 3)");
   command->add_option("--build-arg", flags->build_args, "NAME=VALUE for an ARG");
   command->add_option("--stage", flags->stage,
                       "Copy this ELF binary to CONTEXT/bin and the libraries it needs to CONTEXT/lib");

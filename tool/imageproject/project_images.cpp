@@ -32,7 +32,9 @@ fs::path workload_binary(const project::Project& project, const project::Image& 
   if (!options.workloads_build.empty()) {
     places.push_back(options.workloads_build);
   } else {
-    places = {project.dir / "build", fs::current_path() / "build"};
+    places = {project.dir / "build"};
+    std::error_code error;
+    if (!fs::equivalent(project.dir, fs::current_path(), error)) places.push_back(fs::current_path() / "build");
   }
   for (const auto& place : places) {
     if (auto found = find_executable(place, image.workload)) return *found;
