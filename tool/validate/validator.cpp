@@ -112,8 +112,7 @@ class ObjectChecker {
     bool builtin = is_builtin_group(m.api_version());
     std::string message = builtin ? "no schema for " + what + " in Kubernetes " + version +
                                         " (misspelt kind or apiVersion?); searched " + locator_.searched()
-                                  : "no schema for " + what + " (a custom resource?); skipped. Pass "
-                                                              "--schema-location for CRD schemas";
+                                  : "no schema for " + what + " (a custom resource?); skipped";
     // A built-in group without the kind is a typo, not a custom resource.
     r.report("unknown-kind", {"kind"}, message, false,
              builtin || options_.strict_kinds ? Severity::kError : Severity::kInfo);
