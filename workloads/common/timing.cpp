@@ -1,6 +1,7 @@
 #include "common/timing.h"
 
 #include <chrono>
+#include <cstdio>
 
 namespace gkebuild::workloads {
 
@@ -32,6 +33,16 @@ Summary write_timing(ResultWriter& writer, Measurement m, const std::vector<doub
   m.extra = {{"min", time.min * 1e3}, {"max", time.max * 1e3}, {"mean", time.mean * 1e3}};
   writer.write(m);
   return time;
+}
+
+std::string rate_text(double flops_per_second) {
+  char text[40];
+  if (flops_per_second >= 1e12) {
+    std::snprintf(text, sizeof(text), "%.1f TFLOP/s", flops_per_second / 1e12);
+  } else {
+    std::snprintf(text, sizeof(text), "%.1f GFLOP/s", flops_per_second / 1e9);
+  }
+  return text;
 }
 
 }  // namespace gkebuild::workloads

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "common/results.h"
@@ -18,5 +19,8 @@ std::vector<double> time_on_host(int warmup, int repetitions, const std::functio
 // Returns the summary for a human line.
 Summary write_timing(ResultWriter& writer, Measurement base, const std::vector<double>& seconds, double flops,
                      const nlohmann::json& extra);
+
+// "702.4 TFLOP/s", or "15.3 GFLOP/s" below one TFLOP/s (the CPU paths), for human lines.
+std::string rate_text(double flops_per_second);
 
 }  // namespace gkebuild::workloads

@@ -31,9 +31,9 @@ void report_conv_layer(ResultWriter& writer, const ConvShape& shape, Precision p
   base.precision = to_string(precision);
   base.shape = shape.json();
   const Summary time = write_timing(writer, base, seconds, shape.flops(), extra);
-  std::fprintf(stderr, "conv-bench: %-18s %s n=%lld %.3f TFLOP/s (median %.3f ms of %zu)\n",
+  std::fprintf(stderr, "conv-bench: %-18s %s n=%lld %s (median %.3f ms of %zu)\n",
                shape.name.c_str(), base.precision.c_str(), static_cast<long long>(shape.n),
-               shape.flops() / time.median / 1e12, time.median * 1e3, time.count);
+               rate_text(shape.flops() / time.median).c_str(), time.median * 1e3, time.count);
 }
 
 }  // namespace gkebuild::workloads

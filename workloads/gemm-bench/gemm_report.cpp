@@ -27,8 +27,8 @@ bool report_gemm(ResultWriter& writer, const GemmConfig& config, Precision preci
   if (!check.passed()) return false;
 
   const Summary time = write_timing(writer, m, seconds, flops, extra);
-  std::fprintf(stderr, "gemm-bench: %s %.3f TFLOP/s (median of %zu, %.3f ms; spread %.3f-%.3f ms)\n",
-               to_string(precision).c_str(), flops / time.median / 1e12, time.count,
+  std::fprintf(stderr, "gemm-bench: %s %s (median of %zu, %.3f ms; spread %.3f-%.3f ms)\n",
+               to_string(precision).c_str(), rate_text(flops / time.median).c_str(), time.count,
                time.median * 1e3, time.min * 1e3, time.max * 1e3);
   return true;
 }
