@@ -327,7 +327,7 @@ Value f_groupby(Interpreter& in, const Value& v, CallArgs& a) {
   return Value::list(std::move(out));
 }
 
-Value f_items(Interpreter& in, const Value& v, CallArgs& a) {
+Value f_items(Interpreter&, const Value& v, CallArgs& a) {
   a.bind("items", {});
   if (v.is_undefined()) return Value::list({});  // Jinja2 returns nothing, even for StrictUndefined
   if (!v.is_mapping()) throw EvalError("Can only get item pairs from a mapping.");

@@ -36,7 +36,11 @@ struct LoopObject : Object {
   std::vector<Value> last_changed;
   bool changed_called = false;
 
-  Value item(size_t i) const { return filtered ? (*filtered)[i] : sequence->at(i); }
+  Value item(size_t i) const {
+    if (filtered) return (*filtered)[i];
+    if (sequence) return sequence->at(i);
+    return Value::undefined_with("the loop has ended");
+  }
   std::string_view type_name() const override { return "LoopContext"; }
   bool callable() const override { return stmt && stmt->recursive; }
   Value call(Interpreter& interp, CallArgs& args) override;

@@ -171,7 +171,7 @@ Sequence::Sequence(const Value& value) : holder_(value) {
   switch (value.kind()) {
     case Kind::Undefined: return;
     case Kind::Str:
-      for (std::string_view c : split_code_points(value.str())) owned_.push_back(Value::borrowed(c));
+      for (std::string_view c : split_code_points(value.str())) owned_.push_back(Value::piece_of(value, c));
       items_ = &owned_;
       size_ = owned_.size();
       return;

@@ -53,6 +53,12 @@ class Value {
   // A string that the caller keeps alive for the whole render (template source, context).
   static Value borrowed(std::string_view s) { Value v(Kind::Str); v.s_ = s.data(); v.n_ = s.size(); return v; }
   static Value string(std::string s);
+  // A piece of `owner`'s text that keeps the owner's storage alive (characters, slices).
+  static Value piece_of(const Value& owner, std::string_view piece) {
+    Value v = borrowed(piece);
+    v.obj_ = owner.obj_;
+    return v;
+  }
   static Value markup(std::string s) { Value v = string(std::move(s)); v.markup_ = true; return v; }
   static Value from_json(const Json& j);
   static Value list(std::vector<Value> items);
