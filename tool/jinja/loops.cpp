@@ -41,18 +41,23 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
     loop->size = use_filter ? filtered.size() : sequence.size();
     loop->depth = depth;
     Value loop_value = Value::object(loop);
+    // Jinja2 clears its "else" flag at the end of the body, which break and continue
+    // skip: the else branch runs unless some iteration ran its body to the end.
+    bool completed_iteration = false;
     for (size_t i = 0; i < loop->size; ++i) {
       loop->index0 = i;
       inner->vars.clear();
       inner->vars.emplace_back("loop", loop_value);
       assign(stmt.target, loop->item(i), *inner);
-      if (render_body(stmt.body) == Flow::Break) break;
+      Flow flow = render_body(stmt.body);
+      if (flow == Flow::Normal) completed_iteration = true;
+      if (flow == Flow::Break) break;
     }
     loop->sequence = nullptr;
     loop->filtered = nullptr;
     loop->size = 0;
     frame = saved;
-    if (use_filter ? filtered.empty() : sequence.size() == 0) render_body(stmt.otherwise);
+    if (!completed_iteration) render_body(stmt.otherwise);
   } catch (...) {
     frame = saved;
     throw;

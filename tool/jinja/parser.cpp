@@ -169,6 +169,7 @@ void Parser::parse_statement(Body& out) {
     return;
   } else if (name == "break" || name == "continue") {
     size_t offset = next().offset;
+    if (loop_depth_ == 0) fail("'" + std::string(name) + "' outside loop", offset);
     stmt = std::make_unique<LoopControlStmt>(name == "break" ? StmtKind::Break : StmtKind::Continue, offset);
   } else {
     tag_stack_.pop_back();
@@ -211,7 +212,9 @@ StmtPtr Parser::parse_for() {
   node->iter = parse_tuple(false, false, kForIterEnd);
   if (skip_if_name("if")) node->filter = parse_expression();
   node->recursive = skip_if_name("recursive");
+  ++loop_depth_;
   node->body = parse_statements(kEndFor);
+  --loop_depth_;
   if (next().text == "endfor") return node;
   node->otherwise = parse_statements(kEndForOnly, true);
   return node;
@@ -251,7 +254,7 @@ StmtPtr Parser::parse_block() {
   if (current().type == TokenType::Sub)
     fail("Block names in Jinja have to be valid Python identifiers and may not contain hyphens, use an "
          "underscore instead.", current().offset);
-  node->body = parse_statements(kEndBlock, true);
+  node->body = parse_function_body(kEndBlock);
   if (node->required) {
     for (const auto& stmt : node->body) {
       bool whitespace = stmt->kind == StmtKind::Text &&
@@ -362,12 +365,20 @@ void Parser::note_macro_names(MacroSignature& signature, size_t first_token, siz
   }
 }
 
+Body Parser::parse_function_body(const std::vector<std::string_view>& end_tokens) {
+  int saved = loop_depth_;
+  loop_depth_ = 0;
+  Body body = parse_statements(end_tokens, true);
+  loop_depth_ = saved;
+  return body;
+}
+
 StmtPtr Parser::parse_macro() {
   auto node = std::make_unique<MacroStmt>(next().offset);
   node->name = std::string(expect(TokenType::Name).text);
   parse_signature(node->signature);
   size_t body_start = pos_;
-  node->body = parse_statements(kEndMacro, true);
+  node->body = parse_function_body(kEndMacro);
   note_macro_names(node->signature, body_start, pos_);
   return node;
 }
@@ -379,7 +390,7 @@ StmtPtr Parser::parse_call_block() {
   node->call = parse_expression();
   if (node->call->kind != ExprKind::Call) fail("expected call", call_offset);
   size_t body_start = pos_;
-  node->body = parse_statements(kEndCall, true);
+  node->body = parse_function_body(kEndCall);
   note_macro_names(node->signature, body_start, pos_);
   return node;
 }

@@ -96,6 +96,10 @@ class Parser {
   Template& template_;
   std::vector<std::string_view> tag_stack_;
   std::vector<const std::vector<std::string_view>*> end_token_stack_;
+  // For bodies around the current tag; a macro, call or block body starts again at 0
+  // because Jinja2 compiles it to a function of its own, where break is a syntax error.
+  int loop_depth_ = 0;
+  Body parse_function_body(const std::vector<std::string_view>& end_tokens);
 };
 
 }  // namespace gkebuild::jinja
