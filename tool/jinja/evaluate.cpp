@@ -117,12 +117,8 @@ Value Interpreter::getitem(const Value& object, const Value& key) {
       break;
     default: break;
   }
-  if (key.is_str()) {
-    if (object.is_mapping() || has_method(object, key.str())) {
-      if (has_method(object, key.str())) return getattr(object, key.str());
-    }
-    return Value::undefined_with("'" + object_type_repr(object) + "' has no attribute '" + std::string(key.str()) + "'");
-  }
+  // Jinja2's getitem falls back to getattr for a string key (groupby's .grouper/.list).
+  if (key.is_str()) return getattr(object, key.str());
   return Value::undefined_with("'" + object_type_repr(object) + "' has no element " + repr(key));
 }
 

@@ -34,7 +34,7 @@ void append_json_string(std::string& out, std::string_view text) {
       case '\'': out += "\\u0027"; continue;
       default: break;
     }
-    if (cp < 0x20 || (cp > 0x7E && cp != 0x7F)) {
+    if (cp < 0x20 || cp > 0x7E) {  // outside " " to "~", like json.dumps(ensure_ascii=True)
       if (cp >= 0x10000) {
         char32_t v = cp - 0x10000;
         std::snprintf(buffer, sizeof buffer, "\\u%04x\\u%04x", static_cast<unsigned>(0xD800 + (v >> 10)),

@@ -18,6 +18,7 @@ constexpr std::string_view kStrMethods[] = {
     "replace", "join", "format", "title", "capitalize", "count", "find", "rfind", "index",
     "splitlines", "zfill", "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper",
     "center", "ljust", "rjust", "swapcase", "casefold", "removeprefix", "removesuffix",
+    "partition", "rpartition",
 };
 constexpr std::string_view kDictMethods[] = {"items", "keys", "values", "get", "copy", "clear", "fromkeys",
                                              "pop", "popitem", "setdefault", "update"};
@@ -163,6 +164,17 @@ Value justify(std::string_view text, const CallArgs& args, std::string_view name
   return Value::string(std::move(out));
 }
 
+// str.partition / str.rpartition: (head, sep, tail), the whole string on the side the
+// search starts from when sep is absent.
+Value partition(std::string_view s, std::string_view sep, bool from_right) {
+  if (sep.empty()) throw EvalError("empty separator");
+  size_t pos = from_right ? s.rfind(sep) : s.find(sep);
+  auto str = [](std::string_view part) { return Value::string(std::string(part)); };
+  if (pos == std::string_view::npos)
+    return from_right ? Value::tuple({str(""), str(""), str(s)}) : Value::tuple({str(s), str(""), str("")});
+  return Value::tuple({str(s.substr(0, pos)), str(sep), str(s.substr(pos + sep.size()))});
+}
+
 Value str_method(Interpreter& in, std::string_view s, std::string_view name, CallArgs& args) {
   if (name == "upper") return Value::string(to_upper(s));
   if (name == "lower" || name == "casefold") return Value::string(to_lower(s));
@@ -232,6 +244,7 @@ Value str_method(Interpreter& in, std::string_view s, std::string_view name, Cal
     }
     return Value::integer(code_point_index(s, pos));
   }
+  if (name == "partition" || name == "rpartition") return partition(s, need_str(args, 0, name), name == "rpartition");
   if (name == "splitlines") {
     bool keep = !args.positional.empty() && truthy(args.positional[0]);
     std::vector<std::string> parts;
