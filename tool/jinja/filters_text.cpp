@@ -219,6 +219,8 @@ Value f_format(Interpreter& in, const Value& v, CallArgs& a) {
     for (const auto& [k, val] : a.keywords) pairs.emplace_back(Value::string(std::string(k)), val);
     return text_result(v, percent_format(fmt, Value::dict(std::move(pairs))));
   }
+  // Each positional argument gets formatted, and a strict Undefined raises when it is.
+  for (const Value& argument : a.positional) in.require_defined(argument);
   return text_result(v, percent_format(fmt, Value::tuple(a.positional)));
 }
 

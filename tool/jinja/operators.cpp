@@ -158,6 +158,8 @@ bool contains(const Value& container, const Value& item) {
     Value found;
     return mapping_find(container, item, found);
   }
+  // An Undefined iterates as empty (strict mode has already raised before getting here).
+  if (container.is_undefined()) return false;
   if (container.is_list_like()) {
     Sequence seq(container);
     for (size_t i = 0; i < seq.size(); ++i)
