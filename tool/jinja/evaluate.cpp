@@ -39,8 +39,11 @@ Value Interpreter::eval(const Expr& expr) {
 }
 
 Value Interpreter::lookup(std::string_view name) const {
+  bool loop_hidden = false;
   for (const Frame* f = frame.get(); f; f = f->parent.get()) {
-    if (const Value* v = f->find_local(name)) return *v;
+    if (!(loop_hidden && name == "loop"))
+      if (const Value* v = f->find_local(name)) return *v;
+    loop_hidden = loop_hidden || f->hides_loop;
     if (f->data) {
       const auto& map = f->data->get_ref<const Json::object_t&>();
       for (const auto& entry : map)

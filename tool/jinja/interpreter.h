@@ -23,6 +23,7 @@ struct Frame {
   std::shared_ptr<Frame> parent;
   std::vector<std::pair<std::string_view, Value>> vars;
   const Json* data = nullptr;  // the render context, on the outermost frame only
+  bool hides_loop = false;     // an include's root: Jinja2 passes the includer's variables but not its loop
 
   const Value* find_local(std::string_view name) const {
     for (auto it = vars.rbegin(); it != vars.rend(); ++it)

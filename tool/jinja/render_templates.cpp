@@ -131,6 +131,7 @@ void Interpreter::render_include(const IncludeStmt& stmt) {
   if (!tmpl) return;
   auto root = std::make_shared<Frame>();
   root->parent = stmt.with_context ? frame : globals_frame();
+  root->hides_loop = true;
   try {
     render_template(tmpl, root);
   } catch (const EvalError& error) {
