@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "jinja/errors.h"
 #include "jinja/unicode.h"
 
 namespace gkebuild::jinja {
@@ -37,7 +38,9 @@ Value Value::from_json(const Json& j) {
     case Json::value_t::number_integer: return integer(j.get<int64_t>());
     case Json::value_t::number_unsigned: {
       uint64_t u = j.get<uint64_t>();
-      if (u > static_cast<uint64_t>(INT64_MAX)) return floating(static_cast<double>(u));
+      // Integers are signed 64-bit (an intended difference from Python): refuse, never round.
+      if (u > static_cast<uint64_t>(INT64_MAX))
+        throw EvalError("integer " + std::to_string(u) + " in the context does not fit in a signed 64-bit integer");
       return integer(static_cast<int64_t>(u));
     }
     case Json::value_t::number_float: return floating(j.get<double>());
