@@ -136,7 +136,7 @@ Value python_title(std::string_view text) {
   for (size_t pos = 0; pos < text.size();) {
     char32_t cp = decode_utf8(text, pos);
     if (previous_cased) append_lower(out, cp);
-    else append_upper(out, cp);
+    else append_title(out, cp);
     previous_cased = is_cased(cp);
   }
   return Value::string(std::move(out));
@@ -215,7 +215,7 @@ Value str_method(Interpreter& in, std::string_view s, std::string_view name, Cal
   if (name == "capitalize") {
     std::string out;
     size_t pos = 0;
-    if (!s.empty()) append_upper(out, decode_utf8(s, pos));
+    if (!s.empty()) append_title(out, decode_utf8(s, pos));
     out += to_lower(s.substr(pos));
     return Value::string(std::move(out));
   }
