@@ -70,6 +70,9 @@ std::string decode_string_literal(std::string_view body, size_t offset) {
       case 'x': hex_escape(2); break;
       case 'u': hex_escape(4); break;
       case 'U': hex_escape(8); break;
+      case 'N':
+        // Python looks the name up in its Unicode database, which gkebuild does not carry.
+        throw LexError(offset, "named escapes (\\N{...}) are not supported; write the code point as \\uXXXX");
       default:
         if (e >= '0' && e <= '7') {
           unsigned value = static_cast<unsigned>(e - '0');
