@@ -69,7 +69,7 @@ Value Interpreter::getattr(const Value& object, std::string_view name) {
     case Kind::Object: return object.object_ptr()->get_attr(name);
     case Kind::Tuple:
       // groupby() yields (grouper, list) pairs that also answer to these names.
-      if (object.items().size() == 2 && (name == "grouper" || name == "list"))
+      if (object.is_group_tuple() && (name == "grouper" || name == "list"))
         return object.items()[name == "grouper" ? 0 : 1];
       break;
     default: break;

@@ -321,7 +321,7 @@ Value f_groupby(Interpreter& in, const Value& v, CallArgs& a) {
     std::vector<Value> group;
     while (j < items.size() && equals(sorted_keys[j], sorted_keys[i])) group.push_back(items[j++]);
     Value grouper = case_sensitive ? sorted_keys[i] : output_key(group[0]);
-    out.push_back(Value::tuple({grouper, Value::list(std::move(group))}));
+    out.push_back(Value::group_tuple(grouper, Value::list(std::move(group))));
     i = j;
   }
   return Value::list(std::move(out));

@@ -70,7 +70,7 @@ class Interpreter {
 
   // Statements (render_statements.cpp).
   Flow render_body(const Body& body);
-  std::string capture(const Body& body);
+  std::string capture(const Body& body, Flow* flow = nullptr);  // flow: how the body ended
   Value call_macro(const struct Macro& macro, CallArgs& args);
   Value call_loop(struct LoopObject& loop, CallArgs& args);
   std::string render_block(const BlockMap& blocks, std::string_view name, size_t level);
@@ -87,10 +87,10 @@ class Interpreter {
   void run_loop(const ForStmt& stmt, const Value& iterable, int depth);
   void assign(const Target& target, const Value& value, Frame& into);
   void render_set(const SetStmt& stmt);
-  void render_set_block(const SetBlockStmt& stmt);
+  Flow render_set_block(const SetBlockStmt& stmt);
   void render_macro(const MacroStmt& stmt);
   void render_call_block(const CallBlockStmt& stmt);
-  void render_filter_block(const FilterBlockStmt& stmt);
+  Flow render_filter_block(const FilterBlockStmt& stmt);
   void render_include(const IncludeStmt& stmt);
   void render_import(const ImportStmt& stmt);
   void render_from_import(const FromImportStmt& stmt);

@@ -7,12 +7,13 @@
 
 namespace gkebuild::jinja {
 
-std::string Interpreter::capture(const Body& body) {
+std::string Interpreter::capture(const Body& body, Flow* flow) {
   std::string buffer;
   std::string* saved = out;
   out = &buffer;
   try {
-    render_body(body);
+    Flow ended = render_body(body);
+    if (flow) *flow = ended;
   } catch (...) {
     out = saved;
     throw;
@@ -36,10 +37,10 @@ Flow Interpreter::render_stmt(const Stmt& stmt) {
     case StmtKind::If: return render_if(static_cast<const IfStmt&>(stmt));
     case StmtKind::For: return render_for(static_cast<const ForStmt&>(stmt));
     case StmtKind::Set: render_set(static_cast<const SetStmt&>(stmt)); return Flow::Normal;
-    case StmtKind::SetBlock: render_set_block(static_cast<const SetBlockStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::SetBlock: return render_set_block(static_cast<const SetBlockStmt&>(stmt));
     case StmtKind::Macro: render_macro(static_cast<const MacroStmt&>(stmt)); return Flow::Normal;
     case StmtKind::CallBlock: render_call_block(static_cast<const CallBlockStmt&>(stmt)); return Flow::Normal;
-    case StmtKind::FilterBlock: render_filter_block(static_cast<const FilterBlockStmt&>(stmt)); return Flow::Normal;
+    case StmtKind::FilterBlock: return render_filter_block(static_cast<const FilterBlockStmt&>(stmt));
     case StmtKind::Include: render_include(static_cast<const IncludeStmt&>(stmt)); return Flow::Normal;
     case StmtKind::Import: render_import(static_cast<const ImportStmt&>(stmt)); return Flow::Normal;
     case StmtKind::FromImport: render_from_import(static_cast<const FromImportStmt&>(stmt)); return Flow::Normal;
@@ -111,8 +112,12 @@ void Interpreter::assign(const Target& target, const Value& value, Frame& into) 
 
 void Interpreter::render_set(const SetStmt& stmt) { assign(stmt.target, eval(*stmt.value), *frame); }
 
-void Interpreter::render_set_block(const SetBlockStmt& stmt) {
-  Value value = Value::string(capture(stmt.body));
+// A break or continue inside the body leaves the enclosing loop before the captured
+// text is used, as in Jinja2's generated code.
+Flow Interpreter::render_set_block(const SetBlockStmt& stmt) {
+  Flow flow = Flow::Normal;
+  Value value = Value::string(capture(stmt.body, &flow));
+  if (flow != Flow::Normal) return flow;
   if (stmt.filter) {
     const Value* saved = block_input_;
     block_input_ = &value;
@@ -121,10 +126,13 @@ void Interpreter::render_set_block(const SetBlockStmt& stmt) {
     value = filtered;
   }
   assign(stmt.target, value, *frame);
+  return Flow::Normal;
 }
 
-void Interpreter::render_filter_block(const FilterBlockStmt& stmt) {
-  Value value = Value::string(capture(stmt.body));
+Flow Interpreter::render_filter_block(const FilterBlockStmt& stmt) {
+  Flow flow = Flow::Normal;
+  Value value = Value::string(capture(stmt.body, &flow));
+  if (flow != Flow::Normal) return flow;
   const Value* saved = block_input_;
   block_input_ = &value;
   Value filtered;
@@ -136,6 +144,7 @@ void Interpreter::render_filter_block(const FilterBlockStmt& stmt) {
   }
   block_input_ = saved;
   append(*out, filtered);
+  return Flow::Normal;
 }
 
 Flow Interpreter::render_with(const WithStmt& stmt) {

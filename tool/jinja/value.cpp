@@ -65,6 +65,16 @@ Value Value::tuple(std::vector<Value> items) {
   return v;
 }
 
+Value Value::group_tuple(Value grouper, Value list) {
+  Value v = tuple({std::move(grouper), std::move(list)});
+  static_cast<ListBox*>(v.obj_.get())->group = true;
+  return v;
+}
+
+bool Value::is_group_tuple() const {
+  return kind_ == Kind::Tuple && static_cast<const ListBox*>(obj_.get())->group;
+}
+
 Value Value::dict(std::vector<std::pair<Value, Value>> items) {
   auto box = std::make_shared<DictBox>();
   box->pairs = std::move(items);

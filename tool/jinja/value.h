@@ -63,6 +63,9 @@ class Value {
   static Value from_json(const Json& j);
   static Value list(std::vector<Value> items);
   static Value tuple(std::vector<Value> items);
+  // groupby()'s (grouper, list) pair: a tuple that also has the attributes grouper and list.
+  static Value group_tuple(Value grouper, Value list);
+  bool is_group_tuple() const;
   static Value dict(std::vector<std::pair<Value, Value>> items);
   static Value object(std::shared_ptr<Object> object);
   // Undefined name (`name` must outlive the render, e.g. it lives in the AST).
@@ -126,6 +129,7 @@ class Value {
 
 struct ListBox : Object {
   std::vector<Value> items;
+  bool group = false;  // made by Value::group_tuple
   std::string_view type_name() const override { return "list"; }
 };
 struct DictBox : Object {
