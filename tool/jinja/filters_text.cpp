@@ -118,11 +118,9 @@ Value f_replace(Interpreter& in, const Value& v, CallArgs& a) {
   int64_t count = b[2] && !b[2]->is_none() ? arg_int(b[2], -1, "count") : -1;
   std::string old = in.str(*b[0]);
   std::string replacement = in.str(*b[1]);
-  if (v.is_markup()) {
-    if (!b[0]->is_markup()) old = html_escape(old);
-    if (!b[1]->is_markup()) replacement = html_escape(replacement);
-  }
-  return text_result(v, replace_all(text, old, replacement, count));
+  // Without autoescape (gkebuild never enables it) Jinja2 replaces in str(value): Markup
+  // input such as tojson's output is neither escaped nor kept as Markup.
+  return Value::string(replace_all(text, old, replacement, count));
 }
 
 Value f_center(Interpreter& in, const Value& v, CallArgs& a) {
