@@ -142,6 +142,11 @@ Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
   else indentation = std::string(static_cast<size_t>(std::max<int64_t>(0, arg_int(b[0], 4, "width"))), ' ');
   bool first = arg_bool(b[1], false);
   bool blank = arg_bool(b[2], false);
+  // Jinja2 appends "\n" to the value itself, which only a string supports (an Undefined
+  // raises even in lenient mode).
+  if (v.is_undefined()) in.fail_undefined(v);
+  if (!v.is_str())
+    throw EvalError("unsupported operand type(s) for +=: '" + std::string(type_name(v)) + "' and 'str'");
   std::string text = in.str(v) + "\n";
   auto lines = split_lines(text, false);
   std::string out;
