@@ -30,15 +30,22 @@ bool t_float(Interpreter&, const Value& v, CallArgs&) { return v.is_float(); }
 bool t_number(Interpreter&, const Value& v, CallArgs&) { return v.is_number(); }
 bool t_string(Interpreter&, const Value& v, CallArgs&) { return v.is_str(); }
 bool t_mapping(Interpreter&, const Value& v, CallArgs&) { return v.is_mapping(); }
+// iter() on a strict Undefined raises; a lenient one iterates as empty.
 bool t_iterable(Interpreter& in, const Value& v, CallArgs&) {
-  if (v.is_undefined()) return !in.strict();
+  if (v.is_undefined()) {
+    in.require_defined(v);
+    return true;
+  }
   return is_iterable(v);
 }
 bool t_sequence(Interpreter& in, const Value& v, CallArgs&) {
   if (v.is_undefined()) return !in.strict();
   return v.is_str() || v.is_list_like() || v.is_mapping();
 }
-bool t_callable(Interpreter&, const Value& v, CallArgs&) { return v.is_object() && v.object_ptr()->callable(); }
+// Undefined has __call__ (calling it fails), so Python's callable() says True.
+bool t_callable(Interpreter&, const Value& v, CallArgs&) {
+  return v.is_undefined() || (v.is_object() && v.object_ptr()->callable());
+}
 bool t_escaped(Interpreter&, const Value& v, CallArgs&) { return v.is_markup(); }
 
 Value modulo(Interpreter& in, const Value& v, const Value& divisor) {
