@@ -83,9 +83,10 @@ TEST(RenderExamples, MnistHasIndexedJobsStorageAndDriverInstaller) {
   EXPECT_EQ(job["spec"]["completionMode"].as<std::string>(), "Indexed");
   EXPECT_EQ(job["spec"]["completions"].as<int>(), 3);
   const auto args = job["spec"]["template"]["spec"]["containers"][0]["args"];
-  EXPECT_EQ(args[1].as<std::string>(), "7");               // values.epochs
-  EXPECT_EQ(args[5].as<std::string>(), "$(GKEBUILD_SEED)");  // seed = completion index
-  EXPECT_EQ(args[7].as<std::string>(), "/storage/train/lr0.01/seed$(GKEBUILD_SEED)");
+  EXPECT_EQ(args[1].as<std::string>(), "/storage/mnist-data");
+  EXPECT_EQ(args[3].as<std::string>(), "7");                 // values.epochs
+  EXPECT_EQ(args[7].as<std::string>(), "$(GKEBUILD_SEED)");  // seed = completion index
+  EXPECT_EQ(args[9].as<std::string>(), "/storage/train/lr0.01/seed$(GKEBUILD_SEED).ckpt");
 }
 
 TEST(RenderExamples, DockerfileKeepsLibrariesAndWorkloadInSeparateLayers) {
@@ -95,7 +96,10 @@ TEST(RenderExamples, DockerfileKeepsLibrariesAndWorkloadInSeparateLayers) {
   ASSERT_EQ(files.size(), 1u);
   const std::string& text = files[0].text;
   EXPECT_EQ(text.rfind("FROM scratch\n", 0), 0u);
-  EXPECT_NE(text.find("COPY lib/ /opt/gkebuild/lib/\nCOPY bin/ /opt/gkebuild/bin/\n"), std::string::npos);
+  // Libraries, then the loader a scratch image lacks, then the workload: three layers.
+  EXPECT_NE(text.find("COPY lib/ /opt/gkebuild/lib/\n"), std::string::npos);
+  EXPECT_NE(text.find("COPY lib/ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2\nCOPY bin/ /opt/gkebuild/bin/\n"),
+            std::string::npos);
   EXPECT_NE(text.find("ENTRYPOINT [\"/opt/gkebuild/bin/gemm-bench\"]"), std::string::npos);
   EXPECT_NE(text.find("/usr/local/nvidia/lib64"), std::string::npos);
   EXPECT_EQ(text.find("RUN "), std::string::npos);

@@ -1,0 +1,88 @@
+// The gemm-bench image that `gkebuild image` builds (the binary and the CUDA libraries it
+// needs staged into a scratch image) runs under runc on a machine without a GPU: the CPU path
+// starts without libcuda and prints valid result lines.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "../images/temp_dir.h"
+
+namespace gkebuild::workloads {
+namespace {
+
+using testing::TempDir;
+
+struct Ran {
+  int status = -1;
+  std::string output;
+};
+
+// Runs a shell command; stdout is the output (a command redirects its stderr as it needs).
+Ran run(const std::string& command) {
+  Ran r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) r.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// The shape of templates/Dockerfile.j2 for a scratch image, plus the staged loader.
+constexpr const char* kDockerfile = R"(FROM scratch
+ENV LD_LIBRARY_PATH="/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/opt/gkebuild/lib"
+COPY lib/ /opt/gkebuild/lib/
+COPY lib/ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2
+COPY bin/ /opt/gkebuild/bin/
+WORKDIR /opt/gkebuild
+ENTRYPOINT ["/opt/gkebuild/bin/gemm-bench"]
+)";
+
+TEST(GemmBenchImage, RunsUnderRuncOnTheCpuPath) {
+  TempDir dir;
+  const std::string context = (dir.path() / "ctx").string(), layout = (dir.path() / "oci").string();
+  io::write_file_atomically(dir.path() / "ctx" / "Dockerfile", kDockerfile);
+  // gzip level 1 (umoci 0.4 reads no zstd): the cuBLAS layer is large and speed is not the point.
+  const Ran built = run(std::string("SOURCE_DATE_EPOCH=1700000000 " GKEBUILD_BINARY " image --context ") + context +
+                        " --stage " GEMM_BENCH " --tag gemm-bench:test --compression gzip --compression-level 1"
+                        " --quiet --output oci:" + layout + " 2>&1");
+  ASSERT_EQ(built.status, 0) << built.output;
+  const std::string bundle = (dir.path() / "bundle").string();
+  const Ran unpacked = run("umoci unpack --image " + layout + ":gemm-bench:test " + bundle + " 2>&1");
+  ASSERT_EQ(unpacked.status, 0) << unpacked.output;
+
+  auto config = nlohmann::json::parse(io::read_file(dir.path() / "bundle" / "config.json"));
+  config["process"]["terminal"] = false;
+  config["process"]["args"] = {"/opt/gkebuild/bin/gemm-bench", "--m", "96", "--n", "80", "--k", "70", "--reps", "2"};
+  io::write_file_atomically(dir.path() / "bundle" / "config.json", config.dump());
+  const std::string root = (dir.path() / "runc").string();
+  const std::string id = "gkebuild-gemm-" + std::to_string(::getpid());
+  const Ran ran = run("runc --root " + root + " run --bundle " + bundle + " " + id + " 2>" +
+                      (dir.path() / "stderr").string());
+  run("runc --root " + root + " delete --force " + id + " 2>&1");
+  ASSERT_EQ(ran.status, 0) << ran.output << io::read_file(dir.path() / "stderr");
+  EXPECT_NE(io::read_file(dir.path() / "stderr").find("running the CPU path"), std::string::npos);
+
+  std::istringstream lines(ran.output);
+  std::string line;
+  std::vector<std::string> metrics;
+  while (std::getline(lines, line)) {
+    const auto j = nlohmann::json::parse(line);
+    EXPECT_EQ(j.at("workload"), "gemm-bench");
+    EXPECT_EQ(j.at("device").at("kind"), "cpu");
+    EXPECT_TRUE(j.at("value").is_number());
+    metrics.push_back(j.at("metric"));
+  }
+  EXPECT_EQ(metrics, (std::vector<std::string>{"max_error", "throughput", "time"}));
+}
+
+}  // namespace
+}  // namespace gkebuild::workloads
