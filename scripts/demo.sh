@@ -21,3 +21,6 @@ echo
 echo "== $gkebuild render -f $example/gkebuild.yaml -o DIR   wrote $(ls "$out" | wc -l) files:"
 ls "$out"
 rm -rf "$out"
+echo
+echo "== $gkebuild render -f $example/gkebuild.yaml | $gkebuild validate -   (schemas + GPU rules)"
+"$gkebuild" render -f "$example/gkebuild.yaml" | "$gkebuild" validate - && echo "all manifests valid"
