@@ -15,7 +15,8 @@ std::vector<std::string> mapping_keys(const Document& doc, const YAML::Node& nod
   std::vector<std::string> keys;
   std::set<std::string> seen;
   for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& key = it->first;
+    // A copy: it-> yields a temporary pair, so a reference to its member would dangle.
+    const YAML::Node key = it->first;
     if (!key.IsScalar()) doc.fail(key, what + ": keys must be strings, got " + describe(key));
     if (!seen.insert(key.Scalar()).second)
       doc.fail(key, what + ": duplicate key '" + key.Scalar() + "'");
