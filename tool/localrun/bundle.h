@@ -1,0 +1,33 @@
+// A container's runtime bundle: a folder with config.json and the root file system, which
+// is an overlay mount over the image's cached tree, so what the container writes goes to
+// the bundle's own upper folder and the cache stays as unpacked. Removed (unmounted, then
+// deleted) when the Bundle goes out of scope.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace gkebuild::localrun {
+
+class Bundle {
+ public:
+  // Creates `dir` (an existing one from an earlier run that was killed is removed first) and
+  // mounts the overlay. Throws std::runtime_error when the overlay cannot be mounted.
+  Bundle(std::filesystem::path dir, const std::filesystem::path& image_rootfs);
+  ~Bundle();
+  Bundle(const Bundle&) = delete;
+  Bundle& operator=(const Bundle&) = delete;
+
+  const std::filesystem::path& dir() const { return dir_; }
+  std::filesystem::path rootfs() const { return dir_ / "rootfs"; }
+  // Writes config.json (temporary name, then rename).
+  void write_config(const std::string& json) const;
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// Unmounts and deletes a bundle folder; quiet when parts are already gone.
+void remove_bundle(const std::filesystem::path& dir);
+
+}  // namespace gkebuild::localrun

@@ -1,0 +1,27 @@
+// Runs `runtime run` in the foreground and streams the container's stdout and stderr line
+// by line, stopping the container when asked: SIGTERM, then SIGKILL after the grace period.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "localrun/runtime_cli.h"
+
+namespace gkebuild::localrun {
+
+struct StreamedExit {
+  int status = -1;       // the runtime's exit status: the container's, or its own failure
+  bool stopped = false;  // ended because `stop` became true
+};
+
+// Delivers every line on this thread. When `on_line` throws, the container is killed and the
+// runtime process reaped before the exception goes on.
+StreamedExit run_streaming(const RuntimeCli& cli, const std::vector<std::string>& argv, const std::string& name,
+                           const std::function<void(std::string_view, bool)>& on_line,
+                           const std::atomic<bool>* stop, std::chrono::seconds grace);
+
+}  // namespace gkebuild::localrun

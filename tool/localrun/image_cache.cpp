@@ -1,0 +1,103 @@
+#include "localrun/image_cache.h"
+
+#include <unistd.h>
+
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "image/layout_source.h"
+#include "localrun/layer_apply.h"
+#include "oci/layout.h"
+#include "support/suggest.h"
+
+namespace gkebuild::localrun {
+namespace fs = std::filesystem;
+namespace {
+
+std::vector<std::string> tags_of(const oci::Layout& layout) {
+  std::vector<std::string> tags;
+  for (const auto& d : layout.index().manifests) {
+    auto name = d.annotations.find(oci::kRefNameAnnotation);
+    if (name != d.annotations.end()) tags.push_back(name->second);
+  }
+  return tags;
+}
+
+std::string list_of(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "no tagged image" : out;
+}
+
+// A digest names an index entry, or any manifest or index blob in the layout.
+oci::Descriptor by_digest(const oci::Layout& layout, const std::string& image) {
+  const oci::Digest digest = oci::Digest::parse(image);
+  for (const auto& d : layout.index().manifests) {
+    if (d.digest == digest) return d;
+  }
+  if (!layout.has_blob(digest)) {
+    throw std::runtime_error("no image " + image + " in the OCI layout " + layout.root().string());
+  }
+  const std::string raw = layout.read_blob(digest);
+  oci::Descriptor d;
+  d.digest = digest;
+  d.size = static_cast<int64_t>(raw.size());
+  d.media_type = nlohmann::json::parse(raw, nullptr, false).value("mediaType", "");
+  return d;
+}
+
+image::Image load(const std::shared_ptr<const oci::Layout>& layout, const std::string& image) {
+  if (image.starts_with("sha256:")) return image::load_image(layout, by_digest(*layout, image));
+  auto found = layout->resolve(image);
+  if (!found) {
+    const auto tags = tags_of(*layout);
+    throw std::runtime_error("no image '" + image + "' in the OCI layout " + layout->root().string() +
+                             did_you_mean(image, tags) + "; it holds: " + list_of(tags));
+  }
+  return image::load_image(layout, *found);
+}
+
+// Unpacks into a temporary sibling, then renames it into place.
+void unpack_layers(const image::Image& image, const fs::path& final_dir) {
+  const fs::path temporary = final_dir.parent_path() /
+                             (".tmp-" + final_dir.filename().string() + "-" + std::to_string(::getpid()));
+  fs::remove_all(temporary);
+  fs::create_directories(temporary / "rootfs");
+  fs::permissions(temporary / "rootfs", fs::perms(0755));
+  try {
+    for (const auto& layer : image.layers()) {
+      apply_layer(layer.store->blob_path(layer.blob.digest), layer.blob.digest, temporary / "rootfs");
+    }
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(temporary, ignored);
+    throw;
+  }
+  std::error_code ec;
+  fs::rename(temporary, final_dir, ec);
+  // Another run finished the same image first: its tree is the same as ours.
+  if (ec) fs::remove_all(temporary);
+  if (ec && !fs::is_directory(final_dir / "rootfs")) {
+    throw std::runtime_error("cannot move the unpacked image to " + final_dir.string() + ": " + ec.message());
+  }
+}
+
+}  // namespace
+
+UnpackedImage unpack_image(const fs::path& layout_dir, const std::string& image, const fs::path& cache_dir) {
+  auto layout = std::make_shared<const oci::Layout>(oci::Layout::open(layout_dir));
+  const image::Image loaded = load(layout, image);
+  UnpackedImage out{loaded.digest(), loaded.config(), {}};
+  const fs::path dir = cache_dir / out.digest.hex;
+  out.rootfs = dir / "rootfs";
+  if (!fs::is_directory(out.rootfs)) {
+    fs::create_directories(cache_dir);
+    unpack_layers(loaded, dir);
+  }
+  return out;
+}
+
+}  // namespace gkebuild::localrun

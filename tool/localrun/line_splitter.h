@@ -1,0 +1,44 @@
+// Cuts a byte stream into lines as chunks arrive: each complete line goes out without its
+// '\n', a last line without one goes out at the end, and a line longer than the limit goes
+// out in pieces instead of growing without bound.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace gkebuild::localrun {
+
+class LineSplitter {
+ public:
+  explicit LineSplitter(size_t max_line = size_t{1} << 20) : max_line_(max_line) {}
+
+  template <typename Emit>
+  void feed(std::string_view chunk, Emit&& emit) {
+    while (!chunk.empty()) {
+      const size_t newline = chunk.find('\n');
+      const size_t take = newline == std::string_view::npos ? chunk.size() : newline;
+      pending_.append(chunk.substr(0, take));
+      if (newline != std::string_view::npos || pending_.size() >= max_line_) flush(emit);
+      chunk.remove_prefix(newline == std::string_view::npos ? take : take + 1);
+    }
+  }
+
+  template <typename Emit>
+  void finish(Emit&& emit) {
+    if (!pending_.empty()) flush(emit);
+  }
+
+ private:
+  template <typename Emit>
+  void flush(Emit& emit) {
+    std::string line;
+    line.swap(pending_);
+    emit(std::string_view(line));
+  }
+
+  size_t max_line_;
+  std::string pending_;
+};
+
+}  // namespace gkebuild::localrun

@@ -1,0 +1,134 @@
+#include "localrun/local_run.h"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <ctime>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "localrun/bundle.h"
+#include "localrun/container_process.h"
+#include "localrun/image_cache.h"
+#include "localrun/process_spec.h"
+#include "localrun/runtime_spec.h"
+
+namespace gkebuild::localrun {
+namespace fs = std::filesystem;
+namespace {
+
+using SystemClock = std::chrono::system_clock;
+
+// "2026-11-22T03:15:00.123Z"
+std::string rfc3339_milliseconds(SystemClock::time_point when) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(when.time_since_epoch()).count();
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  ::gmtime_r(&seconds, &tm);
+  char text[64];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  return text;
+}
+
+void check_can_run(const ContainerSpec& spec) {
+  if (::geteuid() != 0) {
+    throw std::runtime_error("running locally needs root: runc and crun run rootful containers here "
+                             "(run gkebuild as root or with sudo)");
+  }
+  bool valid = !spec.name.empty() && spec.name.size() <= 200;
+  for (char c : spec.name) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.');
+  if (!valid || spec.name.front() == '.') {
+    throw std::runtime_error("'" + spec.name + "' is not a valid container name (letters, digits, '-', '_', '.')");
+  }
+}
+
+// The runtime's state folder: one per runtime binary, so runc and crun never share one.
+fs::path state_root(const fs::path& work_dir, const std::string& runtime) {
+  return work_dir / "state" / fs::path(runtime).filename();
+}
+
+// The last error the runtime logged (--log-format json): why the container did not start.
+std::string runtime_error_in(const fs::path& log) {
+  std::ifstream in(log);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    const auto entry = nlohmann::json::parse(line, nullptr, false);
+    if (entry.is_object() && entry.value("level", "") == "error") last = entry.value("msg", "");
+  }
+  return last;
+}
+
+RuntimeInputs inputs_for(const ContainerSpec& spec, const UnpackedImage& image, const fs::path& rootfs) {
+  RuntimeInputs in;
+  const auto& config = image.config.config;
+  in.process.args = process_args(config, spec.command, spec.args, spec.env);
+  in.process.env = process_env(config, spec.env, spec.name);
+  in.process.cwd = !spec.working_dir.empty() ? spec.working_dir : config.working_dir.empty() ? "/" : config.working_dir;
+  in.process.user = resolve_user(config.user, image.rootfs);
+  in.rootfs = rootfs;
+  in.hostname = spec.name.substr(0, 63);
+  in.host_network_files = existing_host_network_files();
+  if (spec.gpus) in.gpu = find_host_gpu();
+  return in;
+}
+
+// Deletes the container on every way out of run_container.
+class ContainerGuard {
+ public:
+  ContainerGuard(const RuntimeCli& cli, const std::string& name) : cli_(cli), name_(name) {}
+  ~ContainerGuard() { cli_.remove(name_); }
+  ContainerGuard(const ContainerGuard&) = delete;
+  ContainerGuard& operator=(const ContainerGuard&) = delete;
+
+ private:
+  const RuntimeCli& cli_;
+  const std::string& name_;
+};
+
+std::string reason_for(const StreamedExit& exit, const std::string& runtime_error) {
+  if (exit.stopped) return "Stopped";
+  if (!runtime_error.empty()) return "StartError: " + runtime_error;
+  return exit.status == 0 ? "" : "exit code " + std::to_string(exit.status);
+}
+
+}  // namespace
+
+ContainerResult run_container(const ContainerSpec& spec, const fs::path& work_dir_in, const LineSink& on_line) {
+  check_can_run(spec);
+  const fs::path work_dir = fs::absolute(work_dir_in);
+  const RuntimeCli cli(find_runtime(spec.runtime), state_root(work_dir, find_runtime(spec.runtime)));
+  if (cli.exists(spec.name)) {
+    throw std::runtime_error("a container named '" + spec.name + "' already exists under " + work_dir.string() +
+                             " (another run of the same Job?)");
+  }
+  const UnpackedImage image = unpack_image(spec.layout_dir, spec.image, work_dir / "images");
+  const Bundle bundle(work_dir / "bundles" / spec.name, image.rootfs);
+  bundle.write_config(runtime_spec(inputs_for(spec, image, bundle.rootfs())).dump(2));
+  const fs::path log = bundle.dir() / "runtime.log";
+
+  const ContainerGuard guard(cli, spec.name);
+  ContainerResult result;
+  result.started_at = SystemClock::now();
+  const StreamedExit exit =
+      run_streaming(cli, cli.run_command(bundle.dir(), spec.name, log), spec.name, on_line, spec.stop, spec.stop_grace);
+  result.ended_at = SystemClock::now();
+  result.exit_code = exit.status;
+  result.reason = reason_for(exit, runtime_error_in(log));
+  result.start = rfc3339_milliseconds(result.started_at);
+  result.end = rfc3339_milliseconds(result.ended_at);
+  return result;
+}
+
+bool stop_container(const std::string& name, const fs::path& work_dir, const std::string& runtime) {
+  const std::string binary = find_runtime(runtime);
+  const RuntimeCli cli(binary, state_root(fs::absolute(work_dir), binary));
+  if (!cli.exists(name)) return false;
+  cli.kill(name, "KILL");
+  cli.remove(name);
+  return true;
+}
+
+}  // namespace gkebuild::localrun

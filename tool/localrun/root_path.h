@@ -1,0 +1,24 @@
+// Paths inside a container's root file system, resolved the way the container will see
+// them: symlinks are followed, an absolute target starts again at the root, and ".."
+// never climbs above it. Unpacking a layer goes through this, so no entry and no symlink
+// in an image can make gkebuild write outside the root file system.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gkebuild::localrun {
+
+// `path` ("usr/lib/x", "/etc/passwd", "./a/../b") made relative and lexically normal
+// ("usr/lib/x", "etc/passwd", "b"; "" for the root itself), or nullopt when ".." would
+// leave the root.
+std::optional<std::string> normal_relative_path(std::string_view path);
+
+// The host path of `relative` inside `root`, every existing symlink on the way resolved
+// within `root` (like chroot + realpath). Missing components are kept as they are; a
+// symlink as the last component is followed too. Throws on a symlink loop.
+std::filesystem::path resolve_in_root(const std::filesystem::path& root, std::string_view relative);
+
+}  // namespace gkebuild::localrun
