@@ -75,7 +75,8 @@ TEST(JinjaToYaml, TrickyValuesRoundTripThroughYamlCpp) {
 }
 
 TEST(JinjaToYaml, EachStringAloneRoundTrips) {
-  for (const auto& s : testing::tricky_yaml_values()["strings"]) {
+  const Json values = testing::tricky_yaml_values();  // a named copy: range-for over a temporary's member dangles
+  for (const auto& s : values["strings"]) {
     std::string yaml = render("key: {{ v | toyaml }}", {{"v", s}});
     expect_same(YAML::Load(yaml)["key"], s, yaml);
   }
@@ -88,7 +89,8 @@ TEST(JinjaToYaml, BlockLayout) {
 }
 
 TEST(JinjaQuote, ProducesScalarsThatYamlAndJsonReadBack) {
-  for (const auto& s : testing::tricky_yaml_values()["strings"]) {
+  const Json values = testing::tricky_yaml_values();  // a named copy: range-for over a temporary's member dangles
+  for (const auto& s : values["strings"]) {
     std::string quoted = render("{{ v | quote }}", {{"v", s}});
     EXPECT_EQ(YAML::Load("k: " + quoted)["k"].Scalar(), s.get<std::string>()) << quoted;
     EXPECT_EQ(Json::parse(quoted).get<std::string>(), s.get<std::string>()) << quoted;

@@ -154,11 +154,12 @@ TEST(ApiRules, DeprecatedAndRemovedForTheTargetVersion) {
   std::string cron = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: c\n";
   auto loaded = load_manifests(cron, "c.yaml");
   std::vector<Finding> old_out, new_out;
-  RuleReporter old_r(loaded.manifests[0], {}, old_out);
+  const std::set<std::string, std::less<>> none;
+  RuleReporter old_r(loaded.manifests[0], none, old_out);
   EXPECT_FALSE(check_api_version(old_r, {1, 22, 0}));
   ASSERT_EQ(old_out.size(), 1u);
   EXPECT_EQ(old_out[0].rule, "deprecated-api");
-  RuleReporter new_r(loaded.manifests[0], {}, new_out);
+  RuleReporter new_r(loaded.manifests[0], none, new_out);
   EXPECT_TRUE(check_api_version(new_r, {1, 25, 0}));
   EXPECT_EQ(new_out[0].rule, "removed-api");
   EXPECT_EQ(new_out[0].line, 1);

@@ -89,6 +89,7 @@ class Interpreter {
   void render_set(const SetStmt& stmt);
   Flow render_set_block(const SetBlockStmt& stmt);
   void render_macro(const MacroStmt& stmt);
+  void keep_closure(const std::shared_ptr<Frame>& closure);
   void render_call_block(const CallBlockStmt& stmt);
   Flow render_filter_block(const FilterBlockStmt& stmt);
   void render_include(const IncludeStmt& stmt);
@@ -121,6 +122,7 @@ class Interpreter {
   std::vector<std::string> active_templates_;  // include/import stack, for cycle errors
   std::vector<std::shared_ptr<const Template>> keep_alive_;
   std::shared_ptr<Frame> globals_;
+  std::vector<std::shared_ptr<Frame>> closure_frames_;  // owners of the frames macros close over
   std::string discard_;
 
   friend struct BlockRef;

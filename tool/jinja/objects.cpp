@@ -43,7 +43,8 @@ void Namespace::repr(std::string& out) const {
 }
 
 Value Module::get_attr(std::string_view attr) const {
-  if (const Value* v = frame->find_local(attr)) {
+  auto module_frame = frame.lock();
+  if (const Value* v = module_frame ? module_frame->find_local(attr) : nullptr) {
     if (!attr.empty() && attr[0] != '_') return *v;
   }
   return Value::undefined_with("'" + name + "' has no attribute '" + std::string(attr) + "'");

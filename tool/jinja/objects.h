@@ -15,7 +15,9 @@ struct Macro : Object {
   std::string_view name;
   const MacroSignature* signature = nullptr;
   const Body* body = nullptr;
-  std::shared_ptr<Frame> closure;
+  // Not owning: a frame holds its macros, so an owning pointer back would be a cycle.
+  // The Interpreter keeps every closure frame alive until its render ends.
+  std::weak_ptr<Frame> closure;
   const Template* tmpl = nullptr;  // kept alive by the environment's cache for the render
   bool is_caller = false;
 
@@ -58,7 +60,7 @@ struct Namespace : Object {
 
 struct Module : Object {
   std::string name;
-  std::shared_ptr<Frame> frame;
+  std::weak_ptr<Frame> frame;  // not owning, like Macro::closure: the importer's frame may be its parent
   std::shared_ptr<const Template> tmpl;
   std::string_view type_name() const override { return "TemplateModule"; }
   Value get_attr(std::string_view attr) const override;

@@ -177,11 +177,17 @@ std::shared_ptr<Macro> make_macro(std::string_view name, const MacroSignature& s
 }
 }  // namespace
 
+void Interpreter::keep_closure(const std::shared_ptr<Frame>& closure) {
+  if (closure_frames_.empty() || closure_frames_.back() != closure) closure_frames_.push_back(closure);
+}
+
 void Interpreter::render_macro(const MacroStmt& stmt) {
+  keep_closure(frame);
   frame->set(stmt.name, Value::object(make_macro(stmt.name, stmt.signature, stmt.body, frame, current)));
 }
 
 void Interpreter::render_call_block(const CallBlockStmt& stmt) {
+  keep_closure(frame);
   auto caller = make_macro("caller", stmt.signature, stmt.body, frame, current);
   caller->is_caller = true;
   const auto& call_expr = static_cast<const CallExpr&>(*stmt.call);
@@ -222,7 +228,7 @@ Value Interpreter::call_macro(const Macro& macro, CallArgs& args) {
   MacroDepthGuard depth_guard;
   const MacroSignature& sig = *macro.signature;
   auto inner = std::make_shared<Frame>();
-  inner->parent = macro.closure;
+  inner->parent = macro.closure.lock();
   const size_t nparams = sig.params.size();
   std::vector<const Value*> bound(nparams, nullptr);
   std::vector<Value> varargs;

@@ -173,6 +173,7 @@ void Interpreter::render_import(const ImportStmt& stmt) {
   } catch (const EvalError& error) {
     raise_at(current, stmt.offset, error.what());
   }
+  keep_closure(module_frame);
   frame->set(stmt.alias, make_module(tmpl, module_frame));
 }
 

@@ -35,6 +35,8 @@ class RuleReporter {
  public:
   RuleReporter(const Manifest& manifest, const std::set<std::string, std::less<>>& disabled,
                std::vector<Finding>& out);
+  // The reporter keeps a reference to `disabled`: a temporary set would dangle.
+  RuleReporter(const Manifest&, std::set<std::string, std::less<>>&&, std::vector<Finding>&) = delete;
 
   bool enabled(std::string_view rule) const;
   // `severity` overrides the rule's own (e.g. unknown kinds under --strict-kinds).
