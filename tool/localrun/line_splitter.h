@@ -3,6 +3,7 @@
 // out in pieces instead of growing without bound.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -16,11 +17,13 @@ class LineSplitter {
   template <typename Emit>
   void feed(std::string_view chunk, Emit&& emit) {
     while (!chunk.empty()) {
-      const size_t newline = chunk.find('\n');
-      const size_t take = newline == std::string_view::npos ? chunk.size() : newline;
+      const size_t newline = std::min(chunk.find('\n'), chunk.size());
+      const size_t room = max_line_ - pending_.size();
+      const size_t take = std::min(newline, room);
       pending_.append(chunk.substr(0, take));
-      if (newline != std::string_view::npos || pending_.size() >= max_line_) flush(emit);
-      chunk.remove_prefix(newline == std::string_view::npos ? take : take + 1);
+      const bool ends_line = take == newline && newline < chunk.size();
+      if (ends_line || pending_.size() >= max_line_) flush(emit);
+      chunk.remove_prefix(ends_line ? take + 1 : take);
     }
   }
 

@@ -1,0 +1,158 @@
+#include <gtest/gtest.h>
+#include <archive.h>
+#include <archive_entry.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "../images/temp_dir.h"
+#include "io/atomic_file.h"
+#include "localrun/layer_apply.h"
+
+namespace gkebuild::localrun {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+struct TarEntry {
+  std::string path;
+  char kind = 'f';  // f file, d directory, l symlink, h hard link
+  std::string content_or_target;
+  int mode = 0644;
+  int uid = 0;
+  int gid = 0;
+};
+
+enum class Filter { kNone, kGzip, kZstd };
+
+void write_tar(const fs::path& out, const std::vector<TarEntry>& entries, Filter filter) {
+  archive* a = archive_write_new();
+  archive_write_set_format_pax_restricted(a);
+  if (filter == Filter::kGzip) archive_write_add_filter_gzip(a);
+  if (filter == Filter::kZstd) archive_write_add_filter_zstd(a);
+  ASSERT_EQ(archive_write_open_filename(a, out.c_str()), ARCHIVE_OK);
+  for (const auto& e : entries) {
+    archive_entry* entry = archive_entry_new();
+    archive_entry_set_pathname(entry, e.path.c_str());
+    archive_entry_set_perm(entry, static_cast<mode_t>(e.mode));
+    archive_entry_set_uid(entry, e.uid);
+    archive_entry_set_gid(entry, e.gid);
+    archive_entry_set_mtime(entry, 1700000000, 0);
+    const bool file = e.kind == 'f';
+    archive_entry_set_filetype(entry, e.kind == 'd' ? AE_IFDIR : e.kind == 'l' ? AE_IFLNK : AE_IFREG);
+    if (e.kind == 'l') archive_entry_set_symlink(entry, e.content_or_target.c_str());
+    if (e.kind == 'h') archive_entry_set_hardlink(entry, e.content_or_target.c_str());
+    archive_entry_set_size(entry, file ? static_cast<la_int64_t>(e.content_or_target.size()) : 0);
+    archive_write_header(a, entry);
+    if (file) archive_write_data(a, e.content_or_target.data(), e.content_or_target.size());
+    archive_entry_free(entry);
+  }
+  archive_write_close(a);
+  archive_write_free(a);
+}
+
+class LayerApplyTest : public ::testing::Test {
+ protected:
+  void apply(const std::vector<TarEntry>& entries, Filter filter = Filter::kNone) {
+    const fs::path blob = dir / ("layer" + std::to_string(++layers));
+    write_tar(blob, entries, filter);
+    apply_layer(blob, oci::sha256_of(io::read_file(blob)), rootfs);
+  }
+  std::string read(const std::string& path) { return io::read_file(rootfs / path); }
+  bool exists(const std::string& path) { return fs::exists(fs::symlink_status(rootfs / path)); }
+
+  TempDir dir;
+  fs::path rootfs = dir / "rootfs";
+  int layers = 0;
+  void SetUp() override { fs::create_directories(rootfs); }
+};
+
+TEST_F(LayerApplyTest, KeepsContentModesOwnersAndLinks) {
+  apply({{"./", 'd', "", 0755},
+         {"bin/", 'd', "", 0755},
+         {"bin/tool", 'f', "#!tool", 04755, 0, 0},
+         {"home/app/notes", 'f', "mine", 0600, 1234, 5678},
+         {"bin/alias", 'l', "tool"},
+         {"bin/same", 'h', "bin/tool"}},
+        Filter::kGzip);
+  EXPECT_EQ(read("bin/tool"), "#!tool");
+  struct stat st {};
+  ASSERT_EQ(::stat((rootfs / "bin/tool").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 04755u);
+  EXPECT_EQ(st.st_nlink, 2u);
+  EXPECT_EQ(st.st_mtime, 1700000000);
+  ASSERT_EQ(::stat((rootfs / "home/app/notes").c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 1234u);
+  EXPECT_EQ(st.st_gid, 5678u);
+  EXPECT_EQ(fs::read_symlink(rootfs / "bin/alias"), "tool");
+}
+
+TEST_F(LayerApplyTest, WhiteoutsDeleteWhatLowerLayersAdded) {
+  apply({{"etc/a", 'f', "a"}, {"etc/b", 'f', "b"}, {"opt/x/1", 'f', "1"}, {"opt/x/sub/2", 'f', "2"}});
+  apply({{"etc/.wh.a", 'f', ""},
+         {"opt/x/kept-before", 'f', "new"},
+         {"opt/x/.wh..wh..opq", 'f', ""},
+         {"opt/x/kept-after", 'f', "new"}},
+        Filter::kZstd);
+  EXPECT_FALSE(exists("etc/a"));
+  EXPECT_FALSE(exists("etc/.wh.a"));
+  EXPECT_EQ(read("etc/b"), "b");
+  EXPECT_FALSE(exists("opt/x/1"));
+  EXPECT_FALSE(exists("opt/x/sub"));
+  EXPECT_FALSE(exists("opt/x/.wh..wh..opq"));
+  EXPECT_EQ(read("opt/x/kept-before"), "new");
+  EXPECT_EQ(read("opt/x/kept-after"), "new");
+}
+
+TEST_F(LayerApplyTest, UpperEntriesReplaceLowerOnesOfAnotherKind) {
+  apply({{"a/inner", 'f', "1"}, {"b", 'f', "file"}});
+  apply({{"a", 'f', "now a file"}, {"b/", 'd', "", 0700}});
+  EXPECT_EQ(read("a"), "now a file");
+  EXPECT_TRUE(fs::is_directory(rootfs / "b"));
+}
+
+TEST_F(LayerApplyTest, SymlinksCannotLeadOutOfTheRoot) {
+  const fs::path outside = dir / "outside";
+  fs::create_directories(outside);
+  apply({{"escape", 'l', outside.string()}, {"up", 'l', "../../../../../../.."}});
+  apply({{"escape/file", 'f', "x"}, {"up/" + outside.relative_path().string() + "/other", 'f', "y"}});
+  EXPECT_TRUE(fs::is_empty(outside));
+  EXPECT_EQ(read(outside.relative_path().string() + "/file"), "x");
+  EXPECT_EQ(read(outside.relative_path().string() + "/other"), "y");
+}
+
+TEST_F(LayerApplyTest, DotDotEntriesAreRefused) {
+  try {
+    apply({{"a/../../evil", 'f', "x"}});
+    FAIL() << "an entry outside the root was written";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'a/../../evil' points outside the root file system"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "evil"));
+}
+
+TEST_F(LayerApplyTest, ABlobThatDoesNotMatchItsDigestIsAnError) {
+  const fs::path blob = dir / "layer";
+  write_tar(blob, {{"a", 'f', "x"}}, Filter::kGzip);
+  const auto wrong = oci::sha256_of("something else");
+  try {
+    apply_layer(blob, wrong, rootfs);
+    FAIL() << "a corrupt layer was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is corrupt"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(LayerApplyTest, ATruncatedBlobIsAnError) {
+  const fs::path blob = dir / "layer";
+  write_tar(blob, {{"a", 'f', std::string(100000, 'x')}}, Filter::kGzip);
+  std::string bytes = io::read_file(blob);
+  bytes.resize(bytes.size() / 2);
+  io::write_file_atomically(blob, bytes);
+  EXPECT_THROW(apply_layer(blob, oci::sha256_of(bytes), rootfs), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace gkebuild::localrun

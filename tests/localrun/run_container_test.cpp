@@ -1,0 +1,200 @@
+// run_container against real runc and crun: images that `gkebuild image` built, run from
+// their OCI layout, their output streamed line by line.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <future>
+#include <thread>
+
+#include "../images/temp_dir.h"
+#include "image_fixture.h"
+#include "localrun/local_run.h"
+
+namespace gkebuild::localrun {
+namespace {
+
+namespace fs = std::filesystem;
+using gkebuild::testing::TempDir;
+using Lines = std::vector<std::string>;
+
+struct Output {
+  Lines out, err;
+  LineSink sink() {
+    return [this](std::string_view line, bool from_stderr) { (from_stderr ? err : out).emplace_back(line); };
+  }
+};
+
+class RunContainerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "runc runs rootful containers: these tests need root";
+    ASSERT_FALSE(testing::test_images().probe_digest.empty());
+  }
+
+  ContainerSpec spec(const std::string& image, Lines args = {}) {
+    ContainerSpec s;
+    s.layout_dir = testing::test_images().layout;
+    s.image = image;
+    s.args = std::move(args);
+    s.name = "gkebuild-test-" + std::to_string(::getpid()) + "-" + std::to_string(++runs);
+    return s;
+  }
+
+  ContainerResult run(const ContainerSpec& s, Output& output) { return run_container(s, work.path(), output.sink()); }
+
+  // What the run left behind: bundles, containers known to the runtime.
+  void expect_clean() {
+    EXPECT_TRUE(fs::is_empty(work / "bundles"));
+    for (const auto& runtime : fs::directory_iterator(work / "state")) {
+      EXPECT_TRUE(fs::is_empty(runtime.path())) << runtime.path();
+    }
+  }
+
+  TempDir work;
+  int runs = 0;
+};
+
+TEST_F(RunContainerTest, HelloImageStreamsItsLinesInOrder) {
+  Output output;
+  const auto result = run(spec("hello:1", {"a", "b", "c"}), output);
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.reason, "");
+  EXPECT_EQ(output.out, (Lines{"hello, a from a gkebuild image", "hello, b from a gkebuild image",
+                               "hello, c from a gkebuild image"}));
+  EXPECT_TRUE(output.err.empty());
+  EXPECT_EQ(result.start.size(), 24u) << result.start;
+  EXPECT_TRUE(result.end.ends_with("Z")) << result.end;
+  expect_clean();
+}
+
+TEST_F(RunContainerTest, TheImagesEntrypointAndCmdByDefault) {
+  Output output;
+  EXPECT_EQ(run(spec("hello:1"), output).exit_code, 0);
+  EXPECT_EQ(output.out, (Lines{"hello, world from a gkebuild image"}));
+}
+
+TEST_F(RunContainerTest, AFailingCommandGivesItsExitCode) {
+  Output output;
+  const auto result = run(spec("probe:1", {"print", "before", "err", "oops", "exit", "3", "print", "never"}), output);
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_EQ(result.reason, "exit code 3");
+  EXPECT_EQ(output.out, (Lines{"before"}));
+  EXPECT_EQ(output.err, (Lines{"oops"}));
+  expect_clean();
+}
+
+TEST_F(RunContainerTest, JobCommandArgsAndEnvOverrideTheImage) {
+  ContainerSpec s = spec("probe:1", {"env", "GREETING", "env", "SEED", "env", "HOSTNAME", "print", "seed=$(SEED)", "cwd"});
+  s.command = {"/opt/gkebuild/bin/probe", "print", "from command"};
+  s.env = {{"GREETING", "from the job"}, {"SEED", "7"}};
+  Output output;
+  EXPECT_EQ(run(s, output).exit_code, 0);
+  EXPECT_EQ(output.out, (Lines{"from command", "GREETING=from the job", "SEED=7", "HOSTNAME=" + s.name, "seed=7",
+                               "cwd=/work"}));
+}
+
+TEST_F(RunContainerTest, ArgsAloneReplaceTheCmdOnly) {
+  Output output;
+  EXPECT_EQ(run(spec("probe:1", {"env", "GREETING"}), output).exit_code, 0);
+  EXPECT_EQ(output.out, (Lines{"GREETING=from the image"}));
+  Output defaults;
+  EXPECT_EQ(run(spec("probe:1"), defaults).exit_code, 0);
+  EXPECT_EQ(defaults.out, (Lines{"default command"}));
+}
+
+TEST_F(RunContainerTest, TheImagesUserComesFromItsPasswd) {
+  Output output;
+  EXPECT_EQ(run(spec("probe:user", {"id"}), output).exit_code, 0);
+  EXPECT_EQ(output.out, (Lines{"uid=1000 gid=1001 groups=50"}));
+}
+
+TEST_F(RunContainerTest, WritesStayInTheirRun) {
+  Output first, second;
+  EXPECT_EQ(run(spec("probe:1", {"write", "/work/out", "exists", "/work/out"}), first).exit_code, 0);
+  EXPECT_EQ(first.out, (Lines{"/work/out exists"}));
+  EXPECT_EQ(run(spec("probe:1", {"exists", "/work/out"}), second).exit_code, 0);
+  EXPECT_EQ(second.out, (Lines{"/work/out missing"}));
+  // One unpacked tree, reused, and unchanged by the runs.
+  const auto cached = fs::directory_iterator(work / "images");
+  EXPECT_EQ(std::distance(fs::begin(cached), fs::end(cached)), 1);
+  EXPECT_FALSE(fs::exists(fs::directory_iterator(work / "images")->path() / "rootfs/work/out"));
+  expect_clean();
+}
+
+TEST_F(RunContainerTest, AManifestDigestNamesTheImage) {
+  Output output;
+  EXPECT_EQ(run(spec(testing::test_images().probe_digest, {"print", "by digest"}), output).exit_code, 0);
+  EXPECT_EQ(output.out, (Lines{"by digest"}));
+}
+
+TEST_F(RunContainerTest, CrunRunsTheSameImage) {
+  ContainerSpec s = spec("probe:1", {"print", "under crun", "exit", "4"});
+  s.runtime = "crun";
+  Output output;
+  const auto result = run(s, output);
+  EXPECT_EQ(result.exit_code, 4) << result.reason;
+  EXPECT_EQ(output.out, (Lines{"under crun"}));
+  expect_clean();
+}
+
+TEST_F(RunContainerTest, AnImageMissingFromTheLayoutIsAClearError) {
+  Output output;
+  try {
+    run(spec("probe:2"), output);
+    FAIL() << "ran an image that is not there";
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("no image 'probe:2' in the OCI layout"), std::string::npos) << message;
+    EXPECT_NE(message.find("did you mean 'probe:1'?"), std::string::npos) << message;
+    EXPECT_NE(message.find("hello:1, probe:1, probe:user"), std::string::npos) << message;
+  }
+}
+
+TEST_F(RunContainerTest, AProgramMissingFromTheImageIsAStartError) {
+  ContainerSpec s = spec("probe:1");
+  s.command = {"/no/such/program"};
+  Output output;
+  const auto result = run(s, output);
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_TRUE(result.reason.starts_with("StartError: ")) << result.reason;
+  EXPECT_NE(result.reason.find("/no/such/program"), std::string::npos) << result.reason;
+  expect_clean();
+}
+
+TEST_F(RunContainerTest, TheStopFlagStopsAndDeletesTheContainer) {
+  std::atomic<bool> stop = false;
+  ContainerSpec s = spec("probe:1", {"print", "started", "sleep", "600"});
+  s.stop = &stop;
+  s.stop_grace = std::chrono::seconds(1);
+  Lines lines;
+  const auto result = run_container(s, work.path(), [&](std::string_view line, bool) {
+    lines.emplace_back(line);
+    stop = true;
+  });
+  EXPECT_EQ(result.reason, "Stopped");
+  EXPECT_EQ(lines, (Lines{"started"}));
+  // The probe is PID 1 of its namespace and has no SIGTERM handler, so SIGKILL ended it.
+  EXPECT_EQ(result.exit_code, 128 + 9);
+  expect_clean();
+}
+
+TEST_F(RunContainerTest, StopContainerEndsARunFromOutside) {
+  ContainerSpec s = spec("probe:1", {"print", "started", "sleep", "600"});
+  std::promise<void> started;
+  auto running = std::async(std::launch::async, [&] {
+    bool once = false;
+    return run_container(s, work.path(), [&](std::string_view, bool) {
+      if (!std::exchange(once, true)) started.set_value();
+    });
+  });
+  started.get_future().wait();
+  EXPECT_TRUE(stop_container(s.name, work.path()));
+  const auto result = running.get();
+  EXPECT_EQ(result.exit_code, 128 + 9);
+  EXPECT_EQ(result.reason, "exit code 137");
+  EXPECT_FALSE(stop_container(s.name, work.path()));
+  expect_clean();
+}
+
+}  // namespace
+}  // namespace gkebuild::localrun

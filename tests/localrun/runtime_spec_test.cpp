@@ -1,0 +1,130 @@
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "../images/temp_dir.h"
+#include "io/atomic_file.h"
+#include "localrun/runtime_spec.h"
+
+namespace gkebuild::localrun {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::TempDir;
+
+RuntimeInputs inputs() {
+  RuntimeInputs in;
+  in.process.args = {"/bin/app", "x"};
+  in.process.env = {"PATH=/bin", "A=1"};
+  in.process.cwd = "/work";
+  in.process.user = ContainerUser{1000, 1001, {50}};
+  in.rootfs = "/var/bundle/rootfs";
+  in.hostname = "job-a";
+  in.host_network_files = {"/etc/resolv.conf"};
+  return in;
+}
+
+const json* mount_at(const json& spec, const std::string& destination) {
+  for (const auto& m : spec["mounts"]) {
+    if (m["destination"] == destination) return &m;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> namespaces(const json& spec) {
+  std::vector<std::string> out;
+  for (const auto& n : spec["linux"]["namespaces"]) out.push_back(n["type"]);
+  return out;
+}
+
+TEST(RuntimeSpec, ProcessComesFromTheInputs) {
+  const json spec = runtime_spec(inputs());
+  const json& p = spec["process"];
+  EXPECT_EQ(p["args"], json({"/bin/app", "x"}));
+  EXPECT_EQ(p["env"], json({"PATH=/bin", "A=1"}));
+  EXPECT_EQ(p["cwd"], "/work");
+  EXPECT_EQ(p["user"], json({{"uid", 1000}, {"gid", 1001}, {"additionalGids", {50}}}));
+  EXPECT_EQ(p["terminal"], false);
+  EXPECT_EQ(p["capabilities"]["bounding"], json({"CAP_AUDIT_WRITE", "CAP_KILL", "CAP_NET_BIND_SERVICE"}));
+  EXPECT_EQ(spec["root"], json({{"path", "/var/bundle/rootfs"}, {"readonly", false}}));
+  EXPECT_EQ(spec["hostname"], "job-a");
+}
+
+TEST(RuntimeSpec, DefaultMountsAndTheHostsNetwork) {
+  const json spec = runtime_spec(inputs());
+  for (const char* d : {"/proc", "/dev", "/dev/pts", "/dev/shm", "/dev/mqueue", "/sys"}) {
+    EXPECT_NE(mount_at(spec, d), nullptr) << d;
+  }
+  EXPECT_EQ((*mount_at(spec, "/sys"))["options"].back(), "ro");
+  const json* resolv = mount_at(spec, "/etc/resolv.conf");
+  ASSERT_NE(resolv, nullptr);
+  EXPECT_EQ((*resolv)["source"], "/etc/resolv.conf");
+  EXPECT_EQ(namespaces(spec), (std::vector<std::string>{"pid", "ipc", "uts", "mount"}));
+  EXPECT_TRUE(spec["linux"]["devices"].empty());
+  EXPECT_EQ(spec["linux"]["resources"]["devices"], json::parse(R"([{"allow":false,"access":"rwm"}])"));
+  EXPECT_EQ(mount_at(spec, "/usr/local/nvidia/lib64/libcuda.so.1"), nullptr);
+}
+
+TEST(RuntimeSpec, GpuDevicesAndDriverFilesAsOnGke) {
+  RuntimeInputs in = inputs();
+  in.gpu.devices = {DeviceNode{"/dev/nvidia0", 'c', 195, 0, 0666, 0, 0},
+                    DeviceNode{"/dev/nvidiactl", 'c', 195, 255, 0666, 0, 0},
+                    DeviceNode{"/dev/nvidia-uvm", 'c', 510, 0, 0666, 0, 0}};
+  in.gpu.libraries = {"/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"};
+  in.gpu.binaries = {"/usr/bin/nvidia-smi"};
+  const json spec = runtime_spec(in);
+  const json& devices = spec["linux"]["devices"];
+  ASSERT_EQ(devices.size(), 3u);
+  EXPECT_EQ(devices[1], json::parse(R"({"path":"/dev/nvidiactl","type":"c","major":195,"minor":255,
+                                        "fileMode":438,"uid":0,"gid":0})"));
+  const json& allowed = spec["linux"]["resources"]["devices"];
+  ASSERT_EQ(allowed.size(), 4u);
+  EXPECT_EQ(allowed[0]["allow"], false);
+  EXPECT_EQ(allowed[3], json::parse(R"({"allow":true,"type":"c","major":510,"minor":0,"access":"rwm"})"));
+  const json* cuda = mount_at(spec, "/usr/local/nvidia/lib64/libcuda.so.1");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ((*cuda)["source"], "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+  EXPECT_EQ((*cuda)["type"], "bind");
+  EXPECT_NE(mount_at(spec, "/usr/local/nvidia/lib64/libnvidia-ml.so.1"), nullptr);
+  EXPECT_NE(mount_at(spec, "/usr/local/nvidia/bin/nvidia-smi"), nullptr);
+}
+
+// A fake /dev with device nodes (mknod needs root) and fake driver folders.
+TEST(HostGpu, FindsNvidiaDevicesAndDriverFiles) {
+  if (::geteuid() != 0) GTEST_SKIP() << "making device nodes needs root";
+  TempDir dir;
+  fs::create_directories(dir / "dev/nvidia-caps");
+  ASSERT_EQ(::mknod((dir / "dev/nvidia0").c_str(), S_IFCHR | 0666, makedev(195, 0)), 0);
+  ASSERT_EQ(::mknod((dir / "dev/nvidiactl").c_str(), S_IFCHR | 0666, makedev(195, 255)), 0);
+  ASSERT_EQ(::mknod((dir / "dev/nvidia-caps/nvidia-cap1").c_str(), S_IFCHR | 0400, makedev(236, 1)), 0);
+  ASSERT_EQ(::mknod((dir / "dev/null").c_str(), S_IFCHR | 0666, makedev(1, 3)), 0);
+  io::write_file_atomically(dir / "dev/nvidia-notadevice", "");
+  for (const char* f : {"a/libcuda.so.535.1", "a/libnvidia-ml.so.1", "a/libc.so.6", "b/libcuda.so.535.1",
+                        "b/libnvidia-ptxjitcompiler.so.1", "bin/nvidia-smi", "bin/other"}) {
+    io::write_file_atomically(dir / f, "x");
+  }
+  fs::create_symlink("libcuda.so.535.1", dir / "a/libcuda.so.1");
+
+  const HostGpu gpu = find_host_gpu(dir / "dev", {dir / "a", dir / "b"}, {dir / "bin"});
+  std::vector<std::string> devices;
+  for (const auto& d : gpu.devices) devices.push_back(d.path.substr(dir.path().string().size()));
+  EXPECT_EQ(devices, (std::vector<std::string>{"/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-caps/nvidia-cap1"}));
+  EXPECT_EQ(gpu.devices[1].minor, 255);
+  EXPECT_EQ(gpu.devices[2].mode, 0400u);
+  EXPECT_EQ(gpu.libraries, (std::vector<fs::path>{dir / "a/libcuda.so.1", dir / "a/libcuda.so.535.1",
+                                                  dir / "a/libnvidia-ml.so.1", dir / "b/libnvidia-ptxjitcompiler.so.1"}));
+  EXPECT_EQ(gpu.binaries, (std::vector<fs::path>{dir / "bin/nvidia-smi"}));
+}
+
+TEST(HostGpu, NoDevicesMeansNoGpu) {
+  TempDir dir;
+  io::write_file_atomically(dir / "lib/libcuda.so.1", "x");
+  const HostGpu gpu = find_host_gpu(dir.path(), {dir / "lib"}, {});
+  EXPECT_FALSE(gpu.present());
+  EXPECT_TRUE(gpu.libraries.empty());
+}
+
+}  // namespace
+}  // namespace gkebuild::localrun
