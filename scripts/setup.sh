@@ -5,7 +5,7 @@ set -euo pipefail
 
 debian_packages=(
   build-essential cmake ninja-build ccache pkg-config git ca-certificates openssl
-  libyaml-cpp-dev nlohmann-json3-dev libarchive-dev libssl-dev libcurl4-openssl-dev
+  libyaml-cpp-dev libyaml-dev nlohmann-json3-dev libarchive-dev libssl-dev libcurl4-openssl-dev
   libcli11-dev libvalijson-dev libgtest-dev libgmock-dev libbenchmark-dev
   libdeflate-dev libzstd-dev zlib1g-dev zstd libopenblas-dev
   python3 python3-pip

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <vector>
 
@@ -22,7 +23,9 @@ class TemplateLibrary final : public TemplateStore {
     sources_[std::move(name)] = std::move(source);
   }
 
+  // Renders may run on several threads at once; parsing is serialised, lookups are cheap.
   std::shared_ptr<const Template> find(const std::string& name) override {
+    std::lock_guard lock(mutex_);
     if (auto cached = parsed_.find(name); cached != parsed_.end()) return cached->second;
     std::string source;
     std::string display = name;
@@ -40,6 +43,7 @@ class TemplateLibrary final : public TemplateStore {
     std::string key = name;
     key += '\0';
     key += source;
+    std::lock_guard lock(mutex_);
     if (auto cached = strings_.find(key); cached != strings_.end()) return cached->second;
     auto tmpl = parse_template(name, source, lexer_options());
     strings_[std::move(key)] = tmpl;
@@ -92,6 +96,7 @@ class TemplateLibrary final : public TemplateStore {
   std::map<std::string, std::string> sources_;
   std::map<std::string, std::shared_ptr<const Template>> parsed_;
   std::map<std::string, std::shared_ptr<const Template>> strings_;
+  std::mutex mutex_;  // guards parsed_ and strings_
 };
 
 Environment::Environment(Options options) : options_(options), store_(std::make_unique<TemplateLibrary>(options_)) {}

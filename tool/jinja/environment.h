@@ -33,6 +33,7 @@ class Environment {
   // Registers an in-memory template (tests and generated templates); found before search paths.
   void add_template(std::string name, std::string source);
 
+  // Both may be called from several threads at once (after the add_* calls).
   std::string render_file(const std::string& name, const nlohmann::ordered_json& context);
   std::string render_string(std::string_view source, const nlohmann::ordered_json& context,
                             const std::string& name = "<string>");

@@ -1,7 +1,6 @@
 #include "render/parse_back.h"
 
-#include <yaml-cpp/yaml.h>
-
+#include "render/manifest_header.h"
 #include "support/source_error.h"
 
 namespace gkebuild::render {
@@ -18,9 +17,14 @@ std::vector<Document> split_documents(const std::string& rendered) {
   int line = 1;
   while (start < rendered.size()) {
     size_t end = rendered.find('\n', start);
-    std::string text = rendered.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (text == "---" || text.rfind("--- ", 0) == 0) documents.push_back({"", line + 1});
-    else documents.back().text += text + "\n";
+    const std::string_view text =
+        std::string_view(rendered).substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (text == "---" || text.starts_with("--- ")) {
+      documents.push_back({"", line + 1});
+    } else {
+      documents.back().text += text;
+      documents.back().text += '\n';
+    }
     if (end == std::string::npos) break;
     start = end + 1;
     ++line;
@@ -78,13 +82,6 @@ bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") ==
   throw SourceError({template_name + " (rendered output)", line, column}, detail, rendered);
 }
 
-std::string scalar_at(const YAML::Node& node, const char* key) {
-  // A missing key gives an invalid node, on which IsMap() would throw.
-  if (!node.IsDefined() || !node.IsMap()) return "";
-  const YAML::Node value = node[key];  // const: a missing key is not inserted
-  return value && value.IsScalar() ? value.Scalar() : "";
-}
-
 }  // namespace
 
 int locate_template_line(const std::string& template_source, const std::string& rendered_line) {
@@ -111,23 +108,17 @@ int locate_template_line(const std::string& template_source, const std::string& 
 std::vector<ParsedObject> parse_rendered(const std::string& rendered, const std::string& template_name,
                                          const std::string& template_source) {
   std::vector<ParsedObject> objects;
-  for (const auto& document : split_documents(rendered)) {
-    YAML::Node root;
-    try {
-      root = YAML::Load(document.text);
-    } catch (const YAML::Exception& e) {
-      fail(rendered, template_name, template_source, document.first_line + std::max(e.mark.line, 0),
-           std::max(e.mark.column, 0) + 1, e.msg);
-    }
-    if (root.IsNull()) continue;
-    const YAML::Node& top = root;
-    const YAML::Node metadata = top.IsMap() ? top["metadata"] : YAML::Node();
-    ParsedObject object{document.text, scalar_at(top, "kind"), scalar_at(metadata, "name"),
-                        scalar_at(metadata, "namespace")};
-    if (!top.IsMap() || object.kind.empty() || object.name.empty())
+  for (auto& document : split_documents(rendered)) {
+    YamlSyntaxError error;
+    const auto header = read_manifest_header(document.text, error);
+    if (!header)
+      fail(rendered, template_name, template_source, document.first_line + error.line, error.column + 1,
+           error.message);
+    if (header->empty) continue;
+    if (!header->is_mapping || header->kind.empty() || header->name.empty())
       fail(rendered, template_name, template_source, document.first_line, 1,
            "a manifest must be a mapping with kind and metadata.name");
-    objects.push_back(std::move(object));
+    objects.push_back({std::move(document.text), header->kind, header->name, header->namespace_name});
   }
   return objects;
 }

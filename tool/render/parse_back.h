@@ -15,7 +15,7 @@ struct ParsedObject {
   std::string namespace_name;
 };
 
-// Splits `rendered` at "---" lines, parses each document with yaml-cpp and reads its
+// Splits `rendered` at "---" lines, checks each document's YAML syntax and reads its
 // kind and metadata.name (both required). Empty documents are dropped.
 // `template_name` and `template_source` (may be empty) are used in messages.
 std::vector<ParsedObject> parse_rendered(const std::string& rendered, const std::string& template_name,

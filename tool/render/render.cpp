@@ -1,7 +1,11 @@
 #include "render/render.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
+#include <thread>
 
+#include "io/parallel.h"
 #include "jinja/environment.h"
 #include "render/parse_back.h"
 #include "render/shipped_templates.h"
@@ -24,11 +28,11 @@ std::string with_newline(std::string text) {
 class SourceCache {
  public:
   explicit SourceCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
-  const std::string& get(const std::string& name) {
-    auto found = sources_.find(name);
-    if (found == sources_.end()) found = sources_.emplace(name, template_source(dir_, name).value_or("")).first;
-    return found->second;
+  void load(const std::string& name) {
+    if (!sources_.count(name)) sources_.emplace(name, template_source(dir_, name).value_or(""));
   }
+  // Only for names load() has seen, so that renders on several threads can share it.
+  const std::string& get(const std::string& name) const { return sources_.at(name); }
 
  private:
   std::filesystem::path dir_;
@@ -48,7 +52,7 @@ void add_dockerfile_templates(jinja::Environment& environment, const project::Pr
   }
 }
 
-void add_manifests(const RenderItem& item, const std::string& rendered, SourceCache& sources,
+void add_manifests(const RenderItem& item, const std::string& rendered, const SourceCache& sources,
                    std::vector<RenderedFile>& out) {
   auto objects = parse_rendered(rendered, item.template_name, sources.get(item.template_name));
   for (auto& object : objects) {
@@ -58,6 +62,13 @@ void add_manifests(const RenderItem& item, const std::string& rendered, SourceCa
     out.push_back({std::move(file), with_newline(std::move(object.text)), OutputKind::Manifest, object.kind,
                    object.name});
   }
+}
+
+// Threads pay off only for sweeps; a handful of objects renders faster on one.
+int render_threads(size_t items) {
+  constexpr size_t kItemsPerThread = 16;
+  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<int>(std::clamp<size_t>(items / kItemsPerThread, 1, std::min<size_t>(cores, 8)));
 }
 
 void check_unique_names(const std::vector<RenderedFile>& files) {
@@ -83,15 +94,21 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
       return text;
     return environment.render_string(text, context, name);
   };
+  const auto items = plan_render(project, options, catalog, expand);
   SourceCache sources(project.dir);
-  std::vector<RenderedFile> out;
-  for (const auto& item : plan_render(project, options, catalog, expand)) {
+  for (const auto& item : items) sources.load(item.template_name);
+  // Each item renders and reads back on its own: a sweep of many Jobs uses every core.
+  std::vector<std::vector<RenderedFile>> per_item(items.size());
+  io::run_parallel(items.size(), render_threads(items.size()), [&](size_t i) {
+    const auto& item = items[i];
     std::string rendered = environment.render_file(item.template_name, item.context);
     if (item.kind == OutputKind::Dockerfile)
-      out.push_back({item.file_name, with_newline(std::move(rendered)), OutputKind::Dockerfile, "", ""});
+      per_item[i].push_back({item.file_name, with_newline(std::move(rendered)), OutputKind::Dockerfile, "", ""});
     else
-      add_manifests(item, rendered, sources, out);
-  }
+      add_manifests(item, rendered, sources, per_item[i]);
+  });
+  std::vector<RenderedFile> out;
+  for (auto& files : per_item) std::move(files.begin(), files.end(), std::back_inserter(out));
   check_unique_names(out);
   return out;
 }

@@ -1,4 +1,4 @@
-#include "remote/parallel.h"
+#include "io/parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -7,27 +7,31 @@
 #include <thread>
 #include <vector>
 
-namespace gkebuild::registry {
+namespace gkebuild::io {
 
 void run_parallel(size_t count, int jobs, const std::function<void(size_t)>& work) {
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr first_error;
+  size_t first_error_index = count;
   std::mutex error_mutex;
   auto worker = [&] {
     while (!failed) {
-      size_t i = next++;
+      const size_t i = next++;
       if (i >= count) return;
       try {
         work(i);
       } catch (...) {
         std::lock_guard lock(error_mutex);
-        if (!first_error) first_error = std::current_exception();
+        if (i < first_error_index) {
+          first_error = std::current_exception();
+          first_error_index = i;
+        }
         failed = true;
       }
     }
   };
-  size_t threads = std::min<size_t>(count, static_cast<size_t>(std::max(jobs, 1)));
+  const size_t threads = std::min<size_t>(count, static_cast<size_t>(std::max(jobs, 1)));
   std::vector<std::thread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
@@ -35,4 +39,4 @@ void run_parallel(size_t count, int jobs, const std::function<void(size_t)>& wor
   if (first_error) std::rethrow_exception(first_error);
 }
 
-}  // namespace gkebuild::registry
+}  // namespace gkebuild::io

@@ -1,0 +1,131 @@
+#include "render/manifest_header.h"
+
+#include <yaml.h>
+
+namespace gkebuild::render {
+namespace {
+
+// libyaml's event stream over one string; owns the parser and the current event.
+class EventReader {
+ public:
+  explicit EventReader(const std::string& text) {
+    yaml_parser_initialize(&parser_);
+    yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+  }
+  ~EventReader() {
+    release();
+    yaml_parser_delete(&parser_);
+  }
+  EventReader(const EventReader&) = delete;
+  EventReader& operator=(const EventReader&) = delete;
+
+  // Moves to the next event; false on a syntax error.
+  bool next() {
+    release();
+    has_event_ = yaml_parser_parse(&parser_, &event_) != 0;
+    return has_event_;
+  }
+  yaml_event_type_t type() const { return event_.type; }
+  std::string scalar() const {
+    return {reinterpret_cast<const char*>(event_.data.scalar.value), event_.data.scalar.length};
+  }
+  bool is_null_scalar() const {
+    if (type() != YAML_SCALAR_EVENT || event_.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) return false;
+    const std::string value = scalar();
+    return value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL";
+  }
+  YamlSyntaxError error() const {
+    std::string message = parser_.problem ? parser_.problem : "invalid YAML";
+    if (parser_.context) message = std::string(parser_.context) + ": " + message;
+    return {static_cast<int>(parser_.problem_mark.line), static_cast<int>(parser_.problem_mark.column), message};
+  }
+
+ private:
+  void release() {
+    if (has_event_) yaml_event_delete(&event_);
+    has_event_ = false;
+  }
+  yaml_parser_t parser_{};
+  yaml_event_t event_{};
+  bool has_event_ = false;
+};
+
+// Consumes the node that starts at the current event, nested ones included.
+bool skip_node(EventReader& reader) {
+  int depth = 0;
+  do {
+    const auto type = reader.type();
+    if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) ++depth;
+    else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) --depth;
+    if (depth == 0) return true;
+  } while (reader.next());
+  return false;
+}
+
+// With the reader on a mapping's start, calls on_value(key) at each value's first event;
+// on_value consumes the value node. Keys that are not scalars are skipped with their value.
+template <class OnValue>
+bool read_mapping(EventReader& reader, OnValue on_value) {
+  while (reader.next()) {
+    if (reader.type() == YAML_MAPPING_END_EVENT) return true;
+    const bool scalar_key = reader.type() == YAML_SCALAR_EVENT;
+    const std::string key = scalar_key ? reader.scalar() : std::string();
+    if (!scalar_key && !skip_node(reader)) return false;
+    if (!reader.next()) return false;
+    if (!(scalar_key ? on_value(key) : skip_node(reader))) return false;
+  }
+  return false;
+}
+
+// The value of a wanted scalar field, or the node skipped.
+bool take_scalar(EventReader& reader, std::string& into) {
+  if (reader.type() == YAML_SCALAR_EVENT) {
+    into = reader.scalar();
+    return true;
+  }
+  return skip_node(reader);
+}
+
+bool read_metadata(EventReader& reader, ManifestHeader& header) {
+  if (reader.type() != YAML_MAPPING_START_EVENT) return skip_node(reader);
+  return read_mapping(reader, [&](const std::string& key) {
+    if (key == "name") return take_scalar(reader, header.name);
+    if (key == "namespace") return take_scalar(reader, header.namespace_name);
+    return skip_node(reader);
+  });
+}
+
+bool read_root(EventReader& reader, ManifestHeader& header) {
+  if (reader.type() != YAML_MAPPING_START_EVENT) {
+    header.empty = reader.is_null_scalar();
+    return skip_node(reader);
+  }
+  header.is_mapping = true;
+  return read_mapping(reader, [&](const std::string& key) {
+    if (key == "kind") return take_scalar(reader, header.kind);
+    if (key == "metadata") return read_metadata(reader, header);
+    return skip_node(reader);
+  });
+}
+
+}  // namespace
+
+std::optional<ManifestHeader> read_manifest_header(const std::string& text, YamlSyntaxError& error) {
+  EventReader reader(text);
+  ManifestHeader header;
+  bool ok = reader.next() && reader.next();  // stream start, then a document or the stream's end
+  if (ok && reader.type() == YAML_STREAM_END_EVENT) {
+    header.empty = true;
+    return header;
+  }
+  ok = ok && reader.next() && read_root(reader, header);
+  // The rest of the stream must parse too: a mistake after the fields read is still a mistake.
+  while (ok && reader.type() != YAML_STREAM_END_EVENT) ok = reader.next();
+  if (!ok) {
+    error = reader.error();
+    return std::nullopt;
+  }
+  return header;
+}
+
+}  // namespace gkebuild::render
