@@ -132,6 +132,13 @@ TEST_F(RunContainerTest, CrunRunsTheSameImage) {
   s.runtime = "crun";
   Output output;
   const auto result = run(s, output);
+  if (result.reason.find("cgroups in hybrid mode not supported") != std::string::npos) {
+    // crun 1.8 refuses hosts that mount cgroup v1 controllers beside a v2 tree; its own
+    // error still has to come back as the reason.
+    EXPECT_TRUE(result.reason.starts_with("StartError: ")) << result.reason;
+    expect_clean();
+    GTEST_SKIP() << "crun cannot run containers on this host: " << result.reason;
+  }
   EXPECT_EQ(result.exit_code, 4) << result.reason;
   EXPECT_EQ(output.out, (Lines{"under crun"}));
   expect_clean();
