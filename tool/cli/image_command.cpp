@@ -1,5 +1,7 @@
 // `gkebuild image`: build an OCI image from a Dockerfile and a context without a
-// daemon, like `docker build`; prints the image digest on stdout.
+// daemon, like `docker build`; prints the image digest on stdout. With --push
+// the image goes on to its registry and the digest reference is printed
+// (host/repo@sha256:…); a project's pushes are pinned for `gkebuild render`.
 #include <unistd.h>
 
 #include <cstdio>
@@ -9,6 +11,7 @@
 
 #include "build/builder.h"
 #include "cli/command.h"
+#include "cli/registry_flags.h"
 #include "dockerfile/dockerfile_error.h"
 #include "elf/stage.h"
 #include "image/docker_archive.h"
@@ -16,7 +19,8 @@
 #include "image/layout_source.h"
 #include "imageproject/project_images.h"
 #include "io/atomic_file.h"
-#include "remote/pull.h"
+#include "publish/publish.h"
+#include "publish/registry_pull.h"
 #include "support/exit_codes.h"
 #include "support/source_error.h"
 
@@ -28,12 +32,13 @@ struct ImageFlags {
   std::string dockerfile;
   std::string context = ".";
   std::string tag;
-  std::string output;
+  std::vector<std::string> outputs;  // -o: oci:DIR, docker-archive:FILE, text or json
   std::string compression = "gzip";
   int level = 0;
   std::vector<std::string> build_args;
   std::vector<std::string> stage;
-  std::vector<std::string> insecure_registries;
+  RegistryFlags registry;
+  bool push = false;
   std::string workloads_build;
   std::vector<std::string> images;
   bool quiet = false;
@@ -90,18 +95,6 @@ std::map<std::string, std::string> parse_build_args(const std::vector<std::strin
   return args;
 }
 
-// FROM a registry reference: pulled into the store layout (layers the store
-// already has are not fetched again), then read from there.
-std::function<image::Image(const std::string&)> registry_pull(std::shared_ptr<oci::Layout> store,
-                                                              std::vector<std::string> insecure) {
-  return [store, insecure](const std::string& text) {
-    registry::PullOptions options;
-    options.session.insecure_registries = insecure;
-    auto pulled = registry::pull_image(registry::parse_reference(text), *store, options);
-    return image::load_image(store, pulled.descriptor);
-  };
-}
-
 // --stage: binaries and the libraries they need go into CONTEXT/bin and CONTEXT/lib.
 void stage_binaries(const std::vector<std::string>& binaries, const fs::path& context) {
   std::vector<fs::path> paths(binaries.begin(), binaries.end());
@@ -129,20 +122,55 @@ void stage_binaries(const std::vector<std::string>& binaries, const fs::path& co
 struct Output {
   fs::path layout;
   std::string archive;  // docker-archive:FILE, empty when none
+  std::string format = "text";  // of what --push prints
 };
 
-Output parse_output(const std::string& output) {
-  Output out{default_layout(), ""};
-  if (output.starts_with("oci:")) {
-    out.layout = output.substr(4);
+void set_destination(Output& out, const std::string& value, bool& given) {
+  if (given) usage("give one --output destination, oci:DIR or docker-archive:FILE");
+  given = true;
+  if (value.starts_with("oci:")) {
+    out.layout = value.substr(4);
     if (out.layout.empty()) usage("--output oci: needs a folder");
-  } else if (output.starts_with("docker-archive:")) {
-    out.archive = output.substr(15);
+  } else {
+    out.archive = value.substr(15);
     if (out.archive.empty()) usage("--output docker-archive: needs a file");
-  } else if (!output.empty()) {
-    usage("--output must be oci:DIR or docker-archive:FILE, got '" + output + "'");
   }
+}
+
+// -o may be given twice: a destination and, with --push, the format (text or json).
+Output parse_output(const ImageFlags& flags) {
+  Output out{default_layout(), "", "text"};
+  bool destination = false;
+  bool format = false;
+  for (const auto& value : flags.outputs) {
+    if (value.starts_with("oci:") || value.starts_with("docker-archive:")) {
+      set_destination(out, value, destination);
+    } else if (value == "text" || value == "json") {
+      if (format) usage("give one --output format, text or json");
+      if (!flags.push) usage("--output " + value + " is the format of what --push prints; add --push");
+      out.format = value;
+      format = true;
+    } else {
+      usage("--output must be oci:DIR, docker-archive:FILE, text or json, got '" + value + "'");
+    }
+  }
+  if (flags.push && !out.archive.empty()) usage("--push sends the image to a registry; drop docker-archive:");
   return out;
+}
+
+// What --push prints: one digest reference a line, or the -o json array.
+void print_pushed(const std::vector<std::pair<std::string, registry::PushResult>>& pushed, const Output& output) {
+  if (output.format == "text") {
+    for (const auto& [name, result] : pushed) std::cout << result.reference << "\n";
+    return;
+  }
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& [name, result] : pushed) {
+    nlohmann::json entry = push_result_json(result);
+    if (!name.empty()) entry["image"] = name;
+    results.push_back(entry);
+  }
+  std::cout << results.dump(2) << "\n";
 }
 
 // What every build shares: compression, times, labels, progress.
@@ -185,18 +213,51 @@ int build_dockerfile(const ImageFlags& flags) {
   build::BuildOptions options = common_options(flags);
   options.dockerfile = flags.dockerfile.empty() ? fs::path(flags.context) / "Dockerfile"
                                                 : fs::path(flags.dockerfile);
-  Output output = parse_output(flags.output);
+  Output output = parse_output(flags);
   std::string tag = with_default_tag(flags.tag);
+  auto destination = flags.push ? std::optional(registry::parse_reference(tag)) : std::nullopt;
   if (!flags.stage.empty()) stage_binaries(flags.stage, flags.context);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
-  options.pull = registry_pull(store, flags.insecure_registries);
+  options.pull = publish::registry_pull(store, session_options(flags.registry));
   build::BuildResult result;
   try {
     result = build::build_image(options, store);
   } catch (const dockerfile::DockerfileError& e) {
     rethrow_positioned(e);
   }
-  std::cout << publish(*store, result.image, tag, output) << "\n";
+  std::string digest = publish(*store, result.image, tag, output);
+  if (!destination) {
+    std::cout << digest << "\n";
+    return kExitSuccess;
+  }
+  auto push = push_options(flags.registry);
+  PushProgress progress(flags.quiet, output.format);
+  progress.attach(push);
+  auto pushed = registry::push_image(*store, tag, *destination, push);
+  progress.finish();
+  print_pushed({{"", std::move(pushed)}}, output);
+  return kExitSuccess;
+}
+
+// Builds, pushes and pins each image (tool/publish).
+int push_project(const fs::path& project_file, const imageproject::ProjectImageOptions& build,
+                 const ImageFlags& flags, const Output& output) {
+  publish::PublishOptions options;
+  options.build = build;
+  options.push = push_options(flags.registry);
+  options.layout = output.layout;
+  PushProgress progress(flags.quiet, output.format);
+  progress.attach(options.push);
+  std::vector<publish::PublishedImage> published;
+  try {
+    published = publish::publish_project_images(project_file, options);
+  } catch (const dockerfile::DockerfileError& e) {
+    rethrow_positioned(e);
+  }
+  progress.finish();
+  std::vector<std::pair<std::string, registry::PushResult>> pushed;
+  for (auto& image : published) pushed.emplace_back(image.name, std::move(image.push));
+  print_pushed(pushed, output);
   return kExitSuccess;
 }
 
@@ -207,13 +268,14 @@ int build_project(const ImageFlags& flags) {
           "any Dockerfile");
   }
   if (!flags.stage.empty()) usage("--stage is for --dockerfile builds; a project stages its workloads");
-  Output output = parse_output(flags.output);
+  Output output = parse_output(flags);
   imageproject::ProjectImageOptions options;
   options.images = flags.images;
   options.workloads_build = flags.workloads_build;
   options.build = common_options(flags);
+  if (flags.push) return push_project(project_file, options, flags, output);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
-  options.build.pull = registry_pull(store, flags.insecure_registries);
+  options.build.pull = publish::registry_pull(store, session_options(flags.registry));
   std::vector<imageproject::ProjectImage> built;
   try {
     built = imageproject::build_project_images(project_file, options, store);
@@ -241,25 +303,31 @@ int build(const ImageFlags& flags) {
 void setup(CLI::App& app, Action& action) {
   auto flags = std::make_shared<ImageFlags>();
   auto* command = app.add_subcommand(
-      "image", "Build an OCI image from a Dockerfile without a daemon; prints its digest");
+      "image", "Build an OCI image from a Dockerfile without a daemon; prints its digest (or, with --push, "
+               "its digest reference in the registry)");
   command->add_option("images", flags->images, "Images of gkebuild.yaml to build");
   command->add_option("--dockerfile,-f", flags->dockerfile, "Dockerfile (default: CONTEXT/Dockerfile)");
   command->add_option("--context", flags->context, "Build context folder")->capture_default_str();
   command->add_option("--tag,-t", flags->tag, "Image name, NAME[:TAG] (TAG defaults to latest)");
-  command->add_option("--output,-o", flags->output,
-                      "oci:DIR or docker-archive:FILE (default: the project's .gkebuild/oci)");
+  command->add_option("--output,-o", flags->outputs,
+                      "oci:DIR or docker-archive:FILE (default: the project's .gkebuild/oci); with --push "
+                      "also text or json, the format of what it prints");
+  command->add_flag("--push", flags->push,
+                    "Push to the registry and print host/repo@sha256:…; a project's images go to "
+                    "<registry>/<project>-<image>:latest and are pinned in .gkebuild/images.json");
   command->add_option("--compression", flags->compression, "gzip or zstd")->capture_default_str();
   command->add_option("--compression-level", flags->level,
                       "gzip 1-12 (default 1), zstd 1-19 (default 3)");
   command->add_option("--build-arg", flags->build_args, "NAME=VALUE for an ARG");
   command->add_option("--stage", flags->stage,
                       "Copy this ELF binary to CONTEXT/bin and the libraries it needs to CONTEXT/lib");
-  command->add_option("--insecure-registry", flags->insecure_registries,
-                      "host[:port] of a base-image registry reached over plain http");
   command->add_option("--workloads-build", flags->workloads_build,
                       "Folder with the built workload binaries (default: the project's build/)");
   command->add_flag("--quiet,-q", flags->quiet, "No progress on stderr");
-  command->callback([flags, &action] { action = [flags] { return build(*flags); }; });
+  add_registry_flags(*command, flags->registry);
+  command->callback([flags, &action] {
+    action = [flags] { return reporting_registry_errors("image", [&flags] { return build(*flags); }); };
+  });
 }
 
 const CommandRegistration registration(20, setup);

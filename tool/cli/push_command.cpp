@@ -1,15 +1,12 @@
 // `gkebuild push oci:DIR[:REF] HOST[:PORT]/REPO[:TAG]...`: pushes an image from
 // an OCI layout and prints where it landed, as `registry/repo@sha256:…`.
-#include <unistd.h>
-
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 
 #include "cli/command.h"
+#include "cli/registry_flags.h"
 #include "oci/layout.h"
-#include "remote/progress.h"
 #include "remote/push.h"
 #include "support/exit_codes.h"
 #include "transport/errors.h"
@@ -25,12 +22,8 @@ struct PushFlags {
   std::vector<std::string> destinations;
   std::vector<std::string> tags;
   std::string output = "text";
-  std::string format;
-  std::vector<std::string> insecure;
-  std::string ca_file;
-  int jobs = 4;
+  RegistryFlags registry;
   bool quiet = false;
-  bool verbose = false;
 };
 
 struct Source {
@@ -51,38 +44,6 @@ Source parse_source(const std::string& text) {
   return {rest.substr(0, colon), rest.substr(colon + 1)};
 }
 
-const char* outcome_name(registry::BlobOutcome outcome) {
-  switch (outcome) {
-    case registry::BlobOutcome::kPresent: return "present";
-    case registry::BlobOutcome::kMounted: return "mounted";
-    case registry::BlobOutcome::kUploaded: return "uploaded";
-  }
-  return "";
-}
-
-nlohmann::json to_json(const registry::PushResult& r) {
-  nlohmann::json blobs = nlohmann::json::array();
-  for (const auto& b : r.blobs)
-    blobs.push_back({{"digest", b.digest}, {"mediaType", b.media_type}, {"size", b.size},
-                     {"outcome", outcome_name(b.outcome)}, {"bytesSent", b.bytes_sent}});
-  return {{"reference", r.reference}, {"digest", r.digest}, {"mediaType", r.media_type},
-          {"size", r.size}, {"tags", r.tags}, {"bytesSent", r.bytes_sent()}, {"blobs", blobs}};
-}
-
-registry::PushOptions options_from(const PushFlags& flags) {
-  registry::PushOptions options;
-  options.jobs = flags.jobs;
-  options.session.insecure_registries = flags.insecure;
-  options.session.ca_file = flags.ca_file;
-  if (flags.verbose) options.session.log = [](const std::string& line) { std::cerr << "gkebuild: " << line << "\n"; };
-  if (!flags.format.empty()) {
-    options.format = registry::parse_manifest_format(flags.format);
-    if (!options.format)
-      throw RegistryError(ErrorKind::kBadInput, "--format must be oci or docker, not \"" + flags.format + "\"");
-  }
-  return options;
-}
-
 // Destinations naming one repository share one push: blobs once, several tags.
 std::map<std::string, std::vector<registry::Reference>> group(const PushFlags& flags) {
   std::map<std::string, std::vector<registry::Reference>> groups;
@@ -99,7 +60,7 @@ int run(const PushFlags& flags) {
   Source source = parse_source(flags.source);
   auto groups = group(flags);
   auto layout = oci::Layout::open(source.dir);
-  auto base_options = options_from(flags);
+  auto base_options = push_options(flags.registry);
   nlohmann::json results = nlohmann::json::array();
   for (auto& [name, refs] : groups) {
     auto options = base_options;
@@ -108,15 +69,12 @@ int run(const PushFlags& flags) {
     for (const auto& tag : flags.tags) options.extra_tags.push_back(tag);
     // Like docker push: a destination without a tag means "latest".
     if (refs.front().tag.empty() && options.extra_tags.empty()) refs.front().tag = "latest";
-    std::optional<registry::ProgressDisplay> progress;
-    if (!flags.quiet && flags.output == "text" && ::isatty(STDERR_FILENO)) {
-      progress.emplace(std::cerr);
-      options.on_progress = [&progress](const registry::BlobProgress& p) { progress->update(p); };
-    }
+    PushProgress progress(flags.quiet, flags.output);
+    progress.attach(options);
     auto result = registry::push_image(layout, source.tag, refs.front(), options);
-    if (progress) progress->finish();
+    progress.finish();
     if (flags.output == "json")
-      results.push_back(to_json(result));
+      results.push_back(push_result_json(result));
     else
       std::cout << result.reference << "\n";
   }
@@ -132,23 +90,10 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("-t,--tag", flags->tags, "Another tag to push, besides the destinations' own");
   command->add_option("-o,--output", flags->output, "text (the digest reference) or json")
       ->check(CLI::IsMember({"text", "json"}));
-  command->add_option("--format", flags->format, "Manifest format: oci or docker (default: as built)");
-  command->add_option("--insecure-registry", flags->insecure,
-                      "HOST:PORT that may use plain HTTP or unverified TLS (loopback always may)");
-  command->add_option("--ca-file", flags->ca_file, "PEM file of CAs to verify the registry with")
-      ->check(CLI::ExistingFile);
-  command->add_option("-j,--jobs", flags->jobs, "Blobs in flight at once")->check(CLI::Range(1, 64));
+  add_registry_flags(*command, flags->registry);
   command->add_flag("-q,--quiet", flags->quiet, "No progress display");
-  command->add_flag("-v,--verbose", flags->verbose, "Log each request (never credentials) to stderr");
   command->callback([flags, &action] {
-    action = [flags] {
-      try {
-        return run(*flags);
-      } catch (const RegistryError& e) {
-        std::cerr << "gkebuild push: error: " << e.what() << "\n";
-        return e.kind() == ErrorKind::kBadInput ? kExitUsage : kExitFailure;
-      }
-    };
+    action = [flags] { return reporting_registry_errors("push", [&flags] { return run(*flags); }); };
   });
 }
 

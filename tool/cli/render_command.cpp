@@ -1,5 +1,6 @@
 // `gkebuild render`: the project's Dockerfiles and manifests, or (with --template) any
-// Jinja template with a JSON/YAML context, like j2cli.
+// Jinja template with a JSON/YAML context, like j2cli. Images pushed with
+// `gkebuild image --push` are named by the digest pinned in .gkebuild/images.json.
 #include <unistd.h>
 
 #include <iostream>
@@ -7,6 +8,7 @@
 
 #include "cli/command.h"
 #include "project/project.h"
+#include "publish/pinned_references.h"
 #include "render/render.h"
 #include "render/template_file.h"
 #include "render/values.h"
@@ -31,13 +33,16 @@ struct RenderArguments {
   bool trim_blocks = false;
   bool lstrip_blocks = false;
   bool keep_trailing_newline = false;
+  bool no_pinned = false;
 };
 
 std::vector<std::filesystem::path> paths(const std::vector<std::string>& names) {
   return {names.begin(), names.end()};
 }
 
-std::map<std::string, std::string> image_references(const std::vector<std::string>& assignments) {
+// --image NAME=REF first, then the pins of pushed images (unless --no-pinned).
+std::map<std::string, std::string> image_references(const std::vector<std::string>& assignments,
+                                                    const project::Project& project, bool pinned) {
   std::map<std::string, std::string> out;
   for (const auto& assignment : assignments) {
     const auto equals = assignment.find('=');
@@ -45,6 +50,9 @@ std::map<std::string, std::string> image_references(const std::vector<std::strin
       throw SourceError({"--image " + assignment}, "expected NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:...");
     out[assignment.substr(0, equals)] = assignment.substr(equals + 1);
   }
+  if (!pinned) return out;
+  const auto warn = [](const std::string& line) { std::cerr << "gkebuild render: warning: " << line << "\n"; };
+  out.merge(publish::pinned_references(project, warn));  // keeps the --image entries
   return out;
 }
 
@@ -71,7 +79,7 @@ int render_project(const RenderArguments& args) {
   options.accelerators = args.accelerators;
   options.run_id = args.run_id;
   options.values = render::load_values(paths(args.values_files), args.sets);
-  options.image_references = image_references(args.images);
+  options.image_references = image_references(args.images, project, !args.no_pinned);
   options.nfs_server = args.nfs_server;
   options.all_dockerfiles = !args.output_dir.empty() && args.targets.empty();
   const auto files = render::render_project(project, options);
@@ -105,6 +113,9 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--accelerator", args->accelerators, "accelerator labels replacing the experiments' lists")
       ->delimiter(',');
   command->add_option("--image", args->images, "NAME=REFERENCE: the reference manifests use for an image");
+  command->add_flag("--no-pinned", args->no_pinned,
+                    "name images by tag (<registry>/<project>-<image>:latest), not by the digest their last "
+                    "`gkebuild image --push` pinned in .gkebuild/images.json");
   command->add_option("--run-id", args->run_id, "the run id in names and labels (default: time and random bits)");
   command->add_option("--nfs-server", args->nfs_server, "NFS server address for the storage PersistentVolume");
   command->add_option("--template", args->template_file, "render this template to stdout (j2cli mode)");
