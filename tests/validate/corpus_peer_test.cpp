@@ -1,8 +1,9 @@
-// The corpus (tests/validate/corpus, written by generate.py): our schema verdict per
-// file must equal kubernetes-validate's in strict mode, except for the files listed
-// with a reason in corpus/known_differences.txt.
+// The corpus (tests/validate/corpus, written by generate.py) and every example project
+// rendered now: our schema verdict per file must equal kubernetes-validate's in strict
+// mode, except for the files listed with a reason in corpus/known_differences.txt.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -33,17 +34,44 @@ std::map<std::string, std::string> known_differences() {
   return out;
 }
 
+// The corpus files as they are, plus every example project rendered now (one file per
+// object), under one scratch folder so both tools see the same relative names.
+std::vector<std::string> prepare_corpus(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  fs::create_directory_symlink(kCorpus + "/files", root / "files");
+  fs::create_directory_symlink(kCorpus + "/syntax", root / "syntax");
+  for (const auto& entry : fs::directory_iterator(std::string(GKEBUILD_SOURCE_ROOT) + "/examples")) {
+    if (!fs::exists(entry.path() / "gkebuild.yaml")) continue;
+    auto out = root / "rendered" / entry.path().filename();
+    auto rendered = run_command(quoted(GKEBUILD_BINARY) + " render -f " + quoted((entry.path() / "gkebuild.yaml").string()) +
+                                " --run-id corpus -o " + quoted(out.string()) + " 2>&1");
+    EXPECT_EQ(rendered.exit_code, 0) << entry.path() << ": " << rendered.output;
+  }
+  auto listed = run_command("cd " + quoted(root.string()) + " && ls files/*.yaml syntax/*.yaml rendered/*/*.yaml");
+  std::istringstream list(listed.output);
+  std::vector<std::string> files;
+  for (std::string f; std::getline(list, f);) files.push_back(f);
+  return files;
+}
+
+std::string joined(const std::vector<std::string>& files) {
+  std::string out;
+  for (const auto& f : files) out += " " + quoted(f);
+  return out;
+}
+
 TEST(Corpus, SchemaVerdictAgreesWithKubernetesValidateStrict) {
   if (run_command("python3 -c 'import kubernetes_validate' 2>/dev/null").exit_code != 0)
     GTEST_SKIP() << "kubernetes-validate is not installed (scripts/setup.sh installs it)";
-  std::string cd = "cd " + quoted(kCorpus) + " && ";
-  auto files_out = run_command(cd + "ls files/*.yaml syntax/*.yaml");
-  std::istringstream list(files_out.output);
-  std::vector<std::string> files;
-  for (std::string f; std::getline(list, f);) files.push_back(f);
+  ScratchDir scratch;
+  const std::vector<std::string> files = prepare_corpus(scratch.path());
   ASSERT_GE(files.size(), 200u);
+  const auto rendered_count = std::count_if(files.begin(), files.end(),
+                                            [](const std::string& f) { return f.starts_with("rendered/"); });
+  EXPECT_GE(rendered_count, 20) << "every example project's rendered objects belong in the corpus";
+  std::string cd = "cd " + quoted(scratch.path().string()) + " && ";
 
-  auto peer = run_command(cd + "python3 kubernetes_validate_verdicts.py 1.37 files/*.yaml syntax/*.yaml");
+  auto peer = run_command(cd + "python3 " + quoted(kCorpus + "/kubernetes_validate_verdicts.py") + " 1.37" + joined(files));
   ASSERT_EQ(peer.exit_code, 0) << peer.output;
   std::map<std::string, std::string> theirs;
   std::istringstream lines(peer.output);
@@ -52,7 +80,7 @@ TEST(Corpus, SchemaVerdictAgreesWithKubernetesValidateStrict) {
 
   ScratchDir cache;
   auto ours_out = run_command(cd + "XDG_CACHE_HOME=" + quoted(cache.path().string()) + " " + quoted(GKEBUILD_BINARY) +
-                              " validate -k 1.37 -o json --fail-on never files syntax");
+                              " validate -k 1.37 -o json --fail-on never" + joined(files));
   ASSERT_EQ(ours_out.exit_code, 0) << ours_out.output;
   std::set<std::string> invalid;
   for (const auto& f : nlohmann::json::parse(ours_out.output)) {
