@@ -13,13 +13,19 @@ delete with a propagation policy, bearer tokens and client certificates,
 The test drives it through /_control/* (no authentication):
   POST /_control/config   {"tokens": [...], "forbid": ["create/secrets"], "expire_mode": "status"|"event",
                            "drop_watch_after": N, "drop_log_after": N, "torn": bool}
-  POST /_control/job      {"namespace", "name", "phase": "running"|"succeeded"|"failed", "reason", "message",
-                           "exit_code"}
+  POST /_control/config   {"auto": {"step": seconds, "lines": [...], "fail": {"name part": {"exit_code",
+                           "reason", "message"}}}} makes every Job created afterwards run on its own:
+                           pulling after one step, running after two (each pod logging `lines`, where
+                           $JOB, $POD, $INDEX and $ARGS (the container args as a JSON list) are filled
+                           in), finished after three: failed when its name contains a `fail` key.
+  POST /_control/job      {"namespace", "name", "phase": "pulling"|"running"|"succeeded"|"failed", "reason",
+                           "message", "exit_code"}
   POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339}
   POST /_control/suspend_watches   open watches stop sending (changes pile up)
   POST /_control/expire   compacts history: older resourceVersions answer 410; open watches end
   POST /_control/drop_watches      open watches are cut without the closing chunk
-  GET  /_control/stats    request counts;  POST /_control/reset_stats
+  GET  /_control/stats    request counts by method ("stats") and by verb and resource ("requests", e.g.
+                           "create jobs", "watch pods", "get pods/log");  POST /_control/reset_stats
 
 Usage: kube_test_server.py --dir DIR [--plain]
 Creates DIR/ca.crt, DIR/client.crt, DIR/client.key unless they are there (the server
@@ -28,6 +34,7 @@ trusts that CA for client certificates), listens on 127.0.0.1 at a free port and
 
 import argparse
 import copy
+import heapq
 import json
 import os
 import random
@@ -184,11 +191,15 @@ class Store:
         self.compacted_below = 0
         self.logs = {}  # (ns, pod) -> [(nanos, stamp, text)]
         self.config = {"tokens": [], "forbid": [], "expire_mode": "status",
-                       "drop_watch_after": None, "drop_log_after": None, "torn": False}
+                       "drop_watch_after": None, "drop_log_after": None, "torn": False, "auto": None}
         self.watch_generation = 0  # bumped to end open watches
         self.watch_end_mode = None  # "expire" | "drop"
         self.watches_suspended = False
         self.stats = {}
+        self.requests = {}
+        self.timeline = []  # (due, sequence, action) for Jobs that run on their own
+        self.timeline_thread = None
+        self.sequence = 0
         with self.cond:
             for name in ("default", "kube-system"):
                 self.put("namespaces", "", {"apiVersion": "v1", "kind": "Namespace",
@@ -276,6 +287,58 @@ class Store:
                               "pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]")
         job["status"] = {"active": completions, "ready": 0, "startTime": now_rfc3339()}
         self.put("jobs", ns, job)
+        if self.config.get("auto"):
+            self.run_on_its_own(ns, name)
+
+    # --- Jobs that run on their own (config "auto") -------------------------------------------
+    def run_on_its_own(self, ns, name):
+        auto = self.config["auto"]
+        step = float(auto.get("step", 0.05))
+        failure = next((f for part, f in (auto.get("fail") or {}).items() if part in name), None)
+        start = time.monotonic()
+        self.schedule(start + step, lambda: self.advance_job(ns, name, "pulling", "", "", 0))
+        self.schedule(start + 2 * step, lambda: self.run_and_log(ns, name, auto.get("lines") or []))
+        if failure is None:
+            self.schedule(start + 3 * step, lambda: self.advance_job(ns, name, "succeeded", "", "", 0))
+        else:
+            self.schedule(start + 3 * step, lambda: self.advance_job(
+                ns, name, "failed", failure.get("reason", "BackoffLimitExceeded"),
+                failure.get("message", "Job has reached the specified backoff limit"), failure.get("exit_code", 1)))
+
+    def run_and_log(self, ns, name, templates):
+        self.advance_job(ns, name, "running", "", "", 0)
+        for pod in self.job_pods(ns, name):
+            pod_name = pod["metadata"]["name"]
+            containers = pod["spec"].get("containers") or [{}]
+            filled = {"$JOB": name, "$POD": pod_name, "$ARGS": json.dumps(containers[0].get("args") or []),
+                      "$INDEX": pod["metadata"]["annotations"].get("batch.kubernetes.io/job-completion-index", "0")}
+            for template in templates:
+                text = template
+                for key, value in filled.items():
+                    text = text.replace(key, value)
+                nanos = time.time_ns()
+                self.logs.setdefault((ns, pod_name), []).append((nanos, nano_stamp(nanos), text))
+
+    def schedule(self, due, action):
+        self.sequence += 1
+        heapq.heappush(self.timeline, (due, self.sequence, action))
+        if self.timeline_thread is None:
+            self.timeline_thread = threading.Thread(target=self.run_timeline, daemon=True)
+            self.timeline_thread.start()
+        self.cond.notify_all()
+
+    def run_timeline(self):
+        with self.cond:
+            while True:
+                now = time.monotonic()
+                while self.timeline and self.timeline[0][0] <= now:
+                    action = heapq.heappop(self.timeline)[2]
+                    try:
+                        action()
+                    except KeyError:  # the Job was deleted meanwhile
+                        pass
+                wait = self.timeline[0][0] - now if self.timeline else 1.0
+                self.cond.wait(max(wait, 0.001))
 
     def job_pods(self, ns, job_name):
         return [obj for (plural, pod_ns, _), obj in sorted(self.objects.items())
@@ -289,6 +352,12 @@ class Store:
             pod = copy.deepcopy(pod)
             pod_name = pod["metadata"]["name"]
             pod["status"]["conditions"] = [{"type": "PodScheduled", "status": "True"}]
+            if phase == "pulling":  # scheduled; the container waits while its image is pulled
+                image = ((pod["spec"].get("containers") or [{}])[0]).get("image", "")
+                self.record_event(ns, pod_name, "Pod", "Scheduled", f"Successfully assigned {ns}/{pod_name}")
+                self.record_event(ns, pod_name, "Pod", "Pulling", f'Pulling image "{image}"')
+                self.put("pods", ns, pod)
+                continue
             if phase == "running":
                 pod["status"]["phase"] = "Running"
                 state = {"running": {"startedAt": now_rfc3339()}}
@@ -304,6 +373,8 @@ class Store:
                 container["ready"] = phase == "running"
             self.put("pods", ns, pod)
         count = len(pods)
+        if phase == "pulling":
+            return
         if phase == "running":
             job["status"].update({"active": count, "ready": count})
         elif phase == "succeeded":
@@ -393,10 +464,19 @@ class Handler(BaseHTTPRequestHandler):
     def body(self):
         return self._body
 
-    def count(self):
+    def count(self, path, query):
         with STORE.cond:
             key = self.command
             STORE.stats[key] = STORE.stats.get(key, 0) + 1
+            parts = [p for p in path.split("/") if p]
+            verb = {"POST": "create", "PATCH": "apply", "DELETE": "delete", "PUT": "update"}.get(self.command, "get")
+            named = len(parts) >= 2 and parts[-2] in RESOURCES
+            if self.command == "GET" and parts and parts[-1] in RESOURCES:
+                verb = "watch" if query.get("watch") in ("1", "true") else "list"
+            resource = parts[-3] + "/" + parts[-1] if len(parts) >= 3 and parts[-3] in RESOURCES \
+                else parts[-2] if named else parts[-1] if parts else ""
+            kind = f"{verb} {resource}"
+            STORE.requests[kind] = STORE.requests.get(kind, 0) + 1
 
     # --- dispatch ----------------------------------------------------------------------------
     def do_GET(self):
@@ -423,7 +503,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if url.path.startswith("/_control/"):
                 return self.control(url.path[len("/_control/"):])
-            self.count()
+            self.count(url.path, query)
             route = self.route(url.path)
             user = self.authenticate()
             self.authorize(user, route, query)
@@ -799,9 +879,10 @@ class Handler(BaseHTTPRequestHandler):
             STORE.watches_suspended = False
         elif action == "reset_stats":
             STORE.stats = {}
+            STORE.requests = {}
         elif action != "stats":
             return {"error": f"unknown control {action}"}
-        return {"stats": STORE.stats, "resourceVersion": STORE.rv}
+        return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv}
 
 
 def make_certificates(directory):

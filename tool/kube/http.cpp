@@ -41,8 +41,17 @@ struct Transfer {
   CURL* curl;
   const BodySink* sink;
   HttpResult* result;
+  const std::atomic<bool>* cancel;
   bool stopped = false;
 };
+
+// libcurl calls this at least once a second, also while a stream is silent.
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto& transfer = *static_cast<Transfer*>(user);
+  if (!transfer.cancel->load()) return 0;
+  transfer.stopped = true;
+  return 1;  // aborts the transfer
+}
 
 size_t on_body(char* data, size_t size, size_t count, void* user) {
   auto& transfer = *static_cast<Transfer*>(user);
@@ -125,7 +134,7 @@ HttpResult HttpTransport::perform(const HttpRequest& request, const HttpAuth& au
   CURL* curl = curl_easy_init();
   if (!curl) throw std::runtime_error("libcurl could not start a request");
   HttpResult result;
-  Transfer transfer{curl, sink, &result};
+  Transfer transfer{curl, sink, &result, request.cancel};
   const std::string url = url_base_ + request.target;
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_SHARE, pool->handle);
@@ -138,6 +147,11 @@ HttpResult HttpTransport::perform(const HttpRequest& request, const HttpAuth& au
   }
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+  if (request.cancel) {
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  }
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 30L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, request.timeout_seconds);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "gkebuild");

@@ -3,6 +3,7 @@
 // and bodies either buffered or streamed chunk by chunk (watch, logs).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -31,6 +32,9 @@ struct HttpRequest {
   std::string content_type;
   std::string body;
   long timeout_seconds = 60;  // 0: none (streams end on the server's timeoutSeconds)
+  // When set and it turns true, the transfer stops within about a second (End::Stopped),
+  // even on a silent stream: how a follower leaves watches and logs on Ctrl-C.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct HttpResult {

@@ -83,6 +83,7 @@ class LogSession {
     HttpRequest http;
     http.target = target;
     http.timeout_seconds = 0;
+    http.cancel = options_.cancel;
     const BodySink sink = [this](std::string_view chunk) { return take(chunk); };
     return client_.stream(http, sink);
   }

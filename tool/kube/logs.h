@@ -3,6 +3,7 @@
 // each line reaches the caller exactly once.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@ struct LogOptions {
   std::string container;  // empty: the pod's only container
   bool follow = true;
   int max_failures = 5;  // drops in a row without a new line before giving up
+  const std::atomic<bool>* cancel = nullptr;  // turning true ends the stream within about a second
 };
 
 struct LogStats {

@@ -30,7 +30,7 @@ class Session {
   WatchStats run() {
     bool keep_going = relist();
     int failures = 0;
-    while (keep_going) {
+    while (keep_going && !cancelled()) {
       const auto outcome = watch_once();
       if (outcome == Outcome::Stopped) break;
       if (outcome == Outcome::Expired) {
@@ -52,6 +52,8 @@ class Session {
 
  private:
   enum class Outcome { Ended, Dropped, Expired, Stopped };
+
+  bool cancelled() const { return options_.cancel && options_.cancel->load(); }
 
   bool deliver(const std::string& type, const json& object) {
     delivered_since_connect_ = true;
@@ -138,6 +140,7 @@ class Session {
                      std::to_string(options_.timeout_seconds) + selector_query(options_.selectors, '&');
     // A server that misses its own timeoutSeconds is treated as a dropped stream.
     request.timeout_seconds = options_.timeout_seconds + 30;
+    request.cancel = options_.cancel;
     const BodySink sink = [this](std::string_view chunk) { return take(chunk); };
     HttpResult result = client_.stream(request, sink);
     if (result.status == 410) return Outcome::Expired;

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -23,6 +24,7 @@ struct WatchOptions {
   ListOptions selectors;
   long timeout_seconds = 300;  // the server closes each watch after this; we reconnect
   int max_failures = 5;        // drops in a row without any event before giving up
+  const std::atomic<bool>* cancel = nullptr;  // turning true ends the watch within about a second
 };
 
 struct WatchStats {
