@@ -78,6 +78,13 @@ TEST(Project, FullExperiment) {
   EXPECT_EQ(e.env[0], (std::pair<std::string, std::string>{"A", "1"}));
 }
 
+TEST(Project, ClusterLocalRunsOnThisMachine) {
+  const Project project = parse_project(kValid + "cluster: local\n", "gkebuild.yaml");
+  EXPECT_TRUE(project.cluster.local);
+  EXPECT_EQ(project.cluster.namespace_name, "demo");
+  EXPECT_FALSE(parse_project(kValid, "gkebuild.yaml").cluster.local);
+}
+
 TEST(ProjectErrors, UnknownTopLevelKey) {
   expect_error(edit("experiments:", "experimets:"), 7, 1, "unknown key 'experimets' in the project file (did you mean 'experiments'?)");
 }

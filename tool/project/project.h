@@ -26,6 +26,7 @@ struct Cluster {
   std::string context;    // kubeconfig context; empty = current-context
   std::string namespace_name;
   DriverInstaller driver_installer = DriverInstaller::Auto;
+  bool local = false;  // `cluster: local`: `gkebuild submit` runs the Jobs on this machine (as --local)
 };
 
 struct Image {

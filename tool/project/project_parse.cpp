@@ -52,6 +52,12 @@ using yamlfile::Document;
 using yamlfile::Fields;
 
 Cluster parse_cluster(const Document& doc, const YAML::Node& node, const std::string& project_name) {
+  if (node && node.IsScalar() && node.Scalar() == "local") {  // `cluster: local`: submit runs on this machine
+    Cluster local;
+    local.local = true;
+    local.namespace_name = is_dns_label(project_name) ? project_name : "default";
+    return local;
+  }
   Fields fields(doc, node, "cluster", {"context", "namespace", "driverInstaller"});
   Cluster cluster;
   cluster.context = fields.string("context", "");
