@@ -468,13 +468,14 @@ class Handler(BaseHTTPRequestHandler):
         with STORE.cond:
             key = self.command
             STORE.stats[key] = STORE.stats.get(key, 0) + 1
-            parts = [p for p in path.split("/") if p]
             verb = {"POST": "create", "PATCH": "apply", "DELETE": "delete", "PUT": "update"}.get(self.command, "get")
-            named = len(parts) >= 2 and parts[-2] in RESOURCES
-            if self.command == "GET" and parts and parts[-1] in RESOURCES:
+            try:
+                route = self.route(path)
+            except ApiFailure:
+                route = {"plural": path, "name": "", "sub": ""}
+            if self.command == "GET" and not route["name"]:
                 verb = "watch" if query.get("watch") in ("1", "true") else "list"
-            resource = parts[-3] + "/" + parts[-1] if len(parts) >= 3 and parts[-3] in RESOURCES \
-                else parts[-2] if named else parts[-1] if parts else ""
+            resource = route["plural"] + ("/" + route["sub"] if route["sub"] else "")
             kind = f"{verb} {resource}"
             STORE.requests[kind] = STORE.requests.get(kind, 0) + 1
 
