@@ -185,6 +185,30 @@ TEST_F(RunContainerTest, TheStopFlagStopsAndDeletesTheContainer) {
   expect_clean();
 }
 
+TEST_F(RunContainerTest, AnExceptionFromTheSinkKillsAndRemovesTheContainer) {
+  const ContainerSpec s = spec("probe:1", {"print", "started", "sleep", "600"});
+  EXPECT_THROW(run_container(s, work.path(), [](std::string_view, bool) { throw std::logic_error("sink failed"); }),
+               std::logic_error);
+  expect_clean();
+}
+
+TEST_F(RunContainerTest, SeveralRunsOfOneImageAtOnce) {
+  std::vector<std::future<std::pair<ContainerResult, Lines>>> runs_in_flight;
+  for (int i = 0; i < 3; ++i) {
+    runs_in_flight.push_back(std::async(std::launch::async, [this, s = spec("probe:1", {"print", std::to_string(i)})] {
+      Output output;
+      auto result = run_container(s, work.path(), output.sink());
+      return std::make_pair(result, output.out);
+    }));
+  }
+  for (int i = 0; i < 3; ++i) {
+    const auto [result, lines] = runs_in_flight[static_cast<size_t>(i)].get();
+    EXPECT_EQ(result.exit_code, 0) << result.reason;
+    EXPECT_EQ(lines, (Lines{std::to_string(i)}));
+  }
+  expect_clean();
+}
+
 TEST_F(RunContainerTest, StopContainerEndsARunFromOutside) {
   ContainerSpec s = spec("probe:1", {"print", "started", "sleep", "600"});
   std::promise<void> started;

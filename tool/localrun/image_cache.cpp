@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -62,8 +63,10 @@ image::Image load(const std::shared_ptr<const oci::Layout>& layout, const std::s
 
 // Unpacks into a temporary sibling, then renames it into place.
 void unpack_layers(const image::Image& image, const fs::path& final_dir) {
-  const fs::path temporary = final_dir.parent_path() /
-                             (".tmp-" + final_dir.filename().string() + "-" + std::to_string(::getpid()));
+  // Unique per process and per call: runs of one image may start together on several threads.
+  static std::atomic<unsigned> calls = 0;
+  const fs::path temporary = final_dir.parent_path() / (".tmp-" + final_dir.filename().string() + "-" +
+                                                        std::to_string(::getpid()) + "-" + std::to_string(++calls));
   fs::remove_all(temporary);
   fs::create_directories(temporary / "rootfs");
   fs::permissions(temporary / "rootfs", fs::perms(0755));

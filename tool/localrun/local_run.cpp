@@ -99,7 +99,8 @@ std::string reason_for(const StreamedExit& exit, const std::string& runtime_erro
 ContainerResult run_container(const ContainerSpec& spec, const fs::path& work_dir_in, const LineSink& on_line) {
   check_can_run(spec);
   const fs::path work_dir = fs::absolute(work_dir_in);
-  const RuntimeCli cli(find_runtime(spec.runtime), state_root(work_dir, find_runtime(spec.runtime)));
+  const std::string runtime = find_runtime(spec.runtime);
+  const RuntimeCli cli(runtime, state_root(work_dir, runtime));
   if (cli.exists(spec.name)) {
     throw std::runtime_error("a container named '" + spec.name + "' already exists under " + work_dir.string() +
                              " (another run of the same Job?)");
