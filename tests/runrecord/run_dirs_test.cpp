@@ -1,0 +1,69 @@
+#include <gtest/gtest.h>
+
+#include "../images/temp_dir.h"
+#include "runrecord/run_store.h"
+
+namespace gkebuild::runrecord {
+namespace {
+
+using testing::TempDir;
+namespace fs = std::filesystem;
+
+const TimePoint kNow = *parse_timestamp("2026-11-22T03:15:00.987Z");
+
+void make_run(const fs::path& project, const std::string& name) {
+  RunRecord record;
+  record.run = name;
+  fs::create_directories(runs_dir(project) / name);
+  save_run(runs_dir(project) / name, record);
+}
+
+TEST(RunDirs, NewRunFoldersAreNamedByExperimentAndUtcSecond) {
+  TempDir project;
+  auto first = new_run_dir(project.path(), "gemm", kNow);
+  EXPECT_EQ(first, project.path() / ".gkebuild/runs/gemm-20261122-031500");
+  EXPECT_TRUE(fs::is_directory(first / "manifests"));
+  EXPECT_TRUE(fs::is_directory(first / "logs"));
+  EXPECT_EQ(new_run_dir(project.path(), "gemm", kNow).filename(), "gemm-20261122-031500-2");
+  EXPECT_EQ(new_run_dir(project.path(), "gemm", kNow).filename(), "gemm-20261122-031500-3");
+  EXPECT_EQ(new_run_dir(project.path(), "conv", kNow).filename(), "conv-20261122-031500");
+}
+
+TEST(RunDirs, ListHoldsOnlyFoldersWithARunJson) {
+  TempDir project;
+  EXPECT_TRUE(list_runs(project.path()).empty());
+  make_run(project.path(), "gemm-20261122-031500");
+  make_run(project.path(), "conv-20261122-031500");
+  new_run_dir(project.path(), "half", kNow);  // created, run.json not written yet
+  auto runs = list_runs(project.path());
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].filename(), "conv-20261122-031500");
+  EXPECT_EQ(runs[1].filename(), "gemm-20261122-031500");
+}
+
+std::string find_error(const fs::path& project, const std::string& name) {
+  try {
+    find_run(project, name);
+  } catch (const SourceError& error) {
+    return error.message();
+  }
+  return "no error";
+}
+
+TEST(RunDirs, FindByNameOrUniquePrefix) {
+  TempDir project;
+  EXPECT_EQ(find_error(project.path(), "gemm"), "no runs here; `gkebuild submit` records them");
+  make_run(project.path(), "gemm-20261122-031500");
+  make_run(project.path(), "gemm-20261122-031500-2");
+  make_run(project.path(), "conv-20261122-031500");
+  EXPECT_EQ(find_run(project.path(), "conv").filename(), "conv-20261122-031500");
+  EXPECT_EQ(find_run(project.path(), "gemm-20261122-031500").filename(), "gemm-20261122-031500");
+  EXPECT_EQ(find_run(project.path(), "gemm-20261122-031500-").filename(), "gemm-20261122-031500-2");
+  EXPECT_EQ(find_error(project.path(), "gemm"),
+            "'gemm' names 2 runs; give more of the name:\n  gemm-20261122-031500\n  gemm-20261122-031500-2");
+  EXPECT_EQ(find_error(project.path(), "conv-20261122-031501"),
+            "no run named 'conv-20261122-031501' (did you mean 'conv-20261122-031500'?)");
+}
+
+}  // namespace
+}  // namespace gkebuild::runrecord

@@ -1,0 +1,143 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "../images/temp_dir.h"
+#include "io/atomic_file.h"
+#include "runrecord/run_store.h"
+
+namespace gkebuild::runrecord {
+namespace {
+
+using testing::TempDir;
+
+RunRecord sample_run() {
+  RunRecord run;
+  run.run = "gemm-20261122-031500";
+  run.project = "gemm-compare";
+  run.experiment = "gemm";
+  run.context = "gke_acme_us-central1_gpu";
+  run.namespace_name = "gemm-compare";
+  run.created = *parse_timestamp("2026-11-22T03:15:00.123Z");
+  run.images["gemm"] = "us-central1-docker.pkg.dev/acme/exp/gemm@sha256:ab";
+  JobRecord job;
+  job.name = "gemm-nvidia-l4-n4096-fp32-7f3a";
+  job.accelerator = "nvidia-l4";
+  job.gpus = 1;
+  job.machine_type = "g2-standard-8";
+  job.spot = true;
+  job.parameters = {{"n", 4096}, {"precision", "fp32"}};
+  job.state = JobState::succeeded;
+  job.start = *parse_timestamp("2026-11-22T03:16:02.000Z");
+  job.end = *parse_timestamp("2026-11-22T03:17:10.500Z");
+  job.pods.push_back({"gemm-x7k2p", "gke-node-1", 0, job.start, job.end});
+  run.jobs.push_back(job);
+  JobRecord local;
+  local.name = "gemm-cpu";
+  local.machine_type = "local";
+  local.state = JobState::failed;
+  local.reason = "exit code 2";
+  run.jobs.push_back(local);
+  return run;
+}
+
+TEST(RunJson, TimestampsKeepMilliseconds) {
+  auto when = parse_timestamp("2026-11-22T03:15:00.123Z");
+  ASSERT_TRUE(when);
+  EXPECT_EQ(format_timestamp(*when), "2026-11-22T03:15:00.123Z");
+  EXPECT_EQ(format_timestamp(*parse_timestamp("2026-11-22T04:15:00+01:00")), "2026-11-22T03:15:00.000Z");
+  EXPECT_FALSE(parse_timestamp("yesterday"));
+}
+
+TEST(RunJson, JobStatesByName) {
+  EXPECT_EQ(parse_job_state("succeeded"), JobState::succeeded);
+  EXPECT_EQ(to_string(JobState::running), "running");
+  EXPECT_FALSE(parse_job_state("Succeeded"));
+}
+
+TEST(RunJson, SaveThenLoadGivesTheSameRecord) {
+  TempDir dir;
+  auto original = sample_run();
+  save_run(dir.path(), original);
+  auto loaded = load_run(dir.path());
+  EXPECT_EQ(to_json(loaded), to_json(original));
+  ASSERT_EQ(loaded.jobs.size(), 2u);
+  EXPECT_EQ(loaded.jobs[0].accelerator, "nvidia-l4");
+  EXPECT_TRUE(loaded.jobs[0].spot);
+  EXPECT_EQ(loaded.jobs[0].end, *parse_timestamp("2026-11-22T03:17:10.500Z"));
+  EXPECT_EQ(loaded.jobs[0].pods.at(0).exit_code, 0);
+  EXPECT_FALSE(loaded.jobs[1].accelerator);
+  EXPECT_FALSE(loaded.jobs[1].start);
+  EXPECT_EQ(loaded.jobs[1].state, JobState::failed);
+  EXPECT_FALSE(loaded.finished);
+}
+
+TEST(RunJson, WrittenFormatMatchesTheReadme) {
+  auto document = to_json(sample_run());
+  EXPECT_EQ(document["schema"], "gkebuild.run.v1");
+  EXPECT_EQ(document["created"], "2026-11-22T03:15:00.123Z");
+  EXPECT_TRUE(document["finished"].is_null());
+  EXPECT_TRUE(document["jobs"][1]["accelerator"].is_null());
+  EXPECT_EQ(document["jobs"][0]["state"], "succeeded");
+  EXPECT_EQ(document["jobs"][0]["machine_type"], "g2-standard-8");
+  EXPECT_EQ(document["jobs"][0]["pods"][0]["node"], "gke-node-1");
+}
+
+TEST(RunJson, UnknownFieldsAreIgnored) {
+  auto document = to_json(sample_run());
+  document["added_later"] = {1, 2};
+  document["jobs"][0]["queue"] = "fast";
+  EXPECT_EQ(run_from_json(document, "run.json").jobs.size(), 2u);
+}
+
+std::string load_error(const std::string& text) {
+  TempDir dir;
+  io::write_file_atomically(dir.path() / "run.json", text);
+  try {
+    load_run(dir.path());
+  } catch (const SourceError& error) {
+    std::string message = error.what();
+    // The temporary folder differs per run; keep what follows it.
+    return message.substr(message.find("run.json"));
+  }
+  return "no error";
+}
+
+TEST(RunJson, MalformedJsonIsNamedByLineAndColumn) {
+  auto message = load_error("{\n  \"schema\": \"gkebuild.run.v1\",\n  \"run\": \"x\",,\n}\n");
+  EXPECT_EQ(message.substr(0, message.find(": error")), "run.json:3:14") << message;
+  EXPECT_NE(message.find("  \"run\": \"x\",,"), std::string::npos) << message;
+}
+
+TEST(RunJson, TruncatedFileIsNamedAtItsEnd) {
+  auto message = load_error("{\n  \"schema\": \"gkebuild.run.v1\",\n  \"run\": \"x");
+  EXPECT_EQ(message.substr(0, message.find(": error")), "run.json:3:12") << message;
+}
+
+TEST(RunJson, WrongFieldsAreNamed) {
+  auto document = to_json(sample_run());
+  document["jobs"][0]["start"] = "soon";
+  EXPECT_NE(load_error(document.dump()).find("jobs[0].start: expected an RFC 3339 time, got \"soon\""),
+            std::string::npos);
+  document = to_json(sample_run());
+  document["jobs"][1]["state"] = "done";
+  EXPECT_NE(load_error(document.dump()).find("jobs[1].state: expected pending"), std::string::npos);
+  document = to_json(sample_run());
+  document["schema"] = "gkebuild.run.v9";
+  EXPECT_NE(load_error(document.dump()).find("schema: \"gkebuild.run.v9\" is not gkebuild.run.v1"),
+            std::string::npos);
+  document = to_json(sample_run());
+  document["jobs"][0].erase("name");
+  EXPECT_NE(load_error(document.dump()).find("jobs[0].name: missing"), std::string::npos);
+  document = to_json(sample_run());
+  document["jobs"][0]["gpus"] = "one";
+  EXPECT_NE(load_error(document.dump()).find("jobs[0].gpus: expected an integer"), std::string::npos);
+}
+
+TEST(RunJson, MissingRunJsonIsASystemError) {
+  TempDir dir;
+  EXPECT_THROW(load_run(dir.path()), std::system_error);
+}
+
+}  // namespace
+}  // namespace gkebuild::runrecord

@@ -1,0 +1,196 @@
+// run.json <-> RunRecord. Readers ignore unknown fields (README: later versions may add some).
+#include <string>
+
+#include "runrecord/json_error.h"
+#include "runrecord/run_store.h"
+#include "io/atomic_file.h"
+
+namespace gkebuild::runrecord {
+namespace {
+
+using nlohmann::json;
+
+nlohmann::json time_or_null(const std::optional<TimePoint>& when) {
+  return when ? json(format_timestamp(*when)) : json(nullptr);
+}
+
+json pod_json(const PodRecord& pod) {
+  return {{"name", pod.name}, {"node", pod.node},
+          {"exit_code", pod.exit_code ? json(*pod.exit_code) : json(nullptr)},
+          {"start", time_or_null(pod.start)}, {"end", time_or_null(pod.end)}};
+}
+
+json job_json(const JobRecord& job) {
+  json pods = json::array();
+  for (const auto& pod : job.pods) pods.push_back(pod_json(pod));
+  return {{"name", job.name},
+          {"accelerator", job.accelerator ? json(*job.accelerator) : json(nullptr)},
+          {"gpus", job.gpus}, {"machine_type", job.machine_type}, {"spot", job.spot},
+          {"parameters", job.parameters}, {"state", to_string(job.state)}, {"reason", job.reason},
+          {"start", time_or_null(job.start)}, {"end", time_or_null(job.end)}, {"pods", pods}};
+}
+
+// Reads the fields of one JSON object; errors name the file and the field's path.
+class Fields {
+ public:
+  Fields(const json& object, std::string path, const std::string& file)
+      : object_(object), path_(std::move(path)), file_(file) {
+    if (!object_.is_object()) fail(path_.empty() ? "the document" : path_, "expected an object");
+  }
+
+  const json* find(const char* key) const {
+    auto it = object_.find(key);
+    return it == object_.end() ? nullptr : &*it;
+  }
+  const json& require(const char* key) const {
+    const json* value = find(key);
+    if (!value) fail(name(key), "missing");
+    return *value;
+  }
+  std::string string(const char* key, bool required = false) const {
+    const json* value = required ? &require(key) : find(key);
+    if (!value || value->is_null()) return "";
+    if (!value->is_string()) fail(name(key), "expected a string, got " + value->dump());
+    return value->get<std::string>();
+  }
+  std::optional<std::string> nullable_string(const char* key) const {
+    const json* value = find(key);
+    if (!value || value->is_null()) return std::nullopt;
+    return string(key);
+  }
+  int integer(const char* key) const {
+    const json* value = find(key);
+    if (!value || value->is_null()) return 0;
+    if (!value->is_number_integer()) fail(name(key), "expected an integer, got " + value->dump());
+    return value->get<int>();
+  }
+  std::optional<int> nullable_integer(const char* key) const {
+    const json* value = find(key);
+    if (!value || value->is_null()) return std::nullopt;
+    return integer(key);
+  }
+  bool boolean(const char* key) const {
+    const json* value = find(key);
+    if (!value || value->is_null()) return false;
+    if (!value->is_boolean()) fail(name(key), "expected true or false, got " + value->dump());
+    return value->get<bool>();
+  }
+  std::optional<TimePoint> time(const char* key, bool required = false) const {
+    auto text = nullable_string(key);
+    if (!text) {
+      if (required) fail(name(key), "missing");
+      return std::nullopt;
+    }
+    auto when = parse_timestamp(*text);
+    if (!when) fail(name(key), "expected an RFC 3339 time, got \"" + *text + "\"");
+    return when;
+  }
+  const json& array(const char* key) const {
+    static const json empty = json::array();
+    const json* value = find(key);
+    if (!value || value->is_null()) return empty;
+    if (!value->is_array()) fail(name(key), "expected an array, got " + value->dump());
+    return *value;
+  }
+  std::string name(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+  [[noreturn]] void fail(const std::string& field, const std::string& message) const {
+    throw SourceError({file_, 0, 0}, field + ": " + message);
+  }
+
+ private:
+  const json& object_;
+  std::string path_;
+  const std::string& file_;
+};
+
+PodRecord pod_from_json(const json& value, const std::string& path, const std::string& file) {
+  Fields fields(value, path, file);
+  return {fields.string("name"), fields.string("node"), fields.nullable_integer("exit_code"),
+          fields.time("start"), fields.time("end")};
+}
+
+JobRecord job_from_json(const json& value, const std::string& path, const std::string& file) {
+  Fields fields(value, path, file);
+  JobRecord job;
+  job.name = fields.string("name", true);
+  job.accelerator = fields.nullable_string("accelerator");
+  job.gpus = fields.integer("gpus");
+  job.machine_type = fields.string("machine_type");
+  job.spot = fields.boolean("spot");
+  if (const json* parameters = fields.find("parameters"); parameters && !parameters->is_null()) {
+    if (!parameters->is_object()) fields.fail(fields.name("parameters"), "expected an object");
+    job.parameters = *parameters;
+  }
+  auto state_text = fields.string("state", true);
+  auto state = parse_job_state(state_text);
+  if (!state)
+    fields.fail(fields.name("state"), "expected pending, running, succeeded or failed, got \"" +
+                                          state_text + "\"");
+  job.state = *state;
+  job.reason = fields.string("reason");
+  job.start = fields.time("start");
+  job.end = fields.time("end");
+  const json& pods = fields.array("pods");
+  for (std::size_t i = 0; i < pods.size(); ++i)
+    job.pods.push_back(pod_from_json(pods[i], fields.name("pods") + "[" + std::to_string(i) + "]", file));
+  return job;
+}
+
+}  // namespace
+
+json to_json(const RunRecord& record) {
+  json jobs = json::array();
+  for (const auto& job : record.jobs) jobs.push_back(job_json(job));
+  return {{"schema", kRunSchema}, {"run", record.run}, {"project", record.project},
+          {"experiment", record.experiment}, {"target", record.target},
+          {"context", record.context}, {"namespace", record.namespace_name},
+          {"created", format_timestamp(record.created)},
+          {"finished", time_or_null(record.finished)}, {"images", record.images}, {"jobs", jobs}};
+}
+
+RunRecord run_from_json(const json& document, const std::string& file) {
+  Fields fields(document, "", file);
+  auto schema = fields.string("schema", true);
+  if (schema != kRunSchema)
+    fields.fail("schema", "\"" + schema + "\" is not " + std::string(kRunSchema));
+  RunRecord record;
+  record.run = fields.string("run", true);
+  record.project = fields.string("project");
+  record.experiment = fields.string("experiment");
+  record.target = fields.string("target");
+  if (record.target != "cluster" && record.target != "local")
+    fields.fail("target", "expected \"cluster\" or \"local\", got \"" + record.target + "\"");
+  record.context = fields.string("context");
+  record.namespace_name = fields.string("namespace");
+  record.created = *fields.time("created", true);
+  record.finished = fields.time("finished");
+  if (const json* images = fields.find("images"); images && !images->is_null()) {
+    Fields image_fields(*images, "images", file);
+    for (const auto& [name, reference] : images->items())
+      record.images[name] = image_fields.string(name.c_str());
+  }
+  const json& jobs = fields.array("jobs");
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    record.jobs.push_back(job_from_json(jobs[i], "jobs[" + std::to_string(i) + "]", file));
+  return record;
+}
+
+RunRecord load_run(const std::filesystem::path& run_dir) {
+  auto path = run_dir / "run.json";
+  std::string text = io::read_file(path);
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error& error) {
+    throw json_parse_error(error, text, path.string());
+  } catch (const json::out_of_range&) {
+    throw SourceError({path.string(), 0, 0}, "a number beyond double range");
+  }
+  return run_from_json(document, path.string());
+}
+
+void save_run(const std::filesystem::path& run_dir, const RunRecord& record) {
+  io::write_file_atomically(run_dir / "run.json", to_json(record).dump(2) + "\n");
+}
+
+}  // namespace gkebuild::runrecord
