@@ -1,0 +1,108 @@
+// Runs `gkebuild submit` of an N-Job sweep (default 200) against the Kubernetes test
+// server, whose Jobs run on their own and print a result line each, and follows it to
+// the end. Prints the time spent in gkebuild (user+sys CPU of the gkebuild process; the
+// server is another process), its wall time (which includes the server's Job timeline),
+// peak memory, and the requests it sent per object. Target: under 2 s of CPU, one request
+// per object plus the watches.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "test_server.h"
+
+extern char** environ;
+
+namespace {
+
+constexpr const char* kProject = R"(apiVersion: gkebuild/v1
+project: bench
+registry: registry.test/exp
+images:
+  gemm:
+    workload: gemm-bench
+experiments:
+  sweep:
+    image: gemm
+    args: ["--n", "{{ n }}"]
+    accelerators: [nvidia-l4]
+)";
+
+struct Measured {
+  int exit_code = -1;
+  double wall = 0, cpu = 0;
+  long peak_kib = 0;
+};
+
+Measured run_submit(const std::filesystem::path& dir, const std::vector<std::string>& arguments,
+                    const std::string& kubeconfig) {
+  std::vector<char*> argv;
+  for (const auto& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+  argv.push_back(nullptr);
+  const std::string variable = "KUBECONFIG=" + kubeconfig;
+  std::vector<char*> env{const_cast<char*>(variable.c_str()), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+  posix_spawn_file_actions_addopen(&actions, 1, (dir / "stdout.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, (dir / "stderr.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  Measured measured;
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), env.data()) != 0) return measured;
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  measured.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  measured.cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  measured.peak_kib = usage.ru_maxrss;
+  measured.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return measured;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace gkebuild;
+  const int jobs = argc > 1 ? std::atoi(argv[1]) : 200;
+  testing::KubeTestServer server;
+  const auto kubeconfig = server.kubeconfig("    client-certificate: client.crt\n    client-key: client.key\n");
+  server.control("config", {{"auto", {{"step", 0.2}, {"lines", {
+      R"({"schema":"gkebuild.workload.v1","workload":"bench","metric":"throughput","value":1,"unit":"TFLOP/s"})"}}}}});
+  std::ofstream(server.dir().path() / "gkebuild.yaml") << kProject;
+  std::string sweep = "n=";
+  for (int i = 1; i <= jobs; ++i) sweep += (i > 1 ? "," : "") + std::to_string(i);
+  server.control("reset_stats");
+  const Measured m = run_submit(server.dir().path(),
+                                {GKEBUILD_BINARY, "submit", "sweep", "--sweep", sweep, "--max-in-flight",
+                                 std::to_string(jobs), "--image",
+                                 "gemm=registry.test/gemm@sha256:0123456789abcdef0123456789abcdef0123456789abcdef"
+                                 "0123456789abcdef"},
+                                kubeconfig.string());
+  const auto stats = server.control("stats");
+  if (m.exit_code != 0) {
+    std::fprintf(stderr, "submit failed (exit %d):\n%s", m.exit_code,
+                 testing::KubeTestServer::read(server.dir().path() / "stderr.txt").c_str());
+    return 1;
+  }
+  long total = 0;
+  for (const auto& [kind, count] : stats["requests"].items()) total += count.get<long>();
+  std::printf("gkebuild submit, %d-Job sweep against the Kubernetes test server, followed to the end\n", jobs);
+  std::printf("  gkebuild CPU (user+sys): %.3f s   wall: %.2f s (includes the server's 3 x 0.2 s Job timeline)"
+              "   peak memory: %ld KiB\n", m.cpu, m.wall, m.peak_kib);
+  std::printf("  requests: %ld in all, %.2f per Job\n", total, static_cast<double>(total) / jobs);
+  for (const auto& [kind, count] : stats["requests"].items())
+    std::printf("    %-22s %ld\n", kind.c_str(), count.get<long>());
+  std::printf("  target: CPU under 2 s; one request per object (%d Jobs + 1 Namespace) plus the watches, "
+              "and one log request per pod\n", jobs);
+  return 0;
+}

@@ -1,0 +1,180 @@
+// gkebuild submit against the Kubernetes test server: examples end to end (sweeps and an
+// Indexed Job), a dropped watch and log stream, a failing Job, and bad input.
+#include "submit_fixture.h"
+
+namespace gkebuild::testing {
+namespace {
+
+using nlohmann::json;
+
+class SubmitTest : public SubmitFixture {};
+
+TEST_F(SubmitTest, GemmSweepRunsToItsResults) {
+  use_example("gemm-compare");
+  const auto outcome = gkebuild(std::string("submit gemm --accelerator nvidia-l4,nvidia-tesla-t4 --sweep n=256 ") +
+                                "--max-in-flight 4 --image gemm=" + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  // 2 accelerators x 1 size x 3 precisions.
+  EXPECT_EQ(job_names("gemm-compare").size(), 6u);
+  const auto run = only_run();
+  const json record = run_json(run);
+  EXPECT_EQ(record["schema"], "gkebuild.run.v1");
+  EXPECT_EQ(record["target"], "cluster");
+  EXPECT_EQ(record["images"]["gemm"], kPinned);
+  EXPECT_FALSE(record["finished"].is_null());
+  ASSERT_EQ(record["jobs"].size(), 6u);
+  for (const auto& job : record["jobs"]) {
+    EXPECT_EQ(job["state"], "succeeded") << job.dump();
+    EXPECT_EQ(job["pods"].size(), 1u);
+    EXPECT_EQ(job["pods"][0]["exit_code"], 0);
+    EXPECT_EQ(job["parameters"]["n"], 256);
+    EXPECT_EQ(lines_of(run / "logs" / (job["name"].get<std::string>() + ".log")).size(), 3u);
+  }
+  const auto lines = results(run);
+  ASSERT_EQ(lines.size(), 6u);
+  std::set<std::string> jobs;
+  for (const auto& line : lines) {
+    jobs.insert(line["job"].get<std::string>());
+    EXPECT_EQ(line["schema"], "gkebuild.workload.v1");
+    EXPECT_EQ(line["extra"]["args"][1], "256");  // --m 256
+  }
+  EXPECT_EQ(jobs.size(), 6u);
+  EXPECT_TRUE(std::filesystem::exists(run / "manifests" / "namespace-gemm-compare.yaml"));
+  EXPECT_NE(outcome.out.find("] done"), std::string::npos);
+  EXPECT_NE(outcome.err.find("6 of 6 Jobs succeeded"), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.err.find("queued (at most 4 Jobs in flight)"), std::string::npos) << outcome.err;
+}
+
+TEST_F(SubmitTest, SeedsRunAsOneIndexedJobPerPoint) {
+  use_example("mnist");
+  const auto outcome = gkebuild(std::string("submit train --accelerator nvidia-l4 --image trainer=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_EQ(job_names("mnist").size(), 2u);  // lr 0.01 and 0.001, three seeds each
+  const auto run = only_run();
+  for (const auto& job : run_json(run)["jobs"]) EXPECT_EQ(job["pods"].size(), 3u);
+  std::set<int> indexes;
+  for (const auto& line : results(run)) indexes.insert(line["extra"]["index"].get<int>());
+  EXPECT_EQ(results(run).size(), 6u);
+  EXPECT_EQ(indexes, (std::set<int>{0, 1, 2}));
+  EXPECT_NE(outcome.out.find("/2] done"), std::string::npos);
+}
+
+TEST_F(SubmitTest, DroppedWatchAndLogLoseAndRepeatNothing) {
+  use_example("gpu-info");
+  server.control("config", {{"auto", auto_run(0.3)}, {"drop_watch_after", 2}, {"drop_log_after", 1}});
+  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --image info=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto run = only_run();
+  const std::string job = run_json(run)["jobs"][0]["name"];
+  const auto log = lines_of(run / "logs" / (job + ".log"));
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ(log[0], "starting " + job + " with []");
+  EXPECT_EQ(log[2], "done");
+  EXPECT_EQ(results(run).size(), 1u);
+  EXPECT_EQ(run_json(run)["jobs"][0]["state"], "succeeded");
+}
+
+TEST_F(SubmitTest, FailingJobEndsWithItsReason) {
+  use_example("gpu-info");
+  server.control("config", {{"auto", auto_run(0.05, {{"-t4-", {{"exit_code", 2}}}})}});
+  const auto outcome =
+      gkebuild(std::string("submit probe --accelerator nvidia-l4,nvidia-tesla-t4 --image info=") + kPinned);
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.err;
+  EXPECT_NE(outcome.err.find("failed: BackoffLimitExceeded: exit code 2"), std::string::npos) << outcome.err;
+  const json record = run_json(only_run());
+  int failed = 0;
+  for (const auto& job : record["jobs"]) {
+    if (job["state"] != "failed") continue;
+    ++failed;
+    EXPECT_NE(job["name"].get<std::string>().find("-t4-"), std::string::npos);
+    EXPECT_EQ(job["reason"], "BackoffLimitExceeded: exit code 2");
+  }
+  EXPECT_EQ(failed, 1);
+}
+
+TEST_F(SubmitTest, PendingJobSaysItWaitsForAGpuNode) {
+  use_example("gpu-info");
+  server.control("config", {{"auto", auto_run(1.5)}});
+  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --image info=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.err.find("pending: waiting for a GPU node (scale-up: pod triggered scale-up"), std::string::npos)
+      << outcome.err;
+  EXPECT_NE(outcome.err.find("pulling the image"), std::string::npos) << outcome.err;
+}
+
+TEST_F(SubmitTest, BadInputExitsTwoAndAppliesNothing) {
+  use_example("gemm-compare");
+  const std::string image = std::string(" --image gemm=") + kPinned;
+  struct Case {
+    std::string arguments;
+    std::string kubeconfig_text;  // empty: the working one
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"submit gem" + image, "", "did you mean 'gemm'?"},
+      {"submit gemm --accelerator nvidia-tesla-l4" + image, "", "nvidia-l4"},
+      {"submit gemm --context nowhere" + image, "", "nowhere"},
+      {"submit gemm --image gemm=registry.test/gemm:latest", "", "pinned by digest"},
+      {"submit gemm --no-build", "", "never pushed"},
+      {"submit gemm" + image, "apiVersion: v1\nclusters: [\n", "kubeconfig"},
+      {"submit gemm" + image,
+       "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster: {server: https://127.0.0.1:1}\n"
+       "users:\n- name: u\n  user:\n    exec: {apiVersion: client.authentication.k8s.io/v1, command: "
+       "gke-gcloud-auth-plugin-missing, installHint: install it}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\n",
+       "install it"},
+  };
+  server.control("reset_stats");
+  for (const auto& test : cases) {
+    std::string kube;
+    if (!test.kubeconfig_text.empty()) {
+      kube = (project.path() / "bad-kubeconfig").string();
+      std::ofstream(kube) << test.kubeconfig_text;
+    }
+    const auto outcome = gkebuild(test.arguments, kube);
+    EXPECT_EQ(outcome.exit_code, 2) << test.arguments << "\n" << outcome.err;
+    EXPECT_NE(outcome.err.find(test.expected), std::string::npos) << test.arguments << "\n" << outcome.err;
+  }
+  const json stats = server.control("stats");
+  EXPECT_EQ(stats["stats"].value("POST", 0) + stats["stats"].value("PATCH", 0), 0) << stats.dump();
+  EXPECT_FALSE(std::filesystem::exists(project.path() / ".gkebuild" / "runs"));
+}
+
+TEST_F(SubmitTest, DryRunPrintsTheManifestsAndStoresNothing) {
+  use_example("gemm-compare");
+  const auto outcome = gkebuild(std::string("submit gemm --dry-run --sweep n=64 --image gemm=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("kind: Namespace"), std::string::npos);
+  EXPECT_NE(outcome.out.find(kPinned), std::string::npos);
+  EXPECT_NE(outcome.err.find("does not exist yet"), std::string::npos) << outcome.err;
+  EXPECT_TRUE(job_names("gemm-compare").empty());
+  const json stats = server.control("stats");
+  EXPECT_EQ(stats["requests"].value("apply namespaces", 0), 1) << stats.dump();
+  EXPECT_FALSE(std::filesystem::exists(project.path() / ".gkebuild" / "runs"));
+}
+
+TEST_F(SubmitTest, RefusedCreateIsReportedAndRecorded) {
+  use_example("gpu-info");
+  server.control("config", {{"forbid", {"create/jobs"}}});
+  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --image info=") + kPinned);
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+  EXPECT_NE(outcome.err.find("cannot create resource \"jobs\""), std::string::npos) << outcome.err;
+  const json job = run_json(only_run())["jobs"][0];
+  EXPECT_EQ(job["state"], "failed");
+  EXPECT_NE(job["reason"].get<std::string>().find("not started: "), std::string::npos) << job.dump();
+}
+
+TEST_F(SubmitTest, CtrlCLeavesTheRunGoingAndSaysHowToComeBack) {
+  use_example("gpu-info");
+  server.control("config", {{"auto", auto_run(30)}});
+  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --image info=") + kPinned +
+                                " & pid=$!; sleep 1.5; kill -INT $pid; wait $pid");
+  EXPECT_EQ(outcome.exit_code, 130) << outcome.err;
+  const std::string run = only_run().filename().string();
+  EXPECT_NE(outcome.err.find("gkebuild status " + run), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.err.find("gkebuild logs " + run + " -f"), std::string::npos) << outcome.err;
+  EXPECT_EQ(job_names("gpu-info").size(), 1u);
+  EXPECT_TRUE(run_json(only_run())["finished"].is_null());
+}
+
+}  // namespace
+}  // namespace gkebuild::testing

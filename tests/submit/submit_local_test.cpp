@@ -1,0 +1,108 @@
+// `gkebuild submit --local` (and `cluster: local`): the project's image built into its OCI
+// layout and each Job's container run here under runc, recorded like a cluster run.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../images/temp_dir.h"
+#include "../validate/run_command.h"
+
+namespace gkebuild::testing {
+namespace {
+
+using nlohmann::json;
+
+// The probe prints each `print` argument as a line and exits with `exit`'s code.
+constexpr const char* kProject = R"(apiVersion: gkebuild/v1
+project: local-demo
+registry: registry.test/exp
+CLUSTER
+images:
+  probe:
+    workload: probe
+experiments:
+  steps:
+    image: probe
+    args: ["print", '{"schema":"gkebuild.workload.v1","workload":"probe","metric":"time","value":{{ n }},"unit":"ms"}',
+           "err", "step {{ n }} on stderr", "exit", "{{ code }}"]
+    accelerators: [nvidia-l4]
+    sweep:
+      n: [1, 2]
+      code: [0]
+)";
+
+class SubmitLocalTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "runc runs rootful containers: this test needs root";
+    std::filesystem::create_directories(project / "build");
+    std::filesystem::copy_file(PROBE_PROGRAM, project / "build" / "probe");
+  }
+
+  void write_project(const std::string& cluster) {
+    std::string text = kProject;
+    text.replace(text.find("CLUSTER"), 7, cluster);
+    std::ofstream(project / "gkebuild.yaml") << text;
+  }
+
+  validate::testing::CommandResult gkebuild(const std::string& arguments) {
+    return validate::testing::run_command("cd " + validate::testing::quoted(project.path().string()) + " && " +
+                                          GKEBUILD_BINARY + " " + arguments + " 2>&1");
+  }
+
+  json only_record() {
+    std::vector<std::filesystem::path> runs;
+    for (const auto& entry : std::filesystem::directory_iterator(project / ".gkebuild" / "runs"))
+      runs.push_back(entry.path());
+    EXPECT_EQ(runs.size(), 1u);
+    run_dir = runs.front();
+    std::ifstream in(run_dir / "run.json");
+    return json::parse(in);
+  }
+
+  TempDir project;
+  std::filesystem::path run_dir;
+};
+
+TEST_F(SubmitLocalTest, ClusterLocalRunsEveryJobUnderRunc) {
+  write_project("cluster: local");
+  const auto outcome = gkebuild("submit steps");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("step 2 on stderr"), std::string::npos) << outcome.output;
+  const json record = only_record();
+  EXPECT_EQ(record["target"], "local");
+  ASSERT_EQ(record["jobs"].size(), 2u);
+  for (const auto& job : record["jobs"]) {
+    EXPECT_EQ(job["state"], "succeeded");
+    EXPECT_TRUE(job["accelerator"].is_null());
+    EXPECT_EQ(job["gpus"], 0);
+    EXPECT_EQ(job["machine_type"], "local");
+    EXPECT_EQ(job["pods"][0]["exit_code"], 0);
+  }
+  std::ifstream results(run_dir / "results.jsonl");
+  std::vector<json> lines;
+  for (std::string line; std::getline(results, line);) lines.push_back(json::parse(line));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["value"], 1);
+  EXPECT_EQ(lines[1]["value"], 2);
+  EXPECT_EQ(lines[0]["job"], record["jobs"][0]["name"]);
+}
+
+TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {
+  write_project("cluster: {namespace: demo}");
+  const auto outcome = gkebuild("submit steps --local --sweep n=5 --sweep code=3");
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
+  EXPECT_NE(outcome.output.find("failed: exit code 3"), std::string::npos) << outcome.output;
+  const json record = only_record();
+  EXPECT_EQ(record["jobs"][0]["state"], "failed");
+  EXPECT_EQ(record["jobs"][0]["reason"], "exit code 3");
+  EXPECT_EQ(record["jobs"][0]["pods"][0]["exit_code"], 3);
+}
+
+}  // namespace
+}  // namespace gkebuild::testing

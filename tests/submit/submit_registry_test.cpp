@@ -1,0 +1,39 @@
+// gkebuild submit from source: the project's image built, pushed to a real docker-registry
+// and the Jobs created with the pushed digest, against the Kubernetes test server.
+#include "submit_fixture.h"
+#include "test_registry.h"
+
+namespace gkebuild::testing {
+namespace {
+
+TEST_F(SubmitFixture, BuildsPushesAndRunsThePinnedImage) {
+  TempDir scratch;
+  TestRegistry registry(scratch.path() / "reg");
+  std::filesystem::create_directories(project.path() / "build");
+  const auto compiled = validate::testing::run_command("c++ -O1 -o " + (project.path() / "build" / "hello").string() + " " +
+                                    GKEBUILD_SOURCE_ROOT + "/examples/hello-image/hello.cpp");
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.output;
+  std::ofstream(project.path() / "gkebuild.yaml")
+      << "apiVersion: gkebuild/v1\nproject: hello\nregistry: " << registry.host() << "/exp\n"
+      << "images:\n  hello:\n    from: scratch\n    workload: hello\n"
+      << "experiments:\n  greet:\n    image: hello\n    accelerators: [nvidia-l4]\n";
+  const auto outcome = gkebuild("submit greet");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const std::string repository = registry.host() + "/exp/hello-hello@sha256:";
+  const auto record = run_json(only_run());  // before the second submit adds a run
+  const std::string pinned = record["images"]["hello"];
+  EXPECT_TRUE(pinned.starts_with(repository)) << pinned;
+  const auto jobs = server_list("/apis/batch/v1/namespaces/hello/jobs");
+  ASSERT_EQ(jobs["items"].size(), 1u);
+  EXPECT_EQ(jobs["items"][0]["spec"]["template"]["spec"]["containers"][0]["image"], pinned);
+  EXPECT_NE(outcome.err.find("image hello: " + pinned), std::string::npos) << outcome.err;
+  // The pin of that push serves the next submit without a build.
+  const auto again = gkebuild("submit greet --no-build --detach");
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  const auto dry = gkebuild("submit greet --dry-run");
+  EXPECT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(dry.out.find("image: \"" + pinned + "\""), std::string::npos) << dry.out;
+}
+
+}  // namespace
+}  // namespace gkebuild::testing

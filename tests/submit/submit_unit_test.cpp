@@ -1,0 +1,124 @@
+// The pure parts of submit: Job and pod states, the follow view, result lines, sweep
+// overrides and the local runner's $(VAR) expansion.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "project/project.h"
+#include "submit/follow_view.h"
+#include "submit/job_progress.h"
+#include "submit/local_container.h"
+#include "submit/record_writer.h"
+#include "submit/sweep_overrides.h"
+#include "support/source_error.h"
+
+namespace gkebuild::submit {
+namespace {
+
+using nlohmann::json;
+
+TEST(JobProgress, FailedConditionGivesTheReasonAndExitCode) {
+  JobProgress job{"train"};
+  PodProgress& pod = job.pods["train-abc"];
+  update_from_pod(pod, json::parse(R"({"metadata": {"name": "train-abc"}, "spec": {"nodeName": "gke-1"},
+      "status": {"phase": "Failed", "containerStatuses": [{"state": {"terminated": {"exitCode": 2,
+      "finishedAt": "2026-11-22T03:00:00Z"}}}]}})"));
+  update_from_job(job, json::parse(R"({"status": {"startTime": "2026-11-22T02:59:00Z", "conditions": [
+      {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded",
+       "lastTransitionTime": "2026-11-22T03:00:01Z"}]}})"));
+  EXPECT_EQ(job.state, JobState::Failed);
+  EXPECT_EQ(job.reason, "BackoffLimitExceeded: exit code 2");
+  EXPECT_EQ(job.start, "2026-11-22T02:59:00Z");
+  EXPECT_EQ(job.end, "2026-11-22T03:00:01Z");
+  EXPECT_EQ(job.describe(), "failed: BackoffLimitExceeded: exit code 2");
+}
+
+TEST(JobProgress, CompleteConditionMeansSucceeded) {
+  JobProgress job{"train"};
+  update_from_job(job, json::parse(R"({"status": {"succeeded": 1, "completionTime": "2026-11-22T03:00:00Z",
+      "conditions": [{"type": "Complete", "status": "True"}]}})"));
+  EXPECT_EQ(job.state, JobState::Succeeded);
+  EXPECT_EQ(job.end, "2026-11-22T03:00:00Z");
+}
+
+TEST(JobProgress, PendingPodSaysWhyItWaits) {
+  JobProgress job{"train"};
+  PodProgress& pod = job.pods["train-abc"];
+  update_from_pod(pod, json::parse(R"({"metadata": {"name": "train-abc"}, "status": {"phase": "Pending",
+      "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}]}})"));
+  EXPECT_EQ(job.describe(), "pending: waiting for a GPU node");
+  update_from_events(pod, {{"Normal", "TriggeredScaleUp", "pod triggered scale-up: [{gpu-pool 0->1}]", 1, ""}});
+  EXPECT_EQ(job.describe(), "pending: waiting for a GPU node (scale-up: pod triggered scale-up: [{gpu-pool 0->1}])");
+  update_from_pod(pod, json::parse(R"({"metadata": {"name": "train-abc"}, "spec": {"nodeName": "gke-1"},
+      "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "True"}],
+      "containerStatuses": [{"state": {"waiting": {"reason": "ContainerCreating"}}}]}})"));
+  EXPECT_EQ(job.describe(), "pending: starting (ContainerCreating)");
+  update_from_events(pod, {{"Normal", "Pulling", "Pulling image", 1, ""}});
+  EXPECT_EQ(job.describe(), "pending: pulling the image on gke-1");
+}
+
+TEST(JobProgress, IndexedPodKnowsItsIndex) {
+  PodProgress pod;
+  update_from_pod(pod, json::parse(R"({"metadata": {"name": "t-1-x",
+      "annotations": {"batch.kubernetes.io/job-completion-index": "1"}}, "status": {"phase": "Running"}})"));
+  EXPECT_EQ(pod.index, 1);
+  EXPECT_TRUE(pod.has_output());
+  EXPECT_EQ(job_of_pod(json::parse(R"({"metadata": {"labels": {"job-name": "t"}}})")), "t");
+}
+
+TEST(FollowView, WithoutATerminalOnlyChangesArePrinted) {
+  std::ostringstream status;
+  std::ostringstream logs;
+  FollowView view(status, logs, false);
+  view.show({{"a", "pending"}, {"bb", "pending"}});
+  view.show({{"a", "running"}, {"bb", "pending"}});
+  view.log("a", "hello");
+  EXPECT_EQ(status.str(), "a   pending\nbb  pending\na   running\n");
+  EXPECT_EQ(logs.str(), "[a] hello\n");
+}
+
+TEST(FollowView, OnATerminalTheBlockIsRedrawnBelowTheLogs) {
+  std::ostringstream out;
+  FollowView view(out, out, true);
+  view.show({{"a", "pending"}});
+  view.log("a", "hello");
+  EXPECT_EQ(out.str(), "a  pending\n\x1b[1F\x1b[J[a] hello\na  pending\n");
+}
+
+TEST(FollowView, ASmallTerminalShowsUnfinishedJobsAndCountsTheRest) {
+  std::ostringstream out;
+  FollowView view(out, out, true, 6);  // room for 4 lines
+  view.show({{"a", "succeeded"}, {"b", "running"}, {"c", "succeeded"}, {"d", "pending"}, {"e", "failed: x"}});
+  EXPECT_EQ(out.str(), "b  running\nd  pending\na  succeeded\n… 2 more: 1 failed, 1 succeeded\n");
+}
+
+TEST(ResultLines, OnlyWorkloadSchemaObjectsCount) {
+  EXPECT_TRUE(result_of(R"({"schema":"gkebuild.workload.v1","value":1})").is_object());
+  EXPECT_TRUE(result_of(R"({"schema":"other"})").is_null());
+  EXPECT_TRUE(result_of("{not json").is_null());
+  EXPECT_TRUE(result_of("epoch 1 loss 0.3").is_null());
+}
+
+TEST(SweepOverrides, ReplaceOrAddAxesTypedAsYaml) {
+  project::Experiment experiment;
+  experiment.sweep = {{"n", {4096, 8192}}};
+  apply_sweep_overrides(experiment, {"n=256,512", "precision=fp16"});
+  ASSERT_EQ(experiment.sweep.size(), 2u);
+  EXPECT_EQ(experiment.sweep[0].values, (std::vector<nlohmann::ordered_json>{256, 512}));
+  EXPECT_EQ(experiment.sweep[1].values, (std::vector<nlohmann::ordered_json>{"fp16"}));
+  EXPECT_THROW(apply_sweep_overrides(experiment, {"n"}), SourceError);
+  EXPECT_THROW(apply_sweep_overrides(experiment, {"n=1,,2"}), SourceError);
+}
+
+TEST(LocalContainer, EnvAndVariableExpansionFollowKubernetes) {
+  const json container = json::parse(R"({"env": [{"name": "A", "value": "x"},
+      {"name": "GKEBUILD_SEED", "valueFrom": {"fieldRef": {"fieldPath":
+       "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}]})");
+  const auto env = container_env(container, 2);
+  EXPECT_EQ(expand_variables("--seed=$(GKEBUILD_SEED)", env), "--seed=2");
+  EXPECT_EQ(expand_variables("$(A)$(MISSING)$$(A)", env), "x$(MISSING)$(A)");
+  EXPECT_EQ(expand_variables("$(JOB_COMPLETION_INDEX)", env), "2");
+}
+
+}  // namespace
+}  // namespace gkebuild::submit

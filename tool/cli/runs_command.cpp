@@ -1,0 +1,17 @@
+// `gkebuild runs`: list the runs recorded in .gkebuild/runs (tool/submit).
+#include "cli/command.h"
+#include "cli/run_options.h"
+
+namespace gkebuild::cli {
+namespace {
+
+void setup(CLI::App& app, Action& action) {
+  auto flags = std::make_shared<RunCommandFlags>();
+  auto* command = app.add_subcommand("runs", "List the runs recorded in .gkebuild/runs");
+  set_run_action(command, action, flags, submit::list_runs_command);
+}
+
+const CommandRegistration registration(41, setup);
+
+}  // namespace
+}  // namespace gkebuild::cli

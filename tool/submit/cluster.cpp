@@ -1,0 +1,34 @@
+#include "submit/cluster.h"
+
+#include <filesystem>
+
+#include "kube/exec_plugin.h"
+#include "render/names.h"
+#include "support/source_error.h"
+
+namespace gkebuild::submit {
+
+kube::ClusterAccess cluster_access(kube::KubeconfigOptions options, const std::string& context) {
+  if (options.context.empty()) options.context = context;
+  kube::ClusterAccess access = kube::load_cluster_access(options);
+  if (access.user.exec && !kube::resolve_exec_command(*access.user.exec)) {
+    const auto& exec = *access.user.exec;
+    std::string message = "exec credential plugin '" + exec.command + "' of context '" + access.context +
+                          "' not found" + (exec.command.find('/') != std::string::npos ? "" : " on PATH");
+    if (!exec.install_hint.empty()) message += "\n" + exec.install_hint;
+    throw SourceError(exec.where, message);
+  }
+  return access;
+}
+
+bool has_kubeconfig(const kube::KubeconfigOptions& options) {
+  for (const auto& file : kube::kubeconfig_files(options))
+    if (std::filesystem::exists(file)) return true;
+  return false;
+}
+
+std::string cluster_run_id(const std::string& record_name) {
+  return render::is_valid_run_id(record_name) ? record_name : render::kube_name({record_name}, 40);
+}
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,66 @@
+#include "submit/dry_run.h"
+
+#include "kube/api_error.h"
+#include "kube/client.h"
+#include "kube/objects.h"
+#include "render/names.h"
+#include "submit/cluster.h"
+#include "submit/image_step.h"
+#include "support/exit_codes.h"
+
+namespace gkebuild::submit {
+namespace {
+
+// Sends the plan with dryRun=All; Jobs only when their namespace exists already, since
+// the dry-run of the Namespace does not create it.
+int check_on_server(kube::Client& client, const RunPlan& plan, std::ostream& err) {
+  try {
+    kube::ApplyOptions apply;
+    apply.dry_run = true;
+    for (const auto& object : plan.support) kube::server_side_apply(client, object.object, apply);
+    if (!kube::get(client, kube::resource_type("v1", "Namespace"), "", plan.namespace_name)) {
+      err << "dry run: the API server accepted the " << plan.support.size() << " other objects; namespace "
+          << plan.namespace_name << " does not exist yet, so the " << plan.jobs.size()
+          << " Jobs were checked here only (a real submit creates the namespace first)\n";
+      return kExitSuccess;
+    }
+    for (const auto& job : plan.jobs) kube::create(client, job.manifest.object, true);
+  } catch (const kube::ApiError& error) {
+    err << "dry run: the API server refused: " << error.what() << "\n";
+    return kExitFailure;
+  }
+  err << "dry run: the API server accepted all " << plan.support.size() + plan.jobs.size() << " objects\n";
+  return kExitSuccess;
+}
+
+}  // namespace
+
+int dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
+  std::ostream& err = *options.err;
+  ImageStepOptions images;
+  images.given = parse_image_options(options.images);
+  images.no_build = options.no_build;
+  images.dry_run = true;
+  images.note = [&err](const std::string& line) { err << line << "\n"; };
+  request.run_id = render::generate_run_id();
+  plan_run(project, request);
+  request.image_references = image_references(project, images_of(project, request.experiment), images);
+  const RunPlan plan = plan_run(project, request);
+  std::optional<kube::ClusterAccess> access;
+  if (has_kubeconfig(options.kubeconfig)) access = cluster_access(options.kubeconfig, project.cluster.context);
+  *options.out << manifest_stream(plan);
+  options.out->flush();
+  if (!access) {
+    err << "dry run: no kubeconfig, so nothing was sent to a cluster\n";
+    return kExitSuccess;
+  }
+  kube::Client client(*access);
+  try {
+    return check_on_server(client, plan, err);
+  } catch (const std::runtime_error& error) {  // not reachable: the printed YAML is the answer
+    err << "dry run: " << error.what() << "; nothing was sent\n";
+    return kExitSuccess;
+  }
+}
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,41 @@
+#include "submit/finish.h"
+
+#include "support/exit_codes.h"
+
+namespace gkebuild::submit {
+namespace {
+
+void come_back(const runrecord::RunRecord& record, std::ostream& err) {
+  err << "the run goes on; to come back:\n"
+      << "  gkebuild status " << record.run << "\n"
+      << "  gkebuild logs " << record.run << " -f\n";
+}
+
+}  // namespace
+
+int finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::ostream& err) {
+  if (end == FollowEnd::Detached) {
+    err << "created " << record.jobs.size() << " Jobs of run " << record.run << "\n";
+    come_back(record, err);
+    return kExitSuccess;
+  }
+  if (end == FollowEnd::Interrupted) {
+    err << "stopped following run " << record.run << "\n";
+    come_back(record, err);
+    return kExitInterrupted;
+  }
+  int succeeded = 0;
+  int failed = 0;
+  for (const auto& job : record.jobs) {
+    if (job.state == runrecord::JobState::succeeded) ++succeeded;
+    if (job.state != runrecord::JobState::failed) continue;
+    ++failed;
+    err << "Job " << job.name << " failed: " << (job.reason.empty() ? "no reason given" : job.reason) << "\n";
+  }
+  err << "run " << record.run << ": " << succeeded << " of " << record.jobs.size() << " Jobs succeeded";
+  if (failed > 0) err << ", " << failed << " failed";
+  err << "\n";
+  return failed > 0 || succeeded != static_cast<int>(record.jobs.size()) ? kExitFailure : kExitSuccess;
+}
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,340 @@
+#include "submit/follower.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "kube/api_error.h"
+#include "kube/logs.h"
+#include "kube/objects.h"
+#include "kube/watch.h"
+#include "submit/run_plan.h"
+
+namespace gkebuild::submit {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+std::string name_of(const json& object) {
+  return object.value("metadata", json::object()).value("name", "");
+}
+
+bool terminal_phase(const std::string& phase) { return phase == "Succeeded" || phase == "Failed"; }
+
+class Follower {
+ public:
+  Follower(kube::Client& client, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
+           FollowView& view)
+      : client_(client), jobs_(jobs), options_(std::move(options)), sink_(sink), view_(view) {
+    for (std::size_t i = 0; i < jobs_.size(); ++i) index_[jobs_[i].name] = i;
+    for (const auto& object : options_.to_create) queued_.insert(name_of(object));
+  }
+
+  FollowEnd run() {
+    if (!options_.follow) {
+      while (!options_.to_create.empty()) create_next();
+      std::lock_guard lock(mutex_);
+      publish();
+      return FollowEnd::Detached;
+    }
+    std::thread job_watch([this] { guarded([this] { watch_jobs(); }); });
+    std::thread pod_watch([this] { guarded([this] { watch_pods(); }); });
+    FollowEnd end = FollowEnd::Finished;
+    try {
+      end = loop();
+    } catch (...) {
+      stop_ = true;
+      job_watch.join();
+      pod_watch.join();
+      join_logs();
+      throw;
+    }
+    if (end == FollowEnd::Interrupted) stop_ = true;
+    join_logs();  // with every Job finished, each log stream ends on its own
+    stop_ = true;
+    job_watch.join();
+    pod_watch.join();
+    std::lock_guard lock(mutex_);
+    publish();
+    view_.finish();
+    return end;
+  }
+
+ private:
+  FollowEnd loop() {
+    while (true) {
+      if (options_.interrupted && options_.interrupted->load()) return FollowEnd::Interrupted;
+      create_up_to_cap();
+      fetch_events_when_pending();
+      std::unique_lock lock(mutex_);
+      if (failure_) std::rethrow_exception(failure_);
+      start_logs();
+      if (dirty_ && publish_due()) publish();
+      if (finished_locked()) return FollowEnd::Finished;
+      changed_.wait_for(lock, std::chrono::milliseconds(200),
+                        [this] { return (dirty_ && publish_due()) || failure_ != nullptr; });
+    }
+  }
+
+  // Runs a watch; its failure ends the follow.
+  template <typename Body>
+  void guarded(Body body) {
+    try {
+      body();
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      if (!failure_ && !stop_) failure_ = std::current_exception();
+      changed_.notify_all();
+    }
+  }
+
+  kube::WatchOptions watch_options() const {
+    kube::WatchOptions watch;
+    watch.selectors.label_selector = run_selector(options_.run_id);
+    watch.timeout_seconds = options_.watch_timeout_seconds;
+    watch.cancel = &stop_;
+    return watch;
+  }
+
+  void watch_jobs() {
+    kube::watch(client_, kube::resource_type("batch/v1", "Job"), options_.namespace_name, watch_options(),
+                [this](const kube::WatchEvent& event) {
+                  on_job(event);
+                  return !stop_.load();
+                });
+  }
+
+  void watch_pods() {
+    kube::watch(client_, kube::resource_type("v1", "Pod"), options_.namespace_name, watch_options(),
+                [this](const kube::WatchEvent& event) {
+                  on_pod(event);
+                  return !stop_.load();
+                });
+  }
+
+  void on_job(const kube::WatchEvent& event) {
+    std::lock_guard lock(mutex_);
+    auto found = index_.find(name_of(event.object));
+    if (found == index_.end()) return;
+    JobProgress& job = jobs_[found->second];
+    if (event.type == "DELETED") {
+      if (!is_finished(job.state)) {
+        job.state = JobState::Failed;
+        job.reason = "Deleted";
+      }
+    } else {
+      last_job_[job.name] = event.object;
+      update_from_job(job, event.object);
+    }
+    mark_changed();
+  }
+
+  void on_pod(const kube::WatchEvent& event) {
+    if (event.type == "DELETED") return;  // what it showed is kept
+    std::lock_guard lock(mutex_);
+    auto found = index_.find(job_of_pod(event.object));
+    if (found == index_.end()) return;
+    JobProgress& job = jobs_[found->second];
+    PodProgress& pod = job.pods[name_of(event.object)];
+    update_from_pod(pod, event.object);
+    if (auto last = last_job_.find(job.name); last != last_job_.end()) update_from_job(job, last->second);
+    if (job.state == JobState::Pending && pod.phase == "Running") job.state = JobState::Running;
+    mark_changed();
+  }
+
+  void mark_changed() {
+    dirty_ = true;
+    changed_.notify_all();
+  }
+
+  std::size_t in_flight() const {
+    std::size_t count = 0;
+    for (const auto& job : jobs_) count += !is_finished(job.state) && !queued_.count(job.name);
+    return count;
+  }
+
+  void create_up_to_cap() {
+    while (true) {
+      {
+        std::lock_guard lock(mutex_);
+        if (options_.to_create.empty() || in_flight() >= static_cast<std::size_t>(options_.max_in_flight)) return;
+      }
+      create_next();
+    }
+  }
+
+  void create_next() {
+    const json object = std::move(options_.to_create.front());
+    options_.to_create.pop_front();
+    kube::create(client_, object);
+    std::lock_guard lock(mutex_);
+    queued_.erase(name_of(object));
+    mark_changed();
+  }
+
+  // One list of the namespace's pod events a second while a pod waits: why it waits
+  // (scale-up, scheduling failures) and whether its image is being pulled.
+  void fetch_events_when_pending() {
+    std::set<std::string> waiting;
+    {
+      std::lock_guard lock(mutex_);
+      if (Clock::now() - last_events_ < std::chrono::seconds(1)) return;
+      for (const auto& job : jobs_)
+        for (const auto& [name, pod] : job.pods)
+          if (pod.phase == "Pending") waiting.insert(name);
+      if (waiting.empty()) return;
+      last_events_ = Clock::now();
+    }
+    kube::ListOptions selectors;
+    selectors.field_selector = "involvedObject.kind=Pod";
+    const json listed = kube::list(client_, kube::resource_type("v1", "Event"), options_.namespace_name, selectors);
+    std::map<std::string, std::vector<kube::ObjectEvent>> by_pod;
+    for (const auto& item : listed.value("items", json::array())) {
+      const std::string pod = item.value("involvedObject", json::object()).value("name", "");
+      if (!waiting.count(pod)) continue;
+      by_pod[pod].push_back({item.value("type", ""), item.value("reason", ""), item.value("message", ""), 1,
+                             item.value("lastTimestamp", json("")).is_string()
+                                 ? item.value("lastTimestamp", json("")).get<std::string>()
+                                 : std::string()});
+    }
+    std::lock_guard lock(mutex_);
+    for (auto& job : jobs_)
+      for (auto& [name, pod] : job.pods)
+        if (auto found = by_pod.find(name); found != by_pod.end()) {
+          std::stable_sort(found->second.begin(), found->second.end(),
+                           [](const auto& a, const auto& b) { return a.last_seen < b.last_seen; });
+          update_from_events(pod, found->second);
+          dirty_ = true;
+        }
+  }
+
+  void start_logs() {
+    for (const auto& job : jobs_)
+      for (const auto& [name, pod] : job.pods)
+        if (pod.has_output() && logs_started_.insert(name).second) {
+          const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(pod.index) : job.name;
+          log_threads_.emplace_back([this, job = job.name, pod = name, prefix] { follow_log(job, pod, prefix); });
+        }
+  }
+
+  void follow_log(const std::string& job_name, const std::string& pod_name, const std::string& prefix) {
+    for (int attempt = 0; attempt < 50 && !stop_; ++attempt) {
+      int skip = 0;
+      {
+        std::lock_guard lock(mutex_);
+        skip = pod_of(job_name, pod_name).log_lines;
+      }
+      try {
+        kube::LogOptions log;
+        log.cancel = &stop_;
+        kube::follow_logs(client_, options_.namespace_name, pod_name, log, [&](std::string_view text) {
+          if (skip-- > 0) return true;
+          std::lock_guard lock(mutex_);
+          ++pod_of(job_name, pod_name).log_lines;
+          const std::string line(text);
+          sink_.log_line(job_name, line);
+          view_.log(prefix, line);
+          return true;
+        });
+        break;
+      } catch (const kube::ApiError& error) {
+        // 400 while the container still waits to start: ask again shortly.
+        if (error.status() != 400) {
+          warn(prefix, error.what());
+          break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      } catch (const std::exception& error) {
+        warn(prefix, error.what());
+        break;
+      }
+    }
+    std::lock_guard lock(mutex_);
+    logs_done_.insert(pod_name);
+    mark_changed();
+  }
+
+  void warn(const std::string& prefix, const std::string& message) {
+    std::lock_guard lock(mutex_);
+    view_.log(prefix, "gkebuild: the log could not be read: " + message);
+  }
+
+  PodProgress& pod_of(const std::string& job, const std::string& pod) { return jobs_[index_.at(job)].pods[pod]; }
+
+  // Every Job finished, and every pod the Job counted seen finished with its log read.
+  bool finished_locked() {
+    if (!options_.to_create.empty()) return false;
+    for (const auto& job : jobs_) {
+      if (!is_finished(job.state)) return false;
+      const json status = last_job_.count(job.name) ? last_job_[job.name].value("status", json::object()) : json();
+      const int counted = status.is_object() ? status.value("succeeded", 0) + status.value("failed", 0) : 0;
+      int seen = 0;
+      for (const auto& [name, pod] : job.pods) seen += terminal_phase(pod.phase);
+      if (seen < counted && !settle_deadline_passed()) return false;
+    }
+    return log_threads_.size() == logs_done_count();
+  }
+
+  // Pods that finished with their Job may reach the pod watch a little later; wait for them a while.
+  bool settle_deadline_passed() {
+    if (settle_since_ == Clock::time_point{}) settle_since_ = Clock::now();
+    return Clock::now() - settle_since_ > std::chrono::seconds(5);
+  }
+
+  std::size_t logs_done_count() const { return logs_done_.size(); }
+
+  void join_logs() {
+    for (auto& thread : log_threads_) thread.join();
+    log_threads_.clear();
+  }
+
+  // The record and the view change at most ten times a second: a big sweep sends many events.
+  bool publish_due() const { return Clock::now() - last_publish_ >= std::chrono::milliseconds(100); }
+
+  void publish() {
+    last_publish_ = Clock::now();
+    std::vector<std::pair<std::string, std::string>> lines;
+    for (const auto& job : jobs_)
+      lines.emplace_back(job.name, queued_.count(job.name) ? "queued (at most " +
+                                                                 std::to_string(options_.max_in_flight) +
+                                                                 " Jobs in flight)"
+                                                           : job.describe());
+    view_.show(lines);
+    sink_.jobs_changed(jobs_);
+    dirty_ = false;
+  }
+
+  kube::Client& client_;
+  std::vector<JobProgress>& jobs_;
+  FollowOptions options_;
+  RunSink& sink_;
+  FollowView& view_;
+  std::map<std::string, std::size_t> index_;
+  std::set<std::string> queued_;
+  std::map<std::string, json> last_job_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool dirty_ = true;
+  std::exception_ptr failure_;
+  std::atomic<bool> stop_{false};
+  std::set<std::string> logs_started_;
+  std::set<std::string> logs_done_;
+  std::vector<std::thread> log_threads_;
+  Clock::time_point last_events_{};
+  Clock::time_point settle_since_{};
+  Clock::time_point last_publish_{};
+};
+
+}  // namespace
+
+FollowEnd follow_run(kube::Client& client, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
+                     FollowView& view) {
+  return Follower(client, jobs, std::move(options), sink, view).run();
+}
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,48 @@
+// Follows a run on the cluster until every Job has finished: creates the Jobs (at most
+// `max_in_flight` unfinished at once), watches the run's Jobs and Pods (list then
+// watch, resuming after drops and 410s), asks for the events of pending pods, streams
+// each pod's log exactly once, and reports every change to a RunSink (the run record)
+// and to the follow view.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "kube/client.h"
+#include "submit/follow_view.h"
+#include "submit/job_progress.h"
+
+namespace gkebuild::submit {
+
+// Where the follower's findings go (the run record).
+class RunSink {
+ public:
+  virtual ~RunSink() = default;
+  // Every Job as it stands, after any change.
+  virtual void jobs_changed(const std::vector<JobProgress>& jobs) = 0;
+  // One log line of one of `job`'s pods, without its prefix.
+  virtual void log_line(const std::string& job, const std::string& line) = 0;
+};
+
+struct FollowOptions {
+  std::string namespace_name;
+  std::string run_id;
+  std::deque<nlohmann::json> to_create;  // Jobs still to create, in order
+  int max_in_flight = 50;
+  bool follow = true;                          // false: create and return (--detach)
+  const std::atomic<bool>* interrupted = nullptr;  // Ctrl-C: stop following, leave the run
+  int watch_timeout_seconds = 300;
+};
+
+enum class FollowEnd { Finished, Interrupted, Detached };
+
+// `jobs`: every Job of the run in display order, as known so far (from the record, when
+// re-attaching; their pods' log_lines say what was already delivered).
+FollowEnd follow_run(kube::Client& client, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
+                     FollowView& view);
+
+}  // namespace gkebuild::submit

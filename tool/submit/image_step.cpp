@@ -1,0 +1,76 @@
+#include "submit/image_step.h"
+
+#include "publish/pinned_references.h"
+#include "publish/publish.h"
+#include "render/plan.h"
+#include "support/source_error.h"
+
+namespace gkebuild::submit {
+namespace {
+
+bool pinned(const std::string& reference) { return reference.find("@sha256:") != std::string::npos; }
+
+std::string publish_one(const project::Project& project, const std::string& image, const ImageStepOptions& options) {
+  publish::PublishOptions publish_options;
+  publish_options.build.images = {image};
+  publish_options.push.session.insecure_registries = options.insecure_registries;
+  publish_options.push.session.ca_file = options.ca_file;
+  const auto published = publish::publish_project_images(project.file, publish_options);
+  for (const auto& result : published)
+    if (result.name == image) return result.reference;
+  throw SourceError({project.file.string()}, "image '" + image + "' was built but not pushed");
+}
+
+}  // namespace
+
+std::map<std::string, std::string> parse_image_options(const std::vector<std::string>& options) {
+  std::map<std::string, std::string> out;
+  for (const auto& option : options) {
+    const auto equals = option.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == option.size())
+      throw SourceError({"--image " + option}, "expected NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:…");
+    out[option.substr(0, equals)] = option.substr(equals + 1);
+  }
+  return out;
+}
+
+std::map<std::string, std::string> image_references(const project::Project& project,
+                                                    const std::vector<std::string>& images,
+                                                    const ImageStepOptions& options) {
+  for (const auto& [name, reference] : options.given)
+    if (!project.find_image(name))
+      throw SourceError({"--image " + name + "=" + reference}, "no image '" + name + "' in " + project.file.string());
+  std::map<std::string, std::string> pins;
+  if (options.no_build || options.dry_run) pins = publish::pinned_references(project, options.note);
+  std::map<std::string, std::string> out;
+  for (const auto& image : images) {
+    if (auto given = options.given.find(image); given != options.given.end()) {
+      if (!pinned(given->second) && !options.dry_run)
+        throw SourceError({"--image " + image + "=" + given->second},
+                          "a submitted image must be pinned by digest (REPO@sha256:…), so every pod runs "
+                          "exactly what was pushed");
+      out[image] = given->second;
+    } else if (options.no_build) {
+      auto pin = pins.find(image);
+      if (pin == pins.end())
+        throw SourceError({project.file.string()}, "image '" + image + "' was never pushed: run `gkebuild image " +
+                                                       image + " --push` first, or submit without --no-build");
+      out[image] = pin->second;
+    } else if (options.dry_run && pins.count(image)) {
+      out[image] = pins[image];
+      options.note("image " + image + ": not built or pushed (--dry-run); the manifests name the last push, " +
+                   out[image]);
+    } else if (options.dry_run) {
+      out[image] = render::default_image_reference(project, *project.find_image(image));
+      options.note("image " + image + ": not built or pushed (--dry-run); the manifests name " + out[image] +
+                   ", a real submit builds, pushes and names the pushed digest");
+    } else {
+      options.note("image " + image + ": building and pushing to " + project.registry);
+      out[image] = publish_one(project, image, options);
+      options.note("image " + image + ": " + out[image]);
+    }
+  }
+  return out;
+}
+
+}  // namespace gkebuild::submit

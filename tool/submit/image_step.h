@@ -1,0 +1,35 @@
+// The image step of a submit: the reference each image of the experiment runs as.
+// `--image NAME=REF` names one already pushed (pinned by digest); `--no-build` takes the
+// pin of the last push (.gkebuild/images.json); otherwise the image is built and pushed
+// now (tool/publish) and its digest reference used; --dry-run names the last push, if any.
+// Nothing is applied before this is done.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "project/project.h"
+
+namespace gkebuild::submit {
+
+struct ImageStepOptions {
+  std::map<std::string, std::string> given;  // --image NAME=REF
+  bool no_build = false;                     // use the pins of earlier pushes
+  bool dry_run = false;                      // build nothing; unpinned references are allowed
+  std::vector<std::string> insecure_registries;
+  std::string ca_file;
+  std::function<void(const std::string&)> note;  // what happened, for the user (stderr)
+};
+
+// Image name -> reference, for `images`. Throws SourceError for bad input (an unpinned
+// --image, an image never pushed with --no-build) and whatever the build or push throws.
+std::map<std::string, std::string> image_references(const project::Project& project,
+                                                    const std::vector<std::string>& images,
+                                                    const ImageStepOptions& options);
+
+// "--image NAME=REF" options as a map; a malformed one is a SourceError.
+std::map<std::string, std::string> parse_image_options(const std::vector<std::string>& options);
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,154 @@
+#include "submit/job_progress.h"
+
+namespace gkebuild::submit {
+namespace {
+
+using nlohmann::json;
+
+const json& field(const json& object, const char* key) {
+  static const json empty = json::object();
+  auto found = object.find(key);
+  return found != object.end() && found->is_object() ? *found : empty;
+}
+
+std::string text(const json& object, const char* key) {
+  auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
+const json* condition(const json& status, const std::string& type) {
+  auto conditions = status.find("conditions");
+  if (conditions == status.end() || !conditions->is_array()) return nullptr;
+  for (const auto& item : *conditions)
+    if (text(item, "type") == type && text(item, "status") == "True") return &item;
+  return nullptr;
+}
+
+// The exit code of a failed pod, for the failure reason.
+std::string exit_codes(const JobProgress& job) {
+  for (const auto& [name, pod] : job.pods)
+    if (pod.exit_code && *pod.exit_code != 0) return "exit code " + std::to_string(*pod.exit_code);
+  return "";
+}
+
+std::string pending_words(const PodProgress& pod) {
+  if (!pod.scheduled) {
+    if (!pod.scale_up.empty()) return "waiting for a GPU node (scale-up: " + pod.scale_up + ")";
+    if (!pod.failed_scheduling.empty()) return "waiting for a GPU node (" + pod.failed_scheduling + ")";
+    return pod.unschedulable.empty() ? "waiting for a GPU node" : "waiting for a GPU node (" + pod.unschedulable + ")";
+  }
+  if (pod.waiting_reason == "ErrImagePull" || pod.waiting_reason == "ImagePullBackOff")
+    return "cannot pull the image: " + pod.waiting_reason + (pod.waiting_message.empty() ? "" : ": " + pod.waiting_message);
+  if (pod.pulling) return "pulling the image on " + (pod.node.empty() ? std::string("its node") : pod.node);
+  return pod.waiting_reason.empty() ? "starting" : "starting (" + pod.waiting_reason + ")";
+}
+
+}  // namespace
+
+std::string to_string(JobState state) {
+  switch (state) {
+    case JobState::Pending: return "pending";
+    case JobState::Running: return "running";
+    case JobState::Succeeded: return "succeeded";
+    case JobState::Failed: return "failed";
+  }
+  return "pending";
+}
+
+std::optional<JobState> parse_job_state(const std::string& text) {
+  for (auto state : {JobState::Pending, JobState::Running, JobState::Succeeded, JobState::Failed})
+    if (to_string(state) == text) return state;
+  return std::nullopt;
+}
+
+std::string JobProgress::describe() const {
+  if (state == JobState::Succeeded) return "succeeded";
+  if (state == JobState::Failed) return "failed: " + reason;
+  if (state == JobState::Running) {
+    int running = 0;
+    for (const auto& [name, pod] : pods) running += pod.phase == "Running";
+    return pods.size() > 1 ? "running (" + std::to_string(running) + "/" + std::to_string(pods.size()) + " pods)"
+                           : "running" + (pods.empty() || pods.begin()->second.node.empty()
+                                              ? std::string()
+                                              : " on " + pods.begin()->second.node);
+  }
+  for (const auto& [name, pod] : pods)
+    if (pod.phase == "Pending") return "pending: " + pending_words(pod);
+  return "pending";
+}
+
+void update_from_job(JobProgress& job, const json& object) {
+  const json& status = field(object, "status");
+  if (const auto s = text(status, "startTime"); !s.empty()) job.start = s;
+  if (const json* failed = condition(status, "Failed")) {
+    job.state = JobState::Failed;
+    const std::string codes = exit_codes(job);
+    job.reason = text(*failed, "reason");
+    if (job.reason.empty()) job.reason = "Failed";
+    if (!codes.empty()) job.reason += ": " + codes;
+    job.end = text(*failed, "lastTransitionTime");
+    if (job.end.empty()) job.end = text(status, "completionTime");
+    return;
+  }
+  if (condition(status, "Complete")) {
+    job.state = JobState::Succeeded;
+    job.reason.clear();
+    job.end = text(status, "completionTime");
+    return;
+  }
+  const int ready = status.value("ready", 0);
+  const int active = status.value("active", 0);
+  job.state = ready > 0 || (active > 0 && job.pods.size() > 0 && job.pods.begin()->second.phase == "Running")
+                  ? JobState::Running
+                  : JobState::Pending;
+}
+
+void update_from_pod(PodProgress& pod, const json& object) {
+  const json& metadata = field(object, "metadata");
+  const json& spec = field(object, "spec");
+  const json& status = field(object, "status");
+  pod.name = text(metadata, "name");
+  const std::string index = text(field(metadata, "annotations"), "batch.kubernetes.io/job-completion-index");
+  if (!index.empty()) pod.index = std::stoi(index);
+  pod.node = text(spec, "nodeName");
+  pod.phase = text(status, "phase");
+  pod.scheduled = true;
+  pod.unschedulable.clear();
+  if (auto conditions = status.find("conditions"); conditions != status.end() && conditions->is_array())
+    for (const auto& item : *conditions)
+      if (text(item, "type") == "PodScheduled" && text(item, "status") == "False") {
+        pod.scheduled = false;
+        pod.unschedulable = text(item, "message");
+      }
+  auto containers = status.find("containerStatuses");
+  if (containers == status.end() || !containers->is_array() || containers->empty()) return;
+  const json& state = field(containers->front(), "state");
+  const json& waiting = field(state, "waiting");
+  pod.waiting_reason = text(waiting, "reason");
+  pod.waiting_message = text(waiting, "message");
+  if (const auto s = text(field(state, "running"), "startedAt"); !s.empty()) pod.start = s;
+  const json& terminated = field(state, "terminated");
+  if (terminated.contains("exitCode")) {
+    pod.exit_code = terminated.value("exitCode", 0);
+    pod.terminated_reason = text(terminated, "reason");
+    if (const auto s = text(terminated, "startedAt"); !s.empty()) pod.start = s;
+    pod.end = text(terminated, "finishedAt");
+  }
+}
+
+void update_from_events(PodProgress& pod, const std::vector<kube::ObjectEvent>& events) {
+  for (const auto& event : events) {
+    if (event.reason == "TriggeredScaleUp") pod.scale_up = event.message;
+    if (event.reason == "FailedScheduling") pod.failed_scheduling = event.message;
+    if (event.reason == "NotTriggerScaleUp") pod.scale_up = "not triggered: " + event.message;
+    if (event.reason == "Pulling") pod.pulling = true;
+  }
+}
+
+std::string job_of_pod(const json& pod) {
+  const json& labels = field(field(pod, "metadata"), "labels");
+  std::string name = text(labels, "batch.kubernetes.io/job-name");
+  return name.empty() ? text(labels, "job-name") : name;
+}
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,67 @@
+// Where each Job of a run stands, read from the Job and Pod objects the watches
+// deliver and the pods' events: the state the run record keeps, and the words the
+// follow view shows ("waiting for a GPU node", "pulling the image").
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kube/events.h"
+
+namespace gkebuild::submit {
+
+enum class JobState { Pending, Running, Succeeded, Failed };
+std::string to_string(JobState state);
+std::optional<JobState> parse_job_state(const std::string& text);
+inline bool is_finished(JobState state) { return state == JobState::Succeeded || state == JobState::Failed; }
+
+struct PodProgress {
+  std::string name;
+  int index = -1;  // completion index of an Indexed Job's pod
+  std::string node;
+  std::string phase;  // Pending, Running, Succeeded, Failed
+  bool scheduled = false;
+  std::string unschedulable;   // the scheduler's message while PodScheduled is False
+  std::string waiting_reason;  // ContainerCreating, ErrImagePull, ImagePullBackOff…
+  std::string waiting_message;
+  std::optional<int> exit_code;
+  std::string terminated_reason;
+  std::string start;  // container start (RFC 3339), or empty
+  std::string end;
+  // From events: the latest scale-up or scheduling failure, and whether a pull started.
+  std::string scale_up;
+  std::string failed_scheduling;
+  bool pulling = false;
+  int log_lines = 0;  // lines of its log already delivered (kept in the record, so a re-attach repeats none)
+
+  bool has_output() const { return phase == "Running" || phase == "Succeeded" || phase == "Failed"; }
+};
+
+struct JobProgress {
+  std::string name;
+  JobState state = JobState::Pending;
+  std::string reason;  // why it failed or waits, for the record
+  std::string start;   // status.startTime
+  std::string end;     // status.completionTime, or when the Failed condition was set
+  std::map<std::string, PodProgress> pods;
+
+  // The line the follow view shows after the Job's name.
+  std::string describe() const;
+};
+
+// Reads a Job object's status: the Failed condition (with its reason) and the
+// Complete condition decide; otherwise running once a pod is ready.
+void update_from_job(JobProgress& job, const nlohmann::json& object);
+// Reads a pod: scheduling, the main container's waiting/running/terminated state.
+void update_from_pod(PodProgress& pod, const nlohmann::json& object);
+// Applies the pod's events (oldest first).
+void update_from_events(PodProgress& pod, const std::vector<kube::ObjectEvent>& events);
+
+// The Job a pod belongs to (the job-name label), or "".
+std::string job_of_pod(const nlohmann::json& pod);
+
+}  // namespace gkebuild::submit

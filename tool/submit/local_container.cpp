@@ -1,0 +1,132 @@
+#include "submit/local_container.h"
+
+#include "localrun/local_run.h"
+
+namespace gkebuild::submit {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> strings(const json& container, const char* key) {
+  std::vector<std::string> out;
+  for (const auto& item : container.value(key, json::array())) out.push_back(item.get<std::string>());
+  return out;
+}
+
+bool stopped(const std::atomic<bool>* flag) { return flag && flag->load(); }
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> container_env(const json& container, int index) {
+  std::vector<std::pair<std::string, std::string>> env;
+  for (const auto& item : container.value("env", json::array())) {
+    const std::string name = item.value("name", "");
+    if (item.contains("value"))
+      env.emplace_back(name, item["value"].is_string() ? item["value"].get<std::string>() : item["value"].dump());
+    else if (item.dump().find("job-completion-index") != std::string::npos)
+      env.emplace_back(name, std::to_string(index));
+  }
+  env.emplace_back("JOB_COMPLETION_INDEX", std::to_string(index));
+  return env;
+}
+
+std::string expand_variables(const std::string& text, const std::vector<std::pair<std::string, std::string>>& env) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$' || i + 1 >= text.size()) {
+      out += text[i];
+      continue;
+    }
+    if (text[i + 1] == '$') {
+      out += '$';
+      ++i;
+      continue;
+    }
+    const auto close = text.find(')', i);
+    if (text[i + 1] != '(' || close == std::string::npos) {
+      out += text[i];
+      continue;
+    }
+    const std::string name = text.substr(i + 2, close - i - 2);
+    const std::string* value = nullptr;
+    for (const auto& [key, v] : env)
+      if (key == name) value = &v;  // the last definition wins, as in Kubernetes
+    if (!value) {
+      out += text[i];
+      continue;
+    }
+    out += *value;
+    i = close;
+  }
+  return out;
+}
+
+LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
+                     std::filesystem::path work_dir, bool gpus, const std::atomic<bool>* interrupted)
+    : plan_(plan), layout_(std::move(layout)), image_(std::move(image_digest)), work_dir_(std::move(work_dir)),
+      gpus_(gpus), interrupted_(interrupted) {
+  for (const auto& job : plan.jobs) jobs_.push_back(JobProgress{job.name});
+}
+
+FollowEnd LocalJobs::run(RunSink& sink, FollowView& view) {
+  publish(sink, view);
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    if (stopped(interrupted_)) return FollowEnd::Interrupted;
+    run_job(i, sink, view);
+  }
+  view.finish();
+  return stopped(interrupted_) ? FollowEnd::Interrupted : FollowEnd::Finished;
+}
+
+void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
+  const PlannedJob& planned = plan_.jobs[index];
+  JobProgress& job = jobs_[index];
+  const json container = planned.manifest.object["spec"]["template"]["spec"]["containers"][0];
+  job.state = JobState::Running;
+  for (int completion = 0; completion < planned.completions && !stopped(interrupted_); ++completion) {
+    localrun::ContainerSpec spec;
+    spec.layout_dir = layout_;
+    spec.image = image_;
+    spec.env = container_env(container, completion);
+    for (const auto& word : strings(container, "command")) spec.command.push_back(expand_variables(word, spec.env));
+    for (const auto& word : strings(container, "args")) spec.args.push_back(expand_variables(word, spec.env));
+    spec.working_dir = container.value("workingDir", "");
+    spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
+    spec.gpus = gpus_;
+    spec.stop = interrupted_;
+    PodProgress& pod = job.pods[spec.name];
+    pod.name = spec.name;
+    pod.index = planned.completions > 1 ? completion : -1;
+    pod.node = "local";
+    pod.phase = "Running";
+    publish(sink, view);
+    const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(completion) : job.name;
+    const auto result = localrun::run_container(spec, work_dir_, [&](std::string_view line, bool) {
+      sink.log_line(job.name, std::string(line));
+      view.log(prefix, std::string(line));
+      ++pod.log_lines;
+    });
+    pod.phase = result.exit_code == 0 ? "Succeeded" : "Failed";
+    pod.exit_code = result.exit_code;
+    pod.start = result.start;
+    pod.end = result.end;
+    if (job.start.empty()) job.start = result.start;
+    job.end = result.end;
+    if (result.exit_code != 0) {
+      job.state = JobState::Failed;
+      job.reason = result.reason.empty() ? "exit code " + std::to_string(result.exit_code) : result.reason;
+      break;
+    }
+  }
+  if (job.state == JobState::Running && !stopped(interrupted_)) job.state = JobState::Succeeded;
+  publish(sink, view);
+}
+
+void LocalJobs::publish(RunSink& sink, FollowView& view) {
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (const auto& job : jobs_) lines.emplace_back(job.name, job.describe());
+  view.show(lines);
+  sink.jobs_changed(jobs_);
+}
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,46 @@
+// Runs a plan's Jobs on this machine, one container at a time (each completion of an
+// Indexed Job is one container, with JOB_COMPLETION_INDEX and GKEBUILD_SEED set as the
+// Job controller would), reporting states and log lines like the cluster follower.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "submit/follow_view.h"
+#include "submit/follower.h"
+#include "submit/run_plan.h"
+
+namespace gkebuild::submit {
+
+// The env of a Job's container for completion `index`: values as written, and the
+// completion index where a fieldRef asks for it.
+std::vector<std::pair<std::string, std::string>> container_env(const nlohmann::json& container, int index);
+// Kubernetes' $(VAR) expansion of command and args: a defined VAR is replaced, $$ is a
+// literal $, anything else is left as written.
+std::string expand_variables(const std::string& text, const std::vector<std::pair<std::string, std::string>>& env);
+
+class LocalJobs {
+ public:
+  LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
+            std::filesystem::path work_dir, bool gpus, const std::atomic<bool>* interrupted);
+  FollowEnd run(RunSink& sink, FollowView& view);
+
+ private:
+  void run_job(std::size_t index, RunSink& sink, FollowView& view);
+  void publish(RunSink& sink, FollowView& view);
+
+  const RunPlan& plan_;
+  std::filesystem::path layout_;
+  std::string image_;
+  std::filesystem::path work_dir_;
+  bool gpus_;
+  const std::atomic<bool>* interrupted_;
+  std::vector<JobProgress> jobs_;
+};
+
+}  // namespace gkebuild::submit

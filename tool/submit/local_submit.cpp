@@ -1,0 +1,82 @@
+#include "submit/local_submit.h"
+
+#include <memory>
+
+#include "image/layout_sink.h"
+#include "imageproject/project_images.h"
+#include "io/atomic_file.h"
+#include "localrun/host_gpu.h"
+#include "localrun/local_run.h"
+#include "oci/layout.h"
+#include "publish/registry_pull.h"
+#include "runrecord/run_store.h"
+#include "submit/cluster.h"
+#include "submit/finish.h"
+#include "submit/local_container.h"
+#include "submit/record_writer.h"
+
+namespace gkebuild::submit {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Builds the experiment's image into the project's layout; returns its manifest digest.
+std::string build_image(const project::Project& project, const std::string& image, const fs::path& layout,
+                        std::ostream& err) {
+  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
+  imageproject::ProjectImageOptions options;
+  options.images = {image};
+  options.build.pull = publish::registry_pull(store, {});
+  err << "image " << image << ": building into " << layout.string() << " (not pushed: --local)\n";
+  const auto built = imageproject::build_project_images(project.file, options, store);
+  const auto manifest = image::write_to_layout(*store, built.front().result.image);
+  store->tag(built.front().reference, manifest);
+  return manifest.digest.str();
+}
+
+// Without a GPU the Jobs run on CPU paths: no accelerator, no GPUs, the local machine.
+runrecord::RunRecord local_record(const project::Project& project, const RunPlan& plan, const std::string& run,
+                                  bool gpu) {
+  runrecord::RunRecord record = new_record(project, plan, run, "local");
+  for (auto& job : record.jobs) {
+    if (!gpu) job.accelerator.reset();
+    if (!gpu) job.gpus = 0;
+    job.machine_type = "local";
+    job.spot = false;
+  }
+  return record;
+}
+
+}  // namespace
+
+int submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
+  std::ostream& err = *options.err;
+  request.run_id = cluster_run_id(request.experiment + "-00000000-000000");
+  plan_run(project, request);  // bad input is found before the build
+  const std::string image = images_of(project, request.experiment).front();
+  const fs::path layout = project.dir / ".gkebuild" / "oci";
+  if (options.dry_run) {
+    *options.out << manifest_stream(plan_run(project, request));
+    err << "dry run: --local would build image " << image << " into " << layout.string()
+        << " and run each Job's container here with runc\n";
+    return 0;
+  }
+  const std::string digest = build_image(project, image, layout, err);
+  const bool gpu = localrun::find_host_gpu().present();
+  const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
+  const std::string run = run_dir.filename().string();
+  request.run_id = cluster_run_id(run);
+  const RunPlan plan = plan_run(project, request);
+  for (const auto& job : plan.jobs)
+    io::write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
+  RecordWriter record(run_dir, local_record(project, plan, run, gpu));
+  runrecord::save_run(run_dir, record.record());
+  err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)")
+      << ", recorded in " << run_dir.string() << "\n";
+  FollowView view(err, *options.out, options.terminal, options.terminal_rows);
+  LocalJobs jobs(plan, layout, digest, project.dir / ".gkebuild" / "local", gpu, options.interrupted);
+  const FollowEnd end = jobs.run(record, view);
+  return finish_follow(end, record.record(), err);
+}
+
+}  // namespace gkebuild::submit

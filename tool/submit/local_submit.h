@@ -1,0 +1,17 @@
+// `gkebuild submit --local` (or `cluster: local` in the project): the same Jobs run on
+// this machine. The image is built into the project's OCI layout (not pushed), the Jobs
+// rendered as for a cluster, and each Job's container (each completion of an Indexed Job)
+// run in turn under runc by tool/localrun, with the Job's command, args and env. The run
+// record is the same as a cluster's: target "local", accelerator null and gpus 0 without
+// a GPU, machine_type "local".
+#pragma once
+
+#include "project/project.h"
+#include "submit/run_plan.h"
+#include "submit/submit.h"
+
+namespace gkebuild::submit {
+
+int submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request);
+
+}  // namespace gkebuild::submit

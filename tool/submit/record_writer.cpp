@@ -1,0 +1,148 @@
+#include "submit/record_writer.h"
+
+#include "io/atomic_file.h"
+#include "runrecord/results_file.h"
+#include "runrecord/run_store.h"
+
+namespace gkebuild::submit {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// Lines of each pod's log already in logs/ (a follow that comes back skips them).
+fs::path positions_file(const fs::path& run_dir) { return run_dir / "follow.json"; }
+
+std::optional<runrecord::TimePoint> time_of(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return runrecord::parse_timestamp(text);
+}
+
+std::string text_of(const std::optional<runrecord::TimePoint>& when) {
+  return when ? runrecord::format_timestamp(*when) : "";
+}
+
+runrecord::JobState record_state(JobState state) {
+  switch (state) {
+    case JobState::Pending: return runrecord::JobState::pending;
+    case JobState::Running: return runrecord::JobState::running;
+    case JobState::Succeeded: return runrecord::JobState::succeeded;
+    case JobState::Failed: return runrecord::JobState::failed;
+  }
+  return runrecord::JobState::pending;
+}
+
+void update_job(runrecord::JobRecord& record, const JobProgress& job) {
+  record.state = record_state(job.state);
+  record.reason = job.state == JobState::Succeeded || job.state == JobState::Running ? "" : job.reason;
+  if (job.state == JobState::Pending && record.reason.empty()) {
+    const std::string words = job.describe();
+    record.reason = words.starts_with("pending: ") ? words.substr(9) : "";
+  }
+  if (auto start = time_of(job.start)) record.start = start;
+  if (auto end = time_of(job.end)) record.end = end;
+  record.pods.clear();
+  for (const auto& [name, pod] : job.pods)
+    record.pods.push_back({name, pod.node, pod.exit_code, time_of(pod.start), time_of(pod.end)});
+}
+
+void save_positions(const fs::path& run_dir, const std::vector<JobProgress>& jobs) {
+  json positions = json::object();
+  for (const auto& job : jobs)
+    for (const auto& [name, pod] : job.pods)
+      if (pod.log_lines > 0) positions[name] = pod.log_lines;
+  io::write_file_atomically(positions_file(run_dir), positions.dump() + "\n");
+}
+
+}  // namespace
+
+RecordWriter::RecordWriter(fs::path run_dir, runrecord::RunRecord record)
+    : dir_(std::move(run_dir)), record_(std::move(record)) {}
+
+void RecordWriter::jobs_changed(const std::vector<JobProgress>& jobs) {
+  update_record(record_, jobs);
+  runrecord::save_run(dir_, record_);
+  save_positions(dir_, jobs);
+}
+
+void RecordWriter::log_line(const std::string& job, const std::string& line) {
+  auto& out = logs_[job];
+  if (!out) out = std::make_unique<std::ofstream>(dir_ / "logs" / (job + ".log"), std::ios::app);
+  *out << line << "\n";
+  out->flush();
+  if (const json result = result_of(line); !result.is_null()) runrecord::append_result_line(dir_, job, result);
+}
+
+runrecord::RunRecord new_record(const project::Project& project, const RunPlan& plan, const std::string& run,
+                                const std::string& target) {
+  runrecord::RunRecord record;
+  record.run = run;
+  record.project = project.name;
+  record.experiment = plan.experiment;
+  record.target = target;
+  record.namespace_name = plan.namespace_name;
+  record.created = runrecord::Clock::now();
+  record.images = plan.images;
+  for (const auto& job : plan.jobs) {
+    runrecord::JobRecord entry;
+    entry.name = job.name;
+    entry.accelerator = job.accelerator;
+    entry.gpus = job.gpus;
+    entry.machine_type = job.machine_type;
+    entry.spot = job.spot;
+    entry.parameters = job.parameters;
+    record.jobs.push_back(std::move(entry));
+  }
+  return record;
+}
+
+json result_of(const std::string& line) {
+  const auto start = line.find_first_not_of(" \t");
+  if (start == std::string::npos || line[start] != '{') return nullptr;
+  json parsed = json::parse(line, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) return nullptr;
+  auto schema = parsed.find("schema");
+  if (schema == parsed.end() || !schema->is_string() || *schema != runrecord::kResultSchema) return nullptr;
+  return parsed;
+}
+
+void update_record(runrecord::RunRecord& record, const std::vector<JobProgress>& jobs) {
+  bool all_finished = true;
+  for (const auto& job : jobs) {
+    all_finished = all_finished && is_finished(job.state);
+    for (auto& entry : record.jobs)
+      if (entry.name == job.name) update_job(entry, job);
+  }
+  if (all_finished && !record.finished) record.finished = runrecord::Clock::now();
+}
+
+std::vector<JobProgress> progress_from_record(const fs::path& run_dir, const runrecord::RunRecord& record) {
+  json positions = json::object();
+  if (fs::exists(positions_file(run_dir))) {
+    positions = json::parse(io::read_file(positions_file(run_dir)), nullptr, false);
+    if (!positions.is_object()) positions = json::object();
+  }
+  std::vector<JobProgress> jobs;
+  for (const auto& entry : record.jobs) {
+    JobProgress job;
+    job.name = entry.name;
+    job.state = *parse_job_state(std::string(runrecord::to_string(entry.state)));
+    job.reason = entry.reason;
+    job.start = text_of(entry.start);
+    job.end = text_of(entry.end);
+    for (const auto& pod : entry.pods) {
+      PodProgress progress;
+      progress.name = pod.name;
+      progress.node = pod.node;
+      progress.exit_code = pod.exit_code;
+      progress.start = text_of(pod.start);
+      progress.end = text_of(pod.end);
+      progress.log_lines = positions.value(pod.name, 0);
+      job.pods[pod.name] = progress;
+    }
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+}  // namespace gkebuild::submit

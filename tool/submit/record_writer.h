@@ -1,0 +1,53 @@
+// The run record a follow keeps up to date (format: tool/runrecord/README.md): run.json
+// rewritten atomically whenever a Job changes, logs/JOB.log appended line by line, and
+// each result line a workload prints appended to results.jsonl with "job" added.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "project/project.h"
+#include "runrecord/run_record.h"
+#include "submit/follower.h"
+#include "submit/run_plan.h"
+
+namespace gkebuild::submit {
+
+class RecordWriter : public RunSink {
+ public:
+  RecordWriter(std::filesystem::path run_dir, runrecord::RunRecord record);
+
+  void jobs_changed(const std::vector<JobProgress>& jobs) override;
+  void log_line(const std::string& job, const std::string& line) override;
+
+  const runrecord::RunRecord& record() const { return record_; }
+  const std::filesystem::path& dir() const { return dir_; }
+
+ private:
+  std::filesystem::path dir_;
+  runrecord::RunRecord record_;
+  std::map<std::string, std::unique_ptr<std::ofstream>> logs_;
+};
+
+// A new run's record: its Jobs pending, as planned. `target` is "cluster" or "local".
+runrecord::RunRecord new_record(const project::Project& project, const RunPlan& plan, const std::string& run,
+                                const std::string& target);
+
+// The JSON object of a workload result line (schema gkebuild.workload.v1), or null.
+nlohmann::json result_of(const std::string& line);
+
+// Jobs as the follower tracks them, from a record (re-attaching to a run): states,
+// pods, and how many log lines of each pod the record already holds (follow.json).
+std::vector<JobProgress> progress_from_record(const std::filesystem::path& run_dir,
+                                              const runrecord::RunRecord& record);
+
+// Applies the follower's view of the Jobs to the record; `finished` is set once every Job has.
+void update_record(runrecord::RunRecord& record, const std::vector<JobProgress>& jobs);
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,173 @@
+#include "submit/run_commands.h"
+
+#include <fstream>
+
+#include "io/atomic_file.h"
+#include "kube/client.h"
+#include "kube/objects.h"
+#include "runrecord/run_store.h"
+#include "submit/cluster.h"
+#include "submit/finish.h"
+#include "submit/record_writer.h"
+#include "submit/run_plan.h"
+#include "support/exit_codes.h"
+
+namespace gkebuild::submit {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+struct LoadedRun {
+  fs::path dir;
+  runrecord::RunRecord record;
+};
+
+LoadedRun load(const RunCommandOptions& options) {
+  const fs::path dir = runrecord::find_run(options.project_dir, options.run);
+  return {dir, runrecord::load_run(dir)};
+}
+
+bool on_cluster(const runrecord::RunRecord& record) { return record.target == "cluster"; }
+
+std::string counts(const runrecord::RunRecord& record) {
+  int by_state[4] = {0, 0, 0, 0};
+  for (const auto& job : record.jobs) ++by_state[static_cast<int>(job.state)];
+  std::string text = std::to_string(by_state[2]) + "/" + std::to_string(record.jobs.size()) + " succeeded";
+  if (by_state[3]) text += ", " + std::to_string(by_state[3]) + " failed";
+  if (by_state[1]) text += ", " + std::to_string(by_state[1]) + " running";
+  if (by_state[0]) text += ", " + std::to_string(by_state[0]) + " pending";
+  return text;
+}
+
+kube::Client client_for(const RunCommandOptions& options, const runrecord::RunRecord& record) {
+  return kube::Client(cluster_access(options.kubeconfig, record.context));
+}
+
+// The Jobs and pods of an unfinished cluster run as the cluster has them now, into the record.
+void refresh(const RunCommandOptions& options, LoadedRun& run) {
+  kube::Client client = client_for(options, run.record);
+  kube::ListOptions selectors;
+  selectors.label_selector = run_selector(cluster_run_id(run.record.run));
+  const json jobs = kube::list(client, kube::resource_type("batch/v1", "Job"), run.record.namespace_name, selectors);
+  const json pods = kube::list(client, kube::resource_type("v1", "Pod"), run.record.namespace_name, selectors);
+  auto progress = progress_from_record(run.dir, run.record);
+  for (auto& job : progress) {
+    for (const auto& pod : pods.value("items", json::array()))
+      if (job_of_pod(pod) == job.name) update_from_pod(job.pods[pod["metadata"].value("name", "")], pod);
+    for (const auto& object : jobs.value("items", json::array()))
+      if (object["metadata"].value("name", "") == job.name) update_from_job(job, object);
+  }
+  update_record(run.record, progress);
+  runrecord::save_run(run.dir, run.record);
+}
+
+std::string when(const std::optional<runrecord::TimePoint>& time) {
+  return time ? runrecord::format_timestamp(*time) : "-";
+}
+
+void print_status(const runrecord::RunRecord& record, std::ostream& out) {
+  out << "run " << record.run << ": experiment " << record.experiment << ", " << record.target;
+  if (on_cluster(record)) out << " (context " << record.context << ", namespace " << record.namespace_name << ")";
+  out << "\ncreated " << runrecord::format_timestamp(record.created) << ", finished " << when(record.finished)
+      << ": " << counts(record) << "\n";
+  std::size_t width = 0;
+  for (const auto& job : record.jobs) width = std::max(width, job.name.size());
+  for (const auto& job : record.jobs) {
+    out << job.name << std::string(width - job.name.size() + 2, ' ') << runrecord::to_string(job.state);
+    if (!job.reason.empty()) out << ": " << job.reason;
+    out << "\n";
+  }
+}
+
+bool any_failed(const runrecord::RunRecord& record) {
+  for (const auto& job : record.jobs)
+    if (job.state == runrecord::JobState::failed) return true;
+  return false;
+}
+
+void print_recorded_logs(const LoadedRun& run, std::ostream& out) {
+  for (const auto& job : run.record.jobs) {
+    std::ifstream in(run.dir / "logs" / (job.name + ".log"));
+    for (std::string line; std::getline(in, line);) out << "[" << job.name << "] " << line << "\n";
+  }
+  out.flush();
+}
+
+int follow_again(const RunCommandOptions& options, LoadedRun& run) {
+  kube::Client client = client_for(options, run.record);
+  auto jobs = progress_from_record(run.dir, run.record);
+  RecordWriter record(run.dir, run.record);
+  FollowOptions follow;
+  follow.namespace_name = run.record.namespace_name;
+  follow.run_id = cluster_run_id(run.record.run);
+  follow.interrupted = options.interrupted;
+  FollowView view(*options.err, *options.out, options.terminal, options.terminal_rows);
+  const FollowEnd end = follow_run(client, jobs, std::move(follow), record, view);
+  return finish_follow(end, record.record(), *options.err);
+}
+
+}  // namespace
+
+int list_runs_command(const RunCommandOptions& options) {
+  for (const auto& dir : runrecord::list_runs(options.project_dir)) {
+    try {
+      const auto record = runrecord::load_run(dir);
+      *options.out << record.run << "  " << record.experiment << "  " << record.target << "  "
+                   << runrecord::format_timestamp(record.created) << "  " << counts(record)
+                   << (record.finished ? "" : " (not finished)") << "\n";
+    } catch (const std::exception& error) {
+      *options.out << dir.filename().string() << "  unreadable: " << error.what() << "\n";
+    }
+  }
+  return kExitSuccess;
+}
+
+int status_command(const RunCommandOptions& options) {
+  auto run = load(options);
+  if (options.refresh && on_cluster(run.record) && !run.record.finished) refresh(options, run);
+  if (options.json)
+    *options.out << runrecord::to_json(run.record).dump(2) << "\n";
+  else
+    print_status(run.record, *options.out);
+  return any_failed(run.record) ? kExitFailure : kExitSuccess;
+}
+
+int logs_command(const RunCommandOptions& options) {
+  auto run = load(options);
+  print_recorded_logs(run, *options.out);
+  if (!options.follow || run.record.finished) return kExitSuccess;
+  if (!on_cluster(run.record)) {
+    *options.err << "run " << run.record.run << " ran locally and did not finish; there is nothing to follow\n";
+    return kExitFailure;
+  }
+  return follow_again(options, run);
+}
+
+int delete_command(const RunCommandOptions& options) {
+  auto run = load(options);
+  if (!on_cluster(run.record)) {
+    *options.err << "run " << run.record.run << " ran locally: there are no Jobs to delete\n";
+    return kExitUsage;
+  }
+  kube::Client client = client_for(options, run.record);
+  kube::ListOptions selectors;
+  selectors.label_selector = run_selector(cluster_run_id(run.record.run));
+  const auto& type = kube::resource_type("batch/v1", "Job");
+  const json jobs = kube::list(client, type, run.record.namespace_name, selectors);
+  int deleted = 0;
+  for (const auto& job : jobs.value("items", json::array()))
+    deleted += kube::remove(client, type, run.record.namespace_name, job["metadata"].value("name", ""),
+                            kube::Propagation::Background);
+  for (auto& job : run.record.jobs)
+    if (job.state == runrecord::JobState::pending || job.state == runrecord::JobState::running) {
+      job.state = runrecord::JobState::failed;
+      job.reason = "Deleted";
+    }
+  if (!run.record.finished) run.record.finished = runrecord::Clock::now();
+  runrecord::save_run(run.dir, run.record);
+  *options.out << "deleted " << deleted << " Jobs of run " << run.record.run << " (their pods go with them)\n";
+  return kExitSuccess;
+}
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,35 @@
+// The follow-up commands on recorded runs: `gkebuild runs`, `status RUN`, `logs RUN [-f]`
+// and `delete RUN`. They read .gkebuild/runs/ of the project; status, logs -f and delete
+// also talk to the run's cluster (the context and namespace its record names).
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <ostream>
+#include <string>
+
+#include "kube/kubeconfig.h"
+
+namespace gkebuild::submit {
+
+struct RunCommandOptions {
+  std::filesystem::path project_dir = ".";
+  std::string run;  // a run's name or a unique prefix of one
+  kube::KubeconfigOptions kubeconfig;
+  bool json = false;     // status -o json: run.json as it is now
+  bool follow = false;   // logs -f
+  bool refresh = true;   // status: ask the cluster for an unfinished run
+  std::ostream* out = nullptr;
+  std::ostream* err = nullptr;
+  bool terminal = false;
+  int terminal_rows = 24;
+  const std::atomic<bool>* interrupted = nullptr;
+};
+
+int list_runs_command(const RunCommandOptions& options);
+// 0 unless a Job of the run failed (1).
+int status_command(const RunCommandOptions& options);
+int logs_command(const RunCommandOptions& options);
+int delete_command(const RunCommandOptions& options);
+
+}  // namespace gkebuild::submit

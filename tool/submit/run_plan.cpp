@@ -1,0 +1,104 @@
+#include "submit/run_plan.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+
+#include "catalog/catalog.h"
+#include "render/render.h"
+#include "render/values.h"
+#include "submit/sweep_overrides.h"
+#include "support/source_error.h"
+#include "support/suggest.h"
+#include "yamlfile/to_json.h"
+
+namespace gkebuild::submit {
+namespace {
+
+using nlohmann::json;
+
+const project::Experiment& find_experiment(const project::Project& project, const std::string& name) {
+  const auto* experiment = project.find_experiment(name);
+  if (experiment == nullptr)
+    throw SourceError({project.file.string()}, "no experiment '" + name + "' in this project" +
+                                                   did_you_mean(name, project.experiment_names()));
+  return *experiment;
+}
+
+json object_of(const std::string& text) {
+  return json::parse(yamlfile::to_json(YAML::Load(text)).dump());
+}
+
+std::string machine_type(const catalog::Accelerator& accelerator, int gpus) {
+  for (const auto& type : accelerator.machine_types)
+    if (type.gpus >= gpus) return type.name;
+  return "";
+}
+
+PlannedJob planned_job(PlannedObject manifest, const project::Experiment& experiment) {
+  PlannedJob job;
+  const json& object = manifest.object;
+  const json metadata = object.value("metadata", json::object());
+  job.name = metadata.value("name", "");
+  job.accelerator = metadata.value("labels", json::object()).value("gkebuild.io/accelerator", "");
+  job.gpus = experiment.gpus;
+  job.spot = experiment.spot;
+  if (const auto* accelerator = catalog::Catalog::builtin().find(job.accelerator))
+    job.machine_type = machine_type(*accelerator, job.gpus);
+  const std::string point = metadata.value("annotations", json::object()).value("gkebuild.io/point", "{}");
+  job.parameters = json::parse(point, nullptr, false);
+  if (job.parameters.is_discarded()) job.parameters = json::object();
+  job.completions = object.value("spec", json::object()).value("completions", 1);
+  job.manifest = std::move(manifest);
+  return job;
+}
+
+}  // namespace
+
+std::vector<std::string> images_of(const project::Project& project, const std::string& experiment) {
+  return {find_experiment(project, experiment).image};
+}
+
+RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
+  project::Project project = original;
+  const std::string name = find_experiment(project, request.experiment).name;
+  auto& experiment = *std::find_if(project.experiments.begin(), project.experiments.end(),
+                                   [&](const project::Experiment& e) { return e.name == name; });
+  apply_sweep_overrides(experiment, request.sweeps);
+  render::RenderOptions options;
+  options.targets = {"experiment/" + experiment.name};
+  options.accelerators = request.accelerators;
+  options.run_id = request.run_id;
+  options.values = render::load_values({request.values_files.begin(), request.values_files.end()}, request.sets);
+  options.image_references = request.image_references;
+  RunPlan plan;
+  plan.experiment = experiment.name;
+  plan.namespace_name = project.cluster.namespace_name;
+  plan.run_id = request.run_id;
+  if (const auto* image = project.find_image(experiment.image))
+    plan.images[image->name] = render::image_reference(project, *image, options);
+  for (auto& file : render::render_project(project, options)) {
+    if (file.kind != render::OutputKind::Manifest) continue;
+    PlannedObject object{file.file_name, file.text, object_of(file.text)};
+    if (file.object_kind == "Job")
+      plan.jobs.push_back(planned_job(std::move(object), experiment));
+    else
+      plan.support.push_back(std::move(object));
+  }
+  return plan;
+}
+
+std::string manifest_stream(const RunPlan& plan) {
+  std::string out;
+  auto add = [&out](const PlannedObject& object) {
+    if (!out.empty()) out += "---\n";
+    out += object.text;
+  };
+  for (const auto& object : plan.support) add(object);
+  for (const auto& job : plan.jobs) add(job.manifest);
+  return out;
+}
+
+std::string run_selector(const std::string& run_id) { return "gkebuild.io/run=" + run_id; }
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,65 @@
+// What one submit sends: the experiment's Jobs and the long-lived objects they need
+// (Namespace, driver installer, storage), rendered by tool/render with the run's id and
+// the pushed image references, each kept as the YAML text printed and the JSON sent.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "project/project.h"
+
+namespace gkebuild::submit {
+
+struct PlannedObject {
+  std::string file_name;  // under manifests/
+  std::string text;       // the YAML document, exactly as rendered
+  nlohmann::json object;  // the same, as the API server gets it
+};
+
+struct PlannedJob {
+  PlannedObject manifest;
+  std::string name;
+  std::string accelerator;  // catalog label
+  int gpus = 0;
+  std::string machine_type;  // the smallest catalog machine type with `gpus` GPUs of this kind
+  bool spot = false;
+  nlohmann::json parameters = nlohmann::json::object();  // the sweep point
+  int completions = 1;
+};
+
+struct PlanRequest {
+  std::string experiment;
+  std::vector<std::string> accelerators;  // empty: the experiment's own
+  std::vector<std::string> sweeps;        // "k=v1,v2": replaces (or adds) the axis k
+  std::vector<std::string> sets;          // "a.b=v": template values
+  std::vector<std::string> values_files;  // YAML or JSON values files, merged in order before `sets`
+  std::string run_id;                     // the gkebuild.io/run label and the suffix of Job names
+  std::map<std::string, std::string> image_references;  // image name -> reference
+};
+
+struct RunPlan {
+  std::string experiment;
+  std::string namespace_name;
+  std::string run_id;
+  std::map<std::string, std::string> images;  // the experiment's image -> the reference its Jobs use
+  std::vector<PlannedObject> support;          // applied (server-side apply), in this order
+  std::vector<PlannedJob> jobs;                // created
+};
+
+// Checks the experiment (with a "did you mean"), the accelerators and the sweeps, and
+// renders. Every bad input is a SourceError; nothing is sent anywhere.
+RunPlan plan_run(const project::Project& project, const PlanRequest& request);
+
+// The images `experiment` needs (its own image), for the build and push step.
+std::vector<std::string> images_of(const project::Project& project, const std::string& experiment);
+
+// The whole plan as one multi-document YAML stream, in the order it is sent.
+std::string manifest_stream(const RunPlan& plan);
+
+// The label selector of a run's objects.
+std::string run_selector(const std::string& run_id);
+
+}  // namespace gkebuild::submit

@@ -1,0 +1,113 @@
+#include "submit/submit.h"
+
+#include <deque>
+
+#include "io/atomic_file.h"
+#include "kube/api_error.h"
+#include "kube/client.h"
+#include "kube/objects.h"
+#include "project/project.h"
+#include "runrecord/run_store.h"
+#include "submit/cluster.h"
+#include "submit/dry_run.h"
+#include "submit/finish.h"
+#include "submit/image_step.h"
+#include "submit/local_submit.h"
+#include "submit/record_writer.h"
+#include "submit/run_plan.h"
+#include "support/exit_codes.h"
+
+namespace gkebuild::submit {
+namespace {
+
+void write_manifests(const std::filesystem::path& run_dir, const RunPlan& plan) {
+  for (const auto& object : plan.support) io::write_file_atomically(run_dir / "manifests" / object.file_name, object.text);
+  for (const auto& job : plan.jobs)
+    io::write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
+}
+
+std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
+  std::vector<JobProgress> jobs;
+  for (const auto& job : plan.jobs) jobs.push_back(JobProgress{job.name});
+  return jobs;
+}
+
+void mark_not_started(std::vector<JobProgress>& jobs, const std::string& why) {
+  for (auto& job : jobs)
+    if (job.state == JobState::Pending && job.pods.empty()) {
+      job.state = JobState::Failed;
+      job.reason = "not started: " + why;
+    }
+}
+
+// The run record's name, as new_run_dir will choose it (for a plan made before the folder).
+std::string provisional_run_id(const std::string& experiment) {
+  return cluster_run_id(experiment + "-00000000-000000");
+}
+
+int follow_to_the_end(const SubmitOptions& options, kube::Client& client, const RunPlan& plan,
+                      std::vector<JobProgress>& jobs, RecordWriter& record) {
+  FollowOptions follow;
+  follow.namespace_name = plan.namespace_name;
+  follow.run_id = plan.run_id;
+  for (const auto& job : plan.jobs) follow.to_create.push_back(job.manifest.object);
+  follow.max_in_flight = options.max_in_flight;
+  follow.follow = !options.detach;
+  follow.interrupted = options.interrupted;
+  FollowView view(*options.err, *options.out, options.terminal, options.terminal_rows);
+  const FollowEnd end = follow_run(client, jobs, std::move(follow), record, view);
+  return finish_follow(end, record.record(), *options.err);
+}
+
+int submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
+  std::ostream& err = *options.err;
+  const auto access = cluster_access(options.kubeconfig, project.cluster.context);
+  ImageStepOptions images;
+  images.given = parse_image_options(options.images);
+  images.no_build = options.no_build;
+  images.insecure_registries = options.insecure_registries;
+  images.ca_file = options.ca_file;
+  images.note = [&err](const std::string& line) { err << line << "\n"; };
+  request.run_id = provisional_run_id(request.experiment);
+  plan_run(project, request);  // every bad input is found before an image is built
+  request.image_references = image_references(project, images_of(project, request.experiment), images);
+  const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
+  const std::string run = run_dir.filename().string();
+  request.run_id = cluster_run_id(run);
+  const RunPlan plan = plan_run(project, request);
+  write_manifests(run_dir, plan);
+  auto initial = new_record(project, plan, run, "cluster");
+  initial.context = access.context;
+  RecordWriter record(run_dir, std::move(initial));
+  runrecord::save_run(run_dir, record.record());
+  err << "run " << run << ": " << plan.jobs.size() << " Jobs in namespace " << plan.namespace_name << " (context "
+      << access.context << "), recorded in " << run_dir.string() << "\n";
+  kube::Client client(access);
+  auto jobs = pending_jobs(plan);
+  try {
+    for (const auto& object : plan.support) kube::server_side_apply(client, object.object);
+    return follow_to_the_end(options, client, plan, jobs, record);
+  } catch (const std::exception& error) {
+    // The record says what happened to the Jobs that never started; the CLI prints why.
+    mark_not_started(jobs, error.what());
+    record.jobs_changed(jobs);
+    throw;
+  }
+}
+
+}  // namespace
+
+int run_submit(const SubmitOptions& options) {
+  const auto project = project::load_project(options.project_file);
+  PlanRequest request;
+  request.experiment = options.experiment;
+  request.accelerators = options.accelerators;
+  request.sweeps = options.sweeps;
+  request.sets = options.sets;
+  request.values_files = options.values_files;
+  if (options.local || project.cluster.local) return submit_locally(options, project, request);
+  if (options.dry_run) return dry_run(options, project, request);
+  return submit_to_cluster(options, project, request);
+}
+
+}  // namespace gkebuild::submit
