@@ -29,7 +29,7 @@ experiments:
   steps:
     image: probe
     args: ["print", '{"schema":"gkebuild.workload.v1","workload":"probe","metric":"time","value":{{ n }},"unit":"ms"}',
-           "err", "step {{ n }} on stderr", "exit", "{{ code }}"]
+           "err", "step {{ n }} on stderr", "sleep", "{{ values.sleep | default(0) }}", "exit", "{{ code }}"]
     accelerators: [nvidia-l4]
     sweep:
       n: [1, 2]
@@ -51,8 +51,9 @@ class SubmitLocalTest : public ::testing::Test {
   }
 
   validate::testing::CommandResult gkebuild(const std::string& arguments) {
-    return validate::testing::run_command("cd " + validate::testing::quoted(project.path().string()) + " && " +
-                                          GKEBUILD_BINARY + " " + arguments + " 2>&1");
+    // stderr joins stdout first, so that `arguments` may go on with more shell (a background run, a signal).
+    return validate::testing::run_command("cd " + validate::testing::quoted(project.path().string()) +
+                                          " && exec 2>&1 && " + GKEBUILD_BINARY + " " + arguments);
   }
 
   json only_record() {
@@ -102,6 +103,18 @@ TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {
   EXPECT_EQ(record["jobs"][0]["state"], "failed");
   EXPECT_EQ(record["jobs"][0]["reason"], "exit code 3");
   EXPECT_EQ(record["jobs"][0]["pods"][0]["exit_code"], 3);
+}
+
+TEST_F(SubmitLocalTest, CtrlCStopsTheContainerAndRecordsWhatRan) {
+  write_project("cluster: local");
+  const auto outcome = gkebuild("submit steps --set sleep=20 & pid=$!; sleep 3; kill -INT $pid; wait $pid");
+  EXPECT_EQ(outcome.exit_code, 130) << outcome.output;
+  EXPECT_NE(outcome.output.find("stopped run steps-"), std::string::npos) << outcome.output;
+  const json record = only_record();
+  EXPECT_EQ(record["jobs"][0]["state"], "failed");
+  EXPECT_EQ(record["jobs"][0]["reason"], "Stopped");
+  EXPECT_EQ(record["jobs"][1]["reason"], "not run: stopped with Ctrl-C");
+  EXPECT_FALSE(record["finished"].is_null());
 }
 
 }  // namespace

@@ -19,6 +19,10 @@ int finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::ostrea
     come_back(record, err);
     return kExitSuccess;
   }
+  if (end == FollowEnd::Interrupted && record.target == "local") {
+    err << "stopped run " << record.run << " with Ctrl-C; its record keeps what ran\n";
+    return kExitInterrupted;
+  }
   if (end == FollowEnd::Interrupted) {
     err << "stopped following run " << record.run << "\n";
     come_back(record, err);

@@ -13,6 +13,7 @@ bool pinned(const std::string& reference) { return reference.find("@sha256:") !=
 std::string publish_one(const project::Project& project, const std::string& image, const ImageStepOptions& options) {
   publish::PublishOptions publish_options;
   publish_options.build.images = {image};
+  publish_options.build.workloads_build = options.workloads_build;
   publish_options.push.session.insecure_registries = options.insecure_registries;
   publish_options.push.session.ca_file = options.ca_file;
   const auto published = publish::publish_project_images(project.file, publish_options);

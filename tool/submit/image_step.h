@@ -16,6 +16,7 @@ namespace gkebuild::submit {
 
 struct ImageStepOptions {
   std::map<std::string, std::string> given;  // --image NAME=REF
+  std::string workloads_build;               // where compiled workload binaries are
   bool no_build = false;                     // use the pins of earlier pushes
   bool dry_run = false;                      // build nothing; unpinned references are allowed
   std::vector<std::string> insecure_registries;

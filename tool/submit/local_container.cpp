@@ -70,12 +70,17 @@ LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::str
 
 FollowEnd LocalJobs::run(RunSink& sink, FollowView& view) {
   publish(sink, view);
-  for (std::size_t i = 0; i < jobs_.size(); ++i) {
-    if (stopped(interrupted_)) return FollowEnd::Interrupted;
-    run_job(i, sink, view);
-  }
+  for (std::size_t i = 0; i < jobs_.size() && !stopped(interrupted_); ++i) run_job(i, sink, view);
   view.finish();
-  return stopped(interrupted_) ? FollowEnd::Interrupted : FollowEnd::Finished;
+  if (!stopped(interrupted_)) return FollowEnd::Finished;
+  // Nothing goes on without this process: the record says which Jobs Ctrl-C stopped or skipped.
+  for (auto& job : jobs_)
+    if (!is_finished(job.state)) {
+      job.state = JobState::Failed;
+      job.reason = job.pods.empty() ? "not run: stopped with Ctrl-C" : "Stopped";
+    }
+  publish(sink, view);
+  return FollowEnd::Interrupted;
 }
 
 void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {

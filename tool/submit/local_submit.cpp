@@ -22,10 +22,11 @@ namespace fs = std::filesystem;
 
 // Builds the experiment's image into the project's layout; returns its manifest digest.
 std::string build_image(const project::Project& project, const std::string& image, const fs::path& layout,
-                        std::ostream& err) {
+                        const std::string& workloads_build, std::ostream& err) {
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
   imageproject::ProjectImageOptions options;
   options.images = {image};
+  options.workloads_build = workloads_build;
   options.build.pull = publish::registry_pull(store, {});
   err << "image " << image << ": building into " << layout.string() << " (not pushed: --local)\n";
   const auto built = imageproject::build_project_images(project.file, options, store);
@@ -61,7 +62,7 @@ int submit_locally(const SubmitOptions& options, const project::Project& project
         << " and run each Job's container here with runc\n";
     return 0;
   }
-  const std::string digest = build_image(project, image, layout, err);
+  const std::string digest = build_image(project, image, layout, options.workloads_build, err);
   const bool gpu = localrun::find_host_gpu().present();
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();

@@ -65,6 +65,7 @@ int submit_to_cluster(const SubmitOptions& options, const project::Project& proj
   ImageStepOptions images;
   images.given = parse_image_options(options.images);
   images.no_build = options.no_build;
+  images.workloads_build = options.workloads_build;
   images.insecure_registries = options.insecure_registries;
   images.ca_file = options.ca_file;
   images.note = [&err](const std::string& line) { err << line << "\n"; };

@@ -22,6 +22,7 @@ struct SubmitOptions {
   std::vector<std::string> sets;
   std::vector<std::string> values_files;
   std::vector<std::string> images;  // --image NAME=REF
+  std::string workloads_build;  // where compiled workload binaries are (default: the project's build/)
   bool no_build = false;
   bool dry_run = false;
   bool detach = false;
