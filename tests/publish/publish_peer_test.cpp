@@ -47,7 +47,7 @@ class PublishPeerTest : public ::testing::Test {
     return run_command("cd '" + project().string() + "' && SOURCE_DATE_EPOCH=0 " + gkebuild() + " " + args);
   }
   nlohmann::json push_json() {
-    auto r = in_project("image --push -q -o json");
+    auto r = in_project("image --push -q -o json hello");  // -o takes one value
     EXPECT_EQ(r.exit_code, 0) << r.all();
     return nlohmann::json::parse(r.out).at(0);
   }

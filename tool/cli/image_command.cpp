@@ -311,7 +311,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--tag,-t", flags->tag, "Image name, NAME[:TAG] (TAG defaults to latest)");
   command->add_option("--output,-o", flags->outputs,
                       "oci:DIR or docker-archive:FILE (default: the project's .gkebuild/oci); with --push "
-                      "also text or json, the format of what it prints");
+                      "also text or json, the format of what it prints")
+      ->allow_extra_args(false);  // one value each time: `-o json IMAGE` leaves IMAGE alone
   command->add_flag("--push", flags->push,
                     "Push to the registry and print host/repo@sha256:…; a project's images go to "
                     "<registry>/<project>-<image>:latest and are pinned in .gkebuild/images.json");
