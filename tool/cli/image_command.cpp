@@ -11,6 +11,7 @@
 
 #include "build/builder.h"
 #include "cli/command.h"
+#include "cli/image_output.h"
 #include "cli/registry_flags.h"
 #include "dockerfile/dockerfile_error.h"
 #include "elf/stage.h"
@@ -119,60 +120,6 @@ void stage_binaries(const std::vector<std::string>& binaries, const fs::path& co
   throw SourceError(SourceLocation{e.file(), e.line(), e.column()}, e.message(), source);
 }
 
-struct Output {
-  fs::path layout;
-  std::string archive;  // docker-archive:FILE, empty when none
-  std::string format = "text";  // of what --push prints
-};
-
-void set_destination(Output& out, const std::string& value, bool& given) {
-  if (given) usage("give one --output destination, oci:DIR or docker-archive:FILE");
-  given = true;
-  if (value.starts_with("oci:")) {
-    out.layout = value.substr(4);
-    if (out.layout.empty()) usage("--output oci: needs a folder");
-  } else {
-    out.archive = value.substr(15);
-    if (out.archive.empty()) usage("--output docker-archive: needs a file");
-  }
-}
-
-// -o may be given twice: a destination and, with --push, the format (text or json).
-Output parse_output(const ImageFlags& flags) {
-  Output out{default_layout(), "", "text"};
-  bool destination = false;
-  bool format = false;
-  for (const auto& value : flags.outputs) {
-    if (value.starts_with("oci:") || value.starts_with("docker-archive:")) {
-      set_destination(out, value, destination);
-    } else if (value == "text" || value == "json") {
-      if (format) usage("give one --output format, text or json");
-      if (!flags.push) usage("--output " + value + " is the format of what --push prints; add --push");
-      out.format = value;
-      format = true;
-    } else {
-      usage("--output must be oci:DIR, docker-archive:FILE, text or json, got '" + value + "'");
-    }
-  }
-  if (flags.push && !out.archive.empty()) usage("--push sends the image to a registry; drop docker-archive:");
-  return out;
-}
-
-// What --push prints: one digest reference a line, or the -o json array.
-void print_pushed(const std::vector<std::pair<std::string, registry::PushResult>>& pushed, const Output& output) {
-  if (output.format == "text") {
-    for (const auto& [name, result] : pushed) std::cout << result.reference << "\n";
-    return;
-  }
-  nlohmann::json results = nlohmann::json::array();
-  for (const auto& [name, result] : pushed) {
-    nlohmann::json entry = push_result_json(result);
-    if (!name.empty()) entry["image"] = name;
-    results.push_back(entry);
-  }
-  std::cout << results.dump(2) << "\n";
-}
-
 // What every build shares: compression, times, labels, progress.
 build::BuildOptions common_options(const ImageFlags& flags) {
   auto kind = layer::parse_compression(flags.compression);
@@ -213,7 +160,7 @@ int build_dockerfile(const ImageFlags& flags) {
   build::BuildOptions options = common_options(flags);
   options.dockerfile = flags.dockerfile.empty() ? fs::path(flags.context) / "Dockerfile"
                                                 : fs::path(flags.dockerfile);
-  Output output = parse_output(flags);
+  Output output = parse_output(flags.outputs, flags.push, default_layout());
   std::string tag = with_default_tag(flags.tag);
   auto destination = flags.push ? std::optional(registry::parse_reference(tag)) : std::nullopt;
   if (!flags.stage.empty()) stage_binaries(flags.stage, flags.context);
@@ -268,7 +215,7 @@ int build_project(const ImageFlags& flags) {
           "any Dockerfile");
   }
   if (!flags.stage.empty()) usage("--stage is for --dockerfile builds; a project stages its workloads");
-  Output output = parse_output(flags);
+  Output output = parse_output(flags.outputs, flags.push, default_layout());
   imageproject::ProjectImageOptions options;
   options.images = flags.images;
   options.workloads_build = flags.workloads_build;
@@ -297,6 +244,7 @@ int build(const ImageFlags& flags) {
   if (dockerfile_mode && !flags.images.empty()) {
     usage("give either image names of gkebuild.yaml or --dockerfile/--tag, not both");
   }
+  if (!flags.push && !flags.registry.format.empty()) usage("--format is the manifest format of --push; add --push");
   return dockerfile_mode ? build_dockerfile(flags) : build_project(flags);
 }
 
