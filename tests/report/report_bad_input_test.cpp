@@ -1,0 +1,98 @@
+// Bad input: unusable result lines, mixed units, an accelerator without a price or not in the
+// catalog, a failed Job, an empty run, an unknown baseline or run.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "fixture.h"
+#include "report/report_writers.h"
+
+namespace gkebuild::report {
+namespace {
+
+using namespace testing;
+
+TEST(ReportBadInput, EveryUnusableLineIsNamedAndCounted) {
+  auto report = fixture_report({"broken-20261122-050000"});
+  ASSERT_EQ(report.skipped.size(), 5u);
+  std::vector<std::pair<int, std::string>> expected = {
+      {2, "corrupt JSON at column 61: "},
+      {3, "missing field 'unit'"},
+      {4, "schema \"someone.else.v1\", not \"gkebuild.workload.v1\""},
+      {5, "job 'no-such-job' is not in run.json"},
+      {6, "non-finite value (NaN or Infinity)"},
+  };
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_TRUE(report.skipped[i].where.file.ends_with("broken-20261122-050000/results.jsonl"));
+    EXPECT_EQ(report.skipped[i].where.line, expected[i].first);
+    EXPECT_TRUE(report.skipped[i].reason.starts_with(expected[i].second)) << report.skipped[i].reason;
+  }
+  ASSERT_EQ(report.runs.size(), 1u);
+  EXPECT_EQ(report.runs[0].result_lines, 3u);
+  EXPECT_EQ(report.runs[0].skipped_lines, 5u);
+  std::string md = write_markdown(report);
+  EXPECT_TRUE(contains(md, "## Skipped result lines (5)\n")) << md;
+  EXPECT_TRUE(contains(md, "/results.jsonl:3: missing field 'unit'\n")) << md;
+  EXPECT_TRUE(contains(md, "3 Jobs, 3 result lines used, 5 skipped")) << md;
+  auto document = nlohmann::json::parse(write_json(report));
+  EXPECT_EQ(document["skipped"].size(), 5u);
+  EXPECT_EQ(document["runs"][0]["skipped_lines"], 5);
+}
+
+TEST(ReportBadInput, MixedUnitsAreSeparateRowsWithANote) {
+  std::string md = write_markdown(fixture_report({"broken-20261122-050000"}));
+  EXPECT_TRUE(contains(md, "### gemm-bench fp16 k=1024 m=1024 n=1024 (GFLOP/s)\n")) << md;
+  EXPECT_TRUE(contains(md, "### gemm-bench fp16 k=1024 m=1024 n=1024 (TFLOP/s)\n")) << md;
+  EXPECT_TRUE(contains(md, "- Mixed units: throughput of gemm-bench fp16 k=1024 m=1024 n=1024 comes in 2 units "
+                           "(GFLOP/s: 1 line, TFLOP/s: 2 lines); each unit has its own rows and they are not "
+                           "compared.\n"))
+      << md;
+}
+
+TEST(ReportBadInput, UnknownAcceleratorAndFailedJobAreNoted) {
+  std::string md = write_markdown(fixture_report({"broken-20261122-050000"}));
+  EXPECT_TRUE(contains(md, "- nvidia-x9 is not in the accelerator catalog (did you mean 'nvidia-l4'?): its cost is n/a.\n")) << md;
+  EXPECT_TRUE(contains(md, "| nvidia-x9 | n/a | n/a | - | not in the catalog |")) << md;
+  EXPECT_TRUE(contains(md, "- Job b-fail (broken-20261122-050000) is failed: exit code 2.\n")) << md;
+}
+
+TEST(ReportBadInput, AnEmptyRunIsAClearMessageAndExit2) {
+  ReportOptions options;
+  options.runs = {"empty-20261122-060000"};
+  options.project_dir = kProject;
+  options.catalog_file = kFixtures + "/catalog.yaml";
+  std::ostringstream out, err;
+  EXPECT_EQ(run_report(options, out, err), 2);
+  EXPECT_EQ(out.str(), "");
+  EXPECT_EQ(err.str(),
+            "gkebuild report: nothing to report: no usable result lines in the run\n"
+            "  empty-20261122-060000: no results.jsonl (no Job has printed a result line yet)\n");
+}
+
+TEST(ReportBadInput, AnEmptyRunBesideAGoodOneIsReportedAsEmpty) {
+  auto report = fixture_report({"gemm-20261122-031500", "empty-20261122-060000"});
+  EXPECT_EQ(report.runs.size(), 2u);
+  EXPECT_TRUE(contains(write_markdown(report), "- empty-20261122-060000: cluster, created 2026-11-22T06:00:00.000Z, "
+                                               "1 Job, 0 result lines used, 0 skipped\n"));
+}
+
+TEST(ReportBadInput, AnUnknownBaselineNamesTheAccelerators) {
+  try {
+    fixture_report({"gemm-20261122-031500"}, "nvidia-l5");
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "--baseline 'nvidia-l5': no run measured its throughput (did you mean 'nvidia-l4'?); accelerators "
+              "in these runs: nvidia-gb200, nvidia-l4, nvidia-tesla-t4");
+  }
+}
+
+TEST(ReportBadInput, AnUnknownRunOrFolderIsASourceError) {
+  EXPECT_THROW(fixture_report({"gemm-20261122-031501"}), SourceError);
+  EXPECT_THROW(fixture_report({kFixtures}), SourceError);  // a folder without run.json
+}
+
+}  // namespace
+}  // namespace gkebuild::report

@@ -1,0 +1,162 @@
+// The fixture runs give figures worked out by hand (prices from fixtures/catalog.yaml:
+// T4 0.36/0.18, L4 0.72/0.36 USD per GPU-hour on demand/spot, GB200 without a price).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fixture.h"
+#include "report/report_writers.h"
+
+namespace gkebuild::report {
+namespace {
+
+using namespace testing;
+using nlohmann::json;
+
+const std::vector<std::string> kGoodRuns = {"gemm-20261122-031500", "mnist-20261122-040000"};
+
+// Relative 1e-12: the same figure by a different order of the same operations.
+void expect_figure(const json& value, double expected) {
+  ASSERT_TRUE(value.is_number()) << value.dump();
+  EXPECT_NEAR(value.get<double>(), expected, 1e-12 * std::abs(expected)) << value.dump();
+}
+
+const json& row_of(const json& document, const std::string& workload, const std::string& accelerator) {
+  for (const auto& row : document["throughput"])
+    if (row["case"]["workload"] == workload && row["accelerator"] == accelerator) return row;
+  throw std::runtime_error("no row " + workload + " " + accelerator);
+}
+
+TEST(ReportBuild, MarkdownCarriesTheHandComputedFigures) {
+  std::string md = write_markdown(fixture_report(kGoodRuns, "nvidia-tesla-t4"));
+  EXPECT_TRUE(contains(md, "Prices: accelerator catalog of 2026-11-20, USD per GPU-hour. Baseline: nvidia-tesla-t4."));
+  EXPECT_TRUE(contains(md, "### gemm-bench fp32 k=4096 m=4096 n=4096 (TFLOP/s)\n")) << md;
+  EXPECT_TRUE(contains(md,
+      "| accelerator | values | median TFLOP/s | min | max | wall time per run | GPU-hours | cost on demand | "
+      "cost spot | on demand per 10^15 FLOP | spot per 10^15 FLOP | speed-up vs nvidia-tesla-t4 | "
+      "cost ratio vs nvidia-tesla-t4 | outliers |\n")) << md;
+  // GB200: median of 40, 40, 40; 30 s = 0.008333 GPU-hours; no price; 40 / 4.2 = 9.52x.
+  // L4: median of 2, 8, 8.4, 8.8 = (8 + 8.4) / 2 = 8.2; 60 s = 1/60 GPU-hour x 0.72 = $0.012
+  //     (spot x 0.36 = $0.006); per 10^15 FLOP = 0.72 x (1000 / 8.2) / 3600 = 0.2 / 8.2 = $0.02439,
+  //     from 0.2 / 8.8 = $0.02273 to 0.2 / 2 = $0.1; spot 0.1 / 8.2 = $0.0122 (0.01136 - 0.05);
+  //     speed-up 8.2 / 4.2 = 1.95x; cost ratio (0.2 / 8.2) / (0.1 / 4.2) = 1.02x; outlier 2.
+  // T4: median of 4, 4.4, 4.2 = 4.2; 120 s = 1/30 GPU-hour x 0.36 = $0.012 (spot $0.006);
+  //     per 10^15 FLOP 0.1 / 4.2 = $0.02381 (0.1 / 4.4 = 0.02273 - 0.1 / 4 = 0.025);
+  //     spot 0.05 / 4.2 = $0.0119 (0.01136 - 0.0125).
+  EXPECT_TRUE(contains(md,
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+      "| nvidia-gb200 | 3 | 40 | 40 | 40 | 30 s | 0.008333 | n/a | n/a | n/a | n/a | 9.52x | n/a | - |\n"
+      "| nvidia-l4 | 4 | 8.2 | 2 | 8.8 | 60 s | 0.01667 | $0.012 | $0.006 | $0.02439 ($0.02273-$0.1) | "
+      "$0.0122 ($0.01136-$0.05) | 1.95x | 1.02x | 2 |\n"
+      "| nvidia-tesla-t4 | 3 | 4.2 | 4 | 4.4 | 120 s | 0.03333 | $0.012 | $0.006 | $0.02381 ($0.02273-$0.025) | "
+      "$0.0119 ($0.01136-$0.0125) | 1.00x | 1.00x | - |\n")) << md;
+  // Training: T4 median of 20000, 24000, 22000 = 22000 samples/s; an epoch is 60000 samples:
+  //   0.36 x (60000 / 22000) / 3600 = $0.0002727 (at 24000: $0.00025, at 20000: $0.0003);
+  //   spot $0.0001364 ($0.000125-$0.00015); per 1,000 samples 0.36 x (1000 / 22000) / 3600 =
+  //   $0.000004545 (0.000004167-0.000005), spot $0.000002273; 40 s = 0.01111 GPU-hours = $0.004.
+  // CPU: median of 1000, 1200, 1100 = 1100; 50 s; no price; 1100 / 22000 = 0.05x.
+  EXPECT_TRUE(contains(md,
+      "| nvidia-tesla-t4 | 3 | 22000 | 20000 | 24000 | 40 s | 0.01111 | $0.004 | $0.002 | "
+      "$0.0002727 ($0.00025-$0.0003) | $0.0001364 ($0.000125-$0.00015) | "
+      "$0.000004545 ($0.000004167-$0.000005) | $0.000002273 ($0.000002083-$0.0000025) | 1.00x | 1.00x | - |\n"
+      "| cpu (local) | 3 | 1100 | 1000 | 1200 | 50 s | n/a | n/a | n/a | n/a | n/a | n/a | n/a | 0.05x | n/a | - |\n"))
+      << md;
+  // 0.6745 x (2 - 8.2) / MAD; MAD = median(0.2, 0.2, 0.6, 6.2) = 0.4, so z = -10.45.
+  EXPECT_TRUE(contains(md, "- gemm-bench fp32 k=4096 m=4096 n=4096, nvidia-l4: 2 TFLOP/s (modified z -10.5, "
+                           "median 8.2): Job gemm-l4 of gemm-20261122-031500, "))
+      << md;
+  // The last test accuracy each Job printed.
+  EXPECT_TRUE(contains(md, "| mnist-train fp32 batch=64 classes=10 hidden=128 inputs=784 model=mlp test_samples=10000 "
+                           "train_samples=60000 | test_accuracy | nvidia-tesla-t4 | 1 | 0.97 | 0.97 | 0.97 | fraction |"))
+      << md;
+  EXPECT_TRUE(contains(md, "| nvidia-gb200 | n/a | n/a | - | No per-GPU price in the sources read. |")) << md;
+  EXPECT_TRUE(contains(md, "- nvidia-gb200: the catalog has no price, shown as n/a (No per-GPU price"));
+  EXPECT_TRUE(contains(md, "- cpu (local) ran without a GPU on the local machine: no cloud GPU price applies"));
+  EXPECT_FALSE(contains(md, "Skipped result lines"));
+}
+
+TEST(ReportBuild, JsonCarriesTheSameFiguresAtFullPrecision) {
+  auto document = json::parse(write_json(fixture_report(kGoodRuns, "nvidia-tesla-t4")));
+  EXPECT_EQ(document["schema"], "gkebuild.report.v1");
+  EXPECT_EQ(document["catalog_date"], "2026-11-20");
+  EXPECT_EQ(document["throughput"].size(), 5u);
+  const json& l4 = row_of(document, "gemm-bench", "nvidia-l4");
+  expect_figure(l4["median"], 8.2);
+  expect_figure(l4["min"], 2.0);
+  expect_figure(l4["max"], 8.8);
+  EXPECT_EQ(l4["values"], 4);
+  expect_figure(l4["wall_seconds"], 60);
+  expect_figure(l4["gpu_hours"], 1.0 / 60);
+  expect_figure(l4["cost_on_demand_usd"], 0.012);
+  expect_figure(l4["cost_spot_usd"], 0.006);
+  EXPECT_EQ(l4["cost_per_unit"][0]["unit"], "10^15 FLOP");
+  expect_figure(l4["cost_per_unit"][0]["on_demand_usd"], 0.2 / 8.2);
+  expect_figure(l4["cost_per_unit"][0]["on_demand_usd_range"][0], 0.2 / 8.8);
+  expect_figure(l4["cost_per_unit"][0]["on_demand_usd_range"][1], 0.1);
+  expect_figure(l4["cost_per_unit"][0]["spot_usd"], 0.1 / 8.2);
+  expect_figure(l4["speedup"], 8.2 / 4.2);
+  expect_figure(l4["cost_ratio"], (0.2 / 8.2) / (0.1 / 4.2));
+  ASSERT_EQ(l4["outliers"].size(), 1u);
+  expect_figure(l4["outliers"][0]["value"], 2.0);
+  expect_figure(l4["outliers"][0]["z"], 0.6745 * (2.0 - 8.2) / 0.4);
+  EXPECT_EQ(l4["outliers"][0]["job"], "gemm-l4");
+  EXPECT_TRUE(l4["outliers"][0]["where"].get<std::string>().ends_with("gemm-20261122-031500/results.jsonl:7"));
+
+  const json& gb200 = row_of(document, "gemm-bench", "nvidia-gb200");
+  EXPECT_TRUE(gb200["cost_on_demand_usd"].is_null());
+  EXPECT_TRUE(gb200["cost_per_unit"][0]["on_demand_usd"].is_null());
+  EXPECT_TRUE(gb200["cost_ratio"].is_null());
+  expect_figure(gb200["speedup"], 40 / 4.2);
+
+  const json& t4 = row_of(document, "mnist-train", "nvidia-tesla-t4");
+  EXPECT_EQ(t4["cost_per_unit"][0]["unit"], "epoch");
+  expect_figure(t4["cost_per_unit"][0]["on_demand_usd"], 0.36 * (60000.0 / 22000) / 3600);
+  EXPECT_EQ(t4["cost_per_unit"][1]["unit"], "1,000 samples");
+  expect_figure(t4["cost_per_unit"][1]["spot_usd"], 0.18 * (1000.0 / 22000) / 3600);
+  expect_figure(t4["gpu_hours"], 40.0 / 3600);
+
+  const json& cpu = row_of(document, "mnist-train", "cpu (local)");
+  EXPECT_TRUE(cpu["label"].is_null());
+  EXPECT_TRUE(cpu["gpu_hours"].is_null());
+  EXPECT_TRUE(cpu["cost_spot_usd"].is_null());
+  expect_figure(cpu["median"], 1100);
+  expect_figure(cpu["speedup"], 1100.0 / 22000);
+  EXPECT_EQ(document["runs"][1]["target"], "local");
+  EXPECT_EQ(document["runs"][0]["result_lines"], 15);
+}
+
+TEST(ReportBuild, WithoutABaselineTheSlowestOfEachCaseIsOne) {
+  auto document = json::parse(write_json(fixture_report(kGoodRuns)));
+  EXPECT_TRUE(document["baseline"].is_null());
+  expect_figure(row_of(document, "gemm-bench", "nvidia-tesla-t4")["speedup"], 1);
+  expect_figure(row_of(document, "mnist-train", "cpu (local)")["speedup"], 1);
+  expect_figure(row_of(document, "mnist-train", "nvidia-tesla-t4")["speedup"], 20);
+  // The CPU has no price, so nothing has a cost ratio against it.
+  EXPECT_TRUE(row_of(document, "mnist-train", "nvidia-tesla-t4")["cost_ratio"].is_null());
+}
+
+TEST(ReportBuild, AnotherBaselineTurnsTheRatios) {
+  auto document = json::parse(write_json(fixture_report(kGoodRuns, "nvidia-l4")));
+  const json& t4 = row_of(document, "gemm-bench", "nvidia-tesla-t4");
+  expect_figure(t4["speedup"], 4.2 / 8.2);
+  expect_figure(t4["cost_ratio"], (0.1 / 4.2) / (0.2 / 8.2));
+  // The L4 did not train: the training case has no ratios, and a note says why.
+  EXPECT_TRUE(row_of(document, "mnist-train", "nvidia-tesla-t4")["speedup"].is_null());
+  bool noted = false;
+  for (const auto& note : document["notes"])
+    noted = noted || note.get<std::string>().starts_with("The baseline nvidia-l4 did not measure mnist-train");
+  EXPECT_TRUE(noted);
+}
+
+TEST(ReportBuild, CsvHasOneRowPerAcceleratorCaseAndUnitOfWork) {
+  std::string csv = write_csv(fixture_report(kGoodRuns, "nvidia-tesla-t4"));
+  // 3 GEMM rows with one unit each, 2 training rows with two units each, and the header.
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 8);
+  EXPECT_TRUE(contains(csv, "gemm-bench,fp32,k=4096 m=4096 n=4096,throughput,TFLOP/s,nvidia-l4,1,4,1,8.2,2.0,8.8,"
+                            "60.0,"));
+  EXPECT_TRUE(contains(csv, ",10^15 FLOP,")) << csv;
+  EXPECT_TRUE(contains(csv, ",\"1,000 samples\",")) << csv;
+}
+
+}  // namespace
+}  // namespace gkebuild::report

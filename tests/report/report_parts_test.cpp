@@ -1,0 +1,79 @@
+// The pieces: statistics, number formats, XML escaping, the SVG and HTML writers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fixture.h"
+#include "report/bar_chart.h"
+#include "report/html_writer.h"
+#include "report/number_format.h"
+#include "report/report_charts.h"
+#include "report/statistics.h"
+#include "report/svg_writer.h"
+
+namespace gkebuild::report {
+namespace {
+
+using namespace testing;
+
+TEST(ReportParts, MedianAndMad) {
+  EXPECT_EQ(median({3, 1, 2}), 2);
+  EXPECT_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_EQ(median_absolute_deviation({1, 2, 3, 4, 100}), 1);  // |x - 3| = 2 1 0 1 97
+  EXPECT_EQ(outlier_indices({1, 2, 3, 4, 100}), std::vector<std::size_t>{4});
+  EXPECT_TRUE(outlier_indices({1, 100}).empty());  // too few values to judge
+  EXPECT_EQ(outlier_indices({5, 5, 5, 6}), std::vector<std::size_t>{3});  // MAD 0: any other value
+  EXPECT_TRUE(std::isinf(modified_z_score(6, 5, 0)));
+}
+
+TEST(ReportParts, NumbersKeepFourSignificantDigits) {
+  EXPECT_EQ(format_number(1234.56), "1235");
+  EXPECT_EQ(format_number(0.0123456), "0.01235");
+  EXPECT_EQ(format_number(8.2), "8.2");
+  EXPECT_EQ(format_number(9.99996), "10");
+  EXPECT_EQ(format_number(-10.45475, 3), "-10.5");
+  EXPECT_EQ(format_number(0), "0");
+  EXPECT_EQ(format_number(-INFINITY), "-inf");
+  EXPECT_EQ(format_usd(std::nullopt), "n/a");
+  EXPECT_EQ(format_ratio(1.0 / 3), "0.33x");
+  EXPECT_EQ(format_duration(90), "90 s");
+  EXPECT_EQ(format_duration(1800), "30 min");
+  EXPECT_EQ(format_duration(36000), "10 h");
+  EXPECT_EQ(nice_ceiling(8.8), 10);
+  EXPECT_EQ(nice_ceiling(40), 50);
+  EXPECT_EQ(nice_ceiling(0.0243), 0.05);
+}
+
+TEST(ReportParts, SvgTextIsEscaped) {
+  EXPECT_EQ(xml_escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
+  SvgWriter svg(100, 50, "x < y");
+  svg.text(1, 2, "</text><script>");
+  std::string document = svg.finish();
+  EXPECT_TRUE(contains(document, "<title>x &lt; y</title>"));
+  EXPECT_TRUE(contains(document, ">&lt;/text&gt;&lt;script&gt;</text>"));
+}
+
+TEST(ReportParts, ChartsHoldEveryAcceleratorWithItsSpread) {
+  auto report = fixture_report({"gemm-20261122-031500"});
+  std::string svg = write_svg(report);
+  EXPECT_TRUE(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_TRUE(contains(svg, ">gemm-bench fp32 k=4096 m=4096 n=4096</text>"));
+  EXPECT_TRUE(contains(svg, ">TFLOP/s (bar: median; whiskers: min-max)</text>"));
+  EXPECT_TRUE(contains(svg, ">Cost per 10^15 FLOP</text>"));
+  EXPECT_TRUE(contains(svg, ">n/a (no price in the catalog)</text>"));  // GB200 in the cost chart
+  EXPECT_TRUE(contains(svg, "<title>nvidia-l4 median: 8.2</title>"));
+  for (const char* label : {">nvidia-gb200</text>", ">nvidia-l4</text>", ">nvidia-tesla-t4</text>"})
+    EXPECT_TRUE(contains(svg, label)) << label;
+}
+
+TEST(ReportParts, HtmlHoldsTablesAndChartsTogether) {
+  std::string html = write_html(fixture_report({"gemm-20261122-031500", "mnist-20261122-040000"}));
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>"));
+  EXPECT_TRUE(contains(html, "<h2>Charts</h2>\n<svg "));
+  EXPECT_TRUE(contains(html, "<td>nvidia-l4</td><td>4</td><td>8.2</td>"));
+  EXPECT_TRUE(contains(html, "<td>cpu (local)</td>"));
+  EXPECT_TRUE(contains(html, "</svg>\n"));
+}
+
+}  // namespace
+}  // namespace gkebuild::report

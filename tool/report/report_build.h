@@ -1,0 +1,29 @@
+// From run records and the accelerator catalog to a Report (report_model.h).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "report/report_model.h"
+#include "runrecord/results_file.h"
+#include "runrecord/run_record.h"
+
+namespace gkebuild::report {
+
+struct LoadedRun {
+  std::filesystem::path dir;
+  runrecord::RunRecord record;
+  runrecord::Results results;
+};
+
+// `baseline`: an accelerator label (or "cpu") to compare against; "" compares each case
+// with its slowest accelerator. A baseline no run measured is std::invalid_argument.
+Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& catalog,
+                    const std::string& baseline);
+
+// "RUN: no results.jsonl" … for each run that gave nothing; "" when the report has rows.
+std::string empty_report_reason(const Report& report);
+
+}  // namespace gkebuild::report

@@ -1,0 +1,45 @@
+#include "report/samples.h"
+
+namespace gkebuild::report {
+
+std::string CaseKey::title() const {
+  std::string text = workload;
+  for (const auto* part : {&precision, &shape})
+    if (!part->empty()) text += " " + *part;
+  return text;
+}
+
+std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::RunRecord& run) {
+  if (!job.accelerator) return run.target == "local" ? "cpu (local)" : "cpu";
+  if (job.gpus > 1) return std::to_string(job.gpus) + "x " + *job.accelerator;
+  return *job.accelerator;
+}
+
+std::string shape_text(const nlohmann::json& shape) {
+  std::string text;
+  for (const auto& [name, value] : shape.items()) {
+    if (!text.empty()) text += ' ';
+    text += name + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  return text;
+}
+
+Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::SkippedLine>& skipped) {
+  Groups groups;
+  for (const auto& run : runs) {
+    std::map<std::string, const runrecord::JobRecord*> jobs;
+    for (const auto& job : run.record.jobs) jobs[job.name] = &job;
+    for (const auto& line : run.results.lines) {
+      auto job = jobs.find(line.job);
+      if (job == jobs.end()) {
+        skipped.push_back({line.where, "job '" + line.job + "' is not in run.json"});
+        continue;
+      }
+      CaseKey key{line.workload, line.precision, shape_text(line.shape), line.metric, line.unit};
+      groups[{key, accelerator_name(*job->second, run.record)}].push_back({&run, job->second, &line});
+    }
+  }
+  return groups;
+}
+
+}  // namespace gkebuild::report

@@ -1,0 +1,35 @@
+// Result lines matched to the Job that printed them and grouped by case and accelerator.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "report/report_build.h"
+
+namespace gkebuild::report {
+
+struct Sample {
+  const LoadedRun* run = nullptr;
+  const runrecord::JobRecord* job = nullptr;
+  const runrecord::ResultLine* line = nullptr;
+};
+
+struct GroupKey {
+  CaseKey key;
+  std::string accelerator;  // display name
+  auto operator<=>(const GroupKey&) const = default;
+};
+
+using Groups = std::map<GroupKey, std::vector<Sample>>;
+
+// "nvidia-l4", "2x nvidia-l4", "cpu (local)".
+std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::RunRecord& run);
+
+// "k=4096 m=4096 n=4096" from a result's shape object.
+std::string shape_text(const nlohmann::json& shape);
+
+// Every usable result line by group; lines naming no Job of their run join `skipped`.
+Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::SkippedLine>& skipped);
+
+}  // namespace gkebuild::report

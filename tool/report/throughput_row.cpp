@@ -1,0 +1,92 @@
+#include "report/throughput_row.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+#include "report/statistics.h"
+#include "report/unit_cost.h"
+
+namespace gkebuild::report {
+namespace {
+
+void add_spread(const std::vector<double>& values, double& middle, double& low, double& high) {
+  middle = median(values);
+  low = *std::min_element(values.begin(), values.end());
+  high = *std::max_element(values.begin(), values.end());
+}
+
+// Each Job once, in the order its first sample appears.
+std::vector<const Sample*> distinct_jobs(const std::vector<Sample>& samples) {
+  std::vector<const Sample*> jobs;
+  std::set<std::pair<const LoadedRun*, const runrecord::JobRecord*>> seen;
+  for (const auto& sample : samples)
+    if (seen.insert({sample.run, sample.job}).second) jobs.push_back(&sample);
+  return jobs;
+}
+
+void add_time_and_cost(ThroughputRow& row, const std::vector<const Sample*>& jobs,
+                       const catalog::Accelerator* accelerator) {
+  std::vector<double> walls;
+  for (const auto* sample : jobs) {
+    const auto& job = *sample->job;
+    if (!job.start || !job.end) continue;
+    double seconds = std::chrono::duration<double>(*job.end - *job.start).count();
+    walls.push_back(seconds);
+    row.gpu_hours += job.gpus * seconds / 3600.0;
+  }
+  if (!walls.empty()) row.wall_seconds = median(walls);
+  if (!accelerator || walls.empty()) return;  // a CPU run has no GPU-hours to price
+  if (accelerator->on_demand) row.cost_on_demand = row.gpu_hours * accelerator->on_demand->usd_per_gpu_hour;
+  if (accelerator->spot) row.cost_spot = row.gpu_hours * accelerator->spot->usd_per_gpu_hour;
+}
+
+void add_outliers(ThroughputRow& row, const std::vector<Sample>& samples,
+                  const std::vector<double>& values) {
+  double mad = median_absolute_deviation(values);
+  for (std::size_t index : outlier_indices(values)) {
+    const auto& sample = samples[index];
+    row.outliers.push_back({values[index], modified_z_score(values[index], row.median, mad),
+                            sample.run->record.run, sample.job->name, sample.line->where});
+  }
+}
+
+}  // namespace
+
+ThroughputRow throughput_row(const GroupKey& group, const std::vector<Sample>& samples,
+                             const catalog::Catalog& catalog) {
+  ThroughputRow row;
+  row.key = group.key;
+  row.accelerator = group.accelerator;
+  const auto& first_job = *samples.front().job;
+  row.label = first_job.accelerator;
+  row.gpus = first_job.gpus;
+  std::vector<double> values;
+  for (const auto& sample : samples) values.push_back(sample.line->value);
+  row.samples = values.size();
+  add_spread(values, row.median, row.min, row.max);
+  auto jobs = distinct_jobs(samples);
+  for (const auto* sample : jobs) row.jobs.push_back(sample->job->name);
+  const catalog::Accelerator* accelerator = row.label ? catalog.find(*row.label) : nullptr;
+  add_time_and_cost(row, jobs, accelerator);
+  row.unit_costs = unit_costs(row, samples.front().line->shape, hourly_rate(accelerator, row.gpus));
+  add_outliers(row, samples, values);
+  return row;
+}
+
+MetricRow metric_row(const GroupKey& group, const std::vector<Sample>& samples) {
+  // The last value each Job printed: a training Job's final loss, not its first epoch's.
+  std::vector<double> values;
+  for (const auto* sample : distinct_jobs(samples)) {
+    double last = 0;
+    for (const auto& candidate : samples)
+      if (candidate.run == sample->run && candidate.job == sample->job) last = candidate.line->value;
+    values.push_back(last);
+  }
+  MetricRow row{group.key, group.accelerator, values.size(), 0, 0, 0};
+  add_spread(values, row.median, row.min, row.max);
+  return row;
+}
+
+}  // namespace gkebuild::report
