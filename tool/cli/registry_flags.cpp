@@ -39,7 +39,8 @@ registry::SessionOptions session_options(const RegistryFlags& flags) {
   registry::SessionOptions session;
   session.insecure_registries = flags.insecure;
   session.ca_file = flags.ca_file;
-  if (flags.verbose) session.log = [](const std::string& line) { std::cerr << "gkebuild: " << line << "\n"; };
+  // One write a line: blobs are pushed from several threads at once.
+  if (flags.verbose) session.log = [](const std::string& line) { std::cerr << ("gkebuild: " + line + "\n"); };
   return session;
 }
 
