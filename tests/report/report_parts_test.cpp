@@ -46,6 +46,7 @@ TEST(ReportParts, NumbersKeepFourSignificantDigits) {
 
 TEST(ReportParts, SvgTextIsEscaped) {
   EXPECT_EQ(xml_escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
+  EXPECT_EQ(xml_escape(std::string("tab\there\x01")), "tab\there?");  // XML 1.0 cannot hold \x01
   SvgWriter svg(100, 50, "x < y");
   svg.text(1, 2, "</text><script>");
   std::string document = svg.finish();

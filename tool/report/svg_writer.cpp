@@ -17,22 +17,6 @@ std::string coordinate(double value) {
 
 }  // namespace
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 SvgWriter::SvgWriter(double width, double height, std::string_view title) {
   out_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << coordinate(width) << "\" height=\""
        << coordinate(height) << "\" viewBox=\"0 0 " << coordinate(width) << " " << coordinate(height)

@@ -6,10 +6,9 @@
 #include <string>
 #include <string_view>
 
-namespace gkebuild::report {
+#include "support/xml_escape.h"
 
-// & < > " ' as entities, so any label is safe in text and attribute values.
-std::string xml_escape(std::string_view text);
+namespace gkebuild::report {
 
 struct TextStyle {
   double size = 12;
