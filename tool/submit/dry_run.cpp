@@ -42,8 +42,8 @@ int dry_run(const SubmitOptions& options, const project::Project& project, PlanR
   images.no_build = options.no_build;
   images.dry_run = true;
   images.note = [&err](const std::string& line) { err << line << "\n"; };
+  check_plan(project, request);
   request.run_id = render::generate_run_id();
-  plan_run(project, request);
   request.image_references = image_references(project, images_of(project, request.experiment), images);
   const RunPlan plan = plan_run(project, request);
   std::optional<kube::ClusterAccess> access;

@@ -52,8 +52,7 @@ runrecord::RunRecord local_record(const project::Project& project, const RunPlan
 
 int submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
   std::ostream& err = *options.err;
-  request.run_id = cluster_run_id(request.experiment + "-00000000-000000");
-  plan_run(project, request);  // bad input is found before the build
+  check_plan(project, request);
   const std::string image = images_of(project, request.experiment).front();
   const fs::path layout = project.dir / ".gkebuild" / "oci";
   if (options.dry_run) {

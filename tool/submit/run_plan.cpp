@@ -7,6 +7,7 @@
 #include "catalog/catalog.h"
 #include "render/render.h"
 #include "render/values.h"
+#include "submit/cluster.h"
 #include "submit/sweep_overrides.h"
 #include "support/source_error.h"
 #include "support/suggest.h"
@@ -25,9 +26,7 @@ const project::Experiment& find_experiment(const project::Project& project, cons
   return *experiment;
 }
 
-json object_of(const std::string& text) {
-  return json::parse(yamlfile::to_json(YAML::Load(text)).dump());
-}
+json object_of(const std::string& text) { return json(yamlfile::to_json(YAML::Load(text))); }
 
 std::string machine_type(const catalog::Accelerator& accelerator, int gpus) {
   for (const auto& type : accelerator.machine_types)
@@ -79,13 +78,20 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
     plan.images[image->name] = render::image_reference(project, *image, options);
   for (auto& file : render::render_project(project, options)) {
     if (file.kind != render::OutputKind::Manifest) continue;
-    PlannedObject object{file.file_name, file.text, object_of(file.text)};
+    PlannedObject object{file.file_name, file.text, request.objects ? object_of(file.text) : json()};
     if (file.object_kind == "Job")
-      plan.jobs.push_back(planned_job(std::move(object), experiment));
+      plan.jobs.push_back(request.objects ? planned_job(std::move(object), experiment)
+                                          : PlannedJob{std::move(object), file.object_name});
     else
       plan.support.push_back(std::move(object));
   }
   return plan;
+}
+
+void check_plan(const project::Project& project, PlanRequest request) {
+  request.run_id = cluster_run_id(request.experiment + "-00000000-000000");
+  request.objects = false;
+  plan_run(project, request);
 }
 
 std::string manifest_stream(const RunPlan& plan) {

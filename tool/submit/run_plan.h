@@ -38,6 +38,7 @@ struct PlanRequest {
   std::vector<std::string> values_files;  // YAML or JSON values files, merged in order before `sets`
   std::string run_id;                     // the gkebuild.io/run label and the suffix of Job names
   std::map<std::string, std::string> image_references;  // image name -> reference
+  bool objects = true;  // false: only check and render (PlannedObject::object stays null)
 };
 
 struct RunPlan {
@@ -52,6 +53,10 @@ struct RunPlan {
 // Checks the experiment (with a "did you mean"), the accelerators and the sweeps, and
 // renders. Every bad input is a SourceError; nothing is sent anywhere.
 RunPlan plan_run(const project::Project& project, const PlanRequest& request);
+
+// Renders once without converting objects, with a run id as long as a real one: every bad
+// input of `request` is found before an image is built or a run folder made.
+void check_plan(const project::Project& project, PlanRequest request);
 
 // The images `experiment` needs (its own image), for the build and push step.
 std::vector<std::string> images_of(const project::Project& project, const std::string& experiment);

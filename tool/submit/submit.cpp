@@ -40,11 +40,6 @@ void mark_not_started(std::vector<JobProgress>& jobs, const std::string& why) {
     }
 }
 
-// The run record's name, as new_run_dir will choose it (for a plan made before the folder).
-std::string provisional_run_id(const std::string& experiment) {
-  return cluster_run_id(experiment + "-00000000-000000");
-}
-
 int follow_to_the_end(const SubmitOptions& options, kube::Client& client, const RunPlan& plan,
                       std::vector<JobProgress>& jobs, RecordWriter& record) {
   FollowOptions follow;
@@ -69,8 +64,7 @@ int submit_to_cluster(const SubmitOptions& options, const project::Project& proj
   images.insecure_registries = options.insecure_registries;
   images.ca_file = options.ca_file;
   images.note = [&err](const std::string& line) { err << line << "\n"; };
-  request.run_id = provisional_run_id(request.experiment);
-  plan_run(project, request);  // every bad input is found before an image is built
+  check_plan(project, request);
   request.image_references = image_references(project, images_of(project, request.experiment), images);
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
