@@ -2,6 +2,8 @@
 // T4 0.36/0.18, L4 0.72/0.36 USD per GPU-hour on demand/spot, GB200 without a price).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <nlohmann/json.hpp>
 
 #include "fixture.h"
@@ -156,6 +158,37 @@ TEST(ReportBuild, CsvHasOneRowPerAcceleratorCaseAndUnitOfWork) {
                             "60.0,"));
   EXPECT_TRUE(contains(csv, ",10^15 FLOP,")) << csv;
   EXPECT_TRUE(contains(csv, ",\"1,000 samples\",")) << csv;
+}
+
+TEST(ReportBuild, OtherMetricsKeepEveryLineButEarlierEpochs) {
+  // An indexed Job: each pod prints a max_error (no epoch) and a loss per epoch.
+  LoadedRun run;
+  run.record.run = "r";
+  runrecord::JobRecord job;
+  job.name = "j";
+  job.accelerator = "nvidia-l4";
+  job.gpus = 1;
+  run.record.jobs.push_back(job);
+  std::string text;
+  for (auto [metric, value, epoch] : std::vector<std::tuple<std::string, double, int>>{
+           {"max_error", 1e-7, 0}, {"loss", 2.0, 1}, {"loss", 0.5, 2}, {"max_error", 3e-7, 0}, {"loss", 2.5, 1},
+           {"loss", 0.7, 2}}) {
+    json line = {{"schema", "gkebuild.workload.v1"}, {"workload", "w"}, {"metric", metric}, {"value", value},
+                 {"unit", "u"}, {"job", "j"}};
+    if (epoch) line["extra"] = {{"epoch", epoch}};
+    text += line.dump() + "\n";
+  }
+  run.results = runrecord::parse_results(text, "results.jsonl");
+  auto report = build_report({run}, fixture_catalog(), "");
+  ASSERT_EQ(report.metrics.size(), 2u);
+  EXPECT_EQ(report.metrics[0].key.metric, "loss");  // epoch 2 of both pods: 0.5 and 0.7
+  EXPECT_EQ(report.metrics[0].samples, 2u);
+  EXPECT_DOUBLE_EQ(report.metrics[0].median, 0.6);
+  EXPECT_EQ(report.metrics[1].key.metric, "max_error");
+  EXPECT_EQ(report.metrics[1].samples, 2u);
+  EXPECT_DOUBLE_EQ(report.metrics[1].max, 3e-7);
+  EXPECT_TRUE(report.throughput.empty());
+  EXPECT_EQ(empty_report_reason(report), "");
 }
 
 }  // namespace

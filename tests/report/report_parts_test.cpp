@@ -71,7 +71,7 @@ TEST(ReportParts, HtmlHoldsTablesAndChartsTogether) {
   std::string html = write_html(fixture_report({"gemm-20261122-031500", "mnist-20261122-040000"}));
   EXPECT_TRUE(html.starts_with("<!DOCTYPE html>"));
   EXPECT_TRUE(contains(html, "<h2>Charts</h2>\n<svg "));
-  EXPECT_TRUE(contains(html, "<td>nvidia-l4</td><td>4</td><td>8.2</td>"));
+  EXPECT_TRUE(contains(html, "<td>nvidia-l4</td><td class=\"n\">4</td><td class=\"n\">8.2</td>"));
   EXPECT_TRUE(contains(html, "<td>cpu (local)</td>"));
   EXPECT_TRUE(contains(html, "</svg>\n"));
 }

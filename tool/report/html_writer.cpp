@@ -12,18 +12,21 @@ namespace {
 constexpr const char* kStyle =
     "body{font-family:'DejaVu Sans',Arial,sans-serif;margin:24px;color:#222}"
     "table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}"
-    "th,td{border:1px solid #ccc;padding:4px 8px;text-align:right}"
-    "th:first-child,td:first-child{text-align:left}th{background:#f0f0f0}"
+    "th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}td.n{text-align:right}"
+    "th{background:#f0f0f0}"
     "h1{font-size:22px}h2{font-size:18px;margin-top:28px}h3{font-size:15px}"
     "li{margin:2px 0;font-size:13px}";
 
 void table_to(std::ostream& out, const Table& table) {
+  std::vector<bool> numeric;
+  for (std::size_t i = 0; i < table.header.size(); ++i) numeric.push_back(numeric_column(table, i));
   out << "<table>\n<tr>";
   for (const auto& cell : table.header) out << "<th>" << xml_escape(cell) << "</th>";
   out << "</tr>\n";
   for (const auto& row : table.rows) {
     out << "<tr>";
-    for (const auto& cell : row) out << "<td>" << xml_escape(cell) << "</td>";
+    for (std::size_t i = 0; i < row.size(); ++i)
+      out << (numeric[i] ? "<td class=\"n\">" : "<td>") << xml_escape(row[i]) << "</td>";
     out << "</tr>\n";
   }
   out << "</table>\n";

@@ -23,7 +23,7 @@ void table_to(std::ostream& out, const Table& table) {
   };
   row_to(table.header);
   out << "|";
-  for (std::size_t i = 0; i < table.header.size(); ++i) out << (i == 0 ? " --- |" : " ---: |");
+  for (std::size_t i = 0; i < table.header.size(); ++i) out << (numeric_column(table, i) ? " ---: |" : " --- |");
   out << "\n";
   for (const auto& row : table.rows) row_to(row);
 }

@@ -62,7 +62,7 @@ struct ThroughputRow {
 struct MetricRow {
   CaseKey key;
   std::string accelerator;
-  std::size_t samples = 0;  // one per Job: the last value the Job printed
+  std::size_t samples = 0;  // per-epoch lines: only each Job's last epoch
   double median = 0, min = 0, max = 0;
 };
 

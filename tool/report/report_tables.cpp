@@ -1,5 +1,6 @@
 #include "report/report_tables.h"
 
+#include <cctype>
 #include <map>
 
 #include "report/number_format.h"
@@ -28,6 +29,17 @@ std::string outlier_cell(const ThroughputRow& row) {
 }
 
 }  // namespace
+
+bool numeric_column(const Table& table, std::size_t column) {
+  if (table.rows.empty()) return false;
+  for (const auto& row : table.rows) {
+    const std::string& text = row.at(column);
+    bool number = !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '$' ||
+                                    text[0] == '-' || text == "n/a");
+    if (!number) return false;
+  }
+  return true;
+}
 
 std::vector<std::vector<const ThroughputRow*>> rows_by_case(const Report& report) {
   std::vector<std::vector<const ThroughputRow*>> cases;
@@ -67,7 +79,7 @@ Table throughput_table(const std::vector<const ThroughputRow*>& rows, const std:
 }
 
 Table metrics_table(const Report& report) {
-  Table table{{"case", "metric", "accelerator", "Jobs", "median", "min", "max", "unit"}, {}};
+  Table table{{"case", "metric", "accelerator", "values", "median", "min", "max", "unit"}, {}};
   for (const auto& row : report.metrics)
     table.rows.push_back({row.key.title(), row.key.metric, row.accelerator, std::to_string(row.samples),
                           format_number(row.median), format_number(row.min), format_number(row.max),

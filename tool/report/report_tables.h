@@ -13,6 +13,9 @@ struct Table {
   std::vector<std::vector<std::string>> rows;
 };
 
+// True when every cell of the column is a figure ("12", "$0.1", "-3", "n/a", "-" for none): right-aligned.
+bool numeric_column(const Table& table, std::size_t column);
+
 // The throughput rows of each case, in report order.
 std::vector<std::vector<const ThroughputRow*>> rows_by_case(const Report& report);
 

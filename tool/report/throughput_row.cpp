@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "report/statistics.h"
@@ -52,6 +54,15 @@ void add_outliers(ThroughputRow& row, const std::vector<Sample>& samples,
   }
 }
 
+std::optional<double> epoch_of(const Sample& sample) {
+  const auto& line = sample.line->line;
+  auto extra = line.find("extra");
+  if (extra == line.end() || !extra->is_object()) return std::nullopt;
+  auto epoch = extra->find("epoch");
+  if (epoch == extra->end() || !epoch->is_number()) return std::nullopt;
+  return epoch->get<double>();
+}
+
 }  // namespace
 
 ThroughputRow throughput_row(const GroupKey& group, const std::vector<Sample>& samples,
@@ -76,13 +87,15 @@ ThroughputRow throughput_row(const GroupKey& group, const std::vector<Sample>& s
 }
 
 MetricRow metric_row(const GroupKey& group, const std::vector<Sample>& samples) {
-  // The last value each Job printed: a training Job's final loss, not its first epoch's.
+  // Of a Job that reports per epoch, only its last epoch: a training's final loss, not its
+  // first; each pod of an indexed Job prints its own. Lines without an epoch all count.
+  std::map<const runrecord::JobRecord*, double> last_epoch;
+  for (const auto& sample : samples)
+    if (auto epoch = epoch_of(sample)) last_epoch[sample.job] = std::max(last_epoch[sample.job], *epoch);
   std::vector<double> values;
-  for (const auto* sample : distinct_jobs(samples)) {
-    double last = 0;
-    for (const auto& candidate : samples)
-      if (candidate.run == sample->run && candidate.job == sample->job) last = candidate.line->value;
-    values.push_back(last);
+  for (const auto& sample : samples) {
+    auto epoch = epoch_of(sample);
+    if (!epoch || *epoch == last_epoch[sample.job]) values.push_back(sample.line->value);
   }
   MetricRow row{group.key, group.accelerator, values.size(), 0, 0, 0};
   add_spread(values, row.median, row.min, row.max);
