@@ -166,14 +166,20 @@ TEST_F(SubmitTest, RefusedCreateIsReportedAndRecorded) {
 TEST_F(SubmitTest, CtrlCLeavesTheRunGoingAndSaysHowToComeBack) {
   use_example("gpu-info");
   server.control("config", {{"auto", auto_run(30)}});
-  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --image info=") + kPinned +
+  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4,nvidia-tesla-t4 ") +
+                                "--max-in-flight 1 --image info=" + kPinned +
                                 " & pid=$!; sleep 1.5; kill -INT $pid; wait $pid");
   EXPECT_EQ(outcome.exit_code, 130) << outcome.err;
   const std::string run = only_run().filename().string();
   EXPECT_NE(outcome.err.find("gkebuild status " + run), std::string::npos) << outcome.err;
   EXPECT_NE(outcome.err.find("gkebuild logs " + run + " -f"), std::string::npos) << outcome.err;
   EXPECT_EQ(job_names("gpu-info").size(), 1u);
-  EXPECT_TRUE(run_json(only_run())["finished"].is_null());
+  const json record = run_json(only_run());
+  EXPECT_TRUE(record["finished"].is_null());
+  EXPECT_EQ(record["jobs"][0]["state"], "pending");
+  EXPECT_EQ(record["jobs"][1]["state"], "failed");
+  EXPECT_NE(outcome.err.find("1 Jobs held back by --max-in-flight were not created"), std::string::npos)
+      << outcome.err;
 }
 
 }  // namespace

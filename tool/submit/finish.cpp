@@ -25,6 +25,10 @@ int finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::ostrea
   }
   if (end == FollowEnd::Interrupted) {
     err << "stopped following run " << record.run << "\n";
+    int not_created = 0;
+    for (const auto& job : record.jobs) not_created += job.reason.starts_with("not created");
+    if (not_created > 0)
+      err << not_created << " Jobs held back by --max-in-flight were not created; submit again to run them\n";
     come_back(record, err);
     return kExitInterrupted;
   }

@@ -54,7 +54,10 @@ class Follower {
       join_logs();
       throw;
     }
-    if (end == FollowEnd::Interrupted) stop_ = true;
+    if (end == FollowEnd::Interrupted) {
+      stop_ = true;
+      drop_queued();
+    }
     join_logs();  // with every Job finished, each log stream ends on its own
     stop_ = true;
     job_watch.join();
@@ -145,6 +148,18 @@ class Follower {
     if (auto last = last_job_.find(job.name); last != last_job_.end()) update_from_job(job, last->second);
     if (job.state == JobState::Pending && pod.phase == "Running") job.state = JobState::Running;
     mark_changed();
+  }
+
+  // Ctrl-C with Jobs still waiting for the in-flight cap: nobody will create them now.
+  void drop_queued() {
+    std::lock_guard lock(mutex_);
+    for (auto& job : jobs_)
+      if (queued_.count(job.name)) {
+        job.state = JobState::Failed;
+        job.reason = "not created: following stopped before the in-flight cap let it start";
+      }
+    queued_.clear();
+    options_.to_create.clear();
   }
 
   void mark_changed() {

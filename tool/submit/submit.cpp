@@ -66,6 +66,10 @@ int submit_to_cluster(const SubmitOptions& options, const project::Project& proj
   images.note = [&err](const std::string& line) { err << line << "\n"; };
   check_plan(project, request);
   request.image_references = image_references(project, images_of(project, request.experiment), images);
+  if (options.interrupted && options.interrupted->load()) {
+    err << "stopped with Ctrl-C before anything was applied\n";
+    return kExitInterrupted;
+  }
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
   request.run_id = cluster_run_id(run);
