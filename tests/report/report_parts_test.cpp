@@ -58,7 +58,7 @@ TEST(ReportParts, ChartsHoldEveryAcceleratorWithItsSpread) {
   auto report = fixture_report({"gemm-20261122-031500"});
   std::string svg = write_svg(report);
   EXPECT_TRUE(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-  EXPECT_TRUE(contains(svg, ">gemm-bench fp32 k=4096 m=4096 n=4096</text>"));
+  EXPECT_TRUE(contains(svg, ">gemm-bench fp32 k=4096 m=4096 n=4096 (TFLOP/s)</text>"));
   EXPECT_TRUE(contains(svg, ">TFLOP/s (bar: median; whiskers: min-max)</text>"));
   EXPECT_TRUE(contains(svg, ">Cost per 10^15 FLOP</text>"));
   EXPECT_TRUE(contains(svg, ">n/a (no price in the catalog)</text>"));  // GB200 in the cost chart

@@ -57,7 +57,9 @@ std::string write_svg(const Report& report) {
   double y = kMargin;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto& rows = cases[i];
-    svg.text(kMargin, y + 18, rows.front()->key.title(), {14, "start", true});
+    // With the unit: a case measured in two units has two rows of charts.
+    svg.text(kMargin, y + 18, rows.front()->key.title() + " (" + rows.front()->key.unit + ")",
+             {14, "start", true});
     svg.begin_group(kMargin, y + kCaseTitleHeight);
     draw_bar_chart(svg, throughput_chart(rows), kChartWidth);
     svg.end_group();

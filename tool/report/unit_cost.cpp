@@ -32,7 +32,9 @@ std::vector<UnitCost> unit_costs(const ThroughputRow& row, const nlohmann::json&
                                  const HourlyRate& rate) {
   std::vector<UnitCost> costs;
   if (row.key.unit == "TFLOP/s") {
-    costs.push_back(unit_cost("10^15 FLOP", 1000.0, row, rate));  // 10^15 FLOP = 1000 TFLOP
+    costs.push_back(unit_cost("10^15 FLOP", 1e3, row, rate));  // 10^15 FLOP = 10^3 TFLOP
+  } else if (row.key.unit == "GFLOP/s") {
+    costs.push_back(unit_cost("10^15 FLOP", 1e6, row, rate));
   } else if (row.key.unit == "samples/s") {
     if (auto samples = shape.find("train_samples"); samples != shape.end() && samples->is_number() &&
                                                     samples->get<double>() > 0)

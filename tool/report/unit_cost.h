@@ -16,7 +16,7 @@ struct HourlyRate {
 // The rate for `gpus` GPUs of `accelerator` (nullptr: not in the catalog, no rate).
 HourlyRate hourly_rate(const catalog::Accelerator* accelerator, int gpus);
 
-// The units of work a throughput unit measures: TFLOP/s -> per 10^15 FLOP; samples/s ->
+// The units of work a throughput unit measures: TFLOP/s, GFLOP/s -> per 10^15 FLOP; samples/s ->
 // per 1,000 samples, and per epoch when the shape names train_samples. Other units: none.
 std::vector<UnitCost> unit_costs(const ThroughputRow& row, const nlohmann::json& shape,
                                  const HourlyRate& rate);
