@@ -160,7 +160,7 @@ TEST_F(SubmitTest, RefusedCreateIsReportedAndRecorded) {
   EXPECT_NE(outcome.err.find("cannot create resource \"jobs\""), std::string::npos) << outcome.err;
   const json job = run_json(only_run())["jobs"][0];
   EXPECT_EQ(job["state"], "failed");
-  EXPECT_NE(job["reason"].get<std::string>().find("not started: "), std::string::npos) << job.dump();
+  EXPECT_NE(job["reason"].get<std::string>().find("not created: "), std::string::npos) << job.dump();
 }
 
 TEST_F(SubmitTest, CtrlCLeavesTheRunGoingAndSaysHowToComeBack) {

@@ -47,16 +47,19 @@ class Follower {
     FollowEnd end = FollowEnd::Finished;
     try {
       end = loop();
-    } catch (...) {
+    } catch (const std::exception& error) {
       stop_ = true;
       job_watch.join();
       pod_watch.join();
       join_logs();
+      drop_queued(std::string("not created: ") + error.what());
+      std::lock_guard lock(mutex_);
+      publish();
       throw;
     }
     if (end == FollowEnd::Interrupted) {
       stop_ = true;
-      drop_queued();
+      drop_queued("not created: following stopped before the in-flight cap let it start");
     }
     join_logs();  // with every Job finished, each log stream ends on its own
     stop_ = true;
@@ -150,13 +153,13 @@ class Follower {
     mark_changed();
   }
 
-  // Ctrl-C with Jobs still waiting for the in-flight cap: nobody will create them now.
-  void drop_queued() {
+  // Ctrl-C or an error with Jobs still to create: nobody will create them now.
+  void drop_queued(const std::string& reason) {
     std::lock_guard lock(mutex_);
     for (auto& job : jobs_)
       if (queued_.count(job.name)) {
         job.state = JobState::Failed;
-        job.reason = "not created: following stopped before the in-flight cap let it start";
+        job.reason = reason;
       }
     queued_.clear();
     options_.to_create.clear();

@@ -32,14 +32,6 @@ std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
   return jobs;
 }
 
-void mark_not_started(std::vector<JobProgress>& jobs, const std::string& why) {
-  for (auto& job : jobs)
-    if (job.state == JobState::Pending && job.pods.empty()) {
-      job.state = JobState::Failed;
-      job.reason = "not started: " + why;
-    }
-}
-
 int follow_to_the_end(const SubmitOptions& options, kube::Client& client, const RunPlan& plan,
                       std::vector<JobProgress>& jobs, RecordWriter& record) {
   FollowOptions follow;
@@ -88,13 +80,16 @@ int submit_to_cluster(const SubmitOptions& options, const project::Project& proj
   auto jobs = pending_jobs(plan);
   try {
     for (const auto& object : plan.support) kube::server_side_apply(client, object.object);
-    return follow_to_the_end(options, client, plan, jobs, record);
   } catch (const std::exception& error) {
-    // The record says what happened to the Jobs that never started; the CLI prints why.
-    mark_not_started(jobs, error.what());
+    // The record says why no Job started; the CLI prints it too.
+    for (auto& job : jobs) {
+      job.state = JobState::Failed;
+      job.reason = std::string("not created: ") + error.what();
+    }
     record.jobs_changed(jobs);
     throw;
   }
+  return follow_to_the_end(options, client, plan, jobs, record);
 }
 
 }  // namespace
