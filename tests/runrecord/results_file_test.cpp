@@ -41,6 +41,7 @@ TEST(ResultsFile, SkipsBadLinesNamingEachOne) {
   };
   std::vector<BadLine> cases = {
       {R"({"schema":"gkebuild.workload.v1","workload":)", "corrupt JSON at column 45: "},
+      {R"({"schema":"NaN")", "corrupt JSON at column 16: "},  // NaN inside a string is text
       {"[1,2]", "not a JSON object"},
       {without("unit"), "missing field 'unit'"},
       {without("job"), "missing field 'job'"},

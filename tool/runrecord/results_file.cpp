@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cmath>
-#include <regex>
 #include <system_error>
 
 #include "io/atomic_file.h"
@@ -22,11 +21,35 @@ constexpr std::string_view kResultsFile = "results.jsonl";
 
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
-// Python's json module writes NaN and Infinity, which are not JSON: name them for what they are.
-bool parses_without_non_finite_tokens(const std::string& line) {
-  static const std::regex token(R"(-?\b(NaN|Infinity)\b)");
-  if (!std::regex_search(line, token)) return false;
-  return json::accept(std::regex_replace(line, token, "null"));
+// The length of NaN, Infinity or -Infinity at `at`, or 0.
+std::size_t non_finite_token_at(std::string_view text, std::size_t at) {
+  std::size_t sign = at < text.size() && text[at] == '-' ? 1 : 0;
+  for (std::string_view token : {"NaN", "Infinity"})
+    if (text.substr(at + sign).starts_with(token)) return sign + token.size();
+  return 0;
+}
+
+// Python's json module writes NaN and Infinity, which are not JSON: name them for what they
+// are. True when the line parses once those tokens (outside strings) read null.
+bool parses_without_non_finite_tokens(std::string_view line) {
+  std::string replaced;
+  bool in_string = false, found = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (in_string) {
+      replaced += c;
+      if (c == '\\' && i + 1 < line.size()) replaced += line[++i];
+      else if (c == '"') in_string = false;
+    } else if (std::size_t length = non_finite_token_at(line, i)) {
+      replaced += "null";
+      i += length - 1;
+      found = true;
+    } else {
+      in_string = c == '"';
+      replaced += c;
+    }
+  }
+  return found && json::accept(replaced);
 }
 
 // Why `object` is not a usable result line, or "" when it is.
