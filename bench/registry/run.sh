@@ -51,16 +51,17 @@ time_of() {  # time_of LABEL COMMAND…: wall seconds and peak RSS (KiB)
   /usr/bin/time -f '%e %M' -o "$work/time" "$@" > "$work/out.$label" 2> "$work/err" || { cat "$work/err" >&2; exit 1; }
   read -r wall[$label] peak[$label] < "$work/time"
 }
-skopeo_() { skopeo copy -q --dest-tls-verify=false "oci:$work/oci:bench:$1" "docker://$host/$2"; }
-push() { "$gkebuild" push -q -o json "oci:$work/oci:bench:$1" "$host/$2"; }
+# /usr/bin/time runs programs, not shell functions: the commands are spelled out.
+skopeo_copy=(skopeo copy -q --dest-tls-verify=false)
+gk_push=("$gkebuild" push -q -o json)
 bytes_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[0]["bytesSent"])' "$work/out.$1"; }
 
-time_of skopeo_cold skopeo_ 1 skopeo/app:1
-time_of gk_cold push 1 gkebuild/app:1
-time_of skopeo_warm skopeo_ 1 skopeo/app:1
-time_of gk_warm push 1 gkebuild/app:1
-time_of skopeo_change skopeo_ 2 skopeo/app:2
-time_of gk_change push 2 gkebuild/app:2
+time_of skopeo_cold "${skopeo_copy[@]}" "oci:$work/oci:bench:1" "docker://$host/skopeo/app:1"
+time_of gk_cold "${gk_push[@]}" "oci:$work/oci:bench:1" "$host/gkebuild/app:1"
+time_of skopeo_warm "${skopeo_copy[@]}" "oci:$work/oci:bench:1" "docker://$host/skopeo/app:1"
+time_of gk_warm "${gk_push[@]}" "oci:$work/oci:bench:1" "$host/gkebuild/app:1"
+time_of skopeo_change "${skopeo_copy[@]}" "oci:$work/oci:bench:2" "docker://$host/skopeo/app:2"
+time_of gk_change "${gk_push[@]}" "oci:$work/oci:bench:2" "$host/gkebuild/app:2"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
