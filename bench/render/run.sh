@@ -30,7 +30,7 @@ best_of() {  # best_of N command… : the best wall time in seconds, and the pea
   echo "$best $(cat "$work/rss")"
 }
 
-read -r ours_s ours_kib < <(best_of 5 "$build/gkebuild" render -f "$project" --run-id bench)
+read -r ours_s ours_kib < <(best_of 5 "$build/tool/cli/gkebuild" render -f "$project" --run-id bench)
 jobs=$(grep -c '^kind: Job$' "$work/out")
 read -r py_s py_kib < <(best_of 5 python3 bench/render/jinja2_render.py whole "$work/contexts.json")
 ours_us=$("$build/bench/render/render_bench" time "$work/contexts.json" 5 | awk '{print $6}')

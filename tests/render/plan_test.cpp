@@ -1,6 +1,8 @@
 // Planning a render without the template engine: sweeps, seeds, targets, names, values.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "project/project.h"
 #include "render/names.h"
 #include "render/plan.h"
@@ -17,7 +19,7 @@ const std::filesystem::path kExamples = std::filesystem::path(GKEBUILD_SOURCE_RO
 
 // Leaves project strings as written, recording how many were expanded.
 struct Recorder {
-  int calls = 0;
+  std::atomic<int> calls = 0;  // plan_render may expand on several threads
   TextExpander expander() {
     return [this](const std::string& text, const json&, const std::string&) {
       ++calls;

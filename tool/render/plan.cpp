@@ -1,6 +1,8 @@
 #include "render/plan.h"
 
+#include "io/parallel.h"
 #include "render/contexts.h"
+#include "render/parallelism.h"
 #include "render/names.h"
 #include "render/sweep.h"
 #include "render/targets.h"
@@ -33,6 +35,16 @@ project::EnvList expand_env(const project::EnvList& env, const json& context, co
   return out;
 }
 
+// One Job (or Pod) to plan: its context is built later, on several threads for a sweep.
+struct WorkloadPlan {
+  RunUnit unit;
+  bool pod;
+  int index;
+  json point;
+  json seed;  // the seed value args see
+  int seeds;
+};
+
 struct Planner {
   const project::Project& project;
   const RenderOptions& options;
@@ -40,6 +52,7 @@ struct Planner {
   const TextExpander& expand;
   std::string run_id;
   std::vector<RenderItem> items;
+  std::vector<WorkloadPlan> workloads;
 
   std::vector<const catalog::Accelerator*> accelerators(const project::Experiment& experiment) const {
     const auto& labels = options.accelerators.empty() ? experiment.accelerators : options.accelerators;
@@ -48,8 +61,13 @@ struct Planner {
     return out;
   }
 
-  // One Job (or Pod) for one sweep point; `seed` is the seed value args see.
   void add_workload(const RunUnit& unit, bool pod, int index, const json& point, const json& seed, int seeds) {
+    workloads.push_back({unit, pod, index, point, seed, seeds});
+  }
+
+  // The render of one Job (or Pod) for one sweep point.
+  RenderItem workload_item(const WorkloadPlan& plan) const {
+    const auto& [unit, pod, index, point, seed, seeds] = plan;
     const auto& experiment = *unit.experiment;
     const json variables = args_context(unit, point, seed);
     const auto command = expand_list(experiment.command, variables, expand, experiment, "command");
@@ -59,14 +77,22 @@ struct Planner {
     std::string file = std::string(pod ? "pod-" : "job-") + experiment.name + "-" + unit.accelerator->label + "-" +
                        std::to_string(index);
     if (pod && !seed.is_null() && seeds == 0 && experiment.seeds > 0) {
-      name_parts.push_back("s" + seed.dump());
-      file += "-seed" + seed.dump();
+      const std::string seed_text = seed.dump();
+      name_parts.push_back("s" + seed_text);
+      file.append("-seed").append(seed_text);
     }
     name_parts.push_back(run_id);
     const std::string name = kube_name(name_parts, pod ? 63 : 52);
-    items.push_back({pod ? "pod.yaml.j2" : "job.yaml.j2",
-                     workload_context(unit, name, index, point, seeds, command, args, env),
-                     OutputKind::Manifest, file + ".yaml"});
+    return {pod ? "pod.yaml.j2" : "job.yaml.j2", workload_context(unit, name, index, point, seeds, command, args, env),
+            OutputKind::Manifest, file.append(".yaml")};
+  }
+
+  // Appends the workload items in plan order; a large sweep is built on every core.
+  void add_workload_items() {
+    const size_t first = items.size();
+    items.resize(first + workloads.size());
+    io::run_parallel(workloads.size(), parallel_jobs(workloads.size()),
+                     [&](size_t i) { items[first + i] = workload_item(workloads[i]); });
   }
 
   void add_experiment(const project::Experiment& experiment, bool pod) {
@@ -136,6 +162,7 @@ std::vector<RenderItem> plan_render(const project::Project& project, const Rende
   planner.add_support(selection);
   for (const auto* experiment : selection.jobs) planner.add_experiment(*experiment, false);
   for (const auto* experiment : selection.pods) planner.add_experiment(*experiment, true);
+  planner.add_workload_items();
   return std::move(planner.items);
 }
 

@@ -37,7 +37,8 @@ std::string default_image_reference(const project::Project& project, const proje
 std::string image_reference(const project::Project& project, const project::Image& image,
                             const RenderOptions& options);
 
-// Throws SourceError for unknown targets (with a "did you mean") and unknown accelerators.
+// `expand` may be called from several threads at once (the Jobs of a sweep are planned in
+// parallel). Throws SourceError for unknown targets (with a "did you mean") and unknown accelerators.
 std::vector<RenderItem> plan_render(const project::Project& project, const RenderOptions& options,
                                     const catalog::Catalog& catalog, const TextExpander& expand);
 

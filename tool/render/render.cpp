@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
-#include <thread>
 
 #include "io/parallel.h"
 #include "jinja/environment.h"
+#include "render/parallelism.h"
 #include "render/parse_back.h"
 #include "render/shipped_templates.h"
 #include "support/source_error.h"
@@ -64,13 +64,6 @@ void add_manifests(const RenderItem& item, const std::string& rendered, const So
   }
 }
 
-// Threads pay off only for sweeps; a handful of objects renders faster on one.
-int render_threads(size_t items) {
-  constexpr size_t kItemsPerThread = 16;
-  const size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<int>(std::clamp<size_t>(items / kItemsPerThread, 1, std::min<size_t>(cores, 8)));
-}
-
 void check_unique_names(const std::vector<RenderedFile>& files) {
   std::map<std::string, int> seen;
   for (const auto& file : files)
@@ -99,7 +92,7 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
   for (const auto& item : items) sources.load(item.template_name);
   // Each item renders and reads back on its own: a sweep of many Jobs uses every core.
   std::vector<std::vector<RenderedFile>> per_item(items.size());
-  io::run_parallel(items.size(), render_threads(items.size()), [&](size_t i) {
+  io::run_parallel(items.size(), parallel_jobs(items.size()), [&](size_t i) {
     const auto& item = items[i];
     std::string rendered = environment.render_file(item.template_name, item.context);
     if (item.kind == OutputKind::Dockerfile)
