@@ -1,26 +1,41 @@
 #!/usr/bin/env bash
-# The newcomer demo: set up the machine, build gkebuild, and render the example project
-# examples/gemm-compare (a GEMM benchmark swept over sizes and precisions on L4, T4 and
-# A100-80GB spot nodes) to Kubernetes YAML and a Dockerfile.
+# The newcomer demo, no cloud account needed: set up the machine, build gkebuild and the
+# gemm-bench workload, then take the example project examples/gemm-compare (a GEMM benchmark
+# swept over sizes and precisions on L4, T4 and A100-80GB spot nodes) through the whole loop:
+#   render   its Dockerfile and Kubernetes Jobs, validated by `gkebuild validate`;
+#   submit   a small sweep with --local: the image is built without a daemon and each Job's
+#            container runs here under runc (the workload's CPU path: no GPU needed);
+#   report   the run's results as a table, an SVG chart and an HTML page.
+# runc needs root, as the rest of setup does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DGKEBUILD_TESTS=OFF -DGKEBUILD_BENCH=OFF >/dev/null
-cmake --build build/demo -j "$(nproc)" --target gkebuild
-gkebuild=build/demo/tool/cli/gkebuild
-example=examples/gemm-compare
+cmake --build build/demo -j "$(nproc)" --target gkebuild gemm-bench
+gkebuild=$PWD/build/demo/tool/cli/gkebuild
 
-echo "== $gkebuild render -f $example/gkebuild.yaml image/gemm   (the Dockerfile)"
-"$gkebuild" render -f "$example/gkebuild.yaml" image/gemm
+# A copy of the example, so the run record (.gkebuild/) is not written into the source tree.
+project=build/demo/gemm-compare
+rm -rf "$project"
+cp -r examples/gemm-compare "$project"
+
+step() { printf '\n== %s\n' "$*"; }
+step "gkebuild render image/gemm   (the Dockerfile)"
+"$gkebuild" render -f "$project/gkebuild.yaml" image/gemm
+step "gkebuild render | gkebuild validate -   (namespace and one Job per accelerator and sweep point; schemas + GPU rules)"
+echo "$("$gkebuild" render -f "$project/gkebuild.yaml" | grep -c '^kind: Job$') Jobs rendered"
+"$gkebuild" render -f "$project/gkebuild.yaml" | "$gkebuild" validate - && echo "all manifests valid"
+step "gkebuild render job/gemm --accelerator nvidia-l4 | head -60   (the namespace and the first Job)"
+"$gkebuild" render -f "$project/gkebuild.yaml" job/gemm --accelerator nvidia-l4 | head -60
+
+step "gkebuild submit gemm --local   (build the image, run 2 sweep points under runc, record the results)"
+"$gkebuild" submit gemm -f "$project/gkebuild.yaml" --local --accelerator nvidia-l4 \
+  --sweep n=384,768 --sweep precision=fp32 --workloads-build build/demo/workloads
+run=$(ls -t "$project/.gkebuild/runs" | head -1)
+step "gkebuild runs; gkebuild status $run"
+(cd "$project" && "$gkebuild" runs && "$gkebuild" status "$run")
+
+step "gkebuild report $run   (also as $project/report.svg and $project/report.html)"
+"$gkebuild" report --project "$project" "$run" --svg "$project/report.svg" --html "$project/report.html"
 echo
-echo "== $gkebuild render -f $example/gkebuild.yaml   (namespace and one Job per accelerator and sweep point)"
-"$gkebuild" render -f "$example/gkebuild.yaml"
-out=$(mktemp -d)
-"$gkebuild" render -f "$example/gkebuild.yaml" -o "$out"
-echo
-echo "== $gkebuild render -f $example/gkebuild.yaml -o DIR   wrote $(ls "$out" | wc -l) files:"
-ls "$out"
-rm -rf "$out"
-echo
-echo "== $gkebuild render -f $example/gkebuild.yaml | $gkebuild validate -   (schemas + GPU rules)"
-"$gkebuild" render -f "$example/gkebuild.yaml" | "$gkebuild" validate - && echo "all manifests valid"
+echo "Run record: $project/.gkebuild/runs/$run (run.json, manifests/, logs/, results.jsonl)"
