@@ -26,7 +26,9 @@ step "gkebuild render | gkebuild validate -   (namespace and one Job per acceler
 echo "$("$gkebuild" render -f "$project/gkebuild.yaml" | grep -c '^kind: Job$') Jobs rendered"
 "$gkebuild" render -f "$project/gkebuild.yaml" | "$gkebuild" validate - && echo "all manifests valid"
 step "gkebuild render job/gemm --accelerator nvidia-l4 | head -60   (the namespace and the first Job)"
-"$gkebuild" render -f "$project/gkebuild.yaml" job/gemm --accelerator nvidia-l4 | head -60
+# Through a file: with pipefail, `gkebuild … | head` would fail on the closed pipe.
+"$gkebuild" render -f "$project/gkebuild.yaml" job/gemm --accelerator nvidia-l4 > "$project/first-job.yaml"
+head -60 "$project/first-job.yaml"
 
 step "gkebuild submit gemm --local   (build the image, run 2 sweep points under runc, record the results)"
 "$gkebuild" submit gemm -f "$project/gkebuild.yaml" --local --accelerator nvidia-l4 \
