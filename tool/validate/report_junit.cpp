@@ -2,30 +2,10 @@
 // has errors, with every finding of the file in the failure text.
 #include <map>
 
+#include "support/xml_escape.h"
 #include "validate/report_format.h"
 
 namespace gkebuild::validate {
-namespace {
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // XML 1.0 cannot carry most control characters, even escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "?";
-        else out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string format_junit(const ValidateReport& report) {
   std::map<std::string, std::vector<const Finding*>> by_file;
