@@ -51,7 +51,8 @@ TEST_F(SubmitTest, SeedsRunAsOneIndexedJobPerPoint) {
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_EQ(job_names("mnist").size(), 2u);  // lr 0.01 and 0.001, three seeds each
   const auto run = only_run();
-  for (const auto& job : run_json(run)["jobs"]) EXPECT_EQ(job["pods"].size(), 3u);
+  const json record = run_json(run);
+  for (const auto& job : record["jobs"]) EXPECT_EQ(job["pods"].size(), 3u);
   std::set<int> indexes;
   for (const auto& line : results(run)) indexes.insert(line["extra"]["index"].get<int>());
   EXPECT_EQ(results(run).size(), 6u);
