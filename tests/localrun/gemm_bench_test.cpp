@@ -8,6 +8,7 @@
 
 #include "../images/peer_support.h"
 #include "../images/temp_dir.h"
+#include "../workloads/gemm_bench_dockerfile.h"
 #include "io/atomic_file.h"
 #include "localrun/local_run.h"
 
@@ -18,20 +19,10 @@ using gkebuild::testing::run;
 using gkebuild::testing::shell_quoted;
 using gkebuild::testing::TempDir;
 
-// The shape of templates/Dockerfile.j2 for a scratch image, plus the staged loader.
-constexpr const char* kDockerfile = R"(FROM scratch
-ENV LD_LIBRARY_PATH="/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/opt/gkebuild/lib"
-COPY lib/ /opt/gkebuild/lib/
-COPY lib/ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2
-COPY bin/ /opt/gkebuild/bin/
-WORKDIR /opt/gkebuild
-ENTRYPOINT ["/opt/gkebuild/bin/gemm-bench"]
-)";
-
 TEST(GemmBenchUnderTheLocalRunner, RunsTheCpuPath) {
   if (::geteuid() != 0) GTEST_SKIP() << "runc runs rootful containers: this test needs root";
   TempDir dir;
-  io::write_file_atomically(dir / "ctx/Dockerfile", kDockerfile);
+  io::write_file_atomically(dir / "ctx/Dockerfile", testing::kGemmBenchDockerfile);
   // zstd level 1: the cuBLAS layer is large and speed is not the point.
   const auto built = run("env SOURCE_DATE_EPOCH=1700000000 " + gkebuild::testing::gkebuild_binary() +
                          " image --quiet --context " + shell_quoted((dir / "ctx").string()) +

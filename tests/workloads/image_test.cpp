@@ -12,6 +12,7 @@
 
 #include "io/atomic_file.h"
 #include "../images/temp_dir.h"
+#include "gemm_bench_dockerfile.h"
 
 namespace gkebuild::workloads {
 namespace {
@@ -36,20 +37,10 @@ Ran run(const std::string& command) {
   return r;
 }
 
-// The shape of templates/Dockerfile.j2 for a scratch image, plus the staged loader.
-constexpr const char* kDockerfile = R"(FROM scratch
-ENV LD_LIBRARY_PATH="/usr/local/nvidia/lib64:/usr/local/nvidia/lib:/opt/gkebuild/lib"
-COPY lib/ /opt/gkebuild/lib/
-COPY lib/ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2
-COPY bin/ /opt/gkebuild/bin/
-WORKDIR /opt/gkebuild
-ENTRYPOINT ["/opt/gkebuild/bin/gemm-bench"]
-)";
-
 TEST(GemmBenchImage, RunsUnderRuncOnTheCpuPath) {
   TempDir dir;
   const std::string context = (dir.path() / "ctx").string(), layout = (dir.path() / "oci").string();
-  io::write_file_atomically(dir.path() / "ctx" / "Dockerfile", kDockerfile);
+  io::write_file_atomically(dir.path() / "ctx" / "Dockerfile", testing::kGemmBenchDockerfile);
   // gzip level 1 (umoci 0.4 reads no zstd): the cuBLAS layer is large and speed is not the point.
   const Ran built = run(std::string("SOURCE_DATE_EPOCH=1700000000 " GKEBUILD_BINARY " image --context ") + context +
                         " --stage " GEMM_BENCH " --tag gemm-bench:test --compression gzip --compression-level 1"
