@@ -8,7 +8,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "jinja/environment.h"
 #include "project/project.h"
 #include "render/plan.h"
@@ -33,12 +33,12 @@ int dump_contexts(const std::string& project_file, const std::string& out) {
   json contexts = json::array();
   for (const auto& item : items)
     if (item.template_name == "job.yaml.j2") contexts.push_back(item.context);
-  io::write_file_atomically(out, contexts.dump());
+  write_file_atomically(out, contexts.dump());
   return 0;
 }
 
 int time_renders(const std::string& contexts_file, int rounds) {
-  const json contexts = json::parse(io::read_file(contexts_file));
+  const json contexts = json::parse(read_file(contexts_file));
   jinja::Environment environment;
   render::add_project_templates(environment, "/nonexistent");
   std::size_t bytes = 0;

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/atomic_file.h"
+#include "base/rfc3339.h"
 #include "build/copy_sources.h"
 #include "build/layer_cache.h"
 #include "dockerfile/dockerfile.h"
 #include "dockerfile/dockerfile_error.h"
 #include "dockerfile/words.h"
 #include "image/layout_source.h"
-#include "io/atomic_file.h"
 #include "layer/layer_writer.h"
 
 namespace gkebuild::build {
@@ -56,7 +57,7 @@ class Builder {
       : options_(options), store_(std::move(store)), cache_(*store_) {
     std::string text;
     try {
-      text = io::read_file(options.dockerfile);
+      text = read_file(options.dockerfile);
     } catch (const std::exception& e) {
       throw DockerfileError(options.dockerfile.string(), 0, 0, "cannot read the Dockerfile");
     }
@@ -145,7 +146,7 @@ class Builder {
   }
 
   oci::History history(const Instruction& in) const {
-    return oci::History{oci::rfc3339_utc(options_.source_date_epoch), in.text, "gkebuild", false};
+    return oci::History{format_rfc3339_seconds(options_.source_date_epoch), in.text, "gkebuild", false};
   }
 
   void from(const Instruction& in);
@@ -360,7 +361,7 @@ void Builder::finish_config() {
   config_.env = with_gke_environment(std::move(config_.env));
   for (const auto& [name, value] : options_.default_labels) config_.labels.try_emplace(name, value);
   image_ = image::with_container_config(image_, config_);
-  image_ = image::with_created(image_, oci::rfc3339_utc(options_.source_date_epoch));
+  image_ = image::with_created(image_, format_rfc3339_seconds(options_.source_date_epoch));
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace gkebuild::build {
 namespace fs = std::filesystem;
@@ -24,7 +24,7 @@ std::optional<layer::BuiltLayer> LayerCache::find(const std::string& kind,
   std::error_code error;
   if (!fs::is_regular_file(path, error)) return std::nullopt;
   try {
-    auto j = nlohmann::json::parse(io::read_file(path));
+    auto j = nlohmann::json::parse(read_file(path));
     layer::BuiltLayer built{j.at("blob").get<oci::Descriptor>(),
                             oci::Digest::parse(j.at("diff_id").get<std::string>())};
     // A blob removed (or truncated) behind the cache's back is a miss, not an error.
@@ -37,7 +37,7 @@ std::optional<layer::BuiltLayer> LayerCache::find(const std::string& kind,
 }
 
 void LayerCache::store(const std::string& kind, const std::string& key, const std::string& text) const {
-  io::write_file_atomically(layout_.cache_dir() / kind / (key + ".json"), text);
+  write_file_atomically(layout_.cache_dir() / kind / (key + ".json"), text);
 }
 
 std::optional<layer::BuiltLayer> LayerCache::find_by_stat(const std::string& key) const {

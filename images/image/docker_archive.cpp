@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/atomic_file.h"
 #include "image/decompress.h"
-#include "io/atomic_file.h"
 #include "layer/layer_writer.h"
 
 namespace gkebuild::image {
@@ -16,14 +16,14 @@ namespace {
 
 class FileSink final : public layer::ByteSink {
  public:
-  explicit FileSink(io::TemporaryFile& file) : file_(file) {}
+  explicit FileSink(TemporaryFile& file) : file_(file) {}
   void write(std::string_view bytes) override { file_.write(bytes); }
 
  private:
-  io::TemporaryFile& file_;
+  TemporaryFile& file_;
 };
 
-layer::Entry file_entry(const std::string& path, const io::TemporaryFile& file) {
+layer::Entry file_entry(const std::string& path, const TemporaryFile& file) {
   return layer::Entry{path, layer::EntryType::kFile, 0644, 0, 0,
                       static_cast<int64_t>(fs::file_size(file.path())), "", file.path()};
 }
@@ -33,10 +33,10 @@ layer::Entry file_entry(const std::string& path, const io::TemporaryFile& file) 
 void write_docker_archive(const fs::path& file, const Image& image,
                           const std::vector<std::string>& repo_tags) {
   fs::path dir = file.parent_path().empty() ? fs::path(".") : file.parent_path();
-  std::vector<std::unique_ptr<io::TemporaryFile>> parts;
+  std::vector<std::unique_ptr<TemporaryFile>> parts;
   std::vector<layer::Entry> entries;
-  auto add_part = [&]() -> io::TemporaryFile& {
-    parts.push_back(std::make_unique<io::TemporaryFile>(dir, file.filename().string() + ".part"));
+  auto add_part = [&]() -> TemporaryFile& {
+    parts.push_back(std::make_unique<TemporaryFile>(dir, file.filename().string() + ".part"));
     return *parts.back();
   };
 
@@ -51,7 +51,7 @@ void write_docker_archive(const fs::path& file, const Image& image,
     if (std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.path == name; })) {
       continue;
     }
-    io::TemporaryFile& part = add_part();
+    TemporaryFile& part = add_part();
     FileSink sink(part);
     decompress_blob(layer.store->blob_path(layer.blob.digest), layer.blob.media_type, sink);
     entries.push_back({layer.diff_id.hex, layer::EntryType::kDirectory, 0755});
@@ -63,7 +63,7 @@ void write_docker_archive(const fs::path& file, const Image& image,
   add_part().write(manifest.dump());
   entries.push_back(file_entry("manifest.json", *parts.back()));
 
-  io::TemporaryFile archive(dir, file.filename().string());
+  TemporaryFile archive(dir, file.filename().string());
   FileSink sink(archive);
   layer::write_tar(entries, 0, sink);
   archive.commit(file);

@@ -61,7 +61,7 @@ Layout Layout::open(const fs::path& root) {
   }
   Layout layout(root);
   try {
-    auto marker = nlohmann::json::parse(io::read_file(root / "oci-layout"));
+    auto marker = nlohmann::json::parse(read_file(root / "oci-layout"));
     if (!marker.contains("imageLayoutVersion")) throw std::runtime_error("no imageLayoutVersion");
   } catch (const std::exception& e) {
     throw std::runtime_error(root.string() + "/oci-layout is invalid: " + e.what());
@@ -74,9 +74,9 @@ Layout Layout::open_or_create(const fs::path& root) {
   Layout layout(root);
   {
     FileLock held = layout.lock();
-    if (!fs::exists(root / "oci-layout")) io::write_file_atomically(root / "oci-layout", kLayoutFile);
+    if (!fs::exists(root / "oci-layout")) write_file_atomically(root / "oci-layout", kLayoutFile);
     if (!fs::exists(root / "index.json")) {
-      io::write_file_atomically(root / "index.json",
+      write_file_atomically(root / "index.json",
                                 to_json_text(Index{std::string(media::kOciIndex), {}, {}}));
     }
   }
@@ -92,7 +92,7 @@ void Layout::remove_stale_temporaries() const {
   }
 }
 
-Index Layout::index() const { return parse_index(io::read_file(root_ / "index.json")); }
+Index Layout::index() const { return parse_index(read_file(root_ / "index.json")); }
 
 std::optional<Descriptor> Layout::resolve(std::string_view tag) const {
   std::optional<Descriptor> found;
@@ -116,7 +116,7 @@ std::string Layout::read_blob(const Digest& digest) const {
   if (!has_blob(digest)) {
     throw std::runtime_error("blob " + digest.str() + " is missing from " + root_.string());
   }
-  std::string bytes = io::read_file(blob_path(digest));
+  std::string bytes = read_file(blob_path(digest));
   if (digest.algorithm == "sha256" && sha256_of(bytes) != digest) {
     throw std::runtime_error("blob " + digest.str() + " in " + root_.string() + " is corrupted");
   }
@@ -157,7 +157,7 @@ void Layout::tag(std::string_view name, const Descriptor& manifest) {
   entry.annotations[kRefNameAnnotation] = std::string(name);
   current.manifests.push_back(std::move(entry));
   if (current.media_type.empty()) current.media_type = std::string(media::kOciIndex);
-  io::write_file_atomically(root_ / "index.json", to_json_text(current));
+  write_file_atomically(root_ / "index.json", to_json_text(current));
 }
 
 }  // namespace gkebuild::oci

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "oci/descriptor.h"
 #include "oci/file_lock.h"
 #include "oci/manifest.h"
@@ -33,7 +33,7 @@ class BlobWriter {
 
  private:
   const Layout& layout_;
-  io::TemporaryFile file_;
+  TemporaryFile file_;
   Sha256 hasher_;
 };
 

@@ -169,13 +169,4 @@ ImageConfig parse_image_config(std::string_view text) {
   }
 }
 
-std::string rfc3339_utc(int64_t seconds) {
-  std::time_t t = static_cast<std::time_t>(seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
-
 }  // namespace gkebuild::oci

@@ -68,7 +68,4 @@ Manifest parse_manifest(std::string_view text);
 Index parse_index(std::string_view text);
 ImageConfig parse_image_config(std::string_view text);
 
-// "1970-01-01T00:00:00Z" for a Unix time in seconds.
-std::string rfc3339_utc(int64_t seconds);
-
 }  // namespace gkebuild::oci

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace gkebuild::registry {
 
@@ -17,7 +17,7 @@ BlobLocations::Table BlobLocations::load(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) return table;
   try {
-    auto json = nlohmann::json::parse(io::read_file(file));
+    auto json = nlohmann::json::parse(read_file(file));
     for (auto& [digest, places] : json.items())
       for (auto& place : places) table[digest].insert(place.get<std::string>());
   } catch (const std::exception&) {
@@ -50,7 +50,7 @@ void BlobLocations::save() const {
   for (const auto& [digest, places] : table_) merged[digest].insert(places.begin(), places.end());
   nlohmann::json json = nlohmann::json::object();
   for (const auto& [digest, places] : merged) json[digest] = places;
-  io::write_file_atomically(file_, json.dump(1));
+  write_file_atomically(file_, json.dump(1));
 }
 
 }  // namespace gkebuild::registry

@@ -1,9 +1,9 @@
 #include "remote/pull.h"
 
+#include "base/parallel.h"
 #include "oci/media_types.h"
 #include "remote/blob_fetch.h"
 #include "remote/blob_locations.h"
-#include "io/parallel.h"
 #include "transport/errors.h"
 
 namespace gkebuild::registry {
@@ -74,7 +74,7 @@ PullResult pull_image(const Reference& reference, oci::Layout& layout, const Pul
 
   const auto& layers = result.manifest.layers;
   if (options.fetch_layers)
-    io::run_parallel(layers.size(), options.jobs, [&](size_t i) {
+    run_parallel(layers.size(), options.jobs, [&](size_t i) {
       if (!layout.has_blob(layers[i].digest)) fetch_blob(session, repository, layers[i], layout);
     });
 

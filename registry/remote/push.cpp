@@ -3,10 +3,10 @@
 #include <map>
 #include <mutex>
 
+#include "base/parallel.h"
 #include "remote/blob_fetch.h"
 #include "remote/blob_locations.h"
 #include "remote/blob_upload.h"
-#include "io/parallel.h"
 #include "remote/push_plan.h"
 #include "transport/errors.h"
 #include "transport/status.h"
@@ -28,7 +28,7 @@ class Pusher {
     BlobUploader uploader(session_, destination_.repository, scopes_, options_.monolithic_limit);
     PushResult result;
     result.blobs.resize(plan.blobs.size());
-    io::run_parallel(plan.blobs.size(), options_.jobs,
+    run_parallel(plan.blobs.size(), options_.jobs,
                  [&](size_t i) { result.blobs[i] = push_blob(uploader, plan.blobs[i]); });
     // Every blob is confirmed: only now may a manifest (and a tag) appear.
     for (size_t i = 0; i + 1 < plan.manifests.size(); ++i)

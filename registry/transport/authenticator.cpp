@@ -4,7 +4,7 @@
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
-#include "transport/base64.h"
+#include "base/base64.h"
 #include "transport/errors.h"
 
 namespace gkebuild::registry {

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
-#include "transport/base64.h"
+#include "base/atomic_file.h"
+#include "base/base64.h"
 #include "transport/credential_helper.h"
 #include "transport/errors.h"
 
@@ -33,7 +33,7 @@ std::string server_url(const std::string& registry) {
 }
 
 nlohmann::json read_config(const std::filesystem::path& file) {
-  auto config = nlohmann::json::parse(io::read_file(file), nullptr, false);
+  auto config = nlohmann::json::parse(read_file(file), nullptr, false);
   if (!config.is_object())
     throw RegistryError(ErrorKind::kBadInput, file.string() + ": not a valid JSON object");
   return config;

@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/source_error.h"
 #include "jinja/environment.h"
-#include "support/source_error.h"
 
 namespace {
 

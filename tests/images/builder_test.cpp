@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "base/atomic_file.h"
 #include "dockerfile/dockerfile_error.h"
 #include "image/layout_sink.h"
-#include "io/atomic_file.h"
 #include "temp_dir.h"
 
 namespace gkebuild::build {
@@ -26,7 +26,7 @@ class BuilderTest : public ::testing::Test {
   }
 
   void write(const std::string& path, const std::string& content) {
-    io::write_file_atomically(dir / path, content);
+    write_file_atomically(dir / path, content);
   }
   void dockerfile(const std::string& text) { write("ctx/Dockerfile", text); }
 

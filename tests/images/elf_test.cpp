@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "base/atomic_file.h"
 #include "elf/stage.h"
-#include "io/atomic_file.h"
 #include "temp_dir.h"
 
 namespace gkebuild::elf {
@@ -42,7 +42,7 @@ TEST(ElfResolve, NodeProvidedLibrariesAreNeverPacked) {
 
 TEST(ElfResolve, NotElfAndMissingLibrariesAreErrors) {
   gkebuild::testing::TempDir dir;
-  io::write_file_atomically(dir / "script", "#!/bin/sh\n");
+  write_file_atomically(dir / "script", "#!/bin/sh\n");
   EXPECT_THROW(resolve_dependencies(dir / "script"), ElfError);
   ResolveOptions nowhere;
   nowhere.ld_cache = dir / "none";

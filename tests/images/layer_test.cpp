@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "temp_dir.h"
 
 namespace gkebuild::layer {
@@ -51,10 +51,10 @@ std::map<std::string, ReadEntry> read_layer(const std::filesystem::path& blob) {
 class LayerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    io::write_file_atomically(dir / "src/a.txt", "alpha");
-    io::write_file_atomically(dir / "src/big.bin", std::string(3 << 20, 'x') + "tail");
+    write_file_atomically(dir / "src/a.txt", "alpha");
+    write_file_atomically(dir / "src/big.bin", std::string(3 << 20, 'x') + "tail");
     long_name = std::string(120, 'n');
-    io::write_file_atomically(dir / "src" / long_name, "long");
+    write_file_atomically(dir / "src" / long_name, "long");
   }
 
   std::vector<Entry> entries() const {

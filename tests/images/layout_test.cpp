@@ -32,7 +32,7 @@ TEST(Layout, ReadBlobDetectsCorruption) {
   TempDir dir;
   Layout layout = Layout::open_or_create(dir.path());
   Descriptor d = layout.write_blob(media::kOciConfig, "{}");
-  io::write_file_atomically(layout.blob_path(d.digest), "{ }");
+  write_file_atomically(layout.blob_path(d.digest), "{ }");
   EXPECT_THROW(layout.read_blob(d.digest), std::runtime_error);
 }
 

@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/atomic_file.h"
 #include "image/layout_source.h"
-#include "io/atomic_file.h"
 #include "peer_support.h"
 #include "temp_dir.h"
 
@@ -41,7 +41,7 @@ std::map<std::string, std::string> describe_tree(const fs::path& root) {
     what += " " + std::to_string(st.st_mode & 07777) + " " + std::to_string(st.st_uid) + ":" +
             std::to_string(st.st_gid);
     if (S_ISLNK(st.st_mode)) what += " -> " + fs::read_symlink(it->path()).string();
-    if (S_ISREG(st.st_mode)) what += " " + oci::sha256_of(io::read_file(it->path())).hex.substr(0, 12);
+    if (S_ISREG(st.st_mode)) what += " " + oci::sha256_of(read_file(it->path())).hex.substr(0, 12);
     out[it->path().lexically_relative(root).string()] = what;
   }
   return out;
@@ -55,7 +55,7 @@ oci::ImageConfig config_of(const fs::path& layout, const std::string& tag) {
 class PeerTest : public ::testing::Test {
  protected:
   void write(const std::string& path, const std::string& content, fs::perms mode = fs::perms(0644)) {
-    io::write_file_atomically(dir / path, content);
+    write_file_atomically(dir / path, content);
     fs::permissions(dir / path, mode);
   }
 
@@ -77,9 +77,9 @@ TEST_F(PeerTest, HelloImageRunsUnderRunc) {
   ASSERT_EQ(built.status, 0) << built.output;
   EXPECT_TRUE(built.output.starts_with("sha256:")) << built.output;
   fs::path bundle = unpack(layout, "hello:1", "bundle");
-  auto config = nlohmann::json::parse(io::read_file(bundle / "config.json"));
+  auto config = nlohmann::json::parse(read_file(bundle / "config.json"));
   config["process"]["terminal"] = false;
-  io::write_file_atomically(bundle / "config.json", config.dump());
+  write_file_atomically(bundle / "config.json", config.dump());
   std::string id = "gkebuild-test-" + std::to_string(::getpid());
   auto ran = run("runc --root " + shell_quoted((dir / "runc").string()) + " run --bundle " +
                  shell_quoted(bundle.string()) + " " + id);
@@ -262,8 +262,8 @@ TEST_F(PeerTest, ConcurrentBuildsIntoOneLayoutBothSucceed) {
   auto l = oci::Layout::open(dir / "oci");
   ASSERT_TRUE(l.resolve("a:1"));
   ASSERT_TRUE(l.resolve("b:1"));
-  EXPECT_EQ(l.resolve("a:1")->digest.str() + "\n", io::read_file(dir / "a.out"));
-  EXPECT_EQ(l.resolve("b:1")->digest.str() + "\n", io::read_file(dir / "b.out"));
+  EXPECT_EQ(l.resolve("a:1")->digest.str() + "\n", read_file(dir / "a.out"));
+  EXPECT_EQ(l.resolve("b:1")->digest.str() + "\n", read_file(dir / "b.out"));
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // Errors name the template, line and column and show the line with a caret.
 #include <gtest/gtest.h>
 
+#include "base/source_error.h"
 #include "jinja/environment.h"
-#include "support/source_error.h"
 
 namespace gkebuild::jinja {
 namespace {

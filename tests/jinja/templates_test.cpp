@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/source_error.h"
 #include "jinja/environment.h"
-#include "support/source_error.h"
 
 namespace gkebuild::jinja {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "base/source_error.h"
 #include "jinja/environment.h"
-#include "support/source_error.h"
 #include "yaml_values.h"
 
 namespace gkebuild::jinja {

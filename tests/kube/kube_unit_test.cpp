@@ -1,42 +1,11 @@
-// The client's small pure parts: timestamps, base64, REST paths and how refusals read.
+// The client's small pure parts: REST paths and how refusals read.
 #include <gtest/gtest.h>
 
 #include "kube/api_error.h"
-#include "kube/base64.h"
 #include "kube/resources.h"
-#include "kube/rfc3339.h"
 
 namespace gkebuild::kube {
 namespace {
-
-TEST(Rfc3339, ParsesZuluOffsetsAndFractions) {
-  const auto zulu = parse_rfc3339("2024-05-01T10:00:00Z");
-  const auto offset = parse_rfc3339("2024-05-01T12:00:00+02:00");
-  ASSERT_TRUE(zulu && offset);
-  EXPECT_EQ(*zulu, *offset);
-  EXPECT_EQ(format_rfc3339_seconds(*parse_rfc3339("2024-05-01T10:00:00.999Z")), "2024-05-01T10:00:00Z");
-  EXPECT_FALSE(parse_rfc3339("2024-05-01 10:00:00"));
-  EXPECT_FALSE(parse_rfc3339("yesterday"));
-}
-
-TEST(Rfc3339, SortableTimestampsOrderAsTimesDo) {
-  // Go trims trailing zeros, so ".5" is later than ".123456789" though it sorts first as text.
-  const auto early = sortable_timestamp("2024-05-01T10:00:00.123456789Z");
-  const auto late = sortable_timestamp("2024-05-01T10:00:00.5Z");
-  ASSERT_TRUE(early && late);
-  EXPECT_LT(*early, *late);
-  EXPECT_EQ(*late, "2024-05-01T10:00:00.500000000Z");
-}
-
-TEST(Base64, RoundTripsAndRejectsGarbage) {
-  for (std::string text : {"", "a", "ab", "abc", "-----BEGIN CERTIFICATE-----\n"}) {
-    auto decoded = base64_decode(base64_encode(text));
-    ASSERT_TRUE(decoded);
-    EXPECT_EQ(*decoded, text);
-  }
-  EXPECT_EQ(*base64_decode("aGVs\nbG8="), "hello");
-  EXPECT_FALSE(base64_decode("not base64!"));
-}
 
 TEST(Resources, MapsKindsToRestPaths) {
   EXPECT_EQ(collection_path(resource_type("batch/v1", "Job"), "team"), "/apis/batch/v1/namespaces/team/jobs");

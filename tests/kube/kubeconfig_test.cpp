@@ -6,10 +6,10 @@
 #include <fstream>
 
 #include "../images/temp_dir.h"
-#include "kube/base64.h"
+#include "base/base64.h"
+#include "base/source_error.h"
 #include "kube/exec_plugin.h"
 #include "kube/kubeconfig.h"
-#include "support/source_error.h"
 
 namespace gkebuild::kube {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "../images/temp_dir.h"
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "localrun/container_user.h"
 
 namespace gkebuild::localrun {
@@ -12,10 +12,10 @@ using testing::TempDir;
 class ContainerUserTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    io::write_file_atomically(dir / "etc/passwd", "root:x:0:0:root:/root:/bin/sh\n"
+    write_file_atomically(dir / "etc/passwd", "root:x:0:0:root:/root:/bin/sh\n"
                                                   "# a comment\n"
                                                   "app:x:1000:1001::/home/app:/bin/sh\n");
-    io::write_file_atomically(dir / "etc/group", "root:x:0:\napp:x:1001:\nstaff:x:50:app,other\nvideo:x:44:app\n");
+    write_file_atomically(dir / "etc/group", "root:x:0:\napp:x:1001:\nstaff:x:50:app,other\nvideo:x:44:app\n");
   }
   TempDir dir;
 };

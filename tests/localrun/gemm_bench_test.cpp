@@ -9,7 +9,7 @@
 #include "../images/peer_support.h"
 #include "../images/temp_dir.h"
 #include "../workloads/gemm_bench_dockerfile.h"
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "localrun/local_run.h"
 
 namespace gkebuild::localrun {
@@ -22,7 +22,7 @@ using gkebuild::testing::TempDir;
 TEST(GemmBenchUnderTheLocalRunner, RunsTheCpuPath) {
   if (::geteuid() != 0) GTEST_SKIP() << "runc runs rootful containers: this test needs root";
   TempDir dir;
-  io::write_file_atomically(dir / "ctx/Dockerfile", testing::kGemmBenchDockerfile);
+  write_file_atomically(dir / "ctx/Dockerfile", testing::kGemmBenchDockerfile);
   // zstd level 1: the cuBLAS layer is large and speed is not the point.
   const auto built = run("env SOURCE_DATE_EPOCH=1700000000 " + gkebuild::testing::gkebuild_binary() +
                          " image --quiet --context " + shell_quoted((dir / "ctx").string()) +

@@ -7,7 +7,7 @@
 
 #include "../images/peer_support.h"
 #include "../images/temp_dir.h"
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace gkebuild::localrun::testing {
 namespace {
@@ -43,10 +43,10 @@ TestImages build_all(const fs::path& dir) {
         shell_quoted((dir / "hello").string()) + " --stage " HELLO_IMAGE_PROGRAM " --tag hello:1" + layout);
 
   const fs::path context = dir / "probe";
-  io::write_file_atomically(context / "etc/passwd", "root:x:0:0:root:/root:/bin/sh\napp:x:1000:1001::/work:/bin/sh\n");
-  io::write_file_atomically(context / "etc/group", "root:x:0:\napp:x:1001:\nstaff:x:50:app\n");
-  io::write_file_atomically(dir / "Dockerfile.probe", kProbeDockerfile);
-  io::write_file_atomically(dir / "Dockerfile.user", std::string(kProbeDockerfile) + "USER app\n");
+  write_file_atomically(context / "etc/passwd", "root:x:0:0:root:/root:/bin/sh\napp:x:1000:1001::/work:/bin/sh\n");
+  write_file_atomically(context / "etc/group", "root:x:0:\napp:x:1001:\nstaff:x:50:app\n");
+  write_file_atomically(dir / "Dockerfile.probe", kProbeDockerfile);
+  write_file_atomically(dir / "Dockerfile.user", std::string(kProbeDockerfile) + "USER app\n");
   const std::string probe = " --context " + shell_quoted(context.string()) + " --stage " PROBE_PROGRAM;
   images.probe_digest =
       build("--dockerfile " + shell_quoted((dir / "Dockerfile.probe").string()) + probe + " --tag probe:1" + layout);

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "../images/temp_dir.h"
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "localrun/layer_apply.h"
 
 namespace gkebuild::localrun {
@@ -57,9 +57,9 @@ class LayerApplyTest : public ::testing::Test {
   void apply(const std::vector<TarEntry>& entries, Filter filter = Filter::kNone) {
     const fs::path blob = dir / ("layer" + std::to_string(++layers));
     write_tar(blob, entries, filter);
-    apply_layer(blob, oci::sha256_of(io::read_file(blob)), rootfs);
+    apply_layer(blob, oci::sha256_of(read_file(blob)), rootfs);
   }
-  std::string read(const std::string& path) { return io::read_file(rootfs / path); }
+  std::string read(const std::string& path) { return read_file(rootfs / path); }
   bool exists(const std::string& path) { return fs::exists(fs::symlink_status(rootfs / path)); }
 
   TempDir dir;
@@ -148,9 +148,9 @@ TEST_F(LayerApplyTest, ABlobThatDoesNotMatchItsDigestIsAnError) {
 TEST_F(LayerApplyTest, ATruncatedBlobIsAnError) {
   const fs::path blob = dir / "layer";
   write_tar(blob, {{"a", 'f', std::string(100000, 'x')}}, Filter::kGzip);
-  std::string bytes = io::read_file(blob);
+  std::string bytes = read_file(blob);
   bytes.resize(bytes.size() / 2);
-  io::write_file_atomically(blob, bytes);
+  write_file_atomically(blob, bytes);
   EXPECT_THROW(apply_layer(blob, oci::sha256_of(bytes), rootfs), std::runtime_error);
 }
 

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "../images/temp_dir.h"
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "localrun/runtime_spec.h"
 
 namespace gkebuild::localrun {
@@ -100,10 +100,10 @@ TEST(HostGpu, FindsNvidiaDevicesAndDriverFiles) {
   ASSERT_EQ(::mknod((dir / "dev/nvidiactl").c_str(), S_IFCHR | 0666, makedev(195, 255)), 0);
   ASSERT_EQ(::mknod((dir / "dev/nvidia-caps/nvidia-cap1").c_str(), S_IFCHR | 0400, makedev(236, 1)), 0);
   ASSERT_EQ(::mknod((dir / "dev/null").c_str(), S_IFCHR | 0666, makedev(1, 3)), 0);
-  io::write_file_atomically(dir / "dev/nvidia-notadevice", "");
+  write_file_atomically(dir / "dev/nvidia-notadevice", "");
   for (const char* f : {"a/libcuda.so.535.1", "a/libnvidia-ml.so.1", "a/libc.so.6", "b/libcuda.so.535.1",
                         "b/libnvidia-ptxjitcompiler.so.1", "bin/nvidia-smi", "bin/other"}) {
-    io::write_file_atomically(dir / f, "x");
+    write_file_atomically(dir / f, "x");
   }
   fs::create_symlink("libcuda.so.535.1", dir / "a/libcuda.so.1");
 
@@ -120,7 +120,7 @@ TEST(HostGpu, FindsNvidiaDevicesAndDriverFiles) {
 
 TEST(HostGpu, NoDevicesMeansNoGpu) {
   TempDir dir;
-  io::write_file_atomically(dir / "lib/libcuda.so.1", "x");
+  write_file_atomically(dir / "lib/libcuda.so.1", "x");
   const HostGpu gpu = find_host_gpu(dir.path(), {dir / "lib"}, {});
   EXPECT_FALSE(gpu.present());
   EXPECT_TRUE(gpu.libraries.empty());

@@ -194,9 +194,11 @@ TEST(Quantities, DurationsAndNames) {
   EXPECT_EQ(parse_duration("1d2h3m4s"), 93784);
   EXPECT_FALSE(parse_duration("5"));
   EXPECT_FALSE(parse_duration("m"));
-  EXPECT_TRUE(is_quantity("500m"));
-  EXPECT_TRUE(is_quantity("1.5Gi"));
-  EXPECT_FALSE(is_quantity("1.5 Gi"));
+  EXPECT_TRUE(is_resource_quantity("500m"));
+  EXPECT_TRUE(is_resource_quantity("1.5Gi"));
+  EXPECT_FALSE(is_resource_quantity("1.5 Gi"));
+  EXPECT_TRUE(is_resource_quantity("1e3"));  // the grammar validate and the API server use
+  EXPECT_FALSE(is_resource_quantity("-1"));
   EXPECT_TRUE(is_dns_label("a-b-1"));
   EXPECT_FALSE(is_dns_label("-a"));
   EXPECT_FALSE(is_dns_label("A"));

@@ -2,12 +2,12 @@
 // position, and which pins `gkebuild render` uses.
 #include <gtest/gtest.h>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
+#include "base/source_error.h"
 #include "oci/layout.h"
 #include "oci/media_types.h"
 #include "publish/pinned_references.h"
 #include "publish/pins.h"
-#include "support/source_error.h"
 #include "tests/registry/harness.h"
 
 namespace gkebuild::publish {
@@ -69,14 +69,14 @@ TEST(PinsTest, RecordKeepsTheOtherImagesAndReplacesItsOwn) {
 TEST(PinsTest, BrokenJsonIsAnErrorAtItsPosition) {
   TempDir dir;
   const auto file = pins_file(dir.path());
-  io::write_file_atomically(file, "{\n  \"images\": {\n    \"a\": [\n}\n");
+  write_file_atomically(file, "{\n  \"images\": {\n    \"a\": [\n}\n");
   EXPECT_NE(error_of(file).find(file.string() + ":4:"), std::string::npos) << error_of(file);
 }
 
 TEST(PinsTest, APinWithoutADigestIsRefusedWhereItIs) {
   TempDir dir;
   const auto file = pins_file(dir.path());
-  io::write_file_atomically(file, "{\"images\": {\n  \"a\": {\"reference\": \"r.example/p-a:latest\",\n"
+  write_file_atomically(file, "{\"images\": {\n  \"a\": {\"reference\": \"r.example/p-a:latest\",\n"
                                   "        \"tag\": \"r.example/p-a:latest\"}}}\n");
   const auto message = error_of(file);
   EXPECT_NE(message.find(file.string() + ":2:"), std::string::npos) << message;
@@ -86,7 +86,7 @@ TEST(PinsTest, APinWithoutADigestIsRefusedWhereItIs) {
 TEST(PinsTest, AnUnknownKeyIsRefusedWithASuggestion) {
   TempDir dir;
   const auto file = pins_file(dir.path());
-  io::write_file_atomically(file, "{\"images\": {\"a\": {\"reference\": \"r.example/p-a@" + kDigestA +
+  write_file_atomically(file, "{\"images\": {\"a\": {\"reference\": \"r.example/p-a@" + kDigestA +
                                       "\", \"tag\": \"r.example/p-a:latest\", \"bilt\": \"x\"}}}\n");
   const auto message = error_of(file);
   EXPECT_NE(message.find(file.string() + ":1:"), std::string::npos) << message;

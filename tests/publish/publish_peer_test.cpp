@@ -7,11 +7,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
+#include "base/base64.h"
 #include "oci/layout.h"
 #include "publish/pins.h"
 #include "tests/registry/harness.h"
-#include "transport/base64.h"
 
 namespace gkebuild::testing {
 namespace {
@@ -38,7 +38,7 @@ class PublishPeerTest : public ::testing::Test {
   void write_project(const std::string& registry) {
     fs::create_directories(project() / "build");
     fs::copy_file(bin_dir->path() / "hello", project() / "build" / "hello", fs::copy_options::overwrite_existing);
-    io::write_file_atomically(project() / "gkebuild.yaml",
+    write_file_atomically(project() / "gkebuild.yaml",
                               "apiVersion: gkebuild/v1\nproject: hello\nregistry: " + registry + "/exp\n"
                               "images:\n  hello:\n    from: scratch\n    workload: hello\n"
                               "experiments:\n  greet:\n    image: hello\n    accelerators: [nvidia-l4]\n");
@@ -147,7 +147,7 @@ TEST_F(PublishPeerTest, ARefusedLoginNamesTheRegistryAndNoCredentials) {
   EXPECT_EQ(r.exit_code, 1) << r.all();
   EXPECT_NE(r.err.find("gkebuild image: error: login to " + registry.host() + " failed"), std::string::npos) << r.err;
   EXPECT_EQ(r.all().find(kPassword), std::string::npos) << r.all();
-  EXPECT_EQ(r.all().find(registry::base64_encode("alice:wrong-" + std::string(kPassword))), std::string::npos);
+  EXPECT_EQ(r.all().find(base64_encode("alice:wrong-" + std::string(kPassword))), std::string::npos);
   EXPECT_EQ(r.all().find("Authorization"), std::string::npos) << r.all();
   EXPECT_FALSE(fs::exists(publish::pins_file(project())));
 }

@@ -8,12 +8,12 @@
 #include <sstream>
 #include <thread>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
+#include "base/base64.h"
 #include "oci/layout.h"
 #include "remote/pull.h"
 #include "remote/push.h"
 #include "tests/registry/harness.h"
-#include "transport/base64.h"
 #include "transport/errors.h"
 
 namespace gkebuild::testing {
@@ -50,7 +50,7 @@ class AuthPeerTest : public ::testing::Test {
   }
   static void expect_no_secrets(const std::string& output) {
     EXPECT_EQ(output.find(kPassword), std::string::npos) << output;
-    EXPECT_EQ(output.find(registry::base64_encode(std::string(kUser) + ":" + kPassword)), std::string::npos);
+    EXPECT_EQ(output.find(base64_encode(std::string(kUser) + ":" + kPassword)), std::string::npos);
     EXPECT_EQ(output.find("Authorization"), std::string::npos) << output;
     EXPECT_EQ(output.find("eyJ"), std::string::npos) << output;  // a JWT
   }
@@ -102,7 +102,7 @@ TEST_F(AuthPeerTest, CredentialHelperSuppliesTheLogin) {
   Registry registry(dir.path() / "reg", {.tls = true, .htpasswd = htpasswd}, pki);
   auto bin = dir.path() / "bin";
   fs::create_directories(bin);
-  io::write_file_atomically(bin / "docker-credential-gkebuildtest",
+  write_file_atomically(bin / "docker-credential-gkebuildtest",
                             "#!/bin/sh\nread server\nprintf '{\"ServerURL\":\"%s\",\"Username\":\"" +
                                 std::string(kUser) + "\",\"Secret\":\"" + kPassword + "\"}' \"$server\"\n");
   fs::permissions(bin / "docker-credential-gkebuildtest", fs::perms::owner_all);
@@ -138,7 +138,7 @@ class TokenAuthTest : public AuthPeerTest {
   }
   std::vector<nlohmann::json> token_requests() {
     std::vector<nlohmann::json> out;
-    std::istringstream in(io::read_file(dir.path() / "token.log"));
+    std::istringstream in(read_file(dir.path() / "token.log"));
     for (std::string line; std::getline(in, line);) out.push_back(nlohmann::json::parse(line));
     return out;
   }
@@ -216,7 +216,7 @@ TEST_F(AuthPeerTest, AuthorizationNeverFollowsARedirectToAnotherHost) {
   auto pulled_layout = oci::Layout::open_or_create(dir.path() / "pulled");
   auto pulled = registry::pull_image(registry::parse_reference(proxy_host + "/team/app:v1"), pulled_layout, {});
   for (const auto& layer : pulled.manifest.layers) EXPECT_TRUE(pulled_layout.has_blob(layer.digest));
-  std::istringstream log(io::read_file(dir.path() / "capture.log"));
+  std::istringstream log(read_file(dir.path() / "capture.log"));
   int requests = 0;
   for (std::string line; std::getline(log, line); ++requests)
     EXPECT_TRUE(nlohmann::json::parse(line)["authorization"].is_null()) << line;

@@ -15,11 +15,12 @@
 #include <stdexcept>
 #include <thread>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
+#include "base/base64.h"
+#include "base/rfc3339.h"
 #include "layer/layer_writer.h"
 #include "oci/layout.h"
 #include "oci/media_types.h"
-#include "transport/base64.h"
 
 extern char** environ;
 
@@ -43,8 +44,8 @@ CommandResult run_command(const std::string& command) {
   int status = std::system(line.c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = io::read_file(out);
-  result.err = io::read_file(err);
+  result.out = read_file(out);
+  result.err = read_file(err);
   return result;
 }
 
@@ -120,7 +121,7 @@ HelperServer start_helper(const std::vector<std::string>& args, const fs::path& 
       }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  throw std::runtime_error("helper server did not start: " + io::read_file(log));
+  throw std::runtime_error("helper server did not start: " + read_file(log));
 }
 
 int free_port() {
@@ -180,7 +181,7 @@ Registry::Registry(fs::path dir, RegistryConfig config, const Pki* pki)
     yaml += "auth:\n  token:\n    realm: " + config_.token_realm + "\n    service: gkebuild-test-registry\n"
             "    issuer: gkebuild-test-issuer\n    rootcertbundle: " + config_.token_cert.string() + "\n";
   fs::create_directories(dir_);
-  io::write_file_atomically(dir_ / "config.yml", yaml);
+  write_file_atomically(dir_ / "config.yml", yaml);
   start();
 }
 
@@ -201,11 +202,11 @@ fs::path make_htpasswd(const fs::path& dir, const std::string& user, const std::
 std::string basic_auths_json(const std::string& registry, const std::string& user,
                              const std::string& password) {
   return R"({"auths":{")" + registry + R"(":{"auth":")" +
-         registry::base64_encode(user + ":" + password) + R"("}}})";
+         base64_encode(user + ":" + password) + R"("}}})";
 }
 
 void write_docker_config(const fs::path& dir, const std::string& json) {
-  io::write_file_atomically(dir / "config.json", json);
+  write_file_atomically(dir / "config.json", json);
 }
 
 oci::Descriptor make_test_image(const fs::path& dir, const std::string& tag,
@@ -213,7 +214,7 @@ oci::Descriptor make_test_image(const fs::path& dir, const std::string& tag,
   auto layout = oci::Layout::open_or_create(dir);
   std::mt19937 random(seed);
   oci::ImageConfig config;
-  config.created = oci::rfc3339_utc(0);
+  config.created = format_rfc3339_seconds(0);
   config.config.cmd = std::vector<std::string>{"/data0"};
   oci::Manifest manifest;
   manifest.media_type = std::string(oci::media::kOciManifest);
@@ -222,7 +223,7 @@ oci::Descriptor make_test_image(const fs::path& dir, const std::string& tag,
     auto source = files.path() / ("data" + std::to_string(i));
     std::string bytes(layer_sizes[i], '\0');
     for (auto& c : bytes) c = static_cast<char>(random() & 0xff);
-    io::write_file_atomically(source, bytes);
+    write_file_atomically(source, bytes);
     layer::Entry entry;
     entry.path = "data" + std::to_string(i);
     entry.size = static_cast<int64_t>(bytes.size());

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "oci/layout.h"
 #include "oci/media_types.h"
 #include "remote/pull.h"
@@ -64,7 +64,7 @@ TEST_F(PushPeerTest, SkopeoReadsBackTheSameDigestsAndBytes) {
   EXPECT_EQ(theirs.resolve("v1")->digest, manifest.digest);
   auto parsed = oci::parse_manifest(ours.read_blob(manifest.digest));
   for (const auto& layer : parsed.layers)
-    EXPECT_EQ(io::read_file(theirs.blob_path(layer.digest)), io::read_file(ours.blob_path(layer.digest)));
+    EXPECT_EQ(read_file(theirs.blob_path(layer.digest)), read_file(ours.blob_path(layer.digest)));
 }
 
 TEST_F(PushPeerTest, SecondPushUploadsNothingAndOtherRepositoriesMount) {
@@ -187,8 +187,8 @@ TEST_F(PushPeerTest, RegistryKilledMidUploadThenRestarted) {
   while (proxy_upload_bytes(proxy.port) < (2u << 20)) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   registry.kill();
   int status = push_child.wait();
-  EXPECT_EQ(status, 1) << io::read_file(dir.path() / "push.log");
-  EXPECT_NE(io::read_file(dir.path() / "push.log").find("127.0.0.1:" + std::to_string(proxy.port)),
+  EXPECT_EQ(status, 1) << read_file(dir.path() / "push.log");
+  EXPECT_NE(read_file(dir.path() / "push.log").find("127.0.0.1:" + std::to_string(proxy.port)),
             std::string::npos);
   registry.start();
   EXPECT_EQ(tag_status(registry, "team/app", "v1"), 404);

@@ -4,16 +4,16 @@
 
 #include <cstdlib>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
+#include "base/base64.h"
 #include "oci/media_types.h"
 #include "remote/manifest_format.h"
-#include "transport/base64.h"
+#include "tests/registry/harness.h"
 #include "transport/credentials.h"
 #include "transport/errors.h"
 #include "transport/reference.h"
 #include "transport/retry.h"
 #include "transport/www_authenticate.h"
-#include "tests/registry/harness.h"
 
 namespace gkebuild::registry {
 namespace {
@@ -92,13 +92,13 @@ class CredentialsTest : public ::testing::Test {
  protected:
   testing::TempDir dir;
   std::filesystem::path file() const { return dir.path() / "config.json"; }
-  void write(const std::string& json) { io::write_file_atomically(file(), json); }
+  void write(const std::string& json) { write_file_atomically(file(), json); }
   // A docker-credential-NAME script on PATH printing `answer`, exiting `status`.
   void helper(const std::string& name, const std::string& answer, int status = 0) {
     auto bin = dir.path() / "bin";
     std::filesystem::create_directories(bin);
     auto path = bin / ("docker-credential-" + name);
-    io::write_file_atomically(path, "#!/bin/sh\nread server\necho \"$server\" > \"" + (dir.path() / "asked").string() +
+    write_file_atomically(path, "#!/bin/sh\nread server\necho \"$server\" > \"" + (dir.path() / "asked").string() +
                                         "\"\necho '" + answer + "'\nexit " + std::to_string(status) + "\n");
     std::filesystem::permissions(path, std::filesystem::perms::owner_all);
     std::string path_env = bin.string() + ":" + std::getenv("PATH");
@@ -128,7 +128,7 @@ TEST_F(CredentialsTest, CredHelperWinsAndGetsServerOnStdin) {
   auto c = find_credentials("reg.io", {file()});
   ASSERT_TRUE(c);
   EXPECT_EQ(c->identity_token, "refresh-xyz");
-  EXPECT_EQ(io::read_file(dir.path() / "asked"), "reg.io\n");
+  EXPECT_EQ(read_file(dir.path() / "asked"), "reg.io\n");
 }
 
 TEST_F(CredentialsTest, CredsStoreAndNotFound) {

@@ -3,12 +3,12 @@
 
 #include <atomic>
 
+#include "base/source_error.h"
 #include "project/project.h"
 #include "render/names.h"
 #include "render/plan.h"
 #include "render/sweep.h"
 #include "render/values.h"
-#include "support/source_error.h"
 
 namespace gkebuild::render {
 namespace {

@@ -5,10 +5,10 @@
 
 #include <fstream>
 
+#include "base/source_error.h"
 #include "project/project.h"
 #include "render/parse_back.h"
 #include "render/render.h"
-#include "support/source_error.h"
 
 namespace gkebuild::render {
 namespace {

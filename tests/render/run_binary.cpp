@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace gkebuild::testing {
 
@@ -16,8 +16,8 @@ Result run(const std::string& command, const std::filesystem::path& scratch) {
   const int raw = std::system(line.c_str());
   Result result;
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  result.out = io::read_file(out);
-  result.err = io::read_file(err);
+  result.out = read_file(out);
+  result.err = read_file(err);
   std::filesystem::remove(out);
   std::filesystem::remove(err);
   return result;
@@ -35,7 +35,7 @@ ScratchDir::~ScratchDir() {
 }
 
 void write(const std::filesystem::path& path, const std::string& text) {
-  io::write_file_atomically(path, text);
+  write_file_atomically(path, text);
 }
 
 }  // namespace gkebuild::testing

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "report/report_build.h"
 #include "report/report_input.h"
 
@@ -16,7 +16,7 @@ inline const std::string kProject = kFixtures + "/project";
 
 inline const catalog::Catalog& fixture_catalog() {
   static const catalog::Catalog catalog =
-      catalog::Catalog::parse(io::read_file(kFixtures + "/catalog.yaml"), "catalog.yaml");
+      catalog::Catalog::parse(read_file(kFixtures + "/catalog.yaml"), "catalog.yaml");
   return catalog;
 }
 

@@ -27,7 +27,7 @@ struct Outcome {
 Outcome shell(const std::string& command, const TempDir& dir) {
   std::string out = (dir / "stdout").string(), err = (dir / "stderr").string();
   int status = std::system((command + " >" + out + " 2>" + err).c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, io::read_file(out), io::read_file(err)};
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
 }
 
 std::string report_command(const std::string& arguments) {

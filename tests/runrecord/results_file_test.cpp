@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "../images/temp_dir.h"
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "runrecord/results_file.h"
 
 namespace gkebuild::runrecord {
@@ -91,7 +91,7 @@ TEST(ResultsFile, AppendAddsTheJobAndReadsBack) {
   append_result_line(dir.path(), "gemm-l4", result);
   result["value"] = 2.5;
   append_result_line(dir.path(), "gemm-t4", result);
-  auto text = io::read_file(dir.path() / "results.jsonl");
+  auto text = read_file(dir.path() / "results.jsonl");
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2);
   auto results = read_results(dir.path());
   EXPECT_TRUE(results.file_found);

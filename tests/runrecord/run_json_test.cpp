@@ -3,7 +3,7 @@
 #include <fstream>
 
 #include "../images/temp_dir.h"
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "runrecord/run_store.h"
 
 namespace gkebuild::runrecord {
@@ -92,7 +92,7 @@ TEST(RunJson, UnknownFieldsAreIgnored) {
 
 std::string load_error(const std::string& text) {
   TempDir dir;
-  io::write_file_atomically(dir.path() / "run.json", text);
+  write_file_atomically(dir.path() / "run.json", text);
   try {
     load_run(dir.path());
   } catch (const SourceError& error) {

@@ -4,13 +4,13 @@
 
 #include <sstream>
 
+#include "base/source_error.h"
 #include "project/project.h"
 #include "submit/follow_view.h"
 #include "submit/job_progress.h"
 #include "submit/local_container.h"
 #include "submit/record_writer.h"
 #include "submit/sweep_overrides.h"
-#include "support/source_error.h"
 
 namespace gkebuild::submit {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "temp_dir.h"
 
 namespace gkebuild::workloads {
@@ -29,8 +29,8 @@ class WorkloadCli : public ::testing::Test {
     const int status = std::system(command.c_str());
     ProgramRun r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = io::read_file(out);
-    r.err = io::read_file(err);
+    r.out = read_file(out);
+    r.err = read_file(err);
     return r;
   }
 

@@ -4,8 +4,8 @@
 
 #include <fstream>
 
+#include "base/atomic_file.h"
 #include "common/errors.h"
-#include "io/atomic_file.h"
 #include "mnist-synth/synth.h"
 #include "mnist-train/idx.h"
 #include "mnist-train/mlp_model.h"
@@ -30,10 +30,10 @@ std::string usage_error(Load load) {
 class IdxFiles : public ::testing::Test {
  protected:
   void SetUp() override { save_mnist(small_set(), dir.path(), "train"); }
-  std::string images() const { return io::read_file(images_file(dir.path(), "train")); }
-  std::string labels() const { return io::read_file(labels_file(dir.path(), "train")); }
-  void write_images(const std::string& bytes) { io::write_file_atomically(images_file(dir.path(), "train"), bytes); }
-  void write_labels(const std::string& bytes) { io::write_file_atomically(labels_file(dir.path(), "train"), bytes); }
+  std::string images() const { return read_file(images_file(dir.path(), "train")); }
+  std::string labels() const { return read_file(labels_file(dir.path(), "train")); }
+  void write_images(const std::string& bytes) { write_file_atomically(images_file(dir.path(), "train"), bytes); }
+  void write_labels(const std::string& bytes) { write_file_atomically(labels_file(dir.path(), "train"), bytes); }
   std::string load_error() { return usage_error([&] { load_mnist(dir.path(), "train"); }); }
   TempDir dir;
 };
@@ -111,10 +111,10 @@ TEST(Checkpoint, RoundTripAndCorruption) {
   const MlpModel loaded = load_checkpoint(path);
   EXPECT_EQ(loaded.w1, model.w1);
   EXPECT_EQ(loaded.b2, model.b2);
-  const std::string bytes = io::read_file(path);
-  io::write_file_atomically(path, bytes.substr(0, bytes.size() - 3));
+  const std::string bytes = read_file(path);
+  write_file_atomically(path, bytes.substr(0, bytes.size() - 3));
   EXPECT_NE(usage_error([&] { load_checkpoint(path); }).find("the header promises"), std::string::npos);
-  io::write_file_atomically(path, "not a checkpoint at all");
+  write_file_atomically(path, "not a checkpoint at all");
   EXPECT_NE(usage_error([&] { load_checkpoint(path); }).find("not an mnist-train checkpoint"), std::string::npos);
 }
 

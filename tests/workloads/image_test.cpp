@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
 #include "../images/temp_dir.h"
+#include "base/atomic_file.h"
 #include "gemm_bench_dockerfile.h"
 
 namespace gkebuild::workloads {
@@ -40,7 +40,7 @@ Ran run(const std::string& command) {
 TEST(GemmBenchImage, RunsUnderRuncOnTheCpuPath) {
   TempDir dir;
   const std::string context = (dir.path() / "ctx").string(), layout = (dir.path() / "oci").string();
-  io::write_file_atomically(dir.path() / "ctx" / "Dockerfile", testing::kGemmBenchDockerfile);
+  write_file_atomically(dir.path() / "ctx" / "Dockerfile", testing::kGemmBenchDockerfile);
   // gzip level 1 (umoci 0.4 reads no zstd): the cuBLAS layer is large and speed is not the point.
   const Ran built = run(std::string("SOURCE_DATE_EPOCH=1700000000 " GKEBUILD_BINARY " image --context ") + context +
                         " --stage " GEMM_BENCH " --tag gemm-bench:test --compression gzip --compression-level 1"
@@ -50,17 +50,17 @@ TEST(GemmBenchImage, RunsUnderRuncOnTheCpuPath) {
   const Ran unpacked = run("umoci unpack --image " + layout + ":gemm-bench:test " + bundle + " 2>&1");
   ASSERT_EQ(unpacked.status, 0) << unpacked.output;
 
-  auto config = nlohmann::json::parse(io::read_file(dir.path() / "bundle" / "config.json"));
+  auto config = nlohmann::json::parse(read_file(dir.path() / "bundle" / "config.json"));
   config["process"]["terminal"] = false;
   config["process"]["args"] = {"/opt/gkebuild/bin/gemm-bench", "--m", "96", "--n", "80", "--k", "70", "--reps", "2"};
-  io::write_file_atomically(dir.path() / "bundle" / "config.json", config.dump());
+  write_file_atomically(dir.path() / "bundle" / "config.json", config.dump());
   const std::string root = (dir.path() / "runc").string();
   const std::string id = "gkebuild-gemm-" + std::to_string(::getpid());
   const Ran ran = run("runc --root " + root + " run --bundle " + bundle + " " + id + " 2>" +
                       (dir.path() / "stderr").string());
   run("runc --root " + root + " delete --force " + id + " 2>&1");
-  ASSERT_EQ(ran.status, 0) << ran.output << io::read_file(dir.path() / "stderr");
-  EXPECT_NE(io::read_file(dir.path() / "stderr").find("running the CPU path"), std::string::npos);
+  ASSERT_EQ(ran.status, 0) << ran.output << read_file(dir.path() / "stderr");
+  EXPECT_NE(read_file(dir.path() / "stderr").find("running the CPU path"), std::string::npos);
 
   std::istringstream lines(ran.output);
   std::string line;

@@ -1,7 +1,7 @@
 #include "catalog/catalog.h"
 
-#include "catalog/embedded.h"
-#include "support/suggest.h"
+#include "base/embedded_file.h"
+#include "base/suggest.h"
 
 namespace gkebuild::catalog {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "support/source_error.h"
+#include "base/source_error.h"
 
 namespace gkebuild::catalog {
 

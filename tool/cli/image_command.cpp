@@ -9,6 +9,10 @@
 #include <filesystem>
 #include <iostream>
 
+#include "base/atomic_file.h"
+#include "base/exit_codes.h"
+#include "base/rfc3339.h"
+#include "base/source_error.h"
 #include "build/builder.h"
 #include "cli/command.h"
 #include "cli/image_output.h"
@@ -19,11 +23,8 @@
 #include "image/layout_sink.h"
 #include "image/layout_source.h"
 #include "imageproject/project_images.h"
-#include "io/atomic_file.h"
 #include "publish/publish.h"
 #include "publish/registry_pull.h"
-#include "support/exit_codes.h"
-#include "support/source_error.h"
 
 namespace gkebuild::cli {
 namespace {
@@ -114,7 +115,7 @@ void stage_binaries(const std::vector<std::string>& binaries, const fs::path& co
 [[noreturn]] void rethrow_positioned(const dockerfile::DockerfileError& e) {
   std::string source;
   try {
-    if (e.line() > 0) source = io::read_file(e.file());
+    if (e.line() > 0) source = read_file(e.file());
   } catch (const std::exception&) {
   }
   throw SourceError(SourceLocation{e.file(), e.line(), e.column()}, e.message(), source);
@@ -137,7 +138,7 @@ build::BuildOptions common_options(const ImageFlags& flags) {
     usage(std::string("--compression-level: ") + e.what());
   }
   options.source_date_epoch = source_date_epoch();
-  options.default_labels["org.opencontainers.image.created"] = oci::rfc3339_utc(options.source_date_epoch);
+  options.default_labels["org.opencontainers.image.created"] = format_rfc3339_seconds(options.source_date_epoch);
   if (auto revision = git_revision(flags.context); !revision.empty()) {
     options.default_labels["org.opencontainers.image.revision"] = revision;
   }

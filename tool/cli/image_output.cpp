@@ -2,8 +2,8 @@
 
 #include <iostream>
 
+#include "base/source_error.h"
 #include "cli/registry_flags.h"
-#include "support/source_error.h"
 
 namespace gkebuild::cli {
 namespace fs = std::filesystem;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <iostream>
 
+#include "base/exit_codes.h"
+#include "base/source_error.h"
 #include "cli/command.h"
-#include "support/exit_codes.h"
-#include "support/source_error.h"
 
 namespace gkebuild::cli {
 

@@ -4,11 +4,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/exit_codes.h"
 #include "cli/command.h"
 #include "cli/registry_flags.h"
 #include "oci/layout.h"
 #include "remote/push.h"
-#include "support/exit_codes.h"
 #include "transport/errors.h"
 
 namespace gkebuild::cli {

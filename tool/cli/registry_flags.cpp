@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include "support/exit_codes.h"
+#include "base/exit_codes.h"
 #include "transport/errors.h"
 
 namespace gkebuild::cli {

@@ -6,14 +6,14 @@
 #include <iostream>
 #include <memory>
 
+#include "base/exit_codes.h"
+#include "base/source_error.h"
 #include "cli/command.h"
 #include "project/project.h"
 #include "publish/pinned_references.h"
 #include "render/render.h"
 #include "render/template_file.h"
 #include "render/values.h"
-#include "support/exit_codes.h"
-#include "support/source_error.h"
 
 namespace gkebuild::cli {
 namespace {

@@ -2,12 +2,12 @@
 
 #include <unistd.h>
 
+#include "base/atomic_file.h"
+#include "base/source_error.h"
+#include "base/suggest.h"
 #include "elf/stage.h"
-#include "io/atomic_file.h"
 #include "project/project.h"
 #include "render/render.h"
-#include "support/source_error.h"
-#include "support/suggest.h"
 
 namespace gkebuild::imageproject {
 namespace fs = std::filesystem;
@@ -68,7 +68,7 @@ fs::path stage(const project::Project& project, const project::Image& image, con
       throw SourceError(image.where, std::string("cannot stage workload '") + image.workload + "': " + e.what());
     }
   }
-  io::write_file_atomically(context / "Dockerfile", rendered_dockerfile(project, image.name));
+  write_file_atomically(context / "Dockerfile", rendered_dockerfile(project, image.name));
   return context;
 }
 

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <vector>
 
+#include "base/source_error.h"
 #include "jinja/interpreter.h"
 #include "jinja/parser.h"
-#include "support/source_error.h"
 
 namespace gkebuild::jinja {
 

@@ -1,11 +1,11 @@
 // Expression evaluation: names, attribute/item lookup, calls, filters, tests, operators.
+#include "base/source_error.h"
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
 #include "jinja/objects.h"
 #include "jinja/operators.h"
 #include "jinja/parser.h"
 #include "jinja/unicode.h"
-#include "support/source_error.h"
 
 namespace gkebuild::jinja {
 

@@ -1,8 +1,8 @@
 // Statements: the template body, tags and their end tags (jinja2/parser.py).
 #include "jinja/parser.h"
 
+#include "base/source_error.h"
 #include "jinja/parser_internal.h"
-#include "support/source_error.h"
 
 namespace gkebuild::jinja {
 

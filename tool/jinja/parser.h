@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/source_error.h"
 #include "jinja/ast.h"
 #include "jinja/lexer.h"
-#include "support/source_error.h"
 
 namespace gkebuild::jinja {
 

@@ -1,9 +1,9 @@
 // Statement execution: output, control flow, assignment, macros and call blocks.
+#include "base/source_error.h"
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
 #include "jinja/objects.h"
 #include "jinja/parser.h"
-#include "support/source_error.h"
 
 namespace gkebuild::jinja {
 

@@ -1,8 +1,8 @@
 // Templates calling templates: include, import, from-import, extends, block, super and self.
+#include "base/source_error.h"
 #include "jinja/interpreter.h"
 #include "jinja/objects.h"
 #include "jinja/parser.h"
-#include "support/source_error.h"
 
 namespace gkebuild::jinja {
 

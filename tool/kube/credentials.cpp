@@ -1,6 +1,6 @@
 #include "kube/credentials.h"
 
-#include "support/source_error.h"
+#include "base/source_error.h"
 #include "yamlfile/document.h"
 
 namespace gkebuild::kube {
@@ -19,7 +19,7 @@ CredentialSource::CredentialSource(ClusterConfig cluster, UserConfig user)
     : cluster_(std::move(cluster)), user_(std::move(user)) {}
 
 bool CredentialSource::expired_locked() const {
-  return cached_ && cached_->expires && Clock::now() >= *cached_->expires;
+  return cached_ && cached_->expires && SystemClock::now() >= *cached_->expires;
 }
 
 void CredentialSource::refresh_locked() {

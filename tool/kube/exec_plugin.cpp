@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "kube/base64.h"
-#include "support/source_error.h"
+#include "base/base64.h"
+#include "base/source_error.h"
 
 extern char** environ;
 

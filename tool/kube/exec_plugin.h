@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "base/rfc3339.h"
 #include "kube/kubeconfig.h"
-#include "kube/rfc3339.h"
 
 namespace gkebuild::kube {
 
@@ -15,7 +15,7 @@ struct Credential {
   std::string token;
   std::string client_certificate_pem;
   std::string client_key_pem;
-  std::optional<Clock::time_point> expires;  // none: valid until a 401
+  std::optional<SystemClock::time_point> expires;  // none: valid until a 401
 };
 
 // Where `exec.command` runs from: a path with a slash relative to the kubeconfig's

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/source_error.h"
+#include "base/source_error.h"
 
 #include <filesystem>
 #include <optional>

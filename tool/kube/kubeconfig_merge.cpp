@@ -1,6 +1,6 @@
 #include "kube/kubeconfig_merge.h"
 
-#include "support/source_error.h"
+#include "base/source_error.h"
 #include "yamlfile/scalars.h"
 
 namespace gkebuild::kube {

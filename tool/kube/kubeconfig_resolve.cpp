@@ -1,11 +1,11 @@
 // From merged kubeconfig entries to the one cluster and user a command talks to.
 #include <cstdlib>
 
-#include "kube/base64.h"
+#include "base/base64.h"
+#include "base/source_error.h"
+#include "base/suggest.h"
 #include "kube/kubeconfig.h"
 #include "kube/kubeconfig_merge.h"
-#include "support/source_error.h"
-#include "support/suggest.h"
 #include "yamlfile/scalars.h"
 #include "yamlfile/to_json.h"
 

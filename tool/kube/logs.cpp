@@ -3,9 +3,9 @@
 #include <chrono>
 #include <thread>
 
+#include "base/rfc3339.h"
 #include "kube/api_error.h"
 #include "kube/resources.h"
-#include "kube/rfc3339.h"
 
 namespace gkebuild::kube {
 namespace {

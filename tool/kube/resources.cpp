@@ -3,7 +3,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "support/suggest.h"
+#include "base/suggest.h"
 
 namespace gkebuild::kube {
 namespace {

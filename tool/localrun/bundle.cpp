@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace gkebuild::localrun {
 namespace fs = std::filesystem;
@@ -45,6 +45,6 @@ Bundle::Bundle(fs::path dir, const fs::path& image_rootfs) : dir_(std::move(dir)
 
 Bundle::~Bundle() { remove_bundle(dir_); }
 
-void Bundle::write_config(const std::string& json) const { io::write_file_atomically(dir_ / "config.json", json); }
+void Bundle::write_config(const std::string& json) const { write_file_atomically(dir_ / "config.json", json); }
 
 }  // namespace gkebuild::localrun

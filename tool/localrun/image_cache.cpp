@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/suggest.h"
 #include "image/layout_source.h"
 #include "localrun/layer_apply.h"
 #include "oci/layout.h"
-#include "support/suggest.h"
 
 namespace gkebuild::localrun {
 namespace fs = std::filesystem;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/rfc3339.h"
 #include "localrun/bundle.h"
 #include "localrun/container_process.h"
 #include "localrun/image_cache.h"
@@ -19,19 +20,6 @@ namespace gkebuild::localrun {
 namespace fs = std::filesystem;
 namespace {
 
-using SystemClock = std::chrono::system_clock;
-
-// "2026-11-22T03:15:00.123Z"
-std::string rfc3339_milliseconds(SystemClock::time_point when) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(when.time_since_epoch()).count();
-  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  ::gmtime_r(&seconds, &tm);
-  char text[64];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
-  return text;
-}
 
 void check_can_run(const ContainerSpec& spec) {
   if (::geteuid() != 0) {
@@ -118,8 +106,8 @@ ContainerResult run_container(const ContainerSpec& spec, const fs::path& work_di
   result.ended_at = SystemClock::now();
   result.exit_code = exit.status;
   result.reason = reason_for(exit, runtime_error_in(log));
-  result.start = rfc3339_milliseconds(result.started_at);
-  result.end = rfc3339_milliseconds(result.ended_at);
+  result.start = format_rfc3339_milliseconds(result.started_at);
+  result.end = format_rfc3339_milliseconds(result.ended_at);
   return result;
 }
 

@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <regex>
 
+#include "base/suggest.h"
 #include "project/parse_helpers.h"
 #include "project/quantities.h"
-#include "support/suggest.h"
 #include "yamlfile/fields.h"
 #include "yamlfile/scalars.h"
 #include "yamlfile/to_json.h"
@@ -94,7 +94,7 @@ long long parse_duration_field(const Fields& fields, const std::string& key, lon
 std::string parse_quantity(const Fields& fields, const std::string& key) {
   if (!fields.has(key)) return "";
   const std::string text = yamlfile::as_scalar_text(fields.document(), fields.get(key), fields.name(key));
-  if (!is_quantity(text))
+  if (!is_resource_quantity(text))
     fields.document().fail(fields.get(key), fields.name(key) + ": expected a Kubernetes quantity such as 4, 500m or 16Gi");
   return text;
 }

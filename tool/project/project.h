@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/source_error.h"
 #include "catalog/catalog.h"
-#include "support/source_error.h"
 
 namespace gkebuild::project {
 

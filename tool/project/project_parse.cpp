@@ -1,9 +1,9 @@
 // The top level of gkebuild.yaml: apiVersion, project, registry, cluster, images, storage.
 #include <regex>
 
+#include "base/suggest.h"
 #include "project/parse_helpers.h"
 #include "project/quantities.h"
-#include "support/suggest.h"
 #include "yamlfile/fields.h"
 #include "yamlfile/scalars.h"
 
@@ -106,7 +106,7 @@ NfsStorage parse_storage(const Document& doc, const YAML::Node& node) {
   Fields fields(doc, top.required("nfs"), "storage.nfs", {"size", "mountPath", "storageClass"});
   NfsStorage nfs;
   nfs.size = fields.string("size", nfs.size);
-  if (!is_quantity(nfs.size)) doc.fail(fields.get("size"), "storage.nfs.size: expected a quantity such as 100Gi");
+  if (!is_resource_quantity(nfs.size)) doc.fail(fields.get("size"), "storage.nfs.size: expected a quantity such as 100Gi");
   nfs.mount_path = fields.string("mountPath", nfs.mount_path);
   if (nfs.mount_path.empty() || nfs.mount_path[0] != '/')
     doc.fail(fields.get("mountPath"), "storage.nfs.mountPath: expected an absolute path");

@@ -4,6 +4,8 @@
 #include <regex>
 #include <string>
 
+#include "base/quantity.h"
+
 namespace gkebuild::project {
 
 bool is_dns_label(std::string_view name, std::size_t max_length) {
@@ -11,9 +13,9 @@ bool is_dns_label(std::string_view name, std::size_t max_length) {
   return !name.empty() && name.size() <= max_length && std::regex_match(name.begin(), name.end(), pattern);
 }
 
-bool is_quantity(std::string_view text) {
-  static const std::regex pattern("[0-9]+(\\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?");
-  return std::regex_match(text.begin(), text.end(), pattern);
+bool is_resource_quantity(std::string_view text) {
+  auto value = parse_quantity(text);
+  return value && *value >= 0;
 }
 
 std::optional<long long> parse_duration(std::string_view text) {

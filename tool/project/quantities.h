@@ -1,5 +1,5 @@
 // Checks and conversions for the small value languages in a project file:
-// Kubernetes names and quantities, durations ("90m", "2h30m").
+// Kubernetes names, quantities that a resource can hold, durations ("90m", "2h30m").
 #pragma once
 
 #include <optional>
@@ -9,8 +9,9 @@ namespace gkebuild::project {
 
 // A DNS-1123 label: lower-case letters, digits and '-', starting and ending alphanumeric.
 bool is_dns_label(std::string_view name, std::size_t max_length = 63);
-// A Kubernetes resource quantity such as "4", "500m", "16Gi", "1.5".
-bool is_quantity(std::string_view text);
+// A Kubernetes quantity that is not negative ("4", "500m", "16Gi", "1.5", "1e3"), as
+// resource requests, limits and volume sizes must be.
+bool is_resource_quantity(std::string_view text);
 // "45s", "90m", "2h30m", "1d" in seconds; nullopt when malformed.
 std::optional<long long> parse_duration(std::string_view text);
 

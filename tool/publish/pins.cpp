@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "oci/file_lock.h"
 #include "transport/errors.h"
 #include "transport/reference.h"
@@ -66,7 +66,7 @@ void write_pins(const fs::path& file, const ImagePins& pins) {
   nlohmann::ordered_json images = nlohmann::ordered_json::object();
   for (const auto& [name, pin] : pins) images[name] = to_json(pin);
   const nlohmann::ordered_json top = {{"images", images}};
-  io::write_file_atomically(file, top.dump(2) + "\n");
+  write_file_atomically(file, top.dump(2) + "\n");
 }
 
 void record_pin(const fs::path& file, const std::string& image, const ImagePin& pin) {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <memory>
 
+#include "base/rfc3339.h"
 #include "image/layout_sink.h"
 #include "oci/manifest.h"
 #include "publish/pins.h"
@@ -26,7 +27,7 @@ PublishedImage push_one(oci::Layout& store, const imageproject::ProjectImage& bu
   registry::PushResult pushed = registry::push_image(store, built.reference, destination, options.push);
   record_pin(pin_file, built.name,
              {pushed.reference, destination.str(), manifest.digest.str(), fs::absolute(store.root()).string(),
-              oci::rfc3339_utc(now_seconds())});
+              format_rfc3339_seconds(now_seconds())});
   return {built.name, pushed.reference, pushed.digest, pushed.bytes_sent(), std::move(pushed)};
 }
 

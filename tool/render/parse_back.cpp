@@ -1,7 +1,7 @@
 #include "render/parse_back.h"
 
+#include "base/source_error.h"
 #include "render/manifest_header.h"
-#include "support/source_error.h"
 
 namespace gkebuild::render {
 namespace {

@@ -1,12 +1,12 @@
 #include "render/plan.h"
 
-#include "io/parallel.h"
+#include "base/parallel.h"
+#include "base/source_error.h"
 #include "render/contexts.h"
-#include "render/parallelism.h"
 #include "render/names.h"
+#include "render/parallelism.h"
 #include "render/sweep.h"
 #include "render/targets.h"
-#include "support/source_error.h"
 
 namespace gkebuild::render {
 namespace {
@@ -91,7 +91,7 @@ struct Planner {
   void add_workload_items() {
     const size_t first = items.size();
     items.resize(first + workloads.size());
-    io::run_parallel(workloads.size(), parallel_jobs(workloads.size()),
+    run_parallel(workloads.size(), parallel_jobs(workloads.size()),
                      [&](size_t i) { items[first + i] = workload_item(workloads[i]); });
   }
 

@@ -4,12 +4,12 @@
 #include <iterator>
 #include <map>
 
-#include "io/parallel.h"
+#include "base/parallel.h"
+#include "base/source_error.h"
 #include "jinja/environment.h"
 #include "render/parallelism.h"
 #include "render/parse_back.h"
 #include "render/shipped_templates.h"
-#include "support/source_error.h"
 
 namespace gkebuild::render {
 namespace {
@@ -92,7 +92,7 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
   for (const auto& item : items) sources.load(item.template_name);
   // Each item renders and reads back on its own: a sweep of many Jobs uses every core.
   std::vector<std::vector<RenderedFile>> per_item(items.size());
-  io::run_parallel(items.size(), parallel_jobs(items.size()), [&](size_t i) {
+  run_parallel(items.size(), parallel_jobs(items.size()), [&](size_t i) {
     const auto& item = items[i];
     std::string rendered = environment.render_file(item.template_name, item.context);
     if (item.kind == OutputKind::Dockerfile)

@@ -1,6 +1,6 @@
 #include "render/shipped_templates.h"
 
-#include "catalog/embedded.h"
+#include "base/embedded_file.h"
 #include "yamlfile/document.h"
 
 namespace gkebuild::render {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "support/source_error.h"
-#include "support/suggest.h"
+#include "base/source_error.h"
+#include "base/suggest.h"
 
 namespace gkebuild::render {
 namespace {

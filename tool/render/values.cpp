@@ -1,6 +1,6 @@
 #include "render/values.h"
 
-#include "support/source_error.h"
+#include "base/source_error.h"
 #include "yamlfile/document.h"
 #include "yamlfile/scalars.h"
 #include "yamlfile/to_json.h"

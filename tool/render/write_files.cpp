@@ -3,9 +3,9 @@
 
 #include <system_error>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
+#include "base/source_error.h"
 #include "render/render.h"
-#include "support/source_error.h"
 
 namespace gkebuild::render {
 namespace {
@@ -42,7 +42,7 @@ void write_files(const std::filesystem::path& dir, const std::vector<RenderedFil
   // Everything is written (and flushed) in the staging folder first, so a failure while
   // writing leaves `dir` untouched; the renames at the end do not fail for space.
   StagingDir staging(dir.empty() ? std::filesystem::path(".") : dir);
-  for (const auto& file : files) io::write_file_atomically(staging.path() / file.file_name, file.text);
+  for (const auto& file : files) write_file_atomically(staging.path() / file.file_name, file.text);
   std::filesystem::create_directories(dir);
   for (const auto& file : files) std::filesystem::rename(staging.path() / file.file_name, dir / file.file_name);
 }

@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "base/suggest.h"
 #include "report/report_notes.h"
 #include "report/throughput_row.h"
-#include "support/suggest.h"
 
 namespace gkebuild::report {
 namespace {

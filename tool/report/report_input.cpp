@@ -3,12 +3,12 @@
 #include <set>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
+#include "base/exit_codes.h"
 #include "report/html_writer.h"
 #include "report/report_charts.h"
 #include "report/report_writers.h"
 #include "runrecord/run_store.h"
-#include "support/exit_codes.h"
 
 namespace gkebuild::report {
 namespace fs = std::filesystem;
@@ -23,7 +23,7 @@ std::string format_report(const Report& report, const std::string& format) {
 
 catalog::Catalog load_catalog(const fs::path& file) {
   if (file.empty()) return catalog::Catalog::builtin();
-  return catalog::Catalog::parse(io::read_file(file), file.string());
+  return catalog::Catalog::parse(read_file(file), file.string());
 }
 
 }  // namespace
@@ -60,9 +60,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   if (!options.svg_file.empty()) {
     std::string svg = write_svg(report);
     if (svg.empty()) err << "gkebuild report: no throughput results, so no chart; " << options.svg_file.string() << " not written\n";
-    else io::write_file_atomically(options.svg_file, svg);
+    else write_file_atomically(options.svg_file, svg);
   }
-  if (!options.html_file.empty()) io::write_file_atomically(options.html_file, write_html(report));
+  if (!options.html_file.empty()) write_file_atomically(options.html_file, write_html(report));
   out << text;
   if (!report.skipped.empty() && options.format == "csv")
     for (const auto& skipped : report.skipped)

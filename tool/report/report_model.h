@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "base/source_error.h"
 #include "runrecord/results_file.h"
-#include "support/source_error.h"
 
 namespace gkebuild::report {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "support/xml_escape.h"
+#include "base/xml_escape.h"
 
 namespace gkebuild::report {
 

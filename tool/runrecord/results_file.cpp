@@ -9,7 +9,7 @@
 #include <cmath>
 #include <system_error>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "runrecord/json_error.h"
 
 namespace gkebuild::runrecord {
@@ -137,7 +137,7 @@ Results read_results(const std::filesystem::path& run_dir) {
   auto path = run_dir / kResultsFile;
   std::error_code error;
   if (!std::filesystem::exists(path, error)) return {};
-  return parse_results(io::read_file(path), path.string());
+  return parse_results(read_file(path), path.string());
 }
 
 void append_result_line(const std::filesystem::path& run_dir, std::string_view job, const json& result) {

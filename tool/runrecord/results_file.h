@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/source_error.h"
+#include "base/source_error.h"
 
 namespace gkebuild::runrecord {
 

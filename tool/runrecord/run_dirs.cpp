@@ -4,9 +4,9 @@
 #include <ctime>
 #include <system_error>
 
+#include "base/source_error.h"
+#include "base/suggest.h"
 #include "runrecord/run_store.h"
-#include "support/source_error.h"
-#include "support/suggest.h"
 
 namespace gkebuild::runrecord {
 namespace fs = std::filesystem;

@@ -1,9 +1,9 @@
 // run.json <-> RunRecord. Readers ignore unknown fields (README: later versions may add some).
 #include <string>
 
+#include "base/atomic_file.h"
 #include "runrecord/json_error.h"
 #include "runrecord/run_store.h"
-#include "io/atomic_file.h"
 
 namespace gkebuild::runrecord {
 namespace {
@@ -177,7 +177,7 @@ RunRecord run_from_json(const json& document, const std::string& file) {
 
 RunRecord load_run(const std::filesystem::path& run_dir) {
   auto path = run_dir / "run.json";
-  std::string text = io::read_file(path);
+  std::string text = read_file(path);
   json document;
   try {
     document = json::parse(text);
@@ -190,7 +190,7 @@ RunRecord load_run(const std::filesystem::path& run_dir) {
 }
 
 void save_run(const std::filesystem::path& run_dir, const RunRecord& record) {
-  io::write_file_atomically(run_dir / "run.json", to_json(record).dump(2) + "\n");
+  write_file_atomically(run_dir / "run.json", to_json(record).dump(2) + "\n");
 }
 
 }  // namespace gkebuild::runrecord

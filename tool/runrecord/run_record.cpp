@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "kube/rfc3339.h"
+#include "base/rfc3339.h"
 
 namespace gkebuild::runrecord {
 namespace {
@@ -21,19 +21,8 @@ std::optional<JobState> parse_job_state(std::string_view text) {
   return std::nullopt;
 }
 
-std::string format_timestamp(TimePoint when) {
-  auto millis = std::chrono::floor<std::chrono::milliseconds>(when);
-  auto seconds = std::chrono::floor<std::chrono::seconds>(millis);
-  std::time_t as_time_t = Clock::to_time_t(seconds);
-  std::tm tm{};
-  gmtime_r(&as_time_t, &tm);
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>((millis - seconds).count()));
-  return buffer;
-}
+std::string format_timestamp(TimePoint when) { return format_rfc3339_milliseconds(when); }
 
-std::optional<TimePoint> parse_timestamp(std::string_view text) { return kube::parse_rfc3339(text); }
+std::optional<TimePoint> parse_timestamp(std::string_view text) { return parse_rfc3339(text); }
 
 }  // namespace gkebuild::runrecord

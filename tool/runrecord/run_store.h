@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/source_error.h"
 #include "runrecord/run_record.h"
-#include "support/source_error.h"
 
 namespace gkebuild::runrecord {
 

@@ -2,9 +2,9 @@
 
 #include <filesystem>
 
+#include "base/source_error.h"
 #include "kube/exec_plugin.h"
 #include "render/names.h"
-#include "support/source_error.h"
 
 namespace gkebuild::submit {
 

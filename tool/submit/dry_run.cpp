@@ -1,12 +1,12 @@
 #include "submit/dry_run.h"
 
+#include "base/exit_codes.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/objects.h"
 #include "render/names.h"
 #include "submit/cluster.h"
 #include "submit/image_step.h"
-#include "support/exit_codes.h"
 
 namespace gkebuild::submit {
 namespace {

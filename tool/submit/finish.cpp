@@ -1,6 +1,6 @@
 #include "submit/finish.h"
 
-#include "support/exit_codes.h"
+#include "base/exit_codes.h"
 
 namespace gkebuild::submit {
 namespace {

@@ -1,9 +1,9 @@
 #include "submit/image_step.h"
 
+#include "base/source_error.h"
 #include "publish/pinned_references.h"
 #include "publish/publish.h"
 #include "render/plan.h"
-#include "support/source_error.h"
 
 namespace gkebuild::submit {
 namespace {

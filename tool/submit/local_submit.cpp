@@ -2,9 +2,9 @@
 
 #include <memory>
 
+#include "base/atomic_file.h"
 #include "image/layout_sink.h"
 #include "imageproject/project_images.h"
-#include "io/atomic_file.h"
 #include "localrun/host_gpu.h"
 #include "localrun/local_run.h"
 #include "oci/layout.h"
@@ -68,7 +68,7 @@ int submit_locally(const SubmitOptions& options, const project::Project& project
   request.run_id = cluster_run_id(run);
   const RunPlan plan = plan_run(project, request);
   for (const auto& job : plan.jobs)
-    io::write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
+    write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
   RecordWriter record(run_dir, local_record(project, plan, run, gpu));
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)")

@@ -1,6 +1,6 @@
 #include "submit/record_writer.h"
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "runrecord/results_file.h"
 #include "runrecord/run_store.h"
 
@@ -51,7 +51,7 @@ void save_positions(const fs::path& run_dir, const std::vector<JobProgress>& job
   for (const auto& job : jobs)
     for (const auto& [name, pod] : job.pods)
       if (pod.log_lines > 0) positions[name] = pod.log_lines;
-  io::write_file_atomically(positions_file(run_dir), positions.dump() + "\n");
+  write_file_atomically(positions_file(run_dir), positions.dump() + "\n");
 }
 
 }  // namespace
@@ -119,7 +119,7 @@ void update_record(runrecord::RunRecord& record, const std::vector<JobProgress>&
 std::vector<JobProgress> progress_from_record(const fs::path& run_dir, const runrecord::RunRecord& record) {
   json positions = json::object();
   if (fs::exists(positions_file(run_dir))) {
-    positions = json::parse(io::read_file(positions_file(run_dir)), nullptr, false);
+    positions = json::parse(read_file(positions_file(run_dir)), nullptr, false);
     if (!positions.is_object()) positions = json::object();
   }
   std::vector<JobProgress> jobs;

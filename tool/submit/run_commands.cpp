@@ -2,7 +2,8 @@
 
 #include <fstream>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
+#include "base/exit_codes.h"
 #include "kube/client.h"
 #include "kube/objects.h"
 #include "runrecord/run_store.h"
@@ -10,7 +11,6 @@
 #include "submit/finish.h"
 #include "submit/record_writer.h"
 #include "submit/run_plan.h"
-#include "support/exit_codes.h"
 
 namespace gkebuild::submit {
 namespace {

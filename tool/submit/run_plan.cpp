@@ -4,13 +4,13 @@
 
 #include <algorithm>
 
+#include "base/source_error.h"
+#include "base/suggest.h"
 #include "catalog/catalog.h"
 #include "render/render.h"
 #include "render/values.h"
 #include "submit/cluster.h"
 #include "submit/sweep_overrides.h"
-#include "support/source_error.h"
-#include "support/suggest.h"
 #include "yamlfile/to_json.h"
 
 namespace gkebuild::submit {

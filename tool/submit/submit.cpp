@@ -2,7 +2,8 @@
 
 #include <deque>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
+#include "base/exit_codes.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/objects.h"
@@ -15,15 +16,14 @@
 #include "submit/local_submit.h"
 #include "submit/record_writer.h"
 #include "submit/run_plan.h"
-#include "support/exit_codes.h"
 
 namespace gkebuild::submit {
 namespace {
 
 void write_manifests(const std::filesystem::path& run_dir, const RunPlan& plan) {
-  for (const auto& object : plan.support) io::write_file_atomically(run_dir / "manifests" / object.file_name, object.text);
+  for (const auto& object : plan.support) write_file_atomically(run_dir / "manifests" / object.file_name, object.text);
   for (const auto& job : plan.jobs)
-    io::write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
+    write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
 }
 
 std::vector<JobProgress> pending_jobs(const RunPlan& plan) {

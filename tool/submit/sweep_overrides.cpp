@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "support/source_error.h"
+#include "base/source_error.h"
 #include "yamlfile/to_json.h"
 
 namespace gkebuild::submit {

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "validate/quantity.h"
+#include "base/quantity.h"
 
 namespace gkebuild::validate {
 namespace {
@@ -23,6 +23,13 @@ bool looks_like_gpu_typo(std::string_view name) {
   std::string lower;
   for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return lower.find("gpu") != std::string::npos;
+}
+
+// A JSON number or quantity string; nullopt when it is neither.
+std::optional<double> quantity_value(const nlohmann::json& value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_string()) return parse_quantity(value.get_ref<const std::string&>());
+  return std::nullopt;
 }
 
 Path with(Path path, std::initializer_list<std::string> more) {

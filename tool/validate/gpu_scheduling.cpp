@@ -4,8 +4,8 @@
 
 #include <array>
 
+#include "base/suggest.h"
 #include "catalog/catalog.h"
-#include "support/suggest.h"
 
 namespace gkebuild::validate {
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 
 namespace gkebuild::validate {
 namespace fs = std::filesystem;
@@ -79,7 +79,7 @@ std::optional<fs::path> kubernetes_validate_schema_root(const fs::path& cache_di
   std::string package_dir = ask_python();
   auto root = schema_root_in(package_dir);
   try {
-    io::write_file_atomically(cache_file, (root ? package_dir : std::string(kNotInstalled)) + "\n");
+    write_file_atomically(cache_file, (root ? package_dir : std::string(kNotInstalled)) + "\n");
   } catch (const std::exception&) {
     // A read-only cache only costs the next run another Python start.
   }

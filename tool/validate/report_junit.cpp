@@ -2,7 +2,7 @@
 // has errors, with every finding of the file in the failure text.
 #include <map>
 
-#include "support/xml_escape.h"
+#include "base/xml_escape.h"
 #include "validate/report_format.h"
 
 namespace gkebuild::validate {

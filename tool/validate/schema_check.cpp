@@ -7,7 +7,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
-#include "support/suggest.h"
+#include "base/suggest.h"
 
 namespace gkebuild::validate {
 namespace {

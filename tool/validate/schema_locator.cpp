@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "validate/http_fetch.h"
 #include "validate/package_schemas.h"
 
@@ -92,7 +92,7 @@ std::optional<SchemaSource> SchemaLocator::from_url(const std::string& url) cons
     text = http_get(url);
     if (!text) return std::nullopt;
     try {
-      io::write_file_atomically(cached, *text);
+      write_file_atomically(cached, *text);
     } catch (const std::exception&) {
       // Without a writable cache the schema is simply fetched again next time.
     }

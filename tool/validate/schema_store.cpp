@@ -7,7 +7,7 @@
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema_parser.hpp>
 
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 #include "validate/package_schemas.h"
 #include "validate/schema_bundle.h"
 
@@ -76,7 +76,7 @@ nlohmann::json SchemaStore::load_bundled(const SchemaSource& source) {
   };
   nlohmann::json bundled = bundle_schema(kind_schema, load);
   try {
-    io::write_file_atomically(cached, bundled.dump());
+    write_file_atomically(cached, bundled.dump());
   } catch (const std::exception&) {
     // A read-only cache makes later runs slower, not wrong.
   }

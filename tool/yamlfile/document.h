@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "support/source_error.h"
+#include "base/source_error.h"
 
 namespace gkebuild::yamlfile {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "support/suggest.h"
+#include "base/suggest.h"
 #include "yamlfile/scalars.h"
 
 namespace gkebuild::yamlfile {

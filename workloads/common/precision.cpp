@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/suggest.h"
 #include "common/errors.h"
-#include "support/suggest.h"
 
 namespace gkebuild::workloads {
 

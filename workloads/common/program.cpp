@@ -3,8 +3,8 @@
 #include <iostream>
 #include <new>
 
+#include "base/exit_codes.h"
 #include "common/errors.h"
-#include "support/exit_codes.h"
 
 namespace gkebuild::workloads {
 

@@ -1,11 +1,11 @@
 // conv-bench on the CPU: im2col + the blocked SGEMM, FP32 only.
+#include "base/exit_codes.h"
 #include "common/cpu_gemm.h"
 #include "common/errors.h"
 #include "common/random_values.h"
 #include "common/timing.h"
 #include "conv-bench/conv_cpu.h"
 #include "conv-bench/conv_runs.h"
-#include "support/exit_codes.h"
 
 namespace gkebuild::workloads {
 

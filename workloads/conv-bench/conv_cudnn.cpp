@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "base/exit_codes.h"
 #include "common/cuda_timer.h"
 #include "common/device_buffer.h"
 #include "common/device_format.h"
@@ -11,7 +12,6 @@
 #include "conv-bench/conv_cpu.h"
 #include "conv-bench/conv_runs.h"
 #include "conv-bench/cudnn_objects.h"
-#include "support/exit_codes.h"
 
 namespace gkebuild::workloads {
 namespace {

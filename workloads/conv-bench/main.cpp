@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <iostream>
 
+#include "base/suggest.h"
 #include "common/device.h"
 #include "common/errors.h"
 #include "common/program.h"
 #include "conv-bench/conv_runs.h"
-#include "support/suggest.h"
 
 using namespace gkebuild::workloads;
 

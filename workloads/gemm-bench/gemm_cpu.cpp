@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "base/exit_codes.h"
 #include "common/cpu_gemm.h"
 #include "common/errors.h"
 #include "common/random_values.h"
@@ -10,7 +11,6 @@
 #include "gemm-bench/gemm_check.h"
 #include "gemm-bench/gemm_report.h"
 #include "gemm-bench/gemm_runs.h"
-#include "support/exit_codes.h"
 
 namespace gkebuild::workloads {
 namespace {

@@ -1,5 +1,6 @@
 // gemm-bench on cuBLAS: cublasGemmEx in FP32, TF32 (FP32 data, tensor cores), FP16 and BF16
 // (16-bit data and result, FP32 accumulation), timed with CUDA events.
+#include "base/exit_codes.h"
 #include "common/cublas_check.h"
 #include "common/cuda_timer.h"
 #include "common/device_buffer.h"
@@ -9,7 +10,6 @@
 #include "gemm-bench/gemm_check.h"
 #include "gemm-bench/gemm_report.h"
 #include "gemm-bench/gemm_runs.h"
-#include "support/exit_codes.h"
 
 namespace gkebuild::workloads {
 namespace {

@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include "base/exit_codes.h"
 #include "common/device.h"
 #include "common/program.h"
 #include "common/results.h"
-#include "support/exit_codes.h"
 
 using namespace gkebuild::workloads;
 

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <system_error>
 
+#include "base/atomic_file.h"
 #include "common/errors.h"
-#include "io/atomic_file.h"
 
 namespace gkebuild::workloads {
 namespace {
@@ -62,7 +62,7 @@ std::vector<std::uint32_t> idx_dimensions(const std::string& data, int dims, con
 
 std::string read_whole(const std::filesystem::path& path) {
   try {
-    return io::read_file(path);
+    return read_file(path);
   } catch (const std::system_error& e) {
     throw UsageError(std::string(e.what()) + " (mnist-synth --out DIR writes a synthetic data set)");
   }
@@ -124,8 +124,8 @@ std::string encode_idx_labels(const MnistSet& set) {
 }
 
 void save_mnist(const MnistSet& set, const std::filesystem::path& dir, const std::string& prefix) {
-  io::write_file_atomically(images_file(dir, prefix), encode_idx_images(set));
-  io::write_file_atomically(labels_file(dir, prefix), encode_idx_labels(set));
+  write_file_atomically(images_file(dir, prefix), encode_idx_images(set));
+  write_file_atomically(labels_file(dir, prefix), encode_idx_labels(set));
 }
 
 }  // namespace gkebuild::workloads

@@ -6,8 +6,8 @@
 #include <string>
 #include <system_error>
 
+#include "base/atomic_file.h"
 #include "common/errors.h"
-#include "io/atomic_file.h"
 
 namespace gkebuild::workloads {
 namespace {
@@ -43,7 +43,7 @@ void save_checkpoint(const MlpModel& m, const std::filesystem::path& path) {
   append_raw(out, sizes, 3);
   for (const auto* v : {&m.w1, &m.b1, &m.w2, &m.b2}) append_raw(out, v->data(), v->size());
   try {
-    io::write_file_atomically(path, out);
+    write_file_atomically(path, out);
   } catch (const std::system_error& e) {
     throw RunError(std::string("saving the checkpoint: ") + e.what());
   }
@@ -52,7 +52,7 @@ void save_checkpoint(const MlpModel& m, const std::filesystem::path& path) {
 MlpModel load_checkpoint(const std::filesystem::path& path) {
   std::string data;
   try {
-    data = io::read_file(path);
+    data = read_file(path);
   } catch (const std::system_error& e) {
     throw UsageError(e.what());
   }

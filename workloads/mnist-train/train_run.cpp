@@ -3,11 +3,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "base/exit_codes.h"
 #include "common/errors.h"
 #include "mnist-train/cpu_mlp_ops.h"
 #include "mnist-train/idx.h"
 #include "mnist-train/mlp_trainer.h"
-#include "support/exit_codes.h"
 #if GKEBUILD_WITH_CUDA
 #include "mnist-train/cuda_mlp_ops.h"
 #endif

@@ -1,4 +1,4 @@
-#include "support/suggest.h"
+#include "base/suggest.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// A text file compiled into the binary (see embed_text.cmake).
+// A text file compiled into the binary (see cmake/embed_files.cmake).
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,8 @@
 # Build-time step: writes a C++ source that holds text files as raw string literals,
 # so the gkebuild binary carries its data and needs no data folder at run time.
-# Usage: cmake -DOUTPUT=out.cpp -DNAMESPACE=ns -DSYMBOL=name -DBASE=dir -DFILES="a;b" -P embed_text.cmake
+# Called by embed_gkebuild_files (embed_files.cmake); usage: cmake -DOUTPUT=out.cpp -DNAMESPACE=ns -DSYMBOL=name -DBASE=dir -DFILES="a;b" -P embed_text.cmake
 # Defines, in namespace NAMESPACE:
-#   const EmbeddedFile SYMBOL[]; const std::size_t SYMBOL_count;   (EmbeddedFile from embedded.h)
+#   const EmbeddedFile SYMBOL[]; const std::size_t SYMBOL_count;   (EmbeddedFile from base/embedded_file.h)
 set(delimiter "gkebuild_embed")
 set(body "")
 foreach(file IN LISTS FILES)

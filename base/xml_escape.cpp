@@ -1,4 +1,4 @@
-#include "support/xml_escape.h"
+#include "base/xml_escape.h"
 
 namespace gkebuild {
 

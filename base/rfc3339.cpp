@@ -1,9 +1,9 @@
-#include "kube/rfc3339.h"
+#include "base/rfc3339.h"
 
 #include <cstdio>
 #include <ctime>
 
-namespace gkebuild::kube {
+namespace gkebuild {
 namespace {
 
 struct Parsed {
@@ -61,11 +61,11 @@ std::optional<Parsed> parse(std::string_view text) {
 
 }  // namespace
 
-std::optional<Clock::time_point> parse_rfc3339(std::string_view text) {
+std::optional<SystemClock::time_point> parse_rfc3339(std::string_view text) {
   auto parsed = parse(text);
   if (!parsed) return std::nullopt;
-  return Clock::from_time_t(parsed->utc_seconds) +
-         std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(parsed->nanoseconds));
+  return SystemClock::from_time_t(parsed->utc_seconds) +
+         std::chrono::duration_cast<SystemClock::duration>(std::chrono::nanoseconds(parsed->nanoseconds));
 }
 
 std::optional<std::string> sortable_timestamp(std::string_view text) {
@@ -79,8 +79,8 @@ std::optional<std::string> sortable_timestamp(std::string_view text) {
   return std::string(buffer);
 }
 
-std::string format_rfc3339_seconds(Clock::time_point when) {
-  const std::time_t seconds = Clock::to_time_t(when);
+std::string format_rfc3339_seconds(int64_t unix_seconds) {
+  const std::time_t seconds = static_cast<std::time_t>(unix_seconds);
   std::tm tm{};
   gmtime_r(&seconds, &tm);
   char buffer[32];
@@ -88,4 +88,21 @@ std::string format_rfc3339_seconds(Clock::time_point when) {
   return buffer;
 }
 
-}  // namespace gkebuild::kube
+std::string format_rfc3339_seconds(SystemClock::time_point when) {
+  return format_rfc3339_seconds(static_cast<int64_t>(SystemClock::to_time_t(when)));
+}
+
+std::string format_rfc3339_milliseconds(SystemClock::time_point when) {
+  const auto millis = std::chrono::floor<std::chrono::milliseconds>(when);
+  const auto seconds = std::chrono::floor<std::chrono::seconds>(millis);
+  const std::time_t as_time_t = SystemClock::to_time_t(seconds);
+  std::tm tm{};
+  gmtime_r(&as_time_t, &tm);
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>((millis - seconds).count()));
+  return buffer;
+}
+
+}  // namespace gkebuild

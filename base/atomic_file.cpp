@@ -1,4 +1,4 @@
-#include "io/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <system_error>
 
-namespace gkebuild::io {
+namespace gkebuild {
 namespace {
 
 [[noreturn]] void fail(const std::string& what, const std::filesystem::path& path) {
@@ -75,4 +75,4 @@ std::string read_file(const std::filesystem::path& path) {
   return std::move(out).str();
 }
 
-}  // namespace gkebuild::io
+}  // namespace gkebuild

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace gkebuild::io {
+namespace gkebuild {
 
 // Replaces `path` with `content` atomically. Creates parent directories.
 // Throws std::system_error naming the path on failure; the old file is intact then.
@@ -36,4 +36,4 @@ class TemporaryFile {
   bool committed_ = false;
 };
 
-}  // namespace gkebuild::io
+}  // namespace gkebuild

@@ -1,4 +1,4 @@
-#include "io/parallel.h"
+#include "base/parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace gkebuild::io {
+namespace gkebuild {
 
 void run_parallel(size_t count, int jobs, const std::function<void(size_t)>& work) {
   std::atomic<size_t> next{0};
@@ -39,4 +39,4 @@ void run_parallel(size_t count, int jobs, const std::function<void(size_t)>& wor
   if (first_error) std::rethrow_exception(first_error);
 }
 
-}  // namespace gkebuild::io
+}  // namespace gkebuild

@@ -1,4 +1,4 @@
-#include "support/source_error.h"
+#include "base/source_error.h"
 
 namespace gkebuild {
 

@@ -1,10 +1,10 @@
-#include "kube/base64.h"
+#include "base/base64.h"
 
 #include <openssl/evp.h>
 
 #include <cctype>
 
-namespace gkebuild::kube {
+namespace gkebuild {
 
 std::optional<std::string> base64_decode(std::string_view text) {
   std::string compact;
@@ -33,4 +33,4 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
-}  // namespace gkebuild::kube
+}  // namespace gkebuild

@@ -1,0 +1,109 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "base/atomic_file.h"
+#include "base/base64.h"
+#include "base/quantity.h"
+#include "base/rfc3339.h"
+#include "base/source_error.h"
+#include "base/suggest.h"
+
+namespace gkebuild {
+namespace {
+
+TEST(SourceError, ShowsLineAndCaret) {
+  SourceError error({"gkebuild.yaml", 2, 5}, "unknown key 'imagse'", "a: 1\nb:  imagse\n");
+  EXPECT_EQ(std::string(error.what()),
+            "gkebuild.yaml:2:5: error: unknown key 'imagse'\n  b:  imagse\n      ^");
+}
+
+TEST(SourceError, WithoutSourceIsOneLine) {
+  SourceError error({"x.j2", 3, 0}, "boom");
+  EXPECT_EQ(std::string(error.what()), "x.j2:3: error: boom");
+}
+
+TEST(LineOf, HandlesCrLfAndRange) {
+  EXPECT_EQ(line_of("a\r\nbc\r\n", 2), "bc");
+  EXPECT_EQ(line_of("a\n", 3), "");
+}
+
+TEST(Suggest, FindsTypos) {
+  std::vector<std::string> keys{"images", "experiments", "registry"};
+  EXPECT_EQ(closest_match("imagse", keys), "images");
+  EXPECT_EQ(did_you_mean("registy", keys), " (did you mean 'registry'?)");
+  EXPECT_EQ(closest_match("zzzzzzzz", keys), std::nullopt);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+}
+
+TEST(AtomicFile, ReplacesContentAndLeavesNoTemporary) {
+  auto dir = std::filesystem::temp_directory_path() / "gkebuild-atomic-test";
+  std::filesystem::remove_all(dir);
+  write_file_atomically(dir / "out.txt", "one");
+  write_file_atomically(dir / "out.txt", "two");
+  EXPECT_EQ(read_file(dir / "out.txt"), "two");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Rfc3339, ParsesZuluOffsetsAndFractions) {
+  const auto zulu = parse_rfc3339("2024-05-01T10:00:00Z");
+  const auto offset = parse_rfc3339("2024-05-01T12:00:00+02:00");
+  ASSERT_TRUE(zulu && offset);
+  EXPECT_EQ(*zulu, *offset);
+  EXPECT_EQ(format_rfc3339_seconds(*parse_rfc3339("2024-05-01T10:00:00.999Z")), "2024-05-01T10:00:00Z");
+  EXPECT_FALSE(parse_rfc3339("2024-05-01 10:00:00"));
+  EXPECT_FALSE(parse_rfc3339("yesterday"));
+}
+
+TEST(Rfc3339, SortableTimestampsOrderAsTimesDo) {
+  // Go trims trailing zeros, so ".5" is later than ".123456789" though it sorts first as text.
+  const auto early = sortable_timestamp("2024-05-01T10:00:00.123456789Z");
+  const auto late = sortable_timestamp("2024-05-01T10:00:00.5Z");
+  ASSERT_TRUE(early && late);
+  EXPECT_LT(*early, *late);
+  EXPECT_EQ(*late, "2024-05-01T10:00:00.500000000Z");
+}
+
+TEST(Base64, RoundTripsAndRejectsGarbage) {
+  for (std::string text : {"", "a", "ab", "abc", "-----BEGIN CERTIFICATE-----\n"}) {
+    auto decoded = base64_decode(base64_encode(text));
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(*decoded, text);
+  }
+  EXPECT_EQ(*base64_decode("aGVs\nbG8="), "hello");
+  EXPECT_FALSE(base64_decode("not base64!"));
+}
+
+TEST(Rfc3339, FormatsSecondsAndMilliseconds) {
+  EXPECT_EQ(format_rfc3339_seconds(int64_t{0}), "1970-01-01T00:00:00Z");
+  const auto when = *parse_rfc3339("2026-11-22T03:15:00.1239Z");
+  EXPECT_EQ(format_rfc3339_milliseconds(when), "2026-11-22T03:15:00.123Z");
+  EXPECT_EQ(format_rfc3339_seconds(when), "2026-11-22T03:15:00Z");
+}
+
+TEST(Quantity, FollowsTheKubernetesGrammar) {
+  EXPECT_EQ(parse_quantity("500m"), 0.5);
+  EXPECT_EQ(parse_quantity("2Ki"), 2048);
+  EXPECT_EQ(parse_quantity("1e3"), 1000);
+  EXPECT_EQ(parse_quantity("5E-1"), 0.5);
+  EXPECT_EQ(parse_quantity("1E"), 1e18);  // exa, not an exponent
+  EXPECT_EQ(parse_quantity(".5"), 0.5);
+  EXPECT_EQ(parse_quantity("-1.5Gi"), -1.5 * 1073741824.0);
+  for (const char* bad : {"", "Gi", "1.5 Gi", "1..5", "1.2.3", "1e", "1e3Gi", "1Kii", "0x10", "1ee3"})
+    EXPECT_FALSE(parse_quantity(bad)) << bad;
+}
+
+TEST(AtomicFile, UncommittedTemporaryIsRemoved) {
+  auto dir = std::filesystem::temp_directory_path() / "gkebuild-atomic-test2";
+  std::filesystem::remove_all(dir);
+  {
+    TemporaryFile tmp(dir);
+    tmp.write("partial");
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gkebuild
