@@ -8,6 +8,7 @@ debian_packages=(
   libyaml-cpp-dev libyaml-dev nlohmann-json3-dev libarchive-dev libssl-dev libcurl4-openssl-dev
   libcli11-dev libvalijson-dev libgtest-dev libgmock-dev libbenchmark-dev
   libdeflate-dev libzstd-dev zlib1g-dev zstd libopenblas-dev
+  libacl1-dev liblz4-dev libbz2-dev liblzma-dev nettle-dev   # static archives libarchive.a needs
   python3 python3-pip
   docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool
   json-schema-test-suite librsvg2-bin chromium time

@@ -27,13 +27,17 @@ std::string read_bounded(const std::filesystem::path& path, std::size_t max_byte
                                  size_text(max_bytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SourceError(where, std::string("cannot read: ") + std::strerror(errno));
-  std::string text(max_bytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  // Checked again after reading: the size may have changed, or the file be a pipe.
-  if (text.size() > max_bytes)
-    throw SourceError(where, "file is larger than " + size_text(max_bytes) +
-                                 "; gkebuild reads input files of at most that size");
+  // Read in chunks: the file may be a pipe, or grow after the size check, and allocating the
+  // limit up front would cost every run (start-up) the zeroing of megabytes it never uses.
+  std::string text;
+  if (!error) text.reserve(static_cast<std::size_t>(size));
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes)
+      throw SourceError(where, "file is larger than " + size_text(max_bytes) +
+                                   "; gkebuild reads input files of at most that size");
+  }
   if (in.bad()) throw SourceError(where, "cannot read: I/O error");
   return text;
 }
