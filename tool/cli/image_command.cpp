@@ -4,14 +4,12 @@
 // (host/repo@sha256:…); a project's pushes are pinned for `gkebuild render`.
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "base/atomic_file.h"
 #include "base/exit_codes.h"
-#include "base/rfc3339.h"
 #include "base/source_error.h"
 #include "build/builder.h"
 #include "cli/command.h"
@@ -67,19 +65,6 @@ int64_t source_date_epoch() {
   return seconds;
 }
 
-// The commit the context is checked out at, when it is in a git repository.
-std::string git_revision(const fs::path& context) {
-  std::string command = "git -C '" + context.string() + "' rev-parse HEAD 2>/dev/null";
-  if (context.string().find('\'') != std::string::npos) return "";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return "";
-  char buffer[128] = {};
-  std::string out = std::fgets(buffer, sizeof buffer, pipe) ? buffer : "";
-  if (::pclose(pipe) != 0) return "";
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out.size() == 40 ? out : "";
-}
-
 std::string with_default_tag(const std::string& name) {
   auto slash = name.rfind('/');
   auto colon = name.rfind(':');
@@ -121,7 +106,7 @@ void stage_binaries(const std::vector<std::string>& binaries, const fs::path& co
   throw SourceError(SourceLocation{e.file(), e.line(), e.column()}, e.message(), source);
 }
 
-// What every build shares: compression, times, labels, progress.
+// What every build shares: compression, times, progress.
 build::BuildOptions common_options(const ImageFlags& flags) {
   auto kind = layer::parse_compression(flags.compression);
   if (!kind) usage("--compression must be gzip or zstd, got '" + flags.compression + "'");
@@ -138,10 +123,6 @@ build::BuildOptions common_options(const ImageFlags& flags) {
     usage(std::string("--compression-level: ") + e.what());
   }
   options.source_date_epoch = source_date_epoch();
-  options.default_labels["org.opencontainers.image.created"] = format_rfc3339_seconds(options.source_date_epoch);
-  if (auto revision = git_revision(flags.context); !revision.empty()) {
-    options.default_labels["org.opencontainers.image.revision"] = revision;
-  }
   if (!flags.quiet && ::isatty(STDERR_FILENO)) {
     options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   }
