@@ -21,6 +21,7 @@
 #include "image/layout_sink.h"
 #include "image/layout_source.h"
 #include "imageproject/project_images.h"
+#include "project/project.h"
 #include "publish/publish.h"
 #include "publish/registry_pull.h"
 
@@ -168,21 +169,13 @@ int build_dockerfile(const ImageFlags& flags) {
   return kExitSuccess;
 }
 
-// Builds, pushes and pins each image (tool/publish).
-int push_project(const fs::path& project_file, const imageproject::ProjectImageOptions& build,
-                 const ImageFlags& flags, const Output& output) {
-  publish::PublishOptions options;
-  options.build = build;
-  options.push = push_options(flags.registry);
-  options.layout = output.layout;
+// Pushes and pins each built image (tool/publish); prints the digest references.
+int push_project(const project::Project& project, oci::Layout& store,
+                 const std::vector<imageproject::ProjectImage>& built, const ImageFlags& flags, const Output& output) {
+  auto options = push_options(flags.registry);
   PushProgress progress(flags.quiet, output.format);
-  progress.attach(options.push);
-  std::vector<publish::PublishedImage> published;
-  try {
-    published = publish::publish_project_images(project_file, options);
-  } catch (const dockerfile::DockerfileError& e) {
-    rethrow_positioned(e);
-  }
+  progress.attach(options);
+  auto published = publish::publish_images(project, store, built, options);
   progress.finish();
   std::vector<std::pair<std::string, registry::PushResult>> pushed;
   for (auto& image : published) pushed.emplace_back(image.name, std::move(image.push));
@@ -198,24 +191,26 @@ int build_project(const ImageFlags& flags) {
   }
   if (!flags.stage.empty()) usage("--stage is for --dockerfile builds; a project stages its workloads");
   Output output = parse_output(flags.outputs, flags.push, default_layout());
+  const project::Project project = project::load_project(project_file);
   imageproject::ProjectImageOptions options;
   options.images = flags.images;
   options.workloads_build = flags.workloads_build;
   options.build = common_options(flags);
-  if (flags.push) return push_project(project_file, options, flags, output);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.build.pull = publish::registry_pull(store, session_options(flags.registry));
   std::vector<imageproject::ProjectImage> built;
   try {
-    built = imageproject::build_project_images(project_file, options, store);
+    built = imageproject::build_project_images(project, options, store);
   } catch (const dockerfile::DockerfileError& e) {
     rethrow_positioned(e);
   }
+  if (flags.push) return push_project(project, *store, built, flags, output);
   if (!output.archive.empty() && built.size() != 1) {
     usage("docker-archive output holds one image; name the image to build");
   }
   for (const auto& b : built) {
-    std::string digest = publish(*store, b.result.image, b.reference, output);
+    if (!output.archive.empty()) image::write_docker_archive(output.archive, b.result.image, {b.reference});
+    const std::string digest = b.manifest.digest.str();
     std::cout << (built.size() == 1 ? digest : b.name + " " + digest) << "\n";
   }
   return kExitSuccess;
