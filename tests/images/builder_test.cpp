@@ -67,9 +67,9 @@ TEST_F(BuilderTest, OneLayerPerCopyAndTheConfig) {
 }
 
 TEST_F(BuilderTest, TheDefaultPathIsSetAtFromAndOnlyWhenTheBaseHasNone) {
+  const std::string path = kStandardPath;
   dockerfile("FROM scratch\nENV P=$PATH:/x\n");
-  EXPECT_EQ(build().image.config().config.env,
-            (std::vector<std::string>{"PATH=" + std::string(kStandardPath), "P=" + std::string(kStandardPath) + ":/x"}));
+  EXPECT_EQ(build().image.config().config.env, (std::vector<std::string>{"PATH=" + path, "P=" + path + ":/x"}));
   dockerfile("FROM scratch\nENV PATH=/opt/bin A=1\n");
   store->tag("base:1", image::write_to_layout(*store, build().image));
   dockerfile("FROM oci:" + (dir / "oci").string() + ":base:1\nENV B=2\n");
