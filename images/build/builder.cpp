@@ -40,16 +40,9 @@ void set_env(std::vector<std::string>& env, const std::string& name, const std::
   env.push_back(name + "=" + value);
 }
 
-bool path_list_has(const std::string& list, const std::string& dir) {
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(':', start);
-    if (end == std::string::npos) end = list.size();
-    if (list.compare(start, end - start, dir) == 0) return true;
-    start = end + 1;
-  }
-  return false;
-}
+// What Docker and buildah give an image whose base sets no PATH (FROM scratch
+// among them), so that a Dockerfile built here runs as it does there.
+constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 class Builder {
  public:
@@ -215,6 +208,7 @@ void Builder::from(const Instruction& in) {
              "(for example after `skopeo copy docker://" + ref + " oci:DIR:TAG`)");
   }
   config_ = image_.config().config;
+  if (!env_value(config_.env, "PATH")) config_.env.push_back(std::string("PATH=") + kDefaultPath);
   progress(ref);
   record(in);
 }
@@ -358,30 +352,11 @@ layer::BuiltLayer Builder::build_layer(const Instruction& in, const CopyLayer& c
 }
 
 void Builder::finish_config() {
-  config_.env = with_gke_environment(std::move(config_.env));
-  for (const auto& [name, value] : options_.default_labels) config_.labels.try_emplace(name, value);
   image_ = image::with_container_config(image_, config_);
   image_ = image::with_created(image_, format_rfc3339_seconds(options_.source_date_epoch));
 }
 
 }  // namespace
-
-std::vector<std::string> with_gke_environment(std::vector<std::string> env) {
-  const std::string standard_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-  auto path = env_value(env, "PATH");
-  if (!path) {
-    set_env(env, "PATH", "/usr/local/nvidia/bin:" + standard_path);
-  } else if (!path_list_has(*path, "/usr/local/nvidia/bin")) {
-    set_env(env, "PATH", *path + ":/usr/local/nvidia/bin");
-  }
-  auto libraries = env_value(env, "LD_LIBRARY_PATH");
-  if (!libraries || libraries->empty()) {
-    set_env(env, "LD_LIBRARY_PATH", "/usr/local/nvidia/lib64");
-  } else if (!path_list_has(*libraries, "/usr/local/nvidia/lib64")) {
-    set_env(env, "LD_LIBRARY_PATH", *libraries + ":/usr/local/nvidia/lib64");
-  }
-  return env;
-}
 
 BuildResult build_image(const BuildOptions& options, std::shared_ptr<oci::Layout> store) {
   return Builder(options, std::move(store)).run();

@@ -21,8 +21,6 @@ struct BuildOptions {
   std::map<std::string, std::string> build_args;  // --build-arg NAME=VALUE
   layer::CompressionOptions compression;
   int64_t source_date_epoch = 0;  // layer mtimes, config and history "created"
-  // Labels added unless the Dockerfile sets them (org.opencontainers.image.revision, …).
-  std::map<std::string, std::string> default_labels;
   // One line per step for a person watching; may be empty.
   std::function<void(const std::string&)> progress;
   // Fetches a registry base image into a layout; empty when no registry client is linked.
@@ -38,9 +36,5 @@ struct BuildResult {
 // Layer blobs are written into `store` (its cache is used and updated). Throws
 // dockerfile::DockerfileError (file:line) for bad input.
 BuildResult build_image(const BuildOptions& options, std::shared_ptr<oci::Layout> store);
-
-// The Env entries GKE needs: PATH with /usr/local/nvidia/bin and LD_LIBRARY_PATH
-// with /usr/local/nvidia/lib64, added to what the image sets when missing.
-std::vector<std::string> with_gke_environment(std::vector<std::string> env);
 
 }  // namespace gkebuild::build

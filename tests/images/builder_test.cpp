@@ -14,6 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 using gkebuild::testing::TempDir;
 
+constexpr const char* kStandardPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
 class BuilderTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -59,9 +61,19 @@ TEST_F(BuilderTest, OneLayerPerCopyAndTheConfig) {
   EXPECT_EQ(config.history.size(), 4u);
   EXPECT_EQ(config.created, "1970-01-01T00:00:00Z");
   EXPECT_EQ(*config.config.entrypoint, std::vector<std::string>{"/opt/gkebuild/bin/app"});
-  EXPECT_EQ(config.config.env, (std::vector<std::string>{
-                                   "PATH=/usr/local/nvidia/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-                                   "LD_LIBRARY_PATH=/usr/local/nvidia/lib64"}));
+  // What buildah and Docker give FROM scratch, and nothing more.
+  EXPECT_EQ(config.config.env, std::vector<std::string>{"PATH=" + std::string(kStandardPath)});
+  EXPECT_TRUE(config.config.labels.empty());
+}
+
+TEST_F(BuilderTest, TheDefaultPathIsSetAtFromAndOnlyWhenTheBaseHasNone) {
+  const std::string path = kStandardPath;
+  dockerfile("FROM scratch\nENV P=$PATH:/x\n");
+  EXPECT_EQ(build().image.config().config.env, (std::vector<std::string>{"PATH=" + path, "P=" + path + ":/x"}));
+  dockerfile("FROM scratch\nENV PATH=/opt/bin A=1\n");
+  store->tag("base:1", image::write_to_layout(*store, build().image));
+  dockerfile("FROM oci:" + (dir / "oci").string() + ":base:1\nENV B=2\n");
+  EXPECT_EQ(build().image.config().config.env, (std::vector<std::string>{"PATH=/opt/bin", "A=1", "B=2"}));
 }
 
 TEST_F(BuilderTest, UnchangedLayersComeFromTheCacheWithoutRebuilding) {
@@ -105,9 +117,8 @@ TEST_F(BuilderTest, ConfigInstructions) {
       "LABEL l=$A\nWORKDIR /w\nWORKDIR sub\nUSER 10:20\nEXPOSE 80 53/udp\nVOLUME /data\n"
       "STOPSIGNAL SIGTERM\nCMD echo hi\n");
   auto c = build().image.config().config;
-  EXPECT_EQ(c.env[0], "A=1");
-  EXPECT_EQ(c.env[1], "B=x 2");
-  EXPECT_EQ(c.env[2], "C=legacy form");
+  EXPECT_EQ(c.env, (std::vector<std::string>{"PATH=" + std::string(kStandardPath), "A=1", "B=x 2",
+                                             "C=legacy form"}));
   EXPECT_EQ(c.labels.at("l"), "1");
   EXPECT_EQ(c.working_dir, "/w/sub");
   EXPECT_EQ(c.user, "10:20");

@@ -175,8 +175,38 @@ TEST_F(PeerTest, SameFilesAndConfigAsBuildahBud) {
   EXPECT_EQ(a.working_dir, b.working_dir);
   EXPECT_EQ(a.user, b.user);
   b.labels.erase("io.buildah.version");
-  a.labels.erase("org.opencontainers.image.created");  // gkebuild's own, from SOURCE_DATE_EPOCH
   EXPECT_EQ(a.labels, b.labels);
+  run(buildah + "rmi --all --force");
+}
+
+// A Dockerfile that asks for no environment and no labels gets what buildah
+// gives it (the default PATH) and nothing of gkebuild's own, even in a git
+// checkout, where gkebuild once added a revision label.
+TEST_F(PeerTest, NoEnvironmentOrLabelsBeyondWhatBuildahGives) {
+  write("ctx/Dockerfile", "FROM scratch\nCOPY tool /usr/bin/tool\nENTRYPOINT [\"/usr/bin/tool\"]\n");
+  write("ctx/tool", "#!/bin/sh\n", fs::perms(0755));
+  const std::string context = shell_quoted((dir / "ctx").string());
+  auto git = run("git -C " + context + " init -q && git -C " + context + " -c user.name=t -c user.email=t@t " +
+                 "commit -q --allow-empty -m one");
+  ASSERT_EQ(git.status, 0) << git.output;
+  const std::string ours = (dir / "ours").string(), theirs = (dir / "theirs").string();
+  auto built = run(gkebuild_image("--dockerfile " + shell_quoted((dir / "ctx/Dockerfile").string()) + " --context " +
+                                  context + " --tag plain:1 --output oci:" + shell_quoted(ours)));
+  ASSERT_EQ(built.status, 0) << built.output;
+  const std::string buildah = "buildah --root " + shell_quoted((dir / "b-root").string()) + " --runroot " +
+                              shell_quoted((dir / "b-run").string()) + " --storage-driver vfs ";
+  auto bud = run(buildah + "bud --isolation chroot -q -t localhost/plain:1 " + context);
+  ASSERT_EQ(bud.status, 0) << bud.output;
+  auto pushed = run(buildah + "push localhost/plain:1 " + shell_quoted("oci:" + theirs + ":plain:1"));
+  ASSERT_EQ(pushed.status, 0) << pushed.output;
+
+  auto a = config_of(ours, "plain:1").config, b = config_of(theirs, "plain:1").config;
+  EXPECT_EQ(a.env, b.env);
+  EXPECT_EQ(a.env, std::vector<std::string>{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"});
+  b.labels.erase("io.buildah.version");  // buildah's own
+  EXPECT_EQ(a.labels, b.labels);
+  EXPECT_TRUE(a.labels.empty());
+  EXPECT_EQ(a.entrypoint, b.entrypoint);
   run(buildah + "rmi --all --force");
 }
 

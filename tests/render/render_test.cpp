@@ -105,6 +105,18 @@ TEST(RenderExamples, DockerfileKeepsLibrariesAndWorkloadInSeparateLayers) {
   EXPECT_EQ(text.find("RUN "), std::string::npos);
 }
 
+TEST(RenderExamples, OneImagesDockerfileIsWhatRenderWritesForIt) {
+  const auto project = project::load_project(kExamples / "gemm-compare" / "gkebuild.yaml");
+  RenderOptions options;
+  options.targets = {"image/gemm"};
+  options.image_references = {{"gemm", "registry.example/gemm@sha256:" + std::string(64, 'a')}};
+  options.values = {{"team", "ml"}};
+  const auto files = render_project(project, options);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(render_dockerfile(project, *project.find_image("gemm"), options.image_references["gemm"], options.values),
+            files[0].text);
+}
+
 TEST(ParseBack, InvalidYamlNamesTheTemplateLine) {
   const std::string source = "kind: Job\nmetadata:\n  name: {{ name }}\nspec: [{{ broken }}\n";
   try {
@@ -144,6 +156,21 @@ TEST_F(ProjectOverride, ProjectTemplateReplacesTheShippedOne) {
   const auto files = render_project(project::load_project(dir / "gkebuild.yaml"), options);
   ASSERT_EQ(files.size(), 1u);
   EXPECT_NE(files[0].text.find("team: ml"), std::string::npos);
+}
+
+TEST_F(ProjectOverride, AnImagesOwnDockerfileTemplateBesideTheProjectFile) {
+  auto project = project::load_project(dir / "gkebuild.yaml");
+  auto& image = project.images.front();
+  image.dockerfile = "Dockerfile.mine.j2";
+  std::ofstream(dir / "Dockerfile.mine.j2") << "FROM {{ image.from }}\nLABEL ref={{ reference }}\n";
+  EXPECT_EQ(render_dockerfile(project, image, "r/x:1"), "FROM scratch\nLABEL ref=r/x:1\n");
+  image.dockerfile = "Missing.j2";
+  try {
+    render_dockerfile(project, image, "r/x:1");
+    FAIL();
+  } catch (const SourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("image 'gemm': dockerfile template"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(ProjectOverride, BrokenYamlFromAnOverrideIsAnErrorAtTheTemplateLine) {

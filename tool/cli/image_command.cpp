@@ -4,14 +4,12 @@
 // (host/repo@sha256:…); a project's pushes are pinned for `gkebuild render`.
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "base/atomic_file.h"
 #include "base/exit_codes.h"
-#include "base/rfc3339.h"
 #include "base/source_error.h"
 #include "build/builder.h"
 #include "cli/command.h"
@@ -23,6 +21,7 @@
 #include "image/layout_sink.h"
 #include "image/layout_source.h"
 #include "imageproject/project_images.h"
+#include "project/project.h"
 #include "publish/publish.h"
 #include "publish/registry_pull.h"
 
@@ -67,19 +66,6 @@ int64_t source_date_epoch() {
   return seconds;
 }
 
-// The commit the context is checked out at, when it is in a git repository.
-std::string git_revision(const fs::path& context) {
-  std::string command = "git -C '" + context.string() + "' rev-parse HEAD 2>/dev/null";
-  if (context.string().find('\'') != std::string::npos) return "";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return "";
-  char buffer[128] = {};
-  std::string out = std::fgets(buffer, sizeof buffer, pipe) ? buffer : "";
-  if (::pclose(pipe) != 0) return "";
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out.size() == 40 ? out : "";
-}
-
 std::string with_default_tag(const std::string& name) {
   auto slash = name.rfind('/');
   auto colon = name.rfind(':');
@@ -121,7 +107,7 @@ void stage_binaries(const std::vector<std::string>& binaries, const fs::path& co
   throw SourceError(SourceLocation{e.file(), e.line(), e.column()}, e.message(), source);
 }
 
-// What every build shares: compression, times, labels, progress.
+// What every build shares: compression, times, progress.
 build::BuildOptions common_options(const ImageFlags& flags) {
   auto kind = layer::parse_compression(flags.compression);
   if (!kind) usage("--compression must be gzip or zstd, got '" + flags.compression + "'");
@@ -138,10 +124,6 @@ build::BuildOptions common_options(const ImageFlags& flags) {
     usage(std::string("--compression-level: ") + e.what());
   }
   options.source_date_epoch = source_date_epoch();
-  options.default_labels["org.opencontainers.image.created"] = format_rfc3339_seconds(options.source_date_epoch);
-  if (auto revision = git_revision(flags.context); !revision.empty()) {
-    options.default_labels["org.opencontainers.image.revision"] = revision;
-  }
   if (!flags.quiet && ::isatty(STDERR_FILENO)) {
     options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   }
@@ -187,21 +169,13 @@ int build_dockerfile(const ImageFlags& flags) {
   return kExitSuccess;
 }
 
-// Builds, pushes and pins each image (tool/publish).
-int push_project(const fs::path& project_file, const imageproject::ProjectImageOptions& build,
-                 const ImageFlags& flags, const Output& output) {
-  publish::PublishOptions options;
-  options.build = build;
-  options.push = push_options(flags.registry);
-  options.layout = output.layout;
+// Pushes and pins each built image (tool/publish); prints the digest references.
+int push_project(const project::Project& project, oci::Layout& store,
+                 const std::vector<imageproject::ProjectImage>& built, const ImageFlags& flags, const Output& output) {
+  auto options = push_options(flags.registry);
   PushProgress progress(flags.quiet, output.format);
-  progress.attach(options.push);
-  std::vector<publish::PublishedImage> published;
-  try {
-    published = publish::publish_project_images(project_file, options);
-  } catch (const dockerfile::DockerfileError& e) {
-    rethrow_positioned(e);
-  }
+  progress.attach(options);
+  auto published = publish::publish_images(project, store, built, options);
   progress.finish();
   std::vector<std::pair<std::string, registry::PushResult>> pushed;
   for (auto& image : published) pushed.emplace_back(image.name, std::move(image.push));
@@ -217,24 +191,26 @@ int build_project(const ImageFlags& flags) {
   }
   if (!flags.stage.empty()) usage("--stage is for --dockerfile builds; a project stages its workloads");
   Output output = parse_output(flags.outputs, flags.push, default_layout());
+  const project::Project project = project::load_project(project_file);
   imageproject::ProjectImageOptions options;
   options.images = flags.images;
   options.workloads_build = flags.workloads_build;
   options.build = common_options(flags);
-  if (flags.push) return push_project(project_file, options, flags, output);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.build.pull = publish::registry_pull(store, session_options(flags.registry));
   std::vector<imageproject::ProjectImage> built;
   try {
-    built = imageproject::build_project_images(project_file, options, store);
+    built = imageproject::build_project_images(project, options, store);
   } catch (const dockerfile::DockerfileError& e) {
     rethrow_positioned(e);
   }
+  if (flags.push) return push_project(project, *store, built, flags, output);
   if (!output.archive.empty() && built.size() != 1) {
     usage("docker-archive output holds one image; name the image to build");
   }
   for (const auto& b : built) {
-    std::string digest = publish(*store, b.result.image, b.reference, output);
+    if (!output.archive.empty()) image::write_docker_archive(output.archive, b.result.image, {b.reference});
+    const std::string digest = b.manifest.digest.str();
     std::cout << (built.size() == 1 ? digest : b.name + " " + digest) << "\n";
   }
   return kExitSuccess;

@@ -6,7 +6,8 @@
 #include "base/source_error.h"
 #include "base/suggest.h"
 #include "elf/stage.h"
-#include "project/project.h"
+#include "image/layout_sink.h"
+#include "render/plan.h"
 #include "render/render.h"
 
 namespace gkebuild::imageproject {
@@ -46,17 +47,9 @@ fs::path workload_binary(const project::Project& project, const project::Image& 
                                      image.workload + "`, or pass --workloads-build DIR");
 }
 
-std::string rendered_dockerfile(const project::Project& project, const std::string& name) {
-  render::RenderOptions options;
-  options.targets = {"image/" + name};
-  for (const auto& file : render::render_project(project, options)) {
-    if (file.kind == render::OutputKind::Dockerfile) return file.text;
-  }
-  throw SourceError(SourceLocation{project.file.string()}, "no Dockerfile rendered for image '" + name + "'");
-}
-
 // The context folder: the Dockerfile, bin/ and lib/ as the template expects them.
-fs::path stage(const project::Project& project, const project::Image& image, const ProjectImageOptions& options) {
+fs::path stage(const project::Project& project, const project::Image& image, const std::string& reference,
+               const ProjectImageOptions& options) {
   fs::path context = project.dir / ".gkebuild" / "context" / image.name;
   fs::create_directories(context / "bin");
   fs::create_directories(context / "lib");
@@ -68,7 +61,7 @@ fs::path stage(const project::Project& project, const project::Image& image, con
       throw SourceError(image.where, std::string("cannot stage workload '") + image.workload + "': " + e.what());
     }
   }
-  write_file_atomically(context / "Dockerfile", rendered_dockerfile(project, image.name));
+  write_file_atomically(context / "Dockerfile", render::render_dockerfile(project, image, reference));
   return context;
 }
 
@@ -82,22 +75,24 @@ fs::path find_project_file(const fs::path& start) {
   return {};
 }
 
-std::vector<ProjectImage> build_project_images(const fs::path& project_file, const ProjectImageOptions& options,
+std::vector<ProjectImage> build_project_images(const project::Project& project, const ProjectImageOptions& options,
                                                std::shared_ptr<oci::Layout> store) {
-  project::Project project = project::load_project(project_file);
-  std::vector<std::string> names = options.images.empty() ? project.image_names() : options.images;
+  const std::vector<std::string> names = options.images.empty() ? project.image_names() : options.images;
+  for (const auto& name : names)
+    if (project.find_image(name) == nullptr)
+      throw SourceError(SourceLocation{project.file.string()},
+                        "no image '" + name + "' in the project" + did_you_mean(name, project.image_names()));
   std::vector<ProjectImage> built;
   for (const auto& name : names) {
-    const project::Image* image = project.find_image(name);
-    if (image == nullptr) {
-      throw SourceError(SourceLocation{project_file.string()},
-                        "no image '" + name + "' in the project" + did_you_mean(name, project.image_names()));
-    }
+    const project::Image& image = *project.find_image(name);
+    const std::string reference = render::default_image_reference(project, image);
     build::BuildOptions build = options.build;
-    build.context = stage(project, *image, options);
+    build.context = stage(project, image, reference, options);
     build.dockerfile = build.context / "Dockerfile";
-    render::RenderOptions defaults;
-    built.push_back({name, render::image_reference(project, *image, defaults), build::build_image(build, store)});
+    build::BuildResult result = build::build_image(build, store);
+    const oci::Descriptor manifest = image::write_to_layout(*store, result.image);
+    store->tag(reference, manifest);
+    built.push_back({name, reference, std::move(result), manifest});
   }
   return built;
 }

@@ -3,6 +3,7 @@
 #include "base/parallel.h"
 #include "base/source_error.h"
 #include "render/contexts.h"
+#include "render/dockerfile_template.h"
 #include "render/names.h"
 #include "render/parallelism.h"
 #include "render/sweep.h"
@@ -130,7 +131,7 @@ struct Planner {
 
   void add_dockerfile(const project::Image& image) {
     const std::string reference = image_reference(project, image, options);
-    items.push_back({image.dockerfile.empty() ? "Dockerfile.j2" : image.dockerfile,
+    items.push_back({dockerfile_template_name(image),
                      dockerfile_context(project, image, reference, options.values), OutputKind::Dockerfile,
                      "Dockerfile." + image.name});
   }

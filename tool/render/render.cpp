@@ -7,6 +7,8 @@
 #include "base/parallel.h"
 #include "base/source_error.h"
 #include "jinja/environment.h"
+#include "render/contexts.h"
+#include "render/dockerfile_template.h"
 #include "render/parallelism.h"
 #include "render/parse_back.h"
 #include "render/shipped_templates.h"
@@ -39,19 +41,6 @@ class SourceCache {
   std::map<std::string, std::string> sources_;
 };
 
-void add_dockerfile_templates(jinja::Environment& environment, const project::Project& project) {
-  for (const auto& image : project.images) {
-    if (image.dockerfile.empty() || std::filesystem::exists(project.dir / "templates" / image.dockerfile)) continue;
-    const auto path = project.dir / image.dockerfile;
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-      throw SourceError(image.where, "image '" + image.name + "': dockerfile template " + path.string() +
-                                         " does not exist (looked in " + (project.dir / "templates").string() +
-                                         " and " + project.dir.string() + ")");
-    environment.add_template(image.dockerfile, template_source(project.dir, image.dockerfile).value_or(""));
-  }
-}
-
 void add_manifests(const RenderItem& item, const std::string& rendered, const SourceCache& sources,
                    std::vector<RenderedFile>& out) {
   auto objects = parse_rendered(rendered, item.template_name, sources.get(item.template_name));
@@ -78,7 +67,7 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
                                          const catalog::Catalog& catalog) {
   jinja::Environment environment;
   add_project_templates(environment, project.dir);
-  add_dockerfile_templates(environment, project);
+  for (const auto& image : project.images) add_dockerfile_template(environment, project, image);
   const TextExpander expand = [&environment](const std::string& text, const nlohmann::ordered_json& context,
                                              const std::string& name) {
     // Most arguments are plain words: skip the engine for them.
@@ -104,6 +93,15 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
   for (auto& files : per_item) std::move(files.begin(), files.end(), std::back_inserter(out));
   check_unique_names(out);
   return out;
+}
+
+std::string render_dockerfile(const project::Project& project, const project::Image& image,
+                              const std::string& reference, const nlohmann::ordered_json& values) {
+  jinja::Environment environment;
+  add_project_templates(environment, project.dir);
+  add_dockerfile_template(environment, project, image);
+  return with_newline(environment.render_file(dockerfile_template_name(image),
+                                              dockerfile_context(project, image, reference, values)));
 }
 
 std::string manifest_stream(const std::vector<RenderedFile>& files) {

@@ -25,6 +25,13 @@ struct RenderedFile {
 std::vector<RenderedFile> render_project(const project::Project& project, const RenderOptions& options,
                                          const catalog::Catalog& catalog = catalog::Catalog::builtin());
 
+// The Dockerfile of one image, as render_project would write it for image/NAME with
+// `reference` (where the image goes) and `values` (--values / --set) in its context.
+// Renders that one template, nothing else. Throws SourceError.
+std::string render_dockerfile(const project::Project& project, const project::Image& image,
+                              const std::string& reference,
+                              const nlohmann::ordered_json& values = nlohmann::ordered_json::object());
+
 // The manifests as one multi-document YAML stream ("---" between documents).
 std::string manifest_stream(const std::vector<RenderedFile>& files);
 

@@ -1,8 +1,11 @@
 #include "submit/image_step.h"
 
+#include <memory>
+
 #include "base/source_error.h"
 #include "publish/pinned_references.h"
 #include "publish/publish.h"
+#include "publish/registry_pull.h"
 #include "render/plan.h"
 
 namespace gkebuild::submit {
@@ -10,16 +13,18 @@ namespace {
 
 bool pinned(const std::string& reference) { return reference.find("@sha256:") != std::string::npos; }
 
+// Builds the image into the project's layout, pushes and pins it; its digest reference.
 std::string publish_one(const project::Project& project, const std::string& image, const ImageStepOptions& options) {
-  publish::PublishOptions publish_options;
-  publish_options.build.images = {image};
-  publish_options.build.workloads_build = options.workloads_build;
-  publish_options.push.session.insecure_registries = options.insecure_registries;
-  publish_options.push.session.ca_file = options.ca_file;
-  const auto published = publish::publish_project_images(project.file, publish_options);
-  for (const auto& result : published)
-    if (result.name == image) return result.reference;
-  throw SourceError({project.file.string()}, "image '" + image + "' was built but not pushed");
+  registry::PushOptions push;
+  push.session.insecure_registries = options.insecure_registries;
+  push.session.ca_file = options.ca_file;
+  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(project.dir / ".gkebuild" / "oci"));
+  imageproject::ProjectImageOptions build;
+  build.images = {image};
+  build.workloads_build = options.workloads_build;
+  build.build.pull = publish::registry_pull(store, push.session);
+  const auto built = imageproject::build_project_images(project, build, store);
+  return publish::publish_images(project, *store, built, push).front().reference;
 }
 
 }  // namespace

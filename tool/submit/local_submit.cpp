@@ -3,7 +3,6 @@
 #include <memory>
 
 #include "base/atomic_file.h"
-#include "image/layout_sink.h"
 #include "imageproject/project_images.h"
 #include "localrun/host_gpu.h"
 #include "localrun/local_run.h"
@@ -29,10 +28,7 @@ std::string build_image(const project::Project& project, const std::string& imag
   options.workloads_build = workloads_build;
   options.build.pull = publish::registry_pull(store, {});
   err << "image " << image << ": building into " << layout.string() << " (not pushed: --local)\n";
-  const auto built = imageproject::build_project_images(project.file, options, store);
-  const auto manifest = image::write_to_layout(*store, built.front().result.image);
-  store->tag(built.front().reference, manifest);
-  return manifest.digest.str();
+  return imageproject::build_project_images(project, options, store).front().manifest.digest.str();
 }
 
 // Without a GPU the Jobs run on CPU paths: no accelerator, no GPUs, the local machine.
