@@ -1,5 +1,8 @@
 #include "transport/reference.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <cctype>
 #include <regex>
 
@@ -84,13 +87,20 @@ bool is_valid_tag(std::string_view tag) {
 }
 
 bool is_loopback_host(std::string_view host_and_port) {
-  std::string_view host = host_and_port;
+  std::string host(host_and_port);
   if (host.starts_with("[")) {
-    host = host.substr(1, host.find(']') - 1);
-    return host == "::1";
+    const auto close = host.find(']');
+    if (close == std::string::npos) return false;
+    host = host.substr(1, close - 1);
+  } else {
+    host = host.substr(0, host.find(':'));
   }
-  host = host.substr(0, host.find(':'));
-  return host == "localhost" || host.starts_with("127.");
+  if (host == "localhost") return true;
+  // An address, parsed, not a name that merely starts like one ("127.evil.example").
+  in_addr v4{};
+  if (::inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  return ::inet_pton(AF_INET6, host.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
 }
 
 Reference parse_reference(std::string_view text) {

@@ -60,6 +60,12 @@ TEST(Reference, LoopbackHosts) {
   EXPECT_TRUE(is_loopback_host("[::1]:5000"));
   EXPECT_FALSE(is_loopback_host("10.0.0.1:5000"));
   EXPECT_FALSE(is_loopback_host("localhost.evil.com"));
+  EXPECT_TRUE(is_loopback_host("127.1.2.3:5000"));
+  // Names that only look like loopback addresses: no TLS skip, no plain-HTTP fallback.
+  EXPECT_FALSE(is_loopback_host("127.evil.example"));
+  EXPECT_FALSE(is_loopback_host("127.0.0.1.nip.io:5000"));
+  EXPECT_FALSE(is_loopback_host("[::1.evil]:5000"));
+  EXPECT_FALSE(is_loopback_host("[::1"));
 }
 
 TEST(WwwAuthenticate, ParsesBearerWithQuotedParams) {
