@@ -66,6 +66,14 @@ TEST(BadInput, BillionLaughsIsBounded) {
   EXPECT_NE(f.message.find("alias"), std::string::npos);
 }
 
+// A node that contains itself: infinitely deep once expanded (it crashed the converter).
+TEST(BadInput, RecursiveAliasIsBounded) {
+  Finding f = only_finding(load_manifests("a: &a [*a]\n", "recursive.yaml"));
+  EXPECT_EQ(f.rule, "yaml-limits");
+  EXPECT_NE(f.message.find("recursive alias"), std::string::npos) << f.message;
+  EXPECT_EQ(f.line, 1);
+}
+
 TEST(BadInput, RandomBytesNeverCrash) {
   unsigned state = 12345;
   for (int round = 0; round < 200; ++round) {

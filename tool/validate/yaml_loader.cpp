@@ -47,16 +47,28 @@ struct LimitExceeded : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Converts a YAML tree to JSON, reporting duplicate keys and bounding alias expansion.
+// Converts a YAML tree to JSON, reporting duplicate keys and bounding alias expansion: the
+// nodes a document expands to, and the depth, which a recursive alias (`a: &a [*a]`, a node
+// that contains itself) makes infinite.
 class Converter {
  public:
-  Converter(const std::string& file, int line_offset, std::size_t budget,
+  Converter(const std::string& file, int line_offset, const LoadLimits& limits,
             std::vector<Finding>& findings)
-      : file_(file), line_offset_(line_offset), budget_(budget), findings_(findings) {}
+      : file_(file), line_offset_(line_offset), budget_(limits.max_nodes), max_nodes_(limits.max_nodes),
+        max_depth_(limits.max_depth), findings_(findings) {}
 
   nlohmann::json convert(const YAML::Node& node) {
     if (budget_-- == 0)
-      throw LimitExceeded("document expands to more than the node limit (alias expansion bomb?)");
+      throw LimitExceeded("document expands to more than " + std::to_string(max_nodes_) +
+                          " nodes (alias expansion bomb?)");
+    if (depth_ == max_depth_)
+      throw LimitExceeded("nesting deeper than " + std::to_string(max_depth_) +
+                          " levels (a recursive alias?); not a Kubernetes manifest");
+    struct Level {
+      std::size_t& depth;
+      explicit Level(std::size_t& d) : depth(++d) {}
+      ~Level() { --depth; }
+    } level(depth_);
     switch (node.Type()) {
       case YAML::NodeType::Scalar: return resolve_scalar(node.Scalar(), node.Tag());
       case YAML::NodeType::Sequence: {
@@ -120,6 +132,9 @@ class Converter {
   const std::string& file_;
   int line_offset_;
   std::size_t budget_;
+  std::size_t max_nodes_;
+  std::size_t max_depth_;
+  std::size_t depth_ = 0;
   std::vector<Finding>& findings_;
 };
 
@@ -135,16 +150,14 @@ bool is_list_kind(const nlohmann::json& value) {
 void add_document(const YAML::Node& root, DocumentText part, const std::string& file,
                   const LoadLimits& limits, LoadResult& out) {
   if (root.IsNull() || !root.IsDefined()) return;
-  Converter converter(file, part.line_offset, limits.max_nodes, out.findings);
+  Converter converter(file, part.line_offset, limits, out.findings);
   nlohmann::json value;
   try {
     value = converter.convert(root);
   } catch (const LimitExceeded& e) {
     Manifest where{file, part.line_offset, root, {}};
     auto p = where.position({});
-    out.findings.push_back({file, p.line, p.column, Severity::kError, "yaml-limits",
-                            std::string(e.what()) + " (limit " +
-                                std::to_string(limits.max_nodes) + " nodes)"});
+    out.findings.push_back({file, p.line, p.column, Severity::kError, "yaml-limits", e.what()});
     return;
   }
   if (!is_list_kind(value)) {

@@ -18,6 +18,8 @@ struct LoadLimits {
   std::size_t max_bytes = 32u << 20;
   // Nodes one document may expand to (aliases count once per use): stops alias bombs.
   std::size_t max_nodes = 1'000'000;
+  // Nesting depth after alias expansion: stops recursive aliases (manifests nest ~20 deep).
+  std::size_t max_depth = 512;
 };
 
 struct LoadResult {
