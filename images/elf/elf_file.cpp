@@ -57,15 +57,6 @@ T at(const std::string& bytes, size_t offset) {
 
 }  // namespace
 
-bool is_elf(const std::filesystem::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char magic[4] = {};
-  bool ok = ::read(fd, magic, 4) == 4 && std::memcmp(magic, ELFMAG, SELFMAG) == 0;
-  ::close(fd);
-  return ok;
-}
-
 ElfInfo read_elf(const std::filesystem::path& path) {
   File file(path);
   auto header = at<Elf64_Ehdr>(file.read(0, sizeof(Elf64_Ehdr)), 0);

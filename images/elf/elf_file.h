@@ -29,7 +29,4 @@ struct ElfInfo {
 // Throws ElfError for a file that is not a 64-bit little-endian ELF file.
 ElfInfo read_elf(const std::filesystem::path& path);
 
-// True when `path` starts with the ELF magic (cheap check before read_elf).
-bool is_elf(const std::filesystem::path& path);
-
 }  // namespace gkebuild::elf

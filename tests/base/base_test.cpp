@@ -8,6 +8,7 @@
 #include "base/rfc3339.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild {
 namespace {
@@ -37,13 +38,12 @@ TEST(Suggest, FindsTypos) {
 }
 
 TEST(AtomicFile, ReplacesContentAndLeavesNoTemporary) {
-  auto dir = std::filesystem::temp_directory_path() / "gkebuild-atomic-test";
-  std::filesystem::remove_all(dir);
+  testing::TempDir temp;
+  const auto dir = temp / "new";  // a folder that does not exist yet
   write_file_atomically(dir / "out.txt", "one");
   write_file_atomically(dir / "out.txt", "two");
   EXPECT_EQ(read_file(dir / "out.txt"), "two");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(Rfc3339, ParsesZuluOffsetsAndFractions) {
@@ -95,14 +95,13 @@ TEST(Quantity, FollowsTheKubernetesGrammar) {
 }
 
 TEST(AtomicFile, UncommittedTemporaryIsRemoved) {
-  auto dir = std::filesystem::temp_directory_path() / "gkebuild-atomic-test2";
-  std::filesystem::remove_all(dir);
+  testing::TempDir temp;
+  const auto dir = temp / "new";
   {
     TemporaryFile tmp(dir);
     tmp.write("partial");
   }
   EXPECT_TRUE(std::filesystem::is_empty(dir));
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include "base/atomic_file.h"
 #include "dockerfile/dockerfile_error.h"
 #include "image/layout_sink.h"
-#include "temp_dir.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::build {
 namespace {

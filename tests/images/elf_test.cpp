@@ -6,7 +6,7 @@
 
 #include "base/atomic_file.h"
 #include "elf/stage.h"
-#include "temp_dir.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::elf {
 namespace {

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "base/atomic_file.h"
-#include "temp_dir.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::layer {
 namespace {

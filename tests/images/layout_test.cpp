@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "oci/media_types.h"
-#include "temp_dir.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::oci {
 namespace {

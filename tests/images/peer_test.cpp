@@ -17,14 +17,14 @@
 
 #include "base/atomic_file.h"
 #include "image/layout_source.h"
-#include "peer_support.h"
-#include "temp_dir.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild {
 namespace {
 namespace fs = std::filesystem;
+using testing::run_command;
 using testing::shell_quoted;
-using testing::run;
 using testing::TempDir;
 
 std::string gkebuild_image(const std::string& arguments) {
@@ -60,9 +60,9 @@ class PeerTest : public ::testing::Test {
   }
 
   fs::path unpack(const fs::path& layout, const std::string& tag, const std::string& name) {
-    auto r = run("umoci unpack --image " + shell_quoted(layout.string() + ":" + tag) + " " +
-                 shell_quoted((dir / name).string()));
-    EXPECT_EQ(r.status, 0) << r.output;
+    auto r = run_command("umoci unpack --image " + shell_quoted(layout.string() + ":" + tag) + " " +
+                         shell_quoted((dir / name).string()));
+    EXPECT_EQ(r.exit_code, 0) << r.all();
     return dir / name;
   }
 
@@ -71,43 +71,45 @@ class PeerTest : public ::testing::Test {
 
 TEST_F(PeerTest, HelloImageRunsUnderRunc) {
   std::string context = (dir / "ctx").string(), layout = (dir / "oci").string();
-  auto built = run(gkebuild_image("--dockerfile " GKEBUILD_SOURCE_ROOT "/examples/hello-image/Dockerfile"
-                                  " --context " + shell_quoted(context) + " --stage " HELLO_IMAGE_PROGRAM
-                                  " --tag hello:1 --output oci:" + shell_quoted(layout)));
-  ASSERT_EQ(built.status, 0) << built.output;
-  EXPECT_TRUE(built.output.starts_with("sha256:")) << built.output;
+  auto built = run_command(
+      gkebuild_image("--dockerfile " GKEBUILD_SOURCE_ROOT "/examples/hello-image/Dockerfile"
+                     " --context " +
+                     shell_quoted(context) +
+                     " --stage " HELLO_IMAGE_PROGRAM " --tag hello:1 --output oci:" + shell_quoted(layout)));
+  ASSERT_EQ(built.exit_code, 0) << built.all();
+  EXPECT_TRUE(built.all().starts_with("sha256:")) << built.all();
   fs::path bundle = unpack(layout, "hello:1", "bundle");
   auto config = nlohmann::json::parse(read_file(bundle / "config.json"));
   config["process"]["terminal"] = false;
   write_file_atomically(bundle / "config.json", config.dump());
   std::string id = "gkebuild-test-" + std::to_string(::getpid());
-  auto ran = run("runc --root " + shell_quoted((dir / "runc").string()) + " run --bundle " +
-                 shell_quoted(bundle.string()) + " " + id);
-  EXPECT_EQ(ran.status, 0) << ran.output;
-  EXPECT_EQ(ran.output, "hello, world from a gkebuild image\n");
-  run("runc --root " + shell_quoted((dir / "runc").string()) + " delete --force " + id);
+  auto ran = run_command("runc --root " + shell_quoted((dir / "runc").string()) + " run --bundle " +
+                         shell_quoted(bundle.string()) + " " + id);
+  EXPECT_EQ(ran.exit_code, 0) << ran.all();
+  EXPECT_EQ(ran.all(), "hello, world from a gkebuild image\n");
+  run_command("runc --root " + shell_quoted((dir / "runc").string()) + " delete --force " + id);
 }
 
 TEST_F(PeerTest, LayoutIsValidForOciImageToolAndSkopeo) {
   write("ctx/Dockerfile", "FROM scratch\nCOPY a.txt /a.txt\nLABEL x=y\n");
   write("ctx/a.txt", "a");
   std::string layout = (dir / "oci").string();
-  auto built = run(gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) +
-                                  " --tag app:2 --output oci:" + shell_quoted(layout)));
-  ASSERT_EQ(built.status, 0) << built.output;
+  auto built = run_command(gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) +
+                                          " --tag app:2 --output oci:" + shell_quoted(layout)));
+  ASSERT_EQ(built.exit_code, 0) << built.all();
   // oci-image-tool 1.0.0-rc1 predates tar+zstd layers; skopeo reads them.
-  auto zstd = run(gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) +
-                                 " --tag app:zstd --compression zstd --output oci:" + shell_quoted(layout)));
-  ASSERT_EQ(zstd.status, 0) << zstd.output;
-  auto copied = run("skopeo copy " + shell_quoted("oci:" + layout + ":app:zstd") + " " +
-                    shell_quoted("oci:" + (dir / "copy").string() + ":c"));
-  EXPECT_EQ(copied.status, 0) << copied.output;
-  auto validated = run("oci-image-tool validate --type image --ref name=app:2 " + shell_quoted(layout));
-  EXPECT_EQ(validated.status, 0) << validated.output;
-  auto inspected = run("skopeo inspect " + shell_quoted("oci:" + layout + ":app:2"));
-  ASSERT_EQ(inspected.status, 0) << inspected.output;
-  auto j = nlohmann::json::parse(inspected.output);
-  EXPECT_EQ(j["Digest"].get<std::string>() + "\n", built.output);
+  auto zstd = run_command(gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) +
+                                         " --tag app:zstd --compression zstd --output oci:" + shell_quoted(layout)));
+  ASSERT_EQ(zstd.exit_code, 0) << zstd.all();
+  auto copied = run_command("skopeo copy " + shell_quoted("oci:" + layout + ":app:zstd") + " " +
+                            shell_quoted("oci:" + (dir / "copy").string() + ":c"));
+  EXPECT_EQ(copied.exit_code, 0) << copied.all();
+  auto validated = run_command("oci-image-tool validate --type image --ref name=app:2 " + shell_quoted(layout));
+  EXPECT_EQ(validated.exit_code, 0) << validated.all();
+  auto inspected = run_command("skopeo inspect " + shell_quoted("oci:" + layout + ":app:2"));
+  ASSERT_EQ(inspected.exit_code, 0) << inspected.all();
+  auto j = nlohmann::json::parse(inspected.all());
+  EXPECT_EQ(j["Digest"].get<std::string>() + "\n", built.all());
   EXPECT_EQ(j["Labels"]["x"], "y");
 }
 
@@ -115,16 +117,16 @@ TEST_F(PeerTest, DockerArchiveIsReadBySkopeo) {
   write("ctx/Dockerfile", "FROM scratch\nCOPY . /app/\nCMD [\"/app/x\"]\n");
   write("ctx/x", "x", fs::perms(0755));
   std::string archive = (dir / "image.tar").string();
-  auto built = run("cd " + shell_quoted(dir.path().string()) + " && " +
-                   gkebuild_image("--context ctx --tag docker.io/team/app:3 --output docker-archive:" +
-                                  shell_quoted(archive)));
-  ASSERT_EQ(built.status, 0) << built.output;
-  auto inspected = run("skopeo inspect --config " + shell_quoted("docker-archive:" + archive));
-  ASSERT_EQ(inspected.status, 0) << inspected.output;
-  EXPECT_EQ(nlohmann::json::parse(inspected.output)["config"]["Cmd"][0], "/app/x");
-  auto copied = run("skopeo copy " + shell_quoted("docker-archive:" + archive) + " " +
-                    shell_quoted("oci:" + (dir / "copy").string() + ":c"));
-  EXPECT_EQ(copied.status, 0) << copied.output;
+  auto built = run_command(
+      "cd " + shell_quoted(dir.path().string()) + " && " +
+      gkebuild_image("--context ctx --tag docker.io/team/app:3 --output docker-archive:" + shell_quoted(archive)));
+  ASSERT_EQ(built.exit_code, 0) << built.all();
+  auto inspected = run_command("skopeo inspect --config " + shell_quoted("docker-archive:" + archive));
+  ASSERT_EQ(inspected.exit_code, 0) << inspected.all();
+  EXPECT_EQ(nlohmann::json::parse(inspected.all())["config"]["Cmd"][0], "/app/x");
+  auto copied = run_command("skopeo copy " + shell_quoted("docker-archive:" + archive) + " " +
+                            shell_quoted("oci:" + (dir / "copy").string() + ":c"));
+  EXPECT_EQ(copied.exit_code, 0) << copied.all();
   EXPECT_EQ(describe_tree(unpack(dir / "copy", "c", "b1") / "rootfs"),
             describe_tree(unpack(dir / ".gkebuild/oci", "docker.io/team/app:3", "b2") / "rootfs"));
 }
@@ -157,14 +159,16 @@ TEST_F(PeerTest, SameFilesAndConfigAsBuildahBud) {
   fs::permissions(dir / "ctx/lib/sub", fs::perms(0755));
 
   std::string ours = (dir / "ours").string(), theirs = (dir / "theirs").string();
-  auto built = run(gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) + " --tag cmp:1 --output oci:" + shell_quoted(ours)));
-  ASSERT_EQ(built.status, 0) << built.output;
+  auto built = run_command(gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) +
+                                          " --tag cmp:1 --output oci:" + shell_quoted(ours)));
+  ASSERT_EQ(built.exit_code, 0) << built.all();
   std::string buildah = "buildah --root " + shell_quoted((dir / "b-root").string()) + " --runroot " +
                         shell_quoted((dir / "b-run").string()) + " --storage-driver vfs ";
-  auto bud = run(buildah + "bud --isolation chroot -q -t localhost/cmp:1 " + shell_quoted((dir / "ctx").string()));
-  ASSERT_EQ(bud.status, 0) << bud.output;
-  auto pushed = run(buildah + "push localhost/cmp:1 " + shell_quoted("oci:" + theirs + ":cmp:1"));
-  ASSERT_EQ(pushed.status, 0) << pushed.output;
+  auto bud =
+      run_command(buildah + "bud --isolation chroot -q -t localhost/cmp:1 " + shell_quoted((dir / "ctx").string()));
+  ASSERT_EQ(bud.exit_code, 0) << bud.all();
+  auto pushed = run_command(buildah + "push localhost/cmp:1 " + shell_quoted("oci:" + theirs + ":cmp:1"));
+  ASSERT_EQ(pushed.exit_code, 0) << pushed.all();
 
   EXPECT_EQ(describe_tree(unpack(ours, "cmp:1", "u1") / "rootfs"),
             describe_tree(unpack(theirs, "cmp:1", "u2") / "rootfs"));
@@ -176,7 +180,7 @@ TEST_F(PeerTest, SameFilesAndConfigAsBuildahBud) {
   EXPECT_EQ(a.user, b.user);
   b.labels.erase("io.buildah.version");
   EXPECT_EQ(a.labels, b.labels);
-  run(buildah + "rmi --all --force");
+  run_command(buildah + "rmi --all --force");
 }
 
 // A Dockerfile that asks for no environment and no labels gets what buildah
@@ -215,15 +219,16 @@ TEST_F(PeerTest, SameDigestFromCopiesInOtherFoldersTimesAndUmasks) {
   write("one/tool", std::string(200000, 't'), fs::perms(0755));
   write("one/sub/data.txt", "data");
   std::string d = shell_quoted(dir.path().string());
-  auto copied = run("cd " + d + " && (umask 077 && mkdir two && cp -r one/. two/ && chmod 700 two/tool" +
-                    " && touch -d '2001-01-01' two/sub/data.txt)");
-  ASSERT_EQ(copied.status, 0) << copied.output;
-  auto first = run(gkebuild_image("--context " + shell_quoted((dir / "one").string()) + " --tag r:1 -o oci:" +
-                                  shell_quoted((dir / "oci1").string())));
-  auto second = run("umask 002 && " + gkebuild_image("--context " + shell_quoted((dir / "two").string()) +
-                                                     " --tag r:1 -o oci:" + shell_quoted((dir / "oci2").string())));
-  ASSERT_EQ(first.status, 0) << first.output;
-  EXPECT_EQ(first.output, second.output);
+  auto copied = run_command("cd " + d + " && (umask 077 && mkdir two && cp -r one/. two/ && chmod 700 two/tool" +
+                            " && touch -d '2001-01-01' two/sub/data.txt)");
+  ASSERT_EQ(copied.exit_code, 0) << copied.all();
+  auto first = run_command(gkebuild_image("--context " + shell_quoted((dir / "one").string()) +
+                                          " --tag r:1 -o oci:" + shell_quoted((dir / "oci1").string())));
+  auto second =
+      run_command("umask 002 && " + gkebuild_image("--context " + shell_quoted((dir / "two").string()) +
+                                                   " --tag r:1 -o oci:" + shell_quoted((dir / "oci2").string())));
+  ASSERT_EQ(first.exit_code, 0) << first.all();
+  EXPECT_EQ(first.all(), second.all());
 }
 
 TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
@@ -249,11 +254,12 @@ TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
     write("ctx/Dockerfile", c.dockerfile);
     fs::remove_all(dir / "oci");
     fs::create_directories(dir / "oci");
-    run("chown -R nobody " + shell_quoted((dir / "oci").string()));
-    auto r = run("setpriv --reuid=nobody --regid=nogroup --clear-groups " +
-                 gkebuild_image("--context " + context + " --tag bad:1 -o oci:" + shell_quoted((dir / "oci").string())));
-    EXPECT_EQ(r.status, 2) << c.dockerfile << r.output;
-    EXPECT_NE(r.output.find(c.expected), std::string::npos) << r.output;
+    run_command("chown -R nobody " + shell_quoted((dir / "oci").string()));
+    auto r = run_command(
+        "setpriv --reuid=nobody --regid=nogroup --clear-groups " +
+        gkebuild_image("--context " + context + " --tag bad:1 -o oci:" + shell_quoted((dir / "oci").string())));
+    EXPECT_EQ(r.exit_code, 2) << c.dockerfile << r.all();
+    EXPECT_NE(r.all().find(c.expected), std::string::npos) << r.all();
   }
 }
 
@@ -265,17 +271,17 @@ TEST_F(PeerTest, KilledBuildsLeaveAValidLayout) {
   write("ctx/Dockerfile", "FROM scratch\nCOPY big.bin /big.bin\n");
   std::string layout = shell_quoted((dir / "oci").string());
   std::string command = gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) + " --tag k:1 -o oci:" + layout);
-  ASSERT_EQ(run(command).status, 0);
+  ASSERT_EQ(run_command(command).exit_code, 0);
   std::uniform_int_distribution<int> delay_ms(0, 120);
   for (int attempt = 0; attempt < 5; ++attempt) {
     write("ctx/big.bin", random_bytes.substr(0, random_bytes.size() - 1 - attempt));  // a new layer each try
-    run("timeout -s KILL " + std::to_string(delay_ms(rng) / 1000.0) + " sh -c " + shell_quoted(command));
-    auto validated = run("oci-image-tool validate --type image --ref name=k:1 " + layout);
-    EXPECT_EQ(validated.status, 0) << "after kill " << attempt << ": " << validated.output;
+    run_command("timeout -s KILL " + std::to_string(delay_ms(rng) / 1000.0) + " sh -c " + shell_quoted(command));
+    auto validated = run_command("oci-image-tool validate --type image --ref name=k:1 " + layout);
+    EXPECT_EQ(validated.exit_code, 0) << "after kill " << attempt << ": " << validated.all();
   }
-  auto finished = run(command);
-  EXPECT_EQ(finished.status, 0) << finished.output;
-  EXPECT_EQ(run("oci-image-tool validate --type image --ref name=k:1 " + layout).status, 0);
+  auto finished = run_command(command);
+  EXPECT_EQ(finished.exit_code, 0) << finished.all();
+  EXPECT_EQ(run_command("oci-image-tool validate --type image --ref name=k:1 " + layout).exit_code, 0);
 }
 
 TEST_F(PeerTest, ConcurrentBuildsIntoOneLayoutBothSucceed) {
@@ -284,11 +290,12 @@ TEST_F(PeerTest, ConcurrentBuildsIntoOneLayoutBothSucceed) {
   write("b/Dockerfile", "FROM scratch\nCOPY f /f\n");
   write("b/f", std::string(3 << 20, 'b'));
   std::string layout = shell_quoted((dir / "oci").string());
-  auto both = run("(" + gkebuild_image("--context " + shell_quoted((dir / "a").string()) + " --tag a:1 -o oci:" + layout) +
-                  " > " + shell_quoted((dir / "a.out").string()) + " & " +
-                  gkebuild_image("--context " + shell_quoted((dir / "b").string()) + " --tag b:1 -o oci:" + layout) +
-                  " > " + shell_quoted((dir / "b.out").string()) + " & wait %1 && wait %2)");
-  EXPECT_EQ(both.status, 0) << both.output;
+  auto both = run_command(
+      "(" + gkebuild_image("--context " + shell_quoted((dir / "a").string()) + " --tag a:1 -o oci:" + layout) + " > " +
+      shell_quoted((dir / "a.out").string()) + " & " +
+      gkebuild_image("--context " + shell_quoted((dir / "b").string()) + " --tag b:1 -o oci:" + layout) + " > " +
+      shell_quoted((dir / "b.out").string()) + " & wait %1 && wait %2)");
+  EXPECT_EQ(both.exit_code, 0) << both.all();
   auto l = oci::Layout::open(dir / "oci");
   ASSERT_TRUE(l.resolve("a:1"));
   ASSERT_TRUE(l.resolve("b:1"));

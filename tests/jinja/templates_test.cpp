@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "base/source_error.h"
+#include "common/temp_dir.h"
 #include "jinja/environment.h"
 
 namespace gkebuild::jinja {
@@ -94,7 +95,8 @@ TEST(JinjaExtends, RequiredBlockMustBeOverridden) {
 }
 
 TEST(JinjaEnvironment, RendersFilesFromSearchPathInOrder) {
-  auto dir = std::filesystem::temp_directory_path() / ("gkebuild_jinja_" + std::to_string(::getpid()));
+  gkebuild::testing::TempDir temp;
+  const auto& dir = temp.path();
   std::filesystem::create_directories(dir / "first");
   std::filesystem::create_directories(dir / "second/sub");
   std::ofstream(dir / "second/sub/page.j2") << "{% include 'part.j2' %}:{{ name }}\n";
@@ -106,7 +108,6 @@ TEST(JinjaEnvironment, RendersFilesFromSearchPathInOrder) {
   EXPECT_EQ(env.render_file("sub/page.j2", {{"name", "x"}}), "first:x");
   EXPECT_THROW(env.render_file("../second/part.j2", Json::object()), SourceError);
   EXPECT_THROW(env.render_file("none.j2", Json::object()), SourceError);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(JinjaEnvironment, RegisteredTemplatesWinAndRenderRepeatedly) {

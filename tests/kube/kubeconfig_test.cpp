@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "../images/temp_dir.h"
+#include "common/temp_dir.h"
 #include "base/base64.h"
 #include "base/source_error.h"
 #include "kube/exec_plugin.h"

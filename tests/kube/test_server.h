@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "../images/temp_dir.h"
+#include "common/temp_dir.h"
 #include "kube/http.h"
 #include "kube/kubeconfig.h"
 

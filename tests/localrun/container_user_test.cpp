@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "../images/temp_dir.h"
+#include "common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "localrun/container_user.h"
 

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../images/peer_support.h"
-#include "../images/temp_dir.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 #include "../workloads/gemm_bench_dockerfile.h"
 #include "base/atomic_file.h"
 #include "localrun/local_run.h"
@@ -15,7 +15,7 @@
 namespace gkebuild::localrun {
 namespace {
 
-using gkebuild::testing::run;
+using gkebuild::testing::run_command;
 using gkebuild::testing::shell_quoted;
 using gkebuild::testing::TempDir;
 
@@ -24,11 +24,13 @@ TEST(GemmBenchUnderTheLocalRunner, RunsTheCpuPath) {
   TempDir dir;
   write_file_atomically(dir / "ctx/Dockerfile", testing::kGemmBenchDockerfile);
   // zstd level 1: the cuBLAS layer is large and speed is not the point.
-  const auto built = run("env SOURCE_DATE_EPOCH=1700000000 " + gkebuild::testing::gkebuild_binary() +
-                         " image --quiet --context " + shell_quoted((dir / "ctx").string()) +
-                         " --stage " GEMM_BENCH " --tag gemm-bench:test --compression zstd --compression-level 1"
-                         " --output oci:" + shell_quoted((dir / "oci").string()));
-  ASSERT_EQ(built.status, 0) << built.output;
+  const auto built = run_command("env SOURCE_DATE_EPOCH=1700000000 " + gkebuild::testing::gkebuild_binary() +
+                                 " image --quiet --context " + shell_quoted((dir / "ctx").string()) +
+                                 " --stage " GEMM_BENCH
+                                 " --tag gemm-bench:test --compression zstd --compression-level 1"
+                                 " --output oci:" +
+                                 shell_quoted((dir / "oci").string()));
+  ASSERT_EQ(built.exit_code, 0) << built.all();
 
   ContainerSpec spec;
   spec.layout_dir = dir / "oci";

@@ -5,15 +5,15 @@
 #include <cstdlib>
 #include <memory>
 
-#include "../images/peer_support.h"
-#include "../images/temp_dir.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 #include "base/atomic_file.h"
 
 namespace gkebuild::localrun::testing {
 namespace {
 
 namespace fs = std::filesystem;
-using gkebuild::testing::run;
+using gkebuild::testing::run_command;
 using gkebuild::testing::shell_quoted;
 
 constexpr const char* kProbeDockerfile = R"(FROM scratch
@@ -30,10 +30,10 @@ CMD ["print", "default command"]
 )";
 
 std::string build(const std::string& arguments) {
-  const auto built = run("env SOURCE_DATE_EPOCH=1700000000 " + gkebuild::testing::gkebuild_binary() +
-                         " image --quiet " + arguments);
-  EXPECT_EQ(built.status, 0) << built.output;
-  return built.output.substr(0, built.output.find('\n'));
+  const auto built = run_command("env SOURCE_DATE_EPOCH=1700000000 " + gkebuild::testing::gkebuild_binary() +
+                                 " image --quiet " + arguments);
+  EXPECT_EQ(built.exit_code, 0) << built.all();
+  return built.all().substr(0, built.all().find('\n'));
 }
 
 TestImages build_all(const fs::path& dir) {

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "../images/temp_dir.h"
+#include "common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "localrun/layer_apply.h"
 

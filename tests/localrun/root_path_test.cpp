@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "../images/temp_dir.h"
+#include "common/temp_dir.h"
 #include "localrun/root_path.h"
 
 namespace gkebuild::localrun {

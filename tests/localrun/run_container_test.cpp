@@ -6,7 +6,7 @@
 #include <future>
 #include <thread>
 
-#include "../images/temp_dir.h"
+#include "common/temp_dir.h"
 #include "image_fixture.h"
 #include "localrun/local_run.h"
 

@@ -3,7 +3,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "../images/temp_dir.h"
+#include "common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "localrun/runtime_spec.h"
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/temp_dir.h"
 #include "project/project.h"
 #include "project/quantities.h"
 
@@ -155,10 +156,8 @@ TEST(ProjectErrors, MessageShowsTheLineAndACaret) {
 
 class ProjectFiles : public ::testing::Test {
  protected:
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              ("gkebuild-project-test-" + std::to_string(::getpid()));
-  void SetUp() override { std::filesystem::create_directories(dir); }
-  void TearDown() override { std::filesystem::remove_all(dir); }
+  gkebuild::testing::TempDir temp;
+  const std::filesystem::path dir = temp.path();
 };
 
 TEST_F(ProjectFiles, MissingFile) {

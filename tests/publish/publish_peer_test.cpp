@@ -44,7 +44,7 @@ class PublishPeerTest : public ::testing::Test {
                               "experiments:\n  greet:\n    image: hello\n    accelerators: [nvidia-l4]\n");
   }
   CommandResult in_project(const std::string& args) {
-    return run_command("cd '" + project().string() + "' && SOURCE_DATE_EPOCH=0 " + gkebuild() + " " + args);
+    return run_command("cd '" + project().string() + "' && SOURCE_DATE_EPOCH=0 " + gkebuild_binary() + " " + args);
   }
   nlohmann::json push_json() {
     auto r = in_project("image --push -q -o json hello");  // -o takes one value
@@ -116,9 +116,10 @@ TEST_F(PublishPeerTest, DockerfilePushGoesToTheTaggedRepository) {
   Registry registry(dir.path() / "reg", {});
   const auto layout = dir.path() / "oci";
   const std::string repository = registry.host() + "/team/hello";
-  auto r = run_command("SOURCE_DATE_EPOCH=0 " + gkebuild() + " image --push -q --dockerfile " + GKEBUILD_SOURCE_ROOT +
-                       "/examples/hello-image/Dockerfile --context " + (dir.path() / "ctx").string() + " --stage " +
-                       (bin_dir->path() / "hello").string() + " --tag " + repository + ":1 -o oci:" + layout.string());
+  auto r =
+      run_command("SOURCE_DATE_EPOCH=0 " + gkebuild_binary() + " image --push -q --dockerfile " + GKEBUILD_SOURCE_ROOT +
+                  "/examples/hello-image/Dockerfile --context " + (dir.path() / "ctx").string() + " --stage " +
+                  (bin_dir->path() / "hello").string() + " --tag " + repository + ":1 -o oci:" + layout.string());
   ASSERT_EQ(r.exit_code, 0) << r.all();
   const auto built = oci::Layout::open(layout).resolve(repository + ":1");
   ASSERT_TRUE(built);

@@ -44,7 +44,7 @@ class AuthPeerTest : public ::testing::Test {
     write_docker_config(docker_dir(), basic_auths_json(host, kUser, password));
   }
   CommandResult push(const std::string& args) {
-    auto r = run_command(gkebuild() + " push -v " + args);
+    auto r = run_gkebuild("push -v " + args);
     expect_no_secrets(r.all());
     return r;
   }
@@ -110,7 +110,7 @@ TEST_F(AuthPeerTest, CredentialHelperSuppliesTheLogin) {
   auto ok = push(ca() + source() + registry.host() + "/team/app:v1");
   EXPECT_NE(ok.exit_code, 0);  // not on PATH yet
   EXPECT_NE(ok.err.find("docker-credential-gkebuildtest is not installed"), std::string::npos) << ok.err;
-  auto with_path = run_command("PATH='" + bin.string() + "':$PATH " + gkebuild() + " push -v" + ca() + source() +
+  auto with_path = run_command("PATH='" + bin.string() + "':$PATH " + gkebuild_binary() + " push -v" + ca() + source() +
                                registry.host() + "/team/app:v1");
   expect_no_secrets(with_path.all());
   EXPECT_EQ(with_path.exit_code, 0) << with_path.all();

@@ -26,31 +26,6 @@ extern char** environ;
 
 namespace gkebuild::testing {
 
-TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "gkebuild-registry-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
-CommandResult run_command(const std::string& command) {
-  TempDir dir;
-  auto out = dir.path() / "out", err = dir.path() / "err";
-  std::string line = "( " + command + " ) >'" + out.string() + "' 2>'" + err.string() + "'";
-  int status = std::system(line.c_str());
-  CommandResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = read_file(out);
-  result.err = read_file(err);
-  return result;
-}
-
-std::string gkebuild() { return std::string("'") + GKEBUILD_BINARY + "'"; }
-
 std::string servers_script() {
   return std::string(GKEBUILD_SOURCE_ROOT) + "/tests/registry/registry_servers.py";
 }

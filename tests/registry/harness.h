@@ -1,8 +1,6 @@
-// Test harness for the registry client: temporary directories, child
-// processes, a real docker-registry in several set-ups (plain HTTP, TLS with a
-// CA made by openssl, htpasswd basic auth, token auth), the Python helper
-// servers of registry_servers.py, and small test images built with the
-// images library.
+// Test harness for the registry client: child processes, a real docker-registry in several set-ups (plain HTTP, TLS
+// with a CA made by openssl, htpasswd basic auth, token auth), the Python helper servers of registry_servers.py, and
+// small test images built with the images library.
 #pragma once
 
 #include <sys/types.h>
@@ -12,34 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "common/run.h"
+#include "common/temp_dir.h"
 #include "oci/descriptor.h"
 
 namespace gkebuild::testing {
 
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-struct CommandResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-  std::string all() const { return out + err; }
-};
-
-// Runs `command` with /bin/sh, capturing stdout and stderr.
-CommandResult run_command(const std::string& command);
-
-// The gkebuild executable under test, quoted for a shell.
-std::string gkebuild();
 
 // A child process, killed (SIGKILL) when the object goes away.
 class Child {

@@ -23,9 +23,7 @@ class PushPeerTest : public ::testing::Test {
     unsetenv("REGISTRY_AUTH_FILE");
   }
   fs::path layout() const { return dir.path() / "layout"; }
-  CommandResult push(const std::string& args) {
-    return run_command(gkebuild() + " push -q " + args);
-  }
+  CommandResult push(const std::string& args) { return run_gkebuild("push -q " + args); }
   nlohmann::json push_json(const std::string& args) {
     auto r = push("-o json " + args);
     EXPECT_EQ(r.exit_code, 0) << r.all();

@@ -4,18 +4,19 @@
 
 #include <fstream>
 
-#include "run_binary.h"
+#include "base/atomic_file.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {
 
-const std::string kBinary = GKEBUILD_BINARY;
 const std::string kExamples = std::string(GKEBUILD_SOURCE_ROOT) + "/examples";
 
 class RenderCli : public ::testing::Test {
  protected:
-  ScratchDir scratch;
-  Result render(const std::string& arguments) { return run(kBinary + " render " + arguments, scratch.path()); }
+  TempDir scratch;
+  CommandResult render(const std::string& arguments) { return run_gkebuild("render " + arguments); }
   // A copy of the gemm-compare project with `from` replaced by `to` in its gkebuild.yaml.
   std::string project_with(const std::string& from, const std::string& to) {
     std::ifstream in(kExamples + "/gemm-compare/gkebuild.yaml");
@@ -23,11 +24,11 @@ class RenderCli : public ::testing::Test {
     const auto at = text.find(from);
     EXPECT_NE(at, std::string::npos) << from;
     if (at != std::string::npos) text.replace(at, from.size(), to);
-    write(scratch / "p/gkebuild.yaml", text);
+    write_file_atomically(scratch / "p/gkebuild.yaml", text);
     return (scratch / "p/gkebuild.yaml").string();
   }
-  void expect_usage_error(const Result& result, const std::string& words) {
-    EXPECT_EQ(result.status, 2) << result.err;
+  void expect_usage_error(const CommandResult& result, const std::string& words) {
+    EXPECT_EQ(result.exit_code, 2) << result.err;
     EXPECT_NE(result.err.find(words), std::string::npos) << result.err;
     EXPECT_EQ(result.out, "");
   }
@@ -35,7 +36,7 @@ class RenderCli : public ::testing::Test {
 
 TEST_F(RenderCli, StdoutIsOneMultiDocumentStream) {
   const auto result = render("-f " + kExamples + "/gemm-compare/gkebuild.yaml --run-id r1");
-  ASSERT_EQ(result.status, 0) << result.err;
+  ASSERT_EQ(result.exit_code, 0) << result.err;
   size_t separators = 0;
   for (size_t at = result.out.find("\n---\n"); at != std::string::npos; at = result.out.find("\n---\n", at + 1))
     ++separators;
@@ -46,7 +47,7 @@ TEST_F(RenderCli, StdoutIsOneMultiDocumentStream) {
 TEST_F(RenderCli, OutputDirHasOneFilePerObjectAndTheDockerfiles) {
   const auto out = scratch / "out";
   const auto result = render("-f " + kExamples + "/mnist/gkebuild.yaml --run-id r1 -o " + out.string());
-  ASSERT_EQ(result.status, 0) << result.err;
+  ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(std::filesystem::exists(out / "job-train-nvidia-l4-1.yaml"));
   EXPECT_TRUE(std::filesystem::exists(out / "Dockerfile.trainer"));
   EXPECT_TRUE(std::filesystem::exists(out / "daemonset-nvidia-driver-installer.yaml"));
@@ -87,46 +88,46 @@ TEST_F(RenderCli, WrongType) {
 }
 
 TEST_F(RenderCli, UndefinedVariableInATemplate) {
-  write(scratch / "t.j2", "a: {{ defined }}\nb: {{ undefined_name }}\n");
-  write(scratch / "v.yaml", "defined: 1\n");
+  write_file_atomically(scratch / "t.j2", "a: {{ defined }}\nb: {{ undefined_name }}\n");
+  write_file_atomically(scratch / "v.yaml", "defined: 1\n");
   const auto result = render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.yaml").string());
   expect_usage_error(result, "undefined_name");
   EXPECT_NE(result.err.find("t.j2:2"), std::string::npos) << result.err;
   const auto lenient = render("--template " + (scratch / "t.j2").string() + " --undefined=lenient --set defined=x");
-  EXPECT_EQ(lenient.status, 0) << lenient.err;
+  EXPECT_EQ(lenient.exit_code, 0) << lenient.err;
   EXPECT_EQ(lenient.out, "a: x\nb: ");
 }
 
 TEST_F(RenderCli, TemplateSyntaxError) {
-  write(scratch / "t.j2", "line one\n{% if %}\n{% endif %}\n");
+  write_file_atomically(scratch / "t.j2", "line one\n{% if %}\n{% endif %}\n");
   const auto result = render("--template " + (scratch / "t.j2").string());
   expect_usage_error(result, "t.j2:2");
 }
 
 TEST_F(RenderCli, IncludeCycle) {
-  write(scratch / "a.j2", "a {% include 'b.j2' %}");
-  write(scratch / "b.j2", "b {% include 'a.j2' %}");
+  write_file_atomically(scratch / "a.j2", "a {% include 'b.j2' %}");
+  write_file_atomically(scratch / "b.j2", "b {% include 'a.j2' %}");
   expect_usage_error(render("--template " + (scratch / "a.j2").string()), "a.j2");
 }
 
 TEST_F(RenderCli, FiftyMegabyteValuesFile) {
   const auto big = scratch / "big.yaml";
   std::filesystem::resize_file((std::ofstream(big), big), 50u << 20);
-  write(scratch / "t.j2", "x");
+  write_file_atomically(scratch / "t.j2", "x");
   expect_usage_error(render("--template " + (scratch / "t.j2").string() + " --values " + big.string()),
                      "at most 16 MiB");
 }
 
 TEST_F(RenderCli, TemplateModeMatchesJ2cliOptions) {
-  write(scratch / "t.j2", "{% for x in xs %}\n  {{ x }}\n{% endfor %}\n");
+  write_file_atomically(scratch / "t.j2", "{% for x in xs %}\n  {{ x }}\n{% endfor %}\n");
   const auto result = render("--template " + (scratch / "t.j2").string() +
                              " --set xs=1 --trim-blocks --lstrip-blocks --keep-trailing-newline");
   // xs is the scalar 1: iterating over it is a type error, reported like any other.
-  EXPECT_EQ(result.status, 2) << result.out;
-  write(scratch / "v.json", "{\"xs\": [1, \"two\"]}");
+  EXPECT_EQ(result.exit_code, 2) << result.out;
+  write_file_atomically(scratch / "v.json", "{\"xs\": [1, \"two\"]}");
   const auto ok = render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.json").string() +
                          " --trim-blocks --lstrip-blocks --keep-trailing-newline");
-  ASSERT_EQ(ok.status, 0) << ok.err;
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(ok.out, "  1\n  two\n");
 }
 

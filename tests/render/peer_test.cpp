@@ -3,28 +3,28 @@
 // the values that went in.
 #include <gtest/gtest.h>
 
-#include "run_binary.h"
+#include "base/atomic_file.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {
 
-const std::string kBinary = GKEBUILD_BINARY;
 const std::string kExamples = std::string(GKEBUILD_SOURCE_ROOT) + "/examples";
 // podFailurePolicy is GA from 1.31; the newest GKE channels run 1.33.
 const std::string kKubernetesVersion = "1.33.0";
 
 class RenderPeers : public ::testing::TestWithParam<std::string> {
  protected:
-  ScratchDir scratch;
+  TempDir scratch;
 };
 
 TEST_P(RenderPeers, ManifestsPassKubernetesValidateStrict) {
   const auto out = scratch / "out";
-  auto rendered = run(kBinary + " render -f " + kExamples + "/" + GetParam() + "/gkebuild.yaml -o " + out.string() +
-                          " pod/" + (GetParam() == "mnist" ? "train" : "gemm") + " experiment/" +
-                          (GetParam() == "mnist" ? "train" : "gemm"),
-                      scratch.path());
-  ASSERT_EQ(rendered.status, 0) << rendered.err;
+  auto rendered = run_gkebuild("render -f " + kExamples + "/" + GetParam() + "/gkebuild.yaml -o " + out.string() +
+                               " pod/" + (GetParam() == "mnist" ? "train" : "gemm") + " experiment/" +
+                               (GetParam() == "mnist" ? "train" : "gemm"));
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
   int manifests = 0;
   std::string files;
   for (const auto& entry : std::filesystem::directory_iterator(out))
@@ -33,25 +33,26 @@ TEST_P(RenderPeers, ManifestsPassKubernetesValidateStrict) {
       ++manifests;
     }
   ASSERT_GT(manifests, 4);
-  const auto result = run("kubernetes-validate --strict --quiet -k " + kKubernetesVersion + files, scratch.path());
-  EXPECT_EQ(result.status, 0) << result.out << result.err;
+  const auto result = run_command("kubernetes-validate --strict --quiet -k " + kKubernetesVersion + files);
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, RenderPeers, ::testing::Values("gemm-compare", "mnist"));
 
 TEST(RenderPeersUbuntu, UbuntuDriverInstallerPassesKubernetesValidate) {
-  ScratchDir scratch;
+  TempDir scratch;
   const auto project = scratch / "gkebuild.yaml";
-  write(project,
-        "apiVersion: gkebuild/v1\nproject: u\nregistry: r.example/x\ncluster: {driverInstaller: ubuntu}\n"
-        "images: {i: {workload: gpu-info}}\nexperiments: {e: {image: i, accelerators: [nvidia-h100-80gb], gpus: 8}}\n");
+  write_file_atomically(
+      project,
+      "apiVersion: gkebuild/v1\nproject: u\nregistry: r.example/x\ncluster: {driverInstaller: ubuntu}\n"
+      "images: {i: {workload: gpu-info}}\nexperiments: {e: {image: i, accelerators: [nvidia-h100-80gb], gpus: 8}}\n");
   const auto out = scratch / "out";
-  auto rendered = run(kBinary + " render -f " + project.string() + " -o " + out.string(), scratch.path());
-  ASSERT_EQ(rendered.status, 0) << rendered.err;
-  const auto result = run("kubernetes-validate --strict --quiet -k " + kKubernetesVersion + " " + out.string() +
-                              "/daemonset-nvidia-driver-installer.yaml " + out.string() + "/job-e-nvidia-h100-80gb-0.yaml",
-                          scratch.path());
-  EXPECT_EQ(result.status, 0) << result.out << result.err;
+  auto rendered = run_gkebuild("render -f " + project.string() + " -o " + out.string());
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const auto result =
+      run_command("kubernetes-validate --strict --quiet -k " + kKubernetesVersion + " " + out.string() +
+                  "/daemonset-nvidia-driver-installer.yaml " + out.string() + "/job-e-nvidia-h100-80gb-0.yaml");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
 }
 
 // Strings a YAML 1.1 or 1.2 reader would take for something else, and a few that need
@@ -74,19 +75,17 @@ if got != want:
 )";
 
 TEST(RenderPeersYaml, ToyamlRoundTripsThroughPyYaml) {
-  ScratchDir scratch;
-  write(scratch / "values.json", std::string("{\"values\": ") + kTrickyValues + "}");
-  write(scratch / "t.j2", "{{ values | toyaml }}");
-  write(scratch / "compare.py", kCompare);
-  const auto rendered = run(kBinary + " render --template '" + (scratch / "t.j2").string() + "' --values '" +
-                                (scratch / "values.json").string() + "'",
-                            scratch.path());
-  ASSERT_EQ(rendered.status, 0) << rendered.err;
-  write(scratch / "out.yaml", rendered.out);
-  const auto check = run("python3 '" + (scratch / "compare.py").string() + "' '" + (scratch / "out.yaml").string() +
-                             "' '" + (scratch / "values.json").string() + "'",
-                         scratch.path());
-  EXPECT_EQ(check.status, 0) << rendered.out << "\n" << check.out << check.err;
+  TempDir scratch;
+  write_file_atomically(scratch / "values.json", std::string("{\"values\": ") + kTrickyValues + "}");
+  write_file_atomically(scratch / "t.j2", "{{ values | toyaml }}");
+  write_file_atomically(scratch / "compare.py", kCompare);
+  const auto rendered = run_gkebuild("render --template '" + (scratch / "t.j2").string() + "' --values '" +
+                                     (scratch / "values.json").string() + "'");
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  write_file_atomically(scratch / "out.yaml", rendered.out);
+  const auto check = run_command("python3 '" + (scratch / "compare.py").string() + "' '" +
+                                 (scratch / "out.yaml").string() + "' '" + (scratch / "values.json").string() + "'");
+  EXPECT_EQ(check.exit_code, 0) << rendered.out << "\n" << check.out << check.err;
 }
 
 }  // namespace

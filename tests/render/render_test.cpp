@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "base/source_error.h"
+#include "common/temp_dir.h"
 #include "project/project.h"
 #include "render/parse_back.h"
 #include "render/render.h"
@@ -140,12 +141,12 @@ TEST(ParseBack, ManifestNeedsKindAndName) {
 
 class ProjectOverride : public ::testing::Test {
  protected:
-  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gkebuild-override-" + std::to_string(::getpid()));
+  gkebuild::testing::TempDir temp;
+  const std::filesystem::path dir = temp.path();
   void SetUp() override {
     std::filesystem::create_directories(dir / "templates");
     std::filesystem::copy_file(kExamples / "gemm-compare" / "gkebuild.yaml", dir / "gkebuild.yaml");
   }
-  void TearDown() override { std::filesystem::remove_all(dir); }
   void write_template(const std::string& name, const std::string& text) { std::ofstream(dir / "templates" / name) << text; }
 };
 

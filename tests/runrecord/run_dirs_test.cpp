@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "../images/temp_dir.h"
+#include "common/temp_dir.h"
 #include "runrecord/run_store.h"
 
 namespace gkebuild::runrecord {

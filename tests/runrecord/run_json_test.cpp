@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "../images/temp_dir.h"
+#include "common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "runrecord/run_store.h"
 

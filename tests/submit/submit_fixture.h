@@ -16,7 +16,7 @@
 
 #include "../kube/test_server.h"
 #include "kube/client.h"
-#include "../validate/run_command.h"
+#include "common/run.h"
 
 namespace gkebuild::testing {
 
@@ -57,11 +57,11 @@ class SubmitFixture : public ::testing::Test {
     const auto out = project.path() / "stdout.txt";
     const auto err = project.path() / "stderr.txt";
     // Output first, so that `arguments` may go on with more shell (a background run, a signal).
-    const std::string command = "cd " + validate::testing::quoted(project.path().string()) +
-                                " && exec > stdout.txt 2> stderr.txt && KUBECONFIG=" +
-                                validate::testing::quoted(kube.empty() ? kubeconfig.string() : kube) + " " +
-                                GKEBUILD_BINARY + " " + arguments;
-    const int code = validate::testing::run_command(command).exit_code;
+    const std::string command =
+        "cd " + shell_quoted(project.path().string()) +
+        " && exec > stdout.txt 2> stderr.txt && KUBECONFIG=" + shell_quoted(kube.empty() ? kubeconfig.string() : kube) +
+        " " + gkebuild_binary() + " " + arguments;
+    const int code = run_command(command).exit_code;
     return {code, KubeTestServer::read(out), KubeTestServer::read(err)};
   }
 

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "../images/temp_dir.h"
-#include "../validate/run_command.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {
@@ -50,10 +50,10 @@ class SubmitLocalTest : public ::testing::Test {
     std::ofstream(project / "gkebuild.yaml") << text;
   }
 
-  validate::testing::CommandResult gkebuild(const std::string& arguments) {
+  CommandResult gkebuild(const std::string& arguments) {
     // stderr joins stdout first, so that `arguments` may go on with more shell (a background run, a signal).
-    return validate::testing::run_command("cd " + validate::testing::quoted(project.path().string()) +
-                                          " && exec 2>&1 && " + GKEBUILD_BINARY + " " + arguments);
+    return run_command("cd " + shell_quoted(project.path().string()) + " && exec 2>&1 && " + gkebuild_binary() + " " +
+                       arguments);
   }
 
   json only_record() {
@@ -73,8 +73,8 @@ class SubmitLocalTest : public ::testing::Test {
 TEST_F(SubmitLocalTest, ClusterLocalRunsEveryJobUnderRunc) {
   write_project("cluster: local");
   const auto outcome = gkebuild("submit steps");
-  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
-  EXPECT_NE(outcome.output.find("step 2 on stderr"), std::string::npos) << outcome.output;
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out;
+  EXPECT_NE(outcome.out.find("step 2 on stderr"), std::string::npos) << outcome.out;
   const json record = only_record();
   EXPECT_EQ(record["target"], "local");
   ASSERT_EQ(record["jobs"].size(), 2u);
@@ -97,8 +97,8 @@ TEST_F(SubmitLocalTest, ClusterLocalRunsEveryJobUnderRunc) {
 TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {
   write_project("cluster: {namespace: demo}");
   const auto outcome = gkebuild("submit steps --local --sweep n=5 --sweep code=3");
-  EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
-  EXPECT_NE(outcome.output.find("failed: exit code 3"), std::string::npos) << outcome.output;
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.out;
+  EXPECT_NE(outcome.out.find("failed: exit code 3"), std::string::npos) << outcome.out;
   const json record = only_record();
   EXPECT_EQ(record["jobs"][0]["state"], "failed");
   EXPECT_EQ(record["jobs"][0]["reason"], "exit code 3");
@@ -108,8 +108,8 @@ TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {
 TEST_F(SubmitLocalTest, CtrlCStopsTheContainerAndRecordsWhatRan) {
   write_project("cluster: local");
   const auto outcome = gkebuild("submit steps --set sleep=20 & pid=$!; sleep 3; kill -INT $pid; wait $pid");
-  EXPECT_EQ(outcome.exit_code, 130) << outcome.output;
-  EXPECT_NE(outcome.output.find("stopped run steps-"), std::string::npos) << outcome.output;
+  EXPECT_EQ(outcome.exit_code, 130) << outcome.out;
+  EXPECT_NE(outcome.out.find("stopped run steps-"), std::string::npos) << outcome.out;
   const json record = only_record();
   EXPECT_EQ(record["jobs"][0]["state"], "failed");
   EXPECT_EQ(record["jobs"][0]["reason"], "Stopped");

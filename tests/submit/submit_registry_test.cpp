@@ -1,18 +1,18 @@
 // gkebuild submit from source: the project's image built, pushed to a real docker-registry
 // and the Jobs created with the pushed digest, against the Kubernetes test server.
 #include "submit_fixture.h"
-#include "test_registry.h"
+#include "tests/registry/harness.h"
 
 namespace gkebuild::testing {
 namespace {
 
 TEST_F(SubmitFixture, BuildsPushesAndRunsThePinnedImage) {
   TempDir scratch;
-  TestRegistry registry(scratch.path() / "reg");
+  Registry registry(scratch.path() / "reg", {});
   std::filesystem::create_directories(project.path() / "build");
-  const auto compiled = validate::testing::run_command("c++ -O1 -o " + (project.path() / "build" / "hello").string() + " " +
+  const auto compiled = run_command("c++ -O1 -o " + (project.path() / "build" / "hello").string() + " " +
                                     GKEBUILD_SOURCE_ROOT + "/examples/hello-image/hello.cpp");
-  ASSERT_EQ(compiled.exit_code, 0) << compiled.output;
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.out;
   std::ofstream(project.path() / "gkebuild.yaml")
       << "apiVersion: gkebuild/v1\nproject: hello\nregistry: " << registry.host() << "/exp\n"
       << "images:\n  hello:\n    from: scratch\n    workload: hello\n"

@@ -4,14 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run_command.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::validate {
 namespace {
 
-using testing::quoted;
 using testing::run_command;
-using testing::ScratchDir;
+using testing::shell_quoted;
+using testing::TempDir;
 
 const char* kPodSchema = R"({
   "type": "object", "additionalProperties": false, "required": ["apiVersion", "kind"],
@@ -34,75 +35,83 @@ class Cli : public ::testing::Test {
     dir_.write("schemas/_definitions.json", kDefinitions);
   }
   testing::CommandResult validate(const std::string& args, const std::string& stdin_text = "") {
-    std::string env = "XDG_CACHE_HOME=" + quoted(cache_.path().string()) + " GITHUB_ACTIONS= ";
-    std::string input = stdin_text.empty() ? " </dev/null" : " <" + quoted(dir_.write("stdin.txt", stdin_text).string());
-    return run_command(env + quoted(GKEBUILD_BINARY) + " validate --schema-location " +
-                       quoted((dir_.path() / "schemas").string()) + " " + args + input + " 2>&1");
+    std::string env = "XDG_CACHE_HOME=" + shell_quoted(cache_.path().string()) + " GITHUB_ACTIONS= ";
+    std::string input =
+        stdin_text.empty() ? " </dev/null" : " <" + shell_quoted(dir_.write("stdin.txt", stdin_text).string());
+    return run_command(env + testing::gkebuild_binary() + " validate --schema-location " +
+                       shell_quoted((dir_.path() / "schemas").string()) + " " + args + input + " 2>&1");
   }
-  ScratchDir dir_;
-  static ScratchDir cache_;
+  TempDir dir_;
+  static TempDir cache_;
 };
-ScratchDir Cli::cache_;
+TempDir Cli::cache_;
 
 const std::string kGoodPod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  containers:\n  - name: c\n";
 
 TEST_F(Cli, CleanFileExitsZeroAndPrintsNothing) {
-  auto r = validate(quoted(dir_.write("good.yaml", kGoodPod).string()));
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(r.output, "");
+  auto r = validate(shell_quoted(dir_.write("good.yaml", kGoodPod).string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out, "");
 }
 
 TEST_F(Cli, UnknownFieldExitsOneWithPosition) {
   auto file = dir_.write("bad.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  lables: {}\nspec:\n  containers: []\n");
-  auto r = validate(quoted(file.string()));
+  auto r = validate(shell_quoted(file.string()));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.output.find(file.string() + ":5:3: error: unknown field \"lables\" in metadata (did you mean 'labels'?) [schema]"),
-            std::string::npos) << r.output;
+  EXPECT_NE(
+      r.out.find(file.string() + ":5:3: error: unknown field \"lables\" in metadata (did you mean 'labels'?) [schema]"),
+      std::string::npos)
+      << r.out;
 }
 
 TEST_F(Cli, StdinAndTypeErrors) {
   auto r = validate("-", "# rendered\napiVersion: v1\nkind: Pod\nmetadata:\n  name: 7\nspec:\n  containers:\n  - image: x\n");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.output.find("<stdin>:5:9: error: metadata.name: expected string, got integer 7 [schema]"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("<stdin>:8:5: error: spec.containers[0]: missing required field \"name\" [schema]"), std::string::npos) << r.output;
+  EXPECT_NE(r.out.find("<stdin>:5:9: error: metadata.name: expected string, got integer 7 [schema]"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("<stdin>:8:5: error: spec.containers[0]: missing required field \"name\" [schema]"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(Cli, FailOnWarningAndJsonOutput) {
   std::string gpu = kGoodPod + "    resources:\n      limits:\n        nvidia.com/gpu: 1\n";
   auto file = dir_.write("gpu.yaml", gpu);
-  EXPECT_EQ(validate(quoted(file.string())).exit_code, 0);
-  auto r = validate("--fail-on warning -o json " + quoted(file.string()));
+  EXPECT_EQ(validate(shell_quoted(file.string())).exit_code, 0);
+  auto r = validate("--fail-on warning -o json " + shell_quoted(file.string()));
   EXPECT_EQ(r.exit_code, 1);
-  auto j = nlohmann::json::parse(r.output);
+  auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["rule"], "gpu-no-accelerator-selector");
   EXPECT_EQ(j[0]["line"], 10);
-  EXPECT_EQ(validate("--fail-on warning --disable gpu-no-accelerator-selector " + quoted(file.string())).exit_code, 0);
+  EXPECT_EQ(
+      validate("--fail-on warning --disable gpu-no-accelerator-selector " + shell_quoted(file.string())).exit_code, 0);
 }
 
 TEST_F(Cli, FoldersAreWalkedAndUnknownKindsSkippedOrErrors) {
   dir_.write("tree/a/pod.yml", kGoodPod);
   dir_.write("tree/b/crd.yaml", "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: x\n");
   dir_.write("tree/b/notes.txt", "not yaml: [");
-  auto tree = quoted((dir_.path() / "tree").string());
+  auto tree = shell_quoted((dir_.path() / "tree").string());
   auto r = validate(tree);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("crd.yaml:2:7: info: no schema for PyTorchJob"), std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("crd.yaml:2:7: info: no schema for PyTorchJob"), std::string::npos) << r.out;
   EXPECT_EQ(validate("--strict-kinds " + tree).exit_code, 1);
 }
 
 TEST_F(Cli, GithubFormatChosenUnderActions) {
   auto file = dir_.write("dup.yaml", kGoodPod + "kind: Pod\n");
-  auto r = run_command("GITHUB_ACTIONS=true XDG_CACHE_HOME=" + quoted(cache_.path().string()) + " " +
-                       quoted(GKEBUILD_BINARY) + " validate --schema-location " +
-                       quoted((dir_.path() / "schemas").string()) + " " + quoted(file.string()));
+  auto r = run_command("GITHUB_ACTIONS=true XDG_CACHE_HOME=" + shell_quoted(cache_.path().string()) + " " +
+                       testing::gkebuild_binary() + " validate --schema-location " +
+                       shell_quoted((dir_.path() / "schemas").string()) + " " + shell_quoted(file.string()));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.output.find("::error file=" + file.string() + ",line=8,col=1,title=gkebuild duplicate-key::"), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.out.find("::error file=" + file.string() + ",line=8,col=1,title=gkebuild duplicate-key::"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(Cli, ToolErrorsExitTwo) {
-  EXPECT_EQ(validate(quoted((dir_.path() / "missing.yaml").string())).exit_code, 2);
+  EXPECT_EQ(validate(shell_quoted((dir_.path() / "missing.yaml").string())).exit_code, 2);
   EXPECT_EQ(validate("--disable no-such-rule -").exit_code, 2);
   EXPECT_EQ(validate("--kubernetes-version banana -").exit_code, 2);
   EXPECT_EQ(validate("-o xml -").exit_code, 2);
@@ -110,9 +119,9 @@ TEST_F(Cli, ToolErrorsExitTwo) {
 
 TEST_F(Cli, BinaryFileIsAFindingNotACrash) {
   std::string binary("\x7f" "ELF\x02\x01\x01\0\0\0", 10);
-  auto r = validate(quoted(dir_.write("tool.yaml", binary).string()));
+  auto r = validate(shell_quoted(dir_.write("tool.yaml", binary).string()));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.output.find(":1:8: error: binary data"), std::string::npos) << r.output;
+  EXPECT_NE(r.out.find(":1:8: error: binary data"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -12,14 +12,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run_command.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::validate {
 namespace {
 
-using testing::quoted;
 using testing::run_command;
-using testing::ScratchDir;
+using testing::shell_quoted;
+using testing::TempDir;
 
 const std::string kCorpus = std::string(GKEBUILD_SOURCE_ROOT) + "/tests/validate/corpus";
 
@@ -43,12 +44,14 @@ std::vector<std::string> prepare_corpus(const std::filesystem::path& root) {
   for (const auto& entry : fs::directory_iterator(std::string(GKEBUILD_SOURCE_ROOT) + "/examples")) {
     if (!fs::exists(entry.path() / "gkebuild.yaml")) continue;
     auto out = root / "rendered" / entry.path().filename();
-    auto rendered = run_command(quoted(GKEBUILD_BINARY) + " render -f " + quoted((entry.path() / "gkebuild.yaml").string()) +
-                                " --run-id corpus -o " + quoted(out.string()) + " 2>&1");
-    EXPECT_EQ(rendered.exit_code, 0) << entry.path() << ": " << rendered.output;
+    auto rendered = run_command(testing::gkebuild_binary() + " render -f " +
+                                shell_quoted((entry.path() / "gkebuild.yaml").string()) + " --run-id corpus -o " +
+                                shell_quoted(out.string()) + " 2>&1");
+    EXPECT_EQ(rendered.exit_code, 0) << entry.path() << ": " << rendered.out;
   }
-  auto listed = run_command("cd " + quoted(root.string()) + " && ls files/*.yaml syntax/*.yaml rendered/*/*.yaml");
-  std::istringstream list(listed.output);
+  auto listed =
+      run_command("cd " + shell_quoted(root.string()) + " && ls files/*.yaml syntax/*.yaml rendered/*/*.yaml");
+  std::istringstream list(listed.out);
   std::vector<std::string> files;
   for (std::string f; std::getline(list, f);) files.push_back(f);
   return files;
@@ -56,34 +59,35 @@ std::vector<std::string> prepare_corpus(const std::filesystem::path& root) {
 
 std::string joined(const std::vector<std::string>& files) {
   std::string out;
-  for (const auto& f : files) out += " " + quoted(f);
+  for (const auto& f : files) out += " " + shell_quoted(f);
   return out;
 }
 
 TEST(Corpus, SchemaVerdictAgreesWithKubernetesValidateStrict) {
   if (run_command("python3 -c 'import kubernetes_validate' 2>/dev/null").exit_code != 0)
     GTEST_SKIP() << "kubernetes-validate is not installed (scripts/setup.sh installs it)";
-  ScratchDir scratch;
+  TempDir scratch;
   const std::vector<std::string> files = prepare_corpus(scratch.path());
   ASSERT_GE(files.size(), 200u);
   const auto rendered_count = std::count_if(files.begin(), files.end(),
                                             [](const std::string& f) { return f.starts_with("rendered/"); });
   EXPECT_GE(rendered_count, 20) << "every example project's rendered objects belong in the corpus";
-  std::string cd = "cd " + quoted(scratch.path().string()) + " && ";
+  std::string cd = "cd " + shell_quoted(scratch.path().string()) + " && ";
 
-  auto peer = run_command(cd + "python3 " + quoted(kCorpus + "/kubernetes_validate_verdicts.py") + " 1.37" + joined(files));
-  ASSERT_EQ(peer.exit_code, 0) << peer.output;
+  auto peer = run_command(cd + "python3 " + shell_quoted(kCorpus + "/kubernetes_validate_verdicts.py") + " 1.37" +
+                          joined(files));
+  ASSERT_EQ(peer.exit_code, 0) << peer.out;
   std::map<std::string, std::string> theirs;
-  std::istringstream lines(peer.output);
+  std::istringstream lines(peer.out);
   for (std::string file, verdict; lines >> file >> verdict;) theirs[file] = verdict;
   ASSERT_EQ(theirs.size(), files.size());
 
-  ScratchDir cache;
-  auto ours_out = run_command(cd + "XDG_CACHE_HOME=" + quoted(cache.path().string()) + " " + quoted(GKEBUILD_BINARY) +
-                              " validate -k 1.37 -o json --fail-on never" + joined(files));
-  ASSERT_EQ(ours_out.exit_code, 0) << ours_out.output;
+  TempDir cache;
+  auto ours_out = run_command(cd + "XDG_CACHE_HOME=" + shell_quoted(cache.path().string()) + " " +
+                              testing::gkebuild_binary() + " validate -k 1.37 -o json --fail-on never" + joined(files));
+  ASSERT_EQ(ours_out.exit_code, 0) << ours_out.out;
   std::set<std::string> invalid;
-  for (const auto& f : nlohmann::json::parse(ours_out.output)) {
+  for (const auto& f : nlohmann::json::parse(ours_out.out)) {
     static const std::set<std::string> kSchemaRules = {"schema", "yaml-syntax", "yaml-limits", "manifest"};
     if (f["severity"] == "error" && kSchemaRules.count(f["rule"])) invalid.insert(f["file"]);
   }

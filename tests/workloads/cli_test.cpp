@@ -1,37 +1,25 @@
 // The workload programs as a user runs them: exit codes, messages on stderr for bad input,
 // and stdout holding nothing but valid result lines.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.h"
-#include "temp_dir.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::workloads {
 namespace {
 
-struct ProgramRun {
-  int exit_code = -1;
-  std::string out, err;
-};
+using ProgramRun = testing::CommandResult;
+using testing::TempDir;
 
 class WorkloadCli : public ::testing::Test {
  protected:
-  ProgramRun run(const std::string& program, const std::string& args) {
-    const auto out = dir.path() / "stdout";
-    const auto err = dir.path() / "stderr";
-    const std::string command = program + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(command.c_str());
-    ProgramRun r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_file(out);
-    r.err = read_file(err);
-    return r;
+  static ProgramRun run(const std::string& program, const std::string& args) {
+    return testing::run_command(program + " " + args);
   }
 
   // Every stdout line is a result object of `workload`; returns how many there were.

@@ -9,10 +9,12 @@
 #include "mnist-synth/synth.h"
 #include "mnist-train/idx.h"
 #include "mnist-train/mlp_model.h"
-#include "temp_dir.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild::workloads {
 namespace {
+
+using testing::TempDir;
 
 MnistSet small_set() { return synthesize_mnist({20, 3, 0.5}); }
 

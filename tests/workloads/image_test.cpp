@@ -2,15 +2,14 @@
 // needs staged into a scratch image) runs under runc on a machine without a GPU: the CPU path
 // starts without libcuda and prints valid result lines.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
-#include "../images/temp_dir.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "gemm_bench_dockerfile.h"
 
@@ -19,36 +18,24 @@ namespace {
 
 using testing::TempDir;
 
-struct Ran {
-  int status = -1;
-  std::string output;
-};
-
-// Runs a shell command; stdout is the output (a command redirects its stderr as it needs).
-Ran run(const std::string& command) {
-  Ran r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) r.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Ran = testing::CommandResult;
+using testing::run_command;
 
 TEST(GemmBenchImage, RunsUnderRuncOnTheCpuPath) {
   TempDir dir;
   const std::string context = (dir.path() / "ctx").string(), layout = (dir.path() / "oci").string();
   write_file_atomically(dir.path() / "ctx" / "Dockerfile", testing::kGemmBenchDockerfile);
   // gzip level 1 (umoci 0.4 reads no zstd): the cuBLAS layer is large and speed is not the point.
-  const Ran built = run(std::string("SOURCE_DATE_EPOCH=1700000000 " GKEBUILD_BINARY " image --context ") + context +
-                        " --stage " GEMM_BENCH " --tag gemm-bench:test --compression gzip --compression-level 1"
-                        " --quiet --output oci:" + layout + " 2>&1");
-  ASSERT_EQ(built.status, 0) << built.output;
+  const Ran built =
+      run_command(std::string("SOURCE_DATE_EPOCH=1700000000 " GKEBUILD_BINARY " image --context ") + context +
+                  " --stage " GEMM_BENCH
+                  " --tag gemm-bench:test --compression gzip --compression-level 1"
+                  " --quiet --output oci:" +
+                  layout + " 2>&1");
+  ASSERT_EQ(built.exit_code, 0) << built.out;
   const std::string bundle = (dir.path() / "bundle").string();
-  const Ran unpacked = run("umoci unpack --image " + layout + ":gemm-bench:test " + bundle + " 2>&1");
-  ASSERT_EQ(unpacked.status, 0) << unpacked.output;
+  const Ran unpacked = run_command("umoci unpack --image " + layout + ":gemm-bench:test " + bundle + " 2>&1");
+  ASSERT_EQ(unpacked.exit_code, 0) << unpacked.out;
 
   auto config = nlohmann::json::parse(read_file(dir.path() / "bundle" / "config.json"));
   config["process"]["terminal"] = false;
@@ -56,13 +43,13 @@ TEST(GemmBenchImage, RunsUnderRuncOnTheCpuPath) {
   write_file_atomically(dir.path() / "bundle" / "config.json", config.dump());
   const std::string root = (dir.path() / "runc").string();
   const std::string id = "gkebuild-gemm-" + std::to_string(::getpid());
-  const Ran ran = run("runc --root " + root + " run --bundle " + bundle + " " + id + " 2>" +
-                      (dir.path() / "stderr").string());
-  run("runc --root " + root + " delete --force " + id + " 2>&1");
-  ASSERT_EQ(ran.status, 0) << ran.output << read_file(dir.path() / "stderr");
+  const Ran ran = run_command("runc --root " + root + " run --bundle " + bundle + " " + id + " 2>" +
+                              (dir.path() / "stderr").string());
+  run_command("runc --root " + root + " delete --force " + id + " 2>&1");
+  ASSERT_EQ(ran.exit_code, 0) << ran.out << read_file(dir.path() / "stderr");
   EXPECT_NE(read_file(dir.path() / "stderr").find("running the CPU path"), std::string::npos);
 
-  std::istringstream lines(ran.output);
+  std::istringstream lines(ran.out);
   std::string line;
   std::vector<std::string> metrics;
   while (std::getline(lines, line)) {

@@ -34,13 +34,13 @@ Value Interpreter::eval(const Expr& expr) {
   try {
     return eval_node(expr);
   } catch (const EvalError& error) {
-    raise_at(current, expr.offset, error.what());
+    raise_at(current_, expr.offset, error.what());
   }
 }
 
 Value Interpreter::lookup(std::string_view name) const {
   bool loop_hidden = false;
-  for (const Frame* f = frame.get(); f; f = f->parent.get()) {
+  for (const Frame* f = frame_.get(); f; f = f->parent.get()) {
     if (!(loop_hidden && name == "loop"))
       if (const Value* v = f->find_local(name)) return *v;
     loop_hidden = loop_hidden || f->hides_loop;
@@ -233,13 +233,13 @@ Value Interpreter::eval_node(const Expr& expr) {
     case ExprKind::Getattr: {
       const auto& e = static_cast<const GetattrExpr&>(expr);
       Value object = eval(*e.object);
-      if (object.is_undefined()) raise_at(current, e.object->offset, object.undefined_message());
+      if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message());
       return getattr(object, e.name);
     }
     case ExprKind::Getitem: {
       const auto& e = static_cast<const GetitemExpr&>(expr);
       Value object = eval(*e.object);
-      if (object.is_undefined()) raise_at(current, e.object->offset, object.undefined_message());
+      if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message());
       if (e.index->kind == ExprKind::Slice) return eval_slice(object, static_cast<const SliceExpr&>(*e.index));
       return getitem(object, eval(*e.index));
     }
@@ -297,7 +297,7 @@ Value Interpreter::eval_node(const Expr& expr) {
       if (test(eval(*e.test))) return eval(*e.then);
       if (e.otherwise) return eval(*e.otherwise);
       return Value::lenient_undefined("the inline if-expression on line " +
-                                   std::to_string(source_location(*current, e.offset).line) +
+                                   std::to_string(source_location(*current_, e.offset).line) +
                                    " evaluated to false and no else section was defined.");
     }
     case ExprKind::List:

@@ -18,7 +18,8 @@ std::string html_escape(std::string_view text);
 // Jinja's make_attrgetter: "a.b.0" looks up each part with getitem (digits as indexes).
 Value get_attribute_path(Interpreter& interp, const Value& item, std::string_view path);
 
-// Filter groups register themselves into the table (filters_text.cpp, filters_sequence.cpp …).
+// The filters of each group (filters_text.cpp, filters_sequence.cpp, yaml_helpers.cpp);
+// filters.cpp builds find_filter's table from these lists.
 struct FilterEntry {
   std::string_view name;
   FilterFn fn;

@@ -75,10 +75,6 @@ class Interpreter {
   Value call_loop(struct LoopObject& loop, CallArgs& args);
   std::string render_block(const BlockMap& blocks, std::string_view name, size_t level);
 
-  std::string* out = nullptr;
-  std::shared_ptr<Frame> frame;
-  const Template* current = nullptr;
-
  private:
   Flow render_stmt(const Stmt& stmt);
   void render_print(const PrintStmt& stmt);
@@ -111,6 +107,9 @@ class Interpreter {
 
   TemplateStore& store_;
   const Options& options_;
+  std::string* out_ = nullptr;           // where rendered text goes
+  std::shared_ptr<Frame> frame_;         // the innermost scope
+  const Template* current_ = nullptr;    // the template whose code runs, for error positions
   const Value* block_input_ = nullptr;  // input of the innermost filter block
   // Per template render (render_template): its inheritance chain and state.
   struct RenderState {
@@ -125,7 +124,35 @@ class Interpreter {
   std::vector<std::shared_ptr<Frame>> closure_frames_;  // owners of the frames macros close over
   std::string discard_;
 
-  friend struct BlockRef;
+  // Saves where rendering stands (output, scope, template, filter-block input, template
+  // chain, include stack) and puts it back when it goes out of scope, so that a body which
+  // throws leaves the interpreter as it found it. Every change of that state is made
+  // under one of these.
+  class StateGuard {
+   public:
+    explicit StateGuard(Interpreter& interp)
+        : interp_(interp), out_(interp.out_), frame_(interp.frame_), current_(interp.current_),
+          block_input_(interp.block_input_), state_(interp.state_), depth_(interp.active_templates_.size()) {}
+    ~StateGuard() {
+      interp_.out_ = out_;
+      interp_.frame_ = std::move(frame_);
+      interp_.current_ = current_;
+      interp_.block_input_ = block_input_;
+      interp_.state_ = state_;
+      interp_.active_templates_.resize(depth_);
+    }
+    StateGuard(const StateGuard&) = delete;
+    StateGuard& operator=(const StateGuard&) = delete;
+
+   private:
+    Interpreter& interp_;
+    std::string* out_;
+    std::shared_ptr<Frame> frame_;
+    const Template* current_;
+    const Value* block_input_;
+    RenderState* state_;
+    size_t depth_;
+  };
 };
 
 // Template lookup by name; shared by the Environment and the Interpreter.

@@ -16,14 +16,15 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
     try {
       return Sequence(iterable);
     } catch (const EvalError& error) {
-      raise_at(current, stmt.iter->offset, error.what());
+      raise_at(current_, stmt.iter->offset, error.what());
     }
   }();
   auto inner = std::make_shared<Frame>();
-  inner->parent = frame;
-  auto saved = frame;
-  frame = inner;
-  try {
+  inner->parent = frame_;
+  bool completed_iteration = false;
+  {
+    StateGuard guard(*this);
+    frame_ = inner;
     std::vector<Value> filtered;
     bool use_filter = stmt.filter != nullptr;
     if (use_filter) {
@@ -43,7 +44,6 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
     Value loop_value = Value::object(loop);
     // Jinja2 clears its "else" flag at the end of the body, which break and continue
     // skip: the else branch runs unless some iteration ran its body to the end.
-    bool completed_iteration = false;
     for (size_t i = 0; i < loop->size; ++i) {
       loop->index0 = i;
       inner->vars.clear();
@@ -56,32 +56,22 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
     loop->sequence = nullptr;
     loop->filtered = nullptr;
     loop->size = 0;
-    frame = saved;
-    if (!completed_iteration) render_body(stmt.otherwise);
-  } catch (...) {
-    frame = saved;
-    throw;
   }
+  // The else branch runs in the scope around the loop.
+  if (!completed_iteration) render_body(stmt.otherwise);
 }
 
 Value Interpreter::call_loop(LoopObject& loop, CallArgs& args) {
   if (args.positional.size() != 1 || !args.keywords.empty())
     throw EvalError("loop() takes exactly one argument");
   std::string buffer;
-  std::string* saved = out;
-  out = &buffer;
-  auto saved_frame = frame;
-  // The recursive call runs in the scope the loop itself was started from.
-  frame = frame->parent ? frame->parent : frame;
-  try {
+  {
+    StateGuard guard(*this);
+    out_ = &buffer;
+    // The recursive call runs in the scope the loop itself was started from.
+    if (frame_->parent) frame_ = frame_->parent;
     run_loop(*loop.stmt, args.positional[0], loop.depth + 1);
-  } catch (...) {
-    out = saved;
-    frame = saved_frame;
-    throw;
   }
-  out = saved;
-  frame = saved_frame;
   return Value::string(std::move(buffer));
 }
 

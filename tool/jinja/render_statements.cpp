@@ -9,16 +9,12 @@ namespace gkebuild::jinja {
 
 std::string Interpreter::capture(const Body& body, Flow* flow) {
   std::string buffer;
-  std::string* saved = out;
-  out = &buffer;
-  try {
+  {
+    StateGuard guard(*this);
+    out_ = &buffer;
     Flow ended = render_body(body);
     if (flow) *flow = ended;
-  } catch (...) {
-    out = saved;
-    throw;
   }
-  out = saved;
   return buffer;
 }
 
@@ -32,7 +28,7 @@ Flow Interpreter::render_body(const Body& body) {
 
 Flow Interpreter::render_stmt(const Stmt& stmt) {
   switch (stmt.kind) {
-    case StmtKind::Text: *out += static_cast<const TextStmt&>(stmt).text; return Flow::Normal;
+    case StmtKind::Text: *out_ += static_cast<const TextStmt&>(stmt).text; return Flow::Normal;
     case StmtKind::Print: render_print(static_cast<const PrintStmt&>(stmt)); return Flow::Normal;
     case StmtKind::If: return render_if(static_cast<const IfStmt&>(stmt));
     case StmtKind::For: return render_for(static_cast<const ForStmt&>(stmt));
@@ -56,11 +52,11 @@ Flow Interpreter::render_stmt(const Stmt& stmt) {
 void Interpreter::render_print(const PrintStmt& stmt) {
   Value value = eval(*stmt.expr);
   if (value.is_str()) {
-    *out += value.str();
+    *out_ += value.str();
     return;
   }
-  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) raise_at(current, stmt.expr->offset, value.undefined_message());
-  append_str(*out, value);
+  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) raise_at(current_, stmt.expr->offset, value.undefined_message());
+  append_str(*out_, value);
 }
 
 Flow Interpreter::render_if(const IfStmt& stmt) {
@@ -70,7 +66,7 @@ Flow Interpreter::render_if(const IfStmt& stmt) {
     try {
       taken = test(condition);
     } catch (const EvalError& error) {
-      raise_at(current, test_expr->offset, error.what());
+      raise_at(current_, test_expr->offset, error.what());
     }
     if (taken) return render_body(body);
   }
@@ -83,7 +79,7 @@ void Interpreter::assign(const Target& target, const Value& value, Frame& into) 
     case Target::Kind::NamespaceAttr: {
       Value ns = lookup(target.name);
       auto* space = ns.as<Namespace>();
-      if (!space) raise_at(current, target.offset, "cannot assign attribute on non-namespace object");
+      if (!space) raise_at(current_, target.offset, "cannot assign attribute on non-namespace object");
       space->set(target.attr, value);
       return;
     }
@@ -93,7 +89,7 @@ void Interpreter::assign(const Target& target, const Value& value, Frame& into) 
         try {
           return Sequence(value);
         } catch (const EvalError&) {
-          raise_at(current, target.offset,
+          raise_at(current_, target.offset,
                    "cannot unpack non-iterable " + std::string(type_name(value)) + " object");
         }
       }();
@@ -102,7 +98,7 @@ void Interpreter::assign(const Target& target, const Value& value, Frame& into) 
                                   ? "too many values to unpack (expected " + std::to_string(target.items.size()) + ")"
                                   : "not enough values to unpack (expected " + std::to_string(target.items.size()) +
                                         ", got " + std::to_string(seq.size()) + ")";
-        raise_at(current, target.offset, message);
+        raise_at(current_, target.offset, message);
       }
       for (size_t i = 0; i < seq.size(); ++i) assign(target.items[i], seq.at(i), into);
       return;
@@ -110,7 +106,7 @@ void Interpreter::assign(const Target& target, const Value& value, Frame& into) 
   }
 }
 
-void Interpreter::render_set(const SetStmt& stmt) { assign(stmt.target, eval(*stmt.value), *frame); }
+void Interpreter::render_set(const SetStmt& stmt) { assign(stmt.target, eval(*stmt.value), *frame_); }
 
 // A break or continue inside the body leaves the enclosing loop before the captured
 // text is used, as in Jinja2's generated code.
@@ -119,13 +115,12 @@ Flow Interpreter::render_set_block(const SetBlockStmt& stmt) {
   Value value = Value::string(capture(stmt.body, &flow));
   if (flow != Flow::Normal) return flow;
   if (stmt.filter) {
-    const Value* saved = block_input_;
+    StateGuard guard(*this);
     block_input_ = &value;
     Value filtered = eval(*stmt.filter);
-    block_input_ = saved;
     value = filtered;
   }
-  assign(stmt.target, value, *frame);
+  assign(stmt.target, value, *frame_);
   return Flow::Normal;
 }
 
@@ -133,35 +128,23 @@ Flow Interpreter::render_filter_block(const FilterBlockStmt& stmt) {
   Flow flow = Flow::Normal;
   Value value = Value::string(capture(stmt.body, &flow));
   if (flow != Flow::Normal) return flow;
-  const Value* saved = block_input_;
-  block_input_ = &value;
   Value filtered;
-  try {
+  {
+    StateGuard guard(*this);
+    block_input_ = &value;
     filtered = eval(*stmt.filter);
-  } catch (...) {
-    block_input_ = saved;
-    throw;
   }
-  block_input_ = saved;
-  append(*out, filtered);
+  append(*out_, filtered);
   return Flow::Normal;
 }
 
 Flow Interpreter::render_with(const WithStmt& stmt) {
   auto inner = std::make_shared<Frame>();
-  inner->parent = frame;
+  inner->parent = frame_;
   for (size_t i = 0; i < stmt.targets.size(); ++i) assign(stmt.targets[i], eval(*stmt.values[i]), *inner);
-  auto saved = frame;
-  frame = inner;
-  Flow flow;
-  try {
-    flow = render_body(stmt.body);
-  } catch (...) {
-    frame = saved;
-    throw;
-  }
-  frame = saved;
-  return flow;
+  StateGuard guard(*this);
+  frame_ = inner;
+  return render_body(stmt.body);
 }
 
 namespace {
@@ -182,13 +165,13 @@ void Interpreter::keep_closure(const std::shared_ptr<Frame>& closure) {
 }
 
 void Interpreter::render_macro(const MacroStmt& stmt) {
-  keep_closure(frame);
-  frame->set(stmt.name, Value::object(make_macro(stmt.name, stmt.signature, stmt.body, frame, current)));
+  keep_closure(frame_);
+  frame_->set(stmt.name, Value::object(make_macro(stmt.name, stmt.signature, stmt.body, frame_, current_)));
 }
 
 void Interpreter::render_call_block(const CallBlockStmt& stmt) {
-  keep_closure(frame);
-  auto caller = make_macro("caller", stmt.signature, stmt.body, frame, current);
+  keep_closure(frame_);
+  auto caller = make_macro("caller", stmt.signature, stmt.body, frame_, current_);
   caller->is_caller = true;
   const auto& call_expr = static_cast<const CallExpr&>(*stmt.call);
   Value callee = eval(*call_expr.callee);
@@ -199,9 +182,9 @@ void Interpreter::render_call_block(const CallBlockStmt& stmt) {
   try {
     result = call(callee, args);
   } catch (const EvalError& error) {
-    raise_at(current, stmt.call->offset, error.what());
+    raise_at(current_, stmt.call->offset, error.what());
   }
-  append(*out, result);
+  append(*out_, result);
 }
 
 namespace {
@@ -259,32 +242,21 @@ Value Interpreter::call_macro(const Macro& macro, CallArgs& args) {
       throw EvalError("macro '" + std::string(macro.name) + "' takes no keyword argument '" + std::string(key) + "'");
     }
   }
-  auto saved_frame = frame;
-  auto saved_template = current;
-  frame = inner;
-  current = macro.tmpl;
-  std::string result;
-  try {
-    size_t first_default = nparams - sig.defaults.size();
-    for (size_t i = 0; i < nparams; ++i) {
-      if (bound[i]) inner->set(sig.params[i], *bound[i]);
-      else if (i >= first_default) inner->set(sig.params[i], eval(*sig.defaults[i - first_default]));
-      else inner->set(sig.params[i], Value::undefined_with("parameter '" + sig.params[i] + "' was not provided"));
-    }
-    if (sig.uses_varargs) inner->set("varargs", Value::tuple(std::move(varargs)));
-    if (sig.uses_kwargs) inner->set("kwargs", Value::dict(std::move(kwargs)));
-    if (sig.uses_caller && !macro.is_caller) {
-      inner->set("caller", caller.is_undefined() ? Value::undefined("caller") : caller);
-    }
-    result = capture(*macro.body);
-  } catch (...) {
-    frame = saved_frame;
-    current = saved_template;
-    throw;
+  StateGuard guard(*this);
+  frame_ = inner;
+  current_ = macro.tmpl;
+  size_t first_default = nparams - sig.defaults.size();
+  for (size_t i = 0; i < nparams; ++i) {
+    if (bound[i]) inner->set(sig.params[i], *bound[i]);
+    else if (i >= first_default) inner->set(sig.params[i], eval(*sig.defaults[i - first_default]));
+    else inner->set(sig.params[i], Value::undefined_with("parameter '" + sig.params[i] + "' was not provided"));
   }
-  frame = saved_frame;
-  current = saved_template;
-  return Value::string(std::move(result));
+  if (sig.uses_varargs) inner->set("varargs", Value::tuple(std::move(varargs)));
+  if (sig.uses_kwargs) inner->set("kwargs", Value::dict(std::move(kwargs)));
+  if (sig.uses_caller && !macro.is_caller) {
+    inner->set("caller", caller.is_undefined() ? Value::undefined("caller") : caller);
+  }
+  return Value::string(capture(*macro.body));
 }
 
 }  // namespace gkebuild::jinja

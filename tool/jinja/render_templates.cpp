@@ -52,8 +52,11 @@ std::string Interpreter::render(const std::shared_ptr<const Template>& tmpl, con
   auto root = std::make_shared<Frame>();
   root->data = context.is_object() ? &context : &empty;
   std::string result;
-  out = &result;
-  render_template(tmpl, root);
+  {
+    StateGuard guard(*this);
+    out_ = &result;
+    render_template(tmpl, root);
+  }
   return result;
 }
 
@@ -74,37 +77,22 @@ void Interpreter::render_template(std::shared_ptr<const Template> tmpl, std::sha
   }
   RenderState state;
   state.root = root;
-  RenderState* saved_state = state_;
-  auto saved_frame = frame;
-  const Template* saved_template = current;
-  std::string* saved_out = out;
+  StateGuard guard(*this);
+  std::string* const template_out = out_;
   state_ = &state;
-  frame = root;
+  frame_ = root;
   active_templates_.push_back(tmpl->name);
   keep_alive_.push_back(tmpl);
-  auto restore = [&] {
-    state_ = saved_state;
-    frame = saved_frame;
-    current = saved_template;
-    out = saved_out;
-    active_templates_.pop_back();
-  };
-  try {
-    std::shared_ptr<const Template> level = tmpl;
-    while (level) {
-      current = level.get();
-      for (const auto& [name, block] : level->blocks) state.blocks[name].push_back({block, level.get()});
-      state.parent = nullptr;
-      out = saved_out;
-      render_body(level->body);
-      level = state.parent;
-      if (level) keep_alive_.push_back(level);
-    }
-  } catch (...) {
-    restore();
-    throw;
+  std::shared_ptr<const Template> level = tmpl;
+  while (level) {
+    current_ = level.get();
+    for (const auto& [name, block] : level->blocks) state.blocks[name].push_back({block, level.get()});
+    state.parent = nullptr;
+    out_ = template_out;  // an `extends` in the level before sent its top-level output to discard_
+    render_body(level->body);
+    level = state.parent;
+    if (level) keep_alive_.push_back(level);
   }
-  restore();
 }
 
 std::shared_ptr<const Template> Interpreter::load(const Value& name, size_t offset, bool ignore_missing) {
@@ -114,7 +102,7 @@ std::shared_ptr<const Template> Interpreter::load(const Value& name, size_t offs
   std::string tried;
   for (const Value& candidate : candidates) {
     if (candidate.is_undefined()) fail_undefined(candidate);
-    if (!candidate.is_str()) raise_at(current, offset, "template name must be a string, not " + std::string(type_name(candidate)));
+    if (!candidate.is_str()) raise_at(current_, offset, "template name must be a string, not " + std::string(type_name(candidate)));
     std::string key(candidate.str());
     if (auto found = store_.find(key)) return found;
     if (!tried.empty()) tried += ", ";
@@ -123,35 +111,31 @@ std::shared_ptr<const Template> Interpreter::load(const Value& name, size_t offs
   if (ignore_missing) return nullptr;
   std::string message = candidates.size() == 1 ? "template " + tried + " not found"
                                                : "none of the templates given were found: " + tried;
-  raise_at(current, offset, message + " (searched " + store_.describe_search() + ")");
+  raise_at(current_, offset, message + " (searched " + store_.describe_search() + ")");
 }
 
 void Interpreter::render_include(const IncludeStmt& stmt) {
   auto tmpl = load(eval(*stmt.name), stmt.name->offset, stmt.ignore_missing);
   if (!tmpl) return;
   auto root = std::make_shared<Frame>();
-  root->parent = stmt.with_context ? frame : globals_frame();
+  root->parent = stmt.with_context ? frame_ : globals_frame();
   root->hides_loop = true;
   try {
     render_template(tmpl, root);
   } catch (const EvalError& error) {
-    raise_at(current, stmt.offset, error.what());
+    raise_at(current_, stmt.offset, error.what());
   }
 }
 
 std::shared_ptr<Frame> Interpreter::render_module(std::shared_ptr<const Template> tmpl, bool with_context) {
   auto root = std::make_shared<Frame>();
-  root->parent = with_context ? frame : globals_frame();
-  std::string* saved = out;
+  root->parent = with_context ? frame_ : globals_frame();
   std::string discard;
-  out = &discard;
-  try {
+  {
+    StateGuard guard(*this);
+    out_ = &discard;
     render_template(tmpl, root);
-  } catch (...) {
-    out = saved;
-    throw;
   }
-  out = saved;
   return root;
 }
 
@@ -171,10 +155,10 @@ void Interpreter::render_import(const ImportStmt& stmt) {
   try {
     module_frame = render_module(tmpl, stmt.with_context);
   } catch (const EvalError& error) {
-    raise_at(current, stmt.offset, error.what());
+    raise_at(current_, stmt.offset, error.what());
   }
   keep_closure(module_frame);
-  frame->set(stmt.alias, make_module(tmpl, module_frame));
+  frame_->set(stmt.alias, make_module(tmpl, module_frame));
 }
 
 void Interpreter::render_from_import(const FromImportStmt& stmt) {
@@ -183,32 +167,32 @@ void Interpreter::render_from_import(const FromImportStmt& stmt) {
   try {
     module_frame = render_module(tmpl, stmt.with_context);
   } catch (const EvalError& error) {
-    raise_at(current, stmt.offset, error.what());
+    raise_at(current_, stmt.offset, error.what());
   }
   for (size_t i = 0; i < stmt.names.size(); ++i) {
     const auto& [name, alias] = stmt.names[i];
     const Value* found = module_frame->find_local(name);
     if (found) {
-      frame->set(alias, *found);
+      frame_->set(alias, *found);
     } else {
-      frame->set(alias, Value::undefined_with("the template '" + tmpl->name + "' (imported on line " +
-                                              std::to_string(source_location(*current, stmt.offset).line) +
+      frame_->set(alias, Value::undefined_with("the template '" + tmpl->name + "' (imported on line " +
+                                              std::to_string(source_location(*current_, stmt.offset).line) +
                                               ") does not export the requested name '" + name + "'"));
     }
   }
 }
 
 void Interpreter::render_extends(const ExtendsStmt& stmt) {
-  if (state_->parent) raise_at(current, stmt.offset, "extended multiple times");
+  if (state_->parent) raise_at(current_, stmt.offset, "extended multiple times");
   state_->parent = load(eval(*stmt.name), stmt.name->offset, false);
   // Jinja keeps running the child's top level (assignments, imports) but drops its output.
   discard_.clear();
-  out = &discard_;
+  out_ = &discard_;
 }
 
 void Interpreter::render_block_stmt(const BlockStmt& stmt) {
   if (state_->parent) return;
-  *out += render_block(state_->blocks, stmt.name, 0);
+  *out_ += render_block(state_->blocks, stmt.name, 0);
 }
 
 std::string Interpreter::render_block(const BlockMap& blocks, std::string_view name, size_t level) {
@@ -221,7 +205,7 @@ std::string Interpreter::render_block(const BlockMap& blocks, std::string_view n
   if (entry.block->required && level == 0 && found->second.size() == 1)
     throw EvalError("Required block '" + std::string(name) + "' not found");
   auto inner = std::make_shared<Frame>();
-  inner->parent = entry.block->scoped ? frame : (state_ ? state_->root : frame);
+  inner->parent = entry.block->scoped ? frame_ : (state_ ? state_->root : frame_);
   auto super_ref = std::make_shared<BlockRenderer>();
   super_ref->blocks = &blocks;
   super_ref->name = std::string(name);
@@ -229,21 +213,10 @@ std::string Interpreter::render_block(const BlockMap& blocks, std::string_view n
   if (level + 1 < found->second.size()) inner->vars.emplace_back("super", Value::object(super_ref));
   else inner->vars.emplace_back("super", Value::undefined_with("there is no parent block called '" + std::string(name) + "'."));
   inner->vars.emplace_back("self", self_reference(blocks));
-  auto saved_frame = frame;
-  const Template* saved_template = current;
-  frame = inner;
-  current = entry.tmpl;
-  std::string result;
-  try {
-    result = capture(entry.block->body);
-  } catch (...) {
-    frame = saved_frame;
-    current = saved_template;
-    throw;
-  }
-  frame = saved_frame;
-  current = saved_template;
-  return result;
+  StateGuard guard(*this);
+  frame_ = inner;
+  current_ = entry.tmpl;
+  return capture(entry.block->body);
 }
 
 }  // namespace gkebuild::jinja

@@ -100,12 +100,10 @@ class Value {
   std::vector<Value>& mutable_items() const;
   std::vector<std::pair<Value, Value>>& mutable_pairs() const;
   Object* object_ptr() const { return obj_.get(); }
-  const std::shared_ptr<Object>& object_shared() const { return obj_; }
   template <class T>
   T* as() const { return dynamic_cast<T*>(obj_.get()); }
 
   Value as_markup() const { Value v = *this; v.markup_ = true; return v; }
-  Value without_markup() const { Value v = *this; v.markup_ = false; return v; }
 
   // "'x' is undefined" or the stored message.
   std::string undefined_message() const;

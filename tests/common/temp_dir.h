@@ -1,7 +1,6 @@
-// A fresh directory under the system temp dir, removed with everything in it.
+// A fresh folder under the system temporary directory, removed with everything in it
+// when the object goes away. The one temporary folder of every test suite.
 #pragma once
-
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -10,18 +9,15 @@ namespace gkebuild::testing {
 
 class TempDir {
  public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "gkebuild-test-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
+  TempDir();
+  ~TempDir();
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
+
   const std::filesystem::path& path() const { return path_; }
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+  // Writes `content` to `name` inside the folder (creating its parent folders); returns its path.
+  std::filesystem::path write(const std::string& name, const std::string& content) const;
 
  private:
   std::filesystem::path path_;
