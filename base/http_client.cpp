@@ -71,8 +71,9 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
   auto& t = *static_cast<Transfer*>(user);
   const std::string_view chunk(data, size * count);
   const bool to_sink = t.request.sink && t.success();
-  // A body kept in memory is bounded even when the caller streams large ones.
-  const uint64_t limit = to_sink ? t.request.body_limit : std::min(t.request.body_limit, kDefaultBodyLimit);
+  // An error body kept in memory is bounded even when the caller streams large bodies.
+  const bool error_of_stream = t.request.sink && !to_sink;
+  const uint64_t limit = error_of_stream ? std::min(t.request.body_limit, kDefaultBodyLimit) : t.request.body_limit;
   t.body_bytes += chunk.size();
   if (t.body_bytes > limit) {
     t.limit_passed = limit;
@@ -110,16 +111,16 @@ void set_blob(CURL* curl, CURLoption option, const std::string& pem) {
   curl_easy_setopt(curl, option, &blob);
 }
 
-void set_tls(CURL* curl, const TlsOptions& tls) {
+void set_tls(CURL* curl, const TlsOptions& tls, const ClientCertificate& identity) {
   curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, tls.verify ? 1L : 0L);
   curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, tls.verify ? 2L : 0L);
   if (!tls.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, tls.ca_file.c_str());
   if (!tls.ca_pem.empty()) set_blob(curl, CURLOPT_CAINFO_BLOB, tls.ca_pem);
-  if (!tls.client_certificate_pem.empty()) {
+  if (!identity.certificate_pem.empty()) {
     curl_easy_setopt(curl, CURLOPT_SSLCERTTYPE, "PEM");
-    set_blob(curl, CURLOPT_SSLCERT_BLOB, tls.client_certificate_pem);
+    set_blob(curl, CURLOPT_SSLCERT_BLOB, identity.certificate_pem);
     curl_easy_setopt(curl, CURLOPT_SSLKEYTYPE, "PEM");
-    set_blob(curl, CURLOPT_SSLKEY_BLOB, tls.client_key_pem);
+    set_blob(curl, CURLOPT_SSLKEY_BLOB, identity.key_pem);
   }
 }
 
@@ -254,6 +255,21 @@ std::vector<std::string> HttpResponse::all(const std::string& name) const {
   return out;
 }
 
+std::string percent_encode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 std::string origin_of(std::string_view url) {
   auto scheme_end = url.find("://");
   size_t host_start = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
@@ -295,9 +311,14 @@ struct HttpClient::Pool {
 };
 
 struct HttpClient::State {
-  std::mutex mutex;  // guards options.tls and pool, which a new certificate replaces
   HttpClientOptions options;
+  std::mutex mutex;  // guards pool, which reset_connections() replaces
   std::shared_ptr<Pool> pool = std::make_shared<Pool>();
+
+  std::shared_ptr<Pool> current_pool() {
+    std::lock_guard lock(mutex);
+    return pool;
+  }
 };
 
 HttpClient::HttpClient(HttpClientOptions options) {
@@ -308,23 +329,15 @@ HttpClient::HttpClient(HttpClientOptions options) {
 
 HttpClient::~HttpClient() = default;
 
-void HttpClient::use_client_certificate(const std::string& certificate_pem, const std::string& key_pem) {
+void HttpClient::reset_connections() {
+  auto fresh = std::make_shared<Pool>();
   std::lock_guard lock(state_->mutex);
-  TlsOptions& tls = state_->options.tls;
-  if (tls.client_certificate_pem == certificate_pem && tls.client_key_pem == key_pem) return;
-  tls.client_certificate_pem = certificate_pem;
-  tls.client_key_pem = key_pem;
-  state_->pool = std::make_shared<Pool>();
+  state_->pool = std::move(fresh);
 }
 
 HttpResponse HttpClient::send(const HttpRequest& request) {
-  std::shared_ptr<Pool> pool;
-  HttpClientOptions options;
-  {
-    std::lock_guard lock(state_->mutex);
-    pool = state_->pool;
-    options = state_->options;
-  }
+  const std::shared_ptr<Pool> pool = state_->current_pool();
+  const HttpClientOptions& options = state_->options;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> handle(curl_easy_init(), curl_easy_cleanup);
   if (!handle) throw std::runtime_error("libcurl could not start a request");
   CURL* curl = handle.get();
@@ -354,7 +367,7 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
   }
   set_protocols(curl, request);
   set_timeouts(curl, options.timeouts, request);
-  set_tls(curl, options.tls);
+  set_tls(curl, options.tls, request.client_certificate.value_or(options.tls.client_certificate));
   set_method(curl, request, transfer);
 
   const CURLcode code = curl_easy_perform(curl);

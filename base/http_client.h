@@ -21,12 +21,17 @@
 
 namespace gkebuild {
 
+// Who the client is, to a server that asks for a certificate; empty: nobody.
+struct ClientCertificate {
+  std::string certificate_pem;
+  std::string key_pem;
+};
+
 struct TlsOptions {
   bool verify = true;         // off only where the user said so (insecure registry, kubeconfig)
   std::string ca_file;        // PEM bundle replacing the system store when set
   std::string ca_pem;         // the same as text (kubeconfig certificate-authority-data)
-  std::string client_certificate_pem;
-  std::string client_key_pem;
+  ClientCertificate client_certificate;
   std::string server_name;    // the name the server's certificate must carry, when not the URL's host
 };
 
@@ -65,6 +70,8 @@ struct HttpRequest {
   // When it turns true the transfer stops within about a second (End::Stopped),
   // even on a silent stream.
   const std::atomic<bool>* cancel = nullptr;
+  // Replaces the client's certificate for this request (credentials that change).
+  std::optional<ClientCertificate> client_certificate;
   // Follows up to 5 redirects, to http or https only and never from https to http.
   bool follow_redirects = false;
 };
@@ -123,16 +130,19 @@ class HttpClient {
   // The answer whatever its status; throws HttpError when the transfer fails.
   HttpResponse send(const HttpRequest& request);
 
-  // Presents this client certificate from now on. When it differs from the one
-  // in use, pooled connections and TLS sessions are dropped, so that none made
-  // with the old certificate is reused.
-  void use_client_certificate(const std::string& certificate_pem, const std::string& key_pem);
+  // Forgets pooled connections and TLS sessions (after a new client certificate,
+  // none made with the old one may be reused). Transfers under way finish.
+  void reset_connections();
 
  private:
   struct Pool;
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// `text` with every byte but RFC 3986's unreserved ones (A-Z a-z 0-9 - _ . ~)
+// percent-encoded: query values, path segments, form fields.
+std::string percent_encode(std::string_view text);
 
 // "scheme://host:port" of `url`, for messages that must not show paths or queries.
 std::string origin_of(std::string_view url);

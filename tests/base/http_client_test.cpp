@@ -263,17 +263,15 @@ TEST_F(HttpClientTest, ReusesOneConnection) {
   EXPECT_EQ(connections() - before, 1);
 }
 
-TEST_F(HttpClientTest, ANewClientCertificateStartsNewConnections) {
+TEST_F(HttpClientTest, ResetConnectionsStartsANewOne) {
   HttpClient client;
   HttpClient counter;
   auto connections = [&] { return std::stoi(get(counter, server().http("/connections")).body); };
   const int before = connections();
   get(client, server().http("/bytes?n=1"));
-  client.use_client_certificate("", "");  // unchanged: the pool stays
   get(client, server().http("/bytes?n=1"));
   EXPECT_EQ(connections() - before, 1);
-  // Plain HTTP presents no certificate, but the pool must go all the same.
-  client.use_client_certificate("certificate", "key");
+  client.reset_connections();
   get(client, server().http("/bytes?n=1"));
   EXPECT_EQ(connections() - before, 2);
 }
@@ -288,6 +286,11 @@ TEST_F(HttpClientTest, AnUnreachableServerFailsWithoutStatus) {
     EXPECT_EQ(e.status(), 0);
     EXPECT_NE(std::string(e.what()).find("cannot talk to http://127.0.0.1:1:"), std::string::npos) << e.what();
   }
+}
+
+TEST(PercentEncode, KeepsOnlyUnreservedBytes) {
+  EXPECT_EQ(percent_encode("job-name=a b"), "job-name%3Da%20b");
+  EXPECT_EQ(percent_encode("A-z_0.9~/?&\xff"), "A-z_0.9~%2F%3F%26%FF");
 }
 
 TEST(OriginOf, DropsPathQueryAndCredentials) {
