@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -98,6 +99,65 @@ TEST_F(HttpClientTest, BuffersTheBodyAndSendsTheUserAgent) {
   EXPECT_EQ(response.status, 200);
   EXPECT_NE(response.body.find("\"user_agent\": \"gkebuild/"), std::string::npos) << response.body;
   EXPECT_NE(response.body.find("\"body\": \"payload\""), std::string::npos) << response.body;
+}
+
+TEST_F(HttpClientTest, StreamsARequestBody) {
+  HttpClient client;
+  const std::string payload = "streamed-body";
+  size_t offset = 0;
+  uint64_t reported = 0;
+  HttpRequest request;
+  request.method = "PUT";
+  request.url = server().http("/echo");
+  request.upload_size = payload.size();
+  request.upload = [&](char* buffer, size_t room) {
+    const size_t n = std::min<size_t>({room, 4, payload.size() - offset});  // a few bytes at a time
+    payload.copy(buffer, n, offset);
+    offset += n;
+    return n;
+  };
+  request.on_sent = [&](uint64_t total) { reported = total; };
+  const HttpResponse response = client.send(request);
+  EXPECT_NE(response.body.find("\"method\": \"PUT\""), std::string::npos) << response.body;
+  EXPECT_NE(response.body.find("\"body\": \"streamed-body\""), std::string::npos) << response.body;
+  EXPECT_EQ(response.bytes_sent, payload.size());
+  EXPECT_EQ(reported, payload.size());
+}
+
+TEST_F(HttpClientTest, ProxiesComeFromTheEnvironment) {
+  // The test server answers a proxy's absolute-form request line like any other,
+  // so a name that resolves nowhere is reached only if the proxy is used.
+  ::setenv("http_proxy", server().http("").c_str(), 1);
+  HttpClient client;
+  HttpResponse response;
+  EXPECT_NO_THROW(response = get(client, "http://through-the-proxy.invalid/bytes?n=4"));
+  ::unsetenv("http_proxy");
+  EXPECT_EQ(response.body, "xxxx");
+}
+
+TEST_F(HttpClientTest, ATotalTimeoutEndsASilentStream) {
+  HttpClient client;
+  HttpRequest request;
+  request.url = server().http("/silent");
+  request.timeout_seconds = 1;
+  try {
+    client.send(request);
+    FAIL() << "no error";
+  } catch (const HttpError& e) {
+    EXPECT_EQ(e.failure(), HttpError::Failure::kDropped);
+    EXPECT_EQ(e.status(), 200);
+  }
+}
+
+TEST_F(HttpClientTest, AStallLimitEndsASilentStream) {
+  HttpClient client({.timeouts = {.stall_seconds = 1}});
+  try {
+    get(client, server().http("/silent"));
+    FAIL() << "no error";
+  } catch (const HttpError& e) {
+    EXPECT_EQ(e.failure(), HttpError::Failure::kDropped);
+    EXPECT_NE(std::string(e.what()).find("cannot talk to " + server().http("")), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(HttpClientTest, StreamsABodyToTheSink) {
