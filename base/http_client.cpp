@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <exception>
 #include <mutex>
 
 namespace gkebuild {
@@ -41,6 +42,9 @@ struct Transfer {
   uint64_t body_bytes = 0;  // of the current answer (a redirect or 100 starts another)
   uint64_t limit_passed = 0;  // the body limit the answer went past, 0 when none
   bool stopped = false;
+  // What a caller's callback threw: kept until libcurl has returned, because an
+  // exception must not unwind through C frames.
+  std::exception_ptr thrown;
 
   bool success() const {
     long status = 0;
@@ -83,19 +87,26 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
     t.response.body.append(chunk);
     return chunk.size();
   }
-  if (!t.request.sink(chunk)) {
+  try {
+    if (t.request.sink(chunk)) return chunk.size();
     t.stopped = true;
-    return 0;
+  } catch (...) {
+    t.thrown = std::current_exception();
   }
-  return chunk.size();
+  return 0;
 }
 
 size_t on_read(char* buffer, size_t size, size_t count, void* user) {
   auto& t = *static_cast<Transfer*>(user);
-  const size_t n = t.request.upload(buffer, size * count);
-  t.response.bytes_sent += n;
-  if (t.request.on_sent) t.request.on_sent(t.response.bytes_sent);
-  return n;
+  try {
+    const size_t n = t.request.upload(buffer, size * count);
+    t.response.bytes_sent += n;
+    if (t.request.on_sent) t.request.on_sent(t.response.bytes_sent);
+    return n;
+  } catch (...) {
+    t.thrown = std::current_exception();
+    return CURL_READFUNC_ABORT;
+  }
 }
 
 // libcurl calls this at least once a second, also while a stream is silent.
@@ -372,6 +383,7 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
 
   const CURLcode code = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+  if (transfer.thrown) std::rethrow_exception(transfer.thrown);
   const std::string origin = origin_of(request.url);
   if (transfer.limit_passed)
     throw HttpError(HttpError::Failure::kTooLarge, origin,

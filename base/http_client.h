@@ -59,7 +59,8 @@ struct HttpRequest {
   uint64_t upload_size = 0;
   // Called as request body bytes leave, with the total so far.
   std::function<void(uint64_t)> on_sent;
-  // When set, a 2xx body goes here instead of HttpResponse::body.
+  // When set, a 2xx body goes here instead of HttpResponse::body. What it (or
+  // `upload`, `on_sent`) throws ends the transfer and comes out of send().
   BodySink sink;
   // The most body bytes taken from one answer, streamed or buffered: more aborts
   // with HttpError::Failure::kTooLarge. Bounded by default, so that a server

@@ -302,6 +302,14 @@ TEST_F(HttpClientTest, CancelStopsASilentStream) {
   EXPECT_EQ(received, "hello");
 }
 
+TEST_F(HttpClientTest, WhatTheSinkThrowsComesOutOfSend) {
+  HttpClient client;
+  HttpRequest request;
+  request.url = server().http("/bytes?n=10");
+  request.sink = [](std::string_view) -> bool { throw std::invalid_argument("disk full"); };
+  EXPECT_THROW(client.send(request), std::invalid_argument);
+}
+
 TEST_F(HttpClientTest, ASinkThatSaysStopStopsTheTransfer) {
   HttpClient client;
   HttpRequest request;
