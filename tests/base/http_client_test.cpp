@@ -1,13 +1,11 @@
 // base/http_client against tests/base/http_test_server.py on loopback.
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,8 +15,6 @@
 #include <thread>
 
 #include "base/http_client.h"
-
-extern char** environ;
 
 namespace gkebuild {
 namespace {
@@ -30,30 +26,18 @@ class TestServer {
     char pattern[] = "/tmp/gkebuild-http-test-XXXXXX";
     if (!::mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");
     dir_ = pattern;
-    const std::string script = GKEBUILD_SOURCE_ROOT "/tests/base/http_test_server.py";
-    const std::string dir = dir_.string();
-    const char* argv[] = {"python3", script.c_str(), "--dir", dir.c_str(), nullptr};
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, fds[0]);
-    const int failed = ::posix_spawnp(&pid_, "python3", &actions, nullptr, const_cast<char**>(argv), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(fds[1]);
-    if (failed) throw std::runtime_error("cannot start python3");
-    std::string line;
-    char c;
-    while (::read(fds[0], &c, 1) == 1 && c != '\n') line += c;
-    ::close(fds[0]);
-    if (std::sscanf(line.c_str(), "PORTS %d %d", &http_port_, &https_port_) != 2)
-      throw std::runtime_error("the HTTP test server did not start: " + line);
+    // exec: the server is the shell's process, so that pclose() waits for the server itself.
+    const std::string command =
+        "exec python3 '" GKEBUILD_SOURCE_ROOT "/tests/base/http_test_server.py' --dir '" + dir_.string() + "'";
+    output_ = ::popen(command.c_str(), "r");
+    char line[128] = {};
+    if (!output_ || !std::fgets(line, sizeof line, output_) ||
+        std::sscanf(line, "PORTS %d %d %d", &http_port_, &https_port_, &pid_) != 3)
+      throw std::runtime_error(std::string("the HTTP test server did not start: ") + line);
   }
   ~TestServer() {
     ::kill(pid_, SIGTERM);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
+    ::pclose(output_);
     std::filesystem::remove_all(dir_);
   }
 
@@ -68,7 +52,8 @@ class TestServer {
 
  private:
   std::filesystem::path dir_;
-  pid_t pid_ = 0;
+  FILE* output_ = nullptr;
+  int pid_ = 0;
   int http_port_ = 0;
   int https_port_ = 0;
 };

@@ -3,7 +3,7 @@
 
 Listens on 127.0.0.1 at two free ports, plain HTTP and HTTPS (a self-signed
 certificate for 127.0.0.1 and api.gkebuild.test made with the openssl command in --dir), and prints
-"PORTS <http> <https>". It counts the connections it accepted, to show reuse.
+"PORTS <http> <https> <its process id>". It counts the connections it accepted, to show reuse.
 
   GET /bytes?n=N           N bytes of 'x' (Content-Length)
   GET /redirect?to=URL     302 to URL
@@ -107,7 +107,7 @@ def main():
     secure.socket = self_signed(args.dir).wrap_socket(secure.socket, server_side=True)
     for server in (plain, secure):
         threading.Thread(target=server.serve_forever, daemon=True).start()
-    print(f"PORTS {plain.server_address[1]} {secure.server_address[1]}", flush=True)
+    print(f"PORTS {plain.server_address[1]} {secure.server_address[1]} {os.getpid()}", flush=True)
     threading.Event().wait()
 
 
