@@ -27,7 +27,11 @@ void fetch_blob(Session& session, const std::string& repository, const oci::Desc
     writer.emplace(layout);
     HttpRequest request;
     request.url = "/v2/" + repository + "/blobs/" + blob.digest.str();
-    request.download = [&](std::string_view bytes) { writer->write(bytes); };
+    request.sink = [&](std::string_view bytes) {
+      writer->write(bytes);
+      return true;
+    };
+    request.body_limit = kNoBodyLimit;  // the digest check judges what arrived
     auto response = session.send(request, scopes);
     expect_status(response, {200}, "fetching " + blob.digest.str() + " from " + where);
     try {

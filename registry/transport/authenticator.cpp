@@ -1,7 +1,6 @@
 #include "transport/authenticator.h"
 
 #include <algorithm>
-#include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
 #include "base/base64.h"
@@ -23,13 +22,6 @@ std::string scope_key(std::vector<std::string> scopes) {
   return key;
 }
 
-std::string url_encode(const std::string& text) {
-  char* escaped = curl_easy_escape(nullptr, text.c_str(), static_cast<int>(text.size()));
-  std::string out = escaped ? escaped : "";
-  curl_free(escaped);
-  return out;
-}
-
 std::string host_of(const std::string& url) {
   auto origin = origin_of(url);
   auto scheme = origin.find("://");
@@ -40,11 +32,11 @@ std::string host_of(const std::string& url) {
 
 Authenticator::Authenticator(std::string registry, std::vector<std::filesystem::path> files,
                              std::function<bool(const std::string&)> may_skip_tls,
-                             ClientFor client_for, Log log)
+                             Send send, Log log)
     : registry_(std::move(registry)),
       credential_files_(std::move(files)),
       may_skip_tls_(std::move(may_skip_tls)),
-      client_for_(std::move(client_for)),
+      send_(std::move(send)),
       log_(std::move(log)) {}
 
 void Authenticator::learn(const HttpResponse& unauthorized) {
@@ -145,17 +137,17 @@ Authenticator::Token Authenticator::fetch_token(const std::vector<std::string>& 
     request.method = "POST";
     request.url = realm;
     request.headers.push_back("Content-Type: application/x-www-form-urlencoded");
-    request.body = "grant_type=refresh_token&client_id=gkebuild&service=" + url_encode(service) +
-                   "&scope=" + url_encode(scope_list) + "&refresh_token=" + url_encode(c->identity_token);
+    request.body = "grant_type=refresh_token&client_id=gkebuild&service=" + percent_encode(service) +
+                   "&scope=" + percent_encode(scope_list) + "&refresh_token=" + percent_encode(c->identity_token);
   } else {
     request.url = realm + (realm.find('?') == std::string::npos ? "?" : "&") +
-                  "service=" + url_encode(service);
-    for (const auto& s : scopes) request.url += "&scope=" + url_encode(s);
+                  "service=" + percent_encode(service);
+    for (const auto& s : scopes) request.url += "&scope=" + percent_encode(s);
     if (c && !c->username.empty())
       request.headers.push_back("Authorization: Basic " + base64_encode(c->username + ":" + c->password));
   }
   if (log_) log_("> " + request.method + " " + without_query(request.url) + " (token)");
-  auto response = client_for_(!may_skip_tls_(host_of(realm))).send(request);
+  auto response = send_(request, !may_skip_tls_(host_of(realm)));
   if (log_) log_("< " + std::to_string(response.status));
   if (response.status == 401 || response.status == 403) fail_login(response.status);
   if (response.status != 200)

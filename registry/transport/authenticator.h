@@ -11,19 +11,20 @@
 #include <string>
 #include <vector>
 
+#include "base/http_client.h"
 #include "transport/credentials.h"
-#include "transport/http_client.h"
 #include "transport/www_authenticate.h"
 
 namespace gkebuild::registry {
 
 class Authenticator {
  public:
-  using ClientFor = std::function<HttpClient&(bool verify_tls)>;
+  // Sends one request (the session's connections, its errors), verifying TLS or not.
+  using Send = std::function<HttpResponse(const HttpRequest& request, bool verify_tls)>;
   using Log = std::function<void(const std::string&)>;
 
   Authenticator(std::string registry, std::vector<std::filesystem::path> credential_files,
-                std::function<bool(const std::string& host)> may_skip_tls, ClientFor client_for,
+                std::function<bool(const std::string& host)> may_skip_tls, Send send,
                 Log log);
 
   // Remembers how the registry asks for authentication (from GET /v2/ or a 401).
@@ -52,7 +53,7 @@ class Authenticator {
   std::string registry_;
   std::vector<std::filesystem::path> credential_files_;
   std::function<bool(const std::string&)> may_skip_tls_;
-  ClientFor client_for_;
+  Send send_;
   Log log_;
   std::mutex mutex_;
   std::optional<Challenge> challenge_;

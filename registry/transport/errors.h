@@ -25,4 +25,16 @@ class RegistryError : public std::runtime_error {
   ErrorKind kind_;
 };
 
+// A failed connection. `tls_handshake` tells a TLS failure apart, so that an
+// insecure registry can be tried again over plain HTTP.
+class TransportError : public RegistryError {
+ public:
+  TransportError(ErrorKind kind, const std::string& message, bool tls_handshake)
+      : RegistryError(kind, message), tls_handshake_(tls_handshake) {}
+  bool tls_handshake() const { return tls_handshake_; }
+
+ private:
+  bool tls_handshake_;
+};
+
 }  // namespace gkebuild::registry

@@ -1,9 +1,7 @@
 #include "transport/session.h"
 
 #include <algorithm>
-#include <map>
 #include <mutex>
-#include <thread>
 
 #include "transport/authenticator.h"
 #include "transport/credentials.h"
@@ -19,6 +17,25 @@ bool is_redirect(long status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
+// The one place where the HTTP client's failures become registry errors. A TLS
+// handshake that fails (wrong protocol, untrusted certificate) fails the same way
+// next time, and so does an unknown host; a dropped connection is worth another try.
+HttpResponse send_over(HttpClient& client, const HttpRequest& request) {
+  try {
+    return client.send(request);
+  } catch (const HttpError& e) {
+    using Failure = HttpError::Failure;
+    const auto kind = e.failure() == Failure::kDropped ? ErrorKind::kRetryable : ErrorKind::kRemote;
+    throw TransportError(kind, e.what(), e.failure() == Failure::kTlsHandshake);
+  }
+}
+
+// Registries may think for minutes before answering the final PUT of a large
+// blob; only a transfer stalled that long counts as dropped.
+HttpClientOptions client_options(bool verify, const std::string& ca_file) {
+  return {.tls = {.verify = verify, .ca_file = ca_file}, .timeouts = {.connect_seconds = 30, .stall_seconds = 600}};
+}
+
 }  // namespace
 
 std::string repository_scope(const std::string& repository, const std::string& actions) {
@@ -31,8 +48,7 @@ struct Session::State {
   std::once_flag pinged;
   std::string base;  // "https://host:port" once the endpoint is known
   bool verify_tls = true;
-  std::mutex clients_mutex;
-  std::map<std::pair<std::thread::id, bool>, std::unique_ptr<HttpClient>> clients;
+  std::unique_ptr<HttpClient> verifying, unverified;  // both shared by every thread
   std::unique_ptr<Authenticator> auth;
 
   // Loopback registries may skip TLS verification as Docker allows, unless the
@@ -43,11 +59,8 @@ struct Session::State {
            std::find(insecure.begin(), insecure.end(), host) != insecure.end();
   }
 
-  HttpClient& client(bool verify) {
-    std::lock_guard lock(clients_mutex);
-    auto& slot = clients[{std::this_thread::get_id(), verify}];
-    if (!slot) slot = std::make_unique<HttpClient>(TlsOptions{verify, options.ca_file});
-    return *slot;
+  HttpResponse send_once(const HttpRequest& request, bool verify) {
+    return send_over(verify ? *verifying : *unverified, request);
   }
 
   void log(const std::string& line) const {
@@ -65,7 +78,7 @@ HttpResponse Session::State::ping_once(const std::string& candidate, bool verify
   HttpRequest request;
   request.url = candidate + "/v2/";
   log("> GET " + request.url);
-  auto response = client(verify).send(request);
+  auto response = send_once(request, verify);
   log("< " + std::to_string(response.status));
   return response;
 }
@@ -102,11 +115,13 @@ Session::Session(std::string registry, SessionOptions options) : state_(std::mak
   state_->options = std::move(options);
   if (state_->options.credential_files.empty())
     state_->options.credential_files = default_credential_files();
+  state_->verifying = std::make_unique<HttpClient>(client_options(true, state_->options.ca_file));
+  state_->unverified = std::make_unique<HttpClient>(client_options(false, state_->options.ca_file));
   State* s = state_.get();
   state_->auth = std::make_unique<Authenticator>(
       s->registry, s->options.credential_files,
       [s](const std::string& host) { return s->may_skip_tls(host); },
-      [s](bool verify) -> HttpClient& { return s->client(verify); }, s->options.log);
+      [s](const HttpRequest& request, bool verify) { return s->send_once(request, verify); }, s->options.log);
 }
 
 Session::~Session() = default;
@@ -144,7 +159,7 @@ HttpResponse Session::State::send_following(HttpRequest request, const std::stri
     if (!authorization.empty() && origin_of(request.url) == base)
       request.headers.push_back(authorization);
     log("> " + request.method + " " + without_query(request.url));
-    auto response = client(verify_for(request.url)).send(request);
+    auto response = send_once(request, verify_for(request.url));
     log("< " + std::to_string(response.status));
     auto location = response.header("location");
     if (!is_redirect(response.status) || location.empty()) return response;

@@ -2,7 +2,7 @@
 // registries) plain http, authenticates (anonymous, basic, bearer tokens with a
 // cache and refresh on 401 or expiry) and follows redirects itself, sending
 // the Authorization header only to the registry's own origin.
-// Safe to use from several threads: each thread gets its own connection.
+// Safe to use from several threads: connections are pooled and shared between them.
 #pragma once
 
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "transport/http_client.h"
+#include "base/http_client.h"
 #include "transport/retry.h"
 
 namespace gkebuild::registry {

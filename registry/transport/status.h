@@ -4,7 +4,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "transport/http_client.h"
+#include "base/http_client.h"
 
 namespace gkebuild::registry {
 

@@ -13,7 +13,7 @@ TEST(Resources, MapsKindsToRestPaths) {
   EXPECT_EQ(object_path(resource_type("apps/v1", "DaemonSet"), "kube-system", "nvidia-driver-installer"),
             "/apis/apps/v1/namespaces/kube-system/daemonsets/nvidia-driver-installer");
   EXPECT_EQ(collection_path(resource_type("v1", "PersistentVolume"), "x"), "/api/v1/persistentvolumes");
-  EXPECT_EQ(query_escape("job-name=a b"), "job-name%3Da%20b");
+  EXPECT_EQ(object_path(resource_type("v1", "Pod"), "team", "a b/c"), "/api/v1/namespaces/team/pods/a%20b%2Fc");
   try {
     resource_type("batch/v1", "Jobs");
     FAIL();

@@ -13,8 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/http_client.h"
 #include "common/temp_dir.h"
-#include "kube/http.h"
 #include "kube/kubeconfig.h"
 
 extern char** environ;
@@ -46,7 +46,7 @@ class KubeTestServer {
     // Beside the kubeconfig, so that tests can name them relative to it.
     for (const char* name : {"ca.crt", "client.crt", "client.key"})
       std::filesystem::copy_file(certificates() / name, dir_ / name);
-    control_ = std::make_unique<kube::HttpTransport>(server(), kube::TlsSettings{ca_pem()});
+    control_ = std::make_unique<HttpClient>(HttpClientOptions{.tls = {.ca_pem = ca_pem()}});
   }
   ~KubeTestServer() {
     ::kill(pid_, SIGTERM);
@@ -63,12 +63,12 @@ class KubeTestServer {
   std::string ca_pem() const { return read(file("ca.crt")); }
 
   nlohmann::json control(const std::string& action, const nlohmann::json& body = nlohmann::json::object()) {
-    kube::HttpRequest request;
+    HttpRequest request;
     request.method = "POST";
-    request.target = "/_control/" + action;
-    request.content_type = "application/json";
+    request.url = server() + "/_control/" + action;
+    request.headers.push_back("Content-Type: application/json");
     request.body = body.dump();
-    auto result = control_->perform(request, {});
+    auto result = control_->send(request);
     if (result.status != 200) throw std::runtime_error("control " + action + " failed: " + result.body);
     return nlohmann::json::parse(result.body);
   }
@@ -107,7 +107,7 @@ class KubeTestServer {
   TempDir dir_;
   pid_t pid_ = 0;
   int port_ = 0;
-  std::unique_ptr<kube::HttpTransport> control_;
+  std::unique_ptr<HttpClient> control_;
 };
 
 }  // namespace gkebuild::testing

@@ -1,36 +1,80 @@
 #include "kube/client.h"
 
+#include "base/base64.h"
 #include "kube/api_error.h"
 
 namespace gkebuild::kube {
 namespace {
 
-TlsSettings tls_of(const ClusterConfig& cluster) {
-  return TlsSettings{cluster.ca_pem, cluster.insecure_skip_tls_verify, cluster.tls_server_name};
+// Requests without their own timeout (not watches, not logs) give up after a minute.
+HttpClientOptions options_of(const ClusterConfig& cluster) {
+  return {.tls = {.verify = !cluster.insecure_skip_tls_verify,
+                  .ca_pem = cluster.ca_pem,
+                  .server_name = cluster.tls_server_name},
+          .timeouts = {.connect_seconds = 30, .total_seconds = 60}};
+}
+
+// The one place where the HTTP client's failures become what kube reports: no
+// answer at all is an error; a transfer that broke after the status is Dropped.
+HttpResult result_of(HttpClient& http, const HttpRequest& request, const std::string& server) {
+  HttpResult result;
+  try {
+    HttpResponse response = http.send(request);
+    result.status = response.status;
+    result.body = std::move(response.body);
+    if (response.end == HttpResponse::End::Stopped) result.end = HttpResult::End::Stopped;
+  } catch (const HttpError& e) {
+    if (e.status() == 0) throw std::runtime_error("cannot reach the Kubernetes API server " + server + ": " + e.reason());
+    result.status = e.status();
+    result.end = HttpResult::End::Dropped;
+    result.drop_reason = e.reason();
+  }
+  return result;
 }
 
 }  // namespace
 
 Client::Client(const ClusterAccess& access)
     : namespace_(access.namespace_name),
-      transport_(access.cluster.server, tls_of(access.cluster)),
+      server_(access.cluster.server),
+      http_(options_of(access.cluster)),
       credentials_(access.cluster, access.user) {}
 
-HttpResult Client::perform(const HttpRequest& request, const BodySink* sink) {
-  auto credential = credentials_.current();
+HttpResult Client::send_as(HttpRequest request, const HttpAuth& auth) {
   ++requests_;
-  HttpResult result = transport_.perform(request, credential.auth, sink);
-  if (result.status != 401 || !credentials_.renew_after_unauthorized(credential.generation)) return result;
-  // client-go's rule: a 401 renews the credential and the request is tried once more.
-  if (credentials_.certificate_changed()) transport_.reset_connections();
-  credential = credentials_.current();
-  ++requests_;
-  return transport_.perform(request, credential.auth, sink);
+  if (!auth.bearer_token.empty())
+    request.headers.push_back("Authorization: Bearer " + auth.bearer_token);
+  else if (!auth.username.empty() || !auth.password.empty())
+    request.headers.push_back("Authorization: Basic " + base64_encode(auth.username + ":" + auth.password));
+  if (!auth.client_certificate_pem.empty())
+    request.client_certificate = ClientCertificate{auth.client_certificate_pem, auth.client_key_pem};
+  return result_of(http_, request, server_);
 }
 
-HttpResult Client::send(const HttpRequest& request) { return perform(request, nullptr); }
+HttpResult Client::perform(HttpRequest request) {
+  request.url = server_ + request.url;
+  request.headers.push_back("Accept: application/json");
+  auto credential = credentials_.current();
+  HttpResult result = send_as(request, credential.auth);
+  if (result.status != 401 || !credentials_.renew_after_unauthorized(credential.generation)) return result;
+  // client-go's rule: a 401 renews the credential and the request is tried once more.
+  if (credentials_.certificate_changed()) http_.reset_connections();
+  return send_as(request, credentials_.current().auth);
+}
 
-HttpResult Client::stream(const HttpRequest& request, const BodySink& sink) { return perform(request, &sink); }
+HttpResult Client::send(const HttpRequest& request) {
+  HttpRequest buffered = request;
+  // A list of a large cluster's objects can run to hundreds of MiB.
+  buffered.body_limit = uint64_t{1} << 30;
+  return perform(std::move(buffered));
+}
+
+HttpResult Client::stream(const HttpRequest& request, const BodySink& sink) {
+  HttpRequest streamed = request;
+  streamed.sink = sink;
+  streamed.body_limit = kNoBodyLimit;  // watches and followed logs run for hours
+  return perform(std::move(streamed));
+}
 
 nlohmann::json Client::send_json(const HttpRequest& request, const std::string& action) {
   return json_body(send(request), action);

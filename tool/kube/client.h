@@ -8,19 +8,30 @@
 #include <atomic>
 #include <string>
 
+#include "base/http_client.h"
 #include "kube/credentials.h"
-#include "kube/http.h"
 #include "kube/kubeconfig.h"
 
 namespace gkebuild::kube {
+
+// What a request came to. A stream that drops after its status line is an
+// outcome the watch and log followers handle (they reconnect), not an error.
+struct HttpResult {
+  enum class End { Complete, Dropped, Stopped };
+  long status = 0;
+  std::string body;  // the whole body, or, when streamed, only a non-2xx body
+  End end = End::Complete;
+  std::string drop_reason;  // when Dropped: what went wrong
+};
 
 class Client {
  public:
   explicit Client(const ClusterAccess& access);
 
   const std::string& namespace_name() const { return namespace_; }
-  const std::string& server() const { return transport_.server(); }
+  const std::string& server() const { return server_; }
 
+  // `request.url` is a path and query on the API server (/api/v1/namespaces?limit=5).
   // The response whatever its status; throws only when the server cannot be reached.
   HttpResult send(const HttpRequest& request);
   // A 2xx body goes to `sink` as it arrives; any other status is buffered in the result.
@@ -36,10 +47,12 @@ class Client {
   int credential_plugin_runs() const { return credentials_.plugin_runs(); }
 
  private:
-  HttpResult perform(const HttpRequest& request, const BodySink* sink);
+  HttpResult perform(HttpRequest request);
+  HttpResult send_as(HttpRequest request, const HttpAuth& auth);
 
   std::string namespace_;
-  HttpTransport transport_;
+  std::string server_;
+  HttpClient http_;
   CredentialSource credentials_;
   std::atomic<long> requests_{0};
 };

@@ -7,11 +7,21 @@
 #include <mutex>
 #include <optional>
 
+#include <string>
+
 #include "kube/exec_plugin.h"
-#include "kube/http.h"
 #include "kube/kubeconfig.h"
 
 namespace gkebuild::kube {
+
+// Who a request is from; every field may be empty.
+struct HttpAuth {
+  std::string bearer_token;
+  std::string client_certificate_pem;
+  std::string client_key_pem;
+  std::string username;
+  std::string password;
+};
 
 class CredentialSource {
  public:

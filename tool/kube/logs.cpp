@@ -78,10 +78,10 @@ class LogSession {
     ++stats_.requests;
     std::string target = object_path(resource_type("v1", "Pod"), ns_, pod_) + "/log?timestamps=true";
     if (options_.follow) target += "&follow=true";
-    if (!options_.container.empty()) target += "&container=" + query_escape(options_.container);
-    if (const std::string since = dedup_.since(); !since.empty()) target += "&sinceTime=" + query_escape(since);
+    if (!options_.container.empty()) target += "&container=" + percent_encode(options_.container);
+    if (const std::string since = dedup_.since(); !since.empty()) target += "&sinceTime=" + percent_encode(since);
     HttpRequest http;
-    http.target = target;
+    http.url = target;
     http.timeout_seconds = 0;
     http.cancel = options_.cancel;
     const BodySink sink = [this](std::string_view chunk) { return take(chunk); };

@@ -35,7 +35,7 @@ std::string selector_query(const ListOptions& options, char first) {
     if (value.empty()) return;
     query += (query.empty() ? first : '&');
     query += key;
-    query += "=" + query_escape(value);
+    query += "=" + percent_encode(value);
   };
   add("labelSelector", options.label_selector);
   add("fieldSelector", options.field_selector);
@@ -53,10 +53,10 @@ json server_side_apply(Client& client, const json& object, const ApplyOptions& o
   body["metadata"].erase("managedFields");  // apply refuses a body that carries them
   HttpRequest request;
   request.method = "PATCH";
-  request.target = object_path(type, ns, name) + "?fieldManager=" + query_escape(options.field_manager) +
-                   (options.force ? "&force=true" : "") + dry_run_suffix(options.dry_run, '&');
+  request.url = object_path(type, ns, name) + "?fieldManager=" + percent_encode(options.field_manager) +
+                (options.force ? "&force=true" : "") + dry_run_suffix(options.dry_run, '&');
   // JSON is YAML, so the apply content type takes it as it is.
-  request.content_type = "application/apply-patch+yaml";
+  request.headers.push_back("Content-Type: application/apply-patch+yaml");
   request.body = body.dump();
   return client.send_json(request, action);
 }
@@ -68,8 +68,8 @@ json create(Client& client, const json& object, bool dry_run) {
   if (type.namespaced) body["metadata"]["namespace"] = ns;
   HttpRequest request;
   request.method = "POST";
-  request.target = collection_path(type, ns) + dry_run_suffix(dry_run, '?');
-  request.content_type = "application/json";
+  request.url = collection_path(type, ns) + dry_run_suffix(dry_run, '?');
+  request.headers.push_back("Content-Type: application/json");
   request.body = body.dump();
   return client.send_json(request, "create " + describe_object(type, ns, name_of(object)));
 }
@@ -77,7 +77,7 @@ json create(Client& client, const json& object, bool dry_run) {
 std::optional<json> get(Client& client, const ResourceType& type, const std::string& namespace_name,
                         const std::string& name) {
   HttpRequest request;
-  request.target = object_path(type, namespace_name, name);
+  request.url = object_path(type, namespace_name, name);
   HttpResult result = client.send(request);
   if (result.status == 404) return std::nullopt;
   return Client::json_body(result, "get " + describe_object(type, namespace_name, name));
@@ -85,7 +85,7 @@ std::optional<json> get(Client& client, const ResourceType& type, const std::str
 
 json list(Client& client, const ResourceType& type, const std::string& namespace_name, const ListOptions& options) {
   HttpRequest request;
-  request.target = collection_path(type, namespace_name) + selector_query(options);
+  request.url = collection_path(type, namespace_name) + selector_query(options);
   std::string what(type.plural);
   if (type.namespaced) what += " in namespace " + namespace_name;
   return client.send_json(request, "list " + what);
@@ -96,8 +96,8 @@ bool remove(Client& client, const ResourceType& type, const std::string& namespa
   static const char* policies[] = {"Background", "Foreground", "Orphan"};
   HttpRequest request;
   request.method = "DELETE";
-  request.target = object_path(type, namespace_name, name) +
-                   "?propagationPolicy=" + policies[static_cast<int>(propagation)] + dry_run_suffix(dry_run, '&');
+  request.url = object_path(type, namespace_name, name) +
+                "?propagationPolicy=" + policies[static_cast<int>(propagation)] + dry_run_suffix(dry_run, '&');
   HttpResult result = client.send(request);
   if (result.status == 404) return false;
   if (result.status < 200 || result.status >= 300)

@@ -3,6 +3,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "base/http_client.h"
 #include "base/suggest.h"
 
 namespace gkebuild::kube {
@@ -46,29 +47,14 @@ const ResourceType& resource_type_of(const nlohmann::json& object) {
 std::string collection_path(const ResourceType& type, const std::string& namespace_name) {
   std::string path = type.api_version.find('/') == std::string_view::npos ? "/api/" : "/apis/";
   path += type.api_version;
-  if (type.namespaced) path += "/namespaces/" + query_escape(namespace_name);
+  if (type.namespaced) path += "/namespaces/" + percent_encode(namespace_name);
   path += "/";
   path += type.plural;
   return path;
 }
 
 std::string object_path(const ResourceType& type, const std::string& namespace_name, const std::string& name) {
-  return collection_path(type, namespace_name) + "/" + query_escape(name);
-}
-
-std::string query_escape(std::string_view value) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : value) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
+  return collection_path(type, namespace_name) + "/" + percent_encode(name);
 }
 
 }  // namespace gkebuild::kube

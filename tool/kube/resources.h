@@ -26,7 +26,4 @@ const ResourceType& resource_type_of(const nlohmann::json& object);
 std::string collection_path(const ResourceType& type, const std::string& namespace_name);
 std::string object_path(const ResourceType& type, const std::string& namespace_name, const std::string& name);
 
-// Percent-encodes a query parameter value.
-std::string query_escape(std::string_view value);
-
 }  // namespace gkebuild::kube

@@ -135,9 +135,9 @@ class Session {
     pending_.clear();
     expired_ = delivered_since_connect_ = false;
     HttpRequest request;
-    request.target = collection_path(type_, namespace_) + "?watch=1&allowWatchBookmarks=true&resourceVersion=" +
-                     query_escape(resource_version_) + "&timeoutSeconds=" +
-                     std::to_string(options_.timeout_seconds) + selector_query(options_.selectors, '&');
+    request.url = collection_path(type_, namespace_) + "?watch=1&allowWatchBookmarks=true&resourceVersion=" +
+                  percent_encode(resource_version_) + "&timeoutSeconds=" +
+                  std::to_string(options_.timeout_seconds) + selector_query(options_.selectors, '&');
     // A server that misses its own timeoutSeconds is treated as a dropped stream.
     request.timeout_seconds = options_.timeout_seconds + 30;
     request.cancel = options_.cancel;

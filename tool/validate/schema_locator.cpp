@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "base/atomic_file.h"
-#include "validate/http_fetch.h"
+#include "base/http_client.h"
 #include "validate/package_schemas.h"
 
 namespace gkebuild::validate {
@@ -18,6 +18,27 @@ bool is_url(std::string_view s) { return s.starts_with("http://") || s.starts_wi
 std::string parent_of(const std::string& id) {
   size_t slash = id.rfind('/');
   return slash == std::string::npos ? std::string("./") : id.substr(0, slash + 1);
+}
+
+// The body of `url`, a --schema-location the user gave; nullopt on HTTP 404
+// (kubeconform's "try the next location"). Any other failure names the URL: the
+// user wrote it, so it holds nothing they have not seen.
+std::optional<std::string> http_get(const std::string& url) {
+  static HttpClient client({.timeouts = {.connect_seconds = 10, .total_seconds = 60}});
+  HttpRequest request;
+  request.url = url;
+  request.follow_redirects = true;
+  request.body_limit = 64 << 20;  // the largest Kubernetes schema bundles are a few MiB
+  HttpResponse response;
+  try {
+    response = client.send(request);
+  } catch (const HttpError& e) {
+    throw std::runtime_error("cannot fetch " + url + ": " + e.reason());
+  }
+  if (response.status == 404) return std::nullopt;
+  if (response.status < 200 || response.status >= 300)
+    throw std::runtime_error("cannot fetch " + url + ": HTTP " + std::to_string(response.status));
+  return std::move(response.body);
 }
 
 std::optional<std::string> read_text(const fs::path& path) {
