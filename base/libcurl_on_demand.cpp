@@ -90,6 +90,15 @@ CURLcode curl_easy_getinfo(CURL* handle, CURLINFO info, ...) {
 curl_slist* curl_slist_append(curl_slist* list, const char* text) { return REAL(curl_slist_append)(list, text); }
 void curl_slist_free_all(curl_slist* list) { REAL(curl_slist_free_all)(list); }
 
+CURLU* curl_url() { return REAL(curl_url)(); }
+void curl_url_cleanup(CURLU* url) { REAL(curl_url_cleanup)(url); }
+CURLUcode curl_url_get(CURLU* url, CURLUPart part, char** text, unsigned int flags) {
+  return REAL(curl_url_get)(url, part, text, flags);
+}
+CURLUcode curl_url_set(CURLU* url, CURLUPart part, const char* text, unsigned int flags) {
+  return REAL(curl_url_set)(url, part, text, flags);
+}
+
 CURLSH* curl_share_init() { return REAL(curl_share_init)(); }
 CURLSHcode curl_share_cleanup(CURLSH* share) { return REAL(curl_share_cleanup)(share); }
 

@@ -190,19 +190,19 @@ TEST_F(PeerTest, NoEnvironmentOrLabelsBeyondWhatBuildahGives) {
   write("ctx/Dockerfile", "FROM scratch\nCOPY tool /usr/bin/tool\nENTRYPOINT [\"/usr/bin/tool\"]\n");
   write("ctx/tool", "#!/bin/sh\n", fs::perms(0755));
   const std::string context = shell_quoted((dir / "ctx").string());
-  auto git = run("git -C " + context + " init -q && git -C " + context + " -c user.name=t -c user.email=t@t " +
+  auto git = run_command("git -C " + context + " init -q && git -C " + context + " -c user.name=t -c user.email=t@t " +
                  "commit -q --allow-empty -m one");
-  ASSERT_EQ(git.status, 0) << git.output;
+  ASSERT_EQ(git.exit_code, 0) << git.all();
   const std::string ours = (dir / "ours").string(), theirs = (dir / "theirs").string();
-  auto built = run(gkebuild_image("--dockerfile " + shell_quoted((dir / "ctx/Dockerfile").string()) + " --context " +
+  auto built = run_command(gkebuild_image("--dockerfile " + shell_quoted((dir / "ctx/Dockerfile").string()) + " --context " +
                                   context + " --tag plain:1 --output oci:" + shell_quoted(ours)));
-  ASSERT_EQ(built.status, 0) << built.output;
+  ASSERT_EQ(built.exit_code, 0) << built.all();
   const std::string buildah = "buildah --root " + shell_quoted((dir / "b-root").string()) + " --runroot " +
                               shell_quoted((dir / "b-run").string()) + " --storage-driver vfs ";
-  auto bud = run(buildah + "bud --isolation chroot -q -t localhost/plain:1 " + context);
-  ASSERT_EQ(bud.status, 0) << bud.output;
-  auto pushed = run(buildah + "push localhost/plain:1 " + shell_quoted("oci:" + theirs + ":plain:1"));
-  ASSERT_EQ(pushed.status, 0) << pushed.output;
+  auto bud = run_command(buildah + "bud --isolation chroot -q -t localhost/plain:1 " + context);
+  ASSERT_EQ(bud.exit_code, 0) << bud.all();
+  auto pushed = run_command(buildah + "push localhost/plain:1 " + shell_quoted("oci:" + theirs + ":plain:1"));
+  ASSERT_EQ(pushed.exit_code, 0) << pushed.all();
 
   auto a = config_of(ours, "plain:1").config, b = config_of(theirs, "plain:1").config;
   EXPECT_EQ(a.env, b.env);
@@ -211,7 +211,7 @@ TEST_F(PeerTest, NoEnvironmentOrLabelsBeyondWhatBuildahGives) {
   EXPECT_EQ(a.labels, b.labels);
   EXPECT_TRUE(a.labels.empty());
   EXPECT_EQ(a.entrypoint, b.entrypoint);
-  run(buildah + "rmi --all --force");
+  run_command(buildah + "rmi --all --force");
 }
 
 TEST_F(PeerTest, SameDigestFromCopiesInOtherFoldersTimesAndUmasks) {
