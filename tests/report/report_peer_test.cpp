@@ -31,7 +31,7 @@ Outcome shell(const std::string& command, const TempDir& dir) {
 }
 
 std::string report_command(const std::string& arguments) {
-  return std::string(GKEBUILD_BINARY) + " report --project " + kProject + " --catalog " + kFixtures +
+  return std::string(GKEBUILD_BINARY) + " report -f " + kProject + "/gkebuild.yaml --catalog " + kFixtures +
          "/catalog.yaml " + arguments;
 }
 

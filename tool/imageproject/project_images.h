@@ -28,9 +28,6 @@ struct ProjectImageOptions {
   build::BuildOptions build;  // compression, epoch, labels, progress, pull
 };
 
-// The nearest gkebuild.yaml from `start` upwards, or an empty path.
-std::filesystem::path find_project_file(const std::filesystem::path& start);
-
 // Throws SourceError (unknown image, missing workload binary) or DockerfileError.
 std::vector<ProjectImage> build_project_images(const std::filesystem::path& project_file,
                                                const ProjectImageOptions& options,
