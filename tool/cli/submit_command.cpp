@@ -82,7 +82,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--max-in-flight", options.max_in_flight, "unfinished Jobs at once while following")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  command->add_option("--kubeconfig", flags->kubeconfig, "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
+  command->add_option("--kubeconfig", flags->kubeconfig,
+                      "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
   command->add_option("--context", options.kubeconfig.context, "kubeconfig context (default: the project's)");
   add_registry_connection_flags(*command, flags->registry);
   command->callback([&action, flags] { action = [flags] { return run(*flags); }; });

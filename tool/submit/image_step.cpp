@@ -38,9 +38,9 @@ std::map<std::string, std::string> image_references(const project::Project& proj
   for (const auto& image : images) {
     if (auto given = options.given.find(image); given != options.given.end()) {
       if (!pinned(given->second) && !options.dry_run)
-        throw Error(ErrorKind::kBadInput,
-                    image + "=" + given->second + ": a submitted image must be pinned by digest (REPO@sha256:…), so every pod runs "
-                          "exactly what was pushed");
+        throw Error(ErrorKind::kBadInput, image + "=" + given->second +
+                                              ": a submitted image must be pinned by digest (REPO@sha256:…), so "
+                                              "every pod runs exactly what was pushed");
       out[image] = given->second;
     } else if (options.no_build) {
       auto pin = pins.find(image);
