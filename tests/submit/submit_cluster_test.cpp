@@ -179,7 +179,7 @@ TEST_F(SubmitTest, CtrlCLeavesTheRunGoingAndSaysHowToComeBack) {
   EXPECT_TRUE(record["finished"].is_null());
   EXPECT_EQ(record["jobs"][0]["state"], "pending");
   EXPECT_EQ(record["jobs"][1]["state"], "failed");
-  EXPECT_NE(outcome.err.find("1 Jobs held back by --max-in-flight were not created"), std::string::npos)
+  EXPECT_NE(outcome.err.find("1 Jobs held back by the cap on unfinished Jobs were not created"), std::string::npos)
       << outcome.err;
 }
 

@@ -26,7 +26,8 @@ Outcome finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::os
     int not_created = 0;
     for (const auto& job : record.jobs) not_created += job.reason.starts_with("not created");
     if (not_created > 0)
-      err << not_created << " Jobs held back by --max-in-flight were not created; submit again to run them\n";
+      err << not_created
+          << " Jobs held back by the cap on unfinished Jobs were not created; submit again to run them\n";
     come_back(record, err);
     return Outcome::kInterrupted;
   }

@@ -40,8 +40,8 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, co
   follow.max_in_flight = options.max_in_flight;
   follow.follow = !options.detach;
   if (options.detach && plan.jobs.size() > static_cast<std::size_t>(options.max_in_flight))
-    *options.err << "--detach creates all " << plan.jobs.size()
-                 << " Jobs at once: the --max-in-flight cap needs gkebuild to follow the run\n";
+    *options.err << "a detached run creates all " << plan.jobs.size()
+                 << " Jobs at once: the cap on unfinished Jobs needs gkebuild to follow the run\n";
   follow.interrupted = options.interrupted;
   FollowView view(*options.err, *options.out, options.terminal, options.terminal_rows);
   const FollowEnd end = follow_run(client, jobs, std::move(follow), record, view);
