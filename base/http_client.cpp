@@ -8,8 +8,15 @@
 #include <exception>
 #include <mutex>
 
+#include "base/version.h"
+
 namespace gkebuild {
 namespace {
+
+const char* user_agent() {
+  static const std::string agent = std::string("gkebuild/") + kVersion;
+  return agent.c_str();
+}
 
 constexpr long kMaxRedirects = 5;
 
@@ -364,7 +371,7 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_SHARE, pool->handle);
   curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, "gkebuild/" GKEBUILD_VERSION);
+  curl_easy_setopt(curl, CURLOPT_USERAGENT, user_agent());
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);

@@ -43,7 +43,7 @@ std::string format_diagnostic(const SourceLocation& where, std::string_view mess
 }
 
 SourceError::SourceError(SourceLocation where, std::string message, std::string_view source)
-    : std::runtime_error(format_diagnostic(where, message, source)),
+    : Error(ErrorKind::kBadInput, format_diagnostic(where, message, source)),
       where_(std::move(where)),
       message_(std::move(message)) {}
 

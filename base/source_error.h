@@ -2,9 +2,10 @@
 // and a caret under the column, as compilers print them.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "base/error.h"
 
 namespace gkebuild {
 
@@ -17,7 +18,8 @@ struct SourceLocation {
 // "file:line:col" (or "file:line", or "file") for messages.
 std::string to_string(const SourceLocation& where);
 
-class SourceError : public std::runtime_error {
+// Always bad input: the position is in something the user wrote.
+class SourceError : public Error {
  public:
   // `source` is the whole text the location points into; when given, the
   // message shows the offending line with a caret.

@@ -38,6 +38,6 @@ step "gkebuild runs; gkebuild status $run"
 (cd "$project" && "$gkebuild" runs && "$gkebuild" status "$run")
 
 step "gkebuild report $run   (also as $project/report.svg and $project/report.html)"
-"$gkebuild" report --project "$project" "$run" --svg "$project/report.svg" --html "$project/report.html"
+"$gkebuild" report -f "$project/gkebuild.yaml" "$run" --svg "$project/report.svg" --html "$project/report.html"
 echo
 echo "Run record: $project/.gkebuild/runs/$run (run.json, manifests/, logs/, results.jsonl)"

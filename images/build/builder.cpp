@@ -70,7 +70,7 @@ class Builder {
 
  private:
   [[noreturn]] void fail(const Instruction& in, const std::string& message) const {
-    throw DockerfileError(dockerfile_.file, in.line, in.column, message);
+    throw DockerfileError(dockerfile_.file, in.line, in.column, message, dockerfile_.source);
   }
 
   void progress(const std::string& message) const {

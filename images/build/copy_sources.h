@@ -7,18 +7,18 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "layer/entry.h"
 
 namespace gkebuild::build {
 
 // A bad COPY (missing source, escaping path, unreadable file); the builder adds file:line.
-class CopyError : public std::runtime_error {
+class CopyError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit CopyError(const std::string& message) : Error(ErrorKind::kBadInput, message) {}
 };
 
 struct CopyRequest {

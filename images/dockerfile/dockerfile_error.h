@@ -1,25 +1,22 @@
-// An error that points at a line (and column) of a Dockerfile or another input.
-// images/ is below tool/, so the CLI turns this into its own diagnostic type.
+// An error that points at a line (and column) of a Dockerfile: a positioned
+// SourceError, so the CLI prints it with the offending line and a caret.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+#include <string_view>
+
+#include "base/source_error.h"
 
 namespace gkebuild::dockerfile {
 
-class DockerfileError : public std::runtime_error {
+class DockerfileError : public SourceError {
  public:
-  DockerfileError(std::string file, int line, int column, std::string message);
-  const std::string& file() const { return file_; }
-  int line() const { return line_; }      // 1-based; 0 when the error is about the whole file
-  int column() const { return column_; }  // 1-based; 0 when unknown
-  const std::string& message() const { return message_; }
-
- private:
-  std::string file_;
-  int line_;
-  int column_;
-  std::string message_;
+  // `source` is the Dockerfile's text, for the caret; empty when it could not be read.
+  DockerfileError(std::string file, int line, int column, std::string message, std::string_view source = {})
+      : SourceError(SourceLocation{std::move(file), line, column}, std::move(message), source) {}
+  const std::string& file() const { return where().file; }
+  int line() const { return where().line; }      // 1-based; 0 when the error is about the whole file
+  int column() const { return where().column; }  // 1-based; 0 when unknown
 };
 
 }  // namespace gkebuild::dockerfile

@@ -90,7 +90,7 @@ class Parser {
 
  private:
   [[noreturn]] void fail(int line, int column, const std::string& message) const {
-    throw DockerfileError(result_.file, line, column, message);
+    throw DockerfileError(result_.file, line, column, message, result_.source);
   }
 
   // "# escape=`" and "# syntax=…" before anything else.

@@ -5,15 +5,17 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "base/error.h"
+
 namespace gkebuild::elf {
 
-class ElfError : public std::runtime_error {
+// Bad input: the file the user named to stage is not an ELF file it can read.
+class ElfError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ElfError(const std::string& message) : Error(ErrorKind::kBadInput, message) {}
 };
 
 struct ElfInfo {

@@ -2,27 +2,29 @@
 // and never carry credentials, tokens or request headers.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+
+#include "base/error.h"
 
 namespace gkebuild::registry {
 
-// What kind of failure, so the CLI can choose the exit code and retries can decide.
+// What kind of failure, finer than gkebuild::ErrorKind so retries can decide.
 enum class ErrorKind {
-  kBadInput,   // a reference that does not parse, a missing credential helper: exit 2
-  kRemote,     // the registry refused, answered garbage or a wrong digest: exit 1
+  kBadInput,   // a reference that does not parse, a missing credential helper
+  kRemote,     // the registry refused, answered garbage or a wrong digest
   kRetryable,  // dropped connection, 408, 429, 5xx: worth another attempt
 };
 
-class RegistryError : public std::runtime_error {
+class RegistryError : public Error {
  public:
   RegistryError(ErrorKind kind, const std::string& message)
-      : std::runtime_error(message), kind_(kind) {}
-  ErrorKind kind() const { return kind_; }
-  bool retryable() const { return kind_ == ErrorKind::kRetryable; }
+      : Error(kind == ErrorKind::kBadInput ? gkebuild::ErrorKind::kBadInput : gkebuild::ErrorKind::kFailed, message),
+        registry_kind_(kind) {}
+  ErrorKind registry_kind() const { return registry_kind_; }
+  bool retryable() const { return registry_kind_ == ErrorKind::kRetryable; }
 
  private:
-  ErrorKind kind_;
+  ErrorKind registry_kind_;
 };
 
 // A failed connection. `tls_handshake` tells a TLS failure apart, so that an

@@ -48,7 +48,7 @@ TEST(Reference, RejectsBadInputWithReason) {
       parse_reference(bad);
       ADD_FAILURE() << "accepted " << bad;
     } catch (const RegistryError& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::kBadInput);
+      EXPECT_EQ(e.registry_kind(), ErrorKind::kBadInput);
       EXPECT_NE(std::string(e.what()).find("invalid image reference"), std::string::npos) << e.what();
     }
   }
@@ -149,7 +149,7 @@ TEST_F(CredentialsTest, MissingHelperIsAClearError) {
     find_credentials("reg.io", {file()});
     FAIL();
   } catch (const RegistryError& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kBadInput);
+    EXPECT_EQ(e.registry_kind(), ErrorKind::kBadInput);
     EXPECT_NE(std::string(e.what()).find("docker-credential-absent-helper-gkebuild"), std::string::npos);
   }
 }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/error.h"
 #include "fixture.h"
 #include "report/report_writers.h"
 
@@ -67,17 +68,22 @@ TEST(ReportBadInput, UnknownAcceleratorAndFailedJobAreNoted) {
   EXPECT_TRUE(contains(md, "- Job b-fail (broken-20261122-050000) is failed: exit code 2.\n")) << md;
 }
 
-TEST(ReportBadInput, AnEmptyRunIsAClearMessageAndExit2) {
+TEST(ReportBadInput, AnEmptyRunIsBadInputWithAClearMessage) {
   ReportOptions options;
   options.runs = {"empty-20261122-060000"};
   options.project_dir = kProject;
   options.catalog_file = kFixtures + "/catalog.yaml";
   std::ostringstream out, err;
-  EXPECT_EQ(run_report(options, out, err), 2);
+  try {
+    run_report(options, out, err);
+    ADD_FAILURE() << "an empty run was reported";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kBadInput);
+    EXPECT_STREQ(e.what(),
+                 "nothing to report: no usable result lines in the run\n"
+                 "  empty-20261122-060000: no results.jsonl (no Job has printed a result line yet)");
+  }
   EXPECT_EQ(out.str(), "");
-  EXPECT_EQ(err.str(),
-            "gkebuild report: nothing to report: no usable result lines in the run\n"
-            "  empty-20261122-060000: no results.jsonl (no Job has printed a result line yet)\n");
 }
 
 TEST(ReportBadInput, AnEmptyRunBesideAGoodOneIsReportedAsEmpty) {
@@ -91,9 +97,10 @@ TEST(ReportBadInput, AnUnknownBaselineNamesTheAccelerators) {
   try {
     fixture_report({"gemm-20261122-031500"}, "nvidia-l5");
     FAIL() << "no error";
-  } catch (const std::invalid_argument& error) {
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
     EXPECT_EQ(std::string(error.what()),
-              "--baseline 'nvidia-l5': no run measured its throughput (did you mean 'nvidia-l4'?); accelerators "
+              "baseline 'nvidia-l5': no run measured its throughput (did you mean 'nvidia-l4'?); accelerators "
               "in these runs: nvidia-gb200, nvidia-l4, nvidia-tesla-t4");
   }
 }

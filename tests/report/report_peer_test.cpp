@@ -18,7 +18,7 @@ const std::string kCheck = "python3 " GKEBUILD_SOURCE_ROOT "/tests/report/check_
 const std::string kChartColours = " 4c78a8 f58518 54a24b";
 
 std::string report_command(const std::string& arguments) {
-  return gkebuild::testing::gkebuild_binary() + " report --project " + kProject + " --catalog " + kFixtures +
+  return gkebuild::testing::gkebuild_binary() + " report -f " + kProject + "/gkebuild.yaml --catalog " + kFixtures +
          "/catalog.yaml " + arguments;
 }
 

@@ -102,12 +102,12 @@ TEST(ResultLines, OnlyWorkloadSchemaObjectsCount) {
 TEST(SweepOverrides, ReplaceOrAddAxesTypedAsYaml) {
   project::Experiment experiment;
   experiment.sweep = {{"n", {4096, 8192}}};
-  apply_sweep_overrides(experiment, {"n=256,512", "precision=fp16"});
+  apply_sweep_overrides(experiment, {{"n", {"256", "512"}}, {"precision", {"fp16"}}});
   ASSERT_EQ(experiment.sweep.size(), 2u);
   EXPECT_EQ(experiment.sweep[0].values, (std::vector<nlohmann::ordered_json>{256, 512}));
   EXPECT_EQ(experiment.sweep[1].values, (std::vector<nlohmann::ordered_json>{"fp16"}));
-  EXPECT_THROW(apply_sweep_overrides(experiment, {"n"}), SourceError);
-  EXPECT_THROW(apply_sweep_overrides(experiment, {"n=1,,2"}), SourceError);
+  EXPECT_THROW(apply_sweep_overrides(experiment, {{"n", {}}}), Error);
+  EXPECT_THROW(apply_sweep_overrides(experiment, {{"n", {"1", "", "2"}}}), Error);
 }
 
 TEST(LocalContainer, EnvAndVariableExpansionFollowKubernetes) {

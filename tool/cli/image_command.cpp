@@ -9,13 +9,14 @@
 #include <iostream>
 
 #include "base/atomic_file.h"
-#include "base/exit_codes.h"
 #include "base/source_error.h"
 #include "build/builder.h"
 #include "cli/command.h"
+#include "cli/exit_codes.h"
 #include "cli/image_output.h"
+#include "cli/name_value.h"
+#include "cli/project_flags.h"
 #include "cli/registry_flags.h"
-#include "dockerfile/dockerfile_error.h"
 #include "elf/stage.h"
 #include "image/docker_archive.h"
 #include "image/layout_sink.h"
@@ -42,6 +43,7 @@ struct ImageFlags {
   bool push = false;
   std::string workloads_build;
   std::vector<std::string> images;
+  ProjectFlags project;
   bool quiet = false;
 };
 
@@ -49,11 +51,8 @@ struct ImageFlags {
   throw SourceError(SourceLocation{"gkebuild image"}, message);
 }
 
-// The project's local layout: .gkebuild/oci beside the nearest gkebuild.yaml, else here.
-fs::path default_layout() {
-  fs::path project = imageproject::find_project_file(fs::current_path());
-  return (project.empty() ? fs::current_path() : project.parent_path()) / ".gkebuild" / "oci";
-}
+// The project's local layout: .gkebuild/oci beside the project file, else here.
+fs::path default_layout(const ProjectFlags& project) { return project_dir(project) / ".gkebuild" / "oci"; }
 
 int64_t source_date_epoch() {
   const char* value = std::getenv("SOURCE_DATE_EPOCH");
@@ -73,16 +72,6 @@ std::string with_default_tag(const std::string& name) {
   return has_tag ? name : name + ":latest";
 }
 
-std::map<std::string, std::string> parse_build_args(const std::vector<std::string>& given) {
-  std::map<std::string, std::string> args;
-  for (const auto& a : given) {
-    auto eq = a.find('=');
-    if (eq == std::string::npos || eq == 0) usage("--build-arg expects NAME=VALUE, got '" + a + "'");
-    args[a.substr(0, eq)] = a.substr(eq + 1);
-  }
-  return args;
-}
-
 // --stage: binaries and the libraries they need go into CONTEXT/bin and CONTEXT/lib.
 void stage_binaries(const std::vector<std::string>& binaries, const fs::path& context) {
   std::vector<fs::path> paths(binaries.begin(), binaries.end());
@@ -97,23 +86,14 @@ void stage_binaries(const std::vector<std::string>& binaries, const fs::path& co
   }
 }
 
-// Turns the images library's positioned error into the CLI's diagnostic with a caret.
-[[noreturn]] void rethrow_positioned(const dockerfile::DockerfileError& e) {
-  std::string source;
-  try {
-    if (e.line() > 0) source = read_file(e.file());
-  } catch (const std::exception&) {
-  }
-  throw SourceError(SourceLocation{e.file(), e.line(), e.column()}, e.message(), source);
-}
-
 // What every build shares: compression, times, progress.
 build::BuildOptions common_options(const ImageFlags& flags) {
   auto kind = layer::parse_compression(flags.compression);
   if (!kind) usage("--compression must be gzip or zstd, got '" + flags.compression + "'");
   build::BuildOptions options;
   options.context = flags.context;
-  options.build_args = parse_build_args(flags.build_args);
+  options.build_args = parse_name_value_map("--build-arg", flags.build_args, "NAME=VALUE for an ARG",
+                                           EmptyValue::kAllowed);
   options.compression = {*kind, flags.level, 0};
   try {
     struct Discard : layer::ByteSink {
@@ -143,18 +123,13 @@ int build_dockerfile(const ImageFlags& flags) {
   build::BuildOptions options = common_options(flags);
   options.dockerfile = flags.dockerfile.empty() ? fs::path(flags.context) / "Dockerfile"
                                                 : fs::path(flags.dockerfile);
-  Output output = parse_output(flags.outputs, flags.push, default_layout());
+  Output output = parse_output(flags.outputs, flags.push, default_layout(flags.project));
   std::string tag = with_default_tag(flags.tag);
   auto destination = flags.push ? std::optional(registry::parse_reference(tag)) : std::nullopt;
   if (!flags.stage.empty()) stage_binaries(flags.stage, flags.context);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.pull = publish::registry_pull(store, session_options(flags.registry));
-  build::BuildResult result;
-  try {
-    result = build::build_image(options, store);
-  } catch (const dockerfile::DockerfileError& e) {
-    rethrow_positioned(e);
-  }
+  build::BuildResult result = build::build_image(options, store);
   std::string digest = publish(*store, result.image, tag, output);
   if (!destination) {
     std::cout << digest << "\n";
@@ -184,13 +159,13 @@ int push_project(const project::Project& project, oci::Layout& store,
 }
 
 int build_project(const ImageFlags& flags) {
-  fs::path project_file = imageproject::find_project_file(fs::current_path());
-  if (project_file.empty()) {
-    usage("no gkebuild.yaml here or above; give --dockerfile FILE --context DIR --tag NAME to build "
-          "any Dockerfile");
+  fs::path project_file = cli::project_file(flags.project);
+  if (!fs::exists(project_file)) {
+    usage("no " + project_file.string() + " (none here or above); give --dockerfile FILE --context DIR --tag NAME "
+          "to build any Dockerfile");
   }
   if (!flags.stage.empty()) usage("--stage is for --dockerfile builds; a project stages its workloads");
-  Output output = parse_output(flags.outputs, flags.push, default_layout());
+  Output output = parse_output(flags.outputs, flags.push, default_layout(flags.project));
   const project::Project project = project::load_project(project_file);
   imageproject::ProjectImageOptions options;
   options.images = flags.images;
@@ -198,12 +173,7 @@ int build_project(const ImageFlags& flags) {
   options.build = common_options(flags);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.build.pull = publish::registry_pull(store, session_options(flags.registry));
-  std::vector<imageproject::ProjectImage> built;
-  try {
-    built = imageproject::build_project_images(project, options, store);
-  } catch (const dockerfile::DockerfileError& e) {
-    rethrow_positioned(e);
-  }
+  auto built = imageproject::build_project_images(project, options, store);
   if (flags.push) return push_project(project, *store, built, flags, output);
   if (!output.archive.empty() && built.size() != 1) {
     usage("docker-archive output holds one image; name the image to build");
@@ -231,7 +201,8 @@ void setup(CLI::App& app, Action& action) {
       "image", "Build an OCI image from a Dockerfile without a daemon; prints its digest (or, with --push, "
                "its digest reference in the registry)");
   command->add_option("images", flags->images, "Images of gkebuild.yaml to build");
-  command->add_option("--dockerfile,-f", flags->dockerfile, "Dockerfile (default: CONTEXT/Dockerfile)");
+  command->add_option("--dockerfile", flags->dockerfile, "Dockerfile (default: CONTEXT/Dockerfile)");
+  add_project_flags(*command, flags->project);
   command->add_option("--context", flags->context, "Build context folder")->capture_default_str();
   command->add_option("--tag,-t", flags->tag, "Image name, NAME[:TAG] (TAG defaults to latest)");
   command->add_option("--output,-o", flags->outputs,
@@ -252,7 +223,7 @@ void setup(CLI::App& app, Action& action) {
   command->add_flag("--quiet,-q", flags->quiet, "No progress on stderr");
   add_registry_flags(*command, flags->registry);
   command->callback([flags, &action] {
-    action = [flags] { return reporting_registry_errors("image", [&flags] { return build(*flags); }); };
+    action = [flags] { return build(*flags); };
   });
 }
 

@@ -1,4 +1,5 @@
 // `gkebuild logs`: print a run's recorded logs; -f follows the run again until it finishes (tool/submit).
+// As in kubectl, -f is --follow here; the project file is --file.
 #include "cli/command.h"
 #include "cli/run_options.h"
 
@@ -10,7 +11,7 @@ void setup(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand("logs", "Print a run's recorded logs; -f follows the run again until it finishes");
   add_run_argument(command, *flags);
   command->add_flag("-f,--follow", flags->options.follow, "follow the run again until every Job has finished");
-  set_run_action(command, action, flags, submit::logs_command);
+  set_run_action(command, action, flags, submit::logs_command, ShortFile::kNo);
 }
 
 const CommandRegistration registration(43, setup);

@@ -1,11 +1,12 @@
 // The gkebuild executable: parses the command line and runs one subcommand.
-// Errors the user can fix exit 2 with a positioned message; see support/exit_codes.h.
+// How it ends becomes the exit code through the one table in cli/exit_codes.h.
 #include <algorithm>
 #include <iostream>
 
-#include "base/exit_codes.h"
 #include "base/source_error.h"
+#include "base/version.h"
 #include "cli/command.h"
+#include "cli/exit_codes.h"
 
 namespace gkebuild::cli {
 
@@ -18,18 +19,34 @@ CommandRegistration::CommandRegistration(int order, CommandSetup setup) {
   registered_commands().push_back({order, setup});
 }
 
+namespace {
+
+// "gkebuild push: error: …", naming the command that ran; positioned errors print
+// as compilers print them ("file:line:col: error: …" and a caret).
+void report(const CLI::App& app, const std::exception& error) {
+  if (dynamic_cast<const SourceError*>(&error) != nullptr) {
+    std::cerr << error.what() << "\n";
+    return;
+  }
+  auto commands = app.get_subcommands();
+  std::string name = commands.empty() ? "gkebuild" : "gkebuild " + commands.front()->get_name();
+  std::cerr << name << ": error: " << error.what() << "\n";
+}
+
+}  // namespace
 }  // namespace gkebuild::cli
 
 int main(int argc, char** argv) {
   using namespace gkebuild;
+  using namespace gkebuild::cli;
   CLI::App app{"gkebuild: render, build, push, validate and run GPU experiments on GKE"};
-  app.set_version_flag("--version", "gkebuild 0.1.0");
+  app.set_version_flag("--version", std::string("gkebuild ") + kVersion);
   app.require_subcommand(1);
 
-  auto commands = cli::registered_commands();
+  auto commands = registered_commands();
   std::stable_sort(commands.begin(), commands.end(),
                    [](const auto& a, const auto& b) { return a.order < b.order; });
-  cli::Action action;
+  Action action;
   for (const auto& command : commands) command.setup(app, action);
 
   try {
@@ -39,11 +56,11 @@ int main(int argc, char** argv) {
   }
   try {
     return action ? action() : kExitUsage;
-  } catch (const SourceError& e) {
-    std::cerr << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    std::cerr << "gkebuild: error: " << e.what() << "\n";
+  } catch (const Error& e) {
+    report(app, e);
+    return exit_code(e.kind());
+  } catch (const std::exception& e) {  // untyped: the tool could not run
+    report(app, e);
     return kExitUsage;
   }
 }

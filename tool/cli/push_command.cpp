@@ -4,8 +4,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "base/exit_codes.h"
 #include "cli/command.h"
+#include "cli/exit_codes.h"
 #include "cli/registry_flags.h"
 #include "oci/layout.h"
 #include "remote/push.h"
@@ -93,7 +93,7 @@ void setup(CLI::App& app, Action& action) {
   add_registry_flags(*command, flags->registry);
   command->add_flag("-q,--quiet", flags->quiet, "No progress display");
   command->callback([flags, &action] {
-    action = [flags] { return reporting_registry_errors("push", [&flags] { return run(*flags); }); };
+    action = [flags] { return run(*flags); };
   });
 }
 

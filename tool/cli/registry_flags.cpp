@@ -4,7 +4,6 @@
 
 #include <iostream>
 
-#include "base/exit_codes.h"
 #include "transport/errors.h"
 
 namespace gkebuild::cli {
@@ -25,11 +24,15 @@ const char* outcome_name(registry::BlobOutcome outcome) {
 
 }  // namespace
 
-void add_registry_flags(CLI::App& command, RegistryFlags& flags) {
+void add_registry_connection_flags(CLI::App& command, RegistryFlags& flags) {
   command.add_option("--insecure-registry", flags.insecure,
                      "HOST:PORT that may use plain HTTP or unverified TLS (loopback always may)");
   command.add_option("--ca-file", flags.ca_file, "PEM file of CAs to verify the registry with")
       ->check(CLI::ExistingFile);
+}
+
+void add_registry_flags(CLI::App& command, RegistryFlags& flags) {
+  add_registry_connection_flags(command, flags);
   command.add_option("--format", flags.format, "Manifest format: oci or docker (default: as built)");
   command.add_option("-j,--jobs", flags.jobs, "Blobs in flight at once")->check(CLI::Range(1, 64));
   command.add_flag("-v,--verbose", flags.verbose, "Log each request (never credentials) to stderr");
@@ -75,15 +78,6 @@ void PushProgress::attach(registry::PushOptions& options) {
 
 void PushProgress::finish() {
   if (display_) display_->finish();
-}
-
-int reporting_registry_errors(const std::string& command, const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const RegistryError& e) {
-    std::cerr << "gkebuild " << command << ": error: " << e.what() << "\n";
-    return e.kind() == ErrorKind::kBadInput ? kExitUsage : kExitFailure;
-  }
 }
 
 }  // namespace gkebuild::cli

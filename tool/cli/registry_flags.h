@@ -1,11 +1,10 @@
-// What `gkebuild push` and `gkebuild image --push` share: the registry flags
-// (TLS, insecure registries, parallel blobs, manifest format, request log),
-// the progress display, the -o json shape, and how registry errors end a run.
+// What `gkebuild push`, `gkebuild image --push` and `gkebuild submit` share: the
+// registry flags (TLS, insecure registries, parallel blobs, manifest format, request
+// log), the progress display and the -o json shape.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -24,7 +23,9 @@ struct RegistryFlags {
   bool verbose = false;
 };
 
-// --insecure-registry, --ca-file, --format, -j/--jobs, -v/--verbose.
+// --insecure-registry and --ca-file: how to reach a registry (what submit needs).
+void add_registry_connection_flags(CLI::App& command, RegistryFlags& flags);
+// The connection flags and --format, -j/--jobs, -v/--verbose: how to push.
 void add_registry_flags(CLI::App& command, RegistryFlags& flags);
 
 registry::SessionOptions session_options(const RegistryFlags& flags);
@@ -47,9 +48,5 @@ class PushProgress {
  private:
   std::optional<registry::ProgressDisplay> display_;
 };
-
-// Runs `body`; a RegistryError becomes "gkebuild COMMAND: error: …" on stderr
-// and exit 2 (bad input) or 1 (the registry refused or failed).
-int reporting_registry_errors(const std::string& command, const std::function<int()>& body);
 
 }  // namespace gkebuild::cli

@@ -6,9 +6,11 @@
 #include <iostream>
 #include <memory>
 
-#include "base/exit_codes.h"
 #include "base/source_error.h"
 #include "cli/command.h"
+#include "cli/exit_codes.h"
+#include "cli/name_value.h"
+#include "cli/project_flags.h"
 #include "project/project.h"
 #include "publish/pinned_references.h"
 #include "render/render.h"
@@ -23,7 +25,7 @@ struct RenderArguments {
   std::vector<std::string> sets;
   std::vector<std::string> values_files;
   std::string output_dir;
-  std::string project_file = "gkebuild.yaml";
+  ProjectFlags project;
   std::vector<std::string> accelerators;
   std::vector<std::string> images;
   std::string run_id;
@@ -40,16 +42,15 @@ std::vector<std::filesystem::path> paths(const std::vector<std::string>& names) 
   return {names.begin(), names.end()};
 }
 
+// --set key.path=value, typed by the values library.
+std::vector<render::Assignment> assignments(const std::vector<std::string>& sets) {
+  return parse_name_values("--set", sets, "key=value (keys may be dotted: a.b=1)", EmptyValue::kAllowed);
+}
+
 // --image NAME=REF first, then the pins of pushed images (unless --no-pinned).
-std::map<std::string, std::string> image_references(const std::vector<std::string>& assignments,
+std::map<std::string, std::string> image_references(const std::vector<std::string>& given,
                                                     const project::Project& project, bool pinned) {
-  std::map<std::string, std::string> out;
-  for (const auto& assignment : assignments) {
-    const auto equals = assignment.find('=');
-    if (equals == std::string::npos || equals == 0 || equals + 1 == assignment.size())
-      throw SourceError({"--image " + assignment}, "expected NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:...");
-    out[assignment.substr(0, equals)] = assignment.substr(equals + 1);
-  }
+  auto out = parse_name_value_map("--image", given, "NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:…");
   if (!pinned) return out;
   const auto warn = [](const std::string& line) { std::cerr << "gkebuild render: warning: " << line << "\n"; };
   out.merge(publish::pinned_references(project, warn));  // keeps the --image entries
@@ -64,7 +65,7 @@ int render_template(const RenderArguments& args) {
   options.lstrip_blocks = args.lstrip_blocks;
   options.keep_trailing_newline = args.keep_trailing_newline;
   options.undefined = args.undefined == "lenient" ? jinja::UndefinedMode::Lenient : jinja::UndefinedMode::Strict;
-  const auto context = render::load_values(paths(args.values_files), args.sets);
+  const auto context = render::load_values(paths(args.values_files), assignments(args.sets));
   std::cout << render::render_template_file(args.template_file, context, options);
   return kExitSuccess;
 }
@@ -73,12 +74,12 @@ int render_project(const RenderArguments& args) {
   if (args.trim_blocks || args.lstrip_blocks || args.keep_trailing_newline || args.undefined != "strict")
     throw SourceError({"render"}, "--trim-blocks, --lstrip-blocks, --keep-trailing-newline and --undefined "
                                   "apply to --template renders; project templates use the defaults");
-  const auto project = project::load_project(args.project_file);
+  const auto project = project::load_project(project_file(args.project));
   render::RenderOptions options;
   options.targets = args.targets;
   options.accelerators = args.accelerators;
   options.run_id = args.run_id;
-  options.values = render::load_values(paths(args.values_files), args.sets);
+  options.values = render::load_values(paths(args.values_files), assignments(args.sets));
   options.image_references = image_references(args.images, project, !args.no_pinned);
   options.nfs_server = args.nfs_server;
   options.all_dockerfiles = !args.output_dir.empty() && args.targets.empty();
@@ -109,7 +110,7 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--set", args->sets, "set a value: key.path=value (typed as a YAML scalar)");
   command->add_option("--values", args->values_files, "a YAML or JSON values file (repeatable, merged in order)");
   command->add_option("-o,--output", args->output_dir, "write one file per object into DIR (atomically)");
-  command->add_option("-f,--file", args->project_file, "the project file")->capture_default_str();
+  add_project_flags(*command, args->project);
   command->add_option("--accelerator", args->accelerators, "accelerator labels replacing the experiments' lists")
       ->delimiter(',');
   command->add_option("--image", args->images, "NAME=REFERENCE: the reference manifests use for an image");

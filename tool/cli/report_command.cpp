@@ -4,38 +4,44 @@
 #include <memory>
 
 #include "cli/command.h"
-#include "imageproject/project_images.h"
+#include "cli/exit_codes.h"
+#include "cli/project_flags.h"
 #include "report/report_input.h"
 
 namespace gkebuild::cli {
 namespace {
 
+struct ReportFlags {
+  report::ReportOptions options;
+  ProjectFlags project;
+  std::string project_folder;  // --project DIR, the deprecated spelling of -f DIR/gkebuild.yaml
+};
+
 void setup(CLI::App& app, Action& action) {
-  auto options = std::make_shared<report::ReportOptions>();
-  auto project = std::make_shared<std::string>();
+  auto flags = std::make_shared<ReportFlags>();
+  auto& options = flags->options;
   auto* command = app.add_subcommand(
       "report", "Compare accelerators by throughput, time and cost from recorded runs");
-  command->add_option("runs", options->runs,
+  command->add_option("runs", options.runs,
                       "run folders, or run names (or unique prefixes) under .gkebuild/runs")
       ->required();
-  command->add_option("--baseline", options->baseline,
+  command->add_option("--baseline", options.baseline,
                       "accelerator label (or cpu) for speed-up and cost ratio (default: the slowest of each case)");
-  command->add_option("-o,--output", options->format, "md (default), csv or json, on stdout")
+  command->add_option("-o,--output", options.format, "md (default), csv or json, on stdout")
       ->check(CLI::IsMember({"md", "csv", "json"}));
-  command->add_option("--svg", options->svg_file, "write the charts to this SVG file");
-  command->add_option("--html", options->html_file, "write a page with the tables and charts to this file");
-  command->add_option("--catalog", options->catalog_file,
+  command->add_option("--svg", options.svg_file, "write the charts to this SVG file");
+  command->add_option("--html", options.html_file, "write a page with the tables and charts to this file");
+  command->add_option("--catalog", options.catalog_file,
                       "an accelerator catalog with your own prices (default: the built-in one)");
-  command->add_option("--project", *project, "project folder (default: the nearest gkebuild.yaml upwards)");
-  command->callback([&action, options, project] {
-    action = [options, project] {
-      if (!project->empty()) {
-        options->project_dir = *project;
-      } else {
-        auto file = imageproject::find_project_file(std::filesystem::current_path());
-        options->project_dir = file.empty() ? std::filesystem::current_path() : file.parent_path();
-      }
-      return report::run_report(*options, std::cout, std::cerr);
+  add_project_flags(*command, flags->project);
+  command->add_option("--project", flags->project_folder)->group("");  // hidden, deprecated
+  command->callback([&action, flags] {
+    action = [flags] {
+      auto& options = flags->options;
+      options.project_dir =
+          flags->project_folder.empty() ? project_dir(flags->project) : std::filesystem::path(flags->project_folder);
+      report::run_report(options, std::cout, std::cerr);
+      return kExitSuccess;
     };
   });
 }

@@ -1,16 +1,16 @@
-// What runs, status, logs and delete share: the RUN argument and the cluster options,
-// and the action that finds the project from the current folder and runs the command.
+// What runs, status, logs and delete share: the RUN argument, the project and cluster
+// flags, and the action that finds the project and runs the command.
 #pragma once
 
 #include <unistd.h>
 
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "cli/command.h"
-#include "imageproject/project_images.h"
+#include "cli/exit_codes.h"
+#include "cli/project_flags.h"
 #include "submit/interrupt.h"
 #include "submit/run_commands.h"
 
@@ -18,6 +18,7 @@ namespace gkebuild::cli {
 
 struct RunCommandFlags {
   submit::RunCommandOptions options;
+  ProjectFlags project;
   std::string kubeconfig;
 };
 
@@ -27,20 +28,21 @@ inline void add_run_argument(CLI::App* command, RunCommandFlags& flags) {
   command->add_option("--context", flags.options.kubeconfig.context, "kubeconfig context (default: the run's)");
 }
 
+// `short_file` is kNo for logs, whose -f is --follow.
 inline void set_run_action(CLI::App* command, Action& action, std::shared_ptr<RunCommandFlags> flags,
-                           int (*run)(const submit::RunCommandOptions&)) {
+                           Outcome (*run)(const submit::RunCommandOptions&), ShortFile short_file = ShortFile::kYes) {
+  add_project_flags(*command, flags->project, short_file);
   command->callback([&action, flags, run] {
     action = [flags, run] {
       auto& options = flags->options;
-      const auto project_file = imageproject::find_project_file(std::filesystem::current_path());
-      if (!project_file.empty()) options.project_dir = project_file.parent_path();
+      options.project_dir = project_dir(flags->project);
       if (!flags->kubeconfig.empty()) options.kubeconfig.kubeconfig = flags->kubeconfig;
       options.out = &std::cout;
       options.err = &std::cerr;
       options.terminal = ::isatty(STDERR_FILENO) != 0;
       options.terminal_rows = submit::terminal_rows();
       options.interrupted = &submit::install_interrupt_handler();
-      return run(options);
+      return exit_code(run(options));
     };
   });
 }

@@ -4,50 +4,89 @@
 #include <iostream>
 #include <memory>
 
+#include "base/source_error.h"
 #include "cli/command.h"
+#include "cli/exit_codes.h"
+#include "cli/name_value.h"
+#include "cli/project_flags.h"
+#include "cli/registry_flags.h"
 #include "submit/interrupt.h"
 #include "submit/submit.h"
 
 namespace gkebuild::cli {
 namespace {
 
+struct SubmitFlags {
+  submit::SubmitOptions options;
+  ProjectFlags project;
+  RegistryFlags registry;
+  std::string kubeconfig;
+  std::vector<std::string> sweeps;
+  std::vector<std::string> sets;
+  std::vector<std::string> images;
+};
+
+// --sweep NAME=V1,V2: the values are a comma-separated list.
+std::vector<submit::SweepOverride> sweep_overrides(const std::vector<std::string>& texts) {
+  std::vector<submit::SweepOverride> sweeps;
+  const auto pairs = parse_name_values("--sweep", texts, "NAME=VALUE,VALUE…, e.g. --sweep n=4096,8192");
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto& [name, list] = pairs[i];
+    submit::SweepOverride sweep{name, {}};
+    for (std::size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1) {
+      comma = list.find(',', start);
+      sweep.values.push_back(list.substr(start, comma == std::string::npos ? comma : comma - start));
+      if (sweep.values.back().empty()) throw SourceError({"--sweep " + texts[i]}, "an empty value in the list");
+    }
+    sweeps.push_back(std::move(sweep));
+  }
+  return sweeps;
+}
+
+int run(SubmitFlags& flags) {
+  auto& options = flags.options;
+  options.project_file = project_file(flags.project);
+  options.sweeps = sweep_overrides(flags.sweeps);
+  options.sets = parse_name_values("--set", flags.sets, "key=value (keys may be dotted: a.b=1)", EmptyValue::kAllowed);
+  options.images = parse_name_value_map("--image", flags.images, "NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:…");
+  options.insecure_registries = flags.registry.insecure;
+  options.ca_file = flags.registry.ca_file;
+  if (!flags.kubeconfig.empty()) options.kubeconfig.kubeconfig = flags.kubeconfig;
+  options.out = &std::cout;
+  options.err = &std::cerr;
+  options.terminal = ::isatty(STDERR_FILENO) != 0;
+  options.terminal_rows = submit::terminal_rows();
+  options.interrupted = &submit::install_interrupt_handler();
+  return exit_code(submit::run_submit(options));
+}
+
 void setup(CLI::App& app, Action& action) {
-  auto options = std::make_shared<submit::SubmitOptions>();
-  auto kubeconfig = std::make_shared<std::string>();
+  auto flags = std::make_shared<SubmitFlags>();
+  auto& options = flags->options;
   auto* command = app.add_subcommand("submit", "Build, push, render and apply an experiment's Jobs, then follow "
                                                "them to their results (or run them here with --local)");
-  command->add_option("experiment", options->experiment, "the experiment of gkebuild.yaml")->required();
-  command->add_option("-f,--file", options->project_file, "the project file")->capture_default_str();
-  command->add_option("--accelerator", options->accelerators, "accelerator labels replacing the experiment's list")
+  command->add_option("experiment", options.experiment, "the experiment of gkebuild.yaml")->required();
+  add_project_flags(*command, flags->project);
+  command->add_option("--accelerator", options.accelerators, "accelerator labels replacing the experiment's list")
       ->delimiter(',');
-  command->add_option("--sweep", options->sweeps, "NAME=V1,V2: replace (or add) a sweep axis (repeatable)");
-  command->add_option("--set", options->sets, "set a template value: key.path=value (repeatable)");
-  command->add_option("--values", options->values_files, "a YAML or JSON values file (repeatable, merged in order)");
-  command->add_option("--image", options->images, "NAME=REPO@sha256:…: run this pushed image instead of building");
-  command->add_option("--workloads-build", options->workloads_build,
+  command->add_option("--sweep", flags->sweeps, "NAME=V1,V2: replace (or add) a sweep axis (repeatable)");
+  command->add_option("--set", flags->sets, "set a template value: key.path=value (repeatable)");
+  command->add_option("--values", options.values_files, "a YAML or JSON values file (repeatable, merged in order)");
+  command->add_option("--image", flags->images, "NAME=REPO@sha256:…: run this pushed image instead of building");
+  command->add_option("--workloads-build", options.workloads_build,
                       "where compiled workload binaries are (default: the project's and this folder's build/)");
-  command->add_flag("--no-build", options->no_build, "use the digests of the last push (.gkebuild/images.json)");
-  command->add_flag("--dry-run", options->dry_run, "print the YAML that would be applied; check it with dryRun=All");
-  command->add_flag("--detach", options->detach, "return once the Jobs are created");
-  command->add_flag("--local", options->local, "run the Jobs on this machine under runc");
-  command->add_option("--max-in-flight", options->max_in_flight, "unfinished Jobs at once while following")
+  command->add_flag("--no-build", options.no_build, "use the digests of the last push (.gkebuild/images.json)");
+  command->add_flag("--dry-run", options.dry_run, "print the YAML that would be applied; check it with dryRun=All");
+  command->add_flag("--detach", options.detach, "return once the Jobs are created");
+  command->add_flag("--local", options.local, "run the Jobs on this machine under runc");
+  command->add_option("--max-in-flight", options.max_in_flight, "unfinished Jobs at once while following")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  command->add_option("--kubeconfig", *kubeconfig, "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
-  command->add_option("--context", options->kubeconfig.context, "kubeconfig context (default: the project's)");
-  command->add_option("--insecure-registry", options->insecure_registries, "HOST:PORT that may use plain HTTP");
-  command->add_option("--ca-file", options->ca_file, "PEM file of CAs to verify the registry with");
-  command->callback([&action, options, kubeconfig] {
-    action = [options, kubeconfig] {
-      if (!kubeconfig->empty()) options->kubeconfig.kubeconfig = *kubeconfig;
-      options->out = &std::cout;
-      options->err = &std::cerr;
-      options->terminal = ::isatty(STDERR_FILENO) != 0;
-      options->terminal_rows = submit::terminal_rows();
-      options->interrupted = &submit::install_interrupt_handler();
-      return submit::run_submit(*options);
-    };
-  });
+  command->add_option("--kubeconfig", flags->kubeconfig,
+                      "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
+  command->add_option("--context", options.kubeconfig.context, "kubeconfig context (default: the project's)");
+  add_registry_connection_flags(*command, flags->registry);
+  command->callback([&action, flags] { action = [flags] { return run(*flags); }; });
 }
 
 const CommandRegistration registration(40, setup);

@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "base/exit_codes.h"
 #include "cli/command.h"
+#include "cli/exit_codes.h"
 #include "validate/package_schemas.h"
 #include "validate/report_format.h"
 #include "validate/rules.h"

@@ -1,7 +1,9 @@
 // `gkebuild version`: the version, as `kubectl version --client` prints it.
 #include <iostream>
 
+#include "base/version.h"
 #include "cli/command.h"
+#include "cli/exit_codes.h"
 
 namespace gkebuild::cli {
 namespace {
@@ -10,8 +12,8 @@ void setup(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand("version", "Print the gkebuild version");
   command->callback([&action] {
     action = [] {
-      std::cout << "gkebuild 0.1.0\n";
-      return 0;
+      std::cout << "gkebuild " << kVersion << "\n";
+      return kExitSuccess;
     };
   });
 }

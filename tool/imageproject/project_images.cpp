@@ -67,14 +67,6 @@ fs::path stage(const project::Project& project, const project::Image& image, con
 
 }  // namespace
 
-fs::path find_project_file(const fs::path& start) {
-  for (fs::path d = fs::absolute(start); !d.empty(); d = d.parent_path()) {
-    if (fs::exists(d / "gkebuild.yaml")) return d / "gkebuild.yaml";
-    if (d == d.parent_path()) break;
-  }
-  return {};
-}
-
 std::vector<ProjectImage> build_project_images(const project::Project& project, const ProjectImageOptions& options,
                                                std::shared_ptr<oci::Layout> store) {
   const std::vector<std::string> names = options.images.empty() ? project.image_names() : options.images;

@@ -31,9 +31,6 @@ struct ProjectImageOptions {
   build::BuildOptions build;  // compression, epoch, progress, pull
 };
 
-// The nearest gkebuild.yaml from `start` upwards, or an empty path.
-std::filesystem::path find_project_file(const std::filesystem::path& start);
-
 // Builds each image in turn into `store` and tags it there. Throws SourceError
 // (unknown image, before anything is built; missing workload binary) or DockerfileError.
 std::vector<ProjectImage> build_project_images(const project::Project& project, const ProjectImageOptions& options,

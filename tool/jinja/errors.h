@@ -2,14 +2,15 @@
 // The renderer turns it into a gkebuild::SourceError naming template, line and column.
 #pragma once
 
-#include <stdexcept>
 #include <string>
+
+#include "base/error.h"
 
 namespace gkebuild::jinja {
 
-class EvalError : public std::runtime_error {
+class EvalError : public Error {
  public:
-  explicit EvalError(const std::string& message) : std::runtime_error(message) {}
+  explicit EvalError(const std::string& message) : Error(ErrorKind::kBadInput, message) {}
 };
 
 }  // namespace gkebuild::jinja

@@ -68,7 +68,7 @@ Parsed parse_body(const std::string& body) {
 }  // namespace
 
 ApiError::ApiError(std::string action, long status, const std::string& body)
-    : std::runtime_error(action), status_(status) {
+    : Error(ErrorKind::kFailed, action), status_(status) {
   Parsed parsed = parse_body(body);
   reason_ = std::move(parsed.reason);
   message_ = std::move(parsed.message);

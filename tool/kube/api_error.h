@@ -5,9 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "base/error.h"
 
 namespace gkebuild::kube {
 
@@ -17,7 +18,8 @@ struct StatusCause {
   std::string field;
 };
 
-class ApiError : public std::runtime_error {
+// A failed operation: the server refused a request gkebuild made for the user.
+class ApiError : public Error {
  public:
   // `action` says what was attempted ("create Job team/train-x"); `body` is the
   // response body, a Status object when the server sent one.

@@ -12,6 +12,10 @@
 namespace gkebuild::render {
 namespace {
 
+// Where the caller's own options (the CLI's flags) are, in messages: the library does not
+// know the flags' names.
+const SourceLocation kCommandLine{"<command line>"};
+
 using json = nlohmann::ordered_json;
 
 // Where experiment strings come from, for messages: "gkebuild.yaml: experiments.train.args[2]".
@@ -58,7 +62,7 @@ struct Planner {
   std::vector<const catalog::Accelerator*> accelerators(const project::Experiment& experiment) const {
     const auto& labels = options.accelerators.empty() ? experiment.accelerators : options.accelerators;
     std::vector<const catalog::Accelerator*> out;
-    for (const auto& label : labels) out.push_back(&catalog.get(label, {"--accelerator " + label}));
+    for (const auto& label : labels) out.push_back(&catalog.get(label, kCommandLine));
     return out;
   }
 
@@ -154,10 +158,10 @@ std::string image_reference(const project::Project& project, const project::Imag
 std::vector<RenderItem> plan_render(const project::Project& project, const RenderOptions& options,
                                     const catalog::Catalog& catalog, const TextExpander& expand) {
   if (!options.run_id.empty() && !is_valid_run_id(options.run_id))
-    throw SourceError({"--run-id " + options.run_id},
-                      "a run id must be lower-case letters, digits and '-', at most 40 characters");
+    throw SourceError(kCommandLine, "run id '" + options.run_id + "': a run id must be lower-case letters, "
+                                    "digits and '-', at most 40 characters");
   Planner planner{project, options, catalog, expand, options.run_id.empty() ? generate_run_id() : options.run_id, {}};
-  for (const auto& label : options.accelerators) catalog.get(label, {"--accelerator " + label});
+  for (const auto& label : options.accelerators) catalog.get(label, kCommandLine);
   const Selection selection = select_targets(project, options.targets, options.all_dockerfiles);
   for (const auto* image : selection.dockerfiles) planner.add_dockerfile(*image);
   planner.add_support(selection);

@@ -1,6 +1,6 @@
 #include "render/values.h"
 
-#include "base/source_error.h"
+#include "base/error.h"
 #include "yamlfile/document.h"
 #include "yamlfile/scalars.h"
 #include "yamlfile/to_json.h"
@@ -26,28 +26,24 @@ nlohmann::ordered_json load_values_file(const std::filesystem::path& path) {
   return yamlfile::to_json(doc.root());
 }
 
-void apply_set(nlohmann::ordered_json& values, const std::string& assignment) {
-  const SourceLocation where{"--set " + assignment};
-  const auto equals = assignment.find('=');
-  if (equals == std::string::npos || equals == 0)
-    throw SourceError(where, "expected key=value (keys may be dotted: a.b=1)");
-  const std::string path = assignment.substr(0, equals);
+void apply_set(nlohmann::ordered_json& values, const Assignment& assignment) {
+  const auto& [path, value] = assignment;
   nlohmann::ordered_json* node = &values;
   size_t start = 0;
   while (true) {
     size_t dot = path.find('.', start);
     std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (key.empty()) throw SourceError(where, "empty key in '" + path + "'");
+    if (key.empty()) throw Error(ErrorKind::kBadInput, "empty key in '" + path + "' (keys may be dotted: a.b=1)");
     if (!node->is_object()) *node = nlohmann::ordered_json::object();
     node = &(*node)[key];
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
-  *node = yamlfile::scalar_to_json(std::string_view(assignment).substr(equals + 1));
+  *node = yamlfile::scalar_to_json(value);
 }
 
 nlohmann::ordered_json load_values(const std::vector<std::filesystem::path>& files,
-                                   const std::vector<std::string>& assignments) {
+                                   const std::vector<Assignment>& assignments) {
   auto values = nlohmann::ordered_json::object();
   for (const auto& file : files) merge_values(values, load_values_file(file));
   for (const auto& assignment : assignments) apply_set(values, assignment);

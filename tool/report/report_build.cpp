@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <set>
-#include <stdexcept>
 #include <tuple>
 
+#include "base/error.h"
 #include "base/suggest.h"
 #include "report/report_notes.h"
 #include "report/throughput_row.h"
@@ -26,9 +26,9 @@ void check_baseline(const Report& report, const std::string& baseline) {
   std::vector<std::string> names(present.begin(), present.end());
   std::string list;
   for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
-  throw std::invalid_argument("--baseline '" + baseline + "': no run measured its throughput" +
-                              did_you_mean(baseline, names) + "; accelerators in these runs: " +
-                              (list.empty() ? "none" : list));
+  throw Error(ErrorKind::kBadInput, "baseline '" + baseline + "': no run measured its throughput" +
+                                        did_you_mean(baseline, names) + "; accelerators in these runs: " +
+                                        (list.empty() ? "none" : list));
 }
 
 // The row each case compares with: the named baseline, or the slowest accelerator.

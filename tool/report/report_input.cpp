@@ -1,10 +1,9 @@
 #include "report/report_input.h"
 
 #include <set>
-#include <stdexcept>
 
 #include "base/atomic_file.h"
-#include "base/exit_codes.h"
+#include "base/error.h"
 #include "report/html_writer.h"
 #include "report/report_charts.h"
 #include "report/report_writers.h"
@@ -18,7 +17,7 @@ std::string format_report(const Report& report, const std::string& format) {
   if (format == "md") return write_markdown(report);
   if (format == "csv") return write_csv(report);
   if (format == "json") return write_json(report);
-  throw std::invalid_argument("-o " + format + ": expected md, csv or json");
+  throw Error(ErrorKind::kBadInput, "unknown report format '" + format + "': expected md, csv or json");
 }
 
 catalog::Catalog load_catalog(const fs::path& file) {
@@ -40,7 +39,7 @@ LoadedRun load_run_argument(const std::string& argument, const fs::path& project
   return {dir, runrecord::load_run(dir), runrecord::read_results(dir)};
 }
 
-int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err) {
+void run_report(const ReportOptions& options, std::ostream& out, std::ostream& err) {
   catalog::Catalog catalog = load_catalog(options.catalog_file);
   std::vector<LoadedRun> runs;
   std::set<fs::path> seen;
@@ -50,10 +49,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   }
   Report report = build_report(runs, catalog, options.baseline);
   if (std::string reason = empty_report_reason(report); !reason.empty()) {
-    err << "gkebuild report: " << reason << "\n";
     for (const auto& skipped : report.skipped)
-      err << to_string(skipped.where) << ": skipped: " << skipped.reason << "\n";
-    return kExitUsage;
+      reason += "\n" + to_string(skipped.where) + ": skipped: " + skipped.reason;
+    throw Error(ErrorKind::kBadInput, reason);
   }
   std::string text = format_report(report, options.format);
   // Files first: a failed write must not follow a report that looked complete.
@@ -67,7 +65,6 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
   if (!report.skipped.empty() && options.format == "csv")
     for (const auto& skipped : report.skipped)
       err << to_string(skipped.where) << ": skipped: " << skipped.reason << "\n";
-  return kExitSuccess;
 }
 
 }  // namespace gkebuild::report

@@ -24,7 +24,8 @@ struct ReportOptions {
   std::filesystem::path catalog_file;         // empty: the built-in catalog
 };
 
-// Exit 0 with a report; 2 when no run has a usable result line (the reason on `err`).
-int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err);
+// Writes the report to `out` (and the files asked for); throws Error(kBadInput) when no
+// run has a usable result line, naming the reason and each skipped line.
+void run_report(const ReportOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace gkebuild::report

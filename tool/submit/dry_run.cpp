@@ -1,6 +1,5 @@
 #include "submit/dry_run.h"
 
-#include "base/exit_codes.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/objects.h"
@@ -13,7 +12,7 @@ namespace {
 
 // Sends the plan with dryRun=All; Jobs only when their namespace exists already, since
 // the dry-run of the Namespace does not create it.
-int check_on_server(kube::Client& client, const RunPlan& plan, std::ostream& err) {
+Outcome check_on_server(kube::Client& client, const RunPlan& plan, std::ostream& err) {
   try {
     kube::ApplyOptions apply;
     apply.dry_run = true;
@@ -22,23 +21,23 @@ int check_on_server(kube::Client& client, const RunPlan& plan, std::ostream& err
       err << "dry run: the API server accepted the " << plan.support.size() << " other objects; namespace "
           << plan.namespace_name << " does not exist yet, so the " << plan.jobs.size()
           << " Jobs were checked here only (a real submit creates the namespace first)\n";
-      return kExitSuccess;
+      return Outcome::kSucceeded;
     }
     for (const auto& job : plan.jobs) kube::create(client, job.manifest.object, true);
   } catch (const kube::ApiError& error) {
     err << "dry run: the API server refused: " << error.what() << "\n";
-    return kExitFailure;
+    return Outcome::kFailed;
   }
   err << "dry run: the API server accepted all " << plan.support.size() + plan.jobs.size() << " objects\n";
-  return kExitSuccess;
+  return Outcome::kSucceeded;
 }
 
 }  // namespace
 
-int dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
+Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
   std::ostream& err = *options.err;
   ImageStepOptions images;
-  images.given = parse_image_options(options.images);
+  images.given = options.images;
   images.no_build = options.no_build;
   images.dry_run = true;
   images.note = [&err](const std::string& line) { err << line << "\n"; };
@@ -52,14 +51,14 @@ int dry_run(const SubmitOptions& options, const project::Project& project, PlanR
   options.out->flush();
   if (!access) {
     err << "dry run: no kubeconfig, so nothing was sent to a cluster\n";
-    return kExitSuccess;
+    return Outcome::kSucceeded;
   }
   kube::Client client(*access);
   try {
     return check_on_server(client, plan, err);
   } catch (const std::runtime_error& error) {  // not reachable: the printed YAML is the answer
     err << "dry run: " << error.what() << "; nothing was sent\n";
-    return kExitSuccess;
+    return Outcome::kSucceeded;
   }
 }
 

@@ -9,7 +9,7 @@
 
 namespace gkebuild::submit {
 
-// 0 when the server accepted everything (or there is no cluster to ask), 1 when it refused.
-int dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request);
+// Succeeded when the server accepted everything (or there is no cluster to ask), failed when it refused.
+Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request);
 
 }  // namespace gkebuild::submit

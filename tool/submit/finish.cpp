@@ -1,7 +1,5 @@
 #include "submit/finish.h"
 
-#include "base/exit_codes.h"
-
 namespace gkebuild::submit {
 namespace {
 
@@ -13,24 +11,25 @@ void come_back(const runrecord::RunRecord& record, std::ostream& err) {
 
 }  // namespace
 
-int finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::ostream& err) {
+Outcome finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::ostream& err) {
   if (end == FollowEnd::Detached) {
     err << "created " << record.jobs.size() << " Jobs of run " << record.run << "\n";
     come_back(record, err);
-    return kExitSuccess;
+    return Outcome::kSucceeded;
   }
   if (end == FollowEnd::Interrupted && record.target == "local") {
     err << "stopped run " << record.run << " with Ctrl-C; its record keeps what ran\n";
-    return kExitInterrupted;
+    return Outcome::kInterrupted;
   }
   if (end == FollowEnd::Interrupted) {
     err << "stopped following run " << record.run << "\n";
     int not_created = 0;
     for (const auto& job : record.jobs) not_created += job.reason.starts_with("not created");
     if (not_created > 0)
-      err << not_created << " Jobs held back by --max-in-flight were not created; submit again to run them\n";
+      err << not_created
+          << " Jobs held back by the cap on unfinished Jobs were not created; submit again to run them\n";
     come_back(record, err);
-    return kExitInterrupted;
+    return Outcome::kInterrupted;
   }
   int succeeded = 0;
   int failed = 0;
@@ -43,7 +42,8 @@ int finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::ostrea
   err << "run " << record.run << ": " << succeeded << " of " << record.jobs.size() << " Jobs succeeded";
   if (failed > 0) err << ", " << failed << " failed";
   err << "\n";
-  return failed > 0 || succeeded != static_cast<int>(record.jobs.size()) ? kExitFailure : kExitSuccess;
+  return failed > 0 || succeeded != static_cast<int>(record.jobs.size()) ? Outcome::kFailed
+                                                                               : Outcome::kSucceeded;
 }
 
 }  // namespace gkebuild::submit

@@ -1,17 +1,18 @@
 // How a follow ends for the user: the Jobs that failed with their reasons, a count, and
-// the commands to come back to a run that goes on; and the exit code that says it.
+// the commands to come back to a run that goes on; and the outcome that says it.
 #pragma once
 
 #include <ostream>
+
+#include "base/error.h"
 
 #include "runrecord/run_record.h"
 #include "submit/follower.h"
 
 namespace gkebuild::submit {
 
-inline constexpr int kExitInterrupted = 130;  // 128 + SIGINT, as shells report it
-
-// 0 when every Job succeeded, 1 when one failed; 0 for a detached run; 130 when interrupted.
-int finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::ostream& err);
+// Succeeded when every Job succeeded (or the run was detached), failed when one failed,
+// interrupted when Ctrl-C stopped the follow.
+Outcome finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::ostream& err);
 
 }  // namespace gkebuild::submit

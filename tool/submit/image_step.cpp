@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "base/error.h"
 #include "base/source_error.h"
 #include "publish/pinned_references.h"
 #include "publish/publish.h"
@@ -29,32 +30,22 @@ std::string publish_one(const project::Project& project, const std::string& imag
 
 }  // namespace
 
-std::map<std::string, std::string> parse_image_options(const std::vector<std::string>& options) {
-  std::map<std::string, std::string> out;
-  for (const auto& option : options) {
-    const auto equals = option.find('=');
-    if (equals == std::string::npos || equals == 0 || equals + 1 == option.size())
-      throw SourceError({"--image " + option}, "expected NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:…");
-    out[option.substr(0, equals)] = option.substr(equals + 1);
-  }
-  return out;
-}
-
 std::map<std::string, std::string> image_references(const project::Project& project,
                                                     const std::vector<std::string>& images,
                                                     const ImageStepOptions& options) {
   for (const auto& [name, reference] : options.given)
     if (!project.find_image(name))
-      throw SourceError({"--image " + name + "=" + reference}, "no image '" + name + "' in " + project.file.string());
+      throw Error(ErrorKind::kBadInput, "no image '" + name + "' in " + project.file.string() + " (given as " + name +
+                                            "=" + reference + ")");
   std::map<std::string, std::string> pins;
   if (options.no_build || options.dry_run) pins = publish::pinned_references(project, options.note);
   std::map<std::string, std::string> out;
   for (const auto& image : images) {
     if (auto given = options.given.find(image); given != options.given.end()) {
       if (!pinned(given->second) && !options.dry_run)
-        throw SourceError({"--image " + image + "=" + given->second},
-                          "a submitted image must be pinned by digest (REPO@sha256:…), so every pod runs "
-                          "exactly what was pushed");
+        throw Error(ErrorKind::kBadInput, image + "=" + given->second +
+                                              ": a submitted image must be pinned by digest (REPO@sha256:…), so "
+                                              "every pod runs exactly what was pushed");
       out[image] = given->second;
     } else if (options.no_build) {
       auto pin = pins.find(image);
@@ -64,11 +55,11 @@ std::map<std::string, std::string> image_references(const project::Project& proj
       out[image] = pin->second;
     } else if (options.dry_run && pins.count(image)) {
       out[image] = pins[image];
-      options.note("image " + image + ": not built or pushed (--dry-run); the manifests name the last push, " +
+      options.note("image " + image + ": not built or pushed (dry run); the manifests name the last push, " +
                    out[image]);
     } else if (options.dry_run) {
       out[image] = render::default_image_reference(project, *project.find_image(image));
-      options.note("image " + image + ": not built or pushed (--dry-run); the manifests name " + out[image] +
+      options.note("image " + image + ": not built or pushed (dry run); the manifests name " + out[image] +
                    ", a real submit builds, pushes and names the pushed digest");
     } else {
       options.note("image " + image + ": building and pushing to " + project.registry);

@@ -15,7 +15,7 @@
 namespace gkebuild::submit {
 
 struct ImageStepOptions {
-  std::map<std::string, std::string> given;  // --image NAME=REF
+  std::map<std::string, std::string> given;  // image name -> a pushed reference to run
   std::string workloads_build;               // where compiled workload binaries are
   bool no_build = false;                     // use the pins of earlier pushes
   bool dry_run = false;                      // build nothing; unpinned references are allowed
@@ -24,13 +24,10 @@ struct ImageStepOptions {
   std::function<void(const std::string&)> note;  // what happened, for the user (stderr)
 };
 
-// Image name -> reference, for `images`. Throws SourceError for bad input (an unpinned
-// --image, an image never pushed with --no-build) and whatever the build or push throws.
+// Image name -> reference, for `images`. Throws Error(kBadInput) for bad input (an unpinned
+// given reference, an image never pushed with no_build) and whatever the build or push throws.
 std::map<std::string, std::string> image_references(const project::Project& project,
                                                     const std::vector<std::string>& images,
                                                     const ImageStepOptions& options);
-
-// "--image NAME=REF" options as a map; a malformed one is a SourceError.
-std::map<std::string, std::string> parse_image_options(const std::vector<std::string>& options);
 
 }  // namespace gkebuild::submit

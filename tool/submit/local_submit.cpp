@@ -27,7 +27,7 @@ std::string build_image(const project::Project& project, const std::string& imag
   options.images = {image};
   options.workloads_build = workloads_build;
   options.build.pull = publish::registry_pull(store, {});
-  err << "image " << image << ": building into " << layout.string() << " (not pushed: --local)\n";
+  err << "image " << image << ": building into " << layout.string() << " (not pushed: a local run)\n";
   return imageproject::build_project_images(project, options, store).front().manifest.digest.str();
 }
 
@@ -46,16 +46,16 @@ runrecord::RunRecord local_record(const project::Project& project, const RunPlan
 
 }  // namespace
 
-int submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
+Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
   std::ostream& err = *options.err;
   check_plan(project, request);
   const std::string image = images_of(project, request.experiment).front();
   const fs::path layout = project.dir / ".gkebuild" / "oci";
   if (options.dry_run) {
     *options.out << manifest_stream(plan_run(project, request));
-    err << "dry run: --local would build image " << image << " into " << layout.string()
+    err << "dry run: a local run would build image " << image << " into " << layout.string()
         << " and run each Job's container here with runc\n";
-    return 0;
+    return Outcome::kSucceeded;
   }
   const std::string digest = build_image(project, image, layout, options.workloads_build, err);
   const bool gpu = localrun::find_host_gpu().present();

@@ -12,6 +12,6 @@
 
 namespace gkebuild::submit {
 
-int submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request);
+Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request);
 
 }  // namespace gkebuild::submit

@@ -3,7 +3,6 @@
 #include <fstream>
 
 #include "base/atomic_file.h"
-#include "base/exit_codes.h"
 #include "kube/client.h"
 #include "kube/objects.h"
 #include "runrecord/run_store.h"
@@ -94,7 +93,7 @@ void print_recorded_logs(const LoadedRun& run, std::ostream& out) {
   out.flush();
 }
 
-int follow_again(const RunCommandOptions& options, LoadedRun& run) {
+Outcome follow_again(const RunCommandOptions& options, LoadedRun& run) {
   kube::Client client = client_for(options, run.record);
   auto jobs = progress_from_record(run.dir, run.record);
   RecordWriter record(run.dir, run.record);
@@ -109,7 +108,7 @@ int follow_again(const RunCommandOptions& options, LoadedRun& run) {
 
 }  // namespace
 
-int list_runs_command(const RunCommandOptions& options) {
+Outcome list_runs_command(const RunCommandOptions& options) {
   for (const auto& dir : runrecord::list_runs(options.project_dir)) {
     try {
       const auto record = runrecord::load_run(dir);
@@ -120,35 +119,34 @@ int list_runs_command(const RunCommandOptions& options) {
       *options.out << dir.filename().string() << "  unreadable: " << error.what() << "\n";
     }
   }
-  return kExitSuccess;
+  return Outcome::kSucceeded;
 }
 
-int status_command(const RunCommandOptions& options) {
+Outcome status_command(const RunCommandOptions& options) {
   auto run = load(options);
   if (options.refresh && on_cluster(run.record) && !run.record.finished) refresh(options, run);
   if (options.json)
     *options.out << runrecord::to_json(run.record).dump(2) << "\n";
   else
     print_status(run.record, *options.out);
-  return any_failed(run.record) ? kExitFailure : kExitSuccess;
+  return any_failed(run.record) ? Outcome::kFailed : Outcome::kSucceeded;
 }
 
-int logs_command(const RunCommandOptions& options) {
+Outcome logs_command(const RunCommandOptions& options) {
   auto run = load(options);
   print_recorded_logs(run, *options.out);
-  if (!options.follow || run.record.finished) return kExitSuccess;
+  if (!options.follow || run.record.finished) return Outcome::kSucceeded;
   if (!on_cluster(run.record)) {
     *options.err << "run " << run.record.run << " ran locally and did not finish; there is nothing to follow\n";
-    return kExitFailure;
+    return Outcome::kFailed;
   }
   return follow_again(options, run);
 }
 
-int delete_command(const RunCommandOptions& options) {
+Outcome delete_command(const RunCommandOptions& options) {
   auto run = load(options);
   if (!on_cluster(run.record)) {
-    *options.err << "run " << run.record.run << " ran locally: there are no Jobs to delete\n";
-    return kExitUsage;
+    throw Error(ErrorKind::kBadInput, "run " + run.record.run + " ran locally: there are no Jobs to delete");
   }
   kube::Client client = client_for(options, run.record);
   kube::ListOptions selectors;
@@ -167,7 +165,7 @@ int delete_command(const RunCommandOptions& options) {
   if (!run.record.finished) run.record.finished = runrecord::Clock::now();
   runrecord::save_run(run.dir, run.record);
   *options.out << "deleted " << deleted << " Jobs of run " << run.record.run << " (their pods go with them)\n";
-  return kExitSuccess;
+  return Outcome::kSucceeded;
 }
 
 }  // namespace gkebuild::submit

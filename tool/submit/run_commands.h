@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 
+#include "base/error.h"
 #include "kube/kubeconfig.h"
 
 namespace gkebuild::submit {
@@ -26,10 +27,12 @@ struct RunCommandOptions {
   const std::atomic<bool>* interrupted = nullptr;
 };
 
-int list_runs_command(const RunCommandOptions& options);
-// 0 unless a Job of the run failed (1).
-int status_command(const RunCommandOptions& options);
-int logs_command(const RunCommandOptions& options);
-int delete_command(const RunCommandOptions& options);
+Outcome list_runs_command(const RunCommandOptions& options);
+// Failed when a Job of the run failed.
+Outcome status_command(const RunCommandOptions& options);
+// Failed when asked to follow a local run that did not finish (there is nothing to follow).
+Outcome logs_command(const RunCommandOptions& options);
+// Throws Error(kBadInput) for a run that ran locally.
+Outcome delete_command(const RunCommandOptions& options);
 
 }  // namespace gkebuild::submit

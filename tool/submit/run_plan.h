@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "project/project.h"
+#include "render/values.h"
 
 namespace gkebuild::submit {
 
@@ -30,11 +31,18 @@ struct PlannedJob {
   int completions = 1;
 };
 
+// An axis NAME with its values as the user wrote them (typed as YAML scalars when
+// applied): replaces the experiment's axis NAME, or adds it.
+struct SweepOverride {
+  std::string name;
+  std::vector<std::string> values;
+};
+
 struct PlanRequest {
   std::string experiment;
   std::vector<std::string> accelerators;  // empty: the experiment's own
-  std::vector<std::string> sweeps;        // "k=v1,v2": replaces (or adds) the axis k
-  std::vector<std::string> sets;          // "a.b=v": template values
+  std::vector<SweepOverride> sweeps;
+  std::vector<render::Assignment> sets;   // {"a.b", "v"}: template values
   std::vector<std::string> values_files;  // YAML or JSON values files, merged in order before `sets`
   std::string run_id;                     // the gkebuild.io/run label and the suffix of Job names
   std::map<std::string, std::string> image_references;  // image name -> reference

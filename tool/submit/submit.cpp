@@ -3,7 +3,6 @@
 #include <deque>
 
 #include "base/atomic_file.h"
-#include "base/exit_codes.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/objects.h"
@@ -32,7 +31,7 @@ std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
   return jobs;
 }
 
-int follow_to_the_end(const SubmitOptions& options, kube::Client& client, const RunPlan& plan,
+Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, const RunPlan& plan,
                       std::vector<JobProgress>& jobs, RecordWriter& record) {
   FollowOptions follow;
   follow.namespace_name = plan.namespace_name;
@@ -41,19 +40,19 @@ int follow_to_the_end(const SubmitOptions& options, kube::Client& client, const 
   follow.max_in_flight = options.max_in_flight;
   follow.follow = !options.detach;
   if (options.detach && plan.jobs.size() > static_cast<std::size_t>(options.max_in_flight))
-    *options.err << "--detach creates all " << plan.jobs.size()
-                 << " Jobs at once: the --max-in-flight cap needs gkebuild to follow the run\n";
+    *options.err << "a detached run creates all " << plan.jobs.size()
+                 << " Jobs at once: the cap on unfinished Jobs needs gkebuild to follow the run\n";
   follow.interrupted = options.interrupted;
   FollowView view(*options.err, *options.out, options.terminal, options.terminal_rows);
   const FollowEnd end = follow_run(client, jobs, std::move(follow), record, view);
   return finish_follow(end, record.record(), *options.err);
 }
 
-int submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
+Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
   std::ostream& err = *options.err;
   const auto access = cluster_access(options.kubeconfig, project.cluster.context);
   ImageStepOptions images;
-  images.given = parse_image_options(options.images);
+  images.given = options.images;
   images.no_build = options.no_build;
   images.workloads_build = options.workloads_build;
   images.insecure_registries = options.insecure_registries;
@@ -63,7 +62,7 @@ int submit_to_cluster(const SubmitOptions& options, const project::Project& proj
   request.image_references = image_references(project, images_of(project, request.experiment), images);
   if (options.interrupted && options.interrupted->load()) {
     err << "stopped with Ctrl-C before anything was applied\n";
-    return kExitInterrupted;
+    return Outcome::kInterrupted;
   }
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
@@ -94,7 +93,7 @@ int submit_to_cluster(const SubmitOptions& options, const project::Project& proj
 
 }  // namespace
 
-int run_submit(const SubmitOptions& options) {
+Outcome run_submit(const SubmitOptions& options) {
   const auto project = project::load_project(options.project_file);
   PlanRequest request;
   request.experiment = options.experiment;

@@ -1,6 +1,7 @@
 // `gkebuild submit EXPERIMENT`: image -> push -> render -> apply -> follow, with the
-// run recorded under .gkebuild/runs/RUN/. Exit code: 0 when every Job succeeded, 1 when
-// one failed, 2 for bad input (then nothing was applied), 130 when Ctrl-C stopped the follow.
+// run recorded under .gkebuild/runs/RUN/. Succeeded when every Job succeeded, failed when
+// one failed, interrupted when Ctrl-C stopped the follow; bad input throws before anything
+// is applied.
 #pragma once
 
 #include <atomic>
@@ -10,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "kube/kubeconfig.h"
+#include "render/values.h"
+#include "submit/run_plan.h"
 
 namespace gkebuild::submit {
 
@@ -18,10 +22,10 @@ struct SubmitOptions {
   std::filesystem::path project_file = "gkebuild.yaml";
   std::string experiment;
   std::vector<std::string> accelerators;
-  std::vector<std::string> sweeps;
-  std::vector<std::string> sets;
+  std::vector<SweepOverride> sweeps;
+  std::vector<render::Assignment> sets;
   std::vector<std::string> values_files;
-  std::vector<std::string> images;  // --image NAME=REF
+  std::map<std::string, std::string> images;  // image name -> a pushed reference (pinned by digest) to run
   std::string workloads_build;  // where compiled workload binaries are (default: the project's build/)
   bool no_build = false;
   bool dry_run = false;
@@ -39,6 +43,6 @@ struct SubmitOptions {
 };
 
 // Throws SourceError (and the build's, push's and API's errors) for the CLI to report.
-int run_submit(const SubmitOptions& options);
+Outcome run_submit(const SubmitOptions& options);
 
 }  // namespace gkebuild::submit

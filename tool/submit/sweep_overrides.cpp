@@ -2,30 +2,18 @@
 
 #include <algorithm>
 
-#include "base/source_error.h"
+#include "base/error.h"
 #include "yamlfile/to_json.h"
 
 namespace gkebuild::submit {
 namespace {
 
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t end; (end = text.find(separator, start)) != std::string::npos; start = end + 1)
-    parts.push_back(text.substr(start, end - start));
-  parts.push_back(text.substr(start));
-  return parts;
-}
-
-project::SweepAxis parse_axis(const std::string& option) {
-  const auto equals = option.find('=');
-  const SourceLocation where{"--sweep " + option};
-  if (equals == std::string::npos || equals == 0 || equals + 1 == option.size())
-    throw SourceError(where, "expected NAME=VALUE,VALUE…, e.g. --sweep n=4096,8192");
+project::SweepAxis typed_axis(const SweepOverride& sweep) {
+  if (sweep.values.empty()) throw Error(ErrorKind::kBadInput, "sweep axis '" + sweep.name + "' has no values");
   project::SweepAxis axis;
-  axis.name = option.substr(0, equals);
-  for (const auto& text : split(option.substr(equals + 1), ',')) {
-    if (text.empty()) throw SourceError(where, "an empty value in the list");
+  axis.name = sweep.name;
+  for (const auto& text : sweep.values) {
+    if (text.empty()) throw Error(ErrorKind::kBadInput, "sweep axis '" + sweep.name + "' has an empty value");
     axis.values.push_back(yamlfile::scalar_to_json(text));
   }
   return axis;
@@ -33,9 +21,9 @@ project::SweepAxis parse_axis(const std::string& option) {
 
 }  // namespace
 
-void apply_sweep_overrides(project::Experiment& experiment, const std::vector<std::string>& sweeps) {
-  for (const auto& option : sweeps) {
-    auto axis = parse_axis(option);
+void apply_sweep_overrides(project::Experiment& experiment, const std::vector<SweepOverride>& sweeps) {
+  for (const auto& sweep : sweeps) {
+    auto axis = typed_axis(sweep);
     auto existing = std::find_if(experiment.sweep.begin(), experiment.sweep.end(),
                                  [&](const project::SweepAxis& a) { return a.name == axis.name; });
     if (existing != experiment.sweep.end())

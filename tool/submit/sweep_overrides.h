@@ -1,15 +1,16 @@
-// --sweep k=v1,v2 on the command line: replaces the experiment's axis k, or adds it.
+// Sweep axes given on the command line: each replaces the experiment's axis of that name, or adds it.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "project/project.h"
+#include "submit/run_plan.h"
 
 namespace gkebuild::submit {
 
-// Values are typed as YAML scalars (`4096` a number, `fp16` a string). A malformed
-// option is a SourceError naming it.
-void apply_sweep_overrides(project::Experiment& experiment, const std::vector<std::string>& sweeps);
+// Values are typed as YAML scalars (`4096` a number, `fp16` a string). An axis without
+// values, or with an empty one, throws Error(kBadInput).
+void apply_sweep_overrides(project::Experiment& experiment, const std::vector<SweepOverride>& sweeps);
 
 }  // namespace gkebuild::submit

@@ -1,6 +1,7 @@
 // Machine-readable reports: the plain JSON list and SARIF 2.1.0 for code scanning.
 #include <nlohmann/json.hpp>
 
+#include "base/version.h"
 #include "validate/report_format.h"
 #include "validate/rules.h"
 
@@ -46,7 +47,7 @@ std::string format_sarif(const ValidateReport& report) {
     if (auto it = index.find(f.rule); it != index.end()) result["ruleIndex"] = it->second;
     results.push_back(std::move(result));
   }
-  nlohmann::json driver = {{"name", "gkebuild"}, {"version", "0.1.0"},
+  nlohmann::json driver = {{"name", "gkebuild"}, {"version", kVersion},
                            {"informationUri", "https://github.com/gkebuild/gkebuild"}, {"rules", rules}};
   nlohmann::json sarif = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                           {"version", "2.1.0"},

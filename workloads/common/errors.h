@@ -1,20 +1,23 @@
-// The two ways a workload run ends early, mapped to the project's exit codes.
+// The two ways a workload run ends early; their kinds choose the exit code
+// from the project's one table (tool/cli/exit_codes.h).
 #pragma once
 
-#include <stdexcept>
+#include <string>
+
+#include "base/error.h"
 
 namespace gkebuild::workloads {
 
 // Bad input from the user (sizes, precisions, data files): exit 2.
-class UsageError : public std::runtime_error {
+class UsageError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string& message) : Error(ErrorKind::kBadInput, message) {}
 };
 
 // The run cannot be done here (no device, not enough memory, a CUDA error): exit 1.
-class RunError : public std::runtime_error {
+class RunError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit RunError(const std::string& message) : Error(ErrorKind::kFailed, message) {}
 };
 
 }  // namespace gkebuild::workloads

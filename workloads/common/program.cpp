@@ -3,7 +3,7 @@
 #include <iostream>
 #include <new>
 
-#include "base/exit_codes.h"
+#include "cli/exit_codes.h"
 #include "common/errors.h"
 
 namespace gkebuild::workloads {
@@ -29,7 +29,7 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::cerr << app.get_name() << ": error: " << e.what() << "\n"
               << "run with --help for the options\n";
-    return kExitUsage;
+    return cli::kExitUsage;
   }
   return std::nullopt;
 }
@@ -37,15 +37,15 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
 int run_guarded(const std::string& program, const std::function<int()>& body) {
   try {
     return body();
-  } catch (const UsageError& e) {
+  } catch (const Error& e) {
     std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitUsage;
+    return cli::exit_code(e.kind());
   } catch (const std::bad_alloc&) {
     std::cerr << program << ": error: out of host memory; try smaller sizes\n";
-    return kExitFailure;
+    return cli::kExitFailure;
   } catch (const std::exception& e) {
     std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitFailure;
+    return cli::kExitFailure;
   }
 }
 

@@ -1,5 +1,5 @@
 // conv-bench on the CPU: im2col + the blocked SGEMM, FP32 only.
-#include "base/exit_codes.h"
+#include "cli/exit_codes.h"
 #include "common/cpu_gemm.h"
 #include "common/errors.h"
 #include "common/random_values.h"
@@ -26,7 +26,7 @@ int run_cpu_conv(const ConvConfig& config, const Device& device, ResultWriter& w
     std::vector<float> y(reference.size());
     conv_im2col(small, x.data(), w.data(), y.data(), device.threads);
     if (!report_conv_check(writer, Precision::fp32, conv_max_error(y, reference, magnitude), extra)) {
-      return kExitFailure;
+      return cli::kExitFailure;
     }
   }
   for (const ConvShape& shape : config.layers) {
@@ -37,7 +37,7 @@ int run_cpu_conv(const ConvConfig& config, const Device& device, ResultWriter& w
     const std::vector<double> seconds = time_on_host(config.warmup, config.repetitions, run);
     report_conv_layer(writer, shape, Precision::fp32, seconds, extra);
   }
-  return kExitSuccess;
+  return cli::kExitSuccess;
 }
 
 }  // namespace gkebuild::workloads

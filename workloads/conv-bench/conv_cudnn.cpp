@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "base/exit_codes.h"
+#include "cli/exit_codes.h"
 #include "common/cuda_timer.h"
 #include "common/device_buffer.h"
 #include "common/device_format.h"
@@ -134,10 +134,10 @@ int run_cudnn_conv(const ConvConfig& config, const Device& device, ResultWriter&
   check_cuda(cudaSetDevice(device.index), "cudaSetDevice");
   const CudnnHandle handle;
   for (Precision p : config.precisions) {
-    if (!check_precision(handle, p, config.seed, writer)) return kExitFailure;
+    if (!check_precision(handle, p, config.seed, writer)) return cli::kExitFailure;
     for (const ConvShape& shape : config.layers) measure_layer(handle, shape, p, config, device, writer);
   }
-  return kExitSuccess;
+  return cli::kExitSuccess;
 }
 
 }  // namespace gkebuild::workloads

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "base/exit_codes.h"
+#include "cli/exit_codes.h"
 #include "common/cpu_gemm.h"
 #include "common/errors.h"
 #include "common/random_values.h"
@@ -49,8 +49,8 @@ int run_cpu_gemm(const GemmConfig& config, const Device& device, ResultWriter& w
   const GemmCheck check = check_gemm_sample(a, b, c, config.m, config.n, config.k,
                                             config.check_samples, Precision::fp32, config.seed);
   const nlohmann::json extra = {{"kernel", cpu_sgemm_kernel_name()}, {"threads", device.threads}};
-  return report_gemm(writer, config, Precision::fp32, seconds, check, extra) ? kExitSuccess
-                                                                            : kExitFailure;
+  return report_gemm(writer, config, Precision::fp32, seconds, check, extra) ? cli::kExitSuccess
+                                                                            : cli::kExitFailure;
 }
 
 }  // namespace gkebuild::workloads

@@ -1,6 +1,6 @@
 // gemm-bench on cuBLAS: cublasGemmEx in FP32, TF32 (FP32 data, tensor cores), FP16 and BF16
 // (16-bit data and result, FP32 accumulation), timed with CUDA events.
-#include "base/exit_codes.h"
+#include "cli/exit_codes.h"
 #include "common/cublas_check.h"
 #include "common/cuda_timer.h"
 #include "common/device_buffer.h"
@@ -73,7 +73,7 @@ int run_cuda_gemm(const GemmConfig& config, const Device& device, ResultWriter& 
   check_cuda(cudaSetDevice(device.index), "cudaSetDevice");
   bool all_passed = true;
   for (Precision p : config.precisions) all_passed = run_precision(config, p, device, writer) && all_passed;
-  return all_passed ? kExitSuccess : kExitFailure;
+  return all_passed ? cli::kExitSuccess : cli::kExitFailure;
 }
 
 }  // namespace gkebuild::workloads

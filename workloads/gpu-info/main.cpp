@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "base/exit_codes.h"
+#include "cli/exit_codes.h"
 #include "common/device.h"
 #include "common/program.h"
 #include "common/results.h"
@@ -28,7 +28,7 @@ int report_devices() {
   if (cuda.count == 0) {
     std::cerr << "gpu-info: no CUDA device visible: " << cuda.reason << "\n"
               << no_cuda_device_help();
-    return gkebuild::kExitFailure;
+    return gkebuild::cli::kExitFailure;
   }
   for (int index = 0; index < cuda.count; ++index) {
     const Device device{DeviceKind::cuda, index, 1, ""};
@@ -42,7 +42,7 @@ int report_devices() {
     m.extra = {{"device_count", cuda.count}};
     writer.write(m);
   }
-  return gkebuild::kExitSuccess;
+  return gkebuild::cli::kExitSuccess;
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "base/exit_codes.h"
+#include "cli/exit_codes.h"
 #include "common/errors.h"
 #include "mnist-train/cpu_mlp_ops.h"
 #include "mnist-train/idx.h"
@@ -99,7 +99,7 @@ int run_training(const TrainConfig& config, const Device& device, ResultWriter& 
     save_checkpoint(trainer.model(), config.save);
     std::fprintf(stderr, "mnist-train: saved the checkpoint to %s\n", config.save.string().c_str());
   }
-  return kExitSuccess;
+  return cli::kExitSuccess;
 }
 
 }  // namespace gkebuild::workloads

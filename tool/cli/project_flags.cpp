@@ -1,0 +1,25 @@
+#include "cli/project_flags.h"
+
+#include "project/project_file.h"
+
+namespace gkebuild::cli {
+namespace fs = std::filesystem;
+
+void add_project_flags(CLI::App& command, ProjectFlags& flags, ShortFile short_file) {
+  command.add_option(short_file == ShortFile::kYes ? "-f,--file" : "--file", flags.file,
+                     "the project file (default: the nearest gkebuild.yaml from here upwards)");
+}
+
+fs::path project_file(const ProjectFlags& flags) {
+  if (!flags.file.empty()) return flags.file;
+  fs::path found = project::find_project_file(fs::current_path());
+  return found.empty() ? fs::path(project::kProjectFileName) : found;
+}
+
+fs::path project_dir(const ProjectFlags& flags) {
+  if (!flags.file.empty()) return fs::absolute(flags.file).parent_path();
+  fs::path found = project::find_project_file(fs::current_path());
+  return found.empty() ? fs::current_path() : found.parent_path();
+}
+
+}  // namespace gkebuild::cli
