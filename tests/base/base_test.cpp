@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 
 #include "base/atomic_file.h"
 #include "base/base64.h"
+#include "base/printable.h"
 #include "base/quantity.h"
 #include "base/rfc3339.h"
 #include "base/source_error.h"
@@ -92,6 +95,40 @@ TEST(Quantity, FollowsTheKubernetesGrammar) {
   EXPECT_EQ(parse_quantity("-1.5Gi"), -1.5 * 1073741824.0);
   for (const char* bad : {"", "Gi", "1.5 Gi", "1..5", "1.2.3", "1e", "1e3Gi", "1Kii", "0x10", "1ee3"})
     EXPECT_FALSE(parse_quantity(bad)) << bad;
+}
+
+mode_t mode_of(const std::filesystem::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+TEST(AtomicFile, SharedFilesHonourTheUmaskAndPrivateOnesAreOwnerOnly) {
+  auto dir = std::filesystem::temp_directory_path() / "gkebuild-atomic-mode-test";
+  std::filesystem::remove_all(dir);
+  mode_t mask = ::umask(022);  // read it back unchanged: no other thread is creating files here
+  ::umask(mask);
+  write_file_atomically(dir / "shared", "x");
+  write_file_atomically(dir / "private", "x", FileAccess::kOwnerOnly);
+  EXPECT_EQ(mode_of(dir / "shared"), 0666 & ~mask);
+  EXPECT_EQ(mode_of(dir / "private"), 0600u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Printable, EscapesControlCharactersAndInvalidUtf8) {
+  EXPECT_EQ(printable("plain name-1.2_x"), "plain name-1.2_x");
+  EXPECT_EQ(printable("\x1b[31mred\x1b]0;title\x07"), "\\x1b[31mred\\x1b]0;title\\x07");
+  EXPECT_EQ(printable("\x1b[31mred\n\t\x7f"), "\\x1b[31mred\\x0a\\x09\\x7f");
+  EXPECT_EQ(printable("a\\x1b"), "a\\\\x1b");  // a literal backslash cannot fake an escape
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x9c\x93"), "caf\xc3\xa9 \xe2\x9c\x93");  // valid UTF-8 stays
+  EXPECT_EQ(printable("\xc2\x9b" "2J"), "\\xc2\\x9b2J");  // U+009B, the C1 CSI
+  EXPECT_EQ(printable("\x9b\xff\xc0\xaf\xed\xa0\x80"),
+            "\\x9b\\xff\\xc0\\xaf\\xed\\xa0\\x80");  // lone, invalid, overlong, surrogate
+  EXPECT_EQ(printable(std::string("a\0b", 3)), "a\\x00b");
+}
+
+TEST(Suggest, TheSuggestionIsPrintable) {
+  EXPECT_EQ(did_you_mean("imagee", {"image\x1b"}), " (did you mean 'image\\x1b'?)");
 }
 
 TEST(AtomicFile, UncommittedTemporaryIsRemoved) {

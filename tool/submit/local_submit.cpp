@@ -63,8 +63,8 @@ int submit_locally(const SubmitOptions& options, const project::Project& project
   const std::string run = run_dir.filename().string();
   request.run_id = cluster_run_id(run);
   const RunPlan plan = plan_run(project, request);
-  for (const auto& job : plan.jobs)
-    write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
+  for (const auto& job : plan.jobs)  // owner only, as in submit.cpp
+    write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text, FileAccess::kOwnerOnly);
   RecordWriter record(run_dir, local_record(project, plan, run, gpu));
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)")
