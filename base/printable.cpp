@@ -37,11 +37,6 @@ std::string printable(std::string_view text) {
   out.reserve(text.size());
   while (!text.empty()) {
     auto c = static_cast<unsigned char>(text.front());
-    if (c == '\\') {
-      out += "\\\\";
-      text.remove_prefix(1);
-      continue;
-    }
     if (c < 0x80) {
       if (c < 0x20 || c == 0x7f) append_escape(out, c);
       else out += static_cast<char>(c);

@@ -9,8 +9,8 @@
 namespace gkebuild {
 
 // `text` with every control character (C0, DEL, C1) and every byte that is not part of valid
-// UTF-8 written as a \x1b-style escape; \ itself becomes \\ so that an escape cannot be faked.
-// Printable ASCII and valid UTF-8 pass unchanged.
+// UTF-8 written as a \x1b-style escape. Printable ASCII (backslashes included, so that regular
+// expressions in messages read as written) and valid UTF-8 pass unchanged.
 std::string printable(std::string_view text);
 
 }  // namespace gkebuild

@@ -89,6 +89,18 @@ TEST(ProjectErrors, UnknownTopLevelKey) {
   expect_error(edit("experiments:", "experimets:"), 7, 1, "unknown key 'experimets' in the project file (did you mean 'experiments'?)");
 }
 
+// A key written with YAML escapes holds raw control characters: the message and the quoted
+// line show them escaped, so nothing reaches the terminal raw.
+TEST(ProjectErrors, ControlCharactersInKeysAreEchoedEscaped) {
+  const auto text = edit("experiments:", "\"experi\\e]0;pwned\\aments\":");
+  expect_error(text, 7, 1, "unknown key 'experi\\x1b]0;pwned\\x07ments' in the project file");
+  try {
+    parse_project(text, "gkebuild.yaml");
+  } catch (const SourceError& e) {
+    EXPECT_EQ(std::string(e.what()).find_first_of("\x1b\x07"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ProjectErrors, UnknownExperimentKey) {
   expect_error(edit("    accelerators:", "    acelerators:"), 10, 5, "(did you mean 'accelerators'?)");
 }

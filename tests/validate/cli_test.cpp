@@ -60,6 +60,15 @@ TEST_F(Cli, UnknownFieldExitsOneWithPosition) {
             std::string::npos) << r.output;
 }
 
+TEST_F(Cli, ControlCharactersInFieldNamesAreEchoedEscaped) {
+  auto file = dir_.write("esc.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  \"lab\\e[2Jels\": {}\n"
+                                     "spec:\n  containers: []\n");
+  auto r = validate(quoted(file.string()));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("unknown field \"lab\\x1b[2Jels\" in metadata"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+}
+
 TEST_F(Cli, StdinAndTypeErrors) {
   auto r = validate("-", "# rendered\napiVersion: v1\nkind: Pod\nmetadata:\n  name: 7\nspec:\n  containers:\n  - image: x\n");
   EXPECT_EQ(r.exit_code, 1);

@@ -1,6 +1,7 @@
 // The top level of gkebuild.yaml: apiVersion, project, registry, cluster, images, storage.
 #include <regex>
 
+#include "base/printable.h"
 #include "base/suggest.h"
 #include "project/parse_helpers.h"
 #include "project/quantities.h"
@@ -73,7 +74,7 @@ Cluster parse_cluster(const Document& doc, const YAML::Node& node, const std::st
   else if (installer == "none") cluster.driver_installer = DriverInstaller::None;
   else
     doc.fail(fields.get("driverInstaller"), "cluster.driverInstaller: expected auto, cos, ubuntu or none, got '" +
-                                                installer + "'" + did_you_mean(installer, choices));
+                                                printable(installer) + "'" + did_you_mean(installer, choices));
   return cluster;
 }
 
