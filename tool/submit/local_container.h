@@ -33,6 +33,9 @@ class LocalJobs {
  private:
   void run_job(std::size_t index, RunSink& sink, FollowView& view);
   void publish(RunSink& sink, FollowView& view);
+  // Marks every Job that has not finished failed: `started_reason` for those with a container
+  // started (or being started), `unstarted_reason` for the others.
+  void fail_unfinished(const std::string& started_reason, const std::string& unstarted_reason);
 
   const RunPlan& plan_;
   std::filesystem::path layout_;
