@@ -6,6 +6,7 @@
 
 #include "base/atomic_file.h"
 #include "base/base64.h"
+#include "base/confined_path.h"
 #include "base/printable.h"
 #include "base/quantity.h"
 #include "base/rfc3339.h"
@@ -134,6 +135,29 @@ TEST(Printable, EscapesControlCharactersAndInvalidUtf8) {
 
 TEST(Suggest, TheSuggestionIsPrintable) {
   EXPECT_EQ(did_you_mean("imagee", {"image\x1b"}), " (did you mean 'image\\x1b'?)");
+}
+
+TEST(ConfinedPath, DotDotAbsoluteAndSymlinksCannotLeaveTheRoot) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "gkebuild-confined-test";
+  fs::remove_all(root);
+  fs::create_directories(root / "sub");
+  fs::create_symlink("/etc", root / "etclink");
+  fs::create_symlink("../sub", root / "sub" / "inner");
+  const fs::path real_root = fs::canonical(root);
+  EXPECT_EQ(confined_path(root, "sub/x.j2"), real_root / "sub" / "x.j2");
+  EXPECT_EQ(confined_path(root, "sub/inner/y"), real_root / "sub" / "y");  // a symlink that stays inside
+  EXPECT_EQ(confined_path(root, "a/../b"), real_root / "b");
+  EXPECT_FALSE(confined_path(root, "../x"));
+  EXPECT_FALSE(confined_path(root, "sub/../../x"));
+  EXPECT_FALSE(confined_path(root, "/etc/passwd"));
+  EXPECT_FALSE(confined_path(root, "etclink/passwd"));
+  EXPECT_FALSE(confined_path(root, "missing/../../x"));
+  EXPECT_FALSE(confined_path(root, ""));
+  EXPECT_TRUE(is_within("/a/b", "/a/b/c"));
+  EXPECT_TRUE(is_within("/a/b/", "/a/b"));
+  EXPECT_FALSE(is_within("/a/b", "/a/bc"));
+  fs::remove_all(root);
 }
 
 TEST(AtomicFile, UncommittedTemporaryIsRemoved) {

@@ -193,6 +193,32 @@ TEST_F(ProjectFiles, HugeFileIsRefusedBeforeReading) {
   }
 }
 
+// A project's dockerfile template must stay in the project folder: `..`, an absolute path and
+// a symlink leading out are refused at the value's position, and nothing outside is read.
+TEST_F(ProjectFiles, DockerfilePathsStayInTheProject) {
+  std::filesystem::create_directories(dir / "templates");
+  std::filesystem::create_symlink("/etc/passwd", dir / "templates" / "link.j2");
+  std::ofstream(dir / "templates" / "own.j2") << "FROM scratch\n";
+  auto project_with = [&](const std::string& dockerfile) {
+    std::ofstream(dir / "gkebuild.yaml") << edit("    workload: gemm-bench\n",
+                                                 "    workload: gemm-bench\n    dockerfile: \"" + dockerfile + "\"\n");
+    return dir / "gkebuild.yaml";
+  };
+  EXPECT_EQ(load_project(project_with("own.j2")).images[0].dockerfile, "own.j2");
+  for (const std::string bad : {"../../../../etc/passwd", "/etc/passwd", "link.j2", "templates/../../x.j2"}) {
+    try {
+      load_project(project_with(bad));
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const SourceError& e) {
+      EXPECT_EQ(e.where().line, 7) << e.what();
+      EXPECT_EQ(e.where().column, 17) << e.what();
+      EXPECT_NE(std::string(e.what()).find("image 'gemm'.dockerfile: '" + bad + "' leads outside the project folder"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(ProjectExamples, ShippedExamplesLoad) {
   for (const char* name : {"gemm-compare", "mnist"}) {
     const auto project = load_project(std::filesystem::path(GKEBUILD_SOURCE_ROOT) / "examples" / name / "gkebuild.yaml");
