@@ -94,6 +94,19 @@ TEST_F(SubmitLocalTest, ClusterLocalRunsEveryJobUnderRunc) {
   EXPECT_EQ(lines[0]["job"], record["jobs"][0]["name"]);
 }
 
+TEST_F(SubmitLocalTest, NetworkFlagChoosesThePrivateOrTheHostsNetwork) {
+  write_project("cluster: local");
+  auto outcome = gkebuild("submit steps --dry-run");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("each in its own network namespace"), std::string::npos) << outcome.output;
+  outcome = gkebuild("submit steps --dry-run --network host");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("on the host's network"), std::string::npos) << outcome.output;
+  outcome = gkebuild("submit steps --network bridge");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+  EXPECT_NE(outcome.output.find("--network"), std::string::npos) << outcome.output;
+}
+
 TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {
   write_project("cluster: {namespace: demo}");
   const auto outcome = gkebuild("submit steps --local --sweep n=5 --sweep code=3");

@@ -58,7 +58,9 @@ RuntimeInputs inputs_for(const ContainerSpec& spec, const UnpackedImage& image, 
   in.process.user = resolve_user(config.user, image.rootfs);
   in.rootfs = rootfs;
   in.hostname = spec.name.substr(0, 63);
-  in.host_network_files = existing_host_network_files();
+  in.host_network = spec.host_network;
+  if (spec.host_network) in.host_network_files = existing_host_network_files();
+  in.limits = spec.limits;
   if (spec.gpus) in.gpu = find_host_gpu();
   return in;
 }

@@ -65,9 +65,10 @@ std::string expand_variables(const std::string& text, const std::vector<std::pai
 }
 
 LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
-                     std::filesystem::path work_dir, bool gpus, const std::atomic<bool>* interrupted)
+                     std::filesystem::path work_dir, bool gpus, bool host_network,
+                     const std::atomic<bool>* interrupted)
     : plan_(plan), layout_(std::move(layout)), image_(std::move(image_digest)), work_dir_(std::move(work_dir)),
-      gpus_(gpus), interrupted_(interrupted) {
+      gpus_(gpus), host_network_(host_network), interrupted_(interrupted) {
   for (const auto& job : plan.jobs) jobs_.push_back(JobProgress{job.name});
 }
 
@@ -118,6 +119,8 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
     spec.working_dir = container.value("workingDir", "");
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
     spec.gpus = gpus_;
+    spec.host_network = host_network_;
+    spec.limits = localrun::limits_from_resources(container.value("resources", json::object()));
     spec.stop = interrupted_;
     PodProgress& pod = job.pods[spec.name];
     pod.name = spec.name;

@@ -54,7 +54,8 @@ int submit_locally(const SubmitOptions& options, const project::Project& project
   if (options.dry_run) {
     *options.out << manifest_stream(plan_run(project, request));
     err << "dry run: --local would build image " << image << " into " << layout.string()
-        << " and run each Job's container here with runc\n";
+        << " and run each Job's container here with runc"
+        << (options.network == "host" ? ", on the host's network" : ", each in its own network namespace") << "\n";
     return 0;
   }
   const std::string digest = build_image(project, image, layout, options.workloads_build, err);
@@ -70,7 +71,8 @@ int submit_locally(const SubmitOptions& options, const project::Project& project
   err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)")
       << ", recorded in " << run_dir.string() << "\n";
   FollowView view(err, *options.out, options.terminal, options.terminal_rows);
-  LocalJobs jobs(plan, layout, digest, project.dir / ".gkebuild" / "local", gpu, options.interrupted);
+  LocalJobs jobs(plan, layout, digest, project.dir / ".gkebuild" / "local", gpu, options.network == "host",
+                 options.interrupted);
   const FollowEnd end = jobs.run(record, view);
   return finish_follow(end, record.record(), err);
 }
