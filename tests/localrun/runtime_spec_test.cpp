@@ -5,6 +5,7 @@
 
 #include "../images/temp_dir.h"
 #include "base/atomic_file.h"
+#include "localrun/cgroup_controllers.h"
 #include "localrun/runtime_spec.h"
 
 namespace gkebuild::localrun {
@@ -124,6 +125,20 @@ TEST(RuntimeSpec, GpuDevicesAndDriverFilesAsOnGke) {
 }
 
 // A fake /dev with device nodes (mknod needs root) and fake driver folders.
+TEST(CgroupControllers, TheLimitsNeedTheirControllers) {
+  ResourceLimits limits;
+  limits.cpu_millis = 500;
+  limits.memory_bytes = 1 << 30;
+  const std::string v1 = "9:name=systemd:/\n8:pids:/\n4:memory:/a\n2:cpu,cpuacct:/\n0::/\n";
+  EXPECT_TRUE(missing_cgroup_controllers(limits, v1, "").empty());
+  EXPECT_EQ(missing_cgroup_controllers(limits, "9:name=systemd:/\n2:cpu,cpuacct:/\n0::/\n", ""),
+            (std::vector<std::string>{"memory", "pids"}));
+  // v2 only: the unified hierarchy's cgroup.controllers.
+  EXPECT_TRUE(missing_cgroup_controllers(limits, "0::/user.slice\n", "cpuset cpu io memory hugetlb pids rdma\n").empty());
+  EXPECT_EQ(missing_cgroup_controllers(limits, "0::/\n", "cpuset io pids\n"), (std::vector<std::string>{"cpu", "memory"}));
+  EXPECT_EQ(missing_cgroup_controllers(ResourceLimits{}, "0::/\n", "cpu memory\n"), (std::vector<std::string>{"pids"}));
+}
+
 TEST(HostGpu, FindsNvidiaDevicesAndDriverFiles) {
   if (::geteuid() != 0) GTEST_SKIP() << "making device nodes needs root";
   TempDir dir;

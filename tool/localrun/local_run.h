@@ -54,7 +54,8 @@ using LineSink = std::function<void(std::string_view line, bool from_stderr)>;
 // output line to on_line as it arrives (on this thread).
 // The container and its bundle are removed on every path, exceptions included.
 // Throws std::runtime_error with a clear message: not root, no runtime on PATH, image not
-// in the layout, a layer that is corrupt or escapes the root file system, an unknown user.
+// in the layout, a layer that is corrupt or escapes the root file system, an unknown user, a
+// cgroup controller the limits need that this host does not offer.
 ContainerResult run_container(const ContainerSpec& spec, const std::filesystem::path& work_dir,
                               const LineSink& on_line);
 
