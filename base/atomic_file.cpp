@@ -17,6 +17,26 @@ namespace {
   throw std::system_error(errno, std::generic_category(), what + " " + path.string());
 }
 
+// The process's umask, read once. umask(2) can only be read by setting it, which would race
+// with threads creating files, so /proc is asked first.
+mode_t process_umask() {
+  static const mode_t mask = [] {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+      if (line.starts_with("Umask:")) return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+    }
+    mode_t old = ::umask(022);
+    ::umask(old);
+    return old;
+  }();
+  return mask;
+}
+
+mode_t mode_for(FileAccess access) {
+  return access == FileAccess::kOwnerOnly ? 0600 : (0666 & ~process_umask());
+}
+
 }  // namespace
 
 TemporaryFile::TemporaryFile(const std::filesystem::path& dir, std::string_view stem) {
@@ -46,9 +66,9 @@ void TemporaryFile::write(std::string_view bytes) {
   }
 }
 
-void TemporaryFile::commit(const std::filesystem::path& target) {
-  // Files are created 0600 by mkstemp; give them the usual 0644.
-  if (::fchmod(fd_, 0644) != 0) fail("cannot set the mode of", path_);
+void TemporaryFile::commit(const std::filesystem::path& target, FileAccess access) {
+  // mkstemp creates files 0600 whatever the umask; give them the mode open(2) would.
+  if (::fchmod(fd_, mode_for(access)) != 0) fail("cannot set the mode of", path_);
   if (::fsync(fd_) != 0) fail("cannot flush", path_);
   if (::close(fd_) != 0) {
     fd_ = -1;
@@ -59,11 +79,12 @@ void TemporaryFile::commit(const std::filesystem::path& target) {
   committed_ = true;
 }
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+void write_file_atomically(const std::filesystem::path& path, std::string_view content,
+                           FileAccess access) {
   auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   TemporaryFile tmp(dir, path.filename().string());
   tmp.write(content);
-  tmp.commit(path);
+  tmp.commit(path, access);
 }
 
 std::string read_file(const std::filesystem::path& path) {

@@ -8,9 +8,14 @@
 
 namespace gkebuild {
 
+// Who may read a written file. kShared honours the umask, as open(2) with 0666 would;
+// kOwnerOnly (0600) is for files that may hold secrets: run records, pins.
+enum class FileAccess { kShared, kOwnerOnly };
+
 // Replaces `path` with `content` atomically. Creates parent directories.
 // Throws std::system_error naming the path on failure; the old file is intact then.
-void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+void write_file_atomically(const std::filesystem::path& path, std::string_view content,
+                           FileAccess access = FileAccess::kShared);
 
 // Reads a whole file. Throws std::system_error naming the path on failure.
 std::string read_file(const std::filesystem::path& path);
@@ -27,8 +32,9 @@ class TemporaryFile {
   int fd() const { return fd_; }
   const std::filesystem::path& path() const { return path_; }
   void write(std::string_view bytes);
-  // fsyncs, closes and renames onto `target`; after this the destructor does nothing.
-  void commit(const std::filesystem::path& target);
+  // Sets the mode `access` asks for, fsyncs, closes and renames onto `target`; after this
+  // the destructor does nothing.
+  void commit(const std::filesystem::path& target, FileAccess access = FileAccess::kShared);
 
  private:
   std::filesystem::path path_;

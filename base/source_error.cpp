@@ -1,5 +1,9 @@
 #include "base/source_error.h"
 
+#include <algorithm>
+
+#include "base/printable.h"
+
 namespace gkebuild {
 
 std::string to_string(const SourceLocation& where) {
@@ -25,18 +29,37 @@ std::string_view line_of(std::string_view source, int line) {
   return text;
 }
 
+namespace {
+
+std::string printable_keeping_tabs(std::string_view text) {
+  std::string out;
+  for (size_t tab = text.find('\t'); tab != std::string_view::npos; tab = text.find('\t')) {
+    out += printable(text.substr(0, tab)) + '\t';
+    text.remove_prefix(tab + 1);
+  }
+  return out + printable(text);
+}
+
+}  // namespace
+
 std::string format_diagnostic(const SourceLocation& where, std::string_view message,
                               std::string_view source) {
   std::string out = to_string(where) + ": error: " + std::string(message);
   std::string_view text = line_of(source, where.line);
   if (text.empty()) return out;
+  // The quoted line is the user's file: its control characters are shown escaped, and the
+  // caret is placed under the escaped text.
   out += "\n  ";
-  out += text;
+  out += printable_keeping_tabs(text);
   if (where.column > 0) {
     out += "\n  ";
-    // Keep tabs so the caret lines up under tab-indented text.
-    for (int i = 0; i + 1 < where.column && i < static_cast<int>(text.size()); ++i)
-      out += text[i] == '\t' ? '\t' : ' ';
+    size_t before = std::min(text.size(), static_cast<size_t>(where.column - 1));
+    // Keep tabs so the caret lines up under tab-indented text; one space per character, not
+    // per byte of a UTF-8 sequence.
+    for (char c : printable_keeping_tabs(text.substr(0, before))) {
+      if (c == '\t') out += '\t';
+      else if ((static_cast<unsigned char>(c) & 0xc0) != 0x80) out += ' ';
+    }
     out += '^';
   }
   return out;

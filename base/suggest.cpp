@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/printable.h"
+
 namespace gkebuild {
 
 size_t edit_distance(std::string_view a, std::string_view b) {
@@ -38,7 +40,8 @@ std::optional<std::string> closest_match(std::string_view name,
 
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates) {
   auto match = closest_match(name, candidates);
-  return match ? " (did you mean '" + *match + "'?)" : "";
+  // Candidates may come from a user's file too (image names, keys), so they are made printable.
+  return match ? " (did you mean '" + printable(*match) + "'?)" : "";
 }
 
 }  // namespace gkebuild

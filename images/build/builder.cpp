@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "base/atomic_file.h"
+#include "base/printable.h"
 #include "base/rfc3339.h"
 #include "build/copy_sources.h"
 #include "build/layer_cache.h"
@@ -70,7 +71,9 @@ class Builder {
 
  private:
   [[noreturn]] void fail(const Instruction& in, const std::string& message) const {
-    throw DockerfileError(dockerfile_.file, in.line, in.column, message, dockerfile_.source);
+    // Messages quote the user's words (ENV pairs, ports, base images, COPY sources), so the
+    // whole message is made printable here, once for every instruction.
+    throw DockerfileError(dockerfile_.file, in.line, in.column, printable(message), dockerfile_.source);
   }
 
   void progress(const std::string& message) const {

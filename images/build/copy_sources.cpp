@@ -10,6 +10,8 @@
 #include <cstring>
 #include <map>
 
+#include "base/confined_path.h"
+
 namespace gkebuild::build {
 namespace fs = std::filesystem;
 
@@ -25,11 +27,6 @@ struct stat lstat_or_throw(const fs::path& path, const std::string& shown) {
   return st;
 }
 
-bool inside(const fs::path& path, const fs::path& root) {
-  auto rel = path.lexically_relative(root);
-  return !rel.empty() && *rel.begin() != "..";
-}
-
 fs::path checked_relative(const std::string& source) {
   if (source.starts_with('/')) {
     throw CopyError("COPY source '" + source +
@@ -41,8 +38,15 @@ fs::path checked_relative(const std::string& source) {
   return p;
 }
 
-// The context paths a source names: globs expanded one path component at a time.
-std::vector<fs::path> expand(const fs::path& context, const fs::path& relative) {
+[[noreturn]] void fail_outside(const std::string& written) {
+  // Never the resolved path, nor what a listing outside found: the message must not reveal
+  // anything about the files beyond the context.
+  throw CopyError("COPY source '" + written + "' leads outside the build context (through a symlink)");
+}
+
+// The context paths a source names: globs expanded one path component at a time. A folder
+// is listed only once it is known to be inside the context.
+std::vector<fs::path> expand(const fs::path& context, const fs::path& relative, const std::string& written) {
   std::vector<fs::path> current{fs::path()};
   for (const auto& part : relative) {
     std::string component = part.string();
@@ -52,6 +56,7 @@ std::vector<fs::path> expand(const fs::path& context, const fs::path& relative) 
         next.push_back(prefix / part);
         continue;
       }
+      if (!prefix.empty() && !confined_path(context, prefix)) fail_outside(written);
       std::error_code error;
       std::vector<fs::path> found;
       for (const auto& e : fs::directory_iterator(context / prefix, error)) {
@@ -84,7 +89,10 @@ class Collector {
     std::vector<std::pair<std::string, fs::path>> matches;  // (as written, context path)
     for (const auto& source : request_.sources) {
       fs::path relative = checked_relative(source);
-      auto found = expand(context_, relative);
+      auto found = expand(context_, relative, source);
+      // Outside first, so that whether a file exists beyond the context is not told either.
+      for (const auto& p : found)
+        if (!p.empty() && !confined_path(context_, p)) fail_outside(source);
       std::erase_if(found, [&](const fs::path& p) {
         struct stat st {};
         return ::lstat((context_ / p).c_str(), &st) != 0;
@@ -111,10 +119,7 @@ class Collector {
   void add_match(const std::string& written, const fs::path& relative, const fs::path& dest,
                  bool dest_is_dir) {
     fs::path real = fs::weakly_canonical(context_ / relative);
-    if (real != context_ && !inside(real, context_)) {
-      throw CopyError("COPY source '" + written + "' resolves to " + real.string() +
-                      ", outside the build context (a symlink that escapes it)");
-    }
+    if (!is_within(context_, real)) fail_outside(written);
     struct stat st = lstat_or_throw(real, written);
     if (S_ISDIR(st.st_mode)) {
       add(dest, real, st, written);
@@ -159,6 +164,7 @@ class Collector {
       e.type = layer::EntryType::kFile;
       e.size = st.st_size;
       e.source = source;
+      e.listed_as = layer::FileIdentity{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
       check_readable(source, shown);
     } else {
       throw CopyError("COPY source '" + shown + "' is not a file, directory or symlink");
@@ -169,7 +175,7 @@ class Collector {
   }
 
   static void check_readable(const fs::path& source, const std::string& shown) {
-    int fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
       throw CopyError("cannot read COPY source '" + shown + "': " + std::strerror(errno));
     }

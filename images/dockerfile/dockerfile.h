@@ -19,6 +19,7 @@ enum class Keyword {
 struct Flag {
   std::string name;   // "chown" for --chown=…
   std::string value;
+  int column = 0;     // where "--" is, for messages
 };
 
 struct Instruction {

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/printable.h"
 #include "dockerfile/dockerfile.h"
 #include "dockerfile/dockerfile_error.h"
 
@@ -120,6 +121,7 @@ class Parser {
   std::vector<LogicalLine> join_lines(const std::vector<std::string_view>& lines, size_t first) {
     std::vector<LogicalLine> out;
     bool continuing = false;
+    int escape_line = 0, escape_column = 0;  // where the last continuation's escape character is
     for (size_t i = first; i < lines.size(); ++i) {
       std::string_view l = lines[i];
       size_t p = skip_space(l, 0);
@@ -129,11 +131,15 @@ class Parser {
       std::string_view content = continuing ? l : l.substr(p);
       std::string_view trimmed = rtrim(content);
       continuing = !trimmed.empty() && trimmed.back() == result_.escape;
-      if (continuing) trimmed.remove_suffix(1);
+      if (continuing) {
+        escape_line = static_cast<int>(i) + 1;
+        escape_column = static_cast<int>(l.size() - content.size() + trimmed.size());
+        trimmed.remove_suffix(1);
+      }
       out.back().text += trimmed;
     }
     if (continuing) {
-      fail(out.back().line, 0, "the last instruction ends with a line continuation");
+      fail(escape_line, escape_column, "the last instruction ends with a line continuation");
     }
     return out;
   }
@@ -152,7 +158,7 @@ class Parser {
     auto known = supported().find(name);
     if (known == supported().end()) {
       fail(logical.line, keyword_column,
-           "unknown instruction '" + std::string(text.substr(0, end_of_word)) + "'");
+           "unknown instruction '" + printable(text.substr(0, end_of_word)) + "'");
     }
     Instruction in;
     in.keyword = known->second;
@@ -178,9 +184,9 @@ class Parser {
   Flag parse_flag(std::string_view word, int line, int column) const {
     size_t eq = word.find('=');
     if (eq == std::string_view::npos || eq == 2) {
-      fail(line, column, "malformed flag '" + std::string(word) + "': expected --name=value");
+      fail(line, column, "malformed flag '" + printable(word) + "': expected --name=value");
     }
-    return Flag{std::string(word.substr(2, eq - 2)), std::string(word.substr(eq + 1))};
+    return Flag{std::string(word.substr(2, eq - 2)), std::string(word.substr(eq + 1)), column};
   }
 
   void check_flags(const Instruction& in) const {
@@ -188,10 +194,10 @@ class Parser {
       if (in.keyword == Keyword::kCopy && (f.name == "chown" || f.name == "chmod")) continue;
       if (in.keyword == Keyword::kFrom && f.name == "platform") continue;
       if (in.keyword == Keyword::kCopy && f.name == "from") {
-        fail(in.line, 0, "COPY --from needs a multi-stage build, which gkebuild image does not "
+        fail(in.line, f.column, "COPY --from needs a multi-stage build, which gkebuild image does not "
                          "support; build this Dockerfile with `buildah bud` or `docker build`");
       }
-      fail(in.line, 0, in.name + " does not support the flag --" + f.name);
+      fail(in.line, f.column, in.name + " does not support the flag --" + printable(f.name));
     }
   }
 

@@ -1,6 +1,7 @@
 #include "layer/tar_writer.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -109,11 +110,32 @@ void TarWriter::write_header(const Entry& e) {
   out_.write(std::string_view(h.data(), h.size()));
 }
 
-void TarWriter::write_file_content(const Entry& e) {
-  int fd = ::open(e.source.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    throw std::system_error(errno, std::generic_category(), "cannot read " + e.source.string());
+namespace {
+
+// Opens a file entry's source; one with `listed_as` must still be that very file.
+int open_source(const Entry& e) {
+  const int flags = O_RDONLY | O_CLOEXEC | (e.listed_as ? O_NOFOLLOW | O_NONBLOCK : 0);
+  int fd = ::open(e.source.c_str(), flags);
+  if (fd < 0 && e.listed_as && errno == ELOOP) {
+    throw std::runtime_error(e.source.string() + " was replaced by a symlink after it was listed; build again");
   }
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot read " + e.source.string());
+  if (!e.listed_as) return fd;
+  struct stat st {};
+  const bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == e.listed_as->device &&
+                    st.st_ino == e.listed_as->inode && st.st_size == e.size;
+  if (!same) {
+    ::close(fd);
+    throw std::runtime_error(e.source.string() + " changed after it was listed (another file, or another size); "
+                             "build again");
+  }
+  return fd;
+}
+
+}  // namespace
+
+void TarWriter::write_file_content(const Entry& e) {
+  int fd = open_source(e);
   std::vector<char> buffer(1 << 20);
   int64_t done = 0;
   while (done < e.size) {

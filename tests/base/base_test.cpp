@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 
 #include "base/atomic_file.h"
 #include "base/base64.h"
+#include "base/confined_path.h"
+#include "base/printable.h"
 #include "base/quantity.h"
 #include "base/rfc3339.h"
 #include "base/source_error.h"
@@ -17,6 +21,11 @@ TEST(SourceError, ShowsLineAndCaret) {
   SourceError error({"gkebuild.yaml", 2, 5}, "unknown key 'imagse'", "a: 1\nb:  imagse\n");
   EXPECT_EQ(std::string(error.what()),
             "gkebuild.yaml:2:5: error: unknown key 'imagse'\n  b:  imagse\n      ^");
+}
+
+TEST(SourceError, QuotedLineIsPrintableAndTheCaretFollowsIt) {
+  SourceError error({"f.yaml", 1, 9}, "unknown key", "\x1b[2J\tkey: 1\n");
+  EXPECT_EQ(std::string(error.what()), "f.yaml:1:9: error: unknown key\n  \\x1b[2J\tkey: 1\n         \t   ^");
 }
 
 TEST(SourceError, WithoutSourceIsOneLine) {
@@ -92,6 +101,63 @@ TEST(Quantity, FollowsTheKubernetesGrammar) {
   EXPECT_EQ(parse_quantity("-1.5Gi"), -1.5 * 1073741824.0);
   for (const char* bad : {"", "Gi", "1.5 Gi", "1..5", "1.2.3", "1e", "1e3Gi", "1Kii", "0x10", "1ee3"})
     EXPECT_FALSE(parse_quantity(bad)) << bad;
+}
+
+mode_t mode_of(const std::filesystem::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+TEST(AtomicFile, SharedFilesHonourTheUmaskAndPrivateOnesAreOwnerOnly) {
+  auto dir = std::filesystem::temp_directory_path() / "gkebuild-atomic-mode-test";
+  std::filesystem::remove_all(dir);
+  mode_t mask = ::umask(022);  // read it back unchanged: no other thread is creating files here
+  ::umask(mask);
+  write_file_atomically(dir / "shared", "x");
+  write_file_atomically(dir / "private", "x", FileAccess::kOwnerOnly);
+  EXPECT_EQ(mode_of(dir / "shared"), 0666 & ~mask);
+  EXPECT_EQ(mode_of(dir / "private"), 0600u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Printable, EscapesControlCharactersAndInvalidUtf8) {
+  EXPECT_EQ(printable("plain name-1.2_x"), "plain name-1.2_x");
+  EXPECT_EQ(printable("\x1b[31mred\x1b]0;title\x07"), "\\x1b[31mred\\x1b]0;title\\x07");
+  EXPECT_EQ(printable("\x1b[31mred\n\t\x7f"), "\\x1b[31mred\\x0a\\x09\\x7f");
+  EXPECT_EQ(printable("^[a-z]\\.x$"), "^[a-z]\\.x$");
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x9c\x93"), "caf\xc3\xa9 \xe2\x9c\x93");  // valid UTF-8 stays
+  EXPECT_EQ(printable("\xc2\x9b" "2J"), "\\xc2\\x9b2J");  // U+009B, the C1 CSI
+  EXPECT_EQ(printable("\x9b\xff\xc0\xaf\xed\xa0\x80"),
+            "\\x9b\\xff\\xc0\\xaf\\xed\\xa0\\x80");  // lone, invalid, overlong, surrogate
+  EXPECT_EQ(printable(std::string("a\0b", 3)), "a\\x00b");
+}
+
+TEST(Suggest, TheSuggestionIsPrintable) {
+  EXPECT_EQ(did_you_mean("imagee", {"image\x1b"}), " (did you mean 'image\\x1b'?)");
+}
+
+TEST(ConfinedPath, DotDotAbsoluteAndSymlinksCannotLeaveTheRoot) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "gkebuild-confined-test";
+  fs::remove_all(root);
+  fs::create_directories(root / "sub");
+  fs::create_symlink("/etc", root / "etclink");
+  fs::create_symlink("../sub", root / "sub" / "inner");
+  const fs::path real_root = fs::canonical(root);
+  EXPECT_EQ(confined_path(root, "sub/x.j2"), real_root / "sub" / "x.j2");
+  EXPECT_EQ(confined_path(root, "sub/inner/y"), real_root / "sub" / "y");  // a symlink that stays inside
+  EXPECT_EQ(confined_path(root, "a/../b"), real_root / "b");
+  EXPECT_FALSE(confined_path(root, "../x"));
+  EXPECT_FALSE(confined_path(root, "sub/../../x"));
+  EXPECT_FALSE(confined_path(root, "/etc/passwd"));
+  EXPECT_FALSE(confined_path(root, "etclink/passwd"));
+  EXPECT_FALSE(confined_path(root, "missing/../../x"));
+  EXPECT_FALSE(confined_path(root, ""));
+  EXPECT_TRUE(is_within("/a/b", "/a/b/c"));
+  EXPECT_TRUE(is_within("/a/b/", "/a/b"));
+  EXPECT_FALSE(is_within("/a/b", "/a/bc"));
+  fs::remove_all(root);
 }
 
 TEST(AtomicFile, UncommittedTemporaryIsRemoved) {

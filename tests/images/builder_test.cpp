@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "base/atomic_file.h"
+#include "build/copy_sources.h"
 #include "dockerfile/dockerfile_error.h"
 #include "image/layout_sink.h"
 #include "common/temp_dir.h"
+#include "layer/layer_writer.h"
 
 namespace gkebuild::build {
 namespace {
@@ -138,10 +140,46 @@ TEST_F(BuilderTest, BadCopySourcesNameTheLine) {
   fs::create_symlink("/etc", dir / "ctx/escape");
   EXPECT_NE(error_of("FROM scratch\nCOPY escape/passwd /x").find("outside the build context"),
             std::string::npos);
+  EXPECT_EQ(error_of("FROM scratch\nCOPY escape/nothing-here /x"),
+            "2: COPY source 'escape/nothing-here' leads outside the build context (through a symlink)");
   EXPECT_NE(error_of("FROM scratch\nCOPY lib/libx.so bin/app /x").find("ending in '/'"),
             std::string::npos);
   EXPECT_NE(error_of("FROM scratch\nCOPY --chown=root lib/ /x/").find("numeric"), std::string::npos);
   EXPECT_NE(error_of("FROM registry.example/base:1\n").find("registry client"), std::string::npos);
+}
+
+// A symlink in the context that leads out (here to /etc) is never listed or resolved in a
+// message: the error names the source as written and nothing that is outside.
+TEST_F(BuilderTest, GlobsThroughASymlinkOutOfTheContextRevealNothing) {
+  fs::create_symlink("/etc", dir / "ctx/etclink");
+  for (const std::string source : {"etclink/*", "etclink/pass*", "etc*/passwd", "*/passwd"}) {
+    const std::string error = error_of("FROM scratch\nCOPY " + source + " /x/\n");
+    EXPECT_EQ(error, "2: COPY source '" + source + "' leads outside the build context (through a symlink)");
+  }
+}
+
+// The COPY race: a file is listed, then swapped for a symlink to a host file (or for another
+// file) before the layer is written. The writer must refuse instead of packing host bytes.
+TEST_F(BuilderTest, AFileSwappedAfterListingIsRefusedByTheLayerWriter) {
+  write("secret", std::string(100000, 's'));  // outside the context, the size of lib/libx.so
+  const CopyLayer copy = collect_copy({dir / "ctx", {"lib/libx.so"}, "/x"});
+  fs::rename(dir / "ctx/lib/libx.so", dir / "listed");  // kept, so that its inode is not reused
+  fs::create_symlink(dir / "secret", dir / "ctx/lib/libx.so");
+  try {
+    layer::write_layer(*store, copy.entries, {});
+    FAIL() << "the layer was written through the symlink";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("libx.so was replaced by a symlink after it was listed"), std::string::npos)
+        << e.what();
+  }
+  fs::remove(dir / "ctx/lib/libx.so");
+  fs::copy_file(dir / "secret", dir / "ctx/lib/libx.so");  // a regular file again, but another one
+  try {
+    layer::write_layer(*store, copy.entries, {});
+    FAIL() << "the layer was written from another file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("libx.so changed after it was listed"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(BuilderTest, BaseImageFromAnOciLayout) {

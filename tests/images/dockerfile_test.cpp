@@ -48,17 +48,37 @@ TEST(DockerfileParse, RefusedInstructionsNameTheLineAndAPeer) {
   EXPECT_EQ(error_of("FROM scratch\nRUN make").substr(0, 4), "2:1:");
   EXPECT_NE(error_of("FROM scratch\nRUN make").find("buildah bud"), std::string::npos);
   EXPECT_NE(error_of("FROM scratch\n  ADD x /").find("2:3: ADD"), std::string::npos);
-  EXPECT_NE(error_of("FROM scratch\nCOPY --from=build /a /b").find("2:0: COPY --from"), std::string::npos);
+  EXPECT_NE(error_of("FROM scratch\nCOPY --from=build /a /b").find("2:6: COPY --from"), std::string::npos);
 }
 
 TEST(DockerfileParse, MalformedInput) {
   EXPECT_EQ(error_of("FROM scratch\nFROB x"), "2:1: unknown instruction 'FROB'");
   EXPECT_EQ(error_of("COPY a b"), "1:1: COPY before FROM: a Dockerfile must start with FROM (ARG may precede it)");
   EXPECT_EQ(error_of("FROM scratch\nCOPY"), "2:1: COPY needs arguments");
-  EXPECT_EQ(error_of("FROM scratch\nENV A=1 \\"), "2:0: the last instruction ends with a line continuation");
+  EXPECT_EQ(error_of("FROM scratch\nENV A=1 \\"), "2:9: the last instruction ends with a line continuation");
+  EXPECT_EQ(error_of("FROM scratch\nENV A=1 \\\n  B=2 \\\n# c\n"),
+            "3:7: the last instruction ends with a line continuation");
+  EXPECT_EQ(error_of("FROM scratch\nCOPY  --chown=1 --mode=0 a /"), "2:17: COPY does not support the flag --mode");
   EXPECT_EQ(error_of("# nothing\n"), "0:0: no FROM instruction");
   EXPECT_NE(error_of("FROM scratch\nFROM scratch").find("2:1: a second FROM"), std::string::npos);
-  EXPECT_EQ(error_of("FROM scratch\nCOPY --mode=1 a b"), "2:0: COPY does not support the flag --mode");
+  EXPECT_EQ(error_of("FROM scratch\nCOPY --mode=1 a b"), "2:6: COPY does not support the flag --mode");
+}
+
+// Names from the file are echoed with their control characters escaped, never raw.
+TEST(DockerfileParse, UnknownNamesAreEchoedPrintable) {
+  EXPECT_EQ(error_of("FROM scratch\nFR\x1b]0;pwned\x07OB x"), "2:1: unknown instruction 'FR\\x1b]0;pwned\\x07OB'");
+  EXPECT_EQ(error_of("FROM scratch\nCOPY --\x1b[2J a /"), "2:6: malformed flag '--\\x1b[2J': expected --name=value");
+  EXPECT_EQ(error_of("FROM scratch\nCOPY --x\x1b[2J=1 a /"), "2:6: COPY does not support the flag --x\\x1b[2J");
+}
+
+// `ENTRYPOINT ["/a",` is not a JSON array: BuildKit's parser (used by buildah and docker) then
+// takes the line as shell form, and `buildah bud` builds it as ["/bin/sh", "-c", "[\"/a\","]
+// (checked with buildah 1.28.2). gkebuild follows them rather than refusing the line.
+TEST(DockerfileParse, MalformedJsonFormFallsBackToShellFormAsBuildKitDoes) {
+  auto df = parse("FROM scratch\nENTRYPOINT [\"/a\",\n", "Dockerfile");
+  ASSERT_EQ(df.instructions.size(), 2u);
+  EXPECT_FALSE(df.instructions[1].json);
+  EXPECT_EQ(df.instructions[1].arguments, "[\"/a\",");
 }
 
 TEST(Words, QuotesEscapesAndExpansion) {

@@ -242,7 +242,7 @@ TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
       {"FROM scratch\nCOPY missing.txt /\n", "Dockerfile:2:6: error: COPY source 'missing.txt' matches nothing"},
       {"FROM scratch\n\nCOPY ../x /\n", "Dockerfile:3:6: error: COPY source '../x' is outside the build context"},
       {"FROM scratch\nCOPY /etc/passwd /\n", "Dockerfile:2:6: error: COPY source '/etc/passwd' is an absolute path"},
-      {"FROM scratch\nCOPY escape /\n", "outside the build context (a symlink that escapes it)"},
+      {"FROM scratch\nCOPY escape /\n", "COPY source 'escape' leads outside the build context (through a symlink)"},
       {"FROM scratch\nCOPY secret.txt /\n", "Dockerfile:2:6: error: cannot read COPY source 'secret.txt': Permission denied"},
       {"FROM scratch\nENV \"A=1\n", "Dockerfile:2:5: error: unterminated double quote"},
       {"FROM scratch\nRUN make\n", "Dockerfile:2:1: error: RUN needs a running container"},

@@ -105,6 +105,24 @@ TEST_F(LayerApplyTest, WhiteoutsDeleteWhatLowerLayersAdded) {
   EXPECT_EQ(read("opt/x/kept-after"), "new");
 }
 
+// ".wh.." would remove the directory it is in and ".wh..." its parent: at the top of the layer,
+// the root file system and the folder holding it.
+TEST_F(LayerApplyTest, WhiteoutsOfDotAndDotDotAreRefused) {
+  apply({{"etc/a", 'f', "a"}});
+  fs::create_directories(dir / "beside");
+  for (const std::string bad : {".wh..", ".wh...", "etc/.wh..", "etc/.wh...", ".wh."}) {
+    try {
+      apply({{bad, 'f', ""}});
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("whiteout entry '" + bad + "' names no file beside it"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(read("etc/a"), "a") << bad;
+    EXPECT_TRUE(fs::exists(dir / "beside")) << bad;
+  }
+}
+
 TEST_F(LayerApplyTest, UpperEntriesReplaceLowerOnesOfAnotherKind) {
   apply({{"a/inner", 'f', "1"}, {"b", 'f', "file"}});
   apply({{"a", 'f', "now a file"}, {"b/", 'd', "", 0700}});

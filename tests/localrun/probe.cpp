@@ -45,6 +45,11 @@ int main(int argc, char** argv) {
       if (step == "env") line(stdout, value + "=" + (env ? env : "<unset>"));
       if (step == "write") std::ofstream(value) << "written\n";
       if (step == "exists") line(stdout, value + (::access(value.c_str(), F_OK) == 0 ? " exists" : " missing"));
+      if (step == "cat") {
+        std::ifstream in(value);
+        if (!in) line(stdout, value + ": cannot open");
+        for (std::string text; std::getline(in, text);) line(stdout, value + ": " + text);
+      }
       if (step == "sleep") ::sleep(static_cast<unsigned>(std::atoi(value.c_str())));
       if (step == "exit") return std::atoi(value.c_str());
     }

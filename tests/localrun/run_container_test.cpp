@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <fstream>
 #include <future>
 #include <thread>
 
@@ -53,6 +55,26 @@ class RunContainerTest : public ::testing::Test {
   TempDir work;
   int runs = 0;
 };
+
+// The network interfaces in /proc/net/dev lines, as the probe's "cat" step prints them.
+Lines interfaces(const Lines& lines) {
+  Lines out;
+  for (std::string text : lines) {
+    if (text.starts_with("/proc/net/dev: ")) text.erase(0, 15);
+    else if (text.starts_with("/")) continue;  // another file the probe printed
+    if (text.find('|') != std::string::npos || text.find(':') == std::string::npos) continue;  // the headers
+    text.erase(text.find(':'));
+    out.push_back(text.substr(text.find_first_not_of(' ')));
+  }
+  return out;
+}
+
+Lines read_lines(const std::string& file) {
+  Lines out;
+  std::ifstream in(file);
+  for (std::string text; std::getline(in, text);) out.push_back(text);
+  return out;
+}
 
 TEST_F(RunContainerTest, HelloImageStreamsItsLinesInOrder) {
   Output output;
@@ -119,6 +141,32 @@ TEST_F(RunContainerTest, WritesStayInTheirRun) {
   EXPECT_EQ(std::distance(fs::begin(cached), fs::end(cached)), 1);
   EXPECT_FALSE(fs::exists(fs::directory_iterator(work / "images")->path() / "rootfs/work/out"));
   expect_clean();
+}
+
+// The hardening defaults, seen from inside: a network namespace with loopback only, and the
+// limits in the container's cgroup (cgroup v1 here: runc mounts the container's own cgroup).
+TEST_F(RunContainerTest, OwnNetworkAndTheJobsLimitsInsideTheContainer) {
+  Output output;
+  ContainerSpec s = spec("probe:1", {"cat", "/proc/net/dev", "cat", "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                     "cat", "/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "cat", "/sys/fs/cgroup/pids/pids.max"});
+  s.limits.memory_bytes = 64 << 20;
+  s.limits.cpu_millis = 500;
+  s.limits.pids = 100;
+  const auto result = run(s, output);
+  ASSERT_EQ(result.exit_code, 0) << result.reason;
+  EXPECT_EQ(interfaces(output.out), Lines{"lo"}) << ::testing::PrintToString(output.out);
+  const auto has = [&](const std::string& text) {
+    return std::find(output.out.begin(), output.out.end(), text) != output.out.end();
+  };
+  EXPECT_TRUE(has("/sys/fs/cgroup/memory/memory.limit_in_bytes: 67108864")) << ::testing::PrintToString(output.out);
+  EXPECT_TRUE(has("/sys/fs/cgroup/cpu/cpu.cfs_quota_us: 50000")) << ::testing::PrintToString(output.out);
+  EXPECT_TRUE(has("/sys/fs/cgroup/pids/pids.max: 100")) << ::testing::PrintToString(output.out);
+
+  Output host;
+  ContainerSpec shared = spec("probe:1", {"cat", "/proc/net/dev"});
+  shared.host_network = true;
+  ASSERT_EQ(run(shared, host).exit_code, 0);
+  EXPECT_EQ(interfaces(host.out), interfaces(read_lines("/proc/net/dev")));
 }
 
 TEST_F(RunContainerTest, AManifestDigestNamesTheImage) {

@@ -5,6 +5,7 @@
 
 #include "common/temp_dir.h"
 #include "base/atomic_file.h"
+#include "localrun/cgroup_controllers.h"
 #include "localrun/runtime_spec.h"
 
 namespace gkebuild::localrun {
@@ -52,19 +53,51 @@ TEST(RuntimeSpec, ProcessComesFromTheInputs) {
   EXPECT_EQ(spec["hostname"], "job-a");
 }
 
-TEST(RuntimeSpec, DefaultMountsAndTheHostsNetwork) {
+TEST(RuntimeSpec, DefaultMountsAndAPrivateNetwork) {
   const json spec = runtime_spec(inputs());
   for (const char* d : {"/proc", "/dev", "/dev/pts", "/dev/shm", "/dev/mqueue", "/sys"}) {
     EXPECT_NE(mount_at(spec, d), nullptr) << d;
   }
   EXPECT_EQ((*mount_at(spec, "/sys"))["options"].back(), "ro");
+  EXPECT_EQ(mount_at(spec, "/etc/resolv.conf"), nullptr);  // the host's resolver is not reachable from here
+  EXPECT_EQ(namespaces(spec), (std::vector<std::string>{"pid", "ipc", "uts", "mount", "network"}));
+  EXPECT_TRUE(spec["linux"]["devices"].empty());
+  EXPECT_EQ(spec["linux"]["resources"]["devices"], json::parse(R"([{"allow":false,"access":"rwm"}])"));
+  EXPECT_EQ(mount_at(spec, "/usr/local/nvidia/lib64/libcuda.so.1"), nullptr);
+}
+
+TEST(RuntimeSpec, TheHostsNetworkWhenAsked) {
+  RuntimeInputs in = inputs();
+  in.host_network = true;
+  const json spec = runtime_spec(in);
   const json* resolv = mount_at(spec, "/etc/resolv.conf");
   ASSERT_NE(resolv, nullptr);
   EXPECT_EQ((*resolv)["source"], "/etc/resolv.conf");
   EXPECT_EQ(namespaces(spec), (std::vector<std::string>{"pid", "ipc", "uts", "mount"}));
-  EXPECT_TRUE(spec["linux"]["devices"].empty());
-  EXPECT_EQ(spec["linux"]["resources"]["devices"], json::parse(R"([{"allow":false,"access":"rwm"}])"));
-  EXPECT_EQ(mount_at(spec, "/usr/local/nvidia/lib64/libcuda.so.1"), nullptr);
+}
+
+// The Job's limits become linux.resources as the kubelet sets them: a CFS quota per 100 ms
+// period for CPU, bytes for memory; a pids limit always.
+TEST(RuntimeSpec, ResourceLimitsFromTheJob) {
+  RuntimeInputs in = inputs();
+  in.limits = limits_from_resources(json::parse(R"({"limits": {"cpu": "1500m", "memory": "2Gi", "nvidia.com/gpu": 1},
+                                                    "requests": {"cpu": "1"}})"));
+  const json resources = runtime_spec(in)["linux"]["resources"];
+  EXPECT_EQ(resources["cpu"], json::parse(R"({"quota": 150000, "period": 100000})"));
+  EXPECT_EQ(resources["memory"], json::parse(R"({"limit": 2147483648})"));
+  EXPECT_EQ(resources["pids"], json::parse(R"({"limit": 4096})"));
+
+  const json unlimited = runtime_spec(inputs())["linux"]["resources"];
+  EXPECT_FALSE(unlimited.contains("cpu"));
+  EXPECT_FALSE(unlimited.contains("memory"));
+  EXPECT_EQ(unlimited["pids"]["limit"], 4096);
+
+  EXPECT_EQ(limits_from_resources(json::parse(R"({"limits": {"cpu": 2, "memory": "1e3"}})")).cpu_millis, 2000);
+  EXPECT_EQ(limits_from_resources(json::parse(R"({"limits": {"cpu": "0.0001"}})")).cpu_millis, 1);
+  EXPECT_EQ(limits_from_resources(json::parse(R"({"limits": {"memory": "1e3"}})")).memory_bytes, 1000);
+  EXPECT_FALSE(limits_from_resources(json::object()).memory_bytes);
+  EXPECT_THROW(limits_from_resources(json::parse(R"({"limits": {"memory": "lots"}})")), std::invalid_argument);
+  EXPECT_THROW(limits_from_resources(json::parse(R"({"limits": {"cpu": "0"}})")), std::invalid_argument);
 }
 
 TEST(RuntimeSpec, GpuDevicesAndDriverFilesAsOnGke) {
@@ -92,6 +125,20 @@ TEST(RuntimeSpec, GpuDevicesAndDriverFilesAsOnGke) {
 }
 
 // A fake /dev with device nodes (mknod needs root) and fake driver folders.
+TEST(CgroupControllers, TheLimitsNeedTheirControllers) {
+  ResourceLimits limits;
+  limits.cpu_millis = 500;
+  limits.memory_bytes = 1 << 30;
+  const std::string v1 = "9:name=systemd:/\n8:pids:/\n4:memory:/a\n2:cpu,cpuacct:/\n0::/\n";
+  EXPECT_TRUE(missing_cgroup_controllers(limits, v1, "").empty());
+  EXPECT_EQ(missing_cgroup_controllers(limits, "9:name=systemd:/\n2:cpu,cpuacct:/\n0::/\n", ""),
+            (std::vector<std::string>{"memory", "pids"}));
+  // v2 only: the unified hierarchy's cgroup.controllers.
+  EXPECT_TRUE(missing_cgroup_controllers(limits, "0::/user.slice\n", "cpuset cpu io memory hugetlb pids rdma\n").empty());
+  EXPECT_EQ(missing_cgroup_controllers(limits, "0::/\n", "cpuset io pids\n"), (std::vector<std::string>{"cpu", "memory"}));
+  EXPECT_EQ(missing_cgroup_controllers(ResourceLimits{}, "0::/\n", "cpu memory\n"), (std::vector<std::string>{"pids"}));
+}
+
 TEST(HostGpu, FindsNvidiaDevicesAndDriverFiles) {
   if (::geteuid() != 0) GTEST_SKIP() << "making device nodes needs root";
   TempDir dir;

@@ -90,6 +90,18 @@ TEST(ProjectErrors, UnknownTopLevelKey) {
   expect_error(edit("experiments:", "experimets:"), 7, 1, "unknown key 'experimets' in the project file (did you mean 'experiments'?)");
 }
 
+// A key written with YAML escapes holds raw control characters: the message and the quoted
+// line show them escaped, so nothing reaches the terminal raw.
+TEST(ProjectErrors, ControlCharactersInKeysAreEchoedEscaped) {
+  const auto text = edit("experiments:", "\"experi\\e]0;pwned\\aments\":");
+  expect_error(text, 7, 1, "unknown key 'experi\\x1b]0;pwned\\x07ments' in the project file");
+  try {
+    parse_project(text, "gkebuild.yaml");
+  } catch (const SourceError& e) {
+    EXPECT_EQ(std::string(e.what()).find_first_of("\x1b\x07"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ProjectErrors, UnknownExperimentKey) {
   expect_error(edit("    accelerators:", "    acelerators:"), 10, 5, "(did you mean 'accelerators'?)");
 }
@@ -177,6 +189,32 @@ TEST_F(ProjectFiles, HugeFileIsRefusedBeforeReading) {
     FAIL();
   } catch (const SourceError& e) {
     EXPECT_NE(std::string(e.what()).find("at most 16 MiB"), std::string::npos) << e.what();
+  }
+}
+
+// A project's dockerfile template must stay in the project folder: `..`, an absolute path and
+// a symlink leading out are refused at the value's position, and nothing outside is read.
+TEST_F(ProjectFiles, DockerfilePathsStayInTheProject) {
+  std::filesystem::create_directories(dir / "templates");
+  std::filesystem::create_symlink("/etc/passwd", dir / "templates" / "link.j2");
+  std::ofstream(dir / "templates" / "own.j2") << "FROM scratch\n";
+  auto project_with = [&](const std::string& dockerfile) {
+    std::ofstream(dir / "gkebuild.yaml") << edit("    workload: gemm-bench\n",
+                                                 "    workload: gemm-bench\n    dockerfile: \"" + dockerfile + "\"\n");
+    return dir / "gkebuild.yaml";
+  };
+  EXPECT_EQ(load_project(project_with("own.j2")).images[0].dockerfile, "own.j2");
+  for (const std::string bad : {"../../../../etc/passwd", "/etc/passwd", "link.j2", "templates/../../x.j2"}) {
+    try {
+      load_project(project_with(bad));
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const SourceError& e) {
+      EXPECT_EQ(e.where().line, 7) << e.what();
+      EXPECT_EQ(e.where().column, 17) << e.what();
+      EXPECT_NE(std::string(e.what()).find("image 'gemm'.dockerfile: '" + bad + "' leads outside the project folder"),
+                std::string::npos)
+          << e.what();
+    }
   }
 }
 

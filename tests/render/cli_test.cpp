@@ -2,6 +2,8 @@
 // bad input ends with a clear message, exit status 2 and no output files.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "base/atomic_file.h"
@@ -56,6 +58,22 @@ TEST_F(RenderCli, OutputDirHasOneFilePerObjectAndTheDockerfiles) {
   for (const auto& entry : std::filesystem::directory_iterator(scratch.path())) files += entry.path() != out;
   EXPECT_EQ(files, 0u) << "the staging folder was left behind";
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1 + 1 + 1 + 5 + 4);
+}
+
+// Rendered files may carry secrets passed with --set: they get the mode the user's umask allows.
+TEST_F(RenderCli, OutputFilesHonourTheUmask) {
+  const auto out = scratch / "out";
+  const auto result = run("umask 077; " + kBinary + " render -f " + kExamples + "/mnist/gkebuild.yaml --run-id r1 -o " +
+                              out.string(), scratch.path());
+  ASSERT_EQ(result.status, 0) << result.err;
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    struct stat st {};
+    ASSERT_EQ(::stat(entry.path().c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u) << entry.path();
+    ++files;
+  }
+  EXPECT_GT(files, 0u);
 }
 
 TEST_F(RenderCli, ErrorLeavesNoOutputFiles) {

@@ -174,6 +174,29 @@ TEST_F(ProjectOverride, AnImagesOwnDockerfileTemplateBesideTheProjectFile) {
   }
 }
 
+// A project template that is a symlink out of the project (or a templates/ folder that is one)
+// is refused: rendering it would copy a host file into the output.
+TEST_F(ProjectOverride, TemplatesLeadingOutOfTheProjectAreRefused) {
+  std::filesystem::create_symlink("/etc/passwd", dir / "templates" / "namespace.yaml.j2");
+  RenderOptions options;
+  options.targets = {"namespace"};
+  auto expect_refused = [&](const std::string& named) {
+    try {
+      render_project(project::load_project(dir / "gkebuild.yaml"), options);
+      ADD_FAILURE() << "rendered through " << named;
+    } catch (const SourceError& e) {
+      EXPECT_EQ(e.where().file, (dir / named).string());
+      EXPECT_NE(std::string(e.what()).find("a symlink that leads outside the project folder"), std::string::npos)
+          << e.what();
+      EXPECT_EQ(std::string(e.what()).find("root:"), std::string::npos) << e.what();
+    }
+  };
+  expect_refused("templates/namespace.yaml.j2");
+  std::filesystem::remove_all(dir / "templates");
+  std::filesystem::create_symlink("/etc", dir / "templates");
+  expect_refused("templates");
+}
+
 TEST_F(ProjectOverride, BrokenYamlFromAnOverrideIsAnErrorAtTheTemplateLine) {
   write_template("namespace.yaml.j2", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: [{{ namespace }}\n");
   RenderOptions options;

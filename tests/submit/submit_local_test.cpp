@@ -94,6 +94,19 @@ TEST_F(SubmitLocalTest, ClusterLocalRunsEveryJobUnderRunc) {
   EXPECT_EQ(lines[0]["job"], record["jobs"][0]["name"]);
 }
 
+TEST_F(SubmitLocalTest, NetworkFlagChoosesThePrivateOrTheHostsNetwork) {
+  write_project("cluster: local");
+  auto outcome = gkebuild("submit steps --dry-run");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("each in its own network namespace"), std::string::npos) << outcome.output;
+  outcome = gkebuild("submit steps --dry-run --network host");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("on the host's network"), std::string::npos) << outcome.output;
+  outcome = gkebuild("submit steps --network bridge");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+  EXPECT_NE(outcome.output.find("--network"), std::string::npos) << outcome.output;
+}
+
 TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {
   write_project("cluster: {namespace: demo}");
   const auto outcome = gkebuild("submit steps --local --sweep n=5 --sweep code=3");
@@ -103,6 +116,27 @@ TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {
   EXPECT_EQ(record["jobs"][0]["state"], "failed");
   EXPECT_EQ(record["jobs"][0]["reason"], "exit code 3");
   EXPECT_EQ(record["jobs"][0]["pods"][0]["exit_code"], 3);
+}
+
+// No runtime on PATH: the first container cannot start. The run ends with the reason and the
+// record marks the Jobs failed instead of leaving them "running" for ever.
+TEST_F(SubmitLocalTest, AContainerThatCannotStartFailsTheRecordedJobs) {
+  write_project("cluster: local");
+  const auto empty_path = project / "empty-path";
+  std::filesystem::create_directories(empty_path);
+  const auto outcome = validate::testing::run_command("cd " + validate::testing::quoted(project.path().string()) +
+                                                      " && PATH=" + empty_path.string() + " " + GKEBUILD_BINARY +
+                                                      " submit steps 2>&1");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+  EXPECT_NE(outcome.output.find("neither is on PATH"), std::string::npos) << outcome.output;
+  const json record = only_record();
+  ASSERT_EQ(record["jobs"].size(), 2u);
+  EXPECT_EQ(record["jobs"][0]["state"], "failed");
+  EXPECT_NE(record["jobs"][0]["reason"].get<std::string>().find("neither is on PATH"), std::string::npos);
+  EXPECT_EQ(record["jobs"][0]["pods"].size(), 1u);
+  EXPECT_EQ(record["jobs"][1]["state"], "failed");
+  EXPECT_EQ(record["jobs"][1]["reason"].get<std::string>().rfind("not run: ", 0), 0u);
+  EXPECT_FALSE(record["finished"].is_null());
 }
 
 TEST_F(SubmitLocalTest, CtrlCStopsTheContainerAndRecordsWhatRan) {

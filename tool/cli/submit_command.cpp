@@ -79,6 +79,10 @@ void setup(CLI::App& app, Action& action) {
   command->add_flag("--dry-run", options.dry_run, "print the YAML that would be applied; check it with dryRun=All");
   command->add_flag("--detach", options.detach, "return once the Jobs are created");
   command->add_flag("--local", options.local, "run the Jobs on this machine under runc");
+  command->add_option("--network", options.network,
+                      "with --local: private (a network namespace per container, loopback only) or host")
+      ->check(CLI::IsMember({"private", "host"}))
+      ->capture_default_str();
   command->add_option("--max-in-flight", options.max_in_flight, "unfinished Jobs at once while following")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/printable.h"
 #include "localrun/root_path.h"
 
 namespace gkebuild::localrun {
@@ -91,7 +92,7 @@ class LayerApplier {
   std::string checked_path(const char* raw) const {
     auto path = normal_relative_path(raw ? raw : "");
     if (!path) {
-      throw std::runtime_error("layer " + digest_.str() + ": entry '" + std::string(raw) +
+      throw std::runtime_error("layer " + digest_.str() + ": entry '" + printable(raw ? raw : "") +
                                "' points outside the root file system");
     }
     return *path;
@@ -104,11 +105,7 @@ class LayerApplier {
     const std::string name = relative.filename().string();
     const fs::path parent = resolve_in_root(rootfs_, relative.parent_path().string());
     if (name == kOpaqueWhiteout) return empty_directory(parent);
-    if (name.starts_with(kWhiteoutPrefix)) {
-      std::error_code ignored;
-      fs::remove_all(parent / name.substr(kWhiteoutPrefix.size()), ignored);
-      return;
-    }
+    if (name.starts_with(kWhiteoutPrefix)) return remove_whited_out(parent, name, path);
     const fs::path target = parent / name;
     make_room(target, archive_entry_filetype(entry) == AE_IFDIR && !archive_entry_hardlink(entry));
     if (const char* link = archive_entry_hardlink(entry)) {
@@ -122,6 +119,20 @@ class LayerApplier {
     }
     copy_data(path);
     written_.insert(target.string());
+  }
+
+  // ".wh.NAME" removes NAME beside it. ".wh.." and ".wh..." name no sibling: they would remove
+  // the directory itself or its parent (at the top, the root file system or the folder holding
+  // it), so they are refused, as is an empty name.
+  void remove_whited_out(const fs::path& parent, const std::string& name, const std::string& path) {
+    const std::string removed = name.substr(kWhiteoutPrefix.size());
+    if (removed.empty() || removed == "." || removed == "..") {
+      throw std::runtime_error("layer " + digest_.str() + ": whiteout entry '" + printable(path) +
+                               "' names no file beside it (it would remove '" + printable(removed) +
+                               "'); the layer is refused");
+    }
+    std::error_code ignored;
+    fs::remove_all(parent / removed, ignored);
   }
 
   // A directory entry merges with a directory below; anything else replaces what is there.

@@ -11,6 +11,7 @@
 
 #include "base/rfc3339.h"
 #include "localrun/bundle.h"
+#include "localrun/cgroup_controllers.h"
 #include "localrun/container_process.h"
 #include "localrun/image_cache.h"
 #include "localrun/process_spec.h"
@@ -58,7 +59,9 @@ RuntimeInputs inputs_for(const ContainerSpec& spec, const UnpackedImage& image, 
   in.process.user = resolve_user(config.user, image.rootfs);
   in.rootfs = rootfs;
   in.hostname = spec.name.substr(0, 63);
-  in.host_network_files = existing_host_network_files();
+  in.host_network = spec.host_network;
+  if (spec.host_network) in.host_network_files = existing_host_network_files();
+  in.limits = spec.limits;
   if (spec.gpus) in.gpu = find_host_gpu();
   return in;
 }
@@ -86,6 +89,7 @@ std::string reason_for(const StreamedExit& exit, const std::string& runtime_erro
 
 ContainerResult run_container(const ContainerSpec& spec, const fs::path& work_dir_in, const LineSink& on_line) {
   check_can_run(spec);
+  check_cgroup_controllers(spec.limits);
   const fs::path work_dir = fs::absolute(work_dir_in);
   const std::string runtime = find_runtime(spec.runtime);
   const RuntimeCli cli(runtime, state_root(work_dir, runtime));

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "localrun/runtime_spec.h"
+
 namespace gkebuild::localrun {
 
 struct ContainerSpec {
@@ -25,6 +27,9 @@ struct ContainerSpec {
   // Additions to the first agreement:
   std::string working_dir;  // the container's workingDir; empty: the image's WorkingDir, else "/"
   std::string runtime;      // "runc", "crun" or a path; empty: runc, else crun, from PATH
+  // Hardening: a network namespace of its own unless host_network, and the Job's limits.
+  bool host_network = false;
+  ResourceLimits limits;
   // Set (from a SIGINT handler, another thread…) to stop the container: it gets SIGTERM,
   // SIGKILL after stop_grace, and is deleted; the result's reason is then "Stopped".
   const std::atomic<bool>* stop = nullptr;
@@ -44,11 +49,13 @@ using LineSink = std::function<void(std::string_view line, bool from_stderr)>;
 
 // Unpacks the image (cached per manifest digest under work_dir/images), writes the runtime
 // bundle (work_dir/bundles/NAME, an overlay over the cached root file system, so runs never
-// change the cache) and runs it with runc (or crun) as a rootful container sharing the
-// host's network, delivering each output line to on_line as it arrives (on this thread).
+// change the cache) and runs it with runc (or crun) as a rootful container in its own network
+// namespace (or the host's network with spec.host_network) under spec.limits, delivering each
+// output line to on_line as it arrives (on this thread).
 // The container and its bundle are removed on every path, exceptions included.
 // Throws std::runtime_error with a clear message: not root, no runtime on PATH, image not
-// in the layout, a layer that is corrupt or escapes the root file system, an unknown user.
+// in the layout, a layer that is corrupt or escapes the root file system, an unknown user, a
+// cgroup controller the limits need that this host does not offer.
 ContainerResult run_container(const ContainerSpec& spec, const std::filesystem::path& work_dir,
                               const LineSink& on_line);
 

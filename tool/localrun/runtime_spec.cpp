@@ -1,5 +1,11 @@
 #include "localrun/runtime_spec.h"
 
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "base/quantity.h"
+
 namespace gkebuild::localrun {
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -45,10 +51,25 @@ json default_mounts() {
   });
 }
 
-json namespaces() {
-  // No network namespace: the container uses the host's network, as hostNetwork would.
+json namespaces(bool host_network) {
+  // Without a network namespace the container uses the host's network, as hostNetwork would.
   json out = json::array();
   for (const char* type : {"pid", "ipc", "uts", "mount"}) out.push_back({{"type", type}});
+  if (!host_network) out.push_back({{"type", "network"}});
+  return out;
+}
+
+constexpr int64_t kCpuPeriodMicros = 100000;  // the CFS default period, as the kubelet uses
+
+// linux.resources: the device rules, and the limits runc writes into the container's cgroup.
+json resources(const ResourceLimits& limits, json allowed_devices) {
+  json out = {{"devices", std::move(allowed_devices)}, {"pids", {{"limit", limits.pids}}}};
+  if (limits.memory_bytes) out["memory"] = {{"limit", *limits.memory_bytes}};
+  if (limits.cpu_millis) {
+    // As the kubelet: quota = millicores * period / 1000, at least 1 ms.
+    out["cpu"] = {{"quota", std::max<int64_t>(1000, *limits.cpu_millis * kCpuPeriodMicros / 1000)},
+                  {"period", kCpuPeriodMicros}};
+  }
   return out;
 }
 
@@ -67,10 +88,10 @@ void add_gpu(const HostGpu& gpu, json& mounts, json& devices, json& allowed) {
   }
 }
 
-json linux_section(json devices, json allowed) {
-  return {{"resources", {{"devices", std::move(allowed)}}},
+json linux_section(const RuntimeInputs& inputs, json devices, json allowed) {
+  return {{"resources", resources(inputs.limits, std::move(allowed))},
           {"devices", std::move(devices)},
-          {"namespaces", namespaces()},
+          {"namespaces", namespaces(inputs.host_network)},
           {"maskedPaths",
            {"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list",
             "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware", "/proc/scsi"}},
@@ -79,9 +100,30 @@ json linux_section(json devices, json allowed) {
 
 }  // namespace
 
+ResourceLimits limits_from_resources(const json& resources) {
+  ResourceLimits out;
+  const json limits = resources.is_object() ? resources.value("limits", json::object()) : json::object();
+  auto quantity = [&](const char* name) -> std::optional<double> {
+    if (!limits.contains(name)) return std::nullopt;
+    const json& value = limits[name];
+    const auto parsed = value.is_string() ? parse_quantity(value.get<std::string>())
+                        : value.is_number() ? std::optional<double>(value.get<double>())
+                                            : std::nullopt;
+    if (!parsed || *parsed <= 0)
+      throw std::invalid_argument(std::string("resources.limits.") + name + ": " + value.dump() +
+                                  " is not a positive quantity");
+    return parsed;
+  };
+  // Kubernetes rounds a CPU quantity up to whole millicores and memory up to whole bytes.
+  if (auto cpu = quantity("cpu")) out.cpu_millis = static_cast<int64_t>(std::ceil(*cpu * 1000));
+  if (auto memory = quantity("memory")) out.memory_bytes = static_cast<int64_t>(std::ceil(*memory));
+  return out;
+}
+
 json runtime_spec(const RuntimeInputs& inputs) {
   json mounts = default_mounts();
-  for (const auto& file : inputs.host_network_files) mounts.push_back(read_only_bind(file.string(), file.string()));
+  if (inputs.host_network)
+    for (const auto& file : inputs.host_network_files) mounts.push_back(read_only_bind(file.string(), file.string()));
   json devices = json::array();
   json allowed = json::array({{{"allow", false}, {"access", "rwm"}}});
   add_gpu(inputs.gpu, mounts, devices, allowed);
@@ -90,7 +132,7 @@ json runtime_spec(const RuntimeInputs& inputs) {
           {"root", {{"path", inputs.rootfs.string()}, {"readonly", false}}},
           {"hostname", inputs.hostname},
           {"mounts", std::move(mounts)},
-          {"linux", linux_section(std::move(devices), std::move(allowed))}};
+          {"linux", linux_section(inputs, std::move(devices), std::move(allowed))}};
 }
 
 std::vector<fs::path> existing_host_network_files() {

@@ -1,10 +1,14 @@
 // The OCI runtime bundle's config.json for one container: runc's default spec (`runc spec`:
-// mounts, capabilities, masked paths) with the image's and the Job's process, the host's
-// network, and - for a GPU container on a host with one - the NVIDIA devices and the driver
-// files bind-mounted under /usr/local/nvidia, as GKE does.
+// mounts, capabilities, masked paths) with the image's and the Job's process, its own network
+// namespace (or the host's network, when asked), the Job's CPU and memory limits and a pids
+// limit (linux.resources, which runc applies with cgroups), and - for a GPU container on a
+// host with one - the NVIDIA devices and the driver files bind-mounted under
+// /usr/local/nvidia, as GKE does.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,13 +26,28 @@ struct RuntimeProcess {
   ContainerUser user;
 };
 
+// What the container may use, from the Job's resources.limits; unset means no limit.
+struct ResourceLimits {
+  std::optional<int64_t> memory_bytes;
+  std::optional<int64_t> cpu_millis;  // 1500 for "1.5": a CFS quota per period
+  int64_t pids = 4096;  // processes and threads: a fork bomb stops here, not at the host's limit
+};
+
+// The limits a Kubernetes container's resources.limits set (cpu, memory as quantities);
+// throws std::invalid_argument naming a value that is not a positive quantity.
+ResourceLimits limits_from_resources(const nlohmann::json& resources);
+
 struct RuntimeInputs {
   RuntimeProcess process;
   std::filesystem::path rootfs;  // absolute
   std::string hostname;
-  // Host files bind-mounted read-only at the same path (/etc/resolv.conf, /etc/hosts): the
-  // container shares the host's network, so it resolves names like the host.
+  // false: a network namespace of its own (loopback only), so the container cannot reach the
+  // host's services or the network; true: the host's network, as hostNetwork would.
+  bool host_network = false;
+  // Host files bind-mounted read-only at the same path (/etc/resolv.conf, /etc/hosts) when the
+  // container shares the host's network, so that it resolves names like the host.
   std::vector<std::filesystem::path> host_network_files;
+  ResourceLimits limits;
   HostGpu gpu;  // empty: no GPU passed through
 };
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "base/printable.h"
 #include "base/suggest.h"
 #include "project/parse_helpers.h"
 #include "project/quantities.h"
@@ -132,7 +133,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
-    doc.fail(fields.get("image"), fields.name("image") + ": no image '" + experiment.image + "' under images:" +
+    doc.fail(fields.get("image"), fields.name("image") + ": no image '" + printable(experiment.image) + "' under images:" +
                                       did_you_mean(experiment.image, image_names));
   experiment.command = fields.strings("command");
   experiment.args = fields.strings("args");

@@ -1,6 +1,8 @@
 // The top level of gkebuild.yaml: apiVersion, project, registry, cluster, images, storage.
 #include <regex>
 
+#include "base/confined_path.h"
+#include "base/printable.h"
 #include "base/suggest.h"
 #include "project/parse_helpers.h"
 #include "project/quantities.h"
@@ -73,11 +75,25 @@ Cluster parse_cluster(const Document& doc, const YAML::Node& node, const std::st
   else if (installer == "none") cluster.driver_installer = DriverInstaller::None;
   else
     doc.fail(fields.get("driverInstaller"), "cluster.driverInstaller: expected auto, cos, ubuntu or none, got '" +
-                                                installer + "'" + did_you_mean(installer, choices));
+                                                printable(installer) + "'" + did_you_mean(installer, choices));
   return cluster;
 }
 
-Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& value) {
+// A dockerfile template is looked up in templates/ and then beside the project file; both
+// must stay in the project folder once `..` and symlinks are resolved, so that a project
+// cannot make gkebuild read (and print, in its messages) files from elsewhere.
+void check_dockerfile_path(const Document& doc, const Fields& fields, const std::string& dockerfile,
+                           const std::filesystem::path& project_dir) {
+  if (dockerfile.empty()) return;
+  if (confined_path(project_dir, "templates" / std::filesystem::path(dockerfile)) &&
+      confined_path(project_dir, dockerfile))
+    return;
+  doc.fail(fields.get("dockerfile"), fields.name("dockerfile") + ": '" + printable(dockerfile) +
+                                         "' leads outside the project folder; give a path inside it");
+}
+
+Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& value,
+                  const std::filesystem::path& project_dir) {
   Image image;
   image.name = key.Scalar();
   image.where = doc.where(key);
@@ -90,6 +106,7 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
   image.workload = fields.string("workload", "");
   image.cuda_libraries = fields.strings("cudaLibraries");
   image.dockerfile = fields.string("dockerfile", "");
+  check_dockerfile_path(doc, fields, image.dockerfile, project_dir);
   image.entrypoint = fields.strings("entrypoint");
   if (image.workload.empty() && image.dockerfile.empty() && image.entrypoint.empty())
     doc.fail(value.IsMap() ? value : key, fields.what() + ": give a workload, an entrypoint or a dockerfile");
@@ -138,7 +155,7 @@ Project parse_project(std::string text, const std::filesystem::path& file_name,
   project.registry = top.required_string("registry");
   project.cluster = parse_cluster(doc, top.get("cluster"), project.name);
   for (const auto& [key, value] : entries(doc, top.get("images"), "images"))
-    project.images.push_back(parse_image(doc, key, value));
+    project.images.push_back(parse_image(doc, key, value, project.dir));
   if (top.has("storage")) project.nfs = parse_storage(doc, top.get("storage"));
   const auto image_names = project.image_names();
   for (const auto& [key, value] : entries(doc, top.get("experiments"), "experiments"))

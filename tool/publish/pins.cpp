@@ -66,7 +66,8 @@ void write_pins(const fs::path& file, const ImagePins& pins) {
   nlohmann::ordered_json images = nlohmann::ordered_json::object();
   for (const auto& [name, pin] : pins) images[name] = to_json(pin);
   const nlohmann::ordered_json top = {{"images", images}};
-  write_file_atomically(file, top.dump(2) + "\n");
+  // Owner only: pins name private registries and may sit beside credentials.
+  write_file_atomically(file, top.dump(2) + "\n", FileAccess::kOwnerOnly);
 }
 
 void record_pin(const fs::path& file, const std::string& image, const ImagePin& pin) {

@@ -146,7 +146,7 @@ void append_result_line(const std::filesystem::path& run_dir, std::string_view j
   line["job"] = job;
   std::string bytes = line.dump() + "\n";
   auto path = run_dir / kResultsFile;
-  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // as run.json
   if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot open " + path.string());
   std::size_t written = 0;
   while (written < bytes.size()) {

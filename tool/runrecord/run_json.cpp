@@ -190,7 +190,8 @@ RunRecord load_run(const std::filesystem::path& run_dir) {
 }
 
 void save_run(const std::filesystem::path& run_dir, const RunRecord& record) {
-  write_file_atomically(run_dir / "run.json", to_json(record).dump(2) + "\n");
+  // Owner only: a run record carries the rendered values, which may include secrets.
+  write_file_atomically(run_dir / "run.json", to_json(record).dump(2) + "\n", FileAccess::kOwnerOnly);
 }
 
 }  // namespace gkebuild::runrecord

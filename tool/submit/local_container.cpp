@@ -1,5 +1,8 @@
 #include "submit/local_container.h"
 
+#include <exception>
+#include <string>
+
 #include "localrun/local_run.h"
 
 namespace gkebuild::submit {
@@ -62,25 +65,43 @@ std::string expand_variables(const std::string& text, const std::vector<std::pai
 }
 
 LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
-                     std::filesystem::path work_dir, bool gpus, const std::atomic<bool>* interrupted)
+                     std::filesystem::path work_dir, bool gpus, bool host_network,
+                     const std::atomic<bool>* interrupted)
     : plan_(plan), layout_(std::move(layout)), image_(std::move(image_digest)), work_dir_(std::move(work_dir)),
-      gpus_(gpus), interrupted_(interrupted) {
+      gpus_(gpus), host_network_(host_network), interrupted_(interrupted) {
   for (const auto& job : plan.jobs) jobs_.push_back(JobProgress{job.name});
 }
 
 FollowEnd LocalJobs::run(RunSink& sink, FollowView& view) {
   publish(sink, view);
-  for (std::size_t i = 0; i < jobs_.size() && !stopped(interrupted_); ++i) run_job(i, sink, view);
+  for (std::size_t i = 0; i < jobs_.size() && !stopped(interrupted_); ++i) {
+    try {
+      run_job(i, sink, view);
+    } catch (const std::exception& e) {
+      // The image did not unpack or the runtime did not start: the record must not say
+      // "running" for ever. The same cause stops the Jobs after this one.
+      fail_unfinished(e.what(), std::string("not run: ") + e.what());
+      publish(sink, view);
+      view.finish();
+      throw;
+    }
+  }
   view.finish();
   if (!stopped(interrupted_)) return FollowEnd::Finished;
   // Nothing goes on without this process: the record says which Jobs Ctrl-C stopped or skipped.
-  for (auto& job : jobs_)
-    if (!is_finished(job.state)) {
-      job.state = JobState::Failed;
-      job.reason = job.pods.empty() ? "not run: stopped with Ctrl-C" : "Stopped";
-    }
+  fail_unfinished("Stopped", "not run: stopped with Ctrl-C");
   publish(sink, view);
   return FollowEnd::Interrupted;
+}
+
+void LocalJobs::fail_unfinished(const std::string& started_reason, const std::string& unstarted_reason) {
+  for (auto& job : jobs_) {
+    if (is_finished(job.state)) continue;
+    job.state = JobState::Failed;
+    job.reason = job.pods.empty() ? unstarted_reason : started_reason;
+    for (auto& [name, pod] : job.pods)
+      if (pod.phase == "Running") pod.phase = "Failed";
+  }
 }
 
 void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
@@ -98,6 +119,8 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
     spec.working_dir = container.value("workingDir", "");
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
     spec.gpus = gpus_;
+    spec.host_network = host_network_;
+    spec.limits = localrun::limits_from_resources(container.value("resources", json::object()));
     spec.stop = interrupted_;
     PodProgress& pod = job.pods[spec.name];
     pod.name = spec.name;

@@ -26,19 +26,25 @@ std::string expand_variables(const std::string& text, const std::vector<std::pai
 
 class LocalJobs {
  public:
+  // host_network: the containers share the host's network (--network host) instead of each
+  // having a namespace of its own. Each container gets its Job's CPU and memory limits.
   LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
-            std::filesystem::path work_dir, bool gpus, const std::atomic<bool>* interrupted);
+            std::filesystem::path work_dir, bool gpus, bool host_network, const std::atomic<bool>* interrupted);
   FollowEnd run(RunSink& sink, FollowView& view);
 
  private:
   void run_job(std::size_t index, RunSink& sink, FollowView& view);
   void publish(RunSink& sink, FollowView& view);
+  // Marks every Job that has not finished failed: `started_reason` for those with a container
+  // started (or being started), `unstarted_reason` for the others.
+  void fail_unfinished(const std::string& started_reason, const std::string& unstarted_reason);
 
   const RunPlan& plan_;
   std::filesystem::path layout_;
   std::string image_;
   std::filesystem::path work_dir_;
   bool gpus_;
+  bool host_network_;
   const std::atomic<bool>* interrupted_;
   std::vector<JobProgress> jobs_;
 };

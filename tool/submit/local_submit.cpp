@@ -54,7 +54,8 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   if (options.dry_run) {
     *options.out << manifest_stream(plan_run(project, request));
     err << "dry run: a local run would build image " << image << " into " << layout.string()
-        << " and run each Job's container here with runc\n";
+        << " and run each Job's container here with runc"
+        << (options.network == "host" ? ", on the host's network" : ", each in its own network namespace") << "\n";
     return Outcome::kSucceeded;
   }
   const std::string digest = build_image(project, image, layout, options.workloads_build, err);
@@ -63,14 +64,15 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   const std::string run = run_dir.filename().string();
   request.run_id = cluster_run_id(run);
   const RunPlan plan = plan_run(project, request);
-  for (const auto& job : plan.jobs)
-    write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
+  for (const auto& job : plan.jobs)  // owner only, as in submit.cpp
+    write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text, FileAccess::kOwnerOnly);
   RecordWriter record(run_dir, local_record(project, plan, run, gpu));
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)")
       << ", recorded in " << run_dir.string() << "\n";
   FollowView view(err, *options.out, options.terminal, options.terminal_rows);
-  LocalJobs jobs(plan, layout, digest, project.dir / ".gkebuild" / "local", gpu, options.interrupted);
+  LocalJobs jobs(plan, layout, digest, project.dir / ".gkebuild" / "local", gpu, options.network == "host",
+                 options.interrupted);
   const FollowEnd end = jobs.run(record, view);
   return finish_follow(end, record.record(), err);
 }

@@ -20,9 +20,11 @@ namespace gkebuild::submit {
 namespace {
 
 void write_manifests(const std::filesystem::path& run_dir, const RunPlan& plan) {
-  for (const auto& object : plan.support) write_file_atomically(run_dir / "manifests" / object.file_name, object.text);
+  // Owner only, as run.json: manifests carry the rendered values, which may include secrets.
+  for (const auto& object : plan.support)
+    write_file_atomically(run_dir / "manifests" / object.file_name, object.text, FileAccess::kOwnerOnly);
   for (const auto& job : plan.jobs)
-    write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
+    write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text, FileAccess::kOwnerOnly);
 }
 
 std::vector<JobProgress> pending_jobs(const RunPlan& plan) {

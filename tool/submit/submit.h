@@ -31,6 +31,9 @@ struct SubmitOptions {
   bool dry_run = false;
   bool detach = false;
   bool local = false;
+  // --network, for --local: "private" (each container has a network namespace of its own,
+  // loopback only) or "host" (the host's network, which a workload downloading data needs).
+  std::string network = "private";
   int max_in_flight = 50;
   std::vector<std::string> insecure_registries;
   std::string ca_file;

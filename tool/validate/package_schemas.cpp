@@ -1,13 +1,19 @@
 #include "validate/package_schemas.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "base/atomic_file.h"
 
@@ -25,10 +31,32 @@ std::string fnv1a_hex(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// /tmp/gkebuild-cache-<uid>, created 0700. Another user could create that name first and feed
+// us schemas (or read what we cache), so an existing one is used only if it is a real folder
+// of ours that nobody else can write.
+fs::path private_temp_cache_dir() {
+  const uid_t uid = ::geteuid();
+  const fs::path dir = fs::temp_directory_path() / ("gkebuild-cache-" + std::to_string(uid));
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    throw std::system_error(errno, std::generic_category(), "cannot create the cache folder " + dir.string());
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0)
+    throw std::system_error(errno, std::generic_category(), "cannot inspect the cache folder " + dir.string());
+  if (!S_ISDIR(st.st_mode) || st.st_uid != uid || (st.st_mode & 022) != 0)
+    throw std::runtime_error("the cache folder " + dir.string() +
+                             " is not a folder owned by this user and writable only by it; "
+                             "remove it, or set XDG_CACHE_HOME or HOME");
+  return dir;
+}
+
+}  // namespace
+
 fs::path default_cache_dir() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "gkebuild";
   if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "gkebuild";
-  return fs::temp_directory_path() / "gkebuild-cache";
+  return private_temp_cache_dir();
 }
 
 namespace {

@@ -13,7 +13,8 @@
 
 namespace gkebuild::validate {
 
-// $XDG_CACHE_HOME/gkebuild, or ~/.cache/gkebuild.
+// $XDG_CACHE_HOME/gkebuild, or ~/.cache/gkebuild, or else a private $TMPDIR/gkebuild-cache-<uid>
+// (created 0700; throws if it exists and is not a folder of this user that only it can write).
 std::filesystem::path default_cache_dir();
 
 // A short stable name for cache files (FNV-1a, 16 hex digits).

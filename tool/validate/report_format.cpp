@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "base/printable.h"
+
 namespace gkebuild::validate {
 
 std::optional<OutputFormat> parse_output_format(std::string_view name) {
@@ -31,8 +33,9 @@ std::string format_report(ValidateReport report, OutputFormat format) {
 std::string format_text(const ValidateReport& report) {
   std::string out;
   for (const auto& f : report.findings)
-    out += f.file + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + ": " +
-           std::string(to_string(f.severity)) + ": " + f.message + " [" + f.rule + "]\n";
+    // Messages quote the manifests (field names, values): a terminal gets them printable.
+    out += printable(f.file) + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + ": " +
+           std::string(to_string(f.severity)) + ": " + printable(f.message) + " [" + f.rule + "]\n";
   return out;
 }
 
@@ -58,7 +61,7 @@ std::string format_github(const ValidateReport& report) {
     const char* level = f.severity == Severity::kError ? "error" : f.severity == Severity::kWarning ? "warning" : "notice";
     out += std::string("::") + level + " file=" + escape_github(f.file, true) + ",line=" + std::to_string(f.line) +
            ",col=" + std::to_string(f.column) + ",title=" + escape_github("gkebuild " + f.rule, true) +
-           "::" + escape_github(f.message + " [" + f.rule + "]", false) + "\n";
+           "::" + escape_github(printable(f.message) + " [" + f.rule + "]", false) + "\n";
   }
   return out;
 }

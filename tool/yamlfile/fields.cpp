@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "base/printable.h"
 #include "base/suggest.h"
 #include "yamlfile/scalars.h"
 
@@ -19,7 +20,7 @@ std::vector<std::string> mapping_keys(const Document& doc, const YAML::Node& nod
     const YAML::Node key = it->first;
     if (!key.IsScalar()) doc.fail(key, what + ": keys must be strings, got " + describe(key));
     if (!seen.insert(key.Scalar()).second)
-      doc.fail(key, what + ": duplicate key '" + key.Scalar() + "'");
+      doc.fail(key, what + ": duplicate key '" + printable(key.Scalar()) + "'");
     keys.push_back(key.Scalar());
   }
   return keys;
@@ -33,7 +34,7 @@ Fields::Fields(const Document& doc, const YAML::Node& map, std::string what,
   for (auto it = map.begin(); it != map.end(); ++it) {
     const std::string& key = it->first.Scalar();
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      doc.fail(it->first, "unknown key '" + key + "' in " + what_ + did_you_mean(key, allowed));
+      doc.fail(it->first, "unknown key '" + printable(key) + "' in " + what_ + did_you_mean(key, allowed));
   }
 }
 
