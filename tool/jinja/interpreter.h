@@ -107,7 +107,8 @@ class Interpreter {
   Value eval_compare(const CompareExpr& expr);
   Value eval_call(const CallExpr& expr);
   Value eval_slice(const Value& object, const SliceExpr& slice);
-  [[noreturn]] void raise_at(const Template* tmpl, size_t offset, const std::string& message) const;
+  [[noreturn]] void raise_at(const Template* tmpl, size_t offset, const std::string& message,
+                            ErrorKind kind = ErrorKind::Runtime) const;
 
   TemplateStore& store_;
   const Options& options_;

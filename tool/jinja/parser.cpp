@@ -2,6 +2,7 @@
 #include "jinja/parser.h"
 
 #include "base/source_error.h"
+#include "jinja/errors.h"
 #include "jinja/parser_internal.h"
 
 namespace gkebuild::jinja {
@@ -499,9 +500,9 @@ std::shared_ptr<Template> parse_template(std::string name, std::string_view sour
     Parser parser(tokenize(tmpl->source, options), *tmpl);
     tmpl->body = parser.parse();
   } catch (const LexError& error) {
-    throw SourceError(source_location(*tmpl, error.offset), error.message, tmpl->source);
+    throw TemplateError(ErrorKind::Syntax, source_location(*tmpl, error.offset), error.message, tmpl->source);
   } catch (const ParseError& error) {
-    throw SourceError(source_location(*tmpl, error.offset), error.message, tmpl->source);
+    throw TemplateError(ErrorKind::Syntax, source_location(*tmpl, error.offset), error.message, tmpl->source);
   }
   return tmpl;
 }

@@ -59,7 +59,7 @@ void Interpreter::render_print(const PrintStmt& stmt) {
     *out += value.str();
     return;
   }
-  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) raise_at(current, stmt.expr->offset, value.undefined_message());
+  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) raise_at(current, stmt.expr->offset, value.undefined_message(), ErrorKind::Undefined);
   append_str(*out, value);
 }
 
@@ -70,7 +70,7 @@ Flow Interpreter::render_if(const IfStmt& stmt) {
     try {
       taken = test(condition);
     } catch (const EvalError& error) {
-      raise_at(current, test_expr->offset, error.what());
+      raise_at(current, test_expr->offset, error.what(), error.kind());
     }
     if (taken) return render_body(body);
   }
@@ -199,7 +199,7 @@ void Interpreter::render_call_block(const CallBlockStmt& stmt) {
   try {
     result = call(callee, args);
   } catch (const EvalError& error) {
-    raise_at(current, stmt.call->offset, error.what());
+    raise_at(current, stmt.call->offset, error.what(), error.kind());
   }
   append(*out, result);
 }

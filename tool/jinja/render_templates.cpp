@@ -123,7 +123,7 @@ std::shared_ptr<const Template> Interpreter::load(const Value& name, size_t offs
   if (ignore_missing) return nullptr;
   std::string message = candidates.size() == 1 ? "template " + tried + " not found"
                                                : "none of the templates given were found: " + tried;
-  raise_at(current, offset, message + " (searched " + store_.describe_search() + ")");
+  raise_at(current, offset, message + " (searched " + store_.describe_search() + ")", ErrorKind::NotFound);
 }
 
 void Interpreter::render_include(const IncludeStmt& stmt) {
@@ -135,7 +135,7 @@ void Interpreter::render_include(const IncludeStmt& stmt) {
   try {
     render_template(tmpl, root);
   } catch (const EvalError& error) {
-    raise_at(current, stmt.offset, error.what());
+    raise_at(current, stmt.offset, error.what(), error.kind());
   }
 }
 
@@ -171,7 +171,7 @@ void Interpreter::render_import(const ImportStmt& stmt) {
   try {
     module_frame = render_module(tmpl, stmt.with_context);
   } catch (const EvalError& error) {
-    raise_at(current, stmt.offset, error.what());
+    raise_at(current, stmt.offset, error.what(), error.kind());
   }
   keep_closure(module_frame);
   frame->set(stmt.alias, make_module(tmpl, module_frame));
@@ -183,7 +183,7 @@ void Interpreter::render_from_import(const FromImportStmt& stmt) {
   try {
     module_frame = render_module(tmpl, stmt.with_context);
   } catch (const EvalError& error) {
-    raise_at(current, stmt.offset, error.what());
+    raise_at(current, stmt.offset, error.what(), error.kind());
   }
   for (size_t i = 0; i < stmt.names.size(); ++i) {
     const auto& [name, alias] = stmt.names[i];

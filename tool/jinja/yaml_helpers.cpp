@@ -88,7 +88,7 @@ std::string yaml_scalar(const Value& value) {
     case Kind::Int: return std::to_string(value.as_int());
     case Kind::Float: return yaml_float(value.as_float());
     case Kind::Str: return yaml_needs_quotes(value.str()) ? yaml_double_quoted(value.str()) : std::string(value.str());
-    case Kind::Undefined: throw EvalError(value.undefined_message());
+    case Kind::Undefined: throw EvalError(value.undefined_message(), ErrorKind::Undefined);
     default: throw EvalError("cannot convert a " + std::string(type_name(value)) + " to YAML");
   }
 }
