@@ -146,20 +146,38 @@ original_render = jinja_environment.Template.render
 
 
 def recording_from_string(self, source, globals=None, template_class=None):
-    template = original_from_string(self, source, globals, template_class)
+    try:
+        template = original_from_string(self, source, globals, template_class)
+    except Exception as error:
+        # A template that does not compile is never rendered: record it as rendered with an
+        # empty context, so that what Jinja2 refuses is compared too.
+        record_render(_Unparsed(self, source), (), {}, lambda: _raise(error))
+        raise
     template._gkebuild_source = source if isinstance(source, str) else None
     template._gkebuild_globals = globals
     return template
 
 
-def recording_render(self, *args, **kwargs):
+class _Unparsed:
+    """Stands for the template that from_string failed to make."""
+
+    def __init__(self, environment, source):
+        self.environment, self._gkebuild_source, self.name = environment, source, None
+
+
+def _raise(error):
+    raise error
+
+
+def record_render(template, args, kwargs, render):
+    """Runs render() and writes the record of it; returns or raises what render() does."""
     record = {"test": os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]}
     try:
-        record.update(describe_inputs(self, args, kwargs))
+        record.update(describe_inputs(template, args, kwargs))
     except Exception as error:  # recording must never change what the upstream test sees
         record["unexpressible"] = f"recorder failed: {error!r}"
     try:
-        output = original_render(self, *args, **kwargs)
+        output = render()
     except Exception as error:
         record["error"] = {"kind": error_kind(error), "type": type(error).__name__, "message": str(error)[:500]}
         write(record)
@@ -167,6 +185,10 @@ def recording_render(self, *args, **kwargs):
     record["output"] = output if isinstance(output, str) else None
     write(record)
     return output
+
+
+def recording_render(self, *args, **kwargs):
+    return record_render(self, args, kwargs, lambda: original_render(self, *args, **kwargs))
 
 
 if RECORD_FILE:
