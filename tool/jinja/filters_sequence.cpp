@@ -3,6 +3,7 @@
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/objects.h"
 #include "jinja/operators.h"
 #include "jinja/tests.h"
 #include "jinja/unicode.h"
@@ -149,6 +150,8 @@ bool apply_named_test(Interpreter& in, std::string_view name, const Value& item,
 }
 
 Value f_map(Interpreter& in, const Value& v, CallArgs& a) {
+  // Jinja2 maps only a true value: none (an empty YAML key) or "" yields nothing.
+  if (!in.test(v)) return Value::list({});
   std::vector<Value> items = items_of(in, v);
   std::vector<Value> out;
   out.reserve(items.size());
@@ -169,6 +172,7 @@ Value f_map(Interpreter& in, const Value& v, CallArgs& a) {
 }
 
 Value select_impl(Interpreter& in, const Value& v, CallArgs& a, bool want, bool by_attribute) {
+  if (!in.test(v)) return Value::list({});  // as f_map
   std::vector<Value> items = items_of(in, v);
   std::vector<Value> out;
   size_t test_index = by_attribute ? 1 : 0;
@@ -357,8 +361,8 @@ Value f_attr(Interpreter& in, const Value& v, CallArgs& a) {
   if (!b[0]) throw EvalError("attr() missing required argument 'name'");
   std::string name = in.str(*b[0]);
   if (v.is_undefined()) in.fail_undefined(v);
-  if (v.is_mapping()) {
-    // attr() is getattr only: dict keys are not attributes.
+  if (v.is_mapping() && !has_method(v, name)) {
+    // attr() is getattr only: dict keys are not attributes, dict methods (items, keys...) are.
     return Value::undefined_with("'dict object' has no attribute '" + name + "'");
   }
   return in.getattr(v, name);

@@ -227,23 +227,33 @@ Value f_format(Interpreter& in, const Value& v, CallArgs& a) {
   return text_result(v, percent_format(fmt, Value::tuple(a.positional)));
 }
 
+// int(float): Python truncates; NaN gives |int's default. Infinity is an OverflowError, which
+// |int lets through for a float and turns into the default for a string (`infinity_fails`).
+// A finite value beyond int64 would be a Python big integer: gkebuild's integers are 64-bit,
+// so that is an error, not a wrong number.
+Value float_to_int(double d, const Value& fallback, bool infinity_fails) {
+  if (std::isnan(d) || (std::isinf(d) && !infinity_fails)) return fallback;
+  if (std::isinf(d)) throw EvalError("cannot convert float infinity to integer");
+  if (d >= 9223372036854775808.0 || d < -9223372036854775808.0) throw_int_overflow();
+  return Value::integer(static_cast<int64_t>(std::trunc(d)));
+}
+
 Value f_int(Interpreter& in, const Value& v, CallArgs& a) {
   Bound b = a.bind("int", {"default", "base"});
   Value fallback = b[0] ? *b[0] : Value::integer(0);
   int64_t base = arg_int(b[1], 10, "base");
   in.require_defined(v);
   if (v.is_int() || v.is_bool()) return Value::integer(v.as_int());
-  if (v.is_float()) {
-    double d = v.as_float();
-    if (!std::isfinite(d) || std::fabs(d) >= 9.2e18) return fallback;
-    return Value::integer(static_cast<int64_t>(std::trunc(d)));
-  }
+  if (v.is_float()) return float_to_int(v.as_float(), fallback, true);
   if (v.is_str()) {
     int64_t parsed;
-    if (parse_python_int(v.str(), static_cast<int>(base), parsed)) return Value::integer(parsed);
+    switch (parse_python_int(v.str(), static_cast<int>(base), parsed)) {
+      case ParsedInt::Ok: return Value::integer(parsed);
+      case ParsedInt::TooBig: throw_int_overflow();
+      case ParsedInt::Invalid: break;
+    }
     double d;
-    if (parse_python_float(v.str(), d) && std::isfinite(d) && std::fabs(d) < 9.2e18)
-      return Value::integer(static_cast<int64_t>(std::trunc(d)));
+    if (parse_python_float(v.str(), d)) return float_to_int(d, fallback, false);
   }
   return fallback;
 }

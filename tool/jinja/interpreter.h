@@ -73,7 +73,9 @@ class Interpreter {
   std::string capture(const Body& body, Flow* flow = nullptr);  // flow: how the body ended
   Value call_macro(const struct Macro& macro, CallArgs& args);
   Value call_loop(struct LoopObject& loop, CallArgs& args);
-  std::string render_block(const BlockMap& blocks, std::string_view name, size_t level);
+  // `scope`: the frame a scoped block's body sees (super() passes it on); null: the top level.
+  std::string render_block(const BlockMap& blocks, std::string_view name, size_t level,
+                           std::shared_ptr<Frame> scope);
 
   std::string* out = nullptr;
   std::shared_ptr<Frame> frame;

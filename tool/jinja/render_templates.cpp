@@ -15,9 +15,12 @@ struct BlockRenderer : Object {
   const BlockMap* blocks = nullptr;
   std::string name;
   size_t level = 0;
+  std::shared_ptr<Frame> scope;  // what a scoped block's body sees; null for the template's top level
   std::string_view type_name() const override { return "BlockReference"; }
   bool callable() const override { return true; }
-  Value call(Interpreter& in, CallArgs&) override { return Value::string(in.render_block(*blocks, name, level)); }
+  Value call(Interpreter& in, CallArgs&) override {
+    return Value::string(in.render_block(*blocks, name, level, scope));
+  }
   void repr(std::string& out) const override { out += "<BlockReference '" + name + "'>"; }
 };
 
@@ -208,10 +211,13 @@ void Interpreter::render_extends(const ExtendsStmt& stmt) {
 
 void Interpreter::render_block_stmt(const BlockStmt& stmt) {
   if (state_->parent) return;
-  *out += render_block(state_->blocks, stmt.name, 0);
+  // As in Jinja2, the statement that renders the block decides whether it is scoped (sees
+  // the loop variables around it), not the child template that overrides the block.
+  *out += render_block(state_->blocks, stmt.name, 0, stmt.scoped ? frame : nullptr);
 }
 
-std::string Interpreter::render_block(const BlockMap& blocks, std::string_view name, size_t level) {
+std::string Interpreter::render_block(const BlockMap& blocks, std::string_view name, size_t level,
+                                      std::shared_ptr<Frame> scope) {
   auto found = blocks.find(name);
   if (found == blocks.end() || level >= found->second.size()) {
     if (found != blocks.end() && level > 0) throw EvalError("there is no parent block called '" + std::string(name) + "'.");
@@ -221,11 +227,12 @@ std::string Interpreter::render_block(const BlockMap& blocks, std::string_view n
   if (entry.block->required && level == 0 && found->second.size() == 1)
     throw EvalError("Required block '" + std::string(name) + "' not found");
   auto inner = std::make_shared<Frame>();
-  inner->parent = entry.block->scoped ? frame : (state_ ? state_->root : frame);
+  inner->parent = scope ? scope : (state_ ? state_->root : frame);
   auto super_ref = std::make_shared<BlockRenderer>();
   super_ref->blocks = &blocks;
   super_ref->name = std::string(name);
   super_ref->level = level + 1;
+  super_ref->scope = scope;
   if (level + 1 < found->second.size()) inner->vars.emplace_back("super", Value::object(super_ref));
   else inner->vars.emplace_back("super", Value::undefined_with("there is no parent block called '" + std::string(name) + "'."));
   inner->vars.emplace_back("self", self_reference(blocks));

@@ -82,6 +82,19 @@ def error_kind(error):
     return "runtime"
 
 
+def is_random(env, sources):
+    """True when a source calls the random filter or lipsum(): its output changes each run."""
+    for source in sources:
+        try:
+            tree = env.parse(source)
+        except Exception:
+            continue
+        if any(node.name == "random" for node in tree.find_all(nodes.Filter)) or \
+                any(node.name == "lipsum" for node in tree.find_all(nodes.Name)):
+            return True
+    return False
+
+
 def names_used(env, sources):
     """Every variable name the sources read (a superset of their free names), or None
     when one does not parse. Only walks the syntax tree: the code generator behind
@@ -112,6 +125,9 @@ def describe_inputs(template, args, kwargs):
         return record
     # Values the templates never name cannot change the output: tests often pass a
     # fixed set of values (objects among them) to templates that use only some.
+    if is_random(env, [source, *record["templates"].values()]):
+        record["unexpressible"] = "output is random (random filter, lipsum)"
+        return record
     used = names_used(env, [source, *record["templates"].values()])
     context = dict(*args, **kwargs)
     if used is not None:
