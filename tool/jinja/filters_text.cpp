@@ -3,6 +3,7 @@
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/python_format.h"
 #include "jinja/unicode.h"
@@ -129,6 +130,7 @@ Value f_center(Interpreter& in, const Value& v, CallArgs& a) {
   int64_t width = arg_int(b[0], 80, "width");
   int64_t len = static_cast<int64_t>(code_point_count(text));
   if (width <= len) return text_result(v, std::move(text));
+  require_result_size(static_cast<uint64_t>(width));
   int64_t margin = width - len;
   int64_t left = margin / 2 + (margin & width & 1);
   return text_result(v, std::string(static_cast<size_t>(left), ' ') + text +
@@ -139,7 +141,11 @@ Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
   Bound b = a.bind("indent", {"width", "first", "blank"});
   std::string indentation;
   if (b[0] && b[0]->is_str()) indentation = std::string(b[0]->str());
-  else indentation = std::string(static_cast<size_t>(std::max<int64_t>(0, arg_int(b[0], 4, "width"))), ' ');
+  else {
+    int64_t width = std::max<int64_t>(0, arg_int(b[0], 4, "width"));
+    require_result_size(static_cast<uint64_t>(width));
+    indentation = std::string(static_cast<size_t>(width), ' ');
+  }
   bool first = arg_bool(b[1], false);
   bool blank = arg_bool(b[2], false);
   // Jinja2 appends "\n" to the value itself, which only a string supports (an Undefined

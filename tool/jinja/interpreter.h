@@ -120,6 +120,7 @@ class Interpreter {
     BlockMap blocks;
     std::shared_ptr<const Template> parent;
     std::shared_ptr<Frame> root;
+    std::vector<const Template*> extends_chain;  // the templates rendered so far, for cycle errors
   };
   RenderState* state_ = nullptr;
   std::vector<std::string> active_templates_;  // include/import stack, for cycle errors

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "jinja/filters.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/python_format.h"
 
@@ -35,8 +36,7 @@ Value repeat(const Value& seq, int64_t times) {
   if (seq.is_str()) {
     std::string out;
     if (times > 0) {
-      if (seq.str().size() * static_cast<size_t>(times) > (size_t{1} << 31))
-        throw EvalError("repeated string is too large");
+      require_result_size(seq.str().size(), static_cast<uint64_t>(times));
       out.reserve(seq.str().size() * static_cast<size_t>(times));
       for (int64_t i = 0; i < times; ++i) out += seq.str();
     }
@@ -45,6 +45,7 @@ Value repeat(const Value& seq, int64_t times) {
   }
   std::vector<Value> items;
   std::vector<Value> base = to_vector(seq);
+  if (times > 0) require_result_size(base.size() * sizeof(Value), static_cast<uint64_t>(times));
   for (int64_t i = 0; i < times; ++i) items.insert(items.end(), base.begin(), base.end());
   return seq.kind() == Kind::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
 }

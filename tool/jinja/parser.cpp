@@ -3,6 +3,7 @@
 
 #include "base/source_error.h"
 #include "jinja/errors.h"
+#include "jinja/limits.h"
 #include "jinja/parser_internal.h"
 
 namespace gkebuild::jinja {
@@ -53,6 +54,15 @@ const Token& Parser::expect_name(std::string_view name) {
 }
 
 void Parser::fail(const std::string& message, size_t offset) const { throw ParseError{offset, message}; }
+
+void Parser::Nesting::deeper(size_t offset) {
+  if (parser_.depth_ >= kMaxNesting)
+    parser_.fail("nesting deeper than " + std::to_string(kMaxNesting) +
+                     " levels (blocks, parentheses, brackets and operator chains together)",
+                 offset);
+  ++parser_.depth_;
+  ++levels_;
+}
 
 std::string Parser::looking_for_message(const std::vector<std::string_view>* end_tokens) const {
   (void)end_tokens;
@@ -138,6 +148,7 @@ Body Parser::subparse(const std::vector<std::string_view>* end_tokens) {
 }
 
 Body Parser::parse_statements(const std::vector<std::string_view>& end_tokens, bool drop_needle) {
+  Nesting nesting(*this, current().offset);
   skip_if(TokenType::Colon);
   expect(TokenType::BlockEnd);
   Body body = subparse(&end_tokens);

@@ -1,4 +1,6 @@
 // Templates calling templates: include, import, from-import, extends, block, super and self.
+#include <algorithm>
+
 #include "base/source_error.h"
 #include "jinja/interpreter.h"
 #include "jinja/objects.h"
@@ -96,6 +98,7 @@ void Interpreter::render_template(std::shared_ptr<const Template> tmpl, std::sha
     std::shared_ptr<const Template> level = tmpl;
     while (level) {
       current = level.get();
+      state.extends_chain.push_back(current);
       for (const auto& [name, block] : level->blocks) state.blocks[name].push_back({block, level.get()});
       state.parent = nullptr;
       out = saved_out;
@@ -204,6 +207,13 @@ void Interpreter::render_from_import(const FromImportStmt& stmt) {
 void Interpreter::render_extends(const ExtendsStmt& stmt) {
   if (state_->parent) raise_at(current, stmt.offset, "extended multiple times");
   state_->parent = load(eval(*stmt.name), stmt.name->offset, false);
+  const auto& chain = state_->extends_chain;
+  if (std::find(chain.begin(), chain.end(), state_->parent.get()) != chain.end()) {
+    std::string names;
+    for (auto it = std::find(chain.begin(), chain.end(), state_->parent.get()); it != chain.end(); ++it)
+      names += (*it)->name + " -> ";
+    raise_at(current, stmt.offset, "extends cycle: " + names + state_->parent->name);
+  }
   // Jinja keeps running the child's top level (assignments, imports) but drops its output.
   discard_.clear();
   out = &discard_;
