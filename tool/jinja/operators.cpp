@@ -23,7 +23,15 @@ std::string_view operator_symbol(BinaryOp op) {
 }
 
 namespace {
+// Jinja2's Undefined (lenient too) fails every arithmetic and ordering operator with an
+// UndefinedError; only then is it a type error.
+void fail_if_undefined(const Value& a, const Value& b) {
+  for (const Value* v : {&a, &b})
+    if (v->is_undefined()) throw EvalError(v->undefined_message(), ErrorKind::Undefined);
+}
+
 [[noreturn]] void unsupported(BinaryOp op, const Value& a, const Value& b) {
+  fail_if_undefined(a, b);
   if (op == BinaryOp::Add && a.is_str())
     throw EvalError("can only concatenate str (not \"" + std::string(type_name(b)) + "\") to str");
   if (op == BinaryOp::Add && a.kind() != Kind::Tuple && a.is_list_like())
@@ -140,12 +148,14 @@ Value binary_op(BinaryOp op, const Value& a, const Value& b) {
 Value negate(const Value& v) {
   if (v.is_float()) return Value::floating(-v.as_float());
   if (v.is_int() || v.is_bool()) return Value::integer(checked_sub(0, v.as_int()));
+  fail_if_undefined(v, v);
   throw EvalError("bad operand type for unary -: '" + std::string(type_name(v)) + "'");
 }
 
 Value unary_plus(const Value& v) {
   if (v.is_float()) return v;
   if (v.is_int() || v.is_bool()) return Value::integer(v.as_int());
+  fail_if_undefined(v, v);
   throw EvalError("bad operand type for unary +: '" + std::string(type_name(v)) + "'");
 }
 
@@ -185,7 +195,10 @@ bool compare_op(CompareOp op, const Value& a, const Value& b) {
   const char* symbol = op == CompareOp::Lt ? "<" : op == CompareOp::LtEq ? "<=" : op == CompareOp::Gt ? ">" : ">=";
   bool orderable = (a.is_number() && b.is_number()) || (a.is_str() && b.is_str()) ||
                    (is_list(a) && is_list(b)) || (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple);
-  if (!orderable) fail(symbol);
+  if (!orderable) {
+    fail_if_undefined(a, b);
+    fail(symbol);
+  }
   if ((a.is_float() && std::isnan(a.as_float())) || (b.is_float() && std::isnan(b.as_float()))) return false;
   int c = compare(a, b);
   switch (op) {

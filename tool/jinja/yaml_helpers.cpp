@@ -186,7 +186,8 @@ Value check_required(const Value& value, const Value* message) {
   if (!missing) return value;
   std::string text = message && message->is_str() ? std::string(message->str()) : "a required value is missing";
   if (value.is_undefined() && !(message && message->is_str())) text += " (" + value.undefined_message() + ")";
-  throw EvalError(text);
+  // An undefined value is an Undefined error, with required's own message kept.
+  throw EvalError(text, value.is_undefined() ? ErrorKind::Undefined : ErrorKind::Runtime);
 }
 
 const std::vector<FilterEntry>& yaml_filters() {

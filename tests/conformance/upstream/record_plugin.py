@@ -15,6 +15,8 @@ import jinja2
 from jinja2 import environment as jinja_environment
 from jinja2 import nodes
 
+from jinja_ref import error_kind  # tests/conformance, on PYTHONPATH beside this folder
+
 RECORD_FILE = os.environ.get("GKEBUILD_UPSTREAM_RECORD")
 PLAIN_TYPES = (str, int, float, bool, type(None))
 DEFAULT_ENVIRONMENT = jinja2.Environment()
@@ -69,17 +71,6 @@ def changed_options(env, used):
     if env.undefined not in (jinja2.Undefined, jinja2.StrictUndefined):
         changes.append(env.undefined.__name__)
     return changes
-
-
-def error_kind(error):
-    """The kind of a Jinja2 exception, as the comparison counts kinds."""
-    if isinstance(error, jinja2.TemplateSyntaxError):
-        return "syntax"
-    if isinstance(error, jinja2.UndefinedError):
-        return "undefined"
-    if isinstance(error, jinja2.TemplateNotFound):
-        return "not_found"
-    return "runtime"
 
 
 def is_random(env, sources):

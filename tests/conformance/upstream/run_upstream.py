@@ -29,7 +29,6 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import jinja2  # noqa: E402
 import jinja_ref  # noqa: E402
-import record_plugin  # noqa: E402  (without $GKEBUILD_UPSTREAM_RECORD it patches nothing)
 
 VERSION = "3.1.6"
 SDIST = f"jinja2-{VERSION}.tar.gz"
@@ -71,7 +70,7 @@ def unpack_tests(sdist, folder):
 def record_upstream(tests, record_file):
     """Runs upstream's tests with the recording plugin; returns pytest's exit status."""
     environment = dict(os.environ, GKEBUILD_UPSTREAM_RECORD=str(record_file),
-                       PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])))
+                       PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH")])))
     completed = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "record_plugin", "-p", "no:cacheprovider", str(tests)],
         cwd=tests.parent, env=environment, capture_output=True, text=True)
@@ -111,7 +110,7 @@ def reference_result(case):
         environment = jinja_ref.make_environment(case)
         return {"output": environment.from_string(case["template"]).render(case["context"])}
     except Exception as error:
-        return {"error": {"kind": record_plugin.error_kind(error), "message": f"{type(error).__name__}: {error}"}}
+        return {"error": {"kind": jinja_ref.error_kind(error), "message": f"{type(error).__name__}: {error}"}}
 
 
 def same_result(a, b):
