@@ -121,7 +121,9 @@ std::string run(TemplateLibrary& store, const Options& options, const std::share
 
 std::string Environment::render_file(const std::string& name, const nlohmann::ordered_json& context) {
   auto tmpl = store_->find(name);
-  if (!tmpl) throw TemplateError(ErrorKind::NotFound, {name, 0, 0}, "template '" + name + "' not found (searched " + store_->describe_search() + ")");
+  if (!tmpl)
+    throw TemplateError(ErrorKind::NotFound, {name, 0, 0},
+                        "template '" + name + "' not found (searched " + store_->describe_search() + ")");
   return run(*store_, options_, tmpl, context);
 }
 

@@ -20,7 +20,8 @@ void Frame::set(std::string_view name, Value value) {
 }
 
 void Interpreter::require_defined(const Value& value) const {
-  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) throw EvalError(value.undefined_message(), ErrorKind::Undefined);
+  if (value.is_undefined() && strict() && !value.is_lenient_undefined())
+    throw EvalError(value.undefined_message(), ErrorKind::Undefined);
 }
 
 void Interpreter::fail_undefined(const Value& value) const {

@@ -129,7 +129,8 @@ Value f_tojson(Interpreter& in, const Value& v, CallArgs& a) {
 const std::unordered_map<std::string_view, FilterFn>& table() {
   static const std::unordered_map<std::string_view, FilterFn> filters = [] {
     std::unordered_map<std::string_view, FilterFn> map;
-    for (const auto* group : {&text_filters(), &sequence_filters(), &yaml_filters(), &markup_filters(), &layout_filters()})
+    for (const auto* group :
+         {&text_filters(), &sequence_filters(), &yaml_filters(), &markup_filters(), &layout_filters()})
       for (const FilterEntry& entry : *group) map.emplace(entry.name, entry.fn);
     map.emplace("tojson", f_tojson);
     return map;

@@ -92,8 +92,8 @@ size_t read_numeric_reference(std::string_view text, size_t pos, std::string& ou
 // is known, else the longest known legacy prefix. Returns the length read, 0 to keep the '&'.
 size_t read_named_reference(std::string_view text, size_t pos, std::string& out) {
   size_t end = pos + 1;
-  while (end < text.size() && end - pos - 1 < 32 && std::string_view("\t\n\f <&#;").find(text[end]) == std::string_view::npos)
-    ++end;
+  auto in_name = [](char c) { return std::string_view("\t\n\f <&#;").find(c) == std::string_view::npos; };
+  while (end < text.size() && end - pos - 1 < 32 && in_name(text[end])) ++end;
   if (end == pos + 1) return 0;
   std::string_view name = text.substr(pos + 1, end - pos - 1);
   bool semicolon = end < text.size() && text[end] == ';';
@@ -221,7 +221,8 @@ Value f_xmlattr(Interpreter& in, const Value& v, CallArgs& a) {
   std::string out;
   mapping_for_each(v, [&](const Value& key, const Value& value) {
     if (value.is_none() || value.is_undefined()) return;
-    if (!key.is_str()) throw EvalError("expected string or bytes-like object, got '" + std::string(type_name(key)) + "'");
+    if (!key.is_str())
+      throw EvalError("expected string or bytes-like object, got '" + std::string(type_name(key)) + "'");
     // Whitespace, '/', '>' or '=' in a name would let a value inject further attributes.
     if (key.str().find_first_of(" \t\n\r\f\v/>=") != std::string_view::npos)
       throw EvalError("Invalid character in attribute name: " + repr(key));
@@ -312,9 +313,9 @@ bool is_bare_domain(const Text& host) {
 bool is_ipv4(const Text& host) {
   std::vector<Text> parts = split_on(host, '.');
   if (parts.size() != 4) return false;
+  auto is_digit = [](char32_t c) { return c >= '0' && c <= '9'; };
   for (const Text& part : parts)
-    if (part.empty() || part.size() > 3 || !std::all_of(part.begin(), part.end(), [](char32_t c) { return c >= '0' && c <= '9'; }))
-      return false;
+    if (part.empty() || part.size() > 3 || !std::all_of(part.begin(), part.end(), is_digit)) return false;
   return true;
 }
 
@@ -396,7 +397,9 @@ struct UrlizeOptions {
 Text trim_url(const Text& url, const UrlizeOptions& options) {
   if (!options.trim_url_limit || static_cast<int64_t>(url.size()) <= *options.trim_url_limit) return url;
   int64_t limit = *options.trim_url_limit;
-  size_t keep = limit >= 0 ? static_cast<size_t>(limit) : url.size() - std::min(url.size(), static_cast<size_t>(-limit));
+  // x[:limit] with Python's negative indexes.
+  size_t keep = limit >= 0 ? static_cast<size_t>(limit)
+                           : url.size() - std::min(url.size(), static_cast<size_t>(-limit));
   return url.substr(0, keep) + U"...";
 }
 

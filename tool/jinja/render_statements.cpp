@@ -59,7 +59,8 @@ void Interpreter::render_print(const PrintStmt& stmt) {
     *out += value.str();
     return;
   }
-  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) raise_at(current, stmt.expr->offset, value.undefined_message(), ErrorKind::Undefined);
+  if (value.is_undefined() && strict() && !value.is_lenient_undefined())
+    raise_at(current, stmt.expr->offset, value.undefined_message(), ErrorKind::Undefined);
   append_str(*out, value);
 }
 

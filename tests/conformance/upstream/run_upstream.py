@@ -72,8 +72,9 @@ def unpack_tests(sdist, folder):
 
 def record_upstream(tests, record_file):
     """Runs upstream's tests with the recording plugin; returns pytest's exit status."""
+    python_path = [str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH")]
     environment = dict(os.environ, GKEBUILD_UPSTREAM_RECORD=str(record_file),
-                       PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH")])))
+                       PYTHONPATH=os.pathsep.join(filter(None, python_path)))
     completed = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "record_plugin", "-p", "no:cacheprovider", str(tests)],
         cwd=tests.parent, env=environment, capture_output=True, text=True)
