@@ -15,55 +15,110 @@ namespace {
 
 // ---- wordwrap ------------------------------------------------------------------------
 
-using Chunks = std::vector<std::string_view>;
+using Chunks = std::vector<std::u32string>;
 
-// textwrap's chunks with break_on_hyphens=False: runs of spaces and tabs (the other
-// whitespace of textwrap ends lines before this runs) and the words between them.
-Chunks split_chunks(std::string_view line) {
+// textwrap's whitespace; splitlines() has already removed all but spaces and tabs.
+bool is_wrap_space(char32_t c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+bool is_letter(char32_t c) { return is_word_char(c) && !(c >= '0' && c <= '9'); }  // [^\d\W]
+bool is_word_punct(char32_t c) {
+  return is_word_char(c) || std::u32string_view(U"!\"'&.,?").find(c) != std::u32string_view::npos;
+}
+
+// TextWrapper.wordsep_re at `pos`, after the word "text[start, pos)": the end of its
+// hyphenated-word or em-dash alternatives, or npos.
+size_t word_split(const std::u32string& text, size_t start, size_t pos) {
+  auto at = [&](size_t i) { return i < text.size() ? text[i] : U'\0'; };
+  auto letter_before = [&](size_t i, size_t back) { return i >= back && is_letter(text[i - back]); };
+  if (text[pos] == '-') {  // -(?:(?<=lt{2}-)|(?<=lt-lt-))(?=lt-?lt)
+    bool behind = (letter_before(pos, 1) && letter_before(pos, 2)) ||
+                  (letter_before(pos, 1) && pos >= 2 && text[pos - 2] == '-' && letter_before(pos, 3));
+    bool ahead = is_letter(at(pos + 1)) && (is_letter(at(pos + 2)) || (at(pos + 2) == '-' && is_letter(at(pos + 3))));
+    if (behind && ahead) return pos + 1;
+  }
+  if (pos > start && is_word_punct(text[pos - 1]) && at(pos) == '-' && at(pos + 1) == '-') {  // (?=-{2,}\w)
+    size_t dashes = pos;
+    while (at(dashes) == '-') ++dashes;
+    if (is_word_char(at(dashes))) return pos;
+  }
+  return std::u32string::npos;
+}
+
+// TextWrapper._split: runs of whitespace and the words between them; with break_on_hyphens
+// words also split after the hyphen of "goof-ball" and around "--" between words, as
+// wordsep_re's alternatives do, tried in its order at each position.
+Chunks split_chunks(std::string_view line_utf8, bool break_on_hyphens) {
+  std::u32string text = to_code_points(line_utf8);
   Chunks chunks;
   size_t pos = 0;
-  while (pos < line.size()) {
-    bool space = line[pos] == ' ' || line[pos] == '\t';
+  while (pos < text.size()) {
     size_t end = pos;
-    while (end < line.size() && (line[end] == ' ' || line[end] == '\t') == space) ++end;
-    chunks.push_back(line.substr(pos, end - pos));
+    if (is_wrap_space(text[pos])) {
+      while (end < text.size() && is_wrap_space(text[end])) ++end;
+    } else if (break_on_hyphens && pos > 0 && is_word_punct(text[pos - 1]) && text[pos] == '-' &&
+               pos + 1 < text.size() && text[pos + 1] == '-') {
+      while (end < text.size() && text[end] == '-') ++end;  // an em-dash "--" between words
+      if (end == text.size() || !is_word_char(text[end])) end = pos;
+    }
+    if (end == pos) {
+      for (end = pos + 1; end < text.size() && !is_wrap_space(text[end]); ++end) {
+        size_t split = break_on_hyphens ? word_split(text, pos, end) : std::u32string::npos;
+        if (split != std::u32string::npos) {
+          end = split;
+          break;
+        }
+      }
+    }
+    chunks.push_back(text.substr(pos, end - pos));
     pos = end;
   }
   return chunks;
 }
 
-bool is_blank(std::string_view chunk) { return strip_space(chunk).empty(); }
+// str.strip() == "": textwrap drops such chunks at line ends (Unicode whitespace counts).
+bool is_blank(const std::u32string& chunk) { return std::all_of(chunk.begin(), chunk.end(), is_space); }
+
+// TextWrapper._handle_long_word with break_long_words: as much of the chunk as fits, cut
+// after its last hyphen within the space when break_on_hyphens (and something precedes it).
+size_t long_word_cut(const std::u32string& chunk, size_t space_left, bool break_on_hyphens) {
+  if (!break_on_hyphens || chunk.size() <= space_left || space_left == 0) return space_left;
+  size_t hyphen = chunk.rfind(U'-', space_left - 1);
+  if (hyphen == std::u32string::npos || hyphen == 0) return space_left;
+  bool other_before = std::any_of(chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(hyphen),
+                                  [](char32_t c) { return c != '-'; });
+  return other_before ? hyphen + 1 : space_left;
+}
 
 // TextWrapper._wrap_chunks with drop_whitespace, no indents and no max_lines.
-std::vector<std::string> wrap_chunks(Chunks chunks, size_t width, bool break_long_words) {
+std::vector<std::string> wrap_chunks(Chunks chunks, size_t width, bool break_long_words, bool break_on_hyphens) {
   std::vector<std::string> lines;
   std::reverse(chunks.begin(), chunks.end());
   while (!chunks.empty()) {
-    std::vector<std::string_view> line;
+    std::vector<std::u32string> line;
     size_t used = 0;
     if (is_blank(chunks.back()) && !lines.empty()) chunks.pop_back();
-    while (!chunks.empty() && used + code_point_count(chunks.back()) <= width) {
-      used += code_point_count(chunks.back());
-      line.push_back(chunks.back());
+    while (!chunks.empty() && used + chunks.back().size() <= width) {
+      used += chunks.back().size();
+      line.push_back(std::move(chunks.back()));
       chunks.pop_back();
     }
     // A word longer than a whole line: split it at the width, or give it a line of its own.
-    if (!chunks.empty() && code_point_count(chunks.back()) > width) {
+    if (!chunks.empty() && chunks.back().size() > width) {
       if (break_long_words) {
-        std::string_view chunk = chunks.back();
-        size_t cut = byte_offset_of(chunk, width - used);
-        line.push_back(chunk.substr(0, cut));
-        chunks.back() = chunk.substr(cut);
+        size_t cut = long_word_cut(chunks.back(), width - used, break_on_hyphens);
+        line.push_back(chunks.back().substr(0, cut));
+        chunks.back().erase(0, cut);
       } else if (line.empty()) {
-        line.push_back(chunks.back());
+        line.push_back(std::move(chunks.back()));
         chunks.pop_back();
       }
     }
     if (!line.empty() && is_blank(line.back())) line.pop_back();
     if (!line.empty()) {
-      std::string text;
-      for (std::string_view chunk : line) text += chunk;
-      lines.push_back(std::move(text));
+      std::u32string text;
+      for (const std::u32string& chunk : line) text += chunk;
+      lines.push_back(to_utf8(text));
     }
   }
   return lines;
@@ -83,13 +138,10 @@ Value f_wordwrap(Interpreter& in, const Value& v, CallArgs& a) {
   bool first_paragraph = true;
   for (std::string_view line : split_lines(v.str(), false)) {
     if (width <= 0) throw EvalError("invalid width " + std::to_string(width) + " (must be > 0)");
-    // textwrap splits hyphenated words with a regular expression of its own, which gkebuild
-    // does not reproduce: refuse rather than wrap differently.
-    if (break_on_hyphens && line.find('-') != std::string_view::npos)
-      throw EvalError("wordwrap: text with hyphens needs break_on_hyphens=false in gkebuild");
     if (!first_paragraph) out += wrapstring;
     first_paragraph = false;
-    std::vector<std::string> wrapped = wrap_chunks(split_chunks(line), static_cast<size_t>(width), break_long_words);
+    std::vector<std::string> wrapped = wrap_chunks(split_chunks(line, break_on_hyphens),
+                                                   static_cast<size_t>(width), break_long_words, break_on_hyphens);
     for (size_t i = 0; i < wrapped.size(); ++i) out += (i ? wrapstring : "") + wrapped[i];
   }
   return Value::string(std::move(out));

@@ -105,7 +105,10 @@ size_t read_named_reference(std::string_view text, size_t pos, std::string& out)
     out += '\'';
     return name.size() + 2;
   }
-  if (semicolon)
+  // Every HTML5 name is a letter and then letters or digits; any other name is not one.
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  bool could_be_html5 = std::isalpha(static_cast<unsigned char>(name[0])) && std::all_of(name.begin(), name.end(), alnum);
+  if (semicolon && could_be_html5)
     throw EvalError("the character reference &" + std::string(name) +
                     "; is not supported (gkebuild knows the Latin-1 and XML names and numeric references)");
   for (size_t length = name.size() - 1; length >= 2; --length) {
@@ -237,21 +240,8 @@ Value f_xmlattr(Interpreter& in, const Value& v, CallArgs& a) {
 
 using Text = std::u32string;
 
-Text decode(std::string_view text) {
-  Text out;
-  for (size_t pos = 0; pos < text.size();) out += decode_utf8(text, pos);
-  return out;
-}
-
-std::string encode(const Text& text) {
-  std::string out;
-  for (char32_t cp : text) append_utf8(out, cp);
-  return out;
-}
-
-bool is_word(char32_t c) { return c == '_' || (c >= '0' && c <= '9') || is_alpha(c); }  // Python's \w
 bool is_ascii_letter(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_host_char(char32_t c) { return is_word(c) || c == '%' || c == '-' || c == '.'; }
+bool is_host_char(char32_t c) { return is_word_char(c) || c == '%' || c == '-' || c == '.'; }
 
 bool starts_with_nocase(const Text& text, size_t pos, std::string_view prefix) {
   if (text.size() - std::min(pos, text.size()) < prefix.size()) return false;
@@ -296,7 +286,7 @@ bool is_named_host(const Text& host) {
   const Text& tld = labels.back();
   if (tld.size() >= 2 && tld.size() <= 63 && std::all_of(tld.begin(), tld.end(), is_ascii_letter)) return true;
   if (!starts_with_nocase(tld, 0, "xn--") || tld.size() < 6 || tld.size() > 63) return false;
-  return std::all_of(tld.begin() + 4, tld.end(), [](char32_t c) { return is_word(c) || c == '%'; });
+  return std::all_of(tld.begin() + 4, tld.end(), [](char32_t c) { return is_word_char(c) || c == '%'; });
 }
 
 // `([\w%-]{2,63}\.)+(com|net|int|edu|gov|org|info|mil)`, a bare domain.
@@ -368,12 +358,12 @@ bool is_email(const Text& word) {
   size_t at = word.rfind(U'@');
   if (at == Text::npos || at == 0) return false;
   Text domain = word.substr(at + 1);
-  if (domain.empty() || !is_word(domain[0])) return false;
-  if (!std::all_of(domain.begin(), domain.end(), [](char32_t c) { return is_word(c) || c == '.' || c == '-'; }))
+  if (domain.empty() || !is_word_char(domain[0])) return false;
+  if (!std::all_of(domain.begin(), domain.end(), [](char32_t c) { return is_word_char(c) || c == '.' || c == '-'; }))
     return false;
   size_t dot = domain.rfind(U'.');
   return dot != Text::npos && dot >= 1 && dot + 1 < domain.size() &&
-         std::all_of(domain.begin() + static_cast<std::ptrdiff_t>(dot) + 1, domain.end(), is_word);
+         std::all_of(domain.begin() + static_cast<std::ptrdiff_t>(dot) + 1, domain.end(), is_word_char);
 }
 
 bool starts_with(const Text& text, const Text& prefix) { return text.compare(0, prefix.size(), prefix) == 0; }
@@ -428,7 +418,7 @@ Text urlize_word(const Text& word, const UrlizeOptions& options) {
     }
   }
   const std::string attrs_utf8 = options.rel_attr + options.target_attr;
-  const Text attrs = decode(attrs_utf8);
+  const Text attrs = to_code_points(attrs_utf8);
   if (is_http_url(middle)) {
     Text href = starts_with(middle, U"https://") || starts_with(middle, U"http://") ? middle : U"https://" + middle;
     middle = U"<a href=\"" + href + U"\"" + attrs + U">" + trim_url(middle, options) + U"</a>";
@@ -450,7 +440,7 @@ bool is_scheme_prefix(const Text& scheme) {
   size_t colon = scheme.find(U':');
   if (colon == Text::npos || colon < 2) return false;
   if (!std::all_of(scheme.begin(), scheme.begin() + static_cast<std::ptrdiff_t>(colon),
-                   [](char32_t c) { return is_word(c) || c == '.' || c == '+' || c == '-'; }))
+                   [](char32_t c) { return is_word_char(c) || c == '.' || c == '+' || c == '-'; }))
     return false;
   size_t slashes = scheme.size() - colon - 1;
   return slashes <= 2 && std::all_of(scheme.begin() + static_cast<std::ptrdiff_t>(colon) + 1, scheme.end(),
@@ -481,7 +471,7 @@ UrlizeOptions urlize_options(Interpreter& in, const Bound& b) {
   if (b[2] && truthy(*b[2])) options.target_attr = " target=\"" + escape_unless_markup(in, *b[2]) + "\"";
   if (b[4] && !b[4]->is_none()) {
     for (const Value& scheme : to_vector(*b[4])) {
-      Text text = decode(in.str(scheme));
+      Text text = to_code_points(in.str(scheme));
       if (!is_scheme_prefix(text)) throw EvalError(repr(scheme) + " is not a valid URI scheme prefix.");
       options.extra_schemes.push_back(std::move(text));
     }
@@ -492,7 +482,7 @@ UrlizeOptions urlize_options(Interpreter& in, const Bound& b) {
 Value f_urlize(Interpreter& in, const Value& v, CallArgs& a) {
   Bound b = a.bind("urlize", {"trim_url_limit", "nofollow", "target", "rel", "extra_schemes"});
   UrlizeOptions options = urlize_options(in, b);
-  Text text = decode(escape_unless_markup(in, v));
+  Text text = to_code_points(escape_unless_markup(in, v));
   Text out;
   // re.split(r"(\s+)"): whitespace runs pass through, each word between them is urlized.
   for (size_t pos = 0; pos < text.size();) {
@@ -503,7 +493,7 @@ Value f_urlize(Interpreter& in, const Value& v, CallArgs& a) {
     out += space ? piece : urlize_word(piece, options);
     pos = end;
   }
-  return Value::string(encode(out));
+  return Value::string(to_utf8(out));
 }
 
 }  // namespace

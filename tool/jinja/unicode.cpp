@@ -89,6 +89,20 @@ bool is_combining_mark(char32_t cp) {
 }
 }  // namespace
 
+bool is_word_char(char32_t cp) { return cp == '_' || (cp >= '0' && cp <= '9') || is_alpha(cp); }
+
+std::u32string to_code_points(std::string_view text) {
+  std::u32string out;
+  for (size_t pos = 0; pos < text.size();) out += decode_utf8(text, pos);
+  return out;
+}
+
+std::string to_utf8(const std::u32string& text) {
+  std::string out;
+  for (char32_t cp : text) append_utf8(out, cp);
+  return out;
+}
+
 bool is_identifier_start(char32_t cp) { return cp == '_' || is_alpha(cp) || is_other_id_start(cp); }
 bool is_identifier_continue(char32_t cp) {
   return is_identifier_start(cp) || (cp >= '0' && cp <= '9') || is_other_id_continue(cp) || is_combining_mark(cp);
