@@ -50,14 +50,16 @@ def loader_templates(loader):
 
 
 def changed_options(env, used):
-    """Environment settings other than the defaults that the case format can carry."""
+    """The environment's settings that the case format cannot carry (differences from the
+    defaults). enable_async is not among them: it changes how Jinja2 runs a template, not what
+    it prints, and run_upstream.py re-renders every case without it before comparing."""
     changes = []
     if type(env) is not jinja2.Environment:
         changes.append(type(env).__name__)
     for option in ("block_start_string", "block_end_string", "variable_start_string", "variable_end_string",
                    "comment_start_string", "comment_end_string", "line_statement_prefix",
                    "line_comment_prefix", "newline_sequence", "optimized", "autoescape", "finalize",
-                   "is_async", "policies"):
+                   "policies"):
         if getattr(env, option) != getattr(DEFAULT_ENVIRONMENT, option):
             changes.append(option)
     if set(env.extensions) - {"jinja2.ext.LoopControlExtension"}:
