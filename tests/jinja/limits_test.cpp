@@ -90,5 +90,22 @@ TEST(JinjaLimits, HugeResultsAreRefusedBeforeTheyAreBuilt) {
   }
 }
 
+TEST(JinjaLimits, DeeplyNestedValuesBuiltAtRenderTimeAreFreedAndRefusedWhenWalked) {
+  const std::string deep = "{% set ns = namespace(x=[]) %}{% for i in range(200000) %}"
+                           "{% set ns.x = [ns.x] if i % 2 else {'k': ns.x} %}{% endfor %}";
+  Environment env;
+  // Freeing a 200,000-deep chain of lists and dicts must not recurse once per level.
+  EXPECT_EQ(env.render_string(deep + "{{ ns.x | length }}", Json::object()), "1");
+  for (const char* use : {"{{ ns.x }}", "{{ ns.x | tojson }}", "{{ ns.x == ns.x }}", "{{ ns.x | pprint }}"}) {
+    TemplateError error = failure(deep + use);
+    EXPECT_NE(error.message().find("nested deeper than"), std::string::npos) << use << ": " << error.what();
+  }
+}
+
+TEST(JinjaLimits, AListThatContainsItselfIsAnErrorWhenPrinted) {
+  TemplateError error = failure("{% set x = [] %}{{ x.append(x) }}{{ x }}");
+  EXPECT_NE(error.message().find("nested deeper than"), std::string::npos) << error.what();
+}
+
 }  // namespace
 }  // namespace gkebuild::jinja
