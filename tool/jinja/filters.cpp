@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/unicode.h"
 
@@ -51,6 +52,7 @@ void append_json_string(std::string& out, std::string_view text) {
 }
 
 void append_json(std::string& out, const Value& value, int indent, int depth) {
+  ValueNesting nesting;
   auto newline = [&](int level) {
     out += '\n';
     out.append(static_cast<size_t>(indent * level), ' ');

@@ -5,6 +5,7 @@
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/python_format.h"
 #include "jinja/unicode.h"
@@ -205,6 +206,7 @@ std::vector<std::pair<Value, Value>> sorted_items(const Value& mapping) {
 
 // pprint's _safe_repr: repr() with dict keys sorted at every level.
 std::string safe_repr(const Value& v) {
+  ValueNesting nesting;
   if (v.is_mapping()) {
     std::string out = "{";
     for (const auto& [k, val] : sorted_items(v)) {
@@ -234,6 +236,7 @@ class PrettyPrinter {
  private:
   // PrettyPrinter._format: the one-line repr when it fits, else the type's multi-line layout.
   void write(const Value& v, int indent, int allowance, int level) {
+    ValueNesting nesting;
     std::string rep = safe_repr(v);
     int max_width = kPprintWidth - indent - allowance;
     if (static_cast<int>(code_point_count(rep)) > max_width) {

@@ -13,6 +13,15 @@ void require_result_size(uint64_t count, uint64_t unit_bytes) {
                   " MiB that one operation may build");
 }
 
+thread_local int ValueNesting::depth_ = 0;
+
+ValueNesting::ValueNesting() {
+  if (depth_ >= kMaxValueDepth)
+    throw EvalError("values nested deeper than " + std::to_string(kMaxValueDepth) +
+                    " levels (a list or dict that contains itself?)");
+  ++depth_;
+}
+
 int append_decimal_digit(int value, char digit) {
   constexpr int kSaturated = 1 << 30;
   if (value >= kSaturated / 10) return kSaturated;

@@ -12,6 +12,23 @@ namespace gkebuild::jinja {
 // gives up (RecursionError) after a few hundred.
 constexpr int kMaxNesting = 256;
 
+// Nesting of lists and dicts that printing, tojson, toyaml, pprint, == and sorting walk
+// (a list can even contain itself: `x.append(x)`).
+constexpr int kMaxValueDepth = 1000;
+
+// Counts one level of value nesting for as long as it lives, on this thread; the one past
+// kMaxValueDepth throws EvalError instead of letting the walk overflow the stack.
+class ValueNesting {
+ public:
+  ValueNesting();
+  ~ValueNesting() { --depth_; }
+  ValueNesting(const ValueNesting&) = delete;
+  ValueNesting& operator=(const ValueNesting&) = delete;
+
+ private:
+  static thread_local int depth_;
+};
+
 // The largest string or list one operation may build (padding, repetition, formatting).
 constexpr uint64_t kMaxResultBytes = uint64_t{256} << 20;
 

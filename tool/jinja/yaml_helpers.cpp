@@ -5,6 +5,7 @@
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/unicode.h"
 
@@ -109,6 +110,7 @@ void emit_child(std::string& out, const Value& child, int indent, int level) {
 }
 
 void emit(std::string& out, const Value& value, int indent, int level) {
+  ValueNesting nesting;
   std::string pad(static_cast<size_t>(indent * level), ' ');
   if (value.is_mapping()) {
     if (length(value) == 0) {
