@@ -158,15 +158,7 @@ void Interpreter::eval_args(const Arguments& args, CallArgs& out) {
 Value Interpreter::apply_filter(const FilterExpr& filter, const Value& input) {
   CallArgs args;
   eval_args(filter.args, args);
-  try {
-    return filter.fn(*this, input, args);
-  } catch (const EvalError& error) {
-    // Jinja2's filters reach into their input (items(), attributes, calls): on an Undefined
-    // that is an UndefinedError, whatever the filter would say about a wrong type.
-    if (input.is_undefined() && error.kind() == ErrorKind::Runtime)
-      throw EvalError(input.undefined_message(), ErrorKind::Undefined);
-    throw;
-  }
+  return filter.fn(*this, input, args);
 }
 
 Value Interpreter::eval_slice(const Value& object, const SliceExpr& slice) {

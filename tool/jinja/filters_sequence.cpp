@@ -345,7 +345,8 @@ Value f_dictsort(Interpreter& in, const Value& v, CallArgs& a) {
   bool case_sensitive = arg_bool(b[0], false);
   std::string_view by = arg_str(b[1], "key", "by");
   if (by != "key" && by != "value") throw EvalError("You can only sort by either \"key\" or \"value\"");
-  in.require_defined(v);
+  // Jinja2 calls value.items(), which a (lenient) Undefined answers with an UndefinedError.
+  if (v.is_undefined()) in.fail_undefined(v);
   if (!v.is_mapping()) throw EvalError("dictsort expects a mapping, got " + std::string(type_name(v)));
   std::vector<Value> pairs, keys;
   mapping_for_each(v, [&](const Value& k, const Value& val) {
