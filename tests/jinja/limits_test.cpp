@@ -82,7 +82,10 @@ TEST(JinjaLimits, ATemplateExtendingItselfIsACycleError) {
 TEST(JinjaLimits, HugeResultsAreRefusedBeforeTheyAreBuilt) {
   for (const char* source : {"{{ '%99999999999d'|format(1) }}", "{{ 'x'|center(10000000000) }}",
                              "{{ [1, 2] * 10000000000 }}", "{{ 'ab' * 10000000000 }}",
-                             "{{ '{:>99999999999}'.format(1) }}", "{{ 'x'.ljust(10000000000) }}"}) {
+                             "{{ '{:>99999999999}'.format(1) }}", "{{ 'x'.ljust(10000000000) }}",
+                             "{{ ('x' * 100000) | replace('', 'y' * 100000) }}",
+                             "{{ range(1000000) | join('x' * 1000) }}",
+                             "{{ ('x' * 1000).join(['y' * 1000] * 1000000) }}"}) {
     TemplateError error = failure(source);
     EXPECT_EQ(error.kind(), ErrorKind::Runtime) << source;
     EXPECT_NE(error.message().find("MiB"), std::string::npos) << source << ": " << error.what();

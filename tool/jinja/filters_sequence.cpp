@@ -3,6 +3,7 @@
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/objects.h"
 #include "jinja/operators.h"
 #include "jinja/tests.h"
@@ -113,6 +114,7 @@ Value f_join(Interpreter& in, const Value& v, CallArgs& a) {
     if (i) out += separator;
     Value item = b[1] && !b[1]->is_none() ? get_attribute_path(in, items[i], in.str(*b[1])) : items[i];
     in.append(out, item);
+    require_result_size(out.size());  // range(1000000) | join('x' * 1000)
   }
   return Value::string(std::move(out));
 }

@@ -93,6 +93,7 @@ std::string replace_all(std::string_view text, std::string_view old, std::string
       if (count < 0 || done < count) {
         out += replacement;
         ++done;
+        require_result_size(out.size());  // 'x' * 100000 | replace('', 'y' * 100000)
       }
       if (i < chars.size()) out += chars[i];
     }
@@ -105,6 +106,7 @@ std::string replace_all(std::string_view text, std::string_view old, std::string
     if (found == std::string_view::npos) break;
     out.append(text, pos, found - pos);
     out += replacement;
+    require_result_size(out.size());
     pos = found + old.size();
     ++done;
   }

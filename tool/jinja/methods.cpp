@@ -209,6 +209,7 @@ Value str_method(Interpreter& in, std::string_view s, std::string_view name, Cal
                         std::string(type_name(item)) + " found");
       if (i) out += s;
       out += item.str();
+      require_result_size(out.size());
     }
     return Value::string(std::move(out));
   }
