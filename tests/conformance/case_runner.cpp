@@ -1,7 +1,9 @@
 // Renders conformance cases with gkebuild's Jinja engine for compare.py and fuzz.py.
 // Input (a file named as the only argument, or stdin): a JSON array of cases
 //   {"name", "template", "context", "options": {...}, "templates": {name: source}}.
-// Output (stdout): a JSON array of {"name", "output"} or {"name", "error"}, in input order.
+// Output (stdout): a JSON array of {"name", "output"} or {"name", "error", "kind"}, in input
+// order; kind is syntax, undefined, not_found or runtime (jinja::TemplateErrorKind), or internal for an
+// exception that is not a template error (which never agrees with Jinja2).
 // One process renders a whole batch, so the Python side pays the start-up once.
 
 #include <fstream>
@@ -14,6 +16,7 @@
 
 #include "base/source_error.h"
 #include "jinja/environment.h"
+#include "jinja/errors.h"
 
 namespace {
 
@@ -44,10 +47,12 @@ ordered_json run_case(const ordered_json& test_case) {
   ordered_json result = {{"name", test_case.value("name", std::string())}};
   try {
     result["output"] = render_case(test_case);
-  } catch (const gkebuild::SourceError& error) {
+  } catch (const jinja::TemplateError& error) {
     result["error"] = error.what();
+    result["kind"] = std::string(to_string(error.template_kind()));
   } catch (const std::exception& error) {
     result["error"] = std::string("exception: ") + error.what();
+    result["kind"] = "internal";
   }
   return result;
 }

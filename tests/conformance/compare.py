@@ -81,7 +81,9 @@ def check_intended(skipped, intended, runner):
 def main():
     arguments = parse_arguments()
     cases = jinja_ref.load_cases(arguments.cases)
-    intended = jinja_ref.load_intended_differences(arguments.intended)
+    # upstream/ names belong to upstream/run_upstream.py, which checks them against its cases.
+    intended = {name: reason for name, reason in jinja_ref.load_intended_differences(arguments.intended).items()
+                if not name.startswith("upstream/")}
     unknown = sorted(set(intended) - {case["name"] for case in cases})
     if unknown:
         print(f"INTENDED_DIFFERENCES.md names cases that do not exist: {', '.join(unknown)}")

@@ -94,13 +94,25 @@ def make_environment(case):
     )
 
 
+def error_kind(error):
+    """The kind of a Jinja2 exception, named as case_runner names gkebuild's (jinja::ErrorKind)."""
+    # SyntaxError: Jinja2 compiles `break` outside a loop into Python that does not compile.
+    if isinstance(error, (jinja2.TemplateSyntaxError, SyntaxError)):
+        return "syntax"
+    if isinstance(error, jinja2.UndefinedError):
+        return "undefined"
+    if isinstance(error, jinja2.TemplateNotFound):
+        return "not_found"
+    return "runtime"
+
+
 def render_reference(case):
-    """{"output": text} or {"error": "Class: message"} from Jinja2."""
+    """{"output": text} or {"error": "Class: message", "kind": error_kind} from Jinja2."""
     try:
         environment = make_environment(case)
         return {"output": environment.from_string(case["template"]).render(case["context"])}
     except Exception as error:  # any failure of Jinja2 is an "error" result to compare
-        return {"error": f"{type(error).__name__}: {error}"}
+        return {"error": f"{type(error).__name__}: {error}", "kind": error_kind(error)}
 
 
 def for_runner(case):
@@ -142,9 +154,9 @@ def render_gkebuild(runner, cases, timeout=120):
 
 
 def agree(reference, ours):
-    """Equal outputs, or both raised an error. A crash of the runner never agrees."""
+    """Equal outputs, or errors of the same kind. A crash of the runner never agrees."""
     if ours.get("crash"):
         return False
     if "error" in reference or "error" in ours:
-        return "error" in reference and "error" in ours
+        return "error" in reference and "error" in ours and reference["kind"] == ours.get("kind")
     return reference["output"] == ours["output"]

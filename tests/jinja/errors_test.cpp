@@ -3,6 +3,7 @@
 
 #include "base/source_error.h"
 #include "jinja/environment.h"
+#include "jinja/errors.h"
 
 namespace gkebuild::jinja {
 namespace {
@@ -94,6 +95,33 @@ TEST(JinjaErrors, MissingTemplateAndErrorsInsideIncludes) {
 TEST(JinjaErrors, IntegersBeyond64BitsAreReported) {
   EXPECT_NE(fail("{{ 2 ** 64 }}").message.find("64-bit"), std::string::npos);
   EXPECT_NE(fail("{{ 100000000000000000000 }}").message.find("64-bit"), std::string::npos);
+}
+
+// Errors carry the kind that the conformance suite compares with Jinja2's exception class.
+TemplateErrorKind kind_of(const std::string& tmpl, UndefinedMode mode = UndefinedMode::Strict) {
+  Options options;
+  options.undefined = mode;
+  Environment env(options);
+  env.add_template("broken.j2", "{% if %}");
+  try {
+    env.render_string(tmpl, Json::object(), "page.j2");
+  } catch (const TemplateError& error) {
+    return error.template_kind();
+  }
+  ADD_FAILURE() << "no template error for: " << tmpl;
+  return TemplateErrorKind::Runtime;
+}
+
+TEST(JinjaErrors, KindsMatchJinja2ExceptionClasses) {
+  EXPECT_EQ(kind_of("{% for x in %}"), TemplateErrorKind::Syntax);
+  EXPECT_EQ(kind_of("{{ x | nosuch }}"), TemplateErrorKind::Syntax);
+  EXPECT_EQ(kind_of("{% include 'broken.j2' %}"), TemplateErrorKind::Syntax);
+  EXPECT_EQ(kind_of("{{ x }}"), TemplateErrorKind::Undefined);
+  EXPECT_EQ(kind_of("{{ missing < 1 }}", UndefinedMode::Lenient), TemplateErrorKind::Undefined);
+  EXPECT_EQ(kind_of("{{ missing | dictsort }}", UndefinedMode::Lenient), TemplateErrorKind::Undefined);
+  EXPECT_EQ(kind_of("{% include 'nowhere.j2' %}"), TemplateErrorKind::NotFound);
+  EXPECT_EQ(kind_of("{{ 1 / 0 }}"), TemplateErrorKind::Runtime);
+  EXPECT_EQ(kind_of("{{ 1 + 'a' }}"), TemplateErrorKind::Runtime);
 }
 
 }  // namespace

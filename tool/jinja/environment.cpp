@@ -114,14 +114,16 @@ std::string run(TemplateLibrary& store, const Options& options, const std::share
   try {
     return interpreter.render(tmpl, context);
   } catch (const EvalError& error) {
-    throw SourceError({tmpl->name, 0, 0}, error.what());
+    throw TemplateError(error.template_kind(), {tmpl->name, 0, 0}, error.what());
   }
 }
 }  // namespace
 
 std::string Environment::render_file(const std::string& name, const nlohmann::ordered_json& context) {
   auto tmpl = store_->find(name);
-  if (!tmpl) throw SourceError({name, 0, 0}, "template '" + name + "' not found (searched " + store_->describe_search() + ")");
+  if (!tmpl)
+    throw TemplateError(TemplateErrorKind::NotFound, {name, 0, 0},
+                        "template '" + name + "' not found (searched " + store_->describe_search() + ")");
   return run(*store_, options_, tmpl, context);
 }
 

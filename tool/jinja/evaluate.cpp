@@ -20,21 +20,24 @@ void Frame::set(std::string_view name, Value value) {
 }
 
 void Interpreter::require_defined(const Value& value) const {
-  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) throw EvalError(value.undefined_message());
+  if (value.is_undefined() && strict() && !value.is_lenient_undefined())
+    throw EvalError(value.undefined_message(), TemplateErrorKind::Undefined);
 }
 
-void Interpreter::fail_undefined(const Value& value) const { throw EvalError(value.undefined_message()); }
+void Interpreter::fail_undefined(const Value& value) const {
+  throw EvalError(value.undefined_message(), TemplateErrorKind::Undefined);
+}
 
-void Interpreter::raise_at(const Template* tmpl, size_t offset, const std::string& message) const {
-  if (!tmpl) throw EvalError(message);
-  throw SourceError(source_location(*tmpl, offset), message, tmpl->source);
+void Interpreter::raise_at(const Template* tmpl, size_t offset, const std::string& message, TemplateErrorKind kind) const {
+  if (!tmpl) throw EvalError(message, kind);
+  throw TemplateError(kind, source_location(*tmpl, offset), message, tmpl->source);
 }
 
 Value Interpreter::eval(const Expr& expr) {
   try {
     return eval_node(expr);
   } catch (const EvalError& error) {
-    raise_at(current_, expr.offset, error.what());
+    raise_at(current_, expr.offset, error.what(), error.template_kind());
   }
 }
 
@@ -233,13 +236,13 @@ Value Interpreter::eval_node(const Expr& expr) {
     case ExprKind::Getattr: {
       const auto& e = static_cast<const GetattrExpr&>(expr);
       Value object = eval(*e.object);
-      if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message());
+      if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message(), TemplateErrorKind::Undefined);
       return getattr(object, e.name);
     }
     case ExprKind::Getitem: {
       const auto& e = static_cast<const GetitemExpr&>(expr);
       Value object = eval(*e.object);
-      if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message());
+      if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message(), TemplateErrorKind::Undefined);
       if (e.index->kind == ExprKind::Slice) return eval_slice(object, static_cast<const SliceExpr&>(*e.index));
       return getitem(object, eval(*e.index));
     }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/unicode.h"
 
@@ -51,6 +52,7 @@ void append_json_string(std::string& out, std::string_view text) {
 }
 
 void append_json(std::string& out, const Value& value, int indent, int depth) {
+  ValueNesting nesting;
   auto newline = [&](int level) {
     out += '\n';
     out.append(static_cast<size_t>(indent * level), ' ');
@@ -129,7 +131,8 @@ Value f_tojson(Interpreter& in, const Value& v, CallArgs& a) {
 const std::unordered_map<std::string_view, FilterFn>& table() {
   static const std::unordered_map<std::string_view, FilterFn> filters = [] {
     std::unordered_map<std::string_view, FilterFn> map;
-    for (const auto* group : {&text_filters(), &sequence_filters(), &yaml_filters()})
+    for (const auto* group :
+         {&text_filters(), &sequence_filters(), &yaml_filters(), &markup_filters(), &layout_filters()})
       for (const FilterEntry& entry : *group) map.emplace(entry.name, entry.fn);
     map.emplace("tojson", f_tojson);
     return map;

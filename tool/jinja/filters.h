@@ -27,5 +27,7 @@ struct FilterEntry {
 const std::vector<FilterEntry>& text_filters();
 const std::vector<FilterEntry>& sequence_filters();
 const std::vector<FilterEntry>& yaml_filters();
+const std::vector<FilterEntry>& markup_filters();  // filters_markup.cpp
+const std::vector<FilterEntry>& layout_filters();  // filters_layout.cpp
 
 }  // namespace gkebuild::jinja

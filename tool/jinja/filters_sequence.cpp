@@ -3,6 +3,8 @@
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
+#include "jinja/objects.h"
 #include "jinja/operators.h"
 #include "jinja/tests.h"
 #include "jinja/unicode.h"
@@ -112,6 +114,7 @@ Value f_join(Interpreter& in, const Value& v, CallArgs& a) {
     if (i) out += separator;
     Value item = b[1] && !b[1]->is_none() ? get_attribute_path(in, items[i], in.str(*b[1])) : items[i];
     in.append(out, item);
+    require_result_size(out.size());  // range(1000000) | join('x' * 1000)
   }
   return Value::string(std::move(out));
 }
@@ -149,6 +152,8 @@ bool apply_named_test(Interpreter& in, std::string_view name, const Value& item,
 }
 
 Value f_map(Interpreter& in, const Value& v, CallArgs& a) {
+  // Jinja2 maps only a true value: none (an empty YAML key) or "" yields nothing.
+  if (!in.test(v)) return Value::list({});
   std::vector<Value> items = items_of(in, v);
   std::vector<Value> out;
   out.reserve(items.size());
@@ -169,6 +174,7 @@ Value f_map(Interpreter& in, const Value& v, CallArgs& a) {
 }
 
 Value select_impl(Interpreter& in, const Value& v, CallArgs& a, bool want, bool by_attribute) {
+  if (!in.test(v)) return Value::list({});  // as f_map
   std::vector<Value> items = items_of(in, v);
   std::vector<Value> out;
   size_t test_index = by_attribute ? 1 : 0;
@@ -341,7 +347,8 @@ Value f_dictsort(Interpreter& in, const Value& v, CallArgs& a) {
   bool case_sensitive = arg_bool(b[0], false);
   std::string_view by = arg_str(b[1], "key", "by");
   if (by != "key" && by != "value") throw EvalError("You can only sort by either \"key\" or \"value\"");
-  in.require_defined(v);
+  // Jinja2 calls value.items(), which a (lenient) Undefined answers with an UndefinedError.
+  if (v.is_undefined()) in.fail_undefined(v);
   if (!v.is_mapping()) throw EvalError("dictsort expects a mapping, got " + std::string(type_name(v)));
   std::vector<Value> pairs, keys;
   mapping_for_each(v, [&](const Value& k, const Value& val) {
@@ -357,8 +364,8 @@ Value f_attr(Interpreter& in, const Value& v, CallArgs& a) {
   if (!b[0]) throw EvalError("attr() missing required argument 'name'");
   std::string name = in.str(*b[0]);
   if (v.is_undefined()) in.fail_undefined(v);
-  if (v.is_mapping()) {
-    // attr() is getattr only: dict keys are not attributes.
+  if (v.is_mapping() && !has_method(v, name)) {
+    // attr() is getattr only: dict keys are not attributes, dict methods (items, keys...) are.
     return Value::undefined_with("'dict object' has no attribute '" + name + "'");
   }
   return in.getattr(v, name);

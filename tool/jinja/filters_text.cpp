@@ -3,6 +3,7 @@
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/python_format.h"
 #include "jinja/unicode.h"
@@ -92,6 +93,7 @@ std::string replace_all(std::string_view text, std::string_view old, std::string
       if (count < 0 || done < count) {
         out += replacement;
         ++done;
+        require_result_size(out.size());  // 'x' * 100000 | replace('', 'y' * 100000)
       }
       if (i < chars.size()) out += chars[i];
     }
@@ -104,6 +106,7 @@ std::string replace_all(std::string_view text, std::string_view old, std::string
     if (found == std::string_view::npos) break;
     out.append(text, pos, found - pos);
     out += replacement;
+    require_result_size(out.size());
     pos = found + old.size();
     ++done;
   }
@@ -129,6 +132,7 @@ Value f_center(Interpreter& in, const Value& v, CallArgs& a) {
   int64_t width = arg_int(b[0], 80, "width");
   int64_t len = static_cast<int64_t>(code_point_count(text));
   if (width <= len) return text_result(v, std::move(text));
+  require_result_size(static_cast<uint64_t>(width));
   int64_t margin = width - len;
   int64_t left = margin / 2 + (margin & width & 1);
   return text_result(v, std::string(static_cast<size_t>(left), ' ') + text +
@@ -139,7 +143,11 @@ Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
   Bound b = a.bind("indent", {"width", "first", "blank"});
   std::string indentation;
   if (b[0] && b[0]->is_str()) indentation = std::string(b[0]->str());
-  else indentation = std::string(static_cast<size_t>(std::max<int64_t>(0, arg_int(b[0], 4, "width"))), ' ');
+  else {
+    int64_t width = std::max<int64_t>(0, arg_int(b[0], 4, "width"));
+    require_result_size(static_cast<uint64_t>(width));
+    indentation = std::string(static_cast<size_t>(width), ' ');
+  }
   bool first = arg_bool(b[1], false);
   bool blank = arg_bool(b[2], false);
   // Jinja2 appends "\n" to the value itself, which only a string supports (an Undefined
@@ -227,23 +235,33 @@ Value f_format(Interpreter& in, const Value& v, CallArgs& a) {
   return text_result(v, percent_format(fmt, Value::tuple(a.positional)));
 }
 
+// int(float): Python truncates; NaN gives |int's default. Infinity is an OverflowError, which
+// |int lets through for a float and turns into the default for a string (`infinity_fails`).
+// A finite value beyond int64 would be a Python big integer: gkebuild's integers are 64-bit,
+// so that is an error, not a wrong number.
+Value float_to_int(double d, const Value& fallback, bool infinity_fails) {
+  if (std::isnan(d) || (std::isinf(d) && !infinity_fails)) return fallback;
+  if (std::isinf(d)) throw EvalError("cannot convert float infinity to integer");
+  if (d >= 9223372036854775808.0 || d < -9223372036854775808.0) throw_int_overflow();
+  return Value::integer(static_cast<int64_t>(std::trunc(d)));
+}
+
 Value f_int(Interpreter& in, const Value& v, CallArgs& a) {
   Bound b = a.bind("int", {"default", "base"});
   Value fallback = b[0] ? *b[0] : Value::integer(0);
   int64_t base = arg_int(b[1], 10, "base");
   in.require_defined(v);
   if (v.is_int() || v.is_bool()) return Value::integer(v.as_int());
-  if (v.is_float()) {
-    double d = v.as_float();
-    if (!std::isfinite(d) || std::fabs(d) >= 9.2e18) return fallback;
-    return Value::integer(static_cast<int64_t>(std::trunc(d)));
-  }
+  if (v.is_float()) return float_to_int(v.as_float(), fallback, true);
   if (v.is_str()) {
     int64_t parsed;
-    if (parse_python_int(v.str(), static_cast<int>(base), parsed)) return Value::integer(parsed);
+    switch (parse_python_int(v.str(), static_cast<int>(base), parsed)) {
+      case ParsedInt::Ok: return Value::integer(parsed);
+      case ParsedInt::TooBig: throw_int_overflow();
+      case ParsedInt::Invalid: break;
+    }
     double d;
-    if (parse_python_float(v.str(), d) && std::isfinite(d) && std::fabs(d) < 9.2e18)
-      return Value::integer(static_cast<int64_t>(std::trunc(d)));
+    if (parse_python_float(v.str(), d)) return float_to_int(d, fallback, false);
   }
   return fallback;
 }

@@ -73,7 +73,9 @@ class Interpreter {
   std::string capture(const Body& body, Flow* flow = nullptr);  // flow: how the body ended
   Value call_macro(const struct Macro& macro, CallArgs& args);
   Value call_loop(struct LoopObject& loop, CallArgs& args);
-  std::string render_block(const BlockMap& blocks, std::string_view name, size_t level);
+  // `scope`: the frame a scoped block's body sees (super() passes it on); null: the top level.
+  std::string render_block(const BlockMap& blocks, std::string_view name, size_t level,
+                           std::shared_ptr<Frame> scope);
 
  private:
   Flow render_stmt(const Stmt& stmt);
@@ -103,7 +105,8 @@ class Interpreter {
   Value eval_compare(const CompareExpr& expr);
   Value eval_call(const CallExpr& expr);
   Value eval_slice(const Value& object, const SliceExpr& slice);
-  [[noreturn]] void raise_at(const Template* tmpl, size_t offset, const std::string& message) const;
+  [[noreturn]] void raise_at(const Template* tmpl, size_t offset, const std::string& message,
+                            TemplateErrorKind kind = TemplateErrorKind::Runtime) const;
 
   TemplateStore& store_;
   const Options& options_;
@@ -116,6 +119,7 @@ class Interpreter {
     BlockMap blocks;
     std::shared_ptr<const Template> parent;
     std::shared_ptr<Frame> root;
+    std::vector<const Template*> extends_chain;  // the templates rendered so far, for cycle errors
   };
   RenderState* state_ = nullptr;
   std::vector<std::string> active_templates_;  // include/import stack, for cycle errors

@@ -31,7 +31,20 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_name_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || static_cast<unsigned char>(c) >= 0x80;
 }
-bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
+
+// The end of the identifier starting at `pos` (Python's str.isidentifier() rules, which
+// Jinja2 applies), or `pos` when the code point there cannot start one.
+size_t identifier_end(std::string_view src, size_t pos) {
+  size_t next = pos;
+  if (!is_identifier_start(decode_utf8(src, next))) return pos;
+  size_t end = next;
+  while (end < src.size()) {
+    next = end;
+    if (!is_identifier_continue(decode_utf8(src, next))) break;
+    end = next;
+  }
+  return end;
+}
 
 // Decodes a string literal body like Python's "unicode-escape" codec.
 std::string decode_string_literal(std::string_view body, size_t offset) {
@@ -230,8 +243,12 @@ class Lexer {
       }
       if (lex_number()) continue;
       if (is_name_start(c)) {
-        size_t end = pos_ + 1;
-        while (end < src_.size() && is_name_char(src_[end])) ++end;
+        size_t end = identifier_end(src_, pos_);
+        if (end == pos_) throw LexError(pos_, "Invalid character in identifier");
+        if (end < src_.size() && static_cast<unsigned char>(src_[end]) >= 0x80) {
+          size_t after = end;  // a non-ASCII character glued to a name: Jinja2 refuses "a🐍"
+          if (!is_space(decode_utf8(src_, after))) throw LexError(end, "Invalid character in identifier");
+        }
         push(TokenType::Name, pos_, src_.substr(pos_, end - pos_));
         pos_ = end;
         continue;

@@ -16,7 +16,7 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
     try {
       return Sequence(iterable);
     } catch (const EvalError& error) {
-      raise_at(current_, stmt.iter->offset, error.what());
+      raise_at(current_, stmt.iter->offset, error.what(), error.template_kind());
     }
   }();
   auto inner = std::make_shared<Frame>();

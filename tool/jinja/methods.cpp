@@ -5,6 +5,7 @@
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/objects.h"
 #include "jinja/python_format.h"
 #include "jinja/unicode.h"
@@ -155,6 +156,7 @@ Value justify(std::string_view text, const CallArgs& args, std::string_view name
   std::string fill = args.positional.size() > 1 ? std::string(need_str(args, 1, name)) : " ";
   int64_t len = static_cast<int64_t>(code_point_count(text));
   if (width <= len) return Value::string(std::string(text));
+  require_result_size(static_cast<uint64_t>(width), fill.size());
   int64_t margin = width - len;
   int64_t left = name == "rjust" ? margin : name == "ljust" ? 0 : margin / 2 + (margin & width & 1);
   std::string out;
@@ -207,6 +209,7 @@ Value str_method(Interpreter& in, std::string_view s, std::string_view name, Cal
                         std::string(type_name(item)) + " found");
       if (i) out += s;
       out += item.str();
+      require_result_size(out.size());
     }
     return Value::string(std::move(out));
   }

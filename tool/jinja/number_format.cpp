@@ -76,25 +76,23 @@ std::string format_float(double value) {
   return out;
 }
 
-namespace {
-[[noreturn]] void overflow() {
+void throw_int_overflow() {
   throw EvalError("integer result out of range: gkebuild integers are 64-bit (Python's are unbounded)");
 }
-}  // namespace
 
 int64_t checked_add(int64_t a, int64_t b) {
   int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) overflow();
+  if (__builtin_add_overflow(a, b, &r)) throw_int_overflow();
   return r;
 }
 int64_t checked_sub(int64_t a, int64_t b) {
   int64_t r;
-  if (__builtin_sub_overflow(a, b, &r)) overflow();
+  if (__builtin_sub_overflow(a, b, &r)) throw_int_overflow();
   return r;
 }
 int64_t checked_mul(int64_t a, int64_t b) {
   int64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) overflow();
+  if (__builtin_mul_overflow(a, b, &r)) throw_int_overflow();
   return r;
 }
 int64_t checked_pow(int64_t base, int64_t exponent) {
@@ -108,7 +106,7 @@ int64_t checked_pow(int64_t base, int64_t exponent) {
 }
 
 int64_t floor_div(int64_t a, int64_t b) {
-  if (a == std::numeric_limits<int64_t>::min() && b == -1) overflow();
+  if (a == std::numeric_limits<int64_t>::min() && b == -1) throw_int_overflow();
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
@@ -173,7 +171,7 @@ std::string_view trim_ascii(std::string_view text) {
 }
 }  // namespace
 
-bool parse_python_int(std::string_view text, int base, int64_t& out) {
+ParsedInt parse_python_int(std::string_view text, int base, int64_t& out) {
   text = trim_ascii(text);
   bool negative = false;
   if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
@@ -191,7 +189,7 @@ bool parse_python_int(std::string_view text, int base, int64_t& out) {
       base = 10;
       // Python rejects leading zeros in base 0 ("010"), except for zero itself.
       if (text.size() > 1 && text[0] == '0' && text.find_first_not_of("0_") != std::string_view::npos)
-        return false;
+        return ParsedInt::Invalid;
     }
     if (base != 10) text.remove_prefix(2);
     if (!text.empty() && text[0] == '_') text.remove_prefix(1);
@@ -199,23 +197,26 @@ bool parse_python_int(std::string_view text, int base, int64_t& out) {
     text.remove_prefix(2);
     if (!text.empty() && text[0] == '_') text.remove_prefix(1);
   }
-  if (text.empty()) return false;
+  if (text.empty()) return ParsedInt::Invalid;
   int64_t value = 0;
+  bool too_big = false;
   bool last_underscore = true;  // forbids a leading '_'
   for (char c : text) {
     if (c == '_') {
-      if (last_underscore) return false;
+      if (last_underscore) return ParsedInt::Invalid;
       last_underscore = true;
       continue;
     }
     int d;
-    if (!digit_value(c, d) || d >= base) return false;
-    if (__builtin_mul_overflow(value, base, &value) || __builtin_add_overflow(value, d, &value)) return false;
+    if (!digit_value(c, d) || d >= base) return ParsedInt::Invalid;
+    // Keeps checking the digits after an overflow: "99999999999999999999x" is invalid, not too big.
+    if (__builtin_mul_overflow(value, base, &value) || __builtin_add_overflow(value, d, &value)) too_big = true;
     last_underscore = false;
   }
-  if (last_underscore) return false;
+  if (last_underscore) return ParsedInt::Invalid;
+  if (too_big) return ParsedInt::TooBig;
   out = negative ? -value : value;
-  return true;
+  return ParsedInt::Ok;
 }
 
 bool parse_python_float(std::string_view text, double& out) {

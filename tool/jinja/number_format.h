@@ -12,6 +12,8 @@ void append_float(std::string& out, double value);
 std::string format_float(double value);
 void append_int(std::string& out, int64_t value);
 
+// The error for a result that Python would hold in a big integer.
+[[noreturn]] void throw_int_overflow();
 // Checked int64 arithmetic with Python's floor semantics; throws EvalError on overflow.
 int64_t checked_add(int64_t a, int64_t b);
 int64_t checked_sub(int64_t a, int64_t b);
@@ -26,7 +28,9 @@ double float_mod(double a, double b);
 double python_round(double value, int digits);
 
 // Python int(str(...)) helpers: parse an integer literal the way int(text, base) does.
-bool parse_python_int(std::string_view text, int base, int64_t& out);
+// TooBig: a valid literal that Python would read as an integer beyond int64.
+enum class ParsedInt { Ok, Invalid, TooBig };
+ParsedInt parse_python_int(std::string_view text, int base, int64_t& out);
 // Python float(text): accepts surrounding whitespace, '_' between digits, inf/nan.
 bool parse_python_float(std::string_view text, double& out);
 

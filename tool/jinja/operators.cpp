@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "jinja/filters.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/python_format.h"
 
@@ -22,7 +23,15 @@ std::string_view operator_symbol(BinaryOp op) {
 }
 
 namespace {
+// Jinja2's Undefined (lenient too) fails every arithmetic and ordering operator with an
+// UndefinedError; only then is it a type error.
+void fail_if_undefined(const Value& a, const Value& b) {
+  for (const Value* v : {&a, &b})
+    if (v->is_undefined()) throw EvalError(v->undefined_message(), TemplateErrorKind::Undefined);
+}
+
 [[noreturn]] void unsupported(BinaryOp op, const Value& a, const Value& b) {
+  fail_if_undefined(a, b);
   if (op == BinaryOp::Add && a.is_str())
     throw EvalError("can only concatenate str (not \"" + std::string(type_name(b)) + "\") to str");
   if (op == BinaryOp::Add && a.kind() != Kind::Tuple && a.is_list_like())
@@ -35,8 +44,7 @@ Value repeat(const Value& seq, int64_t times) {
   if (seq.is_str()) {
     std::string out;
     if (times > 0) {
-      if (seq.str().size() * static_cast<size_t>(times) > (size_t{1} << 31))
-        throw EvalError("repeated string is too large");
+      require_result_size(seq.str().size(), static_cast<uint64_t>(times));
       out.reserve(seq.str().size() * static_cast<size_t>(times));
       for (int64_t i = 0; i < times; ++i) out += seq.str();
     }
@@ -45,6 +53,7 @@ Value repeat(const Value& seq, int64_t times) {
   }
   std::vector<Value> items;
   std::vector<Value> base = to_vector(seq);
+  if (times > 0) require_result_size(base.size() * sizeof(Value), static_cast<uint64_t>(times));
   for (int64_t i = 0; i < times; ++i) items.insert(items.end(), base.begin(), base.end());
   return seq.kind() == Kind::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
 }
@@ -139,12 +148,14 @@ Value binary_op(BinaryOp op, const Value& a, const Value& b) {
 Value negate(const Value& v) {
   if (v.is_float()) return Value::floating(-v.as_float());
   if (v.is_int() || v.is_bool()) return Value::integer(checked_sub(0, v.as_int()));
+  fail_if_undefined(v, v);
   throw EvalError("bad operand type for unary -: '" + std::string(type_name(v)) + "'");
 }
 
 Value unary_plus(const Value& v) {
   if (v.is_float()) return v;
   if (v.is_int() || v.is_bool()) return Value::integer(v.as_int());
+  fail_if_undefined(v, v);
   throw EvalError("bad operand type for unary +: '" + std::string(type_name(v)) + "'");
 }
 
@@ -184,7 +195,10 @@ bool compare_op(CompareOp op, const Value& a, const Value& b) {
   const char* symbol = op == CompareOp::Lt ? "<" : op == CompareOp::LtEq ? "<=" : op == CompareOp::Gt ? ">" : ">=";
   bool orderable = (a.is_number() && b.is_number()) || (a.is_str() && b.is_str()) ||
                    (is_list(a) && is_list(b)) || (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple);
-  if (!orderable) fail(symbol);
+  if (!orderable) {
+    fail_if_undefined(a, b);
+    fail(symbol);
+  }
   if ((a.is_float() && std::isnan(a.as_float())) || (b.is_float() && std::isnan(b.as_float()))) return false;
   int c = compare(a, b);
   switch (op) {

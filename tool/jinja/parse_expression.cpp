@@ -6,12 +6,16 @@
 
 namespace gkebuild::jinja {
 
+// Every recursion of the expression grammar passes through parse_unary (parentheses,
+// brackets, braces, arguments, subscripts), parse_not or a chain loop: those count nesting.
 ExprPtr Parser::parse_expression(bool with_condexpr) { return with_condexpr ? parse_condexpr() : parse_or(); }
 
 ExprPtr Parser::parse_condexpr() {
   size_t offset = current().offset;
   ExprPtr expr = parse_or();
+  Nesting chain(*this);
   while (skip_if_name("if")) {
+    chain.deeper(current().offset);
     auto cond = std::make_unique<CondExpr>(offset);
     cond->test = parse_or();
     cond->then = std::move(expr);
@@ -24,7 +28,9 @@ ExprPtr Parser::parse_condexpr() {
 
 ExprPtr Parser::parse_or() {
   ExprPtr left = parse_and();
+  Nesting chain(*this);
   while (current().is_name("or")) {
+    chain.deeper(current().offset);
     size_t offset = next().offset;
     left = std::make_unique<BinaryExpr>(ExprKind::Or, offset, BinaryOp::Add, std::move(left), parse_and());
   }
@@ -33,7 +39,9 @@ ExprPtr Parser::parse_or() {
 
 ExprPtr Parser::parse_and() {
   ExprPtr left = parse_not();
+  Nesting chain(*this);
   while (current().is_name("and")) {
+    chain.deeper(current().offset);
     size_t offset = next().offset;
     left = std::make_unique<BinaryExpr>(ExprKind::And, offset, BinaryOp::Add, std::move(left), parse_not());
   }
@@ -42,6 +50,7 @@ ExprPtr Parser::parse_and() {
 
 ExprPtr Parser::parse_not() {
   if (current().is_name("not")) {
+    Nesting nesting(*this, current().offset);
     size_t offset = next().offset;
     return std::make_unique<UnaryExpr>(ExprKind::Not, offset, parse_not());
   }
@@ -78,7 +87,9 @@ ExprPtr Parser::parse_compare() {
 
 ExprPtr Parser::parse_math1() {
   ExprPtr left = parse_concat();
+  Nesting chain(*this);
   while (current().type == TokenType::Add || current().type == TokenType::Sub) {
+    chain.deeper(current().offset);
     BinaryOp op = current().type == TokenType::Add ? BinaryOp::Add : BinaryOp::Sub;
     size_t offset = next().offset;
     left = std::make_unique<BinaryExpr>(ExprKind::Binary, offset, op, std::move(left), parse_concat());
@@ -98,6 +109,7 @@ ExprPtr Parser::parse_concat() {
 
 ExprPtr Parser::parse_math2() {
   ExprPtr left = parse_pow();
+  Nesting chain(*this);
   while (true) {
     BinaryOp op;
     TokenType type = current().type;
@@ -106,6 +118,7 @@ ExprPtr Parser::parse_math2() {
     else if (type == TokenType::FloorDiv) op = BinaryOp::FloorDiv;
     else if (type == TokenType::Mod) op = BinaryOp::Mod;
     else break;
+    chain.deeper(current().offset);
     size_t offset = next().offset;
     left = std::make_unique<BinaryExpr>(ExprKind::Binary, offset, op, std::move(left), parse_pow());
   }
@@ -114,7 +127,9 @@ ExprPtr Parser::parse_math2() {
 
 ExprPtr Parser::parse_pow() {
   ExprPtr left = parse_unary();
+  Nesting chain(*this);
   while (current().type == TokenType::Pow) {
+    chain.deeper(current().offset);
     size_t offset = next().offset;
     left = std::make_unique<BinaryExpr>(ExprKind::Binary, offset, BinaryOp::Pow, std::move(left), parse_unary());
   }
@@ -124,6 +139,7 @@ ExprPtr Parser::parse_pow() {
 ExprPtr Parser::parse_unary(bool with_filter) {
   ExprPtr node;
   size_t offset = current().offset;
+  Nesting nesting(*this, offset);
   if (current().type == TokenType::Sub) {
     next();
     node = std::make_unique<UnaryExpr>(ExprKind::Neg, offset, parse_unary(false));
@@ -218,21 +234,27 @@ ExprPtr Parser::parse_dict() {
 }
 
 ExprPtr Parser::parse_postfix(ExprPtr node) {
+  Nesting chain(*this);
   while (true) {
     TokenType type = current().type;
-    if (type == TokenType::Dot || type == TokenType::LBracket) node = parse_subscript(std::move(node));
-    else if (type == TokenType::LParen) node = parse_call(std::move(node));
-    else return node;
+    if (type != TokenType::Dot && type != TokenType::LBracket && type != TokenType::LParen) return node;
+    chain.deeper(current().offset);
+    node = type == TokenType::LParen ? parse_call(std::move(node)) : parse_subscript(std::move(node));
   }
 }
 
 ExprPtr Parser::parse_filter_expr(ExprPtr node) {
+  Nesting chain(*this);
   while (true) {
     TokenType type = current().type;
-    if (type == TokenType::Pipe) node = parse_filter(std::move(node));
-    else if (current().is_name("is")) node = parse_test(std::move(node));
-    else if (type == TokenType::LParen) node = parse_call(std::move(node));
-    else return node;
+    if (type == TokenType::Pipe) {
+      node = parse_filter(std::move(node), false, &chain);
+    } else if (current().is_name("is") || type == TokenType::LParen) {
+      chain.deeper(current().offset);
+      node = type == TokenType::LParen ? parse_call(std::move(node)) : parse_test(std::move(node));
+    } else {
+      return node;
+    }
   }
 }
 
@@ -318,8 +340,11 @@ ExprPtr Parser::parse_call(ExprPtr node) {
   return call;
 }
 
-ExprPtr Parser::parse_filter(ExprPtr node, bool start_inline) {
+ExprPtr Parser::parse_filter(ExprPtr node, bool start_inline, Nesting* chain) {
+  Nesting own(*this);
+  if (!chain) chain = &own;
   while (current().type == TokenType::Pipe || start_inline) {
+    chain->deeper(current().offset);
     if (!start_inline) next();
     const Token& token = expect(TokenType::Name);
     std::string name(token.text);

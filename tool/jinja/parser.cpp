@@ -2,6 +2,8 @@
 #include "jinja/parser.h"
 
 #include "base/source_error.h"
+#include "jinja/errors.h"
+#include "jinja/limits.h"
 #include "jinja/parser_internal.h"
 
 namespace gkebuild::jinja {
@@ -52,6 +54,15 @@ const Token& Parser::expect_name(std::string_view name) {
 }
 
 void Parser::fail(const std::string& message, size_t offset) const { throw ParseError{offset, message}; }
+
+void Parser::Nesting::deeper(size_t offset) {
+  if (parser_.depth_ >= kMaxNesting)
+    parser_.fail("nesting deeper than " + std::to_string(kMaxNesting) +
+                     " levels (blocks, parentheses, brackets and operator chains together)",
+                 offset);
+  ++parser_.depth_;
+  ++levels_;
+}
 
 std::string Parser::looking_for_message(const std::vector<std::string_view>* end_tokens) const {
   (void)end_tokens;
@@ -137,6 +148,7 @@ Body Parser::subparse(const std::vector<std::string_view>* end_tokens) {
 }
 
 Body Parser::parse_statements(const std::vector<std::string_view>& end_tokens, bool drop_needle) {
+  Nesting nesting(*this, current().offset);
   skip_if(TokenType::Colon);
   expect(TokenType::BlockEnd);
   Body body = subparse(&end_tokens);
@@ -205,9 +217,22 @@ StmtPtr Parser::parse_set() {
   return block;
 }
 
+namespace {
+// Jinja2 refuses `{% for loop in ... %}` (and `loop` inside a tuple target): the name is the
+// loop object's.
+const Target* find_loop_name(const Target& target) {
+  if (target.kind == Target::Kind::Name && target.name == "loop") return &target;
+  for (const Target& item : target.items)
+    if (const Target* found = find_loop_name(item)) return found;
+  return nullptr;
+}
+}  // namespace
+
 StmtPtr Parser::parse_for() {
   auto node = std::make_unique<ForStmt>(next().offset);
   node->target = parse_assign_target(true, false, kForTargetEnd);
+  if (const Target* loop = find_loop_name(node->target))
+    fail("Can't assign to special loop variable in for-loop target", loop->offset);
   expect_name("in");
   node->iter = parse_tuple(false, false, kForIterEnd);
   if (skip_if_name("if")) node->filter = parse_expression();
@@ -349,7 +374,8 @@ void Parser::parse_signature(MacroSignature& signature) {
   expect(TokenType::RParen);
 }
 
-void Parser::note_macro_names(MacroSignature& signature, size_t first_token, size_t last_token) const {
+void Parser::note_macro_names(MacroSignature& signature, size_t first_token, size_t last_token,
+                              size_t offset) const {
   for (size_t i = first_token; i < last_token && i < tokens_.size(); ++i) {
     const Token& token = tokens_[i];
     if (token.type != TokenType::Name) continue;
@@ -358,7 +384,15 @@ void Parser::note_macro_names(MacroSignature& signature, size_t first_token, siz
     else if (token.text == "varargs") signature.uses_varargs = true;
     else if (token.text == "kwargs") signature.uses_kwargs = true;
   }
-  for (const std::string& param : signature.params) {
+  const size_t first_default = signature.params.size() - signature.defaults.size();
+  for (size_t i = 0; i < signature.params.size(); ++i) {
+    const std::string& param = signature.params[i];
+    // A body that calls caller() with `caller` as a parameter that has no default would
+    // shadow the special caller; Jinja2 refuses that.
+    if (param == "caller" && signature.uses_caller && i < first_default)
+      fail("When defining macros or call blocks the special \"caller\" argument must be omitted or be "
+           "given a default.",
+           offset);
     if (param == "caller") signature.uses_caller = false;
     if (param == "varargs") signature.uses_varargs = false;
     if (param == "kwargs") signature.uses_kwargs = false;
@@ -379,7 +413,7 @@ StmtPtr Parser::parse_macro() {
   parse_signature(node->signature);
   size_t body_start = pos_;
   node->body = parse_function_body(kEndMacro);
-  note_macro_names(node->signature, body_start, pos_);
+  note_macro_names(node->signature, body_start, pos_, node->offset);
   return node;
 }
 
@@ -391,7 +425,7 @@ StmtPtr Parser::parse_call_block() {
   if (node->call->kind != ExprKind::Call) fail("expected call", call_offset);
   size_t body_start = pos_;
   node->body = parse_function_body(kEndCall);
-  note_macro_names(node->signature, body_start, pos_);
+  note_macro_names(node->signature, body_start, pos_, node->offset);
   return node;
 }
 
@@ -499,9 +533,9 @@ std::shared_ptr<Template> parse_template(std::string name, std::string_view sour
     Parser parser(tokenize(tmpl->source, options), *tmpl);
     tmpl->body = parser.parse();
   } catch (const LexError& error) {
-    throw SourceError(source_location(*tmpl, error.offset), error.message, tmpl->source);
+    throw TemplateError(TemplateErrorKind::Syntax, source_location(*tmpl, error.offset), error.message, tmpl->source);
   } catch (const ParseError& error) {
-    throw SourceError(source_location(*tmpl, error.offset), error.message, tmpl->source);
+    throw TemplateError(TemplateErrorKind::Syntax, source_location(*tmpl, error.offset), error.message, tmpl->source);
   }
   return tmpl;
 }

@@ -21,6 +21,22 @@ class Parser {
   Parser(std::vector<Token> tokens, Template& tmpl) : tokens_(std::move(tokens)), template_(tmpl) {}
   Body parse();
 
+  // Counts one level of nesting for as long as it lives (a block, a parenthesis, each operator
+  // of a chain, which builds a left-nested tree); past kMaxNesting the parse fails there.
+  class Nesting {
+   public:
+    explicit Nesting(Parser& parser) : parser_(parser) {}  // a chain: deeper() per operator
+    Nesting(Parser& parser, size_t offset) : parser_(parser) { deeper(offset); }
+    ~Nesting() { parser_.depth_ -= levels_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    void deeper(size_t offset);
+
+   private:
+    Parser& parser_;
+    int levels_ = 0;
+  };
+
   // Expressions (parse_expression.cpp).
   ExprPtr parse_expression(bool with_condexpr = true);
   ExprPtr parse_tuple(bool simplified = false, bool with_condexpr = true,
@@ -57,7 +73,8 @@ class Parser {
   StmtPtr parse_filter_block();
   void parse_print(Body& out);
   void parse_signature(MacroSignature& signature);
-  void note_macro_names(MacroSignature& signature, size_t first_token, size_t last_token) const;
+  // `offset`: the macro or call block, for the error on a `caller` parameter without default.
+  void note_macro_names(MacroSignature& signature, size_t first_token, size_t last_token, size_t offset) const;
   bool parse_import_context(bool default_value);
   Target parse_assign_target(bool with_tuple = true, bool name_only = false,
                              const std::vector<std::string_view>& extra_end = {}, bool with_namespace = false);
@@ -85,7 +102,8 @@ class Parser {
   ExprPtr parse_call(ExprPtr node);
 
  public:
-  ExprPtr parse_filter(ExprPtr node, bool start_inline = false);
+  // `chain`: the caller's count of the operator chain the filters extend (null: a new chain).
+  ExprPtr parse_filter(ExprPtr node, bool start_inline = false, Nesting* chain = nullptr);
 
  private:
   ExprPtr parse_test(ExprPtr node);
@@ -93,6 +111,7 @@ class Parser {
 
   std::vector<Token> tokens_;
   size_t pos_ = 0;
+  int depth_ = 0;  // current nesting, see Nesting
   Template& template_;
   std::vector<std::string_view> tag_stack_;
   std::vector<const std::vector<std::string_view>*> end_token_stack_;

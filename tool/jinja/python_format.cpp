@@ -1,8 +1,10 @@
 #include "jinja/python_format.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/unicode.h"
 
@@ -148,13 +150,17 @@ Spec parse_spec(std::string_view text) {
   if (i < text.size() && text[i] == '0') spec.zero = true, ++i;
   if (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
     spec.width = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) spec.width = spec.width * 10 + (text[i++] - '0');
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      spec.width = append_decimal_digit(spec.width, text[i++]);
+    require_result_size(static_cast<uint64_t>(spec.width));
   }
   if (i < text.size() && text[i] == ',') spec.comma = true, ++i;
   if (i < text.size() && text[i] == '.') {
     ++i;
     spec.precision = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) spec.precision = spec.precision * 10 + (text[i++] - '0');
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      spec.precision = append_decimal_digit(spec.precision, text[i++]);
+    require_result_size(static_cast<uint64_t>(spec.precision));
   }
   if (i < text.size()) spec.type = text[i++];
   if (i != text.size()) throw EvalError("Invalid format specifier");
@@ -338,12 +344,16 @@ std::string percent_format(std::string_view fmt, const Value& values) {
     while (i < fmt.size() && std::string_view("-+ #0").find(fmt[i]) != std::string_view::npos) ++i;
     std::string_view flags = fmt.substr(flags_start, i - flags_start);
     int width = -1, precision = -1;
-    while (i < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[i]))) width = (width < 0 ? 0 : width * 10) + (fmt[i++] - '0');
+    while (i < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[i])))
+      width = append_decimal_digit(std::max(width, 0), fmt[i++]);
     if (i < fmt.size() && fmt[i] == '.') {
       ++i;
       precision = 0;
-      while (i < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[i]))) precision = precision * 10 + (fmt[i++] - '0');
+      while (i < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[i])))
+        precision = append_decimal_digit(precision, fmt[i++]);
     }
+    require_result_size(static_cast<uint64_t>(std::max(width, 0)));
+    require_result_size(static_cast<uint64_t>(std::max(precision, 0)));
     if (i >= fmt.size()) throw EvalError("incomplete format");
     char conv = fmt[i];
     if (conv == '%') {

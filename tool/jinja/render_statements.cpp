@@ -55,7 +55,8 @@ void Interpreter::render_print(const PrintStmt& stmt) {
     *out_ += value.str();
     return;
   }
-  if (value.is_undefined() && strict() && !value.is_lenient_undefined()) raise_at(current_, stmt.expr->offset, value.undefined_message());
+  if (value.is_undefined() && strict() && !value.is_lenient_undefined())
+    raise_at(current_, stmt.expr->offset, value.undefined_message(), TemplateErrorKind::Undefined);
   append_str(*out_, value);
 }
 
@@ -66,7 +67,7 @@ Flow Interpreter::render_if(const IfStmt& stmt) {
     try {
       taken = test(condition);
     } catch (const EvalError& error) {
-      raise_at(current_, test_expr->offset, error.what());
+      raise_at(current_, test_expr->offset, error.what(), error.template_kind());
     }
     if (taken) return render_body(body);
   }
@@ -182,7 +183,7 @@ void Interpreter::render_call_block(const CallBlockStmt& stmt) {
   try {
     result = call(callee, args);
   } catch (const EvalError& error) {
-    raise_at(current_, stmt.call->offset, error.what());
+    raise_at(current_, stmt.call->offset, error.what(), error.template_kind());
   }
   append(*out_, result);
 }

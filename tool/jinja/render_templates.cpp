@@ -1,4 +1,6 @@
 // Templates calling templates: include, import, from-import, extends, block, super and self.
+#include <algorithm>
+
 #include "base/source_error.h"
 #include "jinja/interpreter.h"
 #include "jinja/objects.h"
@@ -15,9 +17,12 @@ struct BlockRenderer : Object {
   const BlockMap* blocks = nullptr;
   std::string name;
   size_t level = 0;
+  std::shared_ptr<Frame> scope;  // what a scoped block's body sees; null for the template's top level
   std::string_view type_name() const override { return "BlockReference"; }
   bool callable() const override { return true; }
-  Value call(Interpreter& in, CallArgs&) override { return Value::string(in.render_block(*blocks, name, level)); }
+  Value call(Interpreter& in, CallArgs&) override {
+    return Value::string(in.render_block(*blocks, name, level, scope));
+  }
   void repr(std::string& out) const override { out += "<BlockReference '" + name + "'>"; }
 };
 
@@ -86,6 +91,7 @@ void Interpreter::render_template(std::shared_ptr<const Template> tmpl, std::sha
   std::shared_ptr<const Template> level = tmpl;
   while (level) {
     current_ = level.get();
+    state.extends_chain.push_back(current_);
     for (const auto& [name, block] : level->blocks) state.blocks[name].push_back({block, level.get()});
     state.parent = nullptr;
     out_ = template_out;  // an `extends` in the level before sent its top-level output to discard_
@@ -111,7 +117,7 @@ std::shared_ptr<const Template> Interpreter::load(const Value& name, size_t offs
   if (ignore_missing) return nullptr;
   std::string message = candidates.size() == 1 ? "template " + tried + " not found"
                                                : "none of the templates given were found: " + tried;
-  raise_at(current_, offset, message + " (searched " + store_.describe_search() + ")");
+  raise_at(current_, offset, message + " (searched " + store_.describe_search() + ")", TemplateErrorKind::NotFound);
 }
 
 void Interpreter::render_include(const IncludeStmt& stmt) {
@@ -123,7 +129,7 @@ void Interpreter::render_include(const IncludeStmt& stmt) {
   try {
     render_template(tmpl, root);
   } catch (const EvalError& error) {
-    raise_at(current_, stmt.offset, error.what());
+    raise_at(current_, stmt.offset, error.what(), error.template_kind());
   }
 }
 
@@ -155,7 +161,7 @@ void Interpreter::render_import(const ImportStmt& stmt) {
   try {
     module_frame = render_module(tmpl, stmt.with_context);
   } catch (const EvalError& error) {
-    raise_at(current_, stmt.offset, error.what());
+    raise_at(current_, stmt.offset, error.what(), error.template_kind());
   }
   keep_closure(module_frame);
   frame_->set(stmt.alias, make_module(tmpl, module_frame));
@@ -167,7 +173,7 @@ void Interpreter::render_from_import(const FromImportStmt& stmt) {
   try {
     module_frame = render_module(tmpl, stmt.with_context);
   } catch (const EvalError& error) {
-    raise_at(current_, stmt.offset, error.what());
+    raise_at(current_, stmt.offset, error.what(), error.template_kind());
   }
   for (size_t i = 0; i < stmt.names.size(); ++i) {
     const auto& [name, alias] = stmt.names[i];
@@ -185,6 +191,13 @@ void Interpreter::render_from_import(const FromImportStmt& stmt) {
 void Interpreter::render_extends(const ExtendsStmt& stmt) {
   if (state_->parent) raise_at(current_, stmt.offset, "extended multiple times");
   state_->parent = load(eval(*stmt.name), stmt.name->offset, false);
+  const auto& chain = state_->extends_chain;
+  if (std::find(chain.begin(), chain.end(), state_->parent.get()) != chain.end()) {
+    std::string names;
+    for (auto it = std::find(chain.begin(), chain.end(), state_->parent.get()); it != chain.end(); ++it)
+      names += (*it)->name + " -> ";
+    raise_at(current, stmt.offset, "extends cycle: " + names + state_->parent->name);
+  }
   // Jinja keeps running the child's top level (assignments, imports) but drops its output.
   discard_.clear();
   out_ = &discard_;
@@ -192,10 +205,13 @@ void Interpreter::render_extends(const ExtendsStmt& stmt) {
 
 void Interpreter::render_block_stmt(const BlockStmt& stmt) {
   if (state_->parent) return;
-  *out_ += render_block(state_->blocks, stmt.name, 0);
+  // As in Jinja2, the statement that renders the block decides whether it is scoped (sees
+  // the loop variables around it), not the child template that overrides the block.
+  *out_ += render_block(state_->blocks, stmt.name, 0, stmt.scoped ? frame_ : nullptr);
 }
 
-std::string Interpreter::render_block(const BlockMap& blocks, std::string_view name, size_t level) {
+std::string Interpreter::render_block(const BlockMap& blocks, std::string_view name, size_t level,
+                                      std::shared_ptr<Frame> scope) {
   auto found = blocks.find(name);
   if (found == blocks.end() || level >= found->second.size()) {
     if (found != blocks.end() && level > 0) throw EvalError("there is no parent block called '" + std::string(name) + "'.");
@@ -205,11 +221,12 @@ std::string Interpreter::render_block(const BlockMap& blocks, std::string_view n
   if (entry.block->required && level == 0 && found->second.size() == 1)
     throw EvalError("Required block '" + std::string(name) + "' not found");
   auto inner = std::make_shared<Frame>();
-  inner->parent = entry.block->scoped ? frame_ : (state_ ? state_->root : frame_);
+  inner->parent = scope ? scope : (state_ ? state_->root : frame_);
   auto super_ref = std::make_shared<BlockRenderer>();
   super_ref->blocks = &blocks;
   super_ref->name = std::string(name);
   super_ref->level = level + 1;
+  super_ref->scope = scope;
   if (level + 1 < found->second.size()) inner->vars.emplace_back("super", Value::object(super_ref));
   else inner->vars.emplace_back("super", Value::undefined_with("there is no parent block called '" + std::string(name) + "'."));
   inner->vars.emplace_back("self", self_reference(blocks));

@@ -76,6 +76,38 @@ bool is_alpha(char32_t cp) {
   if (cp < 0x80) return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
   return iswalpha_l(static_cast<wint_t>(cp), utf8_locale());
 }
+namespace {
+bool is_other_id_start(char32_t cp) {
+  return cp == 0x1885 || cp == 0x1886 || cp == 0x2118 || cp == 0x212E || cp == 0x309B || cp == 0x309C;
+}
+bool is_other_id_continue(char32_t cp) {
+  return cp == 0xB7 || cp == 0x387 || (cp >= 0x1369 && cp <= 0x1371) || cp == 0x19DA;
+}
+bool is_combining_mark(char32_t cp) {
+  return (cp >= 0x300 && cp <= 0x36F) || (cp >= 0x1AB0 && cp <= 0x1AFF) || (cp >= 0x1DC0 && cp <= 0x1DFF) ||
+         (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE20 && cp <= 0xFE2F);
+}
+}  // namespace
+
+bool is_word_char(char32_t cp) { return cp == '_' || (cp >= '0' && cp <= '9') || is_alpha(cp); }
+
+std::u32string to_code_points(std::string_view text) {
+  std::u32string out;
+  for (size_t pos = 0; pos < text.size();) out += decode_utf8(text, pos);
+  return out;
+}
+
+std::string to_utf8(const std::u32string& text) {
+  std::string out;
+  for (char32_t cp : text) append_utf8(out, cp);
+  return out;
+}
+
+bool is_identifier_start(char32_t cp) { return cp == '_' || is_alpha(cp) || is_other_id_start(cp); }
+bool is_identifier_continue(char32_t cp) {
+  return is_identifier_start(cp) || (cp >= '0' && cp <= '9') || is_other_id_continue(cp) || is_combining_mark(cp);
+}
+
 bool is_lower_cp(char32_t cp) {
   if (cp < 0x80) return cp >= 'a' && cp <= 'z';
   return iswlower_l(static_cast<wint_t>(cp), utf8_locale());

@@ -16,6 +16,13 @@ void append_utf8(std::string& out, char32_t cp);
 bool is_space(char32_t cp);        // str.isspace()
 bool is_printable(char32_t cp);    // str.isprintable(), for repr()
 bool is_alpha(char32_t cp);        // letters (cased or not) for title()/capitalize()
+// str.isidentifier() per code point (XID_Start / XID_Continue), approximated from the C
+// library's letter class plus Unicode's Other_ID_Start/Other_ID_Continue and combining marks.
+bool is_identifier_start(char32_t cp);
+bool is_word_char(char32_t cp);  // Python's regular expression \w: letters, digits, '_'
+std::u32string to_code_points(std::string_view text);
+std::string to_utf8(const std::u32string& text);
+bool is_identifier_continue(char32_t cp);
 bool is_lower_cp(char32_t cp);
 bool is_upper_cp(char32_t cp);
 bool is_cased(char32_t cp);

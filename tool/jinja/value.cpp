@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "jinja/errors.h"
+#include "jinja/limits.h"
 #include "jinja/unicode.h"
 
 namespace gkebuild::jinja {
@@ -50,6 +51,45 @@ Value Value::from_json(const Json& j) {
     default: return none();
   }
 }
+
+namespace {
+// A chain of containers nested 200,000 deep would be freed by as many nested destructor
+// calls: containers owned only by the one being freed are moved to a work list instead,
+// emptied there and freed one by one.
+void free_iteratively(std::vector<Value>* items, std::vector<std::pair<Value, Value>>* pairs) {
+  std::vector<std::shared_ptr<Object>> pending;
+  auto take = [&](Value& v) {
+    if ((v.kind() == Kind::List || v.kind() == Kind::Tuple || v.kind() == Kind::Dict) &&
+        v.object_shared().use_count() == 1)
+      pending.push_back(v.take_object());
+  };
+  auto drain = [&](std::vector<Value>* list, std::vector<std::pair<Value, Value>>* map) {
+    if (list)
+      for (Value& v : *list) take(v);
+    if (map) {
+      for (auto& [k, v] : *map) {
+        take(k);
+        take(v);
+      }
+    }
+  };
+  drain(items, pairs);
+  while (!pending.empty()) {
+    std::shared_ptr<Object> box = std::move(pending.back());
+    pending.pop_back();
+    if (auto* list = dynamic_cast<ListBox*>(box.get())) {
+      drain(&list->items, nullptr);
+      list->items.clear();
+    } else if (auto* map = dynamic_cast<DictBox*>(box.get())) {
+      drain(nullptr, &map->pairs);
+      map->pairs.clear();
+    }
+  }
+}
+}  // namespace
+
+ListBox::~ListBox() { free_iteratively(&items, nullptr); }
+DictBox::~DictBox() { free_iteratively(nullptr, &pairs); }
 
 Value Value::list(std::vector<Value> items) {
   auto box = std::make_shared<ListBox>();
@@ -258,6 +298,7 @@ bool mapping_find(const Value& mapping, const Value& key, Value& out) {
 
 namespace {
 bool sequence_equals(const Value& a, const Value& b) {
+  ValueNesting nesting;
   Sequence sa(a), sb(b);
   if (sa.size() != sb.size()) return false;
   for (size_t i = 0; i < sa.size(); ++i)
@@ -266,6 +307,7 @@ bool sequence_equals(const Value& a, const Value& b) {
 }
 
 bool mapping_equals(const Value& a, const Value& b) {
+  ValueNesting nesting;
   if (length(a) != length(b)) return false;
   bool same = true;
   mapping_for_each(a, [&](const Value& k, const Value& v) {
@@ -319,6 +361,7 @@ int compare(const Value& a, const Value& b, bool case_insensitive) {
   bool a_list = a.kind() == Kind::List || a.kind() == Kind::JsonList;
   bool b_list = b.kind() == Kind::List || b.kind() == Kind::JsonList;
   if ((a_list && b_list) || (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple)) {
+    ValueNesting nesting;
     Sequence sa(a), sb(b);
     for (size_t i = 0; i < sa.size() && i < sb.size(); ++i) {
       if (equals(sa.at(i), sb.at(i))) continue;
@@ -340,11 +383,13 @@ Json to_json(const Value& value) {
     case Kind::JsonDict: return value.json();
     case Kind::List:
     case Kind::Tuple: {
+      ValueNesting nesting;
       Json out = Json::array();
       for (const Value& item : value.items()) out.push_back(to_json(item));
       return out;
     }
     case Kind::Dict: {
+      ValueNesting nesting;
       Json out = Json::object();
       for (const auto& [k, v] : value.pairs()) {
         if (!k.is_str()) throw EvalError("keys must be str for JSON, not " + std::string(type_name(k)));

@@ -100,6 +100,10 @@ class Value {
   std::vector<Value>& mutable_items() const;
   std::vector<std::pair<Value, Value>>& mutable_pairs() const;
   Object* object_ptr() const { return obj_.get(); }
+  // Hands over the payload (the value keeps its kind but no longer owns it); for freeing
+  // deep containers iteratively.
+  std::shared_ptr<Object> take_object() { return std::move(obj_); }
+  const std::shared_ptr<Object>& object_shared() const { return obj_; }
   template <class T>
   T* as() const { return dynamic_cast<T*>(obj_.get()); }
 
@@ -126,11 +130,13 @@ class Value {
 };
 
 struct ListBox : Object {
+  ~ListBox() override;  // frees nested containers without recursing once per level
   std::vector<Value> items;
   bool group = false;  // made by Value::group_tuple
   std::string_view type_name() const override { return "list"; }
 };
 struct DictBox : Object {
+  ~DictBox() override;
   std::vector<std::pair<Value, Value>> pairs;
   std::string_view type_name() const override { return "dict"; }
 };

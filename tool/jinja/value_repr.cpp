@@ -1,6 +1,7 @@
 // str() and repr() of values, as Python prints them.
 #include <cstdio>
 
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/unicode.h"
 #include "jinja/value.h"
@@ -39,6 +40,7 @@ void append_str_repr(std::string& out, std::string_view text) {
 
 namespace {
 void append_sequence_repr(std::string& out, const Value& value, char open, char close) {
+  ValueNesting nesting;
   out += open;
   Sequence seq(value);
   for (size_t i = 0; i < seq.size(); ++i) {
@@ -50,6 +52,7 @@ void append_sequence_repr(std::string& out, const Value& value, char open, char 
 }
 
 void append_mapping_repr(std::string& out, const Value& value) {
+  ValueNesting nesting;
   out += '{';
   bool first = true;
   mapping_for_each(value, [&](const Value& k, const Value& v) {

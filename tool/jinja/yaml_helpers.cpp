@@ -5,6 +5,7 @@
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/unicode.h"
 
@@ -88,7 +89,7 @@ std::string yaml_scalar(const Value& value) {
     case Kind::Int: return std::to_string(value.as_int());
     case Kind::Float: return yaml_float(value.as_float());
     case Kind::Str: return yaml_needs_quotes(value.str()) ? yaml_double_quoted(value.str()) : std::string(value.str());
-    case Kind::Undefined: throw EvalError(value.undefined_message());
+    case Kind::Undefined: throw EvalError(value.undefined_message(), TemplateErrorKind::Undefined);
     default: throw EvalError("cannot convert a " + std::string(type_name(value)) + " to YAML");
   }
 }
@@ -109,6 +110,7 @@ void emit_child(std::string& out, const Value& child, int indent, int level) {
 }
 
 void emit(std::string& out, const Value& value, int indent, int level) {
+  ValueNesting nesting;
   std::string pad(static_cast<size_t>(indent * level), ' ');
   if (value.is_mapping()) {
     if (length(value) == 0) {
@@ -186,7 +188,8 @@ Value check_required(const Value& value, const Value* message) {
   if (!missing) return value;
   std::string text = message && message->is_str() ? std::string(message->str()) : "a required value is missing";
   if (value.is_undefined() && !(message && message->is_str())) text += " (" + value.undefined_message() + ")";
-  throw EvalError(text);
+  // An undefined value is an Undefined error, with required's own message kept.
+  throw EvalError(text, value.is_undefined() ? TemplateErrorKind::Undefined : TemplateErrorKind::Runtime);
 }
 
 const std::vector<FilterEntry>& yaml_filters() {
