@@ -78,7 +78,7 @@ int render_project(const RenderArguments& args) {
   options.targets = args.targets;
   options.accelerators = args.accelerators;
   options.run_id = args.run_id;
-  options.values = render::load_values(paths(args.values_files), args.sets);
+  options.values = jinja::to_json(render::load_values(paths(args.values_files), args.sets));
   options.image_references = image_references(args.images, project, !args.no_pinned);
   options.nfs_server = args.nfs_server;
   options.all_dockerfiles = !args.output_dir.empty() && args.targets.empty();

@@ -44,11 +44,8 @@ Value Interpreter::lookup(std::string_view name) const {
     if (!(loop_hidden && name == "loop"))
       if (const Value* v = f->find_local(name)) return *v;
     loop_hidden = loop_hidden || f->hides_loop;
-    if (f->data) {
-      const auto& map = f->data->get_ref<const Json::object_t&>();
-      for (const auto& entry : map)
-        if (entry.first == name) return Value::from_json(entry.second);
-    }
+    Value found;
+    if (f->data.is_mapping() && mapping_find(f->data, name, found)) return found;
   }
   Value global;
   if (find_global(name, global)) return global;

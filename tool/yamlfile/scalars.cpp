@@ -1,6 +1,11 @@
 #include "yamlfile/scalars.h"
 
+#include <cctype>
+#include <cmath>
+#include <limits>
 #include <regex>
+#include <stdexcept>
+#include <string>
 
 namespace gkebuild::yamlfile {
 namespace {
@@ -45,6 +50,51 @@ ScalarKind resolve_scalar(const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull()) return ScalarKind::Null;
   if (node.Tag() == "tag:yaml.org,2002:str") return ScalarKind::String;
   return resolve_scalar(node.Scalar(), is_plain(node));
+}
+
+namespace {
+double float_value(std::string_view text) {
+  std::string lowered(text);
+  for (auto& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lowered == ".nan") return std::numeric_limits<double>::quiet_NaN();
+  if (lowered == ".inf" || lowered == "+.inf") return std::numeric_limits<double>::infinity();
+  if (lowered == "-.inf") return -std::numeric_limits<double>::infinity();
+  try {
+    return std::stod(lowered);
+  } catch (const std::out_of_range&) {  // 1e999: as large as a double gets, as Python reads it
+    return lowered.find("e-") != std::string::npos ? 0.0 : (lowered[0] == '-' ? -HUGE_VAL : HUGE_VAL);
+  }
+}
+}  // namespace
+
+ScalarValue scalar_value(std::string_view text, ScalarKind kind) {
+  ScalarValue value;
+  value.kind = kind;
+  switch (kind) {
+    case ScalarKind::Bool: value.boolean = text[0] == 't' || text[0] == 'T'; break;
+    case ScalarKind::Integer:
+      try {
+        value.integer = std::stoll(std::string(text), nullptr, 0);
+      } catch (const std::out_of_range&) {
+        value.kind = ScalarKind::Float;
+        value.number = float_value(text);
+      }
+      break;
+    case ScalarKind::Float: value.number = float_value(text); break;
+    case ScalarKind::Null:
+    case ScalarKind::String: break;
+  }
+  return value;
+}
+
+ScalarKind resolve_command_line_scalar(std::string_view& text) {
+  const bool quoted = text.size() >= 2 && (text.front() == '\'' || text.front() == '"') && text.back() == text.front();
+  if (quoted) {
+    text = text.substr(1, text.size() - 2);
+    return ScalarKind::String;
+  }
+  if (text.empty()) return ScalarKind::String;
+  return resolve_scalar(text, true);
 }
 
 std::string describe(const YAML::Node& node) {
