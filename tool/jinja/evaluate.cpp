@@ -217,8 +217,30 @@ Value Interpreter::eval_compare(const CompareExpr& expr) {
 }
 
 Value Interpreter::eval_call(const CallExpr& expr) {
+  if (expr.callee->kind == ExprKind::Getattr) return eval_method_call(expr);
   Value callee = eval(*expr.callee);
   CallArgs args;
+  eval_args(expr.args, args);
+  return call(callee, args);
+}
+
+// `x.name(...)`: a str, list or dict method is called directly, without the bound-method
+// object that evaluating `x.name` alone makes (`for k, v in d.items()` in every loop).
+Value Interpreter::eval_method_call(const CallExpr& expr) {
+  const auto& attribute = static_cast<const GetattrExpr&>(*expr.callee);
+  Value object = eval(*attribute.object);
+  if (object.is_undefined()) raise_at(current, attribute.object->offset, object.undefined_message());
+  CallArgs args;
+  if (!object.is_object() && has_method(object, attribute.name)) {
+    eval_args(expr.args, args);
+    return call_method(*this, object, attribute.name, args);
+  }
+  Value callee;
+  try {
+    callee = getattr(object, attribute.name);
+  } catch (const EvalError& error) {
+    raise_at(current, attribute.offset, error.what());
+  }
   eval_args(expr.args, args);
   return call(callee, args);
 }

@@ -107,6 +107,7 @@ class Interpreter {
   Value eval_node(const Expr& expr);
   Value eval_compare(const CompareExpr& expr);
   Value eval_call(const CallExpr& expr);
+  Value eval_method_call(const CallExpr& expr);
   Value eval_slice(const Value& object, const SliceExpr& slice);
   [[noreturn]] void raise_at(const Template* tmpl, size_t offset, const std::string& message) const;
 
