@@ -64,8 +64,10 @@ int render_template(const RenderArguments& args) {
   options.lstrip_blocks = args.lstrip_blocks;
   options.keep_trailing_newline = args.keep_trailing_newline;
   options.undefined = args.undefined == "lenient" ? jinja::UndefinedMode::Lenient : jinja::UndefinedMode::Strict;
-  const auto context = render::load_values(paths(args.values_files), args.sets);
-  std::cout << render::render_template_file(args.template_file, context, options);
+  // Kept until the process exits: freeing a large context object by object just before exit
+  // is work nobody needs (a 10,000-record context is a tenth of the run).
+  static const auto* context = new jinja::Value(render::load_values(paths(args.values_files), args.sets));
+  std::cout << render::render_template_file(args.template_file, *context, options);
   return kExitSuccess;
 }
 

@@ -13,7 +13,9 @@ jinja::Value empty_mapping() { return jinja::Value::dict({}); }
 
 jinja::Value merged(const jinja::Value& base, const jinja::Value& overlay) {
   if (base.kind() != jinja::Kind::Dict || overlay.kind() != jinja::Kind::Dict) return overlay;
-  MappingBuilder result(base.pairs());
+  std::vector<ValuePair> scratch;
+  MappingBuilder result(scratch);
+  for (const auto& [key, value] : base.pairs()) result.add(key, value);
   for (const auto& [key, value] : overlay.pairs()) {
     if (jinja::Value* slot = result.find(key.str())) *slot = merged(*slot, value);
     else result.add(key, value);
@@ -31,7 +33,10 @@ bool is_json_file(const std::filesystem::path& path) {
 jinja::Value with_assignment(const jinja::Value& node, const std::vector<std::string>& keys, std::size_t index,
                              const jinja::Value& leaf) {
   if (index == keys.size()) return leaf;
-  MappingBuilder result(node.kind() == jinja::Kind::Dict ? node.pairs() : std::vector<std::pair<jinja::Value, jinja::Value>>{});
+  std::vector<ValuePair> scratch;
+  MappingBuilder result(scratch);
+  if (node.kind() == jinja::Kind::Dict)
+    for (const auto& [key, value] : node.pairs()) result.add(key, value);
   if (jinja::Value* slot = result.find(keys[index])) *slot = with_assignment(*slot, keys, index + 1, leaf);
   else result.add(jinja::Value::string(keys[index]), with_assignment(jinja::Value(), keys, index + 1, leaf));
   return result.finish();

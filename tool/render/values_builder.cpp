@@ -15,30 +15,40 @@ namespace {
 constexpr std::size_t kLinearScanLimit = 16;
 }
 
-MappingBuilder::MappingBuilder(std::vector<std::pair<jinja::Value, jinja::Value>> pairs) : pairs_(std::move(pairs)) {
-  if (pairs_.size() > kLinearScanLimit)
-    for (std::size_t i = 0; i < pairs_.size(); ++i) index_.emplace(pairs_[i].first.str(), i);
-}
-
 jinja::Value* MappingBuilder::find(std::string_view key) {
   if (!index_.empty()) {
     auto found = index_.find(key);
-    return found == index_.end() ? nullptr : &pairs_[found->second].second;
+    return found == index_.end() ? nullptr : &(*scratch_)[start_ + found->second].second;
   }
-  for (auto& [k, v] : pairs_)
-    if (k.str() == key) return &v;
+  for (std::size_t i = start_; i < scratch_->size(); ++i)
+    if ((*scratch_)[i].first.str() == key) return &(*scratch_)[i].second;
   return nullptr;
 }
 
 bool MappingBuilder::add(jinja::Value key, jinja::Value value) {
   if (find(key.str())) return false;
-  pairs_.emplace_back(std::move(key), std::move(value));
+  scratch_->emplace_back(std::move(key), std::move(value));
+  const std::size_t size = scratch_->size() - start_;
   if (!index_.empty()) {
-    index_.emplace(pairs_.back().first.str(), pairs_.size() - 1);
-  } else if (pairs_.size() > kLinearScanLimit) {
-    for (std::size_t i = 0; i < pairs_.size(); ++i) index_.emplace(pairs_[i].first.str(), i);
+    index_.emplace(scratch_->back().first.str(), size - 1);
+  } else if (size > kLinearScanLimit) {
+    for (std::size_t i = 0; i < size; ++i) index_.emplace((*scratch_)[start_ + i].first.str(), i);
   }
   return true;
+}
+
+jinja::Value MappingBuilder::finish() {
+  std::vector<ValuePair> pairs(std::make_move_iterator(scratch_->begin() + static_cast<std::ptrdiff_t>(start_)),
+                               std::make_move_iterator(scratch_->end()));
+  scratch_->resize(start_);
+  return jinja::Value::dict(std::move(pairs));
+}
+
+jinja::Value finish_list(std::vector<jinja::Value>& scratch, std::size_t start) {
+  std::vector<jinja::Value> items(std::make_move_iterator(scratch.begin() + static_cast<std::ptrdiff_t>(start)),
+                                  std::make_move_iterator(scratch.end()));
+  scratch.resize(start);
+  return jinja::Value::list(std::move(items));
 }
 
 jinja::Value scalar_to_value(const yamlfile::ScalarValue& typed, jinja::Value text) {

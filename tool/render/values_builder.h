@@ -41,21 +41,31 @@ class ValuesText {
   jinja::Value owner_;
 };
 
-// A mapping being assembled: insertion order kept, string keys, duplicates detected.
+using ValuePair = std::pair<jinja::Value, jinja::Value>;
+
+// A mapping being assembled: insertion order kept, string keys, duplicates detected. Its
+// pairs collect at the end of a scratch vector that the mappings of one file share (a
+// nested mapping is finished before its parent goes on), so that each mapping costs one
+// allocation of exactly its size instead of a vector grown pair by pair.
 class MappingBuilder {
  public:
-  MappingBuilder() = default;
-  explicit MappingBuilder(std::vector<std::pair<jinja::Value, jinja::Value>> pairs);
+  explicit MappingBuilder(std::vector<ValuePair>& scratch) : scratch_(&scratch), start_(scratch.size()) {}
   // False (and nothing added) when the key is already present.
   bool add(jinja::Value key, jinja::Value value);
+  // Valid until the next add to the scratch vector.
   jinja::Value* find(std::string_view key);
-  jinja::Value finish() { return jinja::Value::dict(std::move(pairs_)); }
+  // The mapping; its pairs leave the scratch vector.
+  jinja::Value finish();
 
  private:
-  std::vector<std::pair<jinja::Value, jinja::Value>> pairs_;
+  std::vector<ValuePair>* scratch_;
+  std::size_t start_;
   // Built once the mapping outgrows a linear scan, so wide mappings stay linear overall.
   std::unordered_map<std::string_view, std::size_t> index_;
 };
+
+// The same for lists: the items at the end of `scratch` from `start` on become one list.
+jinja::Value finish_list(std::vector<jinja::Value>& scratch, std::size_t start);
 
 // A typed scalar as an engine value; `text` is the value used when it is a string.
 jinja::Value scalar_to_value(const yamlfile::ScalarValue& typed, jinja::Value text);

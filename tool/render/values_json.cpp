@@ -1,5 +1,6 @@
 #include "render/values_json.h"
 
+#include <array>
 #include <charconv>
 #include <cstdlib>
 
@@ -9,6 +10,14 @@
 
 namespace gkebuild::render {
 namespace {
+
+// The characters that end a run of plain string text: quote, backslash, control characters.
+constexpr auto kStringStops = [] {
+  std::array<bool, 256> stops{};
+  for (int c = 0; c < 0x20; ++c) stops[c] = true;
+  stops['"'] = stops['\\'] = true;
+  return stops;
+}();
 
 class JsonReader {
  public:
@@ -70,7 +79,7 @@ class JsonReader {
 
   jinja::Value object(std::size_t depth) {
     ++at_;  // {
-    MappingBuilder mapping;
+    MappingBuilder mapping(pairs_);
     skip_space();
     if (at_ < text_.size() && text_[at_] == '}') {
       ++at_;
@@ -85,7 +94,8 @@ class JsonReader {
       if (at_ >= text_.size() || text_[at_] != ':') fail(at_, "expected ':' after a key");
       ++at_;
       skip_space();
-      if (!mapping.add(key, value(depth + 1))) fail_at(key_at, "duplicate key '" + std::string(key.str()) + "'");
+      jinja::Value item = value(depth + 1);
+      if (!mapping.add(key, std::move(item))) fail_at(key_at, "duplicate key '" + std::string(key.str()) + "'");
       skip_space();
       if (at_ < text_.size() && text_[at_] == ',') {
         ++at_;
@@ -101,15 +111,16 @@ class JsonReader {
 
   jinja::Value array(std::size_t depth) {
     ++at_;  // [
-    std::vector<jinja::Value> items;
+    const std::size_t start = items_.size();
     skip_space();
     if (at_ < text_.size() && text_[at_] == ']') {
       ++at_;
-      return jinja::Value::list(std::move(items));
+      return jinja::Value::list({});
     }
     while (true) {
       skip_space();
-      items.push_back(value(depth + 1));
+      jinja::Value item = value(depth + 1);
+      items_.push_back(std::move(item));
       skip_space();
       if (at_ < text_.size() && text_[at_] == ',') {
         ++at_;
@@ -117,7 +128,7 @@ class JsonReader {
       }
       if (at_ < text_.size() && text_[at_] == ']') {
         ++at_;
-        return jinja::Value::list(std::move(items));
+        return finish_list(items_, start);
       }
       fail(at_, "expected ',' or ']'");
     }
@@ -127,11 +138,9 @@ class JsonReader {
   jinja::Value string() {
     const std::size_t open = at_++;
     const std::size_t start = at_;
-    while (at_ < text_.size() && text_[at_] != '"' && text_[at_] != '\\') {
-      if (static_cast<unsigned char>(text_[at_]) < 0x20) fail(at_, "control character in a string");
-      ++at_;
-    }
+    while (at_ < text_.size() && !kStringStops[static_cast<unsigned char>(text_[at_])]) ++at_;
     if (at_ >= text_.size()) fail(open, "unterminated string");
+    if (static_cast<unsigned char>(text_[at_]) < 0x20) fail(at_, "control character in a string");
     if (text_[at_] == '"') return strings_.view(text_.substr(start, at_++ - start));
     std::string decoded(text_.substr(start, at_ - start));
     while (true) {
@@ -220,6 +229,8 @@ class JsonReader {
   }
 
   ValuesText strings_;
+  std::vector<ValuePair> pairs_;       // scratch of the mappings being read
+  std::vector<jinja::Value> items_;    // scratch of the lists being read
   std::string_view text_;
   const std::string& file_;
   std::size_t at_ = 0;

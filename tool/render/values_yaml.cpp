@@ -37,6 +37,7 @@ class YamlValuesReader {
  private:
   // A sequence or mapping whose end has not been read yet.
   struct Open {
+    explicit Open(std::vector<ValuePair>& scratch) : pairs(scratch) {}
     bool mapping = false;
     std::vector<jinja::Value> items;
     MappingBuilder pairs;
@@ -92,7 +93,7 @@ class YamlValuesReader {
     if (expecting_key()) fail(event.start_mark, "a values file's keys must be strings, not lists or mappings");
     if (stack_.size() >= kMaxValuesDepth)
       fail(event.start_mark, "nested more than " + std::to_string(kMaxValuesDepth) + " levels deep");
-    Open node;
+    Open node(pairs_);
     node.mapping = event.type == YAML_MAPPING_START_EVENT;
     node.nodes_before = nodes_++;
     const yaml_char_t* anchor =
@@ -151,6 +152,7 @@ class YamlValuesReader {
 
   ValuesText strings_;
   const std::string& file_;
+  std::vector<ValuePair> pairs_;  // scratch of the open mappings
   std::vector<Open> stack_;
   std::unordered_map<std::string, Anchored> anchors_;
   std::unordered_map<std::string, int> open_anchors_;
