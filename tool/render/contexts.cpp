@@ -10,6 +10,8 @@ using json = nlohmann::ordered_json;
 // insert (most of planning a 1,000-point sweep went there).
 class Members {
  public:
+  // Reserved up front: the pairs have const keys, so growing would copy every value.
+  explicit Members(std::size_t count) { object_.reserve(count); }
   Members& add(const char* key, json value) {
     object_.emplace_back(key, std::move(value));
     return *this;
@@ -25,7 +27,7 @@ class Members {
 };
 
 json accelerator_json(const catalog::Accelerator& accelerator) {
-  return Members()
+  return Members(6)
       .add("label", accelerator.label)
       .add("short_name", accelerator.short_name)
       .add("gpu", accelerator.gpu)
@@ -37,7 +39,7 @@ json accelerator_json(const catalog::Accelerator& accelerator) {
 
 json env_list(const project::EnvList& env) {
   json list = json::array();
-  for (const auto& [name, value] : env) list.push_back(Members().add("name", name).add("value", value).done());
+  for (const auto& [name, value] : env) list.push_back(Members(2).add("name", name).add("value", value).done());
   return list;
 }
 
@@ -71,7 +73,7 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
                       const std::vector<std::string>& args, const project::EnvList& env) {
   const auto& experiment = *unit.experiment;
   const auto& project = *unit.project;
-  json labels = Members()
+  json labels = Members(5)
                     .add("gkebuild.io/project", project.name)
                     .add("gkebuild.io/experiment", experiment.name)
                     .add("gkebuild.io/run", unit.run_id)
@@ -80,8 +82,8 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
                     .done();
   json storage = nullptr;
   if (project.nfs && experiment.storage)
-    storage = Members().add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
-  return Members()
+    storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
+  return Members(20)
       .add("name", name)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
@@ -89,7 +91,7 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
       .add("run_id", unit.run_id)
       .add("labels", std::move(labels))
       .add("point", point)
-      .add("job", Members()
+      .add("job", Members(4)
                       .add("backoff_limit", experiment.backoff_limit)
                       .add("active_deadline_seconds", experiment.timeout_seconds)
                       .add("ttl_seconds_after_finished", experiment.ttl_seconds_after_finished)
