@@ -39,6 +39,9 @@ TEST(ValuesYaml, TypesScalarsAsTheYamlCppConverterDid) {
       "base: &base {cpu: 4, memory: 8Gi}\njob:\n  <<: *base\n  gpus: [1, 2, {x: *base}]\n",
       "list:\n- a\n- - b\n  - c\n- {k: v}\n3: integer key\ntrue: bool key\n",
       "z: 1\na: 2\nm: 3\n",
+      "a: 0o17\nb: 010\nc: +5\nd: -0\ne: 1_000\nf: 1.\ng: .5\nh: 1e400\n",
+      "# comment\n'quoted key': {}\n\"k2\": []\nkeep: |+\n  x\n\nstrip: |-\n  y\n",
+      "a: 1\n---\nb: 2\n",
   };
   for (const auto& document : documents)
     EXPECT_EQ(yaml(document), yamlfile::to_json(YAML::Load(document))) << document;
