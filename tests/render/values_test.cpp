@@ -110,6 +110,7 @@ TEST(ValuesJson, ParsesStraightIntoValues) {
 TEST(ValuesJson, TypesAsTheYamlReaderDoes) {
   const std::string document = R"({"i": 3, "n": -0, "f": 1.0, "e": 1E3, "s": "3", "b": true, "x": null})";
   EXPECT_EQ(json_file(document), yaml(document));
+  EXPECT_EQ(json_file("\xEF\xBB\xBF" + document), yaml(document));
 }
 
 TEST(ValuesJson, ErrorsNameFileLineAndColumn) {

@@ -26,6 +26,7 @@ class JsonReader {
   }
 
   jinja::Value document() {
+    if (text_.starts_with("\xEF\xBB\xBF")) at_ = 3;  // a byte order mark, as some editors write
     skip_space();
     if (at_ >= text_.size()) return jinja::Value::none();
     jinja::Value root = value(0);
