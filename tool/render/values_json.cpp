@@ -139,7 +139,10 @@ class JsonReader {
   jinja::Value string() {
     const std::size_t open = at_++;
     const std::size_t start = at_;
-    while (at_ < text_.size() && !kStringStops[static_cast<unsigned char>(text_[at_])]) ++at_;
+    const char* end = text_.data() + text_.size();
+    const char* scan = text_.data() + at_;
+    while (scan < end && !kStringStops[static_cast<unsigned char>(*scan)]) ++scan;
+    at_ = static_cast<std::size_t>(scan - text_.data());
     if (at_ >= text_.size()) fail(open, "unterminated string");
     if (static_cast<unsigned char>(text_[at_]) < 0x20) fail(at_, "control character in a string");
     if (text_[at_] == '"') return strings_.view(text_.substr(start, at_++ - start));
