@@ -113,8 +113,12 @@ def sweep_case(gkebuild, render_bench, work, runs):
     ours = whole_process([gkebuild, "render", "-f", project, "--run-id", "bench"], runs, os.path.join(work, "o"))
     py = whole_process(JINJA2 + ["whole", contexts_file], runs, os.path.join(work, "p"))
     engine = render_bench_seconds([render_bench, "time", contexts_file, str(runs)])
-    with open(os.path.join(ROOT, "templates", "job.yaml.j2")) as f:
-        env = minijinja.Environment(templates={"job.yaml.j2": f.read()})
+    shipped = os.path.join(ROOT, "templates")
+    templates = {}
+    for name in os.listdir(shipped):
+        with open(os.path.join(shipped, name)) as f:
+            templates[name] = f.read()
+    env = minijinja.Environment(templates=templates)
     env.undefined_behavior = "strict"
     # The natural Python equivalents of gkebuild's YAML filters, as jinja2_render.py gives them.
     env.add_filter("toyaml", lambda value: yaml.safe_dump(value, default_flow_style=False, sort_keys=False))
@@ -147,7 +151,7 @@ def main():
     print("%-22s %10s %10s %7s | %10s %10s %7s | %9s %9s | %s" % (
         "case", "gkebuild", "jinja2", "ratio", "engine", "minijinja", "ratio", "MiB ours", "MiB py", "same output"))
     for label, ours, py, engine, mini, same in rows:
-        print("%-22s %8.1fms %8.1fms %6.1fx | %8.2fms %8.2fms %6.1fx | %9.1f %9.1f | %s" % (
+        print("%-22s %8.1fms %8.1fms %6.1fx | %8.3fms %8.3fms %6.1fx | %9.1f %9.1f | %s" % (
             label, ours[0] * 1e3, py[0] * 1e3, py[0] / ours[0], engine * 1e3, mini * 1e3, mini / engine,
             ours[1] / 1024, py[1] / 1024, {None: "n/a", True: "yes", False: "NO"}[same]))
     print("targets: (a)(b)(c) >= 20x jinja2 whole process; engine >= 2x MiniJinja; (d) < 5 ms; "
