@@ -135,8 +135,9 @@ TEST_F(RenderCli, TemplateModeMatchesJ2cliOptions) {
 TEST_F(RenderCli, RecursiveAliasInValues) {
   write(scratch / "t.j2", "{{ x }}");
   write(scratch / "v.yaml", "x: &a [*a]\n");
-  expect_usage_error(render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.yaml").string()),
-                     "v.yaml:1:8: error: recursive alias *a");
+  expect_usage_error(
+      render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.yaml").string()),
+      "v.yaml:1:8: error: recursive alias *a");
 }
 
 TEST_F(RenderCli, BillionLaughsInValues) {

@@ -72,7 +72,8 @@ void apply_set(jinja::Value& values, const std::string& assignment) {
   }
   std::string_view text = std::string_view(assignment).substr(equals + 1);
   const auto kind = yamlfile::resolve_command_line_scalar(text);
-  const jinja::Value leaf = scalar_to_value(yamlfile::scalar_value(text, kind), jinja::Value::string(std::string(text)));
+  const jinja::Value leaf =
+      scalar_to_value(yamlfile::scalar_value(text, kind), jinja::Value::string(std::string(text)));
   values = with_assignment(values, keys, 0, leaf);
 }
 

@@ -120,7 +120,8 @@ class YamlValuesReader {
   // copied, so that a billion-laughs document stops here instead of in whatever walks it.
   void on_alias(const yaml_event_t& event) {
     const std::string name(text_of(event.data.alias.anchor));
-    if (open_anchors_.count(name)) fail(event.start_mark, "recursive alias *" + name + ": it refers to a node that contains it");
+    if (open_anchors_.count(name))
+      fail(event.start_mark, "recursive alias *" + name + ": it refers to a node that contains it");
     auto found = anchors_.find(name);
     if (found == anchors_.end()) fail(event.start_mark, "undefined alias *" + name);
     aliased_nodes_ += found->second.nodes;
