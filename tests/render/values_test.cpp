@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <regex>
+
 #include "base/source_error.h"
 #include "render/values.h"
 #include "render/values_json.h"
 #include "render/values_yaml.h"
 #include "run_binary.h"
+#include "yamlfile/scalars.h"
 #include "yamlfile/to_json.h"
 
 namespace gkebuild::render {
@@ -45,6 +48,32 @@ TEST(ValuesYaml, TypesScalarsAsTheYamlCppConverterDid) {
   };
   for (const auto& document : documents)
     EXPECT_EQ(yaml(document), yamlfile::to_json(YAML::Load(document))) << document;
+}
+
+// resolve_scalar's hand-written matchers against the regular expressions they replace, over
+// every string of up to four characters from the alphabet that matters.
+TEST(ValuesYaml, ScalarTypingMatchesTheRegularExpressions) {
+  const std::regex integer("[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+");
+  const std::regex number(
+      "[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
+  const std::string alphabet = "0189aAfxoeE+-.";
+  std::vector<std::string> texts = {"", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", ".NAN", "-.nan", ".infx", "0o",
+                                    "0x", "0o17", "0x1F", "0o8", "1.5e+10", "-.5E-3", "1_0", "0x-1", "00"};
+  std::vector<std::string> frontier = {""};
+  for (int length = 1; length <= 4; ++length) {
+    std::vector<std::string> next;
+    for (const auto& prefix : frontier)
+      for (char c : alphabet) next.push_back(prefix + c);
+    texts.insert(texts.end(), next.begin(), next.end());
+    frontier = std::move(next);
+  }
+  for (const auto& text : texts) {
+    auto expected = yamlfile::ScalarKind::String;
+    if (text.empty()) expected = yamlfile::ScalarKind::Null;
+    else if (std::regex_match(text, integer)) expected = yamlfile::ScalarKind::Integer;
+    else if (std::regex_match(text, number)) expected = yamlfile::ScalarKind::Float;
+    ASSERT_EQ(yamlfile::resolve_scalar(text, true), expected) << "'" << text << "'";
+  }
 }
 
 TEST(ValuesYaml, KeysKeepInsertionOrderAndAliasesShareValues) {
