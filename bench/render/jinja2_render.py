@@ -2,6 +2,10 @@
 
   jinja2_render.py whole CONTEXTS.json   render job.yaml.j2 once per context, print the YAML stream
   jinja2_render.py time CONTEXTS.json N  best of N rounds, per render (timeit)
+  jinja2_render.py template T.j2 VALUES.json
+                                         render one template over one JSON values file, like
+                                         `gkebuild render --template T --values V --trim-blocks
+                                         --lstrip-blocks`, and print it
 
 The template is the shipped templates/job.yaml.j2. gkebuild's YAML filters are given
 their natural Python equivalents: toyaml = yaml.safe_dump (block style, keys in order),
@@ -25,8 +29,20 @@ def environment():
     return env
 
 
+def render_template_file(template_file, values_file):
+    folder, name = os.path.split(os.path.abspath(template_file))
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True)
+    with open(values_file) as f:
+        values = json.load(f)
+    sys.stdout.write(env.get_template(name).render(values))
+
+
 def main():
     mode, path = sys.argv[1], sys.argv[2]
+    if mode == "template":
+        render_template_file(path, sys.argv[3])
+        return
     with open(path) as f:
         contexts = json.load(f)
     template = environment().get_template("job.yaml.j2")

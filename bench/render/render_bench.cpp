@@ -1,18 +1,22 @@
 // In-process half of the render benchmark (bench/render/run.sh):
 //   render_bench contexts PROJECT OUT.json   the Job contexts of PROJECT's render, as JSON
 //   render_bench time CONTEXTS.json ROUNDS   renders job.yaml.j2 once per context, ROUNDS
-//                                            times; prints the best round's time per render
+//                                            times; prints the median round's seconds
+//   render_bench template T VALUES ROUNDS    renders template T over the values file VALUES
+//                                            (trim and lstrip blocks), the median of ROUNDS
 // Python jinja2 renders the same template with the same contexts in jinja2_render.py.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <vector>
 
 #include "base/atomic_file.h"
 #include "jinja/environment.h"
 #include "project/project.h"
 #include "render/plan.h"
 #include "render/shipped_templates.h"
+#include "render/values.h"
 
 namespace {
 
@@ -37,20 +41,45 @@ int dump_contexts(const std::string& project_file, const std::string& out) {
   return 0;
 }
 
+// The median of `rounds` timings of `round`, in seconds.
+template <class F>
+double median_seconds(int rounds, F&& round) {
+  std::vector<double> took;
+  for (int i = 0; i < rounds; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    round();
+    took.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(took.begin(), took.end());
+  return took[took.size() / 2];
+}
+
 int time_renders(const std::string& contexts_file, int rounds) {
   const json contexts = json::parse(read_file(contexts_file));
   jinja::Environment environment;
   render::add_project_templates(environment, "/nonexistent");
   std::size_t bytes = 0;
-  double best = 1e300;
-  for (int round = 0; round < rounds; ++round) {
-    const auto start = std::chrono::steady_clock::now();
+  const double seconds = median_seconds(rounds, [&] {
     for (const auto& context : contexts) bytes += environment.render_file("job.yaml.j2", context).size();
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    best = std::min(best, took.count());
-  }
+  });
   std::cout << "renders " << contexts.size() << " bytes_per_round " << bytes / static_cast<std::size_t>(rounds)
-            << " us_per_render " << best / static_cast<double>(contexts.size()) * 1e6 << "\n";
+            << " seconds " << seconds << "\n";
+  return 0;
+}
+
+// One template over one values file, as `gkebuild render --template T --values V
+// --trim-blocks --lstrip-blocks` renders it, timing only the render (values read once).
+int time_template(const std::string& template_file, const std::string& values_file, int rounds) {
+  const jinja::Value values = render::load_values({values_file}, {});
+  jinja::Options options;
+  options.trim_blocks = options.lstrip_blocks = true;
+  jinja::Environment environment(options);
+  environment.add_template(template_file, read_file(template_file));
+  std::size_t bytes = 0;
+  const double seconds =
+      median_seconds(rounds, [&] { bytes += environment.render_file(template_file, values).size(); });
+  std::cout << "renders 1 bytes_per_round " << bytes / static_cast<std::size_t>(rounds) << " seconds " << seconds
+            << "\n";
   return 0;
 }
 
@@ -61,7 +90,9 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "contexts" && argc == 4) return dump_contexts(argv[2], argv[3]);
     if (mode == "time" && argc == 4) return time_renders(argv[2], std::stoi(argv[3]));
-    std::cerr << "usage: render_bench contexts PROJECT OUT.json | time CONTEXTS.json ROUNDS\n";
+    if (mode == "template" && argc == 5) return time_template(argv[2], argv[3], std::stoi(argv[4]));
+    std::cerr << "usage: render_bench contexts PROJECT OUT.json | time CONTEXTS.json ROUNDS |"
+                 " template TEMPLATE VALUES ROUNDS\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";

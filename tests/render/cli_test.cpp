@@ -149,6 +149,40 @@ TEST_F(RenderCli, TemplateModeMatchesJ2cliOptions) {
   EXPECT_EQ(ok.out, "  1\n  two\n");
 }
 
+// Hostile values files (issue 15): a recursive alias crashed the YAML converter, and a
+// 600-byte billion-laughs document took gigabytes.
+TEST_F(RenderCli, RecursiveAliasInValues) {
+  write(scratch / "t.j2", "{{ x }}");
+  write(scratch / "v.yaml", "x: &a [*a]\n");
+  expect_usage_error(
+      render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.yaml").string()),
+      "v.yaml:1:8: error: recursive alias *a");
+}
+
+TEST_F(RenderCli, BillionLaughsInValues) {
+  std::string text = "a0: &a0 [lol]\n";
+  for (int level = 1; level <= 9; ++level) {
+    text += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
+    for (int i = 0; i < 10; ++i) text += (i ? ", *a" : "*a") + std::to_string(level - 1);
+    text += "]\n";
+  }
+  write(scratch / "t.j2", "{{ a9 | tojson }}");
+  write(scratch / "v.yaml", text);
+  expect_usage_error(render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.yaml").string()),
+                     "aliases expand to more than 1000000 nodes");
+}
+
+TEST_F(RenderCli, ValuesFilesMergeInOrderThenSets) {
+  write(scratch / "t.j2", "{{ a | tojson }} {{ b }}");
+  write(scratch / "one.json", "{\"a\": {\"x\": 1, \"y\": [1]}, \"b\": \"one\"}");
+  write(scratch / "two.yaml", "a:\n  y: [2]\n  z: true\n");
+  const auto result = render("--template " + (scratch / "t.j2").string() + " --values " +
+                             (scratch / "one.json").string() + " --values " + (scratch / "two.yaml").string() +
+                             " --set a.x=3 --set b=two");
+  ASSERT_EQ(result.status, 0) << result.err;
+  EXPECT_EQ(result.out, "{\"x\": 3, \"y\": [2], \"z\": true} two");
+}
+
 TEST_F(RenderCli, UnknownTargetSuggests) {
   expect_usage_error(render("-f " + kExamples + "/gemm-compare/gkebuild.yaml gmm"), "did you mean 'gemm'");
 }

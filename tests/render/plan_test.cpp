@@ -1,4 +1,4 @@
-// Planning a render without the template engine: sweeps, seeds, targets, names, values.
+// Planning a render without the template engine: sweeps, seeds, targets, names.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,7 +8,6 @@
 #include "render/names.h"
 #include "render/plan.h"
 #include "render/sweep.h"
-#include "render/values.h"
 
 namespace gkebuild::render {
 namespace {
@@ -128,24 +127,6 @@ TEST(Names, KubeNamesAreValidAndDistinct) {
   EXPECT_LE(long_a.size(), 52u);
   EXPECT_NE(long_a, long_b);
   EXPECT_TRUE(is_valid_run_id(generate_run_id()));
-}
-
-TEST(Values, FilesThenSetsWithTypedScalars) {
-  json values = json::object();
-  apply_set(values, {"a.b", "3"});
-  apply_set(values, {"a.c", "true"});
-  apply_set(values, {"a.d", "'3'"});
-  apply_set(values, {"name", "x=y"});
-  apply_set(values, {"f", "1.5"});
-  EXPECT_EQ(values["a"]["b"], 3);
-  EXPECT_EQ(values["a"]["c"], true);
-  EXPECT_EQ(values["a"]["d"], "3");
-  EXPECT_EQ(values["name"], "x=y");
-  EXPECT_EQ(values["f"], 1.5);
-  EXPECT_THROW(apply_set(values, {"a..b", "1"}), Error);
-  json base = {{"a", {{"x", 1}, {"y", 2}}}};
-  merge_values(base, json{{"a", {{"y", 3}}}});
-  EXPECT_EQ(base, (json{{"a", {{"x", 1}, {"y", 3}}}}));
 }
 
 }  // namespace

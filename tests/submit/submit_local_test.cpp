@@ -97,14 +97,14 @@ TEST_F(SubmitLocalTest, ClusterLocalRunsEveryJobUnderRunc) {
 TEST_F(SubmitLocalTest, NetworkFlagChoosesThePrivateOrTheHostsNetwork) {
   write_project("cluster: local");
   auto outcome = gkebuild("submit steps --dry-run");
-  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
-  EXPECT_NE(outcome.output.find("each in its own network namespace"), std::string::npos) << outcome.output;
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.out;
+  EXPECT_NE(outcome.out.find("each in its own network namespace"), std::string::npos) << outcome.out;
   outcome = gkebuild("submit steps --dry-run --network host");
-  EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
-  EXPECT_NE(outcome.output.find("on the host's network"), std::string::npos) << outcome.output;
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.out;
+  EXPECT_NE(outcome.out.find("on the host's network"), std::string::npos) << outcome.out;
   outcome = gkebuild("submit steps --network bridge");
-  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
-  EXPECT_NE(outcome.output.find("--network"), std::string::npos) << outcome.output;
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out;
+  EXPECT_NE(outcome.out.find("--network"), std::string::npos) << outcome.out;
 }
 
 TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {
@@ -124,11 +124,11 @@ TEST_F(SubmitLocalTest, AContainerThatCannotStartFailsTheRecordedJobs) {
   write_project("cluster: local");
   const auto empty_path = project / "empty-path";
   std::filesystem::create_directories(empty_path);
-  const auto outcome = validate::testing::run_command("cd " + validate::testing::quoted(project.path().string()) +
+  const auto outcome = run_command("cd " + shell_quoted(project.path().string()) +
                                                       " && PATH=" + empty_path.string() + " " + GKEBUILD_BINARY +
                                                       " submit steps 2>&1");
-  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
-  EXPECT_NE(outcome.output.find("neither is on PATH"), std::string::npos) << outcome.output;
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out;
+  EXPECT_NE(outcome.out.find("neither is on PATH"), std::string::npos) << outcome.out;
   const json record = only_record();
   ASSERT_EQ(record["jobs"].size(), 2u);
   EXPECT_EQ(record["jobs"][0]["state"], "failed");

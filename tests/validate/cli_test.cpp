@@ -69,29 +69,29 @@ TEST_F(Cli, ControlCharactersInFieldNamesAreEchoedEscaped) {
                                      "spec:\n  containers: []\n");
   auto r = validate(quoted(file.string()));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.output.find("unknown field \"lab\\x1b[2Jels\" in metadata"), std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+  EXPECT_NE(r.all().find("unknown field \"lab\\x1b[2Jels\" in metadata"), std::string::npos) << r.all();
+  EXPECT_EQ(r.all().find('\x1b'), std::string::npos) << r.all();
 }
 
 // Without HOME or XDG_CACHE_HOME the cache is a per-user 0700 folder under TMPDIR; one that
 // another user could have prepared (here: group- and world-writable) is refused.
 TEST_F(Cli, WithoutHomeTheCacheIsAPrivateTemporaryFolder) {
-  ScratchDir tmp;
+  TempDir tmp;
   const auto cache = tmp.path() / ("gkebuild-cache-" + std::to_string(::geteuid()));
   const std::string command = "env -u HOME -u XDG_CACHE_HOME TMPDIR=" + quoted(tmp.path().string()) + " " +
                               quoted(GKEBUILD_BINARY) + " validate --schema-location " +
                               quoted((dir_.path() / "schemas").string()) + " " +
                               quoted(dir_.write("good.yaml", kGoodPod).string()) + " 2>&1";
   auto r = run_command(command);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.exit_code, 0) << r.all();
   ASSERT_TRUE(std::filesystem::is_directory(cache));
   EXPECT_EQ(std::filesystem::status(cache).permissions(), std::filesystem::perms::owner_all);
 
   std::filesystem::permissions(cache, std::filesystem::perms::all);
   r = run_command(command);
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("the cache folder " + cache.string() + " is not a folder owned by this user"),
-            std::string::npos) << r.output;
+  EXPECT_EQ(r.exit_code, 2) << r.all();
+  EXPECT_NE(r.all().find("the cache folder " + cache.string() + " is not a folder owned by this user"),
+            std::string::npos) << r.all();
 }
 
 TEST_F(Cli, StdinAndTypeErrors) {

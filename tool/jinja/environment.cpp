@@ -109,7 +109,7 @@ void Environment::add_template(std::string name, std::string source) {
 
 namespace {
 std::string run(TemplateLibrary& store, const Options& options, const std::shared_ptr<const Template>& tmpl,
-                const nlohmann::ordered_json& context) {
+                const Value& context) {
   Interpreter interpreter(store, options);
   try {
     return interpreter.render(tmpl, context);
@@ -117,9 +117,15 @@ std::string run(TemplateLibrary& store, const Options& options, const std::share
     throw TemplateError(error.template_kind(), {tmpl->name, 0, 0}, error.what());
   }
 }
+
+// A JSON context is borrowed, not converted: the engine reads it in place.
+// (Interpreter::render refuses anything but a mapping or null.)
+Value context_value(const nlohmann::ordered_json& context) {
+  return Value::from_json(context);
+}
 }  // namespace
 
-std::string Environment::render_file(const std::string& name, const nlohmann::ordered_json& context) {
+std::string Environment::render_file(const std::string& name, const Value& context) {
   auto tmpl = store_->find(name);
   if (!tmpl)
     throw TemplateError(TemplateErrorKind::NotFound, {name, 0, 0},
@@ -127,9 +133,13 @@ std::string Environment::render_file(const std::string& name, const nlohmann::or
   return run(*store_, options_, tmpl, context);
 }
 
+std::string Environment::render_file(const std::string& name, const nlohmann::ordered_json& context) {
+  return render_file(name, context_value(context));
+}
+
 std::string Environment::render_string(std::string_view source, const nlohmann::ordered_json& context,
                                        const std::string& name) {
-  return run(*store_, options_, store_->parse_string(source, name), context);
+  return run(*store_, options_, store_->parse_string(source, name), context_value(context));
 }
 
 }  // namespace gkebuild::jinja

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "jinja/value.h"
+
 namespace gkebuild::jinja {
 
 enum class UndefinedMode { Strict, Lenient };  // jinja2.StrictUndefined / jinja2.Undefined
@@ -35,6 +37,8 @@ class Environment {
 
   // Both may be called from several threads at once (after the add_* calls).
   std::string render_file(const std::string& name, const nlohmann::ordered_json& context);
+  // The same with a context already in engine values (a mapping), e.g. a values file's.
+  std::string render_file(const std::string& name, const Value& context);
   std::string render_string(std::string_view source, const nlohmann::ordered_json& context,
                             const std::string& name = "<string>");
 

@@ -47,11 +47,8 @@ Value Interpreter::lookup(std::string_view name) const {
     if (!(loop_hidden && name == "loop"))
       if (const Value* v = f->find_local(name)) return *v;
     loop_hidden = loop_hidden || f->hides_loop;
-    if (f->data) {
-      const auto& map = f->data->get_ref<const Json::object_t&>();
-      for (const auto& entry : map)
-        if (entry.first == name) return Value::from_json(entry.second);
-    }
+    Value found;
+    if (f->data.is_mapping() && mapping_find(f->data, name, found)) return found;
   }
   Value global;
   if (find_global(name, global)) return global;
@@ -223,8 +220,30 @@ Value Interpreter::eval_compare(const CompareExpr& expr) {
 }
 
 Value Interpreter::eval_call(const CallExpr& expr) {
+  if (expr.callee->kind == ExprKind::Getattr) return eval_method_call(expr);
   Value callee = eval(*expr.callee);
   CallArgs args;
+  eval_args(expr.args, args);
+  return call(callee, args);
+}
+
+// `x.name(...)`: a str, list or dict method is called directly, without the bound-method
+// object that evaluating `x.name` alone makes (`for k, v in d.items()` in every loop).
+Value Interpreter::eval_method_call(const CallExpr& expr) {
+  const auto& attribute = static_cast<const GetattrExpr&>(*expr.callee);
+  Value object = eval(*attribute.object);
+  if (object.is_undefined()) raise_at(current, attribute.object->offset, object.undefined_message());
+  CallArgs args;
+  if (!object.is_object() && has_method(object, attribute.name)) {
+    eval_args(expr.args, args);
+    return call_method(*this, object, attribute.name, args);
+  }
+  Value callee;
+  try {
+    callee = getattr(object, attribute.name);
+  } catch (const EvalError& error) {
+    raise_at(current, attribute.offset, error.what());
+  }
   eval_args(expr.args, args);
   return call(callee, args);
 }

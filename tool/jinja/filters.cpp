@@ -16,10 +16,20 @@ namespace gkebuild::jinja {
 namespace {
 
 // json.dumps(ensure_ascii=True) escaping plus Jinja's htmlsafe_json_dumps replacements.
+bool needs_json_escape(unsigned char c) {
+  return c < 0x20 || c > 0x7E || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c == '\'';
+}
+
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
   char buffer[16];
   for (size_t pos = 0; pos < text.size();) {
+    // Runs of characters that stay as they are go out in one piece.
+    size_t plain = pos;
+    while (plain < text.size() && !needs_json_escape(static_cast<unsigned char>(text[plain]))) ++plain;
+    out.append(text, pos, plain - pos);
+    pos = plain;
+    if (pos == text.size()) break;
     char32_t cp = decode_utf8(text, pos);
     switch (cp) {
       case '"': out += "\\\""; continue;

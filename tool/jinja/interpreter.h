@@ -22,7 +22,7 @@ class TemplateStore;
 struct Frame {
   std::shared_ptr<Frame> parent;
   std::vector<std::pair<std::string_view, Value>> vars;
-  const Json* data = nullptr;  // the render context, on the outermost frame only
+  Value data;                  // the render context (a mapping), on the outermost frame only
   bool hides_loop = false;     // an include's root: Jinja2 passes the includer's variables but not its loop
 
   const Value* find_local(std::string_view name) const {
@@ -46,7 +46,8 @@ class Interpreter {
  public:
   Interpreter(TemplateStore& store, const Options& options) : store_(store), options_(options) {}
 
-  std::string render(const std::shared_ptr<const Template>& tmpl, const Json& context);
+  // `context` must be a mapping or None.
+  std::string render(const std::shared_ptr<const Template>& tmpl, const Value& context);
 
   const Options& options() const { return options_; }
   bool strict() const { return options_.undefined == UndefinedMode::Strict; }
@@ -104,6 +105,7 @@ class Interpreter {
   Value eval_node(const Expr& expr);
   Value eval_compare(const CompareExpr& expr);
   Value eval_call(const CallExpr& expr);
+  Value eval_method_call(const CallExpr& expr);
   Value eval_slice(const Value& object, const SliceExpr& slice);
   [[noreturn]] void raise_at(const Template* tmpl, size_t offset, const std::string& message,
                             TemplateErrorKind kind = TemplateErrorKind::Runtime) const;

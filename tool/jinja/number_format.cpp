@@ -13,7 +13,7 @@ namespace gkebuild::jinja {
 void append_int(std::string& out, int64_t value) {
   char buffer[24];
   auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  out.append(buffer, result.ptr);
+  out.append(buffer, static_cast<size_t>(result.ptr - buffer));  // (pointer, length): no iterator-range path
 }
 
 void append_float(std::string& out, double value) {

@@ -51,11 +51,10 @@ std::shared_ptr<Frame> Interpreter::globals_frame() {
   return globals_;
 }
 
-std::string Interpreter::render(const std::shared_ptr<const Template>& tmpl, const Json& context) {
-  if (!context.is_object() && !context.is_null()) throw EvalError("the render context must be a mapping");
-  static const Json empty = Json::object();
+std::string Interpreter::render(const std::shared_ptr<const Template>& tmpl, const Value& context) {
+  if (!context.is_mapping() && !context.is_none()) throw EvalError("the render context must be a mapping");
   auto root = std::make_shared<Frame>();
-  root->data = context.is_object() ? &context : &empty;
+  root->data = context;
   std::string result;
   {
     StateGuard guard(*this);

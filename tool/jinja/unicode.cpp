@@ -311,6 +311,11 @@ std::vector<std::string_view> split_lines(std::string_view text, bool keep_ends)
   size_t start = 0;
   size_t pos = 0;
   while (pos < text.size()) {
+    const unsigned char byte = static_cast<unsigned char>(text[pos]);
+    if (byte >= 0x20 && byte < 0x80) {  // printable ASCII, the common case, is never a boundary
+      ++pos;
+      continue;
+    }
     size_t here = pos;
     char32_t cp = decode_utf8(text, pos);
     bool boundary = cp == '\n' || cp == '\r' || cp == 0x0B || cp == 0x0C || (cp >= 0x1C && cp <= 0x1E) ||

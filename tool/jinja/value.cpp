@@ -276,7 +276,8 @@ bool mapping_find(const Value& mapping, std::string_view key, Value& out) {
     return false;
   }
   for (const auto& [k, v] : mapping.pairs()) {
-    if (k.is_str() && k.str() == key) {
+    // The first letter rules out most keys before a comparison (attribute lookups land here).
+    if (k.is_str() && k.str().size() == key.size() && (key.empty() || k.str()[0] == key[0]) && k.str() == key) {
       out = v;
       return true;
     }

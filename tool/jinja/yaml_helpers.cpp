@@ -16,9 +16,16 @@ namespace {
 bool is_reserved_word(std::string_view text) {
   static constexpr std::string_view kWords[] = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~",
                                                 ".inf", "-.inf", "+.inf", ".nan", "<<", "="};
-  std::string lower = to_lower(text);
+  // Every word is ASCII and at most 5 bytes, and no other character lower-cases to ASCII
+  // but the Kelvin sign (to 'k', in no word): ASCII lower-casing in place is enough, and
+  // toyaml asks this of every scalar it writes.
+  if (text.size() > 5) return false;
+  char lower[5];
+  for (size_t i = 0; i < text.size(); ++i)
+    lower[i] = text[i] >= 'A' && text[i] <= 'Z' ? static_cast<char>(text[i] - 'A' + 'a') : text[i];
+  const std::string_view lowered(lower, text.size());
   for (std::string_view word : kWords)
-    if (lower == word) return true;
+    if (lowered == word) return true;
   return false;
 }
 
@@ -40,6 +47,11 @@ bool yaml_needs_quotes(std::string_view text) {
   if (text.front() == ' ' || text.back() == ' ' || text.back() == ':') return true;
   if (text.find(": ") != std::string_view::npos || text.find(" #") != std::string_view::npos) return true;
   for (size_t pos = 0; pos < text.size();) {
+    const unsigned char byte = static_cast<unsigned char>(text[pos]);
+    if (byte >= 0x20 && byte < 0x7F) {  // printable ASCII needs no decoding
+      ++pos;
+      continue;
+    }
     char32_t cp = decode_utf8(text, pos);
     if (cp < 0x20 || cp == 0x7F || !is_printable(cp) || cp == 0xFEFF) return true;
   }

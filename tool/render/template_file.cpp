@@ -4,7 +4,7 @@
 
 namespace gkebuild::render {
 
-std::string render_template_file(const std::filesystem::path& file, const nlohmann::ordered_json& context,
+std::string render_template_file(const std::filesystem::path& file, const jinja::Value& context,
                                  const jinja::Options& options) {
   std::string source = yamlfile::read_bounded(file);
   jinja::Environment environment(options);

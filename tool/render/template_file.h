@@ -2,17 +2,16 @@
 // j2cli. Includes and imports are looked up in the template's own folder.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <string>
 
 #include "jinja/environment.h"
+#include "jinja/value.h"
 
 namespace gkebuild::render {
 
 // Throws SourceError for a missing or too large file and for template errors.
-std::string render_template_file(const std::filesystem::path& file, const nlohmann::ordered_json& context,
+std::string render_template_file(const std::filesystem::path& file, const jinja::Value& context,
                                  const jinja::Options& options);
 
 }  // namespace gkebuild::render

@@ -1,50 +1,83 @@
 #include "render/values.h"
 
 #include "base/error.h"
+#include "base/source_error.h"
+#include "render/values_builder.h"
+#include "render/values_json.h"
+#include "render/values_yaml.h"
 #include "yamlfile/document.h"
-#include "yamlfile/scalars.h"
-#include "yamlfile/to_json.h"
 
 namespace gkebuild::render {
+namespace {
 
-void merge_values(nlohmann::ordered_json& base, const nlohmann::ordered_json& overlay) {
-  if (!base.is_object() || !overlay.is_object()) {
-    base = overlay;
-    return;
+jinja::Value empty_mapping() { return jinja::Value::dict({}); }
+
+jinja::Value merged(const jinja::Value& base, const jinja::Value& overlay) {
+  if (base.kind() != jinja::Kind::Dict || overlay.kind() != jinja::Kind::Dict) return overlay;
+  std::vector<ValuePair> scratch;
+  MappingBuilder result(scratch);
+  for (const auto& [key, value] : base.pairs()) result.add(key, value);
+  for (const auto& [key, value] : overlay.pairs()) {
+    if (jinja::Value* slot = result.find(key.str())) *slot = merged(*slot, value);
+    else result.add(key, value);
   }
-  for (const auto& [key, value] : overlay.items()) {
-    if (base.contains(key)) merge_values(base[key], value);
-    else base[key] = value;
-  }
+  return result.finish();
 }
 
-nlohmann::ordered_json load_values_file(const std::filesystem::path& path) {
-  const auto doc = yamlfile::Document::load(path);
-  if (doc.root().IsNull()) return nlohmann::ordered_json::object();
-  if (!doc.root().IsMap())
-    doc.fail(doc.root(), "a values file must be a mapping at the top, got " + yamlfile::describe(doc.root()));
-  return yamlfile::to_json(doc.root());
+bool is_json_file(const std::filesystem::path& path) {
+  std::string extension = path.extension().string();
+  for (auto& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return extension == ".json";
 }
 
-void apply_set(nlohmann::ordered_json& values, const Assignment& assignment) {
+// `node` with `leaf` at keys[index…]; mappings on the way are copied, others replaced.
+jinja::Value with_assignment(const jinja::Value& node, const std::vector<std::string>& keys, std::size_t index,
+                             const jinja::Value& leaf) {
+  if (index == keys.size()) return leaf;
+  std::vector<ValuePair> scratch;
+  MappingBuilder result(scratch);
+  if (node.kind() == jinja::Kind::Dict)
+    for (const auto& [key, value] : node.pairs()) result.add(key, value);
+  if (jinja::Value* slot = result.find(keys[index])) *slot = with_assignment(*slot, keys, index + 1, leaf);
+  else result.add(jinja::Value::string(keys[index]), with_assignment(jinja::Value(), keys, index + 1, leaf));
+  return result.finish();
+}
+
+}  // namespace
+
+void merge_values(jinja::Value& base, const jinja::Value& overlay) { base = merged(base, overlay); }
+
+jinja::Value load_values_file(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  jinja::Value root = is_json_file(path) ? parse_json_values(yamlfile::read_bounded(path), file)
+                                         : parse_yaml_values(yamlfile::read_bounded(path), file);
+  if (root.is_none()) return empty_mapping();
+  if (!root.is_mapping())
+    throw SourceError({file}, "a values file must be a mapping at the top, got " + describe_value(root));
+  return root;
+}
+
+void apply_set(jinja::Value& values, const Assignment& assignment) {
   const auto& [path, value] = assignment;
-  nlohmann::ordered_json* node = &values;
-  size_t start = 0;
-  while (true) {
-    size_t dot = path.find('.', start);
-    std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (key.empty()) throw Error(ErrorKind::kBadInput, "empty key in '" + path + "' (keys may be dotted: a.b=1)");
-    if (!node->is_object()) *node = nlohmann::ordered_json::object();
-    node = &(*node)[key];
+  std::vector<std::string> keys;
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = path.find('.', start);
+    keys.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (keys.back().empty())
+      throw Error(ErrorKind::kBadInput, "empty key in '" + path + "' (keys may be dotted: a.b=1)");
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
-  *node = yamlfile::scalar_to_json(value);
+  std::string_view text = value;
+  const auto kind = yamlfile::resolve_command_line_scalar(text);
+  const jinja::Value leaf =
+      scalar_to_value(yamlfile::scalar_value(text, kind), jinja::Value::string(std::string(text)));
+  values = with_assignment(values, keys, 0, leaf);
 }
 
-nlohmann::ordered_json load_values(const std::vector<std::filesystem::path>& files,
-                                   const std::vector<Assignment>& assignments) {
-  auto values = nlohmann::ordered_json::object();
+jinja::Value load_values(const std::vector<std::filesystem::path>& files,
+                         const std::vector<Assignment>& assignments) {
+  jinja::Value values = empty_mapping();
   for (const auto& file : files) merge_values(values, load_values_file(file));
   for (const auto& assignment : assignments) apply_set(values, assignment);
   return values;

@@ -68,7 +68,8 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   options.targets = {"experiment/" + experiment.name};
   options.accelerators = request.accelerators;
   options.run_id = request.run_id;
-  options.values = render::load_values({request.values_files.begin(), request.values_files.end()}, request.sets);
+  options.values =
+      jinja::to_json(render::load_values({request.values_files.begin(), request.values_files.end()}, request.sets));
   options.image_references = request.image_references;
   RunPlan plan;
   plan.experiment = experiment.name;

@@ -19,6 +19,20 @@ ScalarKind resolve_scalar(std::string_view text, bool plain);
 // The kind of a scalar node (null nodes are Null).
 ScalarKind resolve_scalar(const YAML::Node& node);
 
+// A scalar's value once typed: an Integer too large for 64 bits is read as a Float.
+struct ScalarValue {
+  ScalarKind kind = ScalarKind::Null;
+  bool boolean = false;
+  long long integer = 0;
+  double number = 0;
+};
+// The value of `text` read as `kind` (from resolve_scalar); String kinds carry no value.
+ScalarValue scalar_value(std::string_view text, ScalarKind kind);
+
+// How `--set k=v` types v: quoted ('3' or "3") is a string and loses its quotes, empty is
+// the empty string (as Helm reads it), anything else is typed as a plain scalar.
+ScalarKind resolve_command_line_scalar(std::string_view& text);
+
 // "a mapping", "a list", "null", "a string", "an integer"… for "expected X, got Y" messages.
 std::string describe(const YAML::Node& node);
 

@@ -1,7 +1,5 @@
 #include "yamlfile/to_json.h"
 
-#include <cmath>
-#include <limits>
 #include <string>
 
 #include "yamlfile/scalars.h"
@@ -9,26 +7,13 @@
 namespace gkebuild::yamlfile {
 namespace {
 
-double float_value(std::string_view text) {
-  std::string lowered(text);
-  for (auto& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lowered == ".nan") return std::numeric_limits<double>::quiet_NaN();
-  if (lowered == ".inf" || lowered == "+.inf") return std::numeric_limits<double>::infinity();
-  if (lowered == "-.inf") return -std::numeric_limits<double>::infinity();
-  return std::stod(lowered);
-}
-
 nlohmann::ordered_json typed_scalar(std::string_view text, ScalarKind kind) {
-  switch (kind) {
+  const ScalarValue value = scalar_value(text, kind);
+  switch (value.kind) {
     case ScalarKind::Null: return nullptr;
-    case ScalarKind::Bool: return text[0] == 't' || text[0] == 'T';
-    case ScalarKind::Integer:
-      try {
-        return static_cast<long long>(std::stoll(std::string(text), nullptr, 0));
-      } catch (const std::out_of_range&) {
-        return float_value(text);
-      }
-    case ScalarKind::Float: return float_value(text);
+    case ScalarKind::Bool: return value.boolean;
+    case ScalarKind::Integer: return value.integer;
+    case ScalarKind::Float: return value.number;
     case ScalarKind::String: break;
   }
   return std::string(text);
@@ -52,12 +37,7 @@ nlohmann::ordered_json to_json(const YAML::Node& node) {
 }
 
 nlohmann::ordered_json scalar_to_json(std::string_view text) {
-  bool quoted = text.size() >= 2 && (text.front() == '\'' || text.front() == '"') &&
-                text.back() == text.front();
-  if (quoted) return std::string(text.substr(1, text.size() - 2));
-  auto kind = resolve_scalar(text, true);
-  // An empty `--set k=` is the empty string, as Helm reads it, not null.
-  if (text.empty()) return std::string();
+  const ScalarKind kind = resolve_command_line_scalar(text);
   return typed_scalar(text, kind);
 }
 

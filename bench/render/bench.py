@@ -1,0 +1,162 @@
+"""Driver of bench/render/run.sh: every case side by side, whole process and in process.
+
+  bench.py GKEBUILD RENDER_BENCH WORKDIR [RUNS]
+
+Cases: (a) a Job-list template over 1,000 records, (b) the same over 10,000 records,
+(c) the 1,000-point project sweep of bench/render/sweep-1000.yaml through the shipped
+job.yaml.j2, (d) a trivial template ("x", no values).
+  whole process: gkebuild against Python jinja2 (interpreter start and imports included);
+                 the median of RUNS wall times, and the peak resident set size of the runs
+  in process:    the render call only: gkebuild's engine (render_bench) against MiniJinja
+                 (PyPI minijinja, the Rust engine), the median of RUNS
+The contexts are generated here, deterministically.
+"""
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+import minijinja
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+JINJA2 = [sys.executable, os.path.join(HERE, "jinja2_render.py")]
+
+
+def job_records(count):
+    """`count` Job records of about 320 bytes of JSON each, the same on every run."""
+    rng = random.Random(count)
+    accelerators = ["nvidia-l4", "nvidia-tesla-a100", "nvidia-h100-80gb", ""]
+    jobs = []
+    for i in range(count):
+        jobs.append({
+            "name": "train-%05d" % i,
+            "image": "europe-docker.pkg.dev/team/ml/trainer@sha256:%064x" % rng.getrandbits(256),
+            "gpus": rng.choice([1, 2, 4, 8]),
+            "accelerator": rng.choice(accelerators),
+            "cpu": str(rng.choice([4, 8, 16])),
+            "memory": "%dGi" % rng.choice([16, 32, 64]),
+            "args": ["--epochs", str(rng.randint(1, 90)), "--lr", "%.4g" % rng.uniform(1e-5, 1e-2)],
+            "env": {"SEED": str(i), "MODE": rng.choice(["train", "eval"])},
+            "labels": {"team": "ml", "sweep": "s%d" % (i // 100)},
+        })
+    return {"namespace": "bench", "jobs": jobs}
+
+
+def whole_process(command, runs, out_path):
+    """Median wall seconds of `command` run `runs` times, and its peak RSS in KiB.
+
+    The peak comes from one more run under /usr/bin/time: a child forked from this Python
+    process would inherit Python's high-water mark across exec.
+    """
+    seconds = []
+    for _ in range(runs):
+        with open(out_path, "wb") as out:
+            start = time.perf_counter()
+            done = subprocess.run(command, stdout=out, stderr=subprocess.PIPE)
+            seconds.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            sys.exit("failed (%d): %s\n%s" % (done.returncode, " ".join(command), done.stderr.decode()))
+    rss_file = out_path + ".rss"
+    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + command, stdout=subprocess.DEVNULL, check=True)
+    with open(rss_file) as f:
+        peak_kib = int(f.read().split()[-1])
+    return statistics.median(seconds), peak_kib
+
+
+def in_process(render, runs):
+    seconds = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        render()
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds)
+
+
+def render_bench_seconds(command):
+    words = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
+    return float(words[words.index("seconds") + 1])
+
+
+def minijinja_env(**templates):
+    env = minijinja.Environment(templates=templates)
+    env.trim_blocks = True
+    env.lstrip_blocks = True
+    env.undefined_behavior = "strict"
+    return env
+
+
+def template_case(label, gkebuild, render_bench, template, values, work, runs):
+    ours_out, py_out = os.path.join(work, "ours.out"), os.path.join(work, "py.out")
+    options = ["--trim-blocks", "--lstrip-blocks"]
+    ours = whole_process([gkebuild, "render", "--template", template, "--values", values] + options, runs, ours_out)
+    py = whole_process(JINJA2 + ["template", template, values], runs, py_out)
+    with open(ours_out, "rb") as a, open(py_out, "rb") as b:
+        same = a.read() == b.read()
+    engine = render_bench_seconds([render_bench, "template", template, values, str(runs)])
+    with open(template) as f:
+        env = minijinja_env(t=f.read())
+    with open(values) as f:
+        context = json.load(f)
+    mini = in_process(lambda: env.render_template("t", **context), runs)
+    return label, ours, py, engine, mini, same
+
+
+def sweep_case(gkebuild, render_bench, work, runs):
+    project = os.path.join(HERE, "sweep-1000.yaml")
+    contexts_file = os.path.join(work, "contexts.json")
+    subprocess.run([render_bench, "contexts", project, contexts_file], check=True)
+    ours = whole_process([gkebuild, "render", "-f", project, "--run-id", "bench"], runs, os.path.join(work, "o"))
+    py = whole_process(JINJA2 + ["whole", contexts_file], runs, os.path.join(work, "p"))
+    engine = render_bench_seconds([render_bench, "time", contexts_file, str(runs)])
+    shipped = os.path.join(ROOT, "templates")
+    templates = {}
+    for name in os.listdir(shipped):
+        with open(os.path.join(shipped, name)) as f:
+            templates[name] = f.read()
+    env = minijinja.Environment(templates=templates)
+    env.undefined_behavior = "strict"
+    # The natural Python equivalents of gkebuild's YAML filters, as jinja2_render.py gives them.
+    env.add_filter("toyaml", lambda value: yaml.safe_dump(value, default_flow_style=False, sort_keys=False))
+    env.add_filter("quote", lambda value: json.dumps(str(value)))
+    with open(contexts_file) as f:
+        contexts = json.load(f)
+    mini = in_process(lambda: [env.render_template("job.yaml.j2", **c) for c in contexts], runs)
+    return "(c) 1,000-point sweep", ours, py, engine, mini, None
+
+
+def main():
+    gkebuild, render_bench, work = sys.argv[1:4]
+    runs = int(sys.argv[4]) if len(sys.argv) > 4 else 5
+    job_list = os.path.join(HERE, "job-list.yaml.j2")
+    rows = []
+    for label, count in (("(a) 1,000 records", 1000), ("(b) 10,000 records", 10000)):
+        values = os.path.join(work, "jobs-%d.json" % count)
+        with open(values, "w") as f:
+            json.dump(job_records(count), f)
+        rows.append(template_case(label, gkebuild, render_bench, job_list, values, work, runs))
+    rows.append(sweep_case(gkebuild, render_bench, work, runs))
+    trivial, empty = os.path.join(work, "trivial.j2"), os.path.join(work, "empty.json")
+    with open(trivial, "w") as f:
+        f.write("x")
+    with open(empty, "w") as f:
+        f.write("{}")
+    rows.append(template_case("(d) trivial template", gkebuild, render_bench, trivial, empty, work, runs))
+
+    print("whole process: median of %d runs, peak RSS; in process: the render call only, median of %d" % (runs, runs))
+    print("%-22s %10s %10s %7s | %10s %10s %7s | %9s %9s | %s" % (
+        "case", "gkebuild", "jinja2", "ratio", "engine", "minijinja", "ratio", "MiB ours", "MiB py", "same output"))
+    for label, ours, py, engine, mini, same in rows:
+        print("%-22s %8.1fms %8.1fms %6.1fx | %8.3fms %8.3fms %6.1fx | %9.1f %9.1f | %s" % (
+            label, ours[0] * 1e3, py[0] * 1e3, py[0] / ours[0], engine * 1e3, mini * 1e3, mini / engine,
+            ours[1] / 1024, py[1] / 1024, {None: "n/a", True: "yes", False: "NO"}[same]))
+    print("targets: (a)(b)(c) >= 20x jinja2 whole process; engine >= 2x MiniJinja; (d) < 5 ms; "
+          "(b) peak memory <= jinja2's")
+
+
+if __name__ == "__main__":
+    main()

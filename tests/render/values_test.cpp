@@ -1,0 +1,197 @@
+// Values files read straight into engine values: typing as the yaml-cpp converter typed
+// them, positions in every error, and bounded work on hostile documents.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <regex>
+
+#include "base/error.h"
+#include "base/source_error.h"
+#include "common/temp_dir.h"
+#include "render/values.h"
+#include "render/values_json.h"
+#include "render/values_yaml.h"
+#include "yamlfile/scalars.h"
+#include "yamlfile/to_json.h"
+
+namespace gkebuild::render {
+namespace {
+
+using json = nlohmann::ordered_json;
+using jinja::Value;
+
+json yaml(const std::string& text) { return jinja::to_json(parse_yaml_values(text, "v.yaml")); }
+json json_file(const std::string& text) { return jinja::to_json(parse_json_values(text, "v.json")); }
+
+// The message of the SourceError that `parse` throws, "" when it throws none.
+template <class F>
+std::string error_of(F&& parse) {
+  try {
+    parse();
+  } catch (const SourceError& error) {
+    return to_string(error.where()) + ": " + error.message();
+  }
+  return "";
+}
+
+TEST(ValuesYaml, TypesScalarsAsTheYamlCppConverterDid) {
+  const std::vector<std::string> documents = {
+      "a: 3\nb: -7\nc: 0x1F\nd: 1.5\ne: 1e3\nf: .inf\ng: -.Inf\nh: 12345678901234567890\n",
+      "a: true\nb: False\nc: yes\nd: no\ne: on\nf: ~\ng: null\nh:\ni: NULL\n",
+      "a: '3'\nb: \"true\"\nc: !!str 3\nd: plain text\ne: 'it''s'\nf: \"tab\\there\\u00e9\"\n",
+      "text: |\n  line one\n  line two\nfolded: >\n  a\n  b\n",
+      "base: &base {cpu: 4, memory: 8Gi}\njob:\n  <<: *base\n  gpus: [1, 2, {x: *base}]\n",
+      "list:\n- a\n- - b\n  - c\n- {k: v}\n3: integer key\ntrue: bool key\n",
+      "z: 1\na: 2\nm: 3\n",
+      "a: 0o17\nb: 010\nc: +5\nd: -0\ne: 1_000\nf: 1.\ng: .5\nh: 1e400\n",
+      "# comment\n'quoted key': {}\n\"k2\": []\nkeep: |+\n  x\n\nstrip: |-\n  y\n",
+      "a: 1\n---\nb: 2\n",
+  };
+  for (const auto& document : documents)
+    EXPECT_EQ(yaml(document), yamlfile::to_json(YAML::Load(document))) << document;
+}
+
+// resolve_scalar's hand-written matchers against the regular expressions they replace, over
+// every string of up to four characters from the alphabet that matters.
+TEST(ValuesYaml, ScalarTypingMatchesTheRegularExpressions) {
+  const std::regex integer("[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+");
+  const std::regex number(
+      "[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
+  const std::string alphabet = "0189aAfxoeE+-.";
+  std::vector<std::string> texts = {"", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", ".NAN", "-.nan", ".infx", "0o",
+                                    "0x", "0o17", "0x1F", "0o8", "1.5e+10", "-.5E-3", "1_0", "0x-1", "00"};
+  std::vector<std::string> frontier = {""};
+  for (int length = 1; length <= 4; ++length) {
+    std::vector<std::string> next;
+    for (const auto& prefix : frontier)
+      for (char c : alphabet) next.push_back(prefix + c);
+    texts.insert(texts.end(), next.begin(), next.end());
+    frontier = std::move(next);
+  }
+  for (const auto& text : texts) {
+    auto expected = yamlfile::ScalarKind::String;
+    if (text.empty()) expected = yamlfile::ScalarKind::Null;
+    else if (std::regex_match(text, integer)) expected = yamlfile::ScalarKind::Integer;
+    else if (std::regex_match(text, number)) expected = yamlfile::ScalarKind::Float;
+    ASSERT_EQ(yamlfile::resolve_scalar(text, true), expected) << "'" << text << "'";
+  }
+}
+
+TEST(ValuesYaml, KeysKeepInsertionOrderAndAliasesShareValues) {
+  const Value values = parse_yaml_values("z: &x [1, 2]\na: *x\n", "v.yaml");
+  ASSERT_EQ(values.pairs().size(), 2u);
+  EXPECT_EQ(values.pairs()[0].first.str(), "z");
+  EXPECT_EQ(values.pairs()[1].first.str(), "a");
+  EXPECT_EQ(values.pairs()[0].second.object_ptr(), values.pairs()[1].second.object_ptr());
+}
+
+TEST(ValuesYaml, ErrorsNameFileLineAndColumn) {
+  EXPECT_EQ(error_of([] { yaml("a: 1\nb:\n  c: 2\n  c: 3\n"); }), "v.yaml:4:3: duplicate key 'c'");
+  EXPECT_EQ(error_of([] { yaml("a: [1, 2\nb: 3\n"); }).substr(0, 11), "v.yaml:2:2:");
+  EXPECT_EQ(error_of([] { yaml("a: *nowhere\n"); }), "v.yaml:1:4: undefined alias *nowhere");
+  EXPECT_EQ(error_of([] { yaml("? [1, 2]\n: x\n"); }),
+            "v.yaml:1:3: a values file's keys must be strings, not lists or mappings");
+}
+
+TEST(ValuesYaml, RecursiveAliasIsAnErrorNotACrash) {
+  EXPECT_EQ(error_of([] { yaml("x: &a [*a]\n"); }),
+            "v.yaml:1:8: recursive alias *a: it refers to a node that contains it");
+  EXPECT_NE(error_of([] { yaml("x: &a {y: {z: *a}}\n"); }).find("recursive alias *a"), std::string::npos);
+}
+
+// The classic billion laughs: nine levels of ten aliases each, 10^9 strings once expanded.
+std::string billion_laughs() {
+  std::string text = "a0: &a0 [lol]\n";
+  for (int level = 1; level <= 9; ++level) {
+    const std::string previous = "*a" + std::to_string(level - 1);
+    text += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
+    for (int i = 0; i < 10; ++i) text += (i ? ", " : "") + previous;
+    text += "]\n";
+  }
+  return text;
+}
+
+TEST(ValuesYaml, BillionLaughsStopsAtTheAliasLimit) {
+  const std::string message = error_of([] { parse_yaml_values(billion_laughs(), "v.yaml"); });
+  EXPECT_NE(message.find("aliases expand to more than 1000000 nodes"), std::string::npos) << message;
+  // Aliases below the limit are fine: three levels are 1,000 copies of "lol".
+  EXPECT_NO_THROW(parse_yaml_values(billion_laughs().substr(0, billion_laughs().find("a4:")), "v.yaml"));
+}
+
+TEST(ValuesYaml, NestingIsLimited) {
+  EXPECT_NE(error_of([] { yaml("a: " + std::string(5000, '[') + std::string(5000, ']') + "\n"); }), "");
+  EXPECT_NO_THROW(yaml("a: " + std::string(500, '[') + std::string(500, ']') + "\n"));
+}
+
+TEST(ValuesJson, ParsesStraightIntoValues) {
+  const Value values = parse_json_values(
+      R"({"z": 1, "a": -2.5e1, "s": "caf\u00e9 \ud83d\ude00\n", "l": [true, false, null, {}, []],
+          "big": 12345678901234567890, "plain": "no escapes"})",
+      "v.json");
+  ASSERT_TRUE(values.is_mapping());
+  EXPECT_EQ(jinja::to_json(values).dump(),
+            R"({"z":1,"a":-25.0,"s":"café 😀\n","l":[true,false,null,{},[]],"big":1.2345678901234567e+19,)"
+            R"("plain":"no escapes"})");
+  Value plain;
+  ASSERT_TRUE(jinja::mapping_find(values, "plain", plain));
+  EXPECT_EQ(plain.str(), "no escapes");
+}
+
+TEST(ValuesJson, TypesAsTheYamlReaderDoes) {
+  const std::string document = R"({"i": 3, "n": -0, "f": 1.0, "e": 1E3, "s": "3", "b": true, "x": null})";
+  EXPECT_EQ(json_file(document), yaml(document));
+  EXPECT_EQ(json_file("\xEF\xBB\xBF" + document), yaml(document));
+}
+
+TEST(ValuesJson, ErrorsNameFileLineAndColumn) {
+  EXPECT_EQ(error_of([] { json_file("{\"a\": 1,\n \"a\": 2}"); }), "v.json:2:2: duplicate key 'a'");
+  EXPECT_EQ(error_of([] { json_file("{\"a\": 1,\n  ]"); }), "v.json:2:3: invalid JSON: expected a string key");
+  EXPECT_EQ(error_of([] { json_file("{\"a\": 01}"); }), "v.json:1:7: invalid JSON: invalid number");
+  EXPECT_EQ(error_of([] { json_file("{\"a\": \"x\\q\"}"); }), "v.json:1:9: invalid JSON: invalid escape");
+  EXPECT_EQ(error_of([] { json_file("{} x"); }), "v.json:1:4: invalid JSON: unexpected text after the JSON document");
+  EXPECT_EQ(error_of([] { json_file("{\"a\": \"open"); }), "v.json:1:7: invalid JSON: unterminated string");
+}
+
+TEST(ValuesJson, NestingIsLimited) {
+  EXPECT_EQ(error_of([] { json_file(std::string(100000, '[')); }),
+            "v.json:1:1001: invalid JSON: nested more than 1000 levels deep");
+  EXPECT_NO_THROW(json_file(std::string(999, '[') + std::string(999, ']')));
+}
+
+TEST(Values, FilesThenSetsWithTypedScalars) {
+  Value values = Value::dict({});
+  apply_set(values, {"a.b", "3"});
+  apply_set(values, {"a.c", "true"});
+  apply_set(values, {"a.d", "'3'"});
+  apply_set(values, {"name", "x=y"});
+  apply_set(values, {"f", "1.5"});
+  apply_set(values, {"e", ""});
+  EXPECT_EQ(jinja::to_json(values), (json{{"a", {{"b", 3}, {"c", true}, {"d", "3"}}}, {"name", "x=y"}, {"f", 1.5},
+                                          {"e", ""}}));
+  EXPECT_THROW(apply_set(values, {"a..b", "1"}), Error);
+  Value base = parse_yaml_values("a: {x: 1, y: 2}\n", "base.yaml");
+  merge_values(base, parse_yaml_values("a: {y: 3}\n", "overlay.yaml"));
+  EXPECT_EQ(jinja::to_json(base), (json{{"a", {{"x", 1}, {"y", 3}}}}));
+}
+
+TEST(Values, MergesAndSetsNeverChangeWhatAnAliasShares) {
+  Value values = parse_yaml_values("x: &d {a: 1}\ny: *d\n", "base.yaml");
+  merge_values(values, parse_yaml_values("x: {b: 2}\n", "overlay.yaml"));
+  apply_set(values, {"x.c", "3"});
+  EXPECT_EQ(jinja::to_json(values), (json{{"x", {{"a", 1}, {"b", 2}, {"c", 3}}}, {"y", {{"a", 1}}}}));
+}
+
+TEST(Values, LoadsFilesByExtensionAndRefusesNonMappings) {
+  testing::TempDir scratch;
+  scratch.write("a.json", R"({"a": {"x": 1}, "list": [1]})");
+  scratch.write("b.yaml", "a: {y: 2}\nlist: [2]\n");
+  scratch.write("empty.yaml", "");
+  scratch.write("list.yaml", "- 1\n");
+  const Value values = load_values({scratch / "a.json", scratch / "b.yaml", scratch / "empty.yaml"}, {{"a.z", "3"}});
+  EXPECT_EQ(jinja::to_json(values), (json{{"a", {{"x", 1}, {"y", 2}, {"z", 3}}}, {"list", {2}}}));
+  EXPECT_EQ(error_of([&] { load_values_file(scratch / "list.yaml"); }),
+            (scratch / "list.yaml").string() + ": a values file must be a mapping at the top, got a list");
+}
+
+}  // namespace
+}  // namespace gkebuild::render
