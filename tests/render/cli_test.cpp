@@ -63,9 +63,9 @@ TEST_F(RenderCli, OutputDirHasOneFilePerObjectAndTheDockerfiles) {
 // Rendered files may carry secrets passed with --set: they get the mode the user's umask allows.
 TEST_F(RenderCli, OutputFilesHonourTheUmask) {
   const auto out = scratch / "out";
-  const auto result = run("umask 077; " + kBinary + " render -f " + kExamples + "/mnist/gkebuild.yaml --run-id r1 -o " +
-                              out.string(), scratch.path());
-  ASSERT_EQ(result.status, 0) << result.err;
+  const auto result = run_command("umask 077; " + gkebuild_binary() + " render -f " + kExamples +
+                                  "/mnist/gkebuild.yaml --run-id r1 -o " + shell_quoted(out.string()));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
   size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(out)) {
     struct stat st {};
@@ -152,8 +152,8 @@ TEST_F(RenderCli, TemplateModeMatchesJ2cliOptions) {
 // Hostile values files (issue 15): a recursive alias crashed the YAML converter, and a
 // 600-byte billion-laughs document took gigabytes.
 TEST_F(RenderCli, RecursiveAliasInValues) {
-  write(scratch / "t.j2", "{{ x }}");
-  write(scratch / "v.yaml", "x: &a [*a]\n");
+  write_file_atomically(scratch / "t.j2", "{{ x }}");
+  write_file_atomically(scratch / "v.yaml", "x: &a [*a]\n");
   expect_usage_error(
       render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.yaml").string()),
       "v.yaml:1:8: error: recursive alias *a");
@@ -166,20 +166,20 @@ TEST_F(RenderCli, BillionLaughsInValues) {
     for (int i = 0; i < 10; ++i) text += (i ? ", *a" : "*a") + std::to_string(level - 1);
     text += "]\n";
   }
-  write(scratch / "t.j2", "{{ a9 | tojson }}");
-  write(scratch / "v.yaml", text);
+  write_file_atomically(scratch / "t.j2", "{{ a9 | tojson }}");
+  write_file_atomically(scratch / "v.yaml", text);
   expect_usage_error(render("--template " + (scratch / "t.j2").string() + " --values " + (scratch / "v.yaml").string()),
                      "aliases expand to more than 1000000 nodes");
 }
 
 TEST_F(RenderCli, ValuesFilesMergeInOrderThenSets) {
-  write(scratch / "t.j2", "{{ a | tojson }} {{ b }}");
-  write(scratch / "one.json", "{\"a\": {\"x\": 1, \"y\": [1]}, \"b\": \"one\"}");
-  write(scratch / "two.yaml", "a:\n  y: [2]\n  z: true\n");
+  write_file_atomically(scratch / "t.j2", "{{ a | tojson }} {{ b }}");
+  write_file_atomically(scratch / "one.json", "{\"a\": {\"x\": 1, \"y\": [1]}, \"b\": \"one\"}");
+  write_file_atomically(scratch / "two.yaml", "a:\n  y: [2]\n  z: true\n");
   const auto result = render("--template " + (scratch / "t.j2").string() + " --values " +
                              (scratch / "one.json").string() + " --values " + (scratch / "two.yaml").string() +
                              " --set a.x=3 --set b=two");
-  ASSERT_EQ(result.status, 0) << result.err;
+  ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "{\"x\": 3, \"y\": [2], \"z\": true} two");
 }
 

@@ -67,7 +67,7 @@ TEST_F(Cli, UnknownFieldExitsOneWithPosition) {
 TEST_F(Cli, ControlCharactersInFieldNamesAreEchoedEscaped) {
   auto file = dir_.write("esc.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  \"lab\\e[2Jels\": {}\n"
                                      "spec:\n  containers: []\n");
-  auto r = validate(quoted(file.string()));
+  auto r = validate(shell_quoted(file.string()));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.all().find("unknown field \"lab\\x1b[2Jels\" in metadata"), std::string::npos) << r.all();
   EXPECT_EQ(r.all().find('\x1b'), std::string::npos) << r.all();
@@ -78,10 +78,10 @@ TEST_F(Cli, ControlCharactersInFieldNamesAreEchoedEscaped) {
 TEST_F(Cli, WithoutHomeTheCacheIsAPrivateTemporaryFolder) {
   TempDir tmp;
   const auto cache = tmp.path() / ("gkebuild-cache-" + std::to_string(::geteuid()));
-  const std::string command = "env -u HOME -u XDG_CACHE_HOME TMPDIR=" + quoted(tmp.path().string()) + " " +
-                              quoted(GKEBUILD_BINARY) + " validate --schema-location " +
-                              quoted((dir_.path() / "schemas").string()) + " " +
-                              quoted(dir_.write("good.yaml", kGoodPod).string()) + " 2>&1";
+  const std::string command = "env -u HOME -u XDG_CACHE_HOME TMPDIR=" + shell_quoted(tmp.path().string()) + " " +
+                              testing::gkebuild_binary() + " validate --schema-location " +
+                              shell_quoted((dir_.path() / "schemas").string()) + " " +
+                              shell_quoted(dir_.write("good.yaml", kGoodPod).string()) + " 2>&1";
   auto r = run_command(command);
   EXPECT_EQ(r.exit_code, 0) << r.all();
   ASSERT_TRUE(std::filesystem::is_directory(cache));

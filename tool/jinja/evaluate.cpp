@@ -232,7 +232,8 @@ Value Interpreter::eval_call(const CallExpr& expr) {
 Value Interpreter::eval_method_call(const CallExpr& expr) {
   const auto& attribute = static_cast<const GetattrExpr&>(*expr.callee);
   Value object = eval(*attribute.object);
-  if (object.is_undefined()) raise_at(current, attribute.object->offset, object.undefined_message());
+  if (object.is_undefined())
+    raise_at(current_, attribute.object->offset, object.undefined_message(), TemplateErrorKind::Undefined);
   CallArgs args;
   if (!object.is_object() && has_method(object, attribute.name)) {
     eval_args(expr.args, args);
@@ -242,7 +243,7 @@ Value Interpreter::eval_method_call(const CallExpr& expr) {
   try {
     callee = getattr(object, attribute.name);
   } catch (const EvalError& error) {
-    raise_at(current, attribute.offset, error.what());
+    raise_at(current_, attribute.offset, error.what(), error.template_kind());
   }
   eval_args(expr.args, args);
   return call(callee, args);

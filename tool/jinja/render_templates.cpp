@@ -195,7 +195,7 @@ void Interpreter::render_extends(const ExtendsStmt& stmt) {
     std::string names;
     for (auto it = std::find(chain.begin(), chain.end(), state_->parent.get()); it != chain.end(); ++it)
       names += (*it)->name + " -> ";
-    raise_at(current, stmt.offset, "extends cycle: " + names + state_->parent->name);
+    raise_at(current_, stmt.offset, "extends cycle: " + names + state_->parent->name);
   }
   // Jinja keeps running the child's top level (assignments, imports) but drops its output.
   discard_.clear();
