@@ -127,6 +127,8 @@ Manifest parse_manifest(std::string_view text) {
     return m;
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("invalid image manifest: ") + e.what());
+  } catch (const std::invalid_argument& e) {  // a malformed digest in a descriptor
+    throw std::runtime_error(std::string("invalid image manifest: ") + e.what());
   }
 }
 
@@ -139,6 +141,8 @@ Index parse_index(std::string_view text) {
     i.annotations = j.value("annotations", std::map<std::string, std::string>{});
     return i;
   } catch (const json::exception& e) {
+    throw std::runtime_error(std::string("invalid image index: ") + e.what());
+  } catch (const std::invalid_argument& e) {  // a malformed digest in a descriptor
     throw std::runtime_error(std::string("invalid image index: ") + e.what());
   }
 }
