@@ -255,7 +255,7 @@ std::string message_of(HttpError::Failure failure, const std::string& origin, co
 }  // namespace
 
 HttpError::HttpError(Failure failure, std::string origin, std::string reason, long status)
-    : std::runtime_error(message_of(failure, origin, reason)),
+    : Error(ErrorKind::kFailed, message_of(failure, origin, reason)),
       failure_(failure),
       origin_(std::move(origin)),
       reason_(std::move(reason)),

@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/error.h"
+
 namespace gkebuild {
 
 // Who the client is, to a server that asks for a certificate; empty: nobody.
@@ -91,7 +93,7 @@ struct HttpResponse {
 };
 
 // A transfer that failed. Messages name the origin, never a path, query or credential.
-class HttpError : public std::runtime_error {
+class HttpError : public Error {
  public:
   enum class Failure {
     kUnresolved,       // the host name does not resolve

@@ -169,5 +169,21 @@ TEST_F(CliConventions, VersionIsCMakesProjectVersion) {
   EXPECT_EQ(flag.out, version.out);
 }
 
+// -o is one flag group: each data command checks the format against its own list the same way,
+// and status prints run.json with -o json (--json stays as a hidden old spelling).
+TEST_F(CliConventions, OutputFormatsAreOneFlagGroup) {
+  for (const std::string command :
+       std::vector<std::string>{"validate x.yaml", "report gemm-20261122" + file, "status gemm-20261122" + file,
+                                "push oci:x h/r"}) {
+    const auto refused = from_outside(command + " -o yaml");
+    EXPECT_EQ(refused.exit_code, 2) << command << ": " << refused.err;
+    EXPECT_TRUE(contains(refused.err, "yaml")) << command << ": " << refused.err;
+  }
+  const auto json = from_outside("status gemm-20261122 --no-refresh -o json" + file);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out.front(), '{') << json.out;
+  EXPECT_EQ(from_outside("status gemm-20261122 --no-refresh --json" + file).out, json.out);
+}
+
 }  // namespace
 }  // namespace gkebuild::testing

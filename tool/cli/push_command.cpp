@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/output_flags.h"
 #include "cli/registry_flags.h"
 #include "oci/layout.h"
 #include "remote/push.h"
@@ -21,9 +22,8 @@ struct PushFlags {
   std::string source;
   std::vector<std::string> destinations;
   std::vector<std::string> tags;
-  std::string output = "text";
+  OutputFlags output{"text"};
   RegistryFlags registry;
-  bool quiet = false;
 };
 
 struct Source {
@@ -69,16 +69,16 @@ int run(const PushFlags& flags) {
     for (const auto& tag : flags.tags) options.extra_tags.push_back(tag);
     // Like docker push: a destination without a tag means "latest".
     if (refs.front().tag.empty() && options.extra_tags.empty()) refs.front().tag = "latest";
-    PushProgress progress(flags.quiet, flags.output);
+    PushProgress progress(flags.output.quiet, flags.output.format);
     progress.attach(options);
     auto result = registry::push_image(layout, source.tag, refs.front(), options);
     progress.finish();
-    if (flags.output == "json")
+    if (flags.output.format == "json")
       results.push_back(push_result_json(result));
     else
       std::cout << result.reference << "\n";
   }
-  if (flags.output == "json") std::cout << results.dump(2) << "\n";
+  if (flags.output.format == "json") std::cout << results.dump(2) << "\n";
   return kExitSuccess;
 }
 
@@ -88,10 +88,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("source", flags->source, "oci:DIR[:REF], REF as the layout names the image (default latest)")->required();
   command->add_option("destination", flags->destinations, "HOST[:PORT]/REPO[:TAG], one or more")->required();
   command->add_option("-t,--tag", flags->tags, "Another tag to push, besides the destinations' own");
-  command->add_option("-o,--output", flags->output, "text (the digest reference) or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  add_output_flags(*command, flags->output, {"text", "json"}, "text (the digest reference) or json", true);
   add_registry_flags(*command, flags->registry);
-  command->add_flag("-q,--quiet", flags->quiet, "No progress display");
   command->callback([flags, &action] {
     action = [flags] { return run(*flags); };
   });

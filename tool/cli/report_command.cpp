@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/output_flags.h"
 #include "cli/project_flags.h"
 #include "report/report_input.h"
 
@@ -14,6 +15,7 @@ namespace {
 struct ReportFlags {
   report::ReportOptions options;
   ProjectFlags project;
+  OutputFlags output{"md"};
   std::string project_folder;  // --project DIR, the deprecated spelling of -f DIR/gkebuild.yaml
 };
 
@@ -27,8 +29,7 @@ void setup(CLI::App& app, Action& action) {
       ->required();
   command->add_option("--baseline", options.baseline,
                       "accelerator label (or cpu) for speed-up and cost ratio (default: the slowest of each case)");
-  command->add_option("-o,--output", options.format, "md (default), csv or json, on stdout")
-      ->check(CLI::IsMember({"md", "csv", "json"}));
+  add_output_flags(*command, flags->output, {"md", "csv", "json"}, "md (default), csv or json, on stdout", false);
   command->add_option("--svg", options.svg_file, "write the charts to this SVG file");
   command->add_option("--html", options.html_file, "write a page with the tables and charts to this file");
   command->add_option("--catalog", options.catalog_file,
@@ -38,6 +39,7 @@ void setup(CLI::App& app, Action& action) {
   command->callback([&action, flags] {
     action = [flags] {
       auto& options = flags->options;
+      options.format = flags->output.format;
       options.project_dir =
           flags->project_folder.empty() ? project_dir(flags->project) : std::filesystem::path(flags->project_folder);
       report::run_report(options, std::cout, std::cerr);

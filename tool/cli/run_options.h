@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/output_flags.h"
 #include "cli/project_flags.h"
 #include "submit/interrupt.h"
 #include "submit/run_commands.h"
@@ -19,6 +20,7 @@ namespace gkebuild::cli {
 struct RunCommandFlags {
   submit::RunCommandOptions options;
   ProjectFlags project;
+  OutputFlags output{"text"};  // status: text or json
   std::string kubeconfig;
 };
 
@@ -35,6 +37,7 @@ inline void set_run_action(CLI::App* command, Action& action, std::shared_ptr<Ru
   command->callback([&action, flags, run] {
     action = [flags, run] {
       auto& options = flags->options;
+      if (flags->output.format == "json") options.json = true;
       options.project_dir = project_dir(flags->project);
       if (!flags->kubeconfig.empty()) options.kubeconfig.kubeconfig = flags->kubeconfig;
       options.out = &std::cout;

@@ -1,5 +1,6 @@
 // `gkebuild status`: show where a run's Jobs stand (asks the cluster while the run goes on) (tool/submit).
 #include "cli/command.h"
+#include "cli/output_flags.h"
 #include "cli/run_options.h"
 
 namespace gkebuild::cli {
@@ -9,7 +10,8 @@ void setup(CLI::App& app, Action& action) {
   auto flags = std::make_shared<RunCommandFlags>();
   auto* command = app.add_subcommand("status", "Show where a run's Jobs stand (asks the cluster while the run goes on)");
   add_run_argument(command, *flags);
-  command->add_flag("--json", flags->options.json, "print run.json (after asking the cluster)");
+  add_output_flags(*command, flags->output, {"text", "json"}, "text, or json: run.json (after asking the cluster)", false);
+  command->add_flag("--json", flags->options.json)->group("");  // hidden: the old spelling of -o json
   command->add_flag("!--no-refresh", flags->options.refresh, "show the record as it is, without asking the cluster");
   set_run_action(command, action, flags, submit::status_command);
 }

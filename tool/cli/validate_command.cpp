@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/output_flags.h"
 #include "validate/package_schemas.h"
 #include "validate/report_format.h"
 #include "validate/rules.h"
@@ -18,7 +19,7 @@ struct ValidateFlags {
   std::vector<std::string> schema_locations;
   std::vector<std::string> disabled;
   std::string kubernetes_version;
-  std::string output;
+  OutputFlags output;  // format empty: text, or github under GitHub Actions
   std::string fail_on = "error";
   bool strict_kinds = false;
   bool allow_unknown_fields = false;
@@ -65,7 +66,7 @@ int run(const ValidateFlags& flags) {
   }
   auto threshold = validate::parse_severity(flags.fail_on);
   auto report = validate::run_validation(options, std::cin);
-  std::cout << validate::format_report(report, choose_format(flags.output));
+  std::cout << validate::format_report(report, choose_format(flags.output.format));
   if (flags.fail_on == "never") return kExitSuccess;
   for (const auto& finding : report.findings)
     if (finding.severity >= *threshold) return kExitFailure;
@@ -83,8 +84,8 @@ void setup(CLI::App& app, Action& action) {
       ->allow_extra_args(false);
   command->add_option("--disable", flags->disabled, "Turn a rule off for this run (repeatable)")
       ->allow_extra_args(false);
-  command->add_option("-o,--output", flags->output, "Output format (default: text, or github under GitHub Actions)")
-      ->check(CLI::IsMember({"text", "json", "junit", "sarif", "github"}));
+  add_output_flags(*command, flags->output, {"text", "json", "junit", "sarif", "github"},
+                   "Output format (default: text, or github under GitHub Actions)", false);
   command->add_option("--fail-on", flags->fail_on, "Lowest severity that makes the exit status 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
   command->add_flag("--strict-kinds", flags->strict_kinds, "Kinds without a schema are errors, not skipped");
