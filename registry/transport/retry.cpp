@@ -18,6 +18,7 @@ std::chrono::milliseconds backoff_delay(const RetryPolicy& policy, int attempt) 
 
 void with_retries(const RetryPolicy& policy, const std::function<void(const std::string&)>& log,
                   const std::function<void()>& operation) {
+  const auto start = std::chrono::steady_clock::now();
   for (int attempt = 1;; ++attempt) {
     try {
       operation();
@@ -25,6 +26,7 @@ void with_retries(const RetryPolicy& policy, const std::function<void(const std:
     } catch (const RegistryError& e) {
       if (!e.retryable() || attempt >= policy.attempts) throw;
       auto delay = backoff_delay(policy, attempt);
+      if (std::chrono::steady_clock::now() + delay - start > policy.give_up_after) throw;
       if (log) log(std::string(e.what()) + "; retrying in " + std::to_string(delay.count()) + " ms");
       std::this_thread::sleep_for(delay);
     }
