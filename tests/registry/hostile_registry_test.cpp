@@ -12,6 +12,7 @@
 #include "oci/media_types.h"
 #include "remote/blob_fetch.h"
 #include "remote/blob_upload.h"
+#include "remote/pull.h"
 #include "tests/registry/harness.h"
 #include "transport/errors.h"
 
@@ -129,6 +130,36 @@ TEST_F(HostileRegistryTest, StalledBlobStreamFailsAsRetryableWithinItsLimit) {
   EXPECT_NE(error.find("fewer than 1024 bytes/s moved for 1 s"), std::string::npos) << error;
   EXPECT_TRUE(retried()) << log;
   EXPECT_EQ(blob_files(), 0u);
+}
+
+// A manifest that an index describes is held to its descriptor's size too.
+TEST_F(HostileRegistryTest, EndlessManifestFromAnIndexStopsAtTheDescriptorSize) {
+  auto server = hostile("endless-manifest");
+  registry::PullOptions pull;
+  pull.session = options();
+  auto layout = oci::Layout::open_or_create(layout_dir());
+  std::string error;
+  try {
+    registry::pull_image(registry::parse_reference("127.0.0.1:" + std::to_string(server.port) + "/repo:tag"),
+                         layout, pull);
+  } catch (const registry::RegistryError& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("/repo sent more than the 4096 bytes its descriptor gives for " + blob.digest.str()),
+            std::string::npos)
+      << error;
+  EXPECT_FALSE(retried()) << log;
+}
+
+// A small request (here the first GET /v2/) that stops moving fails within the
+// session's request stall limit, as a retryable error.
+TEST_F(HostileRegistryTest, StalledPingFailsAsRetryableWithinItsLimit) {
+  auto server = hostile("stall-ping");
+  auto o = options();
+  o.timeouts.request_stall_seconds = 1;
+  auto error = fetch("127.0.0.1:" + std::to_string(server.port), o);
+  EXPECT_NE(error.find("no byte moved for 1 s"), std::string::npos) << error;
+  EXPECT_TRUE(retried()) << log;
 }
 
 TEST_F(HostileRegistryTest, RedirectToGopherIsRefused) {

@@ -253,6 +253,8 @@ HOSTILE_BEHAVIOURS = {
     "stall": "the headers and 100 bytes of the blob, then silence",
     "redirect": "307 to --location (gopher://, file://, http:// from https...)",
     "slow-put": "accepts uploads, then thinks --think seconds before answering the PUT",
+    "stall-ping": "answers GET /v2/ with its headers and 2 of 10 bytes, then silence",
+    "endless-manifest": "an index by tag whose linux/amd64 manifest, by digest, never ends",
 }
 
 
@@ -309,10 +311,40 @@ def hostile_handler(args):
             else:
                 self.answer(200, blob)
 
+        def stalled_ping(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "10")
+            self.end_headers()
+            self.wfile.write(b"{}")
+            self.wfile.flush()
+            time.sleep(3600)
+
+        def endless_manifest(self, reference):
+            if not reference.startswith("sha256:"):
+                child = {"mediaType": "application/vnd.oci.image.manifest.v1+json",
+                         "digest": digest, "size": len(blob),
+                         "platform": {"os": "linux", "architecture": "amd64"}}
+                index = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
+                         "manifests": [child]}
+                return self.answer(200, json.dumps(index).encode(),
+                                   [("Content-Type", "application/vnd.oci.image.index.v1+json")])
+            self.send_response(200)
+            self.send_header("Content-Type", "application/vnd.oci.image.manifest.v1+json")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            while True:  # until the client hangs up
+                self.wfile.write(b" " * 65536)
+
         def do_GET(self):
             path = self.path.split("?", 1)[0]
             if path == "/v2/":
+                if args.behaviour == "stall-ping":
+                    return self.stalled_ping()
                 return self.answer(200, b"{}", [("Content-Type", "application/json")])
+            manifest = re.match(r"^/v2/.+/manifests/([^/]+)$", path)
+            if manifest and args.behaviour == "endless-manifest":
+                return self.endless_manifest(manifest.group(1))
             if BLOB_GET.match(path) and self.command == "GET":
                 return self.blob_get()
             self.answer(404)
