@@ -199,6 +199,18 @@ TEST_F(HostileRegistryTest, RedirectFromHttpsToHttpIsRefused) {
   EXPECT_EQ(blob_files(), 0u);
 }
 
+// The registry's credentials go only to its own origin: a redirect to another
+// host name (here localhost, the same server) gets no Authorization header.
+TEST_F(HostileRegistryTest, AuthorizationDoesNotFollowARedirectToAnotherHost) {
+  auto server = hostile("auth-redirect", {"--location", "http://localhost:{port}/elsewhere/blob"});
+  const std::string registry = "127.0.0.1:" + std::to_string(server.port);
+  write_docker_config(dir.path(), basic_auths_json(registry, "user", "secret"));
+  auto o = options();
+  o.credential_files = {dir.path() / "config.json"};
+  EXPECT_EQ(fetch(registry, o), "");  // the server answers 403 where a header arrives
+  EXPECT_TRUE(oci::Layout::open(layout_dir()).has_blob(blob.digest));
+}
+
 // Registries verify a blob after its last byte before they answer the PUT that
 // closes the upload: that wait is allowed its own (long) limit, and bounded too.
 TEST_F(HostileRegistryTest, SlowAnswerToTheClosingPutIsAwaitedWithinItsOwnLimit) {

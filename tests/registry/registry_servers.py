@@ -255,6 +255,8 @@ HOSTILE_BEHAVIOURS = {
     "slow-put": "accepts uploads, then thinks --think seconds before answering the PUT",
     "stall-ping": "answers GET /v2/ with its headers and 2 of 10 bytes, then silence",
     "endless-manifest": "an index by tag whose linux/amd64 manifest, by digest, never ends",
+    "auth-redirect": "asks for basic auth, redirects blob GETs to --location; /elsewhere/ serves "
+                     "the blob, or 403 to a request that carries an Authorization header",
 }
 
 
@@ -306,8 +308,9 @@ def hostile_handler(args):
                 self.wfile.write(blob[:100])
                 self.wfile.flush()
                 time.sleep(3600)
-            elif b == "redirect":
-                self.answer(307, headers=[("Location", args.location)])
+            elif b in ("redirect", "auth-redirect"):
+                location = args.location.replace("{port}", str(self.server.server_address[1]))
+                self.answer(307, headers=[("Location", location)])
             else:
                 self.answer(200, blob)
 
@@ -338,6 +341,13 @@ def hostile_handler(args):
 
         def do_GET(self):
             path = self.path.split("?", 1)[0]
+            if args.behaviour == "auth-redirect":
+                if path.startswith("/elsewhere/"):
+                    if self.headers.get("Authorization"):
+                        return self.answer(403, b"an Authorization header reached another host")
+                    return self.answer(200, blob)
+                if not self.headers.get("Authorization"):
+                    return self.answer(401, b"{}", [("WWW-Authenticate", 'Basic realm="hostile"')])
             if path == "/v2/":
                 if args.behaviour == "stall-ping":
                     return self.stalled_ping()
@@ -390,7 +400,7 @@ def main():
     hostile = sub.add_parser("hostile")
     hostile.add_argument("--behaviour", required=True, choices=sorted(HOSTILE_BEHAVIOURS))
     hostile.add_argument("--blob", required=True, help="the bytes the blob should hold")
-    hostile.add_argument("--location", default="")
+    hostile.add_argument("--location", default="", help="redirect target; {port} is this server's port")
     hostile.add_argument("--think", type=float, default=0, help="seconds before answering a PUT")
     hostile.add_argument("--cert", help="serve TLS with this certificate (and --key)")
     hostile.add_argument("--key")
