@@ -20,7 +20,11 @@ std::string accept_header() {
 // byte past it, so an endless body ends at once instead of filling the disk.
 class SizedBody {
  public:
-  SizedBody(std::string where, const oci::Descriptor& blob) : where_(std::move(where)), blob_(blob) {}
+  SizedBody(std::string where, const oci::Descriptor& blob) : where_(std::move(where)), blob_(blob) {
+    if (blob_.size < 0)
+      throw RegistryError(ErrorKind::kRemote, where_ + ": the descriptor of " + blob_.digest.str() +
+                                                  " gives a negative size (" + std::to_string(blob_.size) + ")");
+  }
 
   BodySink sink(std::function<void(std::string_view)> write) {
     return [this, write = std::move(write)](std::string_view bytes) {

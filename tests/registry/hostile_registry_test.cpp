@@ -132,6 +132,16 @@ TEST_F(HostileRegistryTest, StalledBlobStreamFailsAsRetryableWithinItsLimit) {
   EXPECT_EQ(blob_files(), 0u);
 }
 
+TEST_F(HostileRegistryTest, NegativeDescriptorSizeIsRefusedBeforeAnyTransfer) {
+  auto server = hostile("endless");
+  blob.size = -1;
+  auto error = fetch(server.port);
+  EXPECT_NE(error.find("/repo: the descriptor of " + blob.digest.str() + " gives a negative size (-1)"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(blob_files(), 0u);
+}
+
 // A manifest that an index describes is held to its descriptor's size too.
 TEST_F(HostileRegistryTest, EndlessManifestFromAnIndexStopsAtTheDescriptorSize) {
   auto server = hostile("endless-manifest");
