@@ -12,9 +12,10 @@ struct RetryPolicy {
   int attempts = 5;  // in all, the first one included
   std::chrono::milliseconds first_delay{200};
   std::chrono::milliseconds max_delay{5000};
-  // No retry starts once this long has passed since the first attempt began,
-  // so that slow failures (stalls that each take their limit) end in bounded time.
-  std::chrono::milliseconds give_up_after{std::chrono::minutes(5)};
+  // No retry starts once this long has passed since the first failure, so that
+  // slow failures (stalls that each take their limit) end in bounded time, while
+  // a long upload that drops once still gets another try.
+  std::chrono::milliseconds give_up_after{std::chrono::minutes(10)};
 };
 
 // The delay before attempt `attempt` (1 = the first retry): doubling, capped,
