@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <chrono>
 #include <exception>
 #include <mutex>
 
@@ -31,24 +32,73 @@ std::string lower(std::string text) {
   return text;
 }
 
-std::string scheme_of(std::string_view url) {
-  const auto end = url.find("://");
-  return end == std::string_view::npos ? std::string() : lower(std::string(url.substr(0, end)));
-}
-
 std::string describe_size(uint64_t bytes) {
   constexpr uint64_t kMiB = 1 << 20;
   if (bytes >= kMiB && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
   return std::to_string(bytes) + " bytes";
 }
 
+// Watches a transfer's progress against its stall limit, and the server's
+// thinking time after an upload against answer_wait_seconds.
+class StallWatch {
+ public:
+  using Clock = std::chrono::steady_clock;
+  StallWatch(StallLimit limit, const HttpRequest& request)
+      : limit_(limit), answer_wait_(request.answer_wait_seconds),
+        upload_size_(request.upload ? request.upload_size : request.body.size()) {}
+
+  // False once the transfer counts as stalled; then reason() says why.
+  bool on_progress(uint64_t moved, uint64_t uploaded, bool answer_started) {
+    const auto now = Clock::now();
+    const bool thinking = answer_wait_ > 0 && uploaded >= upload_size_ && !answer_started;
+    // Each phase is timed from its start; at 1 byte/s any byte moved restarts the clock.
+    if (thinking != thinking_ || (limit_.bytes_per_second <= 1 && moved != moved_at_start_)) restart(now, moved);
+    thinking_ = thinking;
+    const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(now - window_start_).count();
+    if (thinking) {
+      if (elapsed < answer_wait_) return true;
+      reason_ = "no answer " + std::to_string(answer_wait_) + " s after the request was sent";
+      return false;
+    }
+    if (limit_.seconds <= 0 || elapsed < limit_.seconds) return true;
+    const uint64_t wanted = static_cast<uint64_t>(limit_.bytes_per_second) * static_cast<uint64_t>(limit_.seconds);
+    if (moved - moved_at_start_ >= wanted) {  // fast enough over this window: watch the next one
+      restart(now, moved);
+      return true;
+    }
+    reason_ = limit_.bytes_per_second <= 1
+                  ? "no byte moved for " + std::to_string(limit_.seconds) + " s"
+                  : "fewer than " + std::to_string(limit_.bytes_per_second) + " bytes/s moved for " +
+                        std::to_string(limit_.seconds) + " s";
+    return false;
+  }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  void restart(Clock::time_point now, uint64_t moved) {
+    window_start_ = now;
+    moved_at_start_ = moved;
+  }
+
+  StallLimit limit_;
+  long answer_wait_;
+  uint64_t upload_size_;
+  Clock::time_point window_start_ = Clock::now();
+  uint64_t moved_at_start_ = 0;
+  bool thinking_ = false;
+  std::string reason_;
+};
+
 struct Transfer {
   const HttpRequest& request;
   HttpResponse& response;
   CURL* curl;
+  StallWatch stall;
+  bool answer_started = false;  // a status line arrived
   uint64_t body_bytes = 0;  // of the current answer (a redirect or 100 starts another)
   uint64_t limit_passed = 0;  // the body limit the answer went past, 0 when none
   bool stopped = false;
+  bool stalled = false;  // by the stall watch
   // What a caller's callback threw: kept until libcurl has returned, because an
   // exception must not unwind through C frames.
   std::exception_ptr thrown;
@@ -64,6 +114,7 @@ size_t on_header(char* data, size_t size, size_t count, void* user) {
   auto& t = *static_cast<Transfer*>(user);
   std::string_view line(data, size * count);
   if (line.starts_with("HTTP/")) {  // a new answer (100, a followed redirect)
+    t.answer_started = true;
     t.response.headers.clear();
     t.response.body.clear();
     t.body_bytes = 0;
@@ -117,11 +168,16 @@ size_t on_read(char* buffer, size_t size, size_t count, void* user) {
 }
 
 // libcurl calls this at least once a second, also while a stream is silent.
-int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+int on_progress(void* user, curl_off_t, curl_off_t downloaded, curl_off_t, curl_off_t uploaded) {
   auto& t = *static_cast<Transfer*>(user);
-  if (!t.request.cancel->load()) return 0;
-  t.stopped = true;
-  return 1;  // aborts the transfer
+  if (t.request.cancel && t.request.cancel->load()) {
+    t.stopped = true;
+    return 1;  // aborts the transfer
+  }
+  const auto moved = static_cast<uint64_t>(downloaded + uploaded);
+  if (t.stall.on_progress(moved, static_cast<uint64_t>(uploaded), t.answer_started)) return 0;
+  t.stalled = true;
+  return 1;
 }
 
 void set_blob(CURL* curl, CURLoption option, const std::string& pem) {
@@ -145,10 +201,7 @@ void set_tls(CURL* curl, const TlsOptions& tls, const ClientCertificate& identit
 void set_timeouts(CURL* curl, const HttpTimeouts& timeouts, const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, timeouts.connect_seconds);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, request.timeout_seconds.value_or(timeouts.total_seconds));
-  if (timeouts.stall_seconds > 0) {
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, timeouts.stall_seconds);
-  }
+  // Stalls are judged by on_progress (StallWatch), which knows when a server may think.
   // Streams may be silent for minutes; keepalive probes notice a peer that vanished.
   curl_easy_setopt(curl, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(curl, CURLOPT_TCP_KEEPIDLE, 30L);
@@ -288,6 +341,11 @@ std::string percent_encode(std::string_view text) {
   return out;
 }
 
+std::string scheme_of(std::string_view url) {
+  const auto end = url.find("://");
+  return end == std::string_view::npos ? std::string() : lower(std::string(url.substr(0, end)));
+}
+
 std::string origin_of(std::string_view url) {
   auto scheme_end = url.find("://");
   size_t host_start = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
@@ -360,7 +418,8 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
   if (!handle) throw std::runtime_error("libcurl could not start a request");
   CURL* curl = handle.get();
   HttpResponse response;
-  Transfer transfer{request, response, curl};
+  Transfer transfer{request, response, curl,
+                    StallWatch(request.stall.value_or(StallLimit{options.timeouts.stall_seconds, 1}), request)};
   ServerNameRoute route;
   route_by_server_name(request.url, options.tls.server_name, route);
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(header_list(request), curl_slist_free_all);
@@ -378,11 +437,9 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-  if (request.cancel) {
-    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-  }
+  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
   set_protocols(curl, request);
   set_timeouts(curl, options.timeouts, request);
   set_tls(curl, options.tls, request.client_certificate.value_or(options.tls.client_certificate));
@@ -395,6 +452,8 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
   if (transfer.limit_passed)
     throw HttpError(HttpError::Failure::kTooLarge, origin,
                     "sent an answer larger than " + describe_size(transfer.limit_passed), response.status);
+  if (transfer.stalled)
+    throw HttpError(HttpError::Failure::kDropped, origin, transfer.stall.reason(), response.status);
   if (transfer.stopped) {
     response.end = HttpResponse::End::Stopped;
   } else if (code != CURLE_OK) {

@@ -37,6 +37,13 @@ struct TlsOptions {
   std::string server_name;    // the name the server's certificate must carry, when not the URL's host
 };
 
+// A transfer moving fewer than `bytes_per_second` for `seconds` counts as
+// dropped; seconds 0: never.
+struct StallLimit {
+  long seconds = 0;
+  long bytes_per_second = 1;
+};
+
 struct HttpTimeouts {
   long connect_seconds = 30;
   long total_seconds = 0;  // 0: none
@@ -70,6 +77,12 @@ struct HttpRequest {
   uint64_t body_limit = kDefaultBodyLimit;
   // Replaces the client's total timeout for this request (0: none).
   std::optional<long> timeout_seconds;
+  // Replaces the client's stall_seconds for this request.
+  std::optional<StallLimit> stall;
+  // Once the last byte of the request body has left, how long the server may think
+  // before its answer starts (a registry verifying a large blob); the stall
+  // limit rests meanwhile. 0: the stall limit holds throughout.
+  long answer_wait_seconds = 0;
   // When it turns true the transfer stops within about a second (End::Stopped),
   // even on a silent stream.
   const std::atomic<bool>* cancel = nullptr;
@@ -147,6 +160,8 @@ class HttpClient {
 // percent-encoded: query values, path segments, form fields.
 std::string percent_encode(std::string_view text);
 
+// The scheme of `url` in lower case ("https"), empty when it has none.
+std::string scheme_of(std::string_view url);
 // "scheme://host:port" of `url`, for messages that must not show paths or queries.
 std::string origin_of(std::string_view url);
 // "scheme://host:port/path" of `url`, without its query.

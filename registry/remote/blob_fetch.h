@@ -10,6 +10,8 @@
 namespace gkebuild::registry {
 
 // GETs /v2/<repository>/blobs/<digest> into `layout` (streaming, with retries).
+// The body is held to the descriptor's size: a byte more ends the transfer at
+// once, fewer is an error too, and nothing half-written stays behind.
 // Throws RegistryError(kRemote) naming the registry when the bytes do not match.
 void fetch_blob(Session& session, const std::string& repository, const oci::Descriptor& blob,
                 oci::Layout& layout);
@@ -23,5 +25,7 @@ struct FetchedManifest {
 };
 FetchedManifest fetch_manifest(Session& session, const std::string& repository,
                                const std::string& reference);
+// The same for a manifest an index describes: held to the descriptor's size.
+FetchedManifest fetch_manifest(Session& session, const std::string& repository, const oci::Descriptor& manifest);
 
 }  // namespace gkebuild::registry

@@ -88,6 +88,9 @@ HttpResponse BlobUploader::send_file(const std::string& method, const std::strin
   request.upload_size = size;
   request.upload = [f = in.get()](char* buffer, size_t n) { return std::fread(buffer, 1, n, f); };
   request.on_sent = on_sent;
+  request.stall = session_.options().timeouts.blob_stream;
+  // A monolithic PUT closes the upload: the registry verifies before it answers.
+  if (method == "PUT") request.answer_wait_seconds = session_.options().timeouts.upload_answer_seconds;
   return session_.send(request, scopes_);
 }
 
@@ -117,6 +120,7 @@ uint64_t BlobUploader::upload(const oci::Descriptor& blob, const std::filesystem
       close.method = "PUT";
       close.url = with_digest(location, blob.digest.str());
       close.headers.push_back("Content-Type: application/octet-stream");
+      close.answer_wait_seconds = session_.options().timeouts.upload_answer_seconds;
       response = session_.send(close, scopes_);
     }
     check_stored(response, blob);

@@ -56,7 +56,7 @@ PullResult pull_image(const Reference& reference, oci::Layout& layout, const Pul
     result.index_digest = fetched.digest.str();
     auto index = parse_or_fail(oci::parse_index, fetched.bytes, "the index of " + where);
     auto child = pick_platform(index, options.platform, where);
-    fetched = fetch_manifest(session, repository, child.digest.str());
+    fetched = fetch_manifest(session, repository, child);
     if (!oci::media::is_manifest(fetched.media_type))
       throw RegistryError(ErrorKind::kRemote, where + ": the " + platform_name(options.platform) +
                                                   " entry is not an image manifest");

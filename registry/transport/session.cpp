@@ -13,6 +13,18 @@ namespace {
 
 constexpr int kMaxRedirects = 5;
 
+// A redirect goes to http or https only, and never from https down to plain
+// http: a registry must not turn gkebuild into a client of other protocols
+// (SSRF), nor strip TLS from what follows.
+void check_redirect(const std::string& registry, const std::string& from, const std::string& to) {
+  const auto scheme = scheme_of(to);
+  const bool allowed = scheme == "https" || (scheme == "http" && scheme_of(from) != "https");
+  if (!allowed)
+    throw RegistryError(ErrorKind::kRemote, registry + " redirected to " + origin_of(to) +
+                                                ", which gkebuild refuses: only http and https are followed, "
+                                                "never from https to http");
+}
+
 bool is_redirect(long status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
@@ -30,10 +42,12 @@ HttpResponse send_over(HttpClient& client, const HttpRequest& request) {
   }
 }
 
-// Registries may think for minutes before answering the final PUT of a large
-// blob; only a transfer stalled that long counts as dropped.
-HttpClientOptions client_options(bool verify, const std::string& ca_file) {
-  return {.tls = {.verify = verify, .ca_file = ca_file}, .timeouts = {.connect_seconds = 30, .stall_seconds = 600}};
+// Small requests stall briefly; blob transfers and the wait for the answer to an
+// upload set their own limits per request (SessionTimeouts).
+HttpClientOptions client_options(bool verify, const SessionOptions& options) {
+  return {.tls = {.verify = verify, .ca_file = options.ca_file},
+          .timeouts = {.connect_seconds = options.timeouts.connect_seconds,
+                       .stall_seconds = options.timeouts.request_stall_seconds}};
 }
 
 }  // namespace
@@ -115,8 +129,8 @@ Session::Session(std::string registry, SessionOptions options) : state_(std::mak
   state_->options = std::move(options);
   if (state_->options.credential_files.empty())
     state_->options.credential_files = default_credential_files();
-  state_->verifying = std::make_unique<HttpClient>(client_options(true, state_->options.ca_file));
-  state_->unverified = std::make_unique<HttpClient>(client_options(false, state_->options.ca_file));
+  state_->verifying = std::make_unique<HttpClient>(client_options(true, state_->options));
+  state_->unverified = std::make_unique<HttpClient>(client_options(false, state_->options));
   State* s = state_.get();
   state_->auth = std::make_unique<Authenticator>(
       s->registry, s->options.credential_files,
@@ -167,7 +181,9 @@ HttpResponse Session::State::send_following(HttpRequest request, const std::stri
       throw RegistryError(ErrorKind::kRemote, registry + " redirected too many times");
     if (request.upload)
       throw RegistryError(ErrorKind::kRemote, registry + " redirected an upload");
-    request.url = redirect_target(request.url, location);
+    const auto target = redirect_target(request.url, location);
+    check_redirect(registry, request.url, target);
+    request.url = target;
     if (response.status == 303) {
       request.method = "GET";
       request.body.clear();

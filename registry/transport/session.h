@@ -16,12 +16,24 @@
 
 namespace gkebuild::registry {
 
+// How long a registry may keep a transfer without moving it. A stalled
+// transfer fails as a retryable error; RetryPolicy bounds the retries.
+struct SessionTimeouts {
+  long connect_seconds = 30;
+  long request_stall_seconds = 30;  // small requests: pings, tokens, manifests, HEADs
+  StallLimit blob_stream{.seconds = 60, .bytes_per_second = 1024};  // blob bodies, down or up
+  // After the last byte of an upload (the PUT that closes it), registries may
+  // verify a large blob for minutes before answering.
+  long upload_answer_seconds = 600;
+};
+
 struct SessionOptions {
   std::string ca_file;                           // verifies TLS instead of the system store
   std::vector<std::string> insecure_registries;  // host[:port] allowed plain http / unverified TLS
   std::vector<std::filesystem::path> credential_files;  // default_credential_files() if empty
   std::function<void(const std::string&)> log;           // verbose lines; never secrets
   RetryPolicy retry;
+  SessionTimeouts timeouts;
 };
 
 // "repository:NAME:ACTIONS", the token scope for one repository.

@@ -145,6 +145,46 @@ TEST_F(HttpClientTest, AStallLimitEndsASilentStream) {
   }
 }
 
+TEST_F(HttpClientTest, ARequestsStallLimitReplacesTheClientsAndCountsBytesPerSecond) {
+  HttpClient client;  // no stall limit of its own
+  HttpRequest request;
+  request.url = server().http("/silent");
+  request.stall = StallLimit{.seconds = 1, .bytes_per_second = 1024};
+  try {
+    client.send(request);
+    FAIL() << "no error";
+  } catch (const HttpError& e) {
+    EXPECT_EQ(e.failure(), HttpError::Failure::kDropped);
+    EXPECT_NE(std::string(e.what()).find("fewer than 1024 bytes/s moved for 1 s"), std::string::npos) << e.what();
+  }
+}
+
+// A server may think after the last byte of a request body (a registry
+// verifying an upload) for answer_wait_seconds; without it the stall limit holds.
+TEST_F(HttpClientTest, AnswerWaitLetsTheServerThinkAfterTheLastByte) {
+  HttpClient client({.timeouts = {.stall_seconds = 1}});
+  HttpRequest request;
+  request.method = "PUT";
+  request.url = server().http("/think?s=3");
+  request.body = "the last byte";
+  request.answer_wait_seconds = 60;
+  EXPECT_EQ(client.send(request).body, "thought");
+  request.answer_wait_seconds = 0;
+  try {
+    client.send(request);
+    FAIL() << "no error";
+  } catch (const HttpError& e) {
+    EXPECT_NE(std::string(e.what()).find("no byte moved for 1 s"), std::string::npos) << e.what();
+  }
+  request.answer_wait_seconds = 1;
+  try {
+    client.send(request);
+    FAIL() << "no error";
+  } catch (const HttpError& e) {
+    EXPECT_NE(std::string(e.what()).find("no answer 1 s after the request was sent"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(HttpClientTest, StreamsABodyToTheSink) {
   HttpClient client;
   HttpRequest request;

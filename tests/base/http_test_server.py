@@ -11,6 +11,7 @@ certificate for 127.0.0.1 and api.gkebuild.test made with the openssl command in
   GET /silent              the status, headers and one chunk, then nothing for a minute
   GET /echo                the request's method, User-Agent and body as JSON
   GET /connections         how many connections were accepted so far, as text
+  PUT /think?s=S           reads the body, then thinks S seconds before answering (as /echo)
 """
 
 import argparse
@@ -85,7 +86,17 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(200, json.dumps({"method": self.command, "user_agent": self.headers.get("User-Agent"),
                                      "body": body}).encode(), [("Content-Type", "application/json")])
 
-    do_POST = do_PUT = echo
+    do_POST = echo
+
+    def do_PUT(self):
+        url = urlsplit(self.path)
+        if url.path == "/think":
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length)
+            time.sleep(float(parse_qs(url.query)["s"][0]))
+            self.answer(200, b"thought")
+        else:
+            self.echo()
 
 
 def self_signed(directory):

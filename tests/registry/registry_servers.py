@@ -7,10 +7,13 @@
            throttling, and redirects of blob downloads to a capture server
   capture  serves blobs from an OCI layout and records whether requests
            carried an Authorization header
+  hostile  answers /v2/ like a registry, then misbehaves on blob GETs and
+           uploads as --behaviour says (hostile_handler)
 
 Each prints "READY <port>" once it listens on 127.0.0.1. Standard library only.
 """
 import argparse
+import hashlib
 import base64
 import http.client
 import http.server
@@ -242,6 +245,135 @@ def capture_handler(args):
     return Handler
 
 
+# ---------------------------------------------------------------- hostile registry
+HOSTILE_BEHAVIOURS = {
+    "serve": "the blob of --blob, as a registry would (the control case)",
+    "endless": "a 200 whose body never ends (no Content-Length, bytes forever)",
+    "short": "half of the blob, with a Content-Length that matches the half",
+    "stall": "the headers and 100 bytes of the blob, then silence",
+    "redirect": "307 to --location (gopher://, file://, http:// from https...)",
+    "slow-put": "accepts uploads, then thinks --think seconds before answering the PUT",
+    "stall-ping": "answers GET /v2/ with its headers and 2 of 10 bytes, then silence",
+    "endless-manifest": "an index by tag whose linux/amd64 manifest, by digest, never ends",
+    "auth-redirect": "asks for basic auth, redirects blob GETs to --location; /elsewhere/ serves "
+                     "the blob, or 403 to a request that carries an Authorization header",
+}
+
+
+def hostile_handler(args):
+    with open(args.blob, "rb") as f:
+        blob = f.read()
+    digest = "sha256:" + hashlib.sha256(blob).hexdigest()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a):
+            pass
+
+        def answer(self, status, body=b"", headers=()):
+            self.send_response(status)
+            for k, v in headers:
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def read_body(self):
+            left = int(self.headers.get("Content-Length") or 0)
+            while left > 0:
+                chunk = self.rfile.read(min(left, 65536))
+                if not chunk:
+                    break
+                left -= len(chunk)
+
+        def blob_get(self):
+            b = args.behaviour
+            if b == "endless":
+                self.send_response(200)
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                self.wfile.write(blob)
+                chunk = b"\0" * 65536
+                while True:  # until the client hangs up
+                    self.wfile.write(chunk)
+            elif b == "short":
+                self.answer(200, blob[: len(blob) // 2])
+            elif b == "stall":
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(blob)))
+                self.end_headers()
+                self.wfile.write(blob[:100])
+                self.wfile.flush()
+                time.sleep(3600)
+            elif b in ("redirect", "auth-redirect"):
+                location = args.location.replace("{port}", str(self.server.server_address[1]))
+                self.answer(307, headers=[("Location", location)])
+            else:
+                self.answer(200, blob)
+
+        def stalled_ping(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "10")
+            self.end_headers()
+            self.wfile.write(b"{}")
+            self.wfile.flush()
+            time.sleep(3600)
+
+        def endless_manifest(self, reference):
+            if not reference.startswith("sha256:"):
+                child = {"mediaType": "application/vnd.oci.image.manifest.v1+json",
+                         "digest": digest, "size": len(blob),
+                         "platform": {"os": "linux", "architecture": "amd64"}}
+                index = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
+                         "manifests": [child]}
+                return self.answer(200, json.dumps(index).encode(),
+                                   [("Content-Type", "application/vnd.oci.image.index.v1+json")])
+            self.send_response(200)
+            self.send_header("Content-Type", "application/vnd.oci.image.manifest.v1+json")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            while True:  # until the client hangs up
+                self.wfile.write(b" " * 65536)
+
+        def do_GET(self):
+            path = self.path.split("?", 1)[0]
+            if args.behaviour == "auth-redirect":
+                if path.startswith("/elsewhere/"):
+                    if self.headers.get("Authorization"):
+                        return self.answer(403, b"an Authorization header reached another host")
+                    return self.answer(200, blob)
+                if not self.headers.get("Authorization"):
+                    return self.answer(401, b"{}", [("WWW-Authenticate", 'Basic realm="hostile"')])
+            if path == "/v2/":
+                if args.behaviour == "stall-ping":
+                    return self.stalled_ping()
+                return self.answer(200, b"{}", [("Content-Type", "application/json")])
+            manifest = re.match(r"^/v2/.+/manifests/([^/]+)$", path)
+            if manifest and args.behaviour == "endless-manifest":
+                return self.endless_manifest(manifest.group(1))
+            if BLOB_GET.match(path) and self.command == "GET":
+                return self.blob_get()
+            self.answer(404)
+
+        do_HEAD = do_GET
+
+        def do_POST(self):
+            self.read_body()
+            self.answer(202, headers=[("Location", "/v2/upload/1")])
+
+        def do_PUT(self):
+            self.read_body()
+            if args.behaviour == "slow-put":
+                time.sleep(args.think)
+            self.answer(201, headers=[("Docker-Content-Digest", digest)])
+
+    return Handler
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -265,10 +397,22 @@ def main():
     capture = sub.add_parser("capture")
     capture.add_argument("--blobs", required=True)
     capture.add_argument("--log", required=True)
+    hostile = sub.add_parser("hostile")
+    hostile.add_argument("--behaviour", required=True, choices=sorted(HOSTILE_BEHAVIOURS))
+    hostile.add_argument("--blob", required=True, help="the bytes the blob should hold")
+    hostile.add_argument("--location", default="", help="redirect target; {port} is this server's port")
+    hostile.add_argument("--think", type=float, default=0, help="seconds before answering a PUT")
+    hostile.add_argument("--cert", help="serve TLS with this certificate (and --key)")
+    hostile.add_argument("--key")
     args = parser.parse_args()
-    handler = {"token": token_handler, "proxy": proxy_handler, "capture": capture_handler}[args.mode](args)
+    handler = {"token": token_handler, "proxy": proxy_handler, "capture": capture_handler,
+               "hostile": hostile_handler}[args.mode](args)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
+    if args.mode == "hostile" and args.cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.cert, args.key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     ready(server)
 
 

@@ -211,5 +211,15 @@ TEST(Retry, StopsOnNonRetryableAndAfterAttempts) {
   EXPECT_EQ(calls, 1);
 }
 
+// Retries are bounded in time as well as in number: slow failures (stalls that
+// each last their limit) must not add up to hours.
+TEST(Retry, StartsNoRetryOnceItsTimeIsSpent) {
+  RetryPolicy policy{5, std::chrono::milliseconds(1), std::chrono::milliseconds(1), std::chrono::milliseconds(0)};
+  int calls = 0;
+  EXPECT_THROW(with_retries(policy, {}, [&] { ++calls; throw RegistryError(ErrorKind::kRetryable, "x"); }),
+               RegistryError);
+  EXPECT_EQ(calls, 1);
+}
+
 }  // namespace
 }  // namespace gkebuild::registry
