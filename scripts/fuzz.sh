@@ -2,6 +2,7 @@
 # Fuzzes every parser that reads untrusted input (tests/fuzz) with libFuzzer, for a fixed time
 # per target, in a clang build with AddressSanitizer and UndefinedBehaviorSanitizer.
 # Usage: scripts/fuzz.sh [SECONDS-PER-TARGET (default 300)] [TARGET…]
+#   GKEBUILD_FUZZ_NO_BUILD=1 fuzzes the binaries already in build/fuzz without building again.
 # Seeds: tests/fuzz/corpus/TARGET plus inputs taken from the test suites (the Jinja conformance
 # cases, the shipped templates, the validate corpus, the example Dockerfiles). A finding is
 # written to build/fuzz/findings/TARGET/; add it to tests/fuzz/corpus/TARGET/ with the fix, so
@@ -14,13 +15,15 @@ targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(jinja_parse dockerfile_parse values_file validate_yaml image_reference www_authenticate layer_tar oci_manifest)
 fi
-bash scripts/setup.sh >/dev/null
 build=build/fuzz
-export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGKEBUILD_FUZZ=ON \
-  -DGKEBUILD_BENCH=OFF -DCMAKE_CUDA_COMPILER=OFF >/dev/null
-ninja -C "$build" -j"$(nproc)" "${targets[@]/#/fuzz_}" >/dev/null
+if [ -z "${GKEBUILD_FUZZ_NO_BUILD:-}" ]; then
+  bash scripts/setup.sh >/dev/null
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGKEBUILD_FUZZ=ON \
+    -DGKEBUILD_BENCH=OFF -DCMAKE_CUDA_COMPILER=OFF >/dev/null
+  ninja -C "$build" -j"$(nproc)" "${targets[@]/#/fuzz_}" >/dev/null
+fi
 
 # Seeds from the suites, one file per input, regenerated on every run.
 seeds="$build/seeds"

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "base/http_client.h"
+#include "common/temp_dir.h"
 
 namespace gkebuild {
 namespace {
@@ -23,9 +24,6 @@ namespace {
 class TestServer {
  public:
   TestServer() {
-    char pattern[] = "/tmp/gkebuild-http-test-XXXXXX";
-    if (!::mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");
-    dir_ = pattern;
     // exec: the server is the shell's process, so that pclose() waits for the server itself.
     const std::string command =
         "exec python3 '" GKEBUILD_SOURCE_ROOT "/tests/base/http_test_server.py' --dir '" + dir_.string() + "'";
@@ -38,7 +36,6 @@ class TestServer {
   ~TestServer() {
     ::kill(pid_, SIGTERM);
     ::pclose(output_);
-    std::filesystem::remove_all(dir_);
   }
 
   std::string http(const std::string& path) const { return "http://127.0.0.1:" + std::to_string(http_port_) + path; }
@@ -51,7 +48,7 @@ class TestServer {
   }
 
  private:
-  std::filesystem::path dir_;
+  testing::TempDir dir_;
   FILE* output_ = nullptr;
   int pid_ = 0;
   int http_port_ = 0;
