@@ -26,7 +26,7 @@ class TestServer {
   TestServer() {
     // exec: the server is the shell's process, so that pclose() waits for the server itself.
     const std::string command =
-        "exec python3 '" GKEBUILD_SOURCE_ROOT "/tests/base/http_test_server.py' --dir '" + dir_.string() + "'";
+        "exec python3 '" GKEBUILD_SOURCE_ROOT "/tests/base/http_test_server.py' --dir '" + dir_.path().string() + "'";
     output_ = ::popen(command.c_str(), "r");
     char line[128] = {};
     if (!output_ || !std::fgets(line, sizeof line, output_) ||
