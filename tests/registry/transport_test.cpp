@@ -214,7 +214,9 @@ TEST(Retry, StopsOnNonRetryableAndAfterAttempts) {
 // Retries are bounded in time as well as in number: slow failures (stalls that
 // each last their limit) must not add up to hours.
 TEST(Retry, StartsNoRetryOnceItsTimeIsSpent) {
-  RetryPolicy policy{5, std::chrono::milliseconds(1), std::chrono::milliseconds(1), std::chrono::milliseconds(0)};
+  // A budget of 0 and a delay of at least 5 ms (10 ms with jitter 0.5-1.5): the first retry would
+  // start after the budget, so none does. (A 1 ms delay could round to 0 and fit the budget.)
+  RetryPolicy policy{5, std::chrono::milliseconds(10), std::chrono::milliseconds(10), std::chrono::milliseconds(0)};
   int calls = 0;
   EXPECT_THROW(with_retries(policy, {}, [&] { ++calls; throw RegistryError(ErrorKind::kRetryable, "x"); }),
                RegistryError);
