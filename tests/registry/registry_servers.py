@@ -61,6 +61,19 @@ def make_token(args, service, access):
     return signing_input + "." + b64url(signature)
 
 
+class Answering(http.server.BaseHTTPRequestHandler):
+    """A handler that answers with a whole body and its Content-Length (none for HEAD)."""
+
+    def answer(self, status, body=b"", headers=()):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
 def token_handler(args):
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *a):
@@ -101,7 +114,7 @@ BLOB_GET = re.compile(r"^/v2/.+/blobs/(sha256:[0-9a-f]{64})$")
 def proxy_handler(args):
     rng = random.Random(args.seed)
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(Answering):
         protocol_version = "HTTP/1.1"
 
         def log_message(self, *a):
@@ -131,15 +144,6 @@ def proxy_handler(args):
 
         def read_body(self):
             return b"".join(self.body_chunks())
-
-        def answer(self, status, body=b"", headers=()):
-            self.send_response(status)
-            for k, v in headers:
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
 
         def fault(self):
             """Injects a fault for a share of requests; True when it answered."""
@@ -265,20 +269,11 @@ def hostile_handler(args):
         blob = f.read()
     digest = "sha256:" + hashlib.sha256(blob).hexdigest()
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(Answering):
         protocol_version = "HTTP/1.1"
 
         def log_message(self, *a):
             pass
-
-        def answer(self, status, body=b"", headers=()):
-            self.send_response(status)
-            for k, v in headers:
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
 
         def read_body(self):
             left = int(self.headers.get("Content-Length") or 0)
