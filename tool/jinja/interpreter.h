@@ -45,6 +45,13 @@ using BlockMap = std::map<std::string, std::vector<BlockEntry>, std::less<>>;
 class Interpreter {
  public:
   Interpreter(TemplateStore& store, const Options& options) : store_(store), options_(options) {}
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // A template-built list or dict that a method is about to change in place; emptied when the
+  // render ends (see ~Interpreter).
+  void note_changed_in_place(const Value& container) { changed_in_place_.push_back(container); }
 
   // `context` must be a mapping or None.
   std::string render(const std::shared_ptr<const Template>& tmpl, const Value& context);
@@ -126,6 +133,7 @@ class Interpreter {
   RenderState* state_ = nullptr;
   std::vector<std::string> active_templates_;  // include/import stack, for cycle errors
   std::vector<std::shared_ptr<const Template>> keep_alive_;
+  std::vector<Value> changed_in_place_;
   std::shared_ptr<Frame> globals_;
   std::vector<std::shared_ptr<Frame>> closure_frames_;  // owners of the frames macros close over
   std::string discard_;

@@ -412,6 +412,9 @@ bool has_method(const Value& self, std::string_view name) {
 
 Value call_method(Interpreter& in, const Value& self, std::string_view name, CallArgs& args) {
   if (self.is_str()) return str_method(in, self.str(), name, args);
+  // A list or dict changed in place may now hold itself (`x.append(x)`): the interpreter empties
+  // such containers when the render ends, so that no reference cycle outlives it.
+  if (self.kind() == Kind::List || self.kind() == Kind::Dict) in.note_changed_in_place(self);
   if (self.is_mapping()) return dict_method(self, name, args);
   return list_method(self, name, args);
 }

@@ -51,6 +51,15 @@ std::shared_ptr<Frame> Interpreter::globals_frame() {
   return globals_;
 }
 
+// Lists and dicts the template changed in place are emptied: the only way a render makes a
+// reference cycle (`x.append(x)`), and nothing outlives the render that could still read them.
+Interpreter::~Interpreter() {
+  for (const Value& container : changed_in_place_) {
+    if (container.kind() == Kind::List) container.mutable_items().clear();
+    else container.mutable_pairs().clear();
+  }
+}
+
 std::string Interpreter::render(const std::shared_ptr<const Template>& tmpl, const Value& context) {
   if (!context.is_mapping() && !context.is_none()) throw EvalError("the render context must be a mapping");
   auto root = std::make_shared<Frame>();
