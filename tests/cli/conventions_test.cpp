@@ -172,7 +172,7 @@ TEST_F(CliConventions, VersionIsCMakesProjectVersion) {
 // -o is one flag group: each data command checks the format against its own list the same way,
 // and status prints run.json with -o json (--json stays as a hidden old spelling).
 TEST_F(CliConventions, OutputFormatsAreOneFlagGroup) {
-  for (const std::string command :
+  for (const std::string& command :
        std::vector<std::string>{"validate x.yaml", "report gemm-20261122" + file, "status gemm-20261122" + file,
                                 "push oci:x h/r"}) {
     const auto refused = from_outside(command + " -o yaml");
