@@ -62,7 +62,21 @@ def make_token(args, service, access):
 
 
 class Answering(http.server.BaseHTTPRequestHandler):
-    """A handler that answers with a whole body and its Content-Length (none for HEAD)."""
+    """A quiet handler that reads request bodies in chunks and answers with a whole body and its
+    Content-Length (none for HEAD)."""
+
+    def log_message(self, *a):
+        pass
+
+    def request_chunks(self):
+        """The request body as it arrives, at most 64 KiB at a time."""
+        left = int(self.headers.get("Content-Length") or 0)
+        while left > 0:
+            chunk = self.rfile.read(min(left, 65536))
+            if not chunk:
+                break
+            left -= len(chunk)
+            yield chunk
 
     def answer(self, status, body=b"", headers=()):
         self.send_response(status)
@@ -117,9 +131,6 @@ def proxy_handler(args):
     class Handler(Answering):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, *a):
-            pass
-
         def connect(self):
             host, port = args.target.rsplit(":", 1)
             if args.target_ca:
@@ -129,12 +140,7 @@ def proxy_handler(args):
 
         def body_chunks(self):
             """The request body, counted (uploads) and throttled as it streams."""
-            left = int(self.headers.get("Content-Length") or 0)
-            while left > 0:
-                chunk = self.rfile.read(min(left, 65536))
-                if not chunk:
-                    break
-                left -= len(chunk)
+            for chunk in self.request_chunks():
                 if "/blobs/uploads/" in self.path:
                     with LOCK:
                         STATS["upload_bytes"] += len(chunk)
@@ -272,16 +278,9 @@ def hostile_handler(args):
     class Handler(Answering):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, *a):
-            pass
-
         def read_body(self):
-            left = int(self.headers.get("Content-Length") or 0)
-            while left > 0:
-                chunk = self.rfile.read(min(left, 65536))
-                if not chunk:
-                    break
-                left -= len(chunk)
+            for _ in self.request_chunks():
+                pass
 
         def blob_get(self):
             b = args.behaviour
