@@ -7,13 +7,46 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "image/image.h"
 #include "layer/compression.h"
+#include "layer/entry.h"
 #include "oci/layout.h"
 
 namespace gkebuild::build {
+
+// What one RUN instruction asks for, after the builder has applied SHELL, the heredocs,
+// the ENV and the build ARGs in scope. The builder keys its layer cache on this; the
+// step (BuildOptions::run) only executes it.
+struct RunRequest {
+  image::Image image;              // the image so far: its layers readable from their stores
+  std::vector<std::string> argv;   // the process: SHELL + command for the shell form
+  std::vector<std::string> env;    // "NAME=value": the config's Env, then the ARGs in scope
+  std::string user;                // the config's User as written ("" = root; names resolved in the rootfs)
+  std::string working_dir;         // absolute; "/" when the image sets none
+  std::optional<std::string> stdin_data;  // a heredoc fed to the command (`RUN python3 <<EOF`)
+  // --mount=type=cache,target=DIR: absolute folders kept between builds (keyed by id, or by
+  // target when no id is given), never part of the layer.
+  struct CacheMount {
+    std::string target;
+    std::string id;
+  };
+  std::vector<CacheMount> cache_mounts;
+  // Each line the command writes (stdout and stderr), for the person watching.
+  std::function<void(std::string_view line)> output;
+};
+
+// What the RUN changed, as layer entries: added and changed files, directories, symlinks,
+// hard links, and deletions as whiteouts (".wh.NAME", ".wh..wh..opq"). The entries' sources
+// stay readable until `holder` is released.
+struct RunChanges {
+  std::vector<layer::Entry> entries;
+  std::shared_ptr<const void> holder;
+};
 
 struct BuildOptions {
   std::filesystem::path dockerfile;  // as the user named it (for messages)
@@ -25,6 +58,10 @@ struct BuildOptions {
   std::function<void(const std::string&)> progress;
   // Fetches a registry base image into a layout; empty when no registry client is linked.
   std::function<image::Image(const std::string& reference)> pull;
+  // Executes a RUN in a container whose root file system is the image so far; empty when
+  // this gkebuild has no runtime (then RUN is refused at its line). Throws gkebuild::Error
+  // (the message says what failed, for example the exit status); the builder adds file:line.
+  std::function<RunChanges(const RunRequest&)> run;
 };
 
 struct BuildResult {
