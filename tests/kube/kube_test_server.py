@@ -24,10 +24,13 @@ The test drives it through /_control/* (no authentication):
   POST /_control/suspend_watches   open watches stop sending (changes pile up)
   POST /_control/expire   compacts history: older resourceVersions answer 410; open watches end
   POST /_control/drop_watches      open watches are cut without the closing chunk
+  GET  /_control/contract the API contract violations seen so far (api_contract.py: every request and
+                           response checked against the Kubernetes OpenAPI documents and schemas);
+                           POST {"clear": true} also forgets them
   GET  /_control/stats    request counts by method ("stats") and by verb and resource ("requests", e.g.
                            "create jobs", "watch pods", "get pods/log");  POST /_control/reset_stats
 
-Usage: kube_test_server.py --dir DIR [--plain]
+Usage: kube_test_server.py --dir DIR [--plain] [--kubernetes-version 1.33.0]
 Creates DIR/ca.crt, DIR/client.crt, DIR/client.key unless they are there (the server
 trusts that CA for client certificates), listens on 127.0.0.1 at a free port and prints "PORT n".
 """
@@ -50,6 +53,9 @@ import uuid
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+import discovery
+from api_contract import Contract
 
 try:
     import yaml  # only for apply bodies written as YAML; JSON bodies need nothing
@@ -112,22 +118,38 @@ class ApiFailure(Exception):
         self.response = status(code, reason, message, details)
 
 
-def leaf_paths(value, prefix=""):
-    """The fields an applied configuration sets, as '.a.b' paths (lists count whole)."""
+def leaf_paths(value, prefix=()):
+    """The fields an applied configuration sets, as key tuples (lists count whole). Keys are
+    tuples, not dotted text: label and annotation keys have dots and slashes of their own."""
     if isinstance(value, dict) and value:
         out = {}
         for key, item in value.items():
-            if prefix == ".metadata" and key in SERVER_MANAGED:
+            if prefix == ("metadata",) and key in SERVER_MANAGED:
                 continue
-            if prefix == "" and key in ("apiVersion", "kind"):
+            if prefix == () and key in ("apiVersion", "kind"):
                 continue
-            out.update(leaf_paths(item, f"{prefix}.{key}"))
+            out.update(leaf_paths(item, prefix + (key,)))
         return out
     return {prefix: value}
 
 
+def dotted(path):
+    """How the API server names a field in conflict messages: .metadata.labels.a.b/c"""
+    return "".join("." + key for key in path)
+
+
+def fields_v1(paths):
+    """managedFields' FieldsV1 for a set of owned leaf paths: {"f:spec": {"f:template": {}}}."""
+    tree = {}
+    for path in paths:
+        node = tree
+        for key in path:
+            node = node.setdefault("f:" + key, {})
+    return tree
+
+
 def lookup(obj, path):
-    for key in path.strip(".").split("."):
+    for key in path:
         if not isinstance(obj, dict) or key not in obj:
             return None
         obj = obj[key]
@@ -135,19 +157,17 @@ def lookup(obj, path):
 
 
 def assign(obj, path, value):
-    keys = path.strip(".").split(".")
-    for key in keys[:-1]:
+    for key in path[:-1]:
         obj = obj.setdefault(key, {})
-    obj[keys[-1]] = copy.deepcopy(value)
+    obj[path[-1]] = copy.deepcopy(value)
 
 
 def remove_path(obj, path):
-    keys = path.strip(".").split(".")
-    for key in keys[:-1]:
+    for key in path[:-1]:
         obj = obj.get(key)
         if not isinstance(obj, dict):
             return
-    obj.pop(keys[-1], None)
+    obj.pop(path[-1], None)
 
 
 def labels_match(obj, selector):
@@ -173,7 +193,7 @@ def fields_match(obj, selector):
     for term in filter(None, (t.strip() for t in selector.split(","))):
         negate = "!=" in term
         key, value = term.replace("!=", "=").replace("==", "=").split("=", 1)
-        actual = lookup(obj, key)
+        actual = lookup(obj, tuple(key.split(".")))
         if (str(actual) == value) == negate:
             return False
     return True
@@ -277,6 +297,7 @@ class Store:
                                               "reason": "Unschedulable"}],
                               "containerStatuses": [
                                   {"name": c.get("name", "main"), "ready": False, "restartCount": 0,
+                                   "image": c.get("image", ""), "imageID": "",
                                    "state": {"waiting": {"reason": "ContainerCreating"}}}
                                   for c in containers]}}
             self.put("pods", ns, pod)
@@ -401,6 +422,7 @@ class Store:
 
 
 STORE = Store()
+CONTRACT = None  # set in main(): the Kubernetes version the server plays
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -420,6 +442,7 @@ class Handler(BaseHTTPRequestHandler):
     # --- plumbing ----------------------------------------------------------------------------
     def send_json(self, code, body):
         data = json.dumps(body).encode()
+        self.check_response(code, "application/json", data)
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -427,6 +450,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def start_chunks(self, content_type):
+        self.check_response(200, content_type, None)
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Transfer-Encoding", "chunked")
@@ -463,6 +487,19 @@ class Handler(BaseHTTPRequestHandler):
 
     def body(self):
         return self._body
+
+    def checked(self):
+        """Whether this exchange is part of the API (not the test's /_control/ channel, not OpenAPI)."""
+        return not urlsplit(self.path).path.startswith(("/_control/", "/openapi/"))
+
+    def check_response(self, code, content_type, data):
+        if self.checked():
+            CONTRACT.check_response(self.command, urlsplit(self.path).path, code, content_type, data)
+
+    def send_event(self, event, sent, drop_after, torn):
+        if self.checked():
+            CONTRACT.check_watch_event(urlsplit(self.path).path, event)
+        return self.send_or_cut(json.dumps(event) + "\n", sent, drop_after, torn)
 
     def count(self, path, query):
         with STORE.cond:
@@ -505,6 +542,11 @@ class Handler(BaseHTTPRequestHandler):
             if url.path.startswith("/_control/"):
                 return self.control(url.path[len("/_control/"):])
             self.count(url.path, query)
+            if url.path.startswith("/openapi/"):
+                return self.openapi(url.path)
+            CONTRACT.check_request(self.command, url.path, url.query, self.headers.get("Content-Type"), self._body)
+            if self.command == "GET" and self.discover(url.path):
+                return
             route = self.route(url.path)
             user = self.authenticate()
             self.authorize(user, route, query)
@@ -514,12 +556,44 @@ class Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
             self.close_connection = True
 
+    def discover(self, path):
+        """Answers the discovery requests kubectl makes before it acts; False for any other path."""
+        path = path.rstrip("/")
+        if path == "/version":
+            body = discovery.version_info(CONTRACT.version)
+        elif path == "/api":
+            body = discovery.core_versions(f"127.0.0.1:{self.server.server_address[1]}")
+        elif path == "/apis":
+            body = discovery.group_list(RESOURCES)
+        elif path == "/api/v1" or re.match(r"^/apis/[^/]+/[^/]+$", path):
+            body = discovery.resource_list(RESOURCES, "v1" if path == "/api/v1" else path[len("/apis/"):])
+            if body is None:
+                raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
+        else:
+            return False
+        self.send_json(200, body)
+        return True
+
+    def openapi(self, path):
+        """The OpenAPI v3 index and documents: not part of the API the contract covers."""
+        if path.rstrip("/") == "/openapi/v3":
+            return self.send_json(200, discovery.openapi_index())
+        name = discovery.DOCUMENTS.get(path[len("/openapi/v3/"):])
+        if name is None:
+            raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
+        data = discovery.openapi_document(name)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def route(self, path):
         match = re.match(r"^/api/v1(/.*)?$", path) or re.match(r"^/apis/([^/]+/[^/]+)(/.*)?$", path)
         if not match:
             raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
         group_version = "v1" if path.startswith("/api/") else match.group(1)
-        parts = [p for p in (match.group(match.lastindex) or "").split("/") if p]
+        parts = [p for p in (match.groups()[-1] or "").split("/") if p]
         ns = ""
         if len(parts) >= 3 and parts[0] == "namespaces":
             ns, parts = parts[1], parts[2:]
@@ -624,7 +698,7 @@ class Handler(BaseHTTPRequestHandler):
         self.start_chunks("application/json")
         if expired:
             gone = status(410, "Expired", f"too old resource version: {since}")[1]
-            self.chunk(json.dumps({"type": "ERROR", "object": gone}) + "\n")
+            self.send_event({"type": "ERROR", "object": gone}, 0, None, False)
             return self.end_chunks()
         sent = 0
         deadline = time.monotonic() + timeout
@@ -646,8 +720,7 @@ class Handler(BaseHTTPRequestHandler):
             events = backlog + [(t, o) for _, t, o in fresh]
             backlog = []
             for event_type, obj in events:
-                if not self.send_or_cut(json.dumps({"type": event_type, "object": obj}) + "\n", sent,
-                                        drop_after, torn):
+                if not self.send_event({"type": event_type, "object": obj}, sent, drop_after, torn):
                     return
                 sent += 1
             if fresh:
@@ -657,13 +730,13 @@ class Handler(BaseHTTPRequestHandler):
             if end_mode == "expire":
                 if STORE.config["expire_mode"] == "event":
                     gone = status(410, "Expired", "too old resource version")[1]
-                    self.chunk(json.dumps({"type": "ERROR", "object": gone}) + "\n")
+                    self.send_event({"type": "ERROR", "object": gone}, 0, None, False)
                 return self.end_chunks()
             if time.monotonic() >= deadline and not events:
                 if bookmarks:
                     mark = {"kind": route["kind"], "apiVersion": route["apiVersion"],
                             "metadata": {"resourceVersion": str(current_rv)}}
-                    self.chunk(json.dumps({"type": "BOOKMARK", "object": mark}) + "\n")
+                    self.send_event({"type": "BOOKMARK", "object": mark}, 0, None, False)
                 return self.end_chunks()
 
     def pod_log(self, route, query):
@@ -799,10 +872,10 @@ class Handler(BaseHTTPRequestHandler):
                 conflicts = [(path, owners[path]) for path, value in fields.items()
                              if owners.get(path, manager) != manager and lookup(current, path) != value]
                 if conflicts and not force:
-                    listing = "\n".join(f'- conflict with "{owner}": {path}' for path, owner in conflicts)
+                    listing = "\n".join(f'- conflict with "{owner}": {dotted(path)}' for path, owner in conflicts)
                     raise ApiFailure(409, "Conflict", f"Apply failed with {len(conflicts)} conflict(s):\n{listing}",
                                      {"name": route["name"], "kind": route["plural"],
-                                      "causes": [{"reason": "FieldManagerConflict", "field": path,
+                                      "causes": [{"reason": "FieldManagerConflict", "field": dotted(path),
                                                   "message": f'conflict with "{owner}"'}
                                                  for path, owner in conflicts]})
                 result, created = current, False
@@ -815,7 +888,11 @@ class Handler(BaseHTTPRequestHandler):
             owners.update({path: manager for path in fields})
             if query.get("dryRun") == "All":
                 return self.send_json(201 if created else 200, result)
-            result["metadata"]["managedFields"] = sorted({o for o in owners.values()})
+            stamp = now_rfc3339()
+            result["metadata"]["managedFields"] = [
+                {"manager": owner, "operation": "Apply", "apiVersion": route["apiVersion"], "time": stamp,
+                 "fieldsType": "FieldsV1", "fieldsV1": fields_v1(p for p, o in owners.items() if o == owner)}
+                for owner in sorted(set(owners.values()))]
             STORE.owners[key] = owners
             STORE.put(route["plural"], route["ns"], result)
             if created and route["kind"] == "Job":
@@ -881,6 +958,11 @@ class Handler(BaseHTTPRequestHandler):
         elif action == "reset_stats":
             STORE.stats = {}
             STORE.requests = {}
+        elif action == "contract":
+            seen = list(CONTRACT.violations)
+            if request.get("clear"):
+                CONTRACT.violations.clear()
+            return {"violations": seen, "kubernetesVersion": CONTRACT.version}
         elif action != "stats":
             return {"error": f"unknown control {action}"}
         return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv}
@@ -917,7 +999,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dir", required=True)
     parser.add_argument("--plain", action="store_true", help="serve HTTP instead of HTTPS")
+    parser.add_argument("--kubernetes-version", default="1.33.0", help="the schemas responses are held to")
     args = parser.parse_args()
+    global CONTRACT
+    CONTRACT = Contract(args.kubernetes_version)
     server = Server(("127.0.0.1", 0), Handler)
     if not args.plain:
         if not os.path.exists(os.path.join(args.dir, "client.key")):  # reused when already made
