@@ -259,13 +259,20 @@ class Store:
 
     def record_event(self, ns, pod, kind, reason, message, event_type="Normal"):
         name = f"{pod}.{random.getrandbits(40):x}"
-        self.put("events", ns, {
-            "apiVersion": "v1", "kind": "Event",
-            "metadata": {"name": name, "namespace": ns},
-            "involvedObject": {"kind": kind, "name": pod, "namespace": ns},
-            "reason": reason, "message": message, "type": event_type, "count": 1,
-            "firstTimestamp": now_rfc3339(), "lastTimestamp": now_rfc3339(),
-        })
+        event = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": ns},
+                 "involvedObject": {"kind": kind, "name": pod, "namespace": ns},
+                 "reason": reason, "message": message, "type": event_type}
+        if reason == "FailedScheduling":
+            # The scheduler records through events.k8s.io: read as core/v1, such an event has
+            # eventTime (microseconds) and no count, firstTimestamp or lastTimestamp.
+            micro = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+            event.update({"eventTime": micro, "firstTimestamp": None, "lastTimestamp": None,
+                          "reportingComponent": "default-scheduler", "reportingInstance": "default-scheduler-1",
+                          "action": "Scheduling", "source": {}})
+        else:
+            event.update({"count": 1, "firstTimestamp": now_rfc3339(), "lastTimestamp": now_rfc3339(),
+                          "eventTime": None, "source": {"component": "kubelet"}})
+        self.put("events", ns, event)
 
     # --- the Job controller, driven by the test ---------------------------------------------
     def start_job(self, ns, job):

@@ -101,6 +101,10 @@ TEST_F(SubmitTest, PendingJobSaysItWaitsForAGpuNode) {
   EXPECT_NE(outcome.err.find("pending: waiting for a GPU node (scale-up: pod triggered scale-up"), std::string::npos)
       << outcome.err;
   EXPECT_NE(outcome.err.find("pulling the image"), std::string::npos) << outcome.err;
+  // The namespace's events are watched once, not listed again and again while the pod waits.
+  const json stats = server.control("stats");
+  EXPECT_EQ(stats["requests"].value("list events", 0), 1) << stats.dump();
+  EXPECT_GE(stats["requests"].value("watch events", 0), 1) << stats.dump();
 }
 
 TEST_F(SubmitTest, BadInputExitsTwoAndAppliesNothing) {

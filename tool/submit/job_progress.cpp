@@ -137,6 +137,9 @@ void update_from_pod(PodProgress& pod, const json& object) {
 }
 
 void update_from_events(PodProgress& pod, const std::vector<kube::ObjectEvent>& events) {
+  pod.scale_up.clear();
+  pod.failed_scheduling.clear();
+  pod.pulling = false;
   for (const auto& event : events) {
     if (event.reason == "TriggeredScaleUp") pod.scale_up = event.message;
     if (event.reason == "FailedScheduling") pod.failed_scheduling = event.message;

@@ -58,7 +58,8 @@ struct JobProgress {
 void update_from_job(JobProgress& job, const nlohmann::json& object);
 // Reads a pod: scheduling, the main container's waiting/running/terminated state.
 void update_from_pod(PodProgress& pod, const nlohmann::json& object);
-// Applies the pod's events (oldest first).
+// Reads the pod's events: its whole history so far, oldest first (what an earlier call set and
+// these events do not is cleared).
 void update_from_events(PodProgress& pod, const std::vector<kube::ObjectEvent>& events);
 
 // The Job a pod belongs to (the job-name label), or "".
