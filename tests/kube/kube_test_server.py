@@ -18,8 +18,10 @@ The test drives it through /_control/* (no authentication):
                            pulling after one step, running after two (each pod logging `lines`, where
                            $JOB, $POD, $INDEX and $ARGS (the container args as a JSON list) are filled
                            in), finished after three: failed when its name contains a `fail` key.
-  POST /_control/job      {"namespace", "name", "phase": "pulling"|"running"|"succeeded"|"failed", "reason",
-                           "message", "exit_code"}
+  POST /_control/job      {"namespace", "name", "phase": "pulling"|"waiting"|"running"|"succeeded"|"failed",
+                           "reason", "message", "exit_code", "pod_failure": "OOMKilled"|"Evicted"}
+                           (an "auto" fail entry may name "pod_failure" too, or "ErrImagePull": the
+                           pods wait in ImagePullBackOff until the Job's deadline)
   POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339}
   POST /_control/suspend_watches   open watches stop sending (changes pile up)
   POST /_control/expire   compacts history: older resourceVersions answer 410; open watches end
@@ -325,13 +327,24 @@ class Store:
         failure = next((f for part, f in (auto.get("fail") or {}).items() if part in name), None)
         start = time.monotonic()
         self.schedule(start + step, lambda: self.advance_job(ns, name, "pulling", "", "", 0))
+        if failure is not None and failure.get("pod_failure") == "ErrImagePull":
+            # The kubelet cannot pull: ErrImagePull, then back-off; the pod never runs and the
+            # Job ends only at its activeDeadlineSeconds.
+            message = f'Failed to pull image: rpc error: code = NotFound desc = {name}: not found'
+            self.schedule(start + 2 * step, lambda: self.advance_job(ns, name, "waiting", "ErrImagePull", message, 0))
+            self.schedule(start + 3 * step, lambda: self.advance_job(
+                ns, name, "waiting", "ImagePullBackOff", 'Back-off pulling image', 0))
+            self.schedule(start + 6 * step, lambda: self.advance_job(
+                ns, name, "failed", "DeadlineExceeded", "Job was active longer than specified deadline", None))
+            return
         self.schedule(start + 2 * step, lambda: self.run_and_log(ns, name, auto.get("lines") or []))
         if failure is None:
             self.schedule(start + 3 * step, lambda: self.advance_job(ns, name, "succeeded", "", "", 0))
         else:
             self.schedule(start + 3 * step, lambda: self.advance_job(
                 ns, name, "failed", failure.get("reason", "BackoffLimitExceeded"),
-                failure.get("message", "Job has reached the specified backoff limit"), failure.get("exit_code", 1)))
+                failure.get("message", "Job has reached the specified backoff limit"), failure.get("exit_code", 1),
+                failure.get("pod_failure")))
 
     def run_and_log(self, ns, name, templates):
         self.advance_job(ns, name, "running", "", "", 0)
@@ -373,7 +386,12 @@ class Store:
                 if plural == "pods" and pod_ns == ns
                 and (obj["metadata"].get("labels") or {}).get("job-name") == job_name]
 
-    def advance_job(self, ns, name, phase, reason, message, exit_code):
+    def advance_job(self, ns, name, phase, reason, message, exit_code, pod_failure=None):
+        """phase: pulling | waiting (the container waits with `reason`, e.g. ImagePullBackOff) |
+        running | succeeded | failed. A failed Job's pods end as `pod_failure` says: None (the
+        container exited with `exit_code`), "OOMKilled" (exit 137, the memory limit), "Evicted"
+        (the kubelet evicted the pod), or with no container state at all when exit_code is None
+        (the deadline passed while they waited)."""
         job = copy.deepcopy(self.objects[("jobs", ns, name)])
         pods = self.job_pods(ns, name)
         for pod in pods:
@@ -386,6 +404,13 @@ class Store:
                 self.record_event(ns, pod_name, "Pod", "Pulling", f'Pulling image "{image}"')
                 self.put("pods", ns, pod)
                 continue
+            if phase == "waiting":
+                image = ((pod["spec"].get("containers") or [{}])[0]).get("image", "")
+                for container in pod["status"]["containerStatuses"]:
+                    container["state"] = {"waiting": {"reason": reason, "message": f'{message} "{image}"'}}
+                self.record_event(ns, pod_name, "Pod", "Failed", f'{message} "{image}"', "Warning")
+                self.put("pods", ns, pod)
+                continue
             if phase == "running":
                 pod["status"]["phase"] = "Running"
                 state = {"running": {"startedAt": now_rfc3339()}}
@@ -394,14 +419,24 @@ class Store:
             else:
                 pod["status"]["phase"] = "Succeeded" if phase == "succeeded" else "Failed"
                 code = 0 if phase == "succeeded" else exit_code
-                state = {"terminated": {"exitCode": code, "reason": "Completed" if code == 0 else "Error",
-                                        "finishedAt": now_rfc3339()}}
+                ended = "Completed" if code == 0 else "Error"
+                if pod_failure == "OOMKilled":
+                    code, ended = 137, "OOMKilled"
+                elif pod_failure == "Evicted":
+                    code, ended = 137, "ContainerStatusUnknown"
+                    pod["status"].update({"reason": "Evicted",
+                                          "message": "The node was low on resource: memory. Threshold quantity: "
+                                                     "100Mi, available: 52Mi."})
+                    pod["status"]["conditions"].append({"type": "DisruptionTarget", "status": "True",
+                                                        "reason": "TerminationByKubelet"})
+                state = {"terminated": {"exitCode": code, "reason": ended, "finishedAt": now_rfc3339()}} \
+                    if code is not None else pod["status"]["containerStatuses"][0].get("state", {})
             for container in pod["status"]["containerStatuses"]:
                 container["state"] = state
                 container["ready"] = phase == "running"
             self.put("pods", ns, pod)
         count = len(pods)
-        if phase == "pulling":
+        if phase in ("pulling", "waiting"):
             return
         if phase == "running":
             job["status"].update({"active": count, "ready": count})
@@ -945,7 +980,7 @@ class Handler(BaseHTTPRequestHandler):
             STORE.advance_job(request["namespace"], request["name"], request["phase"],
                               request.get("reason", "BackoffLimitExceeded"),
                               request.get("message", "Job has reached the specified backoff limit"),
-                              request.get("exit_code", 1))
+                              request.get("exit_code", 1), request.get("pod_failure"))
         elif action == "log":
             ns = request["namespace"]
             pods = [request["pod"]] if "pod" in request else [

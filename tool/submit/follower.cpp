@@ -275,10 +275,17 @@ class Follower {
         });
         break;
       } catch (const kube::ApiError& error) {
-        // 400 while the container still waits to start: ask again shortly.
+        // 400 while the container still waits to start: ask again shortly, unless the pod
+        // ended without its container ever starting (an image that could not be pulled until
+        // the deadline): then there is no log to wait for.
         if (error.status() != 400) {
           warn(prefix, error.what());
           break;
+        }
+        {
+          std::lock_guard lock(mutex_);
+          const PodProgress& pod = pod_of(job_name, pod_name);
+          if ((pod.phase == "Failed" || pod.phase == "Succeeded") && !pod.exit_code) break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
       } catch (const std::exception& error) {

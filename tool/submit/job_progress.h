@@ -29,7 +29,8 @@ struct PodProgress {
   std::string waiting_reason;  // ContainerCreating, ErrImagePull, ImagePullBackOff…
   std::string waiting_message;
   std::optional<int> exit_code;
-  std::string terminated_reason;
+  std::string terminated_reason;  // Error, OOMKilled, ContainerStatusUnknown…
+  std::string evicted;            // the kubelet's message when the pod was evicted (status.reason Evicted)
   std::string start;  // container start (RFC 3339), or empty
   std::string end;
   // From events: the latest scale-up or scheduling failure, and whether a pull started.
