@@ -12,7 +12,11 @@ delete with a propagation policy, bearer tokens and client certificates,
 
 The test drives it through /_control/* (no authentication):
   POST /_control/config   {"tokens": [...], "forbid": ["create/secrets"], "expire_mode": "status"|"event",
-                           "drop_watch_after": N, "drop_log_after": N, "torn": bool}
+                           "drop_watch_after": N, "drop_log_after": N, "torn": bool,
+                           "throttle": N, "retry_after": seconds}  (the next N requests get 429)
+                           "expire_continue": true  (history is compacted before the next continued page)
+  Lists honour limit and continue (a continued list reads the first page's snapshot; after
+  /_control/expire its token answers 410).
   POST /_control/config   {"auto": {"step": seconds, "lines": [...], "fail": {"name part": {"exit_code",
                            "reason", "message"}}}} makes every Job created afterwards run on its own:
                            pulling after one step, running after two (each pod logging `lines`, where
@@ -114,6 +118,10 @@ def status(code, reason, message, details=None):
     return code, body
 
 
+class Answered(Exception):
+    """The request was answered already (a throttled request): nothing more to send."""
+
+
 class ApiFailure(Exception):
     def __init__(self, code, reason, message, details=None):
         super().__init__(message)
@@ -213,7 +221,9 @@ class Store:
         self.compacted_below = 0
         self.logs = {}  # (ns, pod) -> [(nanos, stamp, text)]
         self.config = {"tokens": [], "forbid": [], "expire_mode": "status",
-                       "drop_watch_after": None, "drop_log_after": None, "torn": False, "auto": None}
+                       "drop_watch_after": None, "drop_log_after": None, "torn": False, "auto": None,
+                       "throttle": 0, "retry_after": 1}
+        self.snapshots = {}  # continue token -> (resourceVersion, the rest of the list)
         self.watch_generation = 0  # bumped to end open watches
         self.watch_end_mode = None  # "expire" | "drop"
         self.watches_suspended = False
@@ -586,6 +596,7 @@ class Handler(BaseHTTPRequestHandler):
             self.count(url.path, query)
             if url.path.startswith("/openapi/"):
                 return self.openapi(url.path)
+            self.throttle()
             CONTRACT.check_request(self.command, url.path, url.query, self.headers.get("Content-Type"), self._body)
             if self.command == "GET" and self.discover(url.path):
                 return
@@ -595,8 +606,30 @@ class Handler(BaseHTTPRequestHandler):
             return self.api(route, query)
         except ApiFailure as failure:
             self.send_json(*failure.response)
+        except Answered:
+            pass
         except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
             self.close_connection = True
+
+    def throttle(self):
+        """API Priority and Fairness rejecting a request: 429 with Retry-After, as often as configured."""
+        with STORE.cond:
+            if STORE.config["throttle"] <= 0:
+                return
+            STORE.config["throttle"] -= 1
+            STORE.stats["throttled"] = STORE.stats.get("throttled", 0) + 1
+        seconds = int(STORE.config["retry_after"])
+        body = status(429, "TooManyRequests", "Too many requests, please try again later.",
+                      {"retryAfterSeconds": seconds})[1]
+        data = json.dumps(body).encode()
+        self.check_response(429, "application/json", data)
+        self.send_response(429)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Retry-After", str(seconds))
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        raise Answered()
 
     def discover(self, path):
         """Answers the discovery requests kubectl makes before it acts; False for any other path."""
@@ -711,10 +744,31 @@ class Handler(BaseHTTPRequestHandler):
         if query.get("watch") in ("1", "true"):
             return self.watch(route, query)
         with STORE.cond:
-            items = [obj for (plural, ns, _), obj in sorted(STORE.objects.items())
-                     if plural == route["plural"] and self.matching(route, query, obj, ns)]
+            token = query.get("continue", "")
+            if token:
+                # A continued list reads the snapshot its first page was cut from, as etcd does,
+                # until compaction removes that revision.
+                if STORE.config.get("expire_continue"):  # as if compaction ran between two pages
+                    STORE.config["expire_continue"] = False
+                    STORE.compacted_below = STORE.rv + 1
+                if token not in STORE.snapshots or STORE.snapshots[token][0] < STORE.compacted_below:
+                    raise ApiFailure(410, "Expired", "The provided continue parameter is too old to display a "
+                                     "consistent list result. You can start a new list without the continue "
+                                     "parameter.")
+                rv, items = STORE.snapshots.pop(token)
+            else:
+                rv = STORE.rv
+                items = [obj for (plural, ns, _), obj in sorted(STORE.objects.items())
+                         if plural == route["plural"] and self.matching(route, query, obj, ns)]
+            metadata = {"resourceVersion": str(rv)}
+            limit = int(query.get("limit") or 0)
+            if 0 < limit < len(items):
+                items, rest = items[:limit], [copy.deepcopy(o) for o in items[limit:]]
+                following = uuid.uuid4().hex
+                STORE.snapshots[following] = (rv, rest)
+                metadata.update({"continue": following, "remainingItemCount": len(rest)})
             self.send_json(200, {"kind": route["kind"] + "List", "apiVersion": route["apiVersion"],
-                                 "metadata": {"resourceVersion": str(STORE.rv)}, "items": items})
+                                 "metadata": metadata, "items": items})
 
     def watch(self, route, query):
         since = query.get("resourceVersion", "")
