@@ -77,6 +77,22 @@ TEST(GpuRules, AcceleratorSelectorMissingOrUnknown) {
   ASSERT_TRUE(x);
   EXPECT_EQ(x->line, 7);
   EXPECT_NE(x->message.find("did you mean"), std::string::npos);
+  // A label newer than the catalog (container-engine-accelerators' nri-device-injector.yaml
+  // selects nvidia-rtx-pro-6000-vws) cannot be told from a typo: info, never a warning.
+  EXPECT_EQ(x->severity, Severity::kInfo);
+  // Clusters with one GPU type need no selector (the Kubernetes "Schedule GPUs" page).
+  EXPECT_EQ(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n")), "gpu-no-accelerator-selector")->severity,
+            Severity::kInfo);
+}
+
+TEST(GpuRules, TemplatePlaceholderCountIsNotAFinding) {
+  // kubernetes-engine-samples' custom-compute-classes/reservations/deployment-gpu.yaml is run
+  // through envsubst before kubectl sees it.
+  auto f = check(gpu_pod("      limits:\n        nvidia.com/gpu: \"${ACCELERATOR_QUANTITY}\"\n", kSelector));
+  ASSERT_TRUE(find(f, "gpu-non-integer"));
+  EXPECT_EQ(find(f, "gpu-non-integer")->severity, Severity::kInfo);
+  EXPECT_EQ(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: \"1.5\"\n", kSelector)), "gpu-non-integer")->severity,
+            Severity::kError);
 }
 
 TEST(GpuRules, NonRequestingPodOnGpuNodesNeedsToleration) {
@@ -92,6 +108,8 @@ TEST(GpuRules, HostPathDriverMountAndInstallerExemption) {
   auto f = check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n", kSelector + volumes));
   ASSERT_TRUE(find(f, "gpu-hostpath-driver-mount"));
   EXPECT_EQ(find(f, "gpu-hostpath-driver-mount")->line, 11);
+  // GPUDirect installers and NCCL tests mount these on purpose: a hint, not a warning.
+  EXPECT_EQ(find(f, "gpu-hostpath-driver-mount")->severity, Severity::kInfo);
 
   std::string installer =
       "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: nvidia-driver-installer\n  namespace: kube-system\n"
@@ -110,12 +128,20 @@ TEST(GpuRules, HostPathDriverMountAndInstallerExemption) {
   std::string legacy = installer;
   legacy.replace(0, std::string("apiVersion: apps/v1").size(), "apiVersion: extensions/v1beta1");
   auto l = check(legacy);
-  EXPECT_TRUE(find(l, "gpu-driver-installer-legacy"));
-  EXPECT_TRUE(find(l, "removed-api"));
+  EXPECT_TRUE(find(l, "removed-api"));  // the old apiVersion is removed-api's finding alone
+  EXPECT_FALSE(find(l, "gpu-driver-installer-legacy"));
   std::string no_exclusion = installer;
   no_exclusion.erase(no_exclusion.find("              - {key: cloud.google.com/gke-gpu-driver-version"),
                      std::string("              - {key: cloud.google.com/gke-gpu-driver-version, operator: DoesNotExist}\n").size());
-  EXPECT_TRUE(find(check(no_exclusion), "gpu-driver-installer-legacy"));
+  // Upstream's ubuntu/daemonset.yaml and cos/daemonset-nvidia-mig.yaml are like this today.
+  auto n = check(no_exclusion);
+  ASSERT_TRUE(find(n, "gpu-driver-installer-legacy"));
+  EXPECT_EQ(find(n, "gpu-driver-installer-legacy")->severity, Severity::kInfo);
+  // minikube/daemonset.yaml targets no GKE node label, so GKE-managed drivers never meet it.
+  std::string minikube = no_exclusion;
+  minikube.erase(minikube.find("              - {key: cloud.google.com/gke-accelerator"),
+                 std::string("              - {key: cloud.google.com/gke-accelerator, operator: Exists}\n").size());
+  EXPECT_FALSE(find(check(minikube), "gpu-driver-installer-legacy"));
 }
 
 TEST(BatchRules, GpuJobWithoutTtlBackoffOrDeadline) {
@@ -128,6 +154,9 @@ TEST(BatchRules, GpuJobWithoutTtlBackoffOrDeadline) {
   EXPECT_TRUE(find(f, "job-gpu-no-backoff-limit"));
   EXPECT_TRUE(find(f, "job-gpu-no-deadline"));
   EXPECT_EQ(find(f, "job-gpu-no-ttl")->line, 5);
+  // Advice, not a mistake (kubernetes-engine-samples' GPU Jobs set none of them): info.
+  for (const char* rule : {"job-gpu-no-ttl", "job-gpu-no-backoff-limit", "job-gpu-no-deadline"})
+    EXPECT_EQ(find(f, rule)->severity, Severity::kInfo) << rule;
   EXPECT_FALSE(find(check(job, {"job-gpu-no-ttl"}), "job-gpu-no-ttl"));
   std::string annotated = job;
   annotated.replace(annotated.find("  name: j\n"), 10,
