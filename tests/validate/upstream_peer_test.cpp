@@ -6,10 +6,15 @@
 // - kubeconform's own acceptance expectations (upstream/kubeconform/acceptance.bats) hold
 //   with the equivalent gkebuild flags;
 // - -o sarif and -o junit are valid against the SARIF 2.1.0 schema and a JUnit XSD;
+// - a custom resource's schema is found over HTTP in the CRDs-catalog layout;
 // - kubectl keeps the last of two duplicated keys, as the duplicate-key message says.
+#include <signal.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <stdexcept>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -213,6 +218,63 @@ TEST(Kubeconform, AcceptanceExpectationsHoldWithTheEquivalentFlags) {
                        shell_quoted(bad.string()) + " 2>&1");
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("spec.interval"), std::string::npos) << r.out;
+}
+
+// Python's http.server serving a folder on a free loopback port, for the life of the object.
+class FolderServer {
+ public:
+  explicit FolderServer(const std::filesystem::path& root) {
+    const std::string script =
+        "import functools, http.server, os, sys\n"
+        "handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])\n"
+        "handler.func.log_message = lambda *a: None\n"
+        "server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)\n"
+        "print(server.server_port, os.getpid(), flush=True)\n"
+        "server.serve_forever()\n";
+    output_ = ::popen(("exec python3 -c " + shell_quoted(script) + " " + shell_quoted(root.string())).c_str(), "r");
+    char line[64] = {};
+    if (!output_ || !std::fgets(line, sizeof line, output_) || std::sscanf(line, "%d %d", &port_, &pid_) != 2)
+      throw std::runtime_error("the folder server did not start");
+  }
+  ~FolderServer() {
+    ::kill(pid_, SIGTERM);
+    ::pclose(output_);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  FILE* output_ = nullptr;
+  int port_ = 0, pid_ = 0;
+};
+
+TEST(SchemaLocation, CrdsCatalogUrlTemplate) {
+  // kubeconform's README: -schema-location 'https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/
+  // {{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json'; here the same layout on loopback.
+  TempDir catalog, cache;
+  const std::string fixtures = kUpstream + "/kubeconform/fixtures/";
+  std::filesystem::create_directories(catalog / "grafana.integreatly.org");
+  std::filesystem::copy_file(fixtures + "grafanaalertrulegroup_v1beta1.json",
+                             catalog / "grafana.integreatly.org/grafanaalertrulegroup_v1beta1.json");
+  FolderServer server(catalog.path());
+  auto validate = [&](const std::string& file) {
+    return run_command("XDG_CACHE_HOME=" + shell_quoted(cache.path().string()) + " " + testing::gkebuild_binary() +
+                       " validate --schema-location " +
+                       shell_quoted(server.url() + "/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json") + " " +
+                       shell_quoted(file) + " 2>&1");
+  };
+  auto good = validate(fixtures + "grafana-alert-rule-group-sample.yaml");
+  EXPECT_EQ(good.exit_code, 0) << good.out;
+  EXPECT_EQ(good.out.find("unknown-kind"), std::string::npos) << good.out;
+  TempDir dir;
+  auto bad = validate(dir.write("alert.yaml", "apiVersion: grafana.integreatly.org/v1beta1\nkind: GrafanaAlertRuleGroup\n"
+                                              "metadata:\n  name: a\nspec:\n  interval: 5\n")
+                          .string());
+  EXPECT_EQ(bad.exit_code, 1) << bad.out;
+  EXPECT_NE(bad.out.find("alert.yaml:6:13: error: spec.interval"), std::string::npos) << bad.out;
+  // A 404 is "not here": the custom resource is skipped with info, as without the location.
+  auto missing = validate(fixtures + "test_crd.yaml");
+  EXPECT_EQ(missing.exit_code, 0) << missing.out;
+  EXPECT_NE(missing.out.find("info: no schema for TrainingJob"), std::string::npos) << missing.out;
 }
 
 // gkebuild's report over the whole upstream corpus (errors, warnings, info, every rule).
