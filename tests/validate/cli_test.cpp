@@ -222,6 +222,7 @@ TEST_F(Cli, ToolErrorsExitTwo) {
   EXPECT_EQ(validate("--disable no-such-rule -").exit_code, 2);
   EXPECT_EQ(validate("--kubernetes-version banana -").exit_code, 2);
   EXPECT_EQ(validate("-o xml -").exit_code, 2);
+  EXPECT_EQ(validate("--strict-kinds --ignore-missing-schemas -").exit_code, 2);
 }
 
 TEST_F(Cli, BinaryFileIsAFindingNotACrash) {

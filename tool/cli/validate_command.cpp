@@ -100,7 +100,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--kubernetes-version,-k", flags->kubernetes_version,
                       "Target Kubernetes version (default: the newest with schemas available)");
   command->add_option("--schema-location", flags->schema_locations,
-                      "Schema folder or kubeconform URL/path template, tried before the bundled schemas")
+                      "Schema folder, one schema .json, or kubeconform URL/path template; tried before the bundled "
+                      "schemas")
       ->allow_extra_args(false);
   command->add_option("--disable", flags->disabled, "Turn a rule off for this run (repeatable)")
       ->allow_extra_args(false);
@@ -108,9 +109,11 @@ void setup(CLI::App& app, Action& action) {
                    "Output format (default: text, or github under GitHub Actions)", false);
   command->add_option("--fail-on", flags->fail_on, "Lowest severity that makes the exit status 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
-  command->add_flag("--strict-kinds", flags->strict_kinds, "Kinds without a schema are errors, not skipped");
+  auto* strict_kinds = command->add_flag("--strict-kinds", flags->strict_kinds,
+                                         "Kinds without a schema, custom resources included, are errors");
   command->add_flag("--ignore-missing-schemas", flags->ignore_missing_schemas,
-                    "Kinds of built-in groups without a schema are skipped too (as kubeconform's flag)");
+                    "Kinds of built-in groups without a schema are skipped too (as kubeconform's flag)")
+      ->excludes(strict_kinds);
   command->add_option("--skip", flags->skip,
                       "Kinds not to check: Kind or apiVersion/Kind, comma-separated or repeated (kubeconform's -skip)")
       ->delimiter(',')
