@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 #include "validate/rules.h"
 #include "validate/yaml_loader.h"
@@ -142,6 +144,52 @@ TEST(GpuRules, HostPathDriverMountAndInstallerExemption) {
   minikube.erase(minikube.find("              - {key: cloud.google.com/gke-accelerator"),
                  std::string("              - {key: cloud.google.com/gke-accelerator, operator: Exists}\n").size());
   EXPECT_FALSE(find(check(minikube), "gpu-driver-installer-legacy"));
+}
+
+// Real upstream files (tests/validate/upstream), as they are and with one mistake put in:
+// the rules stay silent on the first and catch the second.
+std::string upstream(const std::string& path) {
+  std::ifstream in(std::string(GKEBUILD_SOURCE_ROOT) + "/tests/validate/upstream/" + path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_FALSE(text.empty()) << path;
+  return text;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+bool has_warning_or_error(const std::vector<Finding>& all) {
+  return std::any_of(all.begin(), all.end(), [](const Finding& f) { return f.severity != Severity::kInfo; });
+}
+
+TEST(GpuRulesOnUpstream, SilentOnTheFilesCatchTheMistakePutIn) {
+  const std::string vllm = upstream("kubernetes-engine-samples/ai-ml/llm-serving-gemma/vllm/vllm-2-2b-it.yaml");
+  EXPECT_FALSE(has_warning_or_error(check(vllm)));
+  const std::string request = "            nvidia.com/gpu: \"1\"\n          limits:";
+  EXPECT_EQ(find(check(replaced(vllm, request, "            nvidia.com/gpu: \"0.5\"\n          limits:")),
+                 "gpu-request-ne-limit")->severity, Severity::kError);
+  auto half = check(replaced(replaced(vllm, request, "            nvidia.com/gpu: \"0.5\"\n          limits:"),
+                             "            nvidia.com/gpu: \"1\"\n        command", "            nvidia.com/gpu: \"0.5\"\n        command"));
+  EXPECT_EQ(find(half, "gpu-non-integer")->severity, Severity::kError);
+  EXPECT_EQ(find(check(replaced(vllm, "            nvidia.com/gpu: \"1\"\n        command",
+                                "            nvidia.com/gpus: \"1\"\n        command")),
+                 "gpu-request-without-limit")->severity, Severity::kError);
+
+  const std::string tcpx = upstream("container-engine-accelerators/gpudirect-tcpx/nccl-tcpx-installer.yaml");
+  EXPECT_FALSE(has_warning_or_error(check(tcpx)));
+  auto untolerated = check(replaced(tcpx, "      tolerations:\n        - operator: \"Exists\"\n", ""));
+  ASSERT_TRUE(find(untolerated, "gpu-toleration-missing-nonrequesting"));
+  EXPECT_EQ(find(untolerated, "gpu-toleration-missing-nonrequesting")->severity, Severity::kWarning);
+
+  const std::string cos = upstream("container-engine-accelerators/nvidia-driver-installer/cos/daemonset-preloaded.yaml");
+  EXPECT_TRUE(check(cos).empty());
+  auto without_term = check(replaced(cos, "              - key: cloud.google.com/gke-gpu-driver-version\n                operator: DoesNotExist\n", ""));
+  ASSERT_TRUE(find(without_term, "gpu-driver-installer-legacy"));
+  EXPECT_FALSE(has_warning_or_error(without_term));
 }
 
 TEST(BatchRules, GpuJobWithoutTtlBackoffOrDeadline) {
