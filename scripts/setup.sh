@@ -12,8 +12,9 @@ debian_packages=(
   python3 python3-pip
   docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool
   json-schema-test-suite librsvg2-bin chromium time
+  libxml2-utils   # xmllint: tests/validate checks -o junit against a JUnit XSD
 )
-python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja)
+python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja jsonschema)
 
 missing=()
 for p in "${debian_packages[@]}"; do
@@ -33,7 +34,7 @@ fi
 python=$(command -v python3)
 if ! "$python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
-need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None}
+need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None, "jsonschema": None}
 for name, version in need.items():
     got = m.version(name)
     if version and got != version: sys.exit(1)
