@@ -223,6 +223,7 @@ class Store:
         self.config = {"tokens": [], "forbid": [], "expire_mode": "status",
                        "drop_watch_after": None, "drop_log_after": None, "torn": False, "auto": None,
                        "throttle": 0, "retry_after": 1}
+        self.log_streams = 0  # open pod log requests
         self.snapshots = {}  # continue token -> (resourceVersion, the rest of the list)
         self.watch_generation = 0  # bumped to end open watches
         self.watch_end_mode = None  # "expire" | "drop"
@@ -849,6 +850,16 @@ class Handler(BaseHTTPRequestHandler):
             torn = STORE.config["torn"]
         since = parse_stamp(query["sinceTime"]) if query.get("sinceTime") else None
         follow = query.get("follow") in ("1", "true")
+        with STORE.cond:  # how many log streams a client keeps open at once
+            STORE.log_streams += 1
+            STORE.stats["most_log_streams"] = max(STORE.stats.get("most_log_streams", 0), STORE.log_streams)
+        try:
+            return self.send_log(ns, pod, since, follow, query, drop_after, torn)
+        finally:
+            with STORE.cond:
+                STORE.log_streams -= 1
+
+    def send_log(self, ns, pod, since, follow, query, drop_after, torn):
         stamps = query.get("timestamps") in ("1", "true")
         self.start_chunks("text/plain")
         position = sent = 0
