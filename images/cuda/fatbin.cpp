@@ -14,6 +14,7 @@ constexpr uint16_t kKindPtx = 1;
 constexpr uint16_t kKindCubin = 2;
 constexpr uint64_t kCompressedLz4 = 0x2000;
 constexpr uint64_t kCompressedZstd = 0x8000;
+constexpr uint64_t kMaxPadding = 4096;
 
 template <typename T>
 T at(const std::string& bytes, size_t offset) {
@@ -52,14 +53,17 @@ void read_entries(const SectionReader& read, uint64_t begin, uint64_t end, std::
 std::vector<FatbinEntry> read_fatbin(const SectionReader& read, uint64_t section_size) {
   std::vector<FatbinEntry> out;
   uint64_t offset = 0;
+  uint64_t padding = 0;  // zero bytes since the last container
   while (offset + kContainerHeader <= section_size) {
     const std::string header = read(offset, kContainerHeader);
     if (header.size() < kContainerHeader) malformed(offset, "a truncated container header");
     const auto magic = at<uint32_t>(header, 0);
-    if (magic == 0 && at<uint64_t>(header, 8) == 0) {  // padding between containers
+    if (magic == 0 && at<uint32_t>(header, 4) == 0) {  // alignment between containers
+      if ((padding += 8) > kMaxPadding) malformed(offset, "more than 4096 zero bytes between containers");
       offset += 8;
       continue;
     }
+    padding = 0;
     if (magic != kMagic) malformed(offset, "no fat binary magic (0xBA55ED50)");
     const auto header_size = at<uint16_t>(header, 6);
     const auto entries_size = at<uint64_t>(header, 8);
