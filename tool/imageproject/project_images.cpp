@@ -47,7 +47,8 @@ fs::path workload_binary(const project::Project& project, const project::Image& 
   for (const auto& p : places) searched += (searched.empty() ? "" : ", ") + p.string();
   throw SourceError(image.where, "the binary of workload '" + image.workload + "' is not built (searched " +
                                      searched + "); build it first, e.g. `cmake --build build --target " +
-                                     image.workload + "`, or pass --workloads-build DIR");
+                                     image.workload + "`, or pass --workloads-build DIR; or let gkebuild build it: a CMakeLists.txt "
+                                     "beside gkebuild.yaml (or `source: DIR` in the image) with a target of that name");
 }
 
 // The CMake project that builds the image's workload: `source:`, else the project folder
