@@ -57,7 +57,8 @@ class SaxpyExampleTest : public ::testing::Test {
   fs::path project() const { return dir.path() / "saxpy"; }
   // The example's experiment on these accelerators instead of T4 + L4.
   void run_on(const std::string& accelerators) {
-    edit(project() / "gkebuild.yaml", "accelerators: [nvidia-tesla-t4, nvidia-l4]", "accelerators: [" + accelerators + "]");
+    edit(project() / "gkebuild.yaml", "accelerators: [nvidia-tesla-t4, nvidia-l4]",
+         "accelerators: [" + accelerators + "]");
   }
   CommandResult in_project(const std::string& args, const std::string& environment = "") {
     return run_command("cd " + shell_quoted(project().string()) + " && " + environment + " " + gkebuild_binary() + " " +

@@ -47,8 +47,9 @@ fs::path workload_binary(const project::Project& project, const project::Image& 
   for (const auto& p : places) searched += (searched.empty() ? "" : ", ") + p.string();
   throw SourceError(image.where, "the binary of workload '" + image.workload + "' is not built (searched " +
                                      searched + "); build it first, e.g. `cmake --build build --target " +
-                                     image.workload + "`, or pass --workloads-build DIR; or let gkebuild build it: a CMakeLists.txt "
-                                     "beside gkebuild.yaml (or `source: DIR` in the image) with a target of that name");
+                                     image.workload + "`, or pass --workloads-build DIR; or let gkebuild build "
+                                     "it: a CMakeLists.txt beside gkebuild.yaml (or `source: DIR` in the image) "
+                                     "with a target of that name");
 }
 
 // The CMake project that builds the image's workload: `source:`, else the project folder
@@ -99,8 +100,8 @@ void check_device_code(const project::Project& project, const project::Image& im
   std::string message;
   for (const auto& finding : findings) message += (message.empty() ? "" : "\n") + finding.message;
   message += built.cuda_architectures.empty()
-                 ? "\nRebuild the workload for these accelerators, or let gkebuild build it (a CMakeLists.txt in the "
-                   "project folder or `source:`) without --workloads-build."
+                 ? "\nRebuild the workload for these accelerators; gkebuild builds it for them itself from a "
+                   "CMakeLists.txt in the project folder (or `source: DIR`) when no --workloads-build is given."
                  : "\ngkebuild passed CMAKE_CUDA_ARCHITECTURES=" + built.cuda_architectures +
                        "; the project sets its own (CMAKE_CUDA_ARCHITECTURES or the target's CUDA_ARCHITECTURES): "
                        "add the missing architectures there, or remove the setting.";

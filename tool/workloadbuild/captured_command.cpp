@@ -34,7 +34,8 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 
 }  // namespace
 
-CommandOutput run_captured(const std::vector<std::string>& argv, const std::map<std::string, std::string>& environment) {
+CommandOutput run_captured(const std::vector<std::string>& argv,
+                           const std::map<std::string, std::string>& environment) {
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) throw Error(ErrorKind::kFailed, std::string("pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;

@@ -15,7 +15,8 @@ struct CommandOutput {
 
 // Runs argv[0] (looked up on PATH) with `environment` set on top of this process's;
 // stdin is /dev/null. Throws Error(kBadInput) when the program cannot be started.
-CommandOutput run_captured(const std::vector<std::string>& argv, const std::map<std::string, std::string>& environment = {});
+CommandOutput run_captured(const std::vector<std::string>& argv,
+                           const std::map<std::string, std::string>& environment = {});
 
 // The last `lines` lines of `text`, for an error message.
 std::string last_lines(const std::string& text, int lines);

@@ -8,7 +8,8 @@ namespace {
 
 void add_targets(const project::Experiment& experiment, const std::vector<std::string>& labels,
                  std::vector<ImageTarget>& out) {
-  for (const auto& label : labels) out.push_back({&experiment, &catalog::Catalog::builtin().get(label, experiment.where)});
+  for (const auto& label : labels)
+    out.push_back({&experiment, &catalog::Catalog::builtin().get(label, experiment.where)});
 }
 
 }  // namespace
