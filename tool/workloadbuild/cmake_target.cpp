@@ -13,6 +13,7 @@
 #include "base/atomic_file.h"
 #include "base/error.h"
 #include "base/suggest.h"
+#include "oci/file_lock.h"
 #include "workloadbuild/captured_command.h"
 
 namespace gkebuild::workloadbuild {
@@ -129,6 +130,8 @@ fs::path build_cmake_target(const TargetBuild& request) {
     fail("no CMakeLists.txt in " + request.source.string());
   std::map<std::string, std::string> environment;
   if (auto nvcc = find_nvcc()) environment["CUDACXX"] = nvcc->string();
+  fs::create_directories(request.build);
+  const oci::FileLock lock(request.build / "gkebuild.lock");  // two gkebuilds building one image take turns
   configure(request, environment);
   const auto targets = codemodel_targets(request.build);
   const auto found = targets.find(request.target);

@@ -21,7 +21,8 @@ struct TargetBuild {
   std::function<void(const std::string&)> note;  // progress for the user; may be empty
 };
 
-// Configures (when the folder is new or the arguments changed) and builds the target;
+// Configures (when the folder is new or the arguments changed) and builds the target,
+// holding a lock on the build folder so that concurrent gkebuilds take turns;
 // returns the built file. Throws Error(kBadInput) naming what failed, with the tail of
 // CMake's output: no CMakeLists.txt, no such target, a compile error, or a project that
 // needs CUDA where no nvcc is found (see find_nvcc).
