@@ -44,6 +44,7 @@ class Follower {
     }
     std::thread job_watch([this] { guarded([this] { watch_jobs(); }); });
     std::thread pod_watch([this] { guarded([this] { watch_pods(); }); });
+    std::thread event_watch([this] { guarded([this] { watch_events(); }); });
     FollowEnd end = FollowEnd::Finished;
     try {
       end = loop();
@@ -51,6 +52,7 @@ class Follower {
       stop_ = true;
       job_watch.join();
       pod_watch.join();
+      event_watch.join();
       join_logs();
       drop_queued(std::string("not created: ") + error.what());
       std::lock_guard lock(mutex_);
@@ -65,6 +67,7 @@ class Follower {
     stop_ = true;
     job_watch.join();
     pod_watch.join();
+    event_watch.join();
     std::lock_guard lock(mutex_);
     publish();
     view_.finish();
@@ -76,7 +79,6 @@ class Follower {
     while (true) {
       if (options_.interrupted && options_.interrupted->load()) return FollowEnd::Interrupted;
       create_up_to_cap();
-      fetch_events_when_pending();
       std::unique_lock lock(mutex_);
       if (failure_) std::rethrow_exception(failure_);
       start_logs();
@@ -123,6 +125,53 @@ class Follower {
                 });
   }
 
+  // Pod events (why a pod waits: scheduling failures, scale-up, image pulls) as they are
+  // recorded: one watch for the namespace, instead of listing its events again and again.
+  void watch_events() {
+    kube::WatchOptions watch = watch_options();
+    watch.selectors = {};
+    watch.selectors.field_selector = "involvedObject.kind=Pod";
+    kube::watch(client_, kube::resource_type("v1", "Event"), options_.namespace_name, watch,
+                [this](const kube::WatchEvent& event) {
+                  on_event(event);
+                  return !stop_.load();
+                });
+  }
+
+  void on_event(const kube::WatchEvent& event) {
+    if (event.type == "DELETED") return;  // events expire; what they said stays true
+    const json& involved = event.object.value("involvedObject", json::object());
+    const std::string pod_name = involved.value("name", "");
+    std::lock_guard lock(mutex_);
+    const std::string job = job_of_pod_name(pod_name);
+    if (job.empty()) return;
+    pod_events_[pod_name][name_of(event.object)] = kube::object_event(event.object);
+    if (auto pod = jobs_[index_.at(job)].pods.find(pod_name); pod != jobs_[index_.at(job)].pods.end()) {
+      apply_events(pod_name, pod->second);
+      mark_changed();
+    }
+  }
+
+  // The Job a pod name belongs to, by the names the Job controller gives its pods:
+  // JOB-xxxxx, or JOB-INDEX-xxxxx for Indexed Jobs; empty for another run's pods.
+  std::string job_of_pod_name(const std::string& pod) const {
+    std::string prefix = pod.substr(0, std::min(pod.size(), pod.rfind('-')));
+    for (int tries = 0; tries < 2 && !prefix.empty(); ++tries) {
+      if (index_.count(prefix)) return prefix;
+      prefix = prefix.substr(0, std::min(prefix.size(), prefix.rfind('-')));
+    }
+    return "";
+  }
+
+  void apply_events(const std::string& pod_name, PodProgress& pod) {
+    auto found = pod_events_.find(pod_name);
+    if (found == pod_events_.end()) return;
+    std::vector<kube::ObjectEvent> history;
+    for (const auto& [name, event] : found->second) history.push_back(event);
+    kube::sort_by_time(history);
+    update_from_events(pod, history);
+  }
+
   void on_job(const kube::WatchEvent& event) {
     std::lock_guard lock(mutex_);
     auto found = index_.find(name_of(event.object));
@@ -148,6 +197,7 @@ class Follower {
     JobProgress& job = jobs_[found->second];
     PodProgress& pod = job.pods[name_of(event.object)];
     update_from_pod(pod, event.object);
+    apply_events(name_of(event.object), pod);
     if (auto last = last_job_.find(job.name); last != last_job_.end()) update_from_job(job, last->second);
     if (job.state == JobState::Pending && pod.phase == "Running") job.state = JobState::Running;
     mark_changed();
@@ -195,42 +245,6 @@ class Follower {
     mark_changed();
   }
 
-  // One list of the namespace's pod events a second while a pod waits: why it waits
-  // (scale-up, scheduling failures) and whether its image is being pulled.
-  void fetch_events_when_pending() {
-    std::set<std::string> waiting;
-    {
-      std::lock_guard lock(mutex_);
-      if (Clock::now() - last_events_ < std::chrono::seconds(1)) return;
-      for (const auto& job : jobs_)
-        for (const auto& [name, pod] : job.pods)
-          if (pod.phase == "Pending") waiting.insert(name);
-      if (waiting.empty()) return;
-      last_events_ = Clock::now();
-    }
-    kube::ListOptions selectors;
-    selectors.field_selector = "involvedObject.kind=Pod";
-    const json listed = kube::list(client_, kube::resource_type("v1", "Event"), options_.namespace_name, selectors);
-    std::map<std::string, std::vector<kube::ObjectEvent>> by_pod;
-    for (const auto& item : listed.value("items", json::array())) {
-      const std::string pod = item.value("involvedObject", json::object()).value("name", "");
-      if (!waiting.count(pod)) continue;
-      by_pod[pod].push_back({item.value("type", ""), item.value("reason", ""), item.value("message", ""), 1,
-                             item.value("lastTimestamp", json("")).is_string()
-                                 ? item.value("lastTimestamp", json("")).get<std::string>()
-                                 : std::string()});
-    }
-    std::lock_guard lock(mutex_);
-    for (auto& job : jobs_)
-      for (auto& [name, pod] : job.pods)
-        if (auto found = by_pod.find(name); found != by_pod.end()) {
-          std::stable_sort(found->second.begin(), found->second.end(),
-                           [](const auto& a, const auto& b) { return a.last_seen < b.last_seen; });
-          update_from_events(pod, found->second);
-          dirty_ = true;
-        }
-  }
-
   void start_logs() {
     for (const auto& job : jobs_)
       for (const auto& [name, pod] : job.pods)
@@ -261,10 +275,17 @@ class Follower {
         });
         break;
       } catch (const kube::ApiError& error) {
-        // 400 while the container still waits to start: ask again shortly.
+        // 400 while the container still waits to start: ask again shortly, unless the pod
+        // ended without its container ever starting (an image that could not be pulled until
+        // the deadline): then there is no log to wait for.
         if (error.status() != 400) {
           warn(prefix, error.what());
           break;
+        }
+        {
+          std::lock_guard lock(mutex_);
+          const PodProgress& pod = pod_of(job_name, pod_name);
+          if ((pod.phase == "Failed" || pod.phase == "Succeeded") && !pod.exit_code) break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
       } catch (const std::exception& error) {
@@ -343,7 +364,7 @@ class Follower {
   std::set<std::string> logs_started_;
   std::set<std::string> logs_done_;
   std::vector<std::thread> log_threads_;
-  Clock::time_point last_events_{};
+  std::map<std::string, std::map<std::string, kube::ObjectEvent>> pod_events_;  // pod -> event name -> event
   Clock::time_point settle_since_{};
   Clock::time_point last_publish_{};
 };
