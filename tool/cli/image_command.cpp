@@ -219,7 +219,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--stage", flags->stage,
                       "Copy this ELF binary to CONTEXT/bin and the libraries it needs to CONTEXT/lib");
   command->add_option("--workloads-build", flags->workloads_build,
-                      "Folder with the built workload binaries (default: the project's build/)");
+                      "Folder with prebuilt workload binaries (default: gkebuild builds the CMake target of the "
+                      "project's CMakeLists.txt or `source:`, else looks in the project's build/)");
   command->add_flag("--quiet,-q", flags->quiet, "No progress on stderr");
   add_registry_flags(*command, flags->registry);
   command->callback([flags, &action] {

@@ -23,6 +23,7 @@ std::string publish_one(const project::Project& project, const std::string& imag
   imageproject::ProjectImageOptions build;
   build.images = {image};
   build.workloads_build = options.workloads_build;
+  build.run = options.run;
   build.build.pull = publish::registry_pull(store, push.session);
   const auto built = imageproject::build_project_images(project, build, store);
   return publish::publish_images(project, *store, built, push).front().reference;
