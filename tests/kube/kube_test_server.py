@@ -42,6 +42,7 @@ trusts that CA for client certificates), listens on 127.0.0.1 at a free port and
 """
 
 import argparse
+import bisect
 import copy
 import heapq
 import json
@@ -217,7 +218,8 @@ class Store:
         self.objects = {}  # (plural, ns, name) -> object
         self.owners = {}  # (plural, ns, name) -> {path: manager}
         self.rv = 100
-        self.history = []  # (rv, plural, ns, type, object)
+        self.history = {}  # plural -> [(rv, ns, type, object)], in resourceVersion order
+        self.history_rvs = {}  # plural -> [rv], for bisecting: a watch reads only what is new
         self.compacted_below = 0
         self.logs = {}  # (ns, pod) -> [(nanos, stamp, text)]
         self.config = {"tokens": [], "forbid": [], "expire_mode": "status",
@@ -256,17 +258,25 @@ class Store:
             meta["namespace"] = ns
         self.objects[key] = obj
         if record:
-            self.history.append((self.rv, plural, ns, event_type or ("MODIFIED" if existed else "ADDED"),
-                                 copy.deepcopy(obj)))
+            self.remember(plural, ns, event_type or ("MODIFIED" if existed else "ADDED"), copy.deepcopy(obj))
         self.cond.notify_all()
         return obj
+
+    def remember(self, plural, ns, event_type, obj):
+        self.history.setdefault(plural, []).append((self.rv, ns, event_type, obj))
+        self.history_rvs.setdefault(plural, []).append(self.rv)
+
+    def changes_since(self, plural, position):
+        """(rv, ns, type, object) of `plural` newer than `position`."""
+        start = bisect.bisect_right(self.history_rvs.get(plural, []), position)
+        return self.history.get(plural, [])[start:]
 
     def delete(self, plural, ns, name):
         obj = self.objects.pop((plural, ns, name))
         self.owners.pop((plural, ns, name), None)
         obj = copy.deepcopy(obj)
         obj["metadata"]["resourceVersion"] = str(self.next_rv())
-        self.history.append((self.rv, plural, ns, "DELETED", copy.deepcopy(obj)))
+        self.remember(plural, ns, "DELETED", copy.deepcopy(obj))
         self.cond.notify_all()
         return obj
 
@@ -805,9 +815,10 @@ class Handler(BaseHTTPRequestHandler):
                     # An ended stream sends nothing more: what changed meanwhile must reach
                     # the client through its reconnect (replay) or its re-list (after 410).
                     ended = STORE.watch_generation != generation
-                    fresh = [] if ended or STORE.watches_suspended else [
-                        (rv, t, o) for rv, plural, ns, t, o in STORE.history
-                        if rv > position and plural == route["plural"] and self.matching(route, query, o, ns)]
+                    changes = [] if ended or STORE.watches_suspended else STORE.changes_since(route["plural"], position)
+                    fresh = [(rv, t, o) for rv, ns, t, o in changes if self.matching(route, query, o, ns)]
+                    if changes and not fresh:  # nothing for this watch: never look at these again
+                        position = changes[-1][0]
                     remaining = deadline - time.monotonic()
                     if ended or fresh or backlog or remaining <= 0:
                         break
