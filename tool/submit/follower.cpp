@@ -255,7 +255,7 @@ class Follower {
           logs_waiting_.push_back({job.name, name, prefix});
         }
     if (logs_waiting_.empty()) return;
-    changed_.notify_all();
+    logs_queued_.notify_all();
     // Idle readers take queued logs; start more only for what they cannot take, up to the cap.
     const auto cap = static_cast<std::size_t>(std::max(1, options_.max_log_streams));
     std::size_t takers = idle_readers_;
@@ -276,7 +276,7 @@ class Follower {
       {
         std::unique_lock lock(mutex_);
         ++idle_readers_;
-        changed_.wait(lock, [this] { return !logs_waiting_.empty() || readers_stop_; });
+        logs_queued_.wait(lock, [this] { return !logs_waiting_.empty() || readers_stop_; });
         --idle_readers_;
         if (readers_stop_) return;
         next = std::move(logs_waiting_.front());
@@ -365,13 +365,18 @@ class Follower {
       std::lock_guard lock(mutex_);
       readers_stop_ = true;
     }
-    changed_.notify_all();
+    logs_queued_.notify_all();
     for (auto& thread : log_threads_) thread.join();
     log_threads_.clear();
   }
 
-  // The record and the view change at most ten times a second: a big sweep sends many events.
-  bool publish_due() const { return Clock::now() - last_publish_ >= std::chrono::milliseconds(100); }
+  // The record and the view change at most ten times a second, and once a second for a sweep
+  // of hundreds of Jobs: each publish rewrites the whole record, so a faster pace would make
+  // following cost the square of the sweep's size.
+  bool publish_due() const {
+    const auto pace = std::chrono::milliseconds(jobs_.size() < 200 ? 100 : 1000);
+    return Clock::now() - last_publish_ >= pace;
+  }
 
   void publish() {
     last_publish_ = Clock::now();
@@ -403,6 +408,7 @@ class Follower {
   std::set<std::string> logs_done_;
   std::vector<std::thread> log_threads_;
   std::deque<PendingLog> logs_waiting_;
+  std::condition_variable logs_queued_;  // readers wait here, not on changed_, which every event notifies
   std::size_t idle_readers_ = 0;
   bool readers_stop_ = false;
   std::map<std::string, std::map<std::string, kube::ObjectEvent>> pod_events_;  // pod -> event name -> event
