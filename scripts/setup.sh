@@ -12,6 +12,7 @@ debian_packages=(
   python3 python3-pip
   docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool
   json-schema-test-suite librsvg2-bin chromium time
+  busybox-static   # the base image of the RUN tests (tests/imagerun)
 )
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja)
 
