@@ -4,6 +4,7 @@
 
 #include "base/atomic_file.h"
 #include "imageproject/project_images.h"
+#include "imagerun/run_step.h"
 #include "localrun/host_gpu.h"
 #include "localrun/local_run.h"
 #include "oci/layout.h"
@@ -27,6 +28,7 @@ std::string build_image(const project::Project& project, const std::string& imag
   options.images = {image};
   options.workloads_build = workloads_build;
   options.build.pull = publish::registry_pull(store, {});
+  options.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   err << "image " << image << ": building into " << layout.string() << " (not pushed: a local run)\n";
   return imageproject::build_project_images(project, options, store).front().manifest.digest.str();
 }
