@@ -4,6 +4,7 @@
 #include "imagerun/run_step.h"
 
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -261,6 +262,23 @@ TEST_F(RunStepTest, AnImageWithManyLayersRunsFromOneTree) {
   EXPECT_TRUE(fs::is_directory(cache_ / "chains"));
 }
 
+// A gkebuild killed during a RUN leaves its overlay mounted; the next RUN removes it.
+TEST_F(RunStepTest, TheRunsOfAKilledGkebuildAreRemoved) {
+  const fs::path abandoned = cache_ / "runs" / "gkebuild-run-999999999-1";
+  fs::create_directories(abandoned / "lower");
+  fs::create_directories(abandoned / "upper");
+  fs::create_directories(abandoned / "work");
+  fs::create_directories(abandoned / "rootfs");
+  const std::string options = "lowerdir=" + (abandoned / "lower").string() + ",upperdir=" + (abandoned / "upper").string() +
+                              ",workdir=" + (abandoned / "work").string();
+  ASSERT_EQ(::mount("overlay", (abandoned / "rootfs").c_str(), "overlay", 0, options.c_str()), 0);
+  const fs::path mine = cache_ / "runs" / ("gkebuild-run-" + std::to_string(::getpid()) + "-999");
+  fs::create_directories(mine);  // a live process's run is left alone
+  run(shell(bases().bare, "true"));
+  EXPECT_FALSE(fs::exists(abandoned));
+  EXPECT_TRUE(fs::exists(mine));
+}
+
 TEST_F(RunStepTest, TheUpperFolderIsRemovedWhenTheHolderIsReleased) {
   fs::path source;
   {
@@ -287,6 +305,15 @@ TEST_F(RunStepTest, FiveRunsOneOnTopOfTheOther) {
     std::cout << "RUN " << i << ": " << took.count() << " ms (run, then the layer written)\n";
     EXPECT_EQ(content_of(by_path(changes).at("count")), std::to_string(i) + "\n");
   }
+  // With every layer unpacked already: the overlay mount, runc's start and end, the empty walk.
+  std::vector<double> times;
+  for (int i = 0; i < 5; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_TRUE(run(shell(image, "true")).entries.empty());
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  std::cout << "RUN true on the unpacked image: median " << times[2] << " ms of 5\n";
 }
 
 }  // namespace

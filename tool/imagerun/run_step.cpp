@@ -1,11 +1,14 @@
 #include "imagerun/run_step.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
 #include <memory>
 #include <set>
 #include <string>
@@ -54,10 +57,26 @@ std::string find_runtime_or_fail() {
   }
 }
 
+constexpr std::string_view kNamePrefix = "gkebuild-run-";
+
 // A container name no other RUN of this or another gkebuild uses at the same time.
 std::string container_name() {
   static std::atomic<unsigned> runs = 0;
-  return "gkebuild-run-" + std::to_string(::getpid()) + "-" + std::to_string(++runs);
+  return std::string(kNamePrefix) + std::to_string(::getpid()) + "-" + std::to_string(++runs);
+}
+
+// The RUNs of gkebuild processes that were killed before they cleaned up: their containers and
+// overlay mounts are removed, so that the folders they hold do not stay forever.
+void remove_abandoned_runs(const fs::path& cache_dir, const localrun::RuntimeCli& cli) {
+  std::error_code ec;
+  for (const auto& run : fs::directory_iterator(cache_dir / "runs", ec)) {
+    const std::string name = run.path().filename().string();
+    if (!name.starts_with(kNamePrefix)) continue;
+    const long pid = std::strtol(name.c_str() + kNamePrefix.size(), nullptr, 10);
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    cli.remove(name);
+    localrun::remove_bundle(run.path());
+  }
 }
 
 bool has_variable(const std::vector<std::string>& env, const std::string& name) {
@@ -202,13 +221,13 @@ build::RunChanges run_in_container(const build::RunRequest& request, const fs::p
   } catch (const std::runtime_error& e) {
     throw Error(ErrorKind::kFailed, std::string("RUN: cannot unpack the image: ") + e.what());
   }
+  const localrun::RuntimeCli cli(runtime, cache_dir / "state" / fs::path(runtime).filename());
+  remove_abandoned_runs(cache_dir, cli);
   const std::string name = container_name();
   auto bundle = mount_bundle(cache_dir / "runs" / name, lowers);
   const json spec = container_spec(request, *bundle, name, cache_dir);
   const RuntimeMade runtime_made = missing_before(bundle->rootfs(), mount_points(spec));
   bundle->write_config(spec.dump(2));
-
-  const localrun::RuntimeCli cli(runtime, cache_dir / "state" / fs::path(runtime).filename());
   const int status = run_to_end(cli, *bundle, name, request);
   bundle->unmount();
   if (status != 0) {
