@@ -124,6 +124,10 @@ TEST_F(BuildahCompareTest, DeletedFilesAndARemadeDirectory) {
   expect_same("rm /data/gone && rm -rf /data/sub && mkdir /data/sub && echo three > /data/sub/three", "delete");
 }
 
+// overlayfs mounted with redirect_dir=off: renaming a base directory copies it whole into the
+// upper folder instead of recording a reference to the lower one.
+TEST_F(BuildahCompareTest, ARenamedBaseDirectory) { expect_same("mv /data/sub /data/moved", "rename"); }
+
 TEST_F(BuildahCompareTest, ModeAndOwnerChangesOfBaseFiles) {
   expect_same("chmod 600 /etc/keep && chown 1000:1000 /data/one && chmod 700 /data", "chmod");
 }
