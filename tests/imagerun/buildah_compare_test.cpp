@@ -138,7 +138,7 @@ TEST_F(BuildahCompareTest, ModeAndOwnerChangesOfBaseFiles) {
 TEST_F(BuildahCompareTest, HardLinks) { expect_same("echo same > /b && ln /b /a && ln /b /c", "hardlink"); }
 
 TEST_F(BuildahCompareTest, AUserWritingInItsHome) {
-  expect_same("echo mine > /home/app/note && mkdir /home/app/dir", "user", "app");
+  expect_same("echo mine > /home/app/note && mkdir /home/app/dir && id > /home/app/id", "user", "app");
 }
 
 }  // namespace

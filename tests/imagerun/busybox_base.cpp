@@ -35,7 +35,7 @@ std::vector<Entry> busybox_entries(const fs::path& files) {
                       "", kBusybox});
   for (const char* applet : kApplets) out.push_back(Entry{std::string("bin/") + applet, EntryType::kSymlink, 0777, 0, 0, 0, "busybox"});
   out.push_back(file(files, "etc/passwd", "root:x:0:0:root:/root:/bin/sh\napp:x:1000:1000::/home/app:/bin/sh\n"));
-  out.push_back(file(files, "etc/group", "root:x:0:\napp:x:1000:\n"));
+  out.push_back(file(files, "etc/group", "root:x:0:\napp:x:1000:\nusers:x:100:app\n"));
   out.push_back(file(files, "etc/keep", "keep\n"));
   out.push_back(file(files, "data/one", "one\n"));
   out.push_back(file(files, "data/gone", "gone\n"));

@@ -1,6 +1,7 @@
 // A tiny busybox image made from layer entries, the base the RUN tests run on: FROM scratch,
 // Debian's busybox-static as /bin/busybox with its applets as symlinks, /etc/passwd and
-// /etc/group with a user "app" (1000:1000, home /home/app) and a few files to change.
+// /etc/group with a user "app" (1000:1000, home /home/app, also in group "users") and a few
+// files to change.
 #pragma once
 
 #include <filesystem>

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -143,6 +144,9 @@ json container_spec(const build::RunRequest& request, const localrun::Bundle& bu
   } catch (const std::runtime_error& e) {
     throw Error(ErrorKind::kFailed, std::string("RUN: ") + e.what());
   }
+  // As buildah: the primary group is in the process's group list too (`id` shows it in groups=).
+  auto& groups = in.process.user.additional_gids;
+  if (std::find(groups.begin(), groups.end(), in.process.user.gid) == groups.end()) groups.push_back(in.process.user.gid);
   if (!has_variable(in.process.env, "PATH")) in.process.env.push_back(std::string("PATH=") + kDefaultPath);
   if (!has_variable(in.process.env, "HOME")) in.process.env.push_back("HOME=" + in.process.user.home);
   in.rootfs = bundle.rootfs();
