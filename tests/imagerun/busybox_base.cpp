@@ -13,7 +13,7 @@ namespace {
 constexpr const char* kBusybox = "/bin/busybox";
 constexpr const char* kApplets[] = {"sh",  "ls",  "rm",    "mkdir", "chmod", "chown", "ln",   "echo", "cat",
                                     "touch", "id", "env", "mknod", "mv",    "cp",    "test", "pwd",  "stat",
-                                    "true", "false", "printf", "sleep", "wc", "grep", "sort", "whoami", "rmdir"};
+                                    "true", "false", "printf", "sleep", "wc", "grep", "sort", "whoami", "rmdir", "seq"};
 
 Entry file(const fs::path& files, const std::string& path, const std::string& content, uint32_t mode = 0644,
            uint32_t owner = 0) {

@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "base/atomic_file.h"
 #include "base/error.h"
 #include "busybox_base.h"
 #include "common/run.h"
@@ -188,9 +189,12 @@ TEST_F(RunStepTest, EnvironmentWorkingDirectoryAndOutputLines) {
 }
 
 TEST_F(RunStepTest, AFailingCommandIsAnErrorWithItsStatus) {
-  const Error error = error_of(shell(bases().bare, "echo partial > /partial; exit 3"));
+  const Error error = error_of(shell(bases().bare, "echo partial > /partial; seq 1 30 >&2; exit 3"));
   EXPECT_EQ(error.kind(), ErrorKind::kFailed);
-  EXPECT_STREQ(error.what(), "RUN exited with status 3");
+  std::string expected = "RUN exited with status 3; the last lines it wrote:";  // the last 20, for a log without them
+  for (int i = 11; i <= 30; ++i) expected += "\n  " + std::to_string(i);
+  EXPECT_EQ(error.what(), expected);
+  EXPECT_STREQ(error_of(shell(bases().bare, "exit 4")).what(), "RUN exited with status 4");
   // Nothing of the failed run stays behind.
   EXPECT_TRUE(fs::is_empty(cache_ / "runs"));
 }
@@ -209,6 +213,17 @@ TEST_F(RunStepTest, AnUnknownUserIsAnError) {
   request.user = "nobody-here";
   const std::string message = error_of(request).what();
   EXPECT_NE(message.find("'nobody-here'"), std::string::npos) << message;
+}
+
+// The host's /etc/hosts and /etc/resolv.conf are copies the RUN may change; neither the host's
+// files nor the layer see the change.
+TEST_F(RunStepTest, TheNameResolutionFilesAreWritableCopies) {
+  const std::string hosts_before = read_file("/etc/hosts");
+  const auto entries = by_path(run(shell(bases().bare, "echo '10.0.0.1 build-only' >> /etc/hosts && "
+                                                      "grep -c build-only /etc/hosts > /seen")));
+  EXPECT_EQ(content_of(entries.at("seen")), "1\n");
+  EXPECT_FALSE(entries.contains("etc/hosts"));
+  EXPECT_EQ(read_file("/etc/hosts"), hosts_before);
 }
 
 TEST_F(RunStepTest, StdinDataReachesTheCommand) {

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <deque>
 #include <memory>
 #include <set>
 #include <string>
@@ -152,8 +153,15 @@ json container_spec(const build::RunRequest& request, const localrun::Bundle& bu
   in.rootfs = bundle.rootfs();
   in.hostname = name.substr(0, 63);
   in.host_network = true;
-  in.host_network_files = localrun::existing_host_network_files();
   json spec = localrun::runtime_spec(in);
+  // The host's name resolution, as copies the RUN may change (`echo … >> /etc/hosts`) without
+  // touching the host's files; like every mount point, they are not part of the layer.
+  for (const fs::path& file : localrun::existing_host_network_files()) {
+    const fs::path copy = bundle.dir() / ("host-" + file.filename().string());
+    fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
+    spec["mounts"].push_back(json{{"destination", file.string()}, {"type", "bind"}, {"source", copy.string()},
+                                  {"options", {"rbind", "rw"}}});
+  }
   spec["process"]["capabilities"] = {{"bounding", kCapabilities}, {"effective", kCapabilities},
                                      {"permitted", kCapabilities}};
   spec["process"]["noNewPrivileges"] = false;  // sudo and setuid helpers work in a build, as in Docker's
@@ -196,11 +204,31 @@ std::shared_ptr<localrun::Bundle> mount_bundle(const fs::path& dir, const std::v
   }
 }
 
+// The last lines a command wrote, for the error when it fails: the output may have gone
+// nowhere (no terminal, no progress).
+class LastLines {
+ public:
+  void add(std::string_view line) {
+    lines_.emplace_back(line.substr(0, 1000));
+    if (lines_.size() > kKept) lines_.pop_front();
+  }
+  std::string text() const {
+    std::string out;
+    for (const auto& line : lines_) out += "\n  " + line;
+    return out;
+  }
+
+ private:
+  static constexpr size_t kKept = 20;
+  std::deque<std::string> lines_;
+};
+
 // Runs the container to its end; deletes it on every way out.
 int run_to_end(const localrun::RuntimeCli& cli, const localrun::Bundle& bundle, const std::string& name,
-               const build::RunRequest& request) {
+               const build::RunRequest& request, LastLines& last) {
   const StdinFile stdin_file(request, bundle.dir());
   auto on_line = [&](std::string_view line, bool) {
+    last.add(line);
     if (request.output) request.output(line);
   };
   struct Remover {
@@ -232,12 +260,15 @@ build::RunChanges run_in_container(const build::RunRequest& request, const fs::p
   const json spec = container_spec(request, *bundle, name, cache_dir);
   const RuntimeMade runtime_made = missing_before(bundle->rootfs(), mount_points(spec));
   bundle->write_config(spec.dump(2));
-  const int status = run_to_end(cli, *bundle, name, request);
+  LastLines last;
+  const int status = run_to_end(cli, *bundle, name, request, last);
   bundle->unmount();
   if (status != 0) {
     const std::string start_error = localrun::last_runtime_error(bundle->dir() / "runtime.log");
     if (!start_error.empty()) throw Error(ErrorKind::kFailed, "RUN could not start its container: " + start_error);
-    throw Error(ErrorKind::kFailed, "RUN exited with status " + std::to_string(status));
+    const std::string output = last.text();
+    throw Error(ErrorKind::kFailed, "RUN exited with status " + std::to_string(status) +
+                                        (output.empty() ? "" : "; the last lines it wrote:" + output));
   }
   try {
     return build::RunChanges{upper_changes(bundle->upper(), runtime_made), bundle};
