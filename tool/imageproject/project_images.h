@@ -28,7 +28,7 @@ struct ProjectImageOptions {
   // Where compiled workload binaries are looked for (recursively); empty: the
   // project folder's and the current folder's build/.
   std::filesystem::path workloads_build;
-  build::BuildOptions build;  // compression, epoch, progress, pull, run
+  build::BuildOptions build;  // compression, epoch, progress, pull
 };
 
 // Builds each image in turn into `store` and tags it there. Throws SourceError
