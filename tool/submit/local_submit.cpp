@@ -25,10 +25,10 @@ std::string build_image(const project::Project& project, const std::string& imag
                         const std::string& workloads_build, std::ostream& err) {
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
   imageproject::ProjectImageOptions options;
+  options.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   options.images = {image};
   options.workloads_build = workloads_build;
   options.build.pull = publish::registry_pull(store, {});
-  options.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   err << "image " << image << ": building into " << layout.string() << " (not pushed: a local run)\n";
   return imageproject::build_project_images(project, options, store).front().manifest.digest.str();
 }
