@@ -10,7 +10,7 @@ debian_packages=(
   libdeflate-dev libzstd-dev zlib1g-dev zstd libopenblas-dev
   libacl1-dev liblz4-dev libbz2-dev liblzma-dev nettle-dev   # static archives libarchive.a needs
   python3 python3-pip
-  docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool
+  docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool busybox-static
   json-schema-test-suite librsvg2-bin chromium time
   libxml2-utils   # xmllint: tests/validate checks -o junit against a JUnit XSD
 )

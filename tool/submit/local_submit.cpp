@@ -4,6 +4,7 @@
 
 #include "base/atomic_file.h"
 #include "imageproject/project_images.h"
+#include "imagerun/run_step.h"
 #include "localrun/host_gpu.h"
 #include "localrun/local_run.h"
 #include "oci/layout.h"
@@ -24,6 +25,7 @@ std::string build_image(const project::Project& project, const std::string& imag
                         const std::string& workloads_build, const PlanRequest& request, std::ostream& err) {
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
   imageproject::ProjectImageOptions options;
+  options.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   options.images = {image};
   options.workloads_build = workloads_build;
   options.run = workloadbuild::SubmittedRun{request.experiment, request.accelerators};
