@@ -35,6 +35,7 @@ struct Frame {
 
 enum class Flow : uint8_t { Normal, Break, Continue };
 
+
 // Blocks of an inheritance chain by name, most derived first.
 struct BlockEntry {
   const BlockStmt* block;
@@ -91,6 +92,7 @@ class Interpreter {
   Flow render_if(const IfStmt& stmt);
   Flow render_for(const ForStmt& stmt);
   void run_loop(const ForStmt& stmt, const Value& iterable, int depth);
+  void loop_over(const ForStmt& stmt, const Sequence& sequence, int depth);
   void assign(const Target& target, const Value& value, Frame& into);
   void render_set(const SetStmt& stmt);
   Flow render_set_block(const SetBlockStmt& stmt);
@@ -113,6 +115,8 @@ class Interpreter {
   Value eval_compare(const CompareExpr& expr);
   Value eval_call(const CallExpr& expr);
   Value eval_method_call(const CallExpr& expr);
+  Value eval_method_object(const CallExpr& expr);  // the `x` of `x.name(...)`, defined
+  Value call_method_of(const CallExpr& expr, const Value& object);
   Value eval_slice(const Value& object, const SliceExpr& slice);
   [[noreturn]] void raise_at(const Template* tmpl, size_t offset, const std::string& message,
                             TemplateErrorKind kind = TemplateErrorKind::Runtime) const;
