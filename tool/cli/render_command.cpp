@@ -5,6 +5,8 @@
 
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "base/source_error.h"
 #include "cli/command.h"
@@ -68,7 +70,12 @@ int render_template(const RenderArguments& args) {
   // Kept until the process exits: freeing a large context object by object just before exit
   // is work nobody needs (a 10,000-record context is a tenth of the run).
   static const auto* context = new jinja::Value(render::load_values(paths(args.values_files), assignments(args.sets)));
-  std::cout << render::render_template_file(args.template_file, *context, options);
+  // Kept in pieces until the render has succeeded (stdout stays empty on error): no copy of
+  // the whole output as one string grows, and no string twice its size.
+  std::vector<std::string> pieces;
+  render::render_template_file(args.template_file, *context, options,
+                               [&pieces](std::string&& piece) { pieces.push_back(std::move(piece)); });
+  for (const auto& piece : pieces) std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
   return kExitSuccess;
 }
 

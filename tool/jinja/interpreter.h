@@ -35,6 +35,8 @@ struct Frame {
 
 enum class Flow : uint8_t { Normal, Break, Continue };
 
+// A streamed render hands its output on in pieces of about this size.
+inline constexpr size_t kStreamPieceBytes = size_t{64} << 10;
 
 // Blocks of an inheritance chain by name, most derived first.
 struct BlockEntry {
@@ -54,8 +56,10 @@ class Interpreter {
   // render ends (see ~Interpreter).
   void note_changed_in_place(const Value& container) { changed_in_place_.push_back(container); }
 
-  // `context` must be a mapping or None.
-  std::string render(const std::shared_ptr<const Template>& tmpl, const Value& context);
+  // `context` must be a mapping or None. With a sink, the output goes there in pieces as it
+  // grows, and what is left at the end is returned.
+  std::string render(const std::shared_ptr<const Template>& tmpl, const Value& context,
+                     const OutputSink* sink = nullptr);
 
   const Options& options() const { return options_; }
   bool strict() const { return options_.undefined == UndefinedMode::Strict; }
@@ -124,6 +128,9 @@ class Interpreter {
   TemplateStore& store_;
   const Options& options_;
   std::string* out_ = nullptr;           // where rendered text goes
+  std::string* streamed_ = nullptr;      // the top-level output, while it goes to sink_ in pieces
+  const OutputSink* sink_ = nullptr;
+  void flush_streamed();
   std::shared_ptr<Frame> frame_;         // the innermost scope
   const Template* current_ = nullptr;    // the template whose code runs, for error positions
   const Value* block_input_ = nullptr;  // input of the innermost filter block
