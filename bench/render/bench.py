@@ -14,6 +14,7 @@ The contexts are generated here, deterministically.
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -47,25 +48,32 @@ def job_records(count):
     return {"namespace": "bench", "jobs": jobs}
 
 
+def children_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def whole_process(command, runs, out_path):
-    """Median wall seconds of `command` run `runs` times, and its peak RSS in KiB.
+    """Median wall seconds of `command` run `runs` times, its peak RSS in KiB, and its median
+    CPU seconds (user + system; on a loaded machine wall time is mostly waiting for a core).
 
     The peak comes from one more run under /usr/bin/time: a child forked from this Python
     process would inherit Python's high-water mark across exec.
     """
-    seconds = []
+    seconds, cpu = [], []
     for _ in range(runs):
         with open(out_path, "wb") as out:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), children_cpu_seconds()
             done = subprocess.run(command, stdout=out, stderr=subprocess.PIPE)
             seconds.append(time.perf_counter() - start)
+            cpu.append(children_cpu_seconds() - start_cpu)
         if done.returncode != 0:
             sys.exit("failed (%d): %s\n%s" % (done.returncode, " ".join(command), done.stderr.decode()))
     rss_file = out_path + ".rss"
     subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + command, stdout=subprocess.DEVNULL, check=True)
     with open(rss_file) as f:
         peak_kib = int(f.read().split()[-1])
-    return statistics.median(seconds), peak_kib
+    return statistics.median(seconds), peak_kib, statistics.median(cpu)
 
 
 def in_process(render, runs):
@@ -147,12 +155,15 @@ def main():
         f.write("{}")
     rows.append(template_case("(d) trivial template", gkebuild, render_bench, trivial, empty, work, runs))
 
-    print("whole process: median of %d runs, peak RSS; in process: the render call only, median of %d" % (runs, runs))
-    print("%-22s %10s %10s %7s | %10s %10s %7s | %9s %9s | %s" % (
-        "case", "gkebuild", "jinja2", "ratio", "engine", "minijinja", "ratio", "MiB ours", "MiB py", "same output"))
+    print("whole process: median of %d runs (wall, and CPU = user + system), peak RSS; in process: the "
+          "render call only, median of %d; load average %.1f" % (runs, runs, os.getloadavg()[0]))
+    print("%-22s %10s %10s %7s | %9s %9s %6s | %10s %10s %7s | %9s %9s | %s" % (
+        "case", "gkebuild", "jinja2", "ratio", "CPU ours", "CPU py", "ratio", "engine", "minijinja", "ratio",
+        "MiB ours", "MiB py", "same output"))
     for label, ours, py, engine, mini, same in rows:
-        print("%-22s %8.1fms %8.1fms %6.1fx | %8.3fms %8.3fms %6.1fx | %9.1f %9.1f | %s" % (
-            label, ours[0] * 1e3, py[0] * 1e3, py[0] / ours[0], engine * 1e3, mini * 1e3, mini / engine,
+        print("%-22s %8.1fms %8.1fms %6.1fx | %7.1fms %7.1fms %5.1fx | %8.3fms %8.3fms %6.1fx | %9.1f %9.1f | %s" % (
+            label, ours[0] * 1e3, py[0] * 1e3, py[0] / ours[0], ours[2] * 1e3, py[2] * 1e3,
+            py[2] / max(ours[2], 1e-6), engine * 1e3, mini * 1e3, mini / engine,
             ours[1] / 1024, py[1] / 1024, {None: "n/a", True: "yes", False: "NO"}[same]))
     print("targets: (a)(b)(c) >= 20x jinja2 whole process; engine >= 2x MiniJinja; (d) < 5 ms; "
           "(b) peak memory <= jinja2's")

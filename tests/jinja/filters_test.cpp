@@ -1,4 +1,10 @@
 // Filters and tests, checked against Jinja2.
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <string>
+#include <vector>
+
 #include "jinja_cases.h"
 
 namespace gkebuild::jinja::testing {
@@ -61,6 +67,36 @@ TEST(JinjaFilters, MatchesJinja2) {
       {R"j({{ x is undefined }}{{ 1 is not none }}{{ range is callable }}{{ 'a' is not defined }})j", R"j({})j", R"j(TrueTrueTrueFalse)j", {false, false, false, false}},
   };
   expect_cases(cases);
+}
+
+// random and lipsum are random, as in Jinja2: checked by what every output must be, and by
+// the outputs differing (the chance that 200 picks of 1..5 are all one value is 5^-199).
+TEST(JinjaRandomness, RandomPicksAnItemAndLipsumWritesParagraphs) {
+  std::set<std::string> picked;
+  for (int i = 0; i < 200; ++i) picked.insert(render("{{ [1, 2, 3, 4, 5] | random }}"));
+  EXPECT_GT(picked.size(), 1u);
+  for (const auto& item : picked) EXPECT_TRUE(item.size() == 1 && item[0] >= '1' && item[0] <= '5') << item;
+  EXPECT_EQ(render("{{ [] | random is undefined }}|{{ 'a' | random }}"), "True|a");
+  EXPECT_THROW(render("{{ {'a': 1} | random }}"), TemplateError);
+
+  const std::string text = render("{{ lipsum(3, html=False, min=5, max=9) }}");
+  std::vector<std::string> paragraphs;
+  for (std::size_t start = 0;;) {
+    const std::size_t end = text.find("\n\n", start);
+    paragraphs.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) break;
+    start = end + 2;
+  }
+  ASSERT_EQ(paragraphs.size(), 3u) << text;
+  for (const auto& paragraph : paragraphs) {
+    const auto words = std::count(paragraph.begin(), paragraph.end(), ' ') + 1;
+    EXPECT_TRUE(words >= 5 && words <= 8) << paragraph;
+    EXPECT_TRUE(paragraph.back() == '.' && std::isupper(static_cast<unsigned char>(paragraph[0]))) << paragraph;
+  }
+  const std::string html = render("{{ lipsum(2) }}");
+  EXPECT_TRUE(html.starts_with("<p>") && html.ends_with("</p>") && html.find("</p>\n<p>") != std::string::npos)
+      << html;
+  EXPECT_THROW(render("{{ lipsum(min=5, max=5) }}"), TemplateError);
 }
 
 }  // namespace

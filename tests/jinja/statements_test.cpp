@@ -15,6 +15,8 @@ TEST(JinjaStatements, MatchesJinja2) {
       {R"j({% for i in x if i > 1 %}{{ i }}{{ loop.index }}{% endfor %})j", R"j({"x": [1, 2, 3]})j", R"j(2132)j", {false, false, false, false}},
       {R"j({% for i in x if i > 5 %}{{ i }}{% else %}none{% endfor %})j", R"j({"x": [1, 2, 3]})j", R"j(none)j", {false, false, false, false}},
       {R"j({% for k, v in x.items() %}{{ k }}={{ v }};{% endfor %}{% for k in x %}{{ k }};{% endfor %})j", R"j({"x": {"b": 1, "a": 2}})j", R"j(b=1;a=2;b;a;)j", {false, false, false, false}},
+      // `for … in d.items()` walks the pairs without building tuples, except where one is seen.
+      {R"j({% for k, v in x.items() %}{{ loop.previtem if not loop.first }}{{ k }}{% endfor %}|{% for p in x.items() %}{{ p }}{% endfor %}|{% for k, v in x.items() if v > 1 %}{{ k }}{{ loop.length }}{% endfor %}|{% for (k, v) in {}.items() %}{% else %}none{% endfor %})j", R"j({"x": {"b": 1, "a": 2}})j", R"j(b('b', 1)a|('b', 1)('a', 2)|a1|none)j", {false, false, false, false}},
       {R"j({% for a, b in [(1, 2), (3, 4)] %}{{ a }}{{ b }}{% endfor %}|{% for c in 'ab' %}{{ c }};{% endfor %})j", R"j({})j", R"j(1234|a;b;)j", {false, false, false, false}},
       {R"j({% set y = 0 %}{% for i in x %}{% set y = i %}{% endfor %}{{ y }}|{% for i in x %}{% endfor %}[{{ i }}])j", R"j({"x": [1, 2]})j", R"j(0|[])j", {false, false, false, false}},
       {R"j({% set x = 1 %}{% for i in [1,2] %}{{ x }}{% set x = i + 5 %}{{ x }};{% endfor %}{{ x }})j", R"j({})j", R"j(16;17;1)j", {false, false, false, false}},

@@ -116,6 +116,20 @@ TEST_F(RenderCli, UndefinedVariableInATemplate) {
   EXPECT_EQ(lenient.out, "a: x\nb: ");
 }
 
+// Output goes on in 64 KiB pieces while the render runs; stdout still gets nothing when the
+// render fails after many pieces, and everything, in order, when it succeeds.
+TEST_F(RenderCli, LargeOutputIsWholeOrNothing) {
+  write_file_atomically(scratch / "t.j2",
+                        "{% for i in range(n) %}line {{ i }} of a long render\n{% endfor %}{{ last }}");
+  const std::string t = "--template " + (scratch / "t.j2").string() + " --set n=20000";
+  expect_usage_error(render(t), "'last' is undefined");
+  const auto ok = render(t + " --set last=end");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  std::string expected;
+  for (int i = 0; i < 20000; ++i) expected += "line " + std::to_string(i) + " of a long render\n";
+  EXPECT_EQ(ok.out, expected + "end");
+}
+
 TEST_F(RenderCli, TemplateSyntaxError) {
   write_file_atomically(scratch / "t.j2", "line one\n{% if %}\n{% endif %}\n");
   const auto result = render("--template " + (scratch / "t.j2").string());

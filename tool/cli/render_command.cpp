@@ -3,9 +3,13 @@
 // `gkebuild image --push` are named by the digest pinned in .gkebuild/images.json.
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "base/huge_heap.h"
 #include "base/source_error.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
@@ -58,6 +62,9 @@ std::map<std::string, std::string> image_references(const std::vector<std::strin
   return out;
 }
 
+// Below this much values data a render is small, and start-up stays as it is.
+constexpr std::size_t kHugeHeapValuesBytes = std::size_t{1} << 20;
+
 int render_template(const RenderArguments& args) {
   if (!args.targets.empty() || !args.output_dir.empty())
     throw SourceError({"--template"}, "renders one template to stdout; TARGETs and -o belong to project renders");
@@ -66,10 +73,23 @@ int render_template(const RenderArguments& args) {
   options.lstrip_blocks = args.lstrip_blocks;
   options.keep_trailing_newline = args.keep_trailing_newline;
   options.undefined = args.undefined == "lenient" ? jinja::UndefinedMode::Lenient : jinja::UndefinedMode::Strict;
+  // A values file takes about five times its size in engine values, and the output as much again.
+  std::size_t values_bytes = 0;
+  for (const auto& file : args.values_files) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(file, error);
+    if (!error) values_bytes += static_cast<std::size_t>(size);
+  }
+  if (values_bytes >= kHugeHeapValuesBytes) prepare_huge_heap(8 * values_bytes);
   // Kept until the process exits: freeing a large context object by object just before exit
   // is work nobody needs (a 10,000-record context is a tenth of the run).
   static const auto* context = new jinja::Value(render::load_values(paths(args.values_files), assignments(args.sets)));
-  std::cout << render::render_template_file(args.template_file, *context, options);
+  // Kept in pieces until the render has succeeded (stdout stays empty on error): no copy of
+  // the whole output as one string grows, and no string twice its size.
+  std::vector<std::string> pieces;
+  render::render_template_file(args.template_file, *context, options,
+                               [&pieces](std::string&& piece) { pieces.push_back(std::move(piece)); });
+  for (const auto& piece : pieces) std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
   return kExitSuccess;
 }
 

@@ -109,10 +109,10 @@ void Environment::add_template(std::string name, std::string source) {
 
 namespace {
 std::string run(TemplateLibrary& store, const Options& options, const std::shared_ptr<const Template>& tmpl,
-                const Value& context) {
+                const Value& context, const OutputSink* sink = nullptr) {
   Interpreter interpreter(store, options);
   try {
-    return interpreter.render(tmpl, context);
+    return interpreter.render(tmpl, context, sink);
   } catch (const EvalError& error) {
     throw TemplateError(error.template_kind(), {tmpl->name, 0, 0}, error.what());
   }
@@ -125,12 +125,20 @@ Value context_value(const nlohmann::ordered_json& context) {
 }
 }  // namespace
 
-std::string Environment::render_file(const std::string& name, const Value& context) {
+std::shared_ptr<const Template> Environment::find_template(const std::string& name) {
   auto tmpl = store_->find(name);
   if (!tmpl)
     throw TemplateError(TemplateErrorKind::NotFound, {name, 0, 0},
                         "template '" + name + "' not found (searched " + store_->describe_search() + ")");
-  return run(*store_, options_, tmpl, context);
+  return tmpl;
+}
+
+std::string Environment::render_file(const std::string& name, const Value& context) {
+  return run(*store_, options_, find_template(name), context);
+}
+
+void Environment::render_file(const std::string& name, const Value& context, const OutputSink& sink) {
+  sink(run(*store_, options_, find_template(name), context, &sink));
 }
 
 std::string Environment::render_file(const std::string& name, const nlohmann::ordered_json& context) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,6 +23,11 @@ struct Options {
 };
 
 class TemplateLibrary;
+struct Template;
+
+// Takes rendered text in pieces of about 64 KiB, in order, as the render produces it (the
+// last piece may be shorter or empty). A render that fails may already have given pieces.
+using OutputSink = std::function<void(std::string&& piece)>;
 
 class Environment {
  public:
@@ -39,12 +45,16 @@ class Environment {
   std::string render_file(const std::string& name, const nlohmann::ordered_json& context);
   // The same with a context already in engine values (a mapping), e.g. a values file's.
   std::string render_file(const std::string& name, const Value& context);
+  // The same, giving the output to `sink` in pieces instead of as one string at the end.
+  void render_file(const std::string& name, const Value& context, const OutputSink& sink);
   std::string render_string(std::string_view source, const nlohmann::ordered_json& context,
                             const std::string& name = "<string>");
 
   const Options& options() const { return options_; }
 
  private:
+  std::shared_ptr<const Template> find_template(const std::string& name);  // throws NotFound
+
   Options options_;
   std::unique_ptr<TemplateLibrary> store_;
 };

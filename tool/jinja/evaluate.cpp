@@ -229,11 +229,18 @@ Value Interpreter::eval_call(const CallExpr& expr) {
 
 // `x.name(...)`: a str, list or dict method is called directly, without the bound-method
 // object that evaluating `x.name` alone makes (`for k, v in d.items()` in every loop).
-Value Interpreter::eval_method_call(const CallExpr& expr) {
+Value Interpreter::eval_method_call(const CallExpr& expr) { return call_method_of(expr, eval_method_object(expr)); }
+
+Value Interpreter::eval_method_object(const CallExpr& expr) {
   const auto& attribute = static_cast<const GetattrExpr&>(*expr.callee);
   Value object = eval(*attribute.object);
   if (object.is_undefined())
     raise_at(current_, attribute.object->offset, object.undefined_message(), TemplateErrorKind::Undefined);
+  return object;
+}
+
+Value Interpreter::call_method_of(const CallExpr& expr, const Value& object) {
+  const auto& attribute = static_cast<const GetattrExpr&>(*expr.callee);
   CallArgs args;
   if (!object.is_object() && has_method(object, attribute.name)) {
     eval_args(expr.args, args);

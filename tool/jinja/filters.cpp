@@ -9,6 +9,7 @@
 #include "jinja/interpreter.h"
 #include "jinja/limits.h"
 #include "jinja/number_format.h"
+#include "jinja/randomness.h"
 #include "jinja/unicode.h"
 
 namespace gkebuild::jinja {
@@ -145,6 +146,7 @@ const std::unordered_map<std::string_view, FilterFn>& table() {
          {&text_filters(), &sequence_filters(), &yaml_filters(), &markup_filters(), &layout_filters()})
       for (const FilterEntry& entry : *group) map.emplace(entry.name, entry.fn);
     map.emplace("tojson", f_tojson);
+    map.emplace("random", random_filter);
     return map;
   }();
   return filters;

@@ -1,8 +1,9 @@
-// Global functions: range, dict, namespace, cycler, joiner, and gkebuild's required().
+// Global functions: range, dict, namespace, cycler, joiner, lipsum, and gkebuild's required().
 #include <unordered_map>
 
 #include "jinja/interpreter.h"
 #include "jinja/objects.h"
+#include "jinja/randomness.h"
 #include "jinja/yaml_helpers.h"
 
 namespace gkebuild::jinja {
@@ -158,6 +159,7 @@ bool find_global(std::string_view name, Value& out) {
       {"range", make_global("range", g_range)},       {"dict", make_global("dict", g_dict)},
       {"namespace", make_global("namespace", g_namespace)}, {"cycler", make_global("cycler", g_cycler)},
       {"joiner", make_global("joiner", g_joiner)},    {"required", make_global("required", g_required)},
+      {"lipsum", make_global("lipsum", lipsum_global)},
   };
   auto found = globals.find(name);
   if (found == globals.end()) return false;

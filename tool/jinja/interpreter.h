@@ -35,6 +35,9 @@ struct Frame {
 
 enum class Flow : uint8_t { Normal, Break, Continue };
 
+// A streamed render hands its output on in pieces of about this size.
+inline constexpr size_t kStreamPieceBytes = size_t{64} << 10;
+
 // Blocks of an inheritance chain by name, most derived first.
 struct BlockEntry {
   const BlockStmt* block;
@@ -53,8 +56,10 @@ class Interpreter {
   // render ends (see ~Interpreter).
   void note_changed_in_place(const Value& container) { changed_in_place_.push_back(container); }
 
-  // `context` must be a mapping or None.
-  std::string render(const std::shared_ptr<const Template>& tmpl, const Value& context);
+  // `context` must be a mapping or None. With a sink, the output goes there in pieces as it
+  // grows, and what is left at the end is returned.
+  std::string render(const std::shared_ptr<const Template>& tmpl, const Value& context,
+                     const OutputSink* sink = nullptr);
 
   const Options& options() const { return options_; }
   bool strict() const { return options_.undefined == UndefinedMode::Strict; }
@@ -91,6 +96,7 @@ class Interpreter {
   Flow render_if(const IfStmt& stmt);
   Flow render_for(const ForStmt& stmt);
   void run_loop(const ForStmt& stmt, const Value& iterable, int depth);
+  void loop_over(const ForStmt& stmt, const Sequence& sequence, int depth);
   void assign(const Target& target, const Value& value, Frame& into);
   void render_set(const SetStmt& stmt);
   Flow render_set_block(const SetBlockStmt& stmt);
@@ -113,6 +119,8 @@ class Interpreter {
   Value eval_compare(const CompareExpr& expr);
   Value eval_call(const CallExpr& expr);
   Value eval_method_call(const CallExpr& expr);
+  Value eval_method_object(const CallExpr& expr);  // the `x` of `x.name(...)`, defined
+  Value call_method_of(const CallExpr& expr, const Value& object);
   Value eval_slice(const Value& object, const SliceExpr& slice);
   [[noreturn]] void raise_at(const Template* tmpl, size_t offset, const std::string& message,
                             TemplateErrorKind kind = TemplateErrorKind::Runtime) const;
@@ -120,6 +128,9 @@ class Interpreter {
   TemplateStore& store_;
   const Options& options_;
   std::string* out_ = nullptr;           // where rendered text goes
+  std::string* streamed_ = nullptr;      // the top-level output, while it goes to sink_ in pieces
+  const OutputSink* sink_ = nullptr;
+  void flush_streamed();
   std::shared_ptr<Frame> frame_;         // the innermost scope
   const Template* current_ = nullptr;    // the template whose code runs, for error positions
   const Value* block_input_ = nullptr;  // input of the innermost filter block

@@ -4,7 +4,43 @@
 
 namespace gkebuild::jinja {
 
+namespace {
+// `x.items()` with no arguments: the call of `for k, v in d.items()`.
+const CallExpr* items_call(const Expr& iter) {
+  if (iter.kind != ExprKind::Call) return nullptr;
+  const auto& call = static_cast<const CallExpr&>(iter);
+  const auto& args = call.args;
+  if (call.callee->kind != ExprKind::Getattr || static_cast<const GetattrExpr&>(*call.callee).name != "items" ||
+      !args.positional.empty() || !args.keywords.empty() || args.star_args || args.star_kwargs)
+    return nullptr;
+  return &call;
+}
+}  // namespace
+
 Flow Interpreter::render_for(const ForStmt& stmt) {
+  // `for k, v in d.items()` walks the mapping's pairs instead of a list of tuples built for it.
+  if (const CallExpr* call = items_call(*stmt.iter)) {
+    Value object = eval_method_object(*call);
+    if (object.is_mapping()) {
+      Sequence sequence = [&] {
+        try {
+          return Sequence::items_of(object);
+        } catch (const EvalError& error) {
+          raise_at(current_, stmt.iter->offset, error.what(), error.template_kind());
+        }
+      }();
+      loop_over(stmt, sequence, 1);
+      return Flow::Normal;
+    }
+    Value iterable;
+    try {
+      iterable = call_method_of(*call, object);
+    } catch (const EvalError& error) {
+      raise_at(current_, stmt.iter->offset, error.what(), error.template_kind());
+    }
+    run_loop(stmt, iterable, 1);
+    return Flow::Normal;
+  }
   Value iterable = eval(*stmt.iter);
   run_loop(stmt, iterable, 1);
   return Flow::Normal;
@@ -19,6 +55,10 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
       raise_at(current_, stmt.iter->offset, error.what(), error.template_kind());
     }
   }();
+  loop_over(stmt, sequence, depth);
+}
+
+void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int depth) {
   auto inner = std::make_shared<Frame>();
   inner->parent = frame_;
   bool completed_iteration = false;
@@ -48,7 +88,13 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
       loop->index0 = i;
       inner->vars.clear();
       inner->vars.emplace_back("loop", loop_value);
-      assign(stmt.target, loop->item(i), *inner);
+      const auto* pair = use_filter ? nullptr : sequence.pair_at(i);
+      if (pair && stmt.target.kind == Target::Kind::Tuple && stmt.target.items.size() == 2) {
+        assign(stmt.target.items[0], pair->first, *inner);
+        assign(stmt.target.items[1], pair->second, *inner);
+      } else {
+        assign(stmt.target, loop->item(i), *inner);
+      }
       Flow flow = render_body(stmt.body);
       if (flow == Flow::Normal) completed_iteration = true;
       if (flow == Flow::Break) break;

@@ -21,6 +21,7 @@ std::string Interpreter::capture(const Body& body, Flow* flow) {
 Flow Interpreter::render_body(const Body& body) {
   for (const auto& stmt : body) {
     Flow flow = render_stmt(*stmt);
+    if (out_ == streamed_ && streamed_ && streamed_->size() >= kStreamPieceBytes) flush_streamed();
     if (flow != Flow::Normal) return flow;
   }
   return Flow::Normal;

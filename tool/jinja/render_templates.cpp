@@ -60,17 +60,32 @@ Interpreter::~Interpreter() {
   }
 }
 
-std::string Interpreter::render(const std::shared_ptr<const Template>& tmpl, const Value& context) {
+std::string Interpreter::render(const std::shared_ptr<const Template>& tmpl, const Value& context,
+                                const OutputSink* sink) {
   if (!context.is_mapping() && !context.is_none()) throw EvalError("the render context must be a mapping");
   auto root = std::make_shared<Frame>();
   root->data = context;
   std::string result;
+  if (sink) {
+    result.reserve(kStreamPieceBytes + kStreamPieceBytes / 8);
+    streamed_ = &result;
+    sink_ = sink;
+  }
   {
     StateGuard guard(*this);
     out_ = &result;
     render_template(tmpl, root);
   }
+  streamed_ = nullptr;
+  sink_ = nullptr;
   return result;
+}
+
+void Interpreter::flush_streamed() {
+  std::string piece;
+  piece.reserve(kStreamPieceBytes + kStreamPieceBytes / 8);
+  piece.swap(*streamed_);
+  (*sink_)(std::move(piece));
 }
 
 void Interpreter::render_template(std::shared_ptr<const Template> tmpl, std::shared_ptr<Frame> root) {

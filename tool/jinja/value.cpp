@@ -247,7 +247,18 @@ Sequence::Sequence(const Value& value) : holder_(value) {
   }
 }
 
+Sequence::Sequence(const Value& mapping, ItemsTag) : holder_(mapping), items_mode_(true) {
+  if (mapping.kind() == Kind::Dict) {
+    owned_pairs_ = mapping.pairs();
+  } else {
+    owned_pairs_.reserve(mapping.json().size());
+    mapping_for_each(mapping, [&](const Value& k, const Value& v) { owned_pairs_.emplace_back(k, v); });
+  }
+  size_ = owned_pairs_.size();
+}
+
 Value Sequence::at(size_t index) const {
+  if (items_mode_) return Value::tuple({owned_pairs_[index].first, owned_pairs_[index].second});
   if (items_) return (*items_)[index];
   if (pairs_) return (*pairs_)[index].first;
   if (json_->is_array()) return Value::from_json((*json_)[index]);

@@ -168,15 +168,25 @@ int compare(const Value& a, const Value& b, bool case_insensitive = false);
 class Sequence {
  public:
   explicit Sequence(const Value& value);
+  // What `mapping.items()` yields, as (key, value) tuples, without building them: a copy of
+  // the pairs taken now (the loop body may change the mapping), each tuple made only when asked.
+  static Sequence items_of(const Value& mapping) { return Sequence(mapping, ItemsTag{}); }
   size_t size() const { return size_; }
   Value at(size_t index) const;
+  // The (key, value) pair at `index` of an items_of sequence; null for other sequences.
+  const std::pair<Value, Value>* pair_at(size_t index) const { return items_mode_ ? &owned_pairs_[index] : nullptr; }
 
  private:
+  struct ItemsTag {};
+  Sequence(const Value& mapping, ItemsTag);
+
   Value holder_;
   const Json* json_ = nullptr;
   const std::vector<Value>* items_ = nullptr;
   const std::vector<std::pair<Value, Value>>* pairs_ = nullptr;
   std::vector<Value> owned_;
+  std::vector<std::pair<Value, Value>> owned_pairs_;
+  bool items_mode_ = false;
   size_t size_ = 0;
 };
 

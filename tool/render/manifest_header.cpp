@@ -1,5 +1,6 @@
 #include "render/manifest_header.h"
 
+#include "render/block_yaml_header.h"
 #include "render/yaml_events.h"
 
 namespace gkebuild::render {
@@ -66,6 +67,11 @@ bool read_root(EventReader& reader, ManifestHeader& header) {
 }  // namespace
 
 std::optional<ManifestHeader> read_manifest_header(const std::string& text, YamlSyntaxError& error) {
+  if (auto header = read_block_yaml_header(text)) return header;
+  return read_manifest_header_with_libyaml(text, error);
+}
+
+std::optional<ManifestHeader> read_manifest_header_with_libyaml(const std::string& text, YamlSyntaxError& error) {
   EventReader reader(text);
   ManifestHeader header;
   bool ok = reader.next() && reader.next();  // stream start, then a document or the stream's end

@@ -24,6 +24,9 @@ struct YamlSyntaxError {
 };
 
 // Reads `text` (one document). On a syntax error returns nullopt and fills `error`.
+// Plain block YAML is read by a line reader of its own (block_yaml_header.h), the rest by libyaml.
 std::optional<ManifestHeader> read_manifest_header(const std::string& text, YamlSyntaxError& error);
+// The same, always by libyaml: the reference the line reader is tested against.
+std::optional<ManifestHeader> read_manifest_header_with_libyaml(const std::string& text, YamlSyntaxError& error);
 
 }  // namespace gkebuild::render

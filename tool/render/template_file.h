@@ -13,5 +13,8 @@ namespace gkebuild::render {
 // Throws SourceError for a missing or too large file and for template errors.
 std::string render_template_file(const std::filesystem::path& file, const jinja::Value& context,
                                  const jinja::Options& options);
+// The same, giving the output to `sink` in pieces as it is produced.
+void render_template_file(const std::filesystem::path& file, const jinja::Value& context,
+                          const jinja::Options& options, const jinja::OutputSink& sink);
 
 }  // namespace gkebuild::render
