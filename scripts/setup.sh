@@ -13,7 +13,7 @@ debian_packages=(
   docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool
   json-schema-test-suite librsvg2-bin chromium time
 )
-python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja)
+python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja python-hcl2)
 
 missing=()
 for p in "${debian_packages[@]}"; do
@@ -33,7 +33,7 @@ fi
 python=$(command -v python3)
 if ! "$python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
-need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None}
+need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None, "python-hcl2": None}
 for name, version in need.items():
     got = m.version(name)
     if version and got != version: sys.exit(1)
