@@ -10,6 +10,8 @@
 #include "cluster/terraform.h"
 #include "cluster/up_down.h"
 #include "project/project.h"
+#include "submit/cluster.h"
+#include "submit/cluster_check.h"
 
 namespace gkebuild::cli {
 namespace {
@@ -18,6 +20,9 @@ struct ClusterFlags {
   ProjectFlags project;
   std::string format = "gcloud";
   bool dry_run = false;
+  std::string experiment;  // check: only this experiment's Jobs
+  std::string kubeconfig;
+  kube::KubeconfigOptions kube;
 };
 
 // The project and the GKE cluster its `cluster:` describes (an error naming the file when none).
@@ -48,11 +53,33 @@ int up_or_down(const ClusterFlags& flags, bool up) {
   return kExitSuccess;
 }
 
+int check(ClusterFlags& flags) {
+  const auto project = project::load_project(project_file(flags.project));
+  if (!flags.kubeconfig.empty()) flags.kube.kubeconfig = flags.kubeconfig;
+  const auto access = submit::cluster_access(flags.kube, project.cluster.context);
+  submit::PlanRequest request;
+  request.experiment = flags.experiment;
+  const auto report = submit::check_cluster_for(access, project, submit::job_needs(project, request));
+  std::cout << "context " << access.context << " (" << access.cluster.server << ")\n" << report.text();
+  return report.has_problems() ? kExitFailure : kExitSuccess;
+}
+
 CLI::App* subcommand(CLI::App* parent, const std::string& name, const std::string& description,
                      const std::shared_ptr<ClusterFlags>& flags) {
   auto* command = parent->add_subcommand(name, description);
   add_project_flags(*command, flags->project);
   return command;
+}
+
+void add_check(CLI::App* cluster, Action& action, const std::shared_ptr<ClusterFlags>& flags) {
+  auto* command = subcommand(cluster, "check",
+                             "Check that the kubeconfig's cluster can run the experiments' Jobs: GPU nodes and pools, "
+                             "taints, drivers, device plugin, autoscaler limits",
+                             flags);
+  command->add_option("--experiment", flags->experiment, "only this experiment's Jobs (default: every experiment)");
+  command->add_option("--kubeconfig", flags->kubeconfig, "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
+  command->add_option("--context", flags->kube.context, "kubeconfig context (default: the project's)");
+  command->callback([&action, flags] { action = [flags] { return check(*flags); }; });
 }
 
 void setup(CLI::App& app, Action& action) {
@@ -74,6 +101,7 @@ void setup(CLI::App& app, Action& action) {
     command->add_flag("--dry-run", flags->dry_run, "describe what is there and print what would run");
     command->callback([&action, flags, up] { action = [flags, up] { return up_or_down(*flags, up); }; });
   }
+  add_check(cluster, action, flags);
 }
 
 const CommandRegistration registration(35, setup);
