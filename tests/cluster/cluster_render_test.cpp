@@ -1,4 +1,4 @@
-// `gkebuild cluster render` checked by the real tools: every rendered gcloud command is
+// `gkebuild cluster render`, up and check's credentials checked by the real tools: every rendered gcloud command is
 // parsed by the installed gcloud (offline it parses all flags before it asks for an
 // account; the commands go through its gcloud_main in one process), and the Terraform module passes `terraform fmt -check` and is read back by
 // python-hcl2 to check each node pool's attributes.
@@ -188,6 +188,31 @@ TEST_F(ClusterRender, UpWithoutAnAccountFailsWithGcloudsMessage) {
       << up.err;
   EXPECT_NE(up.err.find("gcloud auth login"), std::string::npos) << up.err;
   EXPECT_EQ(up.out, "");  // nothing was created, so nothing was printed as done
+}
+
+// The kubeconfig `gcloud container clusters get-credentials` writes, with the real
+// gke-gcloud-auth-plugin as its exec plugin, and a gcloud without an account.
+TEST_F(ClusterRender, GkeAuthPluginWithoutAnAccountSaysWhatToDo) {
+  const auto kubeconfig = dir.write("kubeconfig",
+                                    "apiVersion: v1\nkind: Config\ncurrent-context: gke_my-project_us-central1_demo\n"
+                                    "clusters:\n- name: gke\n  cluster: {server: 'https://127.0.0.1:9'}\n"
+                                    "users:\n- name: gke\n  user:\n    exec:\n"
+                                    "      apiVersion: client.authentication.k8s.io/v1beta1\n"
+                                    "      command: gke-gcloud-auth-plugin\n      provideClusterInfo: true\n"
+                                    "      interactiveMode: IfAvailable\n"
+                                    "contexts:\n- name: gke_my-project_us-central1_demo\n  context: {cluster: gke, user: gke}\n");
+  const auto project = dir.write("gkebuild.yaml", kDerivedPools);
+  const auto check = run_command("CLOUDSDK_CONFIG=" + shell_quoted((dir / "gcloud-config").string()) + " " +
+                                 gkebuild_binary() + " cluster check -f " + shell_quoted(project.string()) +
+                                 " --kubeconfig " + shell_quoted(kubeconfig.string()) + " < /dev/null");
+  EXPECT_EQ(check.exit_code, 2) << check.all();
+  // The plugin's own words come through, then where it is configured and what to do.
+  EXPECT_NE(check.err.find("You do not currently have an active account selected"), std::string::npos) << check.err;
+  EXPECT_NE(check.err.find("kubeconfig:11:7: error: exec credential plugin 'gke-gcloud-auth-plugin' exited with "
+                           "status 1 (its own message, if any, is above)\ngke-gcloud-auth-plugin takes its token from "
+                           "gcloud: without an account there, run `gcloud auth login`"),
+            std::string::npos)
+      << check.err;
 }
 
 }  // namespace
