@@ -186,6 +186,13 @@ TEST_F(ClusterCheck, SubmitRefusesAJobThatCouldNeverBeScheduled) {
   EXPECT_EQ(submit.exit_code, 0) << submit.all();
 }
 
+TEST_F(ClusterCheck, AutopilotMakesTheNodes) {
+  admin_node();
+  const auto check = gkebuild("cluster check", kAutopilot);
+  EXPECT_EQ(check.exit_code, 0) << check.all();
+  expect_has(check.out, "ok: nvidia-l4 (experiment a): Autopilot makes a node for each Job's selectors\n");
+}
+
 TEST_F(ClusterCheck, StatusSaysWhyAPendingJobWaits) {
   // No "auto": the test server's pods stay unschedulable, with FailedScheduling and TriggeredScaleUp events.
   const std::string image = " --image gemm=registry.test/gemm@sha256:" + std::string(64, 'a');

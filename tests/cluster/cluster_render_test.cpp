@@ -169,6 +169,17 @@ TEST_F(ClusterRender, AutopilotModuleHasNoPools) {
   EXPECT_TRUE(resource(module, "google_container_node_pool", "admin").is_null());
 }
 
+TEST_F(ClusterRender, AutopilotJobsCarryTheComputeClass) {
+  const auto file = dir.write("gkebuild.yaml", kAutopilot + "  computeClass: Accelerator\n");
+  const auto jobs = run_gkebuild("render a -f " + shell_quoted(file.string()));
+  ASSERT_EQ(jobs.exit_code, 0) << jobs.err;
+  EXPECT_NE(jobs.out.find("      nodeSelector:\n        cloud.google.com/gke-accelerator: \"nvidia-l4\"\n"
+                          "        cloud.google.com/gke-spot: \"true\"\n"
+                          "        cloud.google.com/compute-class: \"Accelerator\"\n"),
+            std::string::npos)
+      << jobs.out;
+}
+
 TEST_F(ClusterRender, AProjectWithoutAClusterSaysWhatToAdd) {
   const auto rendered = render(kProjectHead, "gcloud");
   EXPECT_EQ(rendered.exit_code, 2);

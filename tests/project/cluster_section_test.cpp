@@ -91,9 +91,16 @@ TEST(ClusterSection, PoolsWrittenOut) {
   EXPECT_FALSE(gke.pools[2].derived);
 }
 
+TEST(ClusterSection, AnEmptyContextKeepsTheCurrentContext) {
+  const Project project = parse("  context: \"\"\n  gcpProject: my-project\n  location: us-central1\n");
+  EXPECT_EQ(project.cluster.context, "");
+}
+
 TEST(ClusterSection, AutopilotHasNoPools) {
-  const Project project = parse("  gcpProject: my-project\n  location: us-central1\n  autopilot: true\n");
+  const Project project =
+      parse("  gcpProject: my-project\n  location: us-central1\n  autopilot: true\n  computeClass: Accelerator\n");
   EXPECT_TRUE(project.cluster.gke->autopilot);
+  EXPECT_EQ(project.cluster.gke->compute_class, "Accelerator");
   EXPECT_TRUE(project.cluster.gke->pools.empty());
   expect_error("  gcpProject: my-project\n  location: us-central1\n  autopilot: true\n  gpuPools: {maxNodes: 2}\n",
                14, 13, "Autopilot cluster has no node pools");

@@ -19,7 +19,7 @@ using yamlfile::Fields;
 
 // Keys that make `cluster:` describe a GKE cluster (the others only say how to reach one).
 const std::vector<std::string> kGkeKeys{"name",          "gcpProject", "location",  "nodeLocations", "releaseChannel",
-                                        "autopilot",     "adminPool",  "gpuPools"};
+                                        "autopilot",     "adminPool",  "gpuPools",      "computeClass"};
 const std::vector<std::string> kPoolKeys{"accelerator", "machineType", "gpusPerNode", "minNodes",      "maxNodes",
                                          "spot",        "taints",      "gpuDriver",   "sharing",       "clientsPerGpu",
                                          "migPartition"};
@@ -265,6 +265,11 @@ std::optional<GkeCluster> parse_gke_cluster(const Document& doc, const YAML::Nod
     doc.fail(fields.get("releaseChannel"), "cluster.releaseChannel: expected rapid, regular, stable or extended" +
                                                did_you_mean(cluster.release_channel, channels));
   cluster.autopilot = fields.boolean("autopilot", false);
+  cluster.compute_class = fields.string("computeClass", "");
+  static const std::regex class_name("[a-zA-Z0-9][-a-zA-Z0-9_.]{0,62}");
+  if (fields.has("computeClass") && !std::regex_match(cluster.compute_class, class_name))
+    doc.fail(fields.get("computeClass"), "cluster.computeClass: '" + printable(cluster.compute_class) +
+                                             "' is not a compute class name");
   if (cluster.autopilot) {
     for (const char* key : {"adminPool", "gpuPools", "nodeLocations"})
       if (fields.has(key))

@@ -60,6 +60,7 @@ struct GkeCluster {
   std::vector<std::string> node_locations;
   std::string release_channel = "regular";
   bool autopilot = false;  // no pools: GKE makes nodes for each Pod's requests and selectors
+  std::string compute_class;  // a nodeSelector cloud.google.com/compute-class on every Job ("Accelerator")
   std::string admin_machine_type = "e2-standard-4";  // the CPU pool kube-system runs on
   int admin_nodes = 1;                                // per zone
   std::vector<GpuPool> pools;

@@ -161,8 +161,9 @@ Project parse_project(std::string text, const std::filesystem::path& file_name,
   for (const auto& [key, value] : entries(doc, top.get("experiments"), "experiments"))
     project.experiments.push_back(parse_experiment(doc, key, value, image_names, catalog));
   if (!project.cluster.local) project.cluster.gke = parse_gke_cluster(doc, top.get("cluster"), project, catalog);
-  // `gcloud container clusters get-credentials` names the context so.
-  if (project.cluster.gke && project.cluster.context.empty())
+  // `gcloud container clusters get-credentials` names the context so; `context: ""` keeps current-context.
+  const YAML::Node cluster = top.get("cluster");
+  if (project.cluster.gke && !cluster["context"])
     project.cluster.context = project.cluster.gke->context_name();
   return project;
 }
