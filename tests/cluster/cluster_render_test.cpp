@@ -80,6 +80,11 @@ TEST_F(ClusterRender, GcloudParsesEveryRenderedCommand) {
   }
   // 1 + 4 pools + credentials, 1 + 2 derived pools + credentials, create-auto + credentials.
   ASSERT_EQ(commands.size(), 12u);
+  // And the example's: 1 + 3 derived pools + credentials.
+  const auto example = run_gkebuild("cluster render -f " GKEBUILD_SOURCE_ROOT "/examples/gemm-compare/gkebuild.yaml");
+  ASSERT_EQ(example.exit_code, 0) << example.err;
+  for (const auto& command : commands_of(example.out)) commands.push_back(command);
+  ASSERT_EQ(commands.size(), 17u);
   EXPECT_NE(commands[2].find("--accelerator=type=nvidia-tesla-t4,count=1,gpu-driver-version=default,"
                              "gpu-sharing-strategy=time-sharing,max-shared-clients-per-gpu=4"),
             std::string::npos) << commands[2];
