@@ -64,6 +64,27 @@ std::vector<std::string> run_without_account(const std::vector<std::string>& com
   return outputs;
 }
 
+// The gcloud calls of `cluster up` on an empty project and then of `cluster down` of the cluster it
+// made, recorded by tests/cluster/fake_gcloud.sh.
+std::vector<std::string> up_and_down_calls(const std::string& project, const TempDir& dir) {
+  const auto file = dir.write("updown/gkebuild.yaml", project);
+  const auto bin = dir / "updown-bin";
+  std::filesystem::create_directories(bin);
+  std::filesystem::create_symlink(GKEBUILD_SOURCE_ROOT "/tests/cluster/fake_gcloud.sh", bin / "gcloud");
+  const std::string env = "PATH=" + shell_quoted(bin.string()) + ":\"$PATH\" FAKE_GCLOUD_DIR=" +
+                          shell_quoted(file.parent_path().string()) + " ";
+  const std::string flags = " -f " + shell_quoted(file.string());
+  EXPECT_EQ(run_command(env + gkebuild_binary() + " cluster up" + flags).exit_code, 0);
+  dir.write("updown/cluster.json", R"({"name": "demo", "resourceLabels": {"created-by": "gkebuild"}})");
+  dir.write("updown/pools.json", R"([{"name": "t4-shared", "config": {"resourceLabels": {"created-by": "gkebuild"}}},
+                                     {"name": "other", "config": {}}])");
+  EXPECT_EQ(run_command(env + gkebuild_binary() + " cluster down" + flags).exit_code, 0);
+  std::vector<std::string> calls;
+  std::istringstream in(read(file.parent_path() / "calls"));
+  for (std::string line; std::getline(in, line);) calls.push_back(line);
+  return calls;
+}
+
 // gcloud read every flag and value and only then needed an account.
 bool parsed_to_the_account_check(const std::string& output) {
   return output.find("You do not currently have an active account selected") != std::string::npos &&
@@ -90,6 +111,10 @@ TEST_F(ClusterRender, GcloudParsesEveryRenderedCommand) {
             std::string::npos) << commands[2];
   EXPECT_NE(commands[3].find("gpu-driver-version=disabled,gpu-partition-size=1g.5gb"), std::string::npos);
   EXPECT_NE(commands[10].find("clusters create-auto demo"), std::string::npos);
+  // And what `cluster up` and `down` send (describe, list, quota questions, creates, deletes), as
+  // the stand-in gcloud recorded them.
+  for (const auto& call : up_and_down_calls(kEveryPool, dir)) commands.push_back("gcloud " + call);
+  ASSERT_EQ(commands.size(), 17u + 8u + 3u);  // up: describe, 2 quota, create, 4 pools; down: describe, list, delete
   // The control: a misspelt flag must be told apart, or the check proves nothing.
   commands.push_back("gcloud container node-pools create p --cluster=c --location=us-central1 --spott");
   const auto outputs = run_without_account(commands, dir);

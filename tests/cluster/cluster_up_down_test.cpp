@@ -29,11 +29,13 @@ class ClusterUpDown : public ::testing::Test {
                        shell_quoted(file.string()));
   }
 
-  // The gcloud calls of the last command, one per line, without the --project/--location flags.
-  std::vector<std::string> calls() const {
+  // The gcloud container calls of the last command, one per line, without the --project/--location
+  // flags (the quota questions are `compute` calls, left out unless asked for).
+  std::vector<std::string> calls(bool compute = false) const {
     std::ifstream in(dir / "calls");
     std::vector<std::string> lines;
     for (std::string line; std::getline(in, line);) {
+      if (line.starts_with("compute ") && !compute) continue;
       for (const char* flag : {" --project=my-project", " --location=us-central1"})
         if (auto at = line.find(flag); at != std::string::npos) line.erase(at, std::string(flag).size());
       lines.push_back(line);
@@ -72,6 +74,22 @@ TEST_F(ClusterUpDown, UpOnAnEmptyProjectCreatesTheClusterAndEveryPool) {
             std::string::npos)
       << up.out;
   EXPECT_NE(up.out.find("cluster demo is up"), std::string::npos);
+}
+
+TEST_F(ClusterUpDown, UpWarnsWhenQuotaCannotCoverThePoolsAtTheirMaximum) {
+  // l4-spot and t4, 4 nodes of 1 GPU each at most: 8 GPUs in all.
+  dir.write("project-info.json", R"({"quotas": [{"metric": "GPUS_ALL_REGIONS", "limit": 4.0, "usage": 1.0}]})");
+  dir.write("regions.json", R"({"quotas": [{"metric": "PREEMPTIBLE_NVIDIA_L4_GPUS", "limit": 16.0, "usage": 0.0},
+                                          {"metric": "NVIDIA_T4_GPUS", "limit": 0.0, "usage": 0.0}]})");
+  const auto up = gkebuild("up --dry-run");
+  ASSERT_EQ(up.exit_code, 0) << up.all();
+  EXPECT_EQ(calls(true)[1], "compute regions describe us-central1 --format=json");
+  EXPECT_NE(up.out.find("quota: GPUS_ALL_REGIONS (all regions) leaves 3 GPUs, and pools l4-spot, t4 need 8 at their "
+                        "maximum: request more"),
+            std::string::npos) << up.out;
+  EXPECT_NE(up.out.find("quota: NVIDIA_T4_GPUS in us-central1 leaves 0 GPUs, and pools t4 need 4"), std::string::npos)
+      << up.out;
+  EXPECT_EQ(up.out.find("PREEMPTIBLE_NVIDIA_L4_GPUS"), std::string::npos) << up.out;  // 16 free: enough
 }
 
 TEST_F(ClusterUpDown, UpAgainCreatesOnlyWhatIsMissing) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/error.h"
+#include "cluster/quota.h"
 
 namespace gkebuild::cluster {
 namespace {
@@ -69,10 +70,25 @@ void note_existing_pool(const UpDownOptions& options, const project::GpuPool& wa
   *options.out << "\n";
 }
 
+// Quota is read, never required: an account without compute.regions.get still gets its cluster.
+void warn_about_quota(const GkeCluster& cluster, const UpDownOptions& options) {
+  if (cluster.pools.empty()) return;
+  const GcloudResult region = options.gcloud(describe_region(cluster));
+  const GcloudResult project = options.gcloud(describe_project(cluster));
+  if (region.exit_code != 0 || project.exit_code != 0) {
+    *options.out << "quota not checked: " << gcloud_message(region.exit_code != 0 ? region : project) << "\n";
+    return;
+  }
+  for (const auto& line : quota_warnings(cluster, json::parse(region.out, nullptr, false),
+                                         json::parse(project.out, nullptr, false)))
+    *options.out << line << "\n";
+}
+
 }  // namespace
 
 void cluster_up(const GkeCluster& cluster, const UpDownOptions& options) {
   const auto existing = describe(cluster, options);
+  warn_about_quota(cluster, options);
   std::map<std::string, json> pools;
   if (!existing) {
     perform(options, create_cluster(cluster));
