@@ -165,6 +165,17 @@ TEST_F(ClusterCheck, APoolOfTheWrongAcceleratorAndATaintTheJobsDoNotTolerate) {
                         "autoscaling cannot make one that does");
 }
 
+TEST_F(ClusterCheck, ACordonedNodeDoesNotCount) {
+  admin_node();
+  json cordoned = node("gke-demo-t4-0a1b-cccc", gpu_labels("nvidia-tesla-t4", "t4", false), {kGpuTaint}, "1");
+  cordoned["spec"]["unschedulable"] = true;
+  add({cordoned, system_pod("nvidia-gpu-device-plugin", "gke-demo-t4-0a1b-cccc")});
+  const auto check = gkebuild("cluster check --experiment b", kProjectHead);
+  EXPECT_EQ(check.exit_code, 1) << check.all();
+  expect_has(check.out, "never schedulable: nvidia-tesla-t4 (experiment b): its node gke-demo-t4-0a1b-cccc is cordoned "
+                        "or not Ready, and autoscaling cannot make one that does");
+}
+
 TEST_F(ClusterCheck, SubmitRefusesAJobThatCouldNeverBeScheduled) {
   admin_node();
   add({node("gke-demo-t4-0a1b-zzzz", gpu_labels("nvidia-tesla-t4", "t4", false), {kGpuTaint}, "1"),

@@ -11,12 +11,8 @@ namespace gkebuild::cluster {
 namespace {
 
 using detail::Node;
+using detail::text;
 using nlohmann::json;
-
-std::string text(const json& object, const char* key) {
-  auto found = object.find(key);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
-}
 
 std::string needs_key(const JobNeeds& needs) {
   std::string key = needs.accelerator + "|" + std::to_string(needs.gpus);
@@ -50,7 +46,7 @@ std::vector<const Node*> fitting(const std::vector<Node>& nodes, const JobNeeds&
   std::vector<const Node*> fit;
   bool matched = false;
   for (const auto& node : nodes) {
-    if (!detail::mismatch(node, needs).empty()) continue;
+    if (!node.schedulable || !detail::mismatch(node, needs).empty()) continue;
     matched = true;
     if (node.gpus >= needs.gpus) fit.push_back(&node);
   }
@@ -86,6 +82,7 @@ Finding from_pool(const Scheduling& at, const Node& stand_in, const std::string&
 std::string near_miss(const std::vector<Node>& nodes, const JobNeeds& needs) {
   for (const auto& node : nodes)
     if (node.accelerator() == needs.accelerator) {
+      if (!node.schedulable) return "its node " + node.name + " is cordoned or not Ready";
       const std::string why = detail::mismatch(node, needs);
       if (!why.empty()) return "its nodes do not take the Jobs (node " + node.name + ": " + why + ")";
       return "its nodes offer at most " + gpus_text(node.gpus);
@@ -136,83 +133,6 @@ Finding schedule(const Scheduling& at, const JobNeeds& needs, const std::string&
     return {false, false, who + ": its nodes offer fewer than " + std::to_string(needs.gpus) +
                               " allocatable nvidia.com/gpu now (driver or device plugin not ready? see below)"};
   return later;
-}
-
-// --- the driver, the device plugin and the GPU taint on each GPU node ---------------------
-
-bool pod_ready(const json& pod) {
-  for (const auto& condition : pod.value("status", json::object()).value("conditions", json::array()))
-    if (text(condition, "type") == "Ready") return text(condition, "status") == "True";
-  return false;
-}
-
-// "Init:CrashLoopBackOff" or the phase, for a pod that is not ready.
-std::string pod_state(const json& pod) {
-  const json status = pod.value("status", json::object());
-  for (const char* list : {"initContainerStatuses", "containerStatuses"})
-    for (const auto& container : status.value(list, json::array())) {
-      const std::string reason = text(container.value("state", json::object()).value("waiting", json::object()), "reason");
-      if (!reason.empty()) return std::string(list[0] == 'i' ? "Init:" : "") + reason;
-    }
-  const std::string phase = text(status, "phase");
-  return phase.empty() ? "not ready" : phase;
-}
-
-// The kube-system pod on `node` whose k8s-app label or name is `app`.
-const json* system_pod(const ClusterState& state, const std::string& node, const std::string& app) {
-  for (const auto& pod : state.system_pods) {
-    const json metadata = pod.value("metadata", json::object());
-    if (text(pod.value("spec", json::object()), "nodeName") != node) continue;
-    if (text(metadata.value("labels", json::object()), "k8s-app") == app || text(metadata, "name").starts_with(app))
-      return &pod;
-  }
-  return nullptr;
-}
-
-void check_pod(std::vector<Finding>& out, const ClusterState& state, const Node& node, const std::string& app,
-               const std::string& missing, const std::string& container) {
-  const json* pod = system_pod(state, node.name, app);
-  if (pod == nullptr) {
-    out.push_back({false, false, "node " + node.name + " (" + node.accelerator() + "): " + missing});
-    return;
-  }
-  if (pod_ready(*pod)) return;
-  const std::string name = text(pod->value("metadata", json::object()), "name");
-  out.push_back({false, false, "node " + node.name + " (" + node.accelerator() + "): " + app + " pod " + name +
-                                   " is not ready (" + pod_state(*pod) + "): kubectl -n kube-system logs " + name +
-                                   (container.empty() ? "" : " -c " + container)});
-}
-
-std::string installer_hint(project::DriverInstaller installer) {
-  if (installer == project::DriverInstaller::Cos || installer == project::DriverInstaller::Ubuntu)
-    return "gkebuild submit applies it (or: gkebuild render driver-installer | kubectl apply -f -)";
-  return "set cluster.driverInstaller to cos or ubuntu so that submit applies it, or make the pool with "
-         "gpuDriver: default";
-}
-
-void check_gpu_nodes(std::vector<Finding>& out, const ClusterState& state, const std::vector<Node>& nodes,
-                     project::DriverInstaller installer) {
-  std::set<std::string> untainted_pools;
-  for (const auto& node : nodes) {
-    if (node.accelerator().empty()) continue;
-    if (node.label(detail::kDriverVersionLabel).empty())
-      check_pod(out, state, node, "nvidia-driver-installer",
-                "no GKE-managed driver and no nvidia-driver-installer pod: " + installer_hint(installer),
-                "nvidia-driver-installer");
-    check_pod(out, state, node, "nvidia-gpu-device-plugin",
-              "no nvidia-gpu-device-plugin pod, so its GPUs are not offered to pods", "");
-    if (node.gpus == 0)
-      out.push_back({false, false, "node " + node.name + " (" + node.accelerator() +
-                                       "): 0 allocatable nvidia.com/gpu (the driver is loading or failed)"});
-    const bool tainted = std::any_of(node.taints.begin(), node.taints.end(), [](const project::Taint& taint) {
-      return taint.key == detail::kGpuResource && taint.effect == "NoSchedule";
-    });
-    if (!tainted) untainted_pools.insert(node.pool());
-  }
-  for (const auto& pool : untainted_pools)
-    out.push_back({false, false, "pool " + pool + ": GPU nodes without the nvidia.com/gpu:NoSchedule taint, so other "
-                                 "pods land there and keep the pool from scaling to zero: gcloud container node-pools "
-                                 "update " + pool + " --node-taints=nvidia.com/gpu=present:NoSchedule …"});
 }
 
 }  // namespace
@@ -281,7 +201,7 @@ CheckReport check_cluster(const ClusterState& state, const std::vector<JobNeeds>
   }
   CheckReport report;
   for (const auto& [need, experiments] : distinct) report.findings.push_back(schedule(at, need, subject(need, experiments)));
-  check_gpu_nodes(report.findings, state, nodes, driver_installer);
+  detail::check_gpu_nodes(report.findings, state, nodes, driver_installer);
   return report;
 }
 

@@ -32,6 +32,11 @@ std::string yaml_text(const YAML::Node& node) { return node && node.IsScalar() ?
 
 }  // namespace
 
+std::string text(const json& object, const char* key) {
+  auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
 std::string Node::label(const std::string& key) const {
   auto found = labels.find(key);
   return found == labels.end() ? "" : found->second;
@@ -46,7 +51,11 @@ std::vector<Node> nodes_of(const json& items) {
     const json labels = metadata.value("labels", json::object());
     for (const auto& [key, value] : labels.items())
       if (value.is_string()) node.labels[key] = value.get<std::string>();
-    for (const auto& taint : item.value("spec", json::object()).value("taints", json::array()))
+    const json spec = item.value("spec", json::object());
+    node.schedulable = !spec.value("unschedulable", false);
+    for (const auto& condition : item.value("status", json::object()).value("conditions", json::array()))
+      if (text(condition, "type") == "Ready" && text(condition, "status") != "True") node.schedulable = false;
+    for (const auto& taint : spec.value("taints", json::array()))
       node.taints.push_back({taint.value("key", ""), taint.value("value", ""), taint.value("effect", "")});
     const json allocatable = item.value("status", json::object()).value("allocatable", json::object());
     if (allocatable.contains(kGpuResource) && allocatable[kGpuResource].is_string())

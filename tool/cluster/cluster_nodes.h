@@ -25,6 +25,7 @@ struct Node {
   std::map<std::string, std::string> labels;
   std::vector<project::Taint> taints;
   double gpus = 0;  // allocatable nvidia.com/gpu
+  bool schedulable = true;  // Ready and not cordoned
   bool stand_in = false;
 
   std::string label(const std::string& key) const;
@@ -51,5 +52,13 @@ struct NodeGroup {
 std::vector<NodeGroup> node_groups(const std::string& status);
 // The groups of `pool` (GKE instance groups are named gke-CLUSTER-POOL-HASH-grp).
 std::vector<NodeGroup> groups_of_pool(const std::vector<NodeGroup>& groups, const std::string& pool);
+
+// A string member of a JSON object, or "".
+std::string text(const nlohmann::json& object, const char* key);
+
+// gpu_node_health.cpp: on each GPU node, the GKE-managed driver or the installer pod ready, the
+// device plugin ready, allocatable GPUs, and per pool the nvidia.com/gpu taint.
+void check_gpu_nodes(std::vector<Finding>& out, const ClusterState& state, const std::vector<Node>& nodes,
+                     project::DriverInstaller installer);
 
 }  // namespace gkebuild::cluster::detail
