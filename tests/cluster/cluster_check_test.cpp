@@ -42,7 +42,10 @@ const json kSpotTaint = {{"key", "cloud.google.com/gke-spot"}, {"value", "true"}
 json system_pod(const std::string& app, const std::string& node_name, const std::string& reason = "") {
   json status = {{"phase", reason.empty() ? "Running" : "Pending"},
                  {"conditions", {{{"type", "Ready"}, {"status", reason.empty() ? "True" : "False"}}}}};
-  if (!reason.empty()) status["initContainerStatuses"] = {{{"name", app}, {"state", {{"waiting", {{"reason", reason}}}}}}};
+  if (!reason.empty())
+    status["initContainerStatuses"] = {{{"name", app}, {"image", "cos-nvidia-installer:fixed"}, {"imageID", ""},
+                                        {"ready", false}, {"restartCount", 3},
+                                        {"state", {{"waiting", {{"reason", reason}}}}}}};
   return {{"apiVersion", "v1"}, {"kind", "Pod"},
           {"metadata", {{"name", app + "-" + node_name.substr(node_name.size() - 4)}, {"namespace", "kube-system"},
                         {"labels", {{"k8s-app", app}}}}},
