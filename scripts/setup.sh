@@ -16,7 +16,7 @@ debian_packages=(
 )
 # nvidia-cuda-cuobjdump: NVIDIA's fat binary lister, the peer of images/cuda's reader (no 13.0 wheel exists).
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja jsonschema
-                 nvidia-cuda-cuobjdump==13.2.78)
+                 nvidia-cuda-cuobjdump==13.2.78 python-hcl2)
 
 missing=()
 for p in "${debian_packages[@]}"; do
@@ -37,7 +37,7 @@ python=$(command -v python3)
 if ! "$python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
 need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None,
-        "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78"}
+        "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78", "python-hcl2": None}
 for name, version in need.items():
     got = m.version(name)
     if version and got != version: sys.exit(1)

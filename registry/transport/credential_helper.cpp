@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <nlohmann/json.hpp>
 
+#include "base/printable.h"
 #include "transport/errors.h"
 
 extern char** environ;
@@ -96,6 +97,18 @@ Output run(const std::string& program, const std::string& input) {
   return result;
 }
 
+// The first line a failing helper printed: the protocol puts its error on stdout (as
+// docker-credential-gcloud does: "You do not currently have an active account selected…").
+// Only on failure, when stdout holds no credential.
+std::string helper_says(const Output& result) {
+  for (const std::string* text : {&result.out, &result.err}) {
+    std::string line = text->substr(0, text->find('\n'));
+    if (line.size() > 300) line = line.substr(0, 300) + "…";
+    if (!line.empty()) return ": " + printable(line);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::optional<Credentials> run_credential_helper(const std::string& helper,
@@ -108,7 +121,8 @@ std::optional<Credentials> run_credential_helper(const std::string& helper,
       return std::nullopt;
     throw RegistryError(ErrorKind::kBadInput, "credential helper " + program + " failed for " +
                                                   server + " (exit status " +
-                                                  std::to_string(result.status) + ")");
+                                                  std::to_string(result.status) + ")" +
+                                                  helper_says(result));
   }
   auto answer = nlohmann::json::parse(result.out, nullptr, false);
   if (!answer.is_object() || !answer.contains("Secret") || !answer["Secret"].is_string())

@@ -72,6 +72,7 @@ except ImportError:  # pragma: no cover
 # plural -> (kind, apiVersion, namespaced)
 RESOURCES = {
     "namespaces": ("Namespace", "v1", False),
+    "nodes": ("Node", "v1", False),
     "pods": ("Pod", "v1", True),
     "services": ("Service", "v1", True),
     "configmaps": ("ConfigMap", "v1", True),

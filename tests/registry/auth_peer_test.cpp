@@ -116,6 +116,21 @@ TEST_F(AuthPeerTest, CredentialHelperSuppliesTheLogin) {
   EXPECT_EQ(with_path.exit_code, 0) << with_path.all();
 }
 
+// The real docker-credential-gcloud (Artifact Registry's helper) with a gcloud that has no
+// account: the push fails with the helper's own words, not only its exit status.
+TEST_F(AuthPeerTest, GcloudCredentialHelperWithoutAnAccountSaysSo) {
+  auto htpasswd = make_htpasswd(dir.path(), kUser, kPassword);
+  Registry registry(dir.path() / "reg", {.tls = true, .htpasswd = htpasswd}, pki);
+  write_docker_config(docker_dir(), R"({"credHelpers":{")" + registry.host() + R"(":"gcloud"}})");
+  auto r = run_command("CLOUDSDK_CONFIG='" + (dir.path() / "gcloud").string() + "' " + gkebuild_binary() + " push" +
+                       ca() + source() + registry.host() + "/team/app:v1");
+  EXPECT_EQ(r.exit_code, 2) << r.all();
+  EXPECT_NE(r.err.find("credential helper docker-credential-gcloud failed for " + registry.host() +
+                       " (exit status 1): You do not currently have an active account selected."),
+            std::string::npos)
+      << r.err;
+}
+
 TEST_F(AuthPeerTest, MissingCredentialHelperIsAUsageError) {
   auto htpasswd = make_htpasswd(dir.path(), kUser, kPassword);
   Registry registry(dir.path() / "reg", {.tls = true, .htpasswd = htpasswd}, pki);

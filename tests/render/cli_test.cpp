@@ -92,17 +92,17 @@ TEST_F(RenderCli, MissingProjectFile) {
 
 TEST_F(RenderCli, BrokenYaml) {
   expect_usage_error(render("-f " + project_with("    cpu: 4\n", "    cpu: 4\n   oops: 1\n")),
-                     "gkebuild.yaml:23:4: error: invalid YAML: end of map not found");
+                     "gkebuild.yaml:36:4: error: invalid YAML: end of map not found");
 }
 
 TEST_F(RenderCli, UnknownKey) {
   expect_usage_error(render("-f " + project_with("    spot: true", "    spto: true")),
-                     "gkebuild.yaml:24:5: error: unknown key 'spto' in experiment 'gemm' (did you mean 'spot'?)");
+                     "gkebuild.yaml:37:5: error: unknown key 'spto' in experiment 'gemm' (did you mean 'spot'?)");
 }
 
 TEST_F(RenderCli, WrongType) {
   expect_usage_error(render("-f " + project_with("gpus: 1", "gpus: one")),
-                     "gkebuild.yaml:21:11: error: experiment 'gemm'.gpus: expected an integer");
+                     "gkebuild.yaml:34:11: error: experiment 'gemm'.gpus: expected an integer");
 }
 
 TEST_F(RenderCli, UndefinedVariableInATemplate) {

@@ -57,6 +57,26 @@ TEST(JobProgress, PendingPodSaysWhyItWaits) {
   EXPECT_EQ(job.describe(), "pending: pulling the image on gke-1");
 }
 
+TEST(JobProgress, APendingPodSaysWhyTheAutoscalerAddsNoNode) {
+  JobProgress job{"train"};
+  PodProgress& pod = job.pods["train-abc"];
+  update_from_pod(pod, json::parse(R"({"metadata": {"name": "train-abc"}, "status": {"phase": "Pending",
+      "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}]}})"));
+  update_from_events(pod, {{"Normal", "NotTriggerScaleUp",
+                            "pod didn't trigger scale-up: 1 node(s) didn't match Pod's node affinity/selector", 1, ""}});
+  EXPECT_EQ(job.describe(), "pending: waiting for a GPU node (scale-up: not triggered: pod didn't trigger scale-up: "
+                            "1 node(s) didn't match Pod's node affinity/selector)");
+  // The latest event decides: a scale-up that started and then failed on quota.
+  update_from_events(pod, {{"Normal", "TriggeredScaleUp", "pod triggered scale-up: [{l4 0->1 (max: 4)}]", 1, "a"},
+                           {"Warning", "FailedScaleUp",
+                            "Node scale up in zones us-central1-a associated with this pod failed: GCE quota exceeded. "
+                            "Pod is at risk of not being scheduled.", 1, "b"}});
+  EXPECT_EQ(job.describe(), "pending: waiting for a GPU node: GPU quota exceeded (scale-up: failed: Node scale up in "
+                            "zones us-central1-a associated with this pod failed: GCE quota exceeded. Pod is at risk of "
+                            "not being scheduled.); ask for more GPUS_ALL_REGIONS and regional GPU quota, or use another "
+                            "region");
+}
+
 TEST(JobProgress, IndexedPodKnowsItsIndex) {
   PodProgress pod;
   update_from_pod(pod, json::parse(R"({"metadata": {"name": "t-1-x",

@@ -78,6 +78,8 @@ void setup(CLI::App& app, Action& action) {
                       "project's CMakeLists.txt or `source:`, else looks in the project's and this folder's build/)");
   command->add_flag("--no-build", options.no_build, "use the digests of the last push (.gkebuild/images.json)");
   command->add_flag("--dry-run", options.dry_run, "print the YAML that would be applied; check it with dryRun=All");
+  command->add_flag("--no-check", options.no_check,
+                    "do not check first that the cluster can schedule the Jobs (see gkebuild cluster check)");
   command->add_flag("--detach", options.detach, "return once the Jobs are created");
   command->add_flag("--local", options.local, "run the Jobs on this machine under runc");
   command->add_option("--network", options.network,

@@ -140,6 +140,14 @@ Credential parse_credential(const ExecConfig& exec, const std::string& output) {
   return out;
 }
 
+// What to do when a well-known plugin fails: GKE's needs a gcloud account.
+std::string plugin_hint(const std::string& command) {
+  if (fs::path(command).filename() != "gke-gcloud-auth-plugin") return "";
+  return "\ngke-gcloud-auth-plugin takes its token from gcloud: without an account there, run `gcloud auth login` "
+         "(or `gcloud auth activate-service-account --key-file=KEY.json`), then "
+         "`gcloud container clusters get-credentials CLUSTER --location=LOCATION`";
+}
+
 }  // namespace
 
 std::optional<fs::path> resolve_exec_command(const ExecConfig& exec) {
@@ -178,7 +186,8 @@ Credential run_exec_plugin(const ExecConfig& exec, const ClusterConfig& cluster)
   if (!WIFEXITED(run.status) || WEXITSTATUS(run.status) != 0) {
     const std::string how = WIFEXITED(run.status) ? "exited with status " + std::to_string(WEXITSTATUS(run.status))
                                                   : "was killed by signal " + std::to_string(WTERMSIG(run.status));
-    throw SourceError(exec.where, "exec credential plugin '" + exec.command + "' " + how);
+    throw SourceError(exec.where, "exec credential plugin '" + exec.command + "' " + how +
+                                      " (its own message, if any, is above)" + plugin_hint(exec.command));
   }
   return parse_credential(exec, run.output);
 }

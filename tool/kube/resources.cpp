@@ -11,6 +11,7 @@ namespace {
 
 constexpr std::array kTypes{
     ResourceType{"v1", "Namespace", "namespaces", false},
+    ResourceType{"v1", "Node", "nodes", false},
     ResourceType{"v1", "Pod", "pods", true},
     ResourceType{"v1", "Service", "services", true},
     ResourceType{"v1", "ConfigMap", "configmaps", true},

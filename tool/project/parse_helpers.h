@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,13 @@ void require_dns_label(const yamlfile::Document& doc, const YAML::Node& at, cons
 // Each (key node, value node) of a mapping, in file order.
 std::vector<std::pair<YAML::Node, YAML::Node>> entries(const yamlfile::Document& doc,
                                                        const YAML::Node& node, const std::string& what);
+
+// The keys `cluster:` accepts (cluster_parse.cpp).
+const std::vector<std::string>& cluster_keys();
+// The GKE cluster `cluster:` describes, if it names one (gcpProject, location…); GPU pools
+// not written out are derived from `project.experiments`, so call it after they are read.
+std::optional<GkeCluster> parse_gke_cluster(const yamlfile::Document& doc, const YAML::Node& node,
+                                            const Project& project, const catalog::Catalog& catalog);
 
 Experiment parse_experiment(const yamlfile::Document& doc, const YAML::Node& key, const YAML::Node& value,
                             const std::vector<std::string>& image_names, const catalog::Catalog& catalog);

@@ -14,6 +14,22 @@ std::string to_string(DriverInstaller installer) {
   return "auto";
 }
 
+std::string to_string(GpuDriver driver) {
+  switch (driver) {
+    case GpuDriver::Default: return "default";
+    case GpuDriver::Latest: return "latest";
+    case GpuDriver::Installer: return "installer";
+  }
+  return "default";
+}
+
+bool GkeCluster::regional() const {
+  // Zones end in -a, -b…; regions in a digit (us-central1).
+  return location.empty() || (location.back() >= '0' && location.back() <= '9');
+}
+
+std::string GkeCluster::context_name() const { return "gke_" + gcp_project + "_" + location + "_" + name; }
+
 const Image* Project::find_image(std::string_view wanted) const {
   for (const auto& image : images)
     if (image.name == wanted) return &image;

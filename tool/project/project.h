@@ -22,11 +22,61 @@ std::string to_string(DriverInstaller installer);
 
 using EnvList = std::vector<std::pair<std::string, std::string>>;  // in file order
 
+// A node taint as gcloud writes it: key=value:Effect (Effect NoSchedule, PreferNoSchedule, NoExecute).
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;
+};
+
+// Who installs the NVIDIA driver on a GPU pool's nodes: GKE (gpu-driver-version=default or
+// latest), or the driver installer DaemonSet that submit applies (gpu-driver-version=disabled).
+enum class GpuDriver { Default, Latest, Installer };
+std::string to_string(GpuDriver driver);
+
+// One autoscaled GPU node pool of a Standard cluster; node counts are for the whole pool.
+struct GpuPool {
+  std::string name;
+  std::string accelerator;   // catalog label
+  std::string machine_type;  // from the catalog
+  int gpus_per_node = 1;     // fixed by the machine type
+  int min_nodes = 0;
+  int max_nodes = 4;
+  bool spot = false;
+  std::vector<Taint> taints;
+  GpuDriver driver = GpuDriver::Default;
+  std::string sharing;      // "", "time-sharing" or "mps"
+  int clients_per_gpu = 0;  // with sharing
+  std::string partition;    // MIG partition size, one the catalog lists; "" = whole GPUs
+  bool derived = false;     // from the experiments' accelerators, not written in the file
+  SourceLocation where;
+};
+
+// The GKE cluster itself, for `gkebuild cluster render|up|down|check`.
+struct GkeCluster {
+  std::string name;
+  std::string gcp_project;
+  std::string location;  // a region (regional control plane) or a zone
+  std::vector<std::string> node_locations;
+  std::string release_channel = "regular";
+  bool autopilot = false;  // no pools: GKE makes nodes for each Pod's requests and selectors
+  std::string compute_class;  // a nodeSelector cloud.google.com/compute-class on every Job ("Accelerator")
+  std::string admin_machine_type = "e2-standard-4";  // the CPU pool kube-system runs on
+  int admin_nodes = 1;                                // per zone
+  std::vector<GpuPool> pools;
+  SourceLocation where;
+
+  bool regional() const;
+  // The context `gcloud container clusters get-credentials` writes: gke_PROJECT_LOCATION_NAME.
+  std::string context_name() const;
+};
+
 struct Cluster {
-  std::string context;    // kubeconfig context; empty = current-context
+  std::string context;    // kubeconfig context; empty = current-context (or the GKE cluster's)
   std::string namespace_name;
   DriverInstaller driver_installer = DriverInstaller::Auto;
   bool local = false;  // `cluster: local`: `gkebuild submit` runs the Jobs on this machine (as --local)
+  std::optional<GkeCluster> gke;  // when the file describes the cluster (name, gcpProject, location…)
 };
 
 struct Image {

@@ -60,7 +60,7 @@ Cluster parse_cluster(const Document& doc, const YAML::Node& node, const std::st
     local.namespace_name = is_dns_label(project_name) ? project_name : "default";
     return local;
   }
-  Fields fields(doc, node, "cluster", {"context", "namespace", "driverInstaller"});
+  Fields fields(doc, node, "cluster", cluster_keys());
   Cluster cluster;
   cluster.context = fields.string("context", "");
   cluster.namespace_name = fields.string("namespace", project_name);
@@ -166,6 +166,11 @@ Project parse_project(std::string text, const std::filesystem::path& file_name,
   const auto image_names = project.image_names();
   for (const auto& [key, value] : entries(doc, top.get("experiments"), "experiments"))
     project.experiments.push_back(parse_experiment(doc, key, value, image_names, catalog));
+  if (!project.cluster.local) project.cluster.gke = parse_gke_cluster(doc, top.get("cluster"), project, catalog);
+  // `gcloud container clusters get-credentials` names the context so; `context: ""` keeps current-context.
+  const YAML::Node cluster = top.get("cluster");
+  if (project.cluster.gke && !cluster["context"])
+    project.cluster.context = project.cluster.gke->context_name();
   return project;
 }
 

@@ -83,7 +83,7 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
   json storage = nullptr;
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
-  return Members(20)
+  return Members(21)
       .add("name", name)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
@@ -99,6 +99,7 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
                       .done())
       .add("indexed", seeds > 0)
       .add("spot", experiment.spot)
+      .add("compute_class", project.cluster.gke ? project.cluster.gke->compute_class : std::string())
       .add("accelerator", accelerator_json(*unit.accelerator))
       .add("image", unit.image)
       .add("command", command)

@@ -37,8 +37,17 @@ std::string exit_codes(const JobProgress& job) {
   return "";
 }
 
+bool mentions_quota(const std::string& message) {
+  std::string lower = message;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower.find("quota") != std::string::npos;
+}
+
 std::string pending_words(const PodProgress& pod) {
   if (!pod.scheduled) {
+    if (mentions_quota(pod.scale_up))
+      return "waiting for a GPU node: GPU quota exceeded (scale-up: " + pod.scale_up +
+             "); ask for more GPUS_ALL_REGIONS and regional GPU quota, or use another region";
     if (!pod.scale_up.empty()) return "waiting for a GPU node (scale-up: " + pod.scale_up + ")";
     if (!pod.failed_scheduling.empty()) return "waiting for a GPU node (" + pod.failed_scheduling + ")";
     return pod.unschedulable.empty() ? "waiting for a GPU node" : "waiting for a GPU node (" + pod.unschedulable + ")";
@@ -152,6 +161,8 @@ void update_from_events(PodProgress& pod, const std::vector<kube::ObjectEvent>& 
     if (event.reason == "TriggeredScaleUp") pod.scale_up = event.message;
     if (event.reason == "FailedScheduling") pod.failed_scheduling = event.message;
     if (event.reason == "NotTriggerScaleUp") pod.scale_up = "not triggered: " + event.message;
+    // GKE's event when a scale-up it started failed (stockout, quota).
+    if (event.reason == "FailedScaleUp") pod.scale_up = "failed: " + event.message;
     if (event.reason == "Pulling") pod.pulling = true;
   }
 }

@@ -4,6 +4,7 @@
 
 #include "base/atomic_file.h"
 #include "kube/client.h"
+#include "kube/events.h"
 #include "kube/objects.h"
 #include "runrecord/run_store.h"
 #include "submit/cluster.h"
@@ -52,8 +53,13 @@ void refresh(const RunCommandOptions& options, LoadedRun& run) {
   const json pods = kube::list(client, kube::resource_type("v1", "Pod"), run.record.namespace_name, selectors);
   auto progress = progress_from_record(run.dir, run.record);
   for (auto& job : progress) {
+    if (job.state == JobState::Pending) job.reason.clear();  // said again from what the cluster shows now
     for (const auto& pod : pods.value("items", json::array()))
       if (job_of_pod(pod) == job.name) update_from_pod(job.pods[pod["metadata"].value("name", "")], pod);
+    // Why a pod waits is in the scheduler's and the autoscaler's events.
+    for (auto& [name, pod] : job.pods)
+      if (pod.phase == "Pending" && !pod.scheduled)
+        update_from_events(pod, kube::events_for(client, run.record.namespace_name, "Pod", name));
     for (const auto& object : jobs.value("items", json::array()))
       if (object["metadata"].value("name", "") == job.name) update_from_job(job, object);
   }

@@ -9,6 +9,7 @@
 #include "project/project.h"
 #include "runrecord/run_store.h"
 #include "submit/cluster.h"
+#include "submit/cluster_check.h"
 #include "submit/dry_run.h"
 #include "submit/finish.h"
 #include "submit/image_step.h"
@@ -61,6 +62,7 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   images.ca_file = options.ca_file;
   images.note = [&err](const std::string& line) { err << line << "\n"; };
   check_plan(project, request);
+  if (!options.no_check) check_before_submit(access, project, request, err);
   images.run = {request.experiment, request.accelerators};
   request.image_references = image_references(project, images_of(project, request.experiment), images);
   if (options.interrupted && options.interrupted->load()) {

@@ -29,6 +29,7 @@ struct SubmitOptions {
   std::string workloads_build;  // where compiled workload binaries are (default: the project's build/)
   bool no_build = false;
   bool dry_run = false;
+  bool no_check = false;  // skip the cluster check that refuses Jobs which could never be scheduled
   bool detach = false;
   bool local = false;
   // --network, for --local: "private" (each container has a network namespace of its own,

@@ -1,0 +1,260 @@
+// `gkebuild cluster render`, up and check's credentials checked by the real tools: every rendered gcloud command is
+// parsed by the installed gcloud (offline it parses all flags before it asks for an
+// account; the commands go through its gcloud_main in one process), and the Terraform module passes `terraform fmt -check` and is read back by
+// python-hcl2 to check each node pool's attributes.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "cluster_projects.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
+
+namespace gkebuild::testing {
+namespace {
+
+using nlohmann::json;
+
+std::string read(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class ClusterRender : public ::testing::Test {
+ protected:
+  CommandResult render(const std::string& project, const std::string& format) {
+    const auto file = dir.write("gkebuild.yaml", project);
+    return run_gkebuild("cluster render -f " + shell_quoted(file.string()) + " --format " + format);
+  }
+  TempDir dir;
+};
+
+// The gcloud command lines of a rendered script, continuation lines joined.
+std::vector<std::string> commands_of(const std::string& script) {
+  std::vector<std::string> commands;
+  std::istringstream in(script);
+  std::string command;
+  for (std::string line; std::getline(in, line);) {
+    const bool continued = line.ends_with(" \\");
+    command += continued ? line.substr(0, line.size() - 2) : line;
+    if (continued) continue;
+    if (command.starts_with("gcloud ")) commands.push_back(command);
+    command.clear();
+  }
+  return commands;
+}
+
+// Runs every command through the installed gcloud (tests/cluster/gcloud_parse.py: one process
+// for all, as gcloud takes a second to start) under a scratch configuration without an account,
+// and returns what each printed.
+std::vector<std::string> run_without_account(const std::vector<std::string>& commands, const TempDir& dir) {
+  std::string lines;
+  for (const auto& command : commands) lines += command + "\n";
+  const auto input = dir.write("commands.txt", lines);
+  const auto run = run_command("CLOUDSDK_CONFIG=" + shell_quoted((dir / "gcloud-config").string()) +
+                               " CLOUDSDK_CORE_DISABLE_PROMPTS=1 python3 " GKEBUILD_SOURCE_ROOT
+                               "/tests/cluster/gcloud_parse.py < " + shell_quoted(input.string()));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  std::vector<std::string> outputs;
+  for (const auto& result : json::parse(run.out, nullptr, false)) outputs.push_back(result.value("output", ""));
+  outputs.resize(commands.size());
+  return outputs;
+}
+
+// The gcloud calls of `cluster up` on an empty project and then of `cluster down` of the cluster it
+// made, recorded by tests/cluster/fake_gcloud.sh.
+std::vector<std::string> up_and_down_calls(const std::string& project, const TempDir& dir) {
+  const auto file = dir.write("updown/gkebuild.yaml", project);
+  const auto bin = dir / "updown-bin";
+  std::filesystem::create_directories(bin);
+  std::filesystem::create_symlink(GKEBUILD_SOURCE_ROOT "/tests/cluster/fake_gcloud.sh", bin / "gcloud");
+  const std::string env = "PATH=" + shell_quoted(bin.string()) + ":\"$PATH\" FAKE_GCLOUD_DIR=" +
+                          shell_quoted(file.parent_path().string()) + " ";
+  const std::string flags = " -f " + shell_quoted(file.string());
+  EXPECT_EQ(run_command(env + gkebuild_binary() + " cluster up" + flags).exit_code, 0);
+  dir.write("updown/cluster.json", R"({"name": "demo", "resourceLabels": {"created-by": "gkebuild"}})");
+  dir.write("updown/pools.json", R"([{"name": "t4-shared", "config": {"resourceLabels": {"created-by": "gkebuild"}}},
+                                     {"name": "other", "config": {}}])");
+  EXPECT_EQ(run_command(env + gkebuild_binary() + " cluster down" + flags).exit_code, 0);
+  std::vector<std::string> calls;
+  std::istringstream in(read(file.parent_path() / "calls"));
+  for (std::string line; std::getline(in, line);) calls.push_back(line);
+  return calls;
+}
+
+// gcloud read every flag and value and only then needed an account.
+bool parsed_to_the_account_check(const std::string& output) {
+  return output.find("You do not currently have an active account selected") != std::string::npos &&
+         output.find("unrecognized arguments") == std::string::npos &&
+         output.find("Invalid value") == std::string::npos;
+}
+
+TEST_F(ClusterRender, GcloudParsesEveryRenderedCommand) {
+  std::vector<std::string> commands;
+  for (const auto* project : {&kEveryPool, &kDerivedPools, &kAutopilot}) {
+    const auto rendered = render(*project, "gcloud");
+    ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+    for (const auto& command : commands_of(rendered.out)) commands.push_back(command);
+  }
+  // 1 + 4 pools + credentials, 1 + 2 derived pools + credentials, create-auto + credentials.
+  ASSERT_EQ(commands.size(), 12u);
+  // And the example's: 1 + 3 derived pools + credentials.
+  const auto example = run_gkebuild("cluster render -f " GKEBUILD_SOURCE_ROOT "/examples/gemm-compare/gkebuild.yaml");
+  ASSERT_EQ(example.exit_code, 0) << example.err;
+  for (const auto& command : commands_of(example.out)) commands.push_back(command);
+  ASSERT_EQ(commands.size(), 17u);
+  EXPECT_NE(commands[2].find("--accelerator=type=nvidia-tesla-t4,count=1,gpu-driver-version=default,"
+                             "gpu-sharing-strategy=time-sharing,max-shared-clients-per-gpu=4"),
+            std::string::npos) << commands[2];
+  EXPECT_NE(commands[3].find("gpu-driver-version=disabled,gpu-partition-size=1g.5gb"), std::string::npos);
+  EXPECT_NE(commands[10].find("clusters create-auto demo"), std::string::npos);
+  // And what `cluster up` and `down` send (describe, list, quota questions, creates, deletes), as
+  // the stand-in gcloud recorded them.
+  for (const auto& call : up_and_down_calls(kEveryPool, dir)) commands.push_back("gcloud " + call);
+  ASSERT_EQ(commands.size(), 17u + 8u + 3u);  // up: describe, 2 quota, create, 4 pools; down: describe, list, delete
+  // The control: a misspelt flag must be told apart, or the check proves nothing.
+  commands.push_back("gcloud container node-pools create p --cluster=c --location=us-central1 --spott");
+  const auto outputs = run_without_account(commands, dir);
+  for (std::size_t i = 0; i + 1 < commands.size(); ++i)
+    EXPECT_TRUE(parsed_to_the_account_check(outputs[i])) << commands[i] << "\n" << outputs[i];
+  EXPECT_FALSE(parsed_to_the_account_check(outputs.back())) << outputs.back();
+  EXPECT_NE(outputs.back().find("unrecognized arguments: --spott"), std::string::npos) << outputs.back();
+}
+
+// The module through `terraform fmt -check`, then as JSON through python-hcl2.
+json terraform_json(const std::string& module, const TempDir& dir) {
+  const auto file = dir.write("tf/main.tf", module);
+  const auto fmt = run_command("cd " + shell_quoted(file.parent_path().string()) + " && terraform fmt -check -diff main.tf");
+  EXPECT_EQ(fmt.exit_code, 0) << fmt.all();
+  const auto parsed = run_command("python3 " GKEBUILD_SOURCE_ROOT "/tests/cluster/hcl_to_json.py " +
+                                  shell_quoted(file.string()));
+  EXPECT_EQ(parsed.exit_code, 0) << parsed.err;
+  return json::parse(parsed.out, nullptr, false);
+}
+
+// resource "TYPE" "NAME" as python-hcl2 gives it.
+json resource(const json& module, const std::string& type, const std::string& name) {
+  for (const auto& entry : module.value("resource", json::array()))
+    if (entry.contains(type) && entry[type].contains(name)) return entry[type][name];
+  return nullptr;
+}
+
+TEST_F(ClusterRender, TerraformModuleHasEachPoolsAttributes) {
+  const auto rendered = render(kEveryPool, "terraform");
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const json module = terraform_json(rendered.out, dir);
+  const json cluster = resource(module, "google_container_cluster", "cluster");
+  ASSERT_TRUE(cluster.is_object()) << module.dump(1);
+  EXPECT_EQ(cluster["location"], "us-central1");
+  EXPECT_EQ(cluster["node_locations"], json({"us-central1-a", "us-central1-c"}));
+  EXPECT_EQ(cluster["remove_default_node_pool"], true);
+  EXPECT_EQ(cluster["resource_labels"]["created-by"], "gkebuild");
+  EXPECT_EQ(resource(module, "google_container_node_pool", "admin")["node_config"][0]["machine_type"], "e2-standard-2");
+
+  const json l4 = resource(module, "google_container_node_pool", "l4_spot");
+  ASSERT_TRUE(l4.is_object());
+  EXPECT_EQ(l4["name"], "l4-spot");
+  EXPECT_EQ(l4["initial_node_count"], 0);
+  EXPECT_EQ(l4["autoscaling"][0]["total_min_node_count"], 0);
+  EXPECT_EQ(l4["autoscaling"][0]["total_max_node_count"], 3);
+  EXPECT_EQ(l4["autoscaling"][0]["location_policy"], "ANY");
+  const json l4_node = l4["node_config"][0];
+  EXPECT_EQ(l4_node["machine_type"], "g2-standard-4");
+  EXPECT_EQ(l4_node["spot"], true);
+  ASSERT_EQ(l4_node["taint"].size(), 2u);
+  EXPECT_EQ(l4_node["taint"][0]["key"], "nvidia.com/gpu");
+  EXPECT_EQ(l4_node["taint"][0]["effect"], "NO_SCHEDULE");
+  EXPECT_EQ(l4_node["taint"][1]["key"], "cloud.google.com/gke-spot");
+  const json l4_gpu = l4_node["guest_accelerator"][0];
+  EXPECT_EQ(l4_gpu["type"], "nvidia-l4");
+  EXPECT_EQ(l4_gpu["count"], 1);
+  EXPECT_EQ(l4_gpu["gpu_driver_installation_config"][0]["gpu_driver_version"], "LATEST");
+
+  const json t4_gpu = resource(module, "google_container_node_pool", "t4_shared")["node_config"][0]["guest_accelerator"][0];
+  EXPECT_EQ(t4_gpu["gpu_sharing_config"][0]["gpu_sharing_strategy"], "TIME_SHARING");
+  EXPECT_EQ(t4_gpu["gpu_sharing_config"][0]["max_shared_clients_per_gpu"], 4);
+
+  const json a100 = resource(module, "google_container_node_pool", "a100_mig");
+  EXPECT_EQ(a100["autoscaling"][0]["total_min_node_count"], 1);
+  EXPECT_EQ(a100["autoscaling"][0]["location_policy"], "BALANCED");
+  const json a100_gpu = a100["node_config"][0]["guest_accelerator"][0];
+  EXPECT_EQ(a100_gpu["gpu_partition_size"], "1g.5gb");
+  EXPECT_EQ(a100_gpu["gpu_driver_installation_config"][0]["gpu_driver_version"], "INSTALLATION_DISABLED");
+
+  const json h100_node = resource(module, "google_container_node_pool", "h100")["node_config"][0];
+  EXPECT_EQ(h100_node["machine_type"], "a3-highgpu-8g");
+  EXPECT_EQ(h100_node["guest_accelerator"][0]["count"], 8);
+  EXPECT_EQ(h100_node["guest_accelerator"][0]["gpu_sharing_config"][0]["gpu_sharing_strategy"], "MPS");
+  EXPECT_FALSE(h100_node.contains("taint"));
+}
+
+TEST_F(ClusterRender, AutopilotModuleHasNoPools) {
+  const auto rendered = render(kAutopilot, "terraform");
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const json module = terraform_json(rendered.out, dir);
+  EXPECT_EQ(resource(module, "google_container_cluster", "cluster")["enable_autopilot"], true);
+  EXPECT_TRUE(resource(module, "google_container_node_pool", "admin").is_null());
+}
+
+TEST_F(ClusterRender, AutopilotJobsCarryTheComputeClass) {
+  const auto file = dir.write("gkebuild.yaml", kAutopilot + "  computeClass: Accelerator\n");
+  const auto jobs = run_gkebuild("render a -f " + shell_quoted(file.string()));
+  ASSERT_EQ(jobs.exit_code, 0) << jobs.err;
+  EXPECT_NE(jobs.out.find("      nodeSelector:\n        cloud.google.com/gke-accelerator: \"nvidia-l4\"\n"
+                          "        cloud.google.com/gke-spot: \"true\"\n"
+                          "        cloud.google.com/compute-class: \"Accelerator\"\n"),
+            std::string::npos)
+      << jobs.out;
+}
+
+TEST_F(ClusterRender, AProjectWithoutAClusterSaysWhatToAdd) {
+  const auto rendered = render(kProjectHead, "gcloud");
+  EXPECT_EQ(rendered.exit_code, 2);
+  EXPECT_NE(rendered.err.find("cluster: describes no GKE cluster; add gcpProject and location"), std::string::npos)
+      << rendered.err;
+}
+
+TEST_F(ClusterRender, UpWithoutAnAccountFailsWithGcloudsMessage) {
+  const auto file = dir.write("gkebuild.yaml", kDerivedPools);
+  const auto up = run_command("CLOUDSDK_CONFIG=" + shell_quoted((dir / "gcloud-config").string()) + " " +
+                              gkebuild_binary() + " cluster up -f " + shell_quoted(file.string()));
+  EXPECT_EQ(up.exit_code, 1) << up.all();
+  EXPECT_NE(up.err.find("gkebuild cluster: error: gcloud container clusters describe demo --project=my-project "
+                        "--location=us-central1 --format=json failed:\nERROR: (gcloud.container.clusters.describe) "
+                        "You do not currently have an active account selected."),
+            std::string::npos)
+      << up.err;
+  EXPECT_NE(up.err.find("gcloud auth login"), std::string::npos) << up.err;
+  EXPECT_EQ(up.out, "");  // nothing was created, so nothing was printed as done
+}
+
+// The kubeconfig `gcloud container clusters get-credentials` writes, with the real
+// gke-gcloud-auth-plugin as its exec plugin, and a gcloud without an account.
+TEST_F(ClusterRender, GkeAuthPluginWithoutAnAccountSaysWhatToDo) {
+  const auto kubeconfig = dir.write("kubeconfig",
+                                    "apiVersion: v1\nkind: Config\ncurrent-context: gke_my-project_us-central1_demo\n"
+                                    "clusters:\n- name: gke\n  cluster: {server: 'https://127.0.0.1:9'}\n"
+                                    "users:\n- name: gke\n  user:\n    exec:\n"
+                                    "      apiVersion: client.authentication.k8s.io/v1beta1\n"
+                                    "      command: gke-gcloud-auth-plugin\n      provideClusterInfo: true\n"
+                                    "      interactiveMode: IfAvailable\n"
+                                    "contexts:\n- name: gke_my-project_us-central1_demo\n  context: {cluster: gke, user: gke}\n");
+  const auto project = dir.write("gkebuild.yaml", kDerivedPools);
+  const auto check = run_command("CLOUDSDK_CONFIG=" + shell_quoted((dir / "gcloud-config").string()) + " " +
+                                 gkebuild_binary() + " cluster check -f " + shell_quoted(project.string()) +
+                                 " --kubeconfig " + shell_quoted(kubeconfig.string()) + " < /dev/null");
+  EXPECT_EQ(check.exit_code, 2) << check.all();
+  // The plugin's own words come through, then where it is configured and what to do.
+  EXPECT_NE(check.err.find("You do not currently have an active account selected"), std::string::npos) << check.err;
+  EXPECT_NE(check.err.find("kubeconfig:11:7: error: exec credential plugin 'gke-gcloud-auth-plugin' exited with "
+                           "status 1 (its own message, if any, is above)\ngke-gcloud-auth-plugin takes its token from "
+                           "gcloud: without an account there, run `gcloud auth login`"),
+            std::string::npos)
+      << check.err;
+}
+
+}  // namespace
+}  // namespace gkebuild::testing

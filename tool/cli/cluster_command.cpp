@@ -1,0 +1,110 @@
+// `gkebuild cluster render|up|down|check`: the project's GKE cluster (tool/cluster).
+#include <iostream>
+#include <memory>
+
+#include "base/source_error.h"
+#include "cli/command.h"
+#include "cli/exit_codes.h"
+#include "cli/project_flags.h"
+#include "cluster/gcloud_commands.h"
+#include "cluster/terraform.h"
+#include "cluster/up_down.h"
+#include "project/project.h"
+#include "submit/cluster.h"
+#include "submit/cluster_check.h"
+
+namespace gkebuild::cli {
+namespace {
+
+struct ClusterFlags {
+  ProjectFlags project;
+  std::string format = "gcloud";
+  bool dry_run = false;
+  std::string experiment;  // check: only this experiment's Jobs
+  std::string kubeconfig;
+  kube::KubeconfigOptions kube;
+};
+
+// The project and the GKE cluster its `cluster:` describes (an error naming the file when none).
+std::pair<project::Project, project::GkeCluster> described_cluster(const ProjectFlags& flags) {
+  project::Project project = project::load_project(project_file(flags));
+  if (!project.cluster.gke)
+    throw SourceError({project.file.string()},
+                      "cluster: describes no GKE cluster; add gcpProject and location to it "
+                      "(examples/gemm-compare/gkebuild.yaml shows one)");
+  auto cluster = *project.cluster.gke;
+  return {std::move(project), std::move(cluster)};
+}
+
+int render(const ClusterFlags& flags) {
+  const auto [project, cluster] = described_cluster(flags.project);
+  const std::string file = project.file.filename().string();
+  std::cout << (flags.format == "terraform" ? cluster::terraform_module(cluster, file)
+                                            : cluster::gcloud_script(cluster, file));
+  return kExitSuccess;
+}
+
+int up_or_down(const ClusterFlags& flags, bool up) {
+  const auto [project, cluster] = described_cluster(flags.project);
+  cluster::UpDownOptions options;
+  options.dry_run = flags.dry_run;
+  options.out = &std::cout;
+  (up ? cluster::cluster_up : cluster::cluster_down)(cluster, options);
+  return kExitSuccess;
+}
+
+int check(ClusterFlags& flags) {
+  const auto project = project::load_project(project_file(flags.project));
+  if (!flags.kubeconfig.empty()) flags.kube.kubeconfig = flags.kubeconfig;
+  const auto access = submit::cluster_access(flags.kube, project.cluster.context);
+  submit::PlanRequest request;
+  request.experiment = flags.experiment;
+  const auto report = submit::check_cluster_for(access, project, submit::job_needs(project, request));
+  std::cout << "context " << access.context << " (" << access.cluster.server << ")\n" << report.text();
+  return report.has_problems() ? kExitFailure : kExitSuccess;
+}
+
+CLI::App* subcommand(CLI::App* parent, const std::string& name, const std::string& description,
+                     const std::shared_ptr<ClusterFlags>& flags) {
+  auto* command = parent->add_subcommand(name, description);
+  add_project_flags(*command, flags->project);
+  return command;
+}
+
+void add_check(CLI::App* cluster, Action& action, const std::shared_ptr<ClusterFlags>& flags) {
+  auto* command = subcommand(cluster, "check",
+                             "Check that the kubeconfig's cluster can run the experiments' Jobs: GPU nodes and pools, "
+                             "taints, drivers, device plugin, autoscaler limits",
+                             flags);
+  command->add_option("--experiment", flags->experiment, "only this experiment's Jobs (default: every experiment)");
+  command->add_option("--kubeconfig", flags->kubeconfig, "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
+  command->add_option("--context", flags->kube.context, "kubeconfig context (default: the project's)");
+  command->callback([&action, flags] { action = [flags] { return check(*flags); }; });
+}
+
+void setup(CLI::App& app, Action& action) {
+  auto flags = std::make_shared<ClusterFlags>();
+  auto* cluster = app.add_subcommand("cluster", "Render, create, delete or check the project's GKE cluster");
+  cluster->require_subcommand(1);
+
+  auto* render_command = subcommand(cluster, "render", "Print the cluster as gcloud commands or a Terraform module", flags);
+  render_command->add_option("--format", flags->format, "gcloud (a shell script) or terraform (a module)")
+      ->check(CLI::IsMember({"gcloud", "terraform"}))
+      ->capture_default_str();
+  render_command->callback([&action, flags] { action = [flags] { return render(*flags); }; });
+
+  for (const bool up : {true, false}) {
+    auto* command = subcommand(cluster, up ? "up" : "down",
+                               up ? "Create the cluster and the GPU pools that are missing (gcloud)"
+                                  : "Delete what `cluster up` created (gcloud): only what carries its label",
+                               flags);
+    command->add_flag("--dry-run", flags->dry_run, "describe what is there and print what would run");
+    command->callback([&action, flags, up] { action = [flags, up] { return up_or_down(*flags, up); }; });
+  }
+  add_check(cluster, action, flags);
+}
+
+const CommandRegistration registration(35, setup);
+
+}  // namespace
+}  // namespace gkebuild::cli

@@ -1,0 +1,30 @@
+// `gkebuild cluster check` and the check submit runs before it builds anything: the
+// experiments' Jobs rendered (with stand-in image names) and weighed against the cluster
+// (tool/cluster/check.h).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cluster/check.h"
+#include "kube/kubeconfig.h"
+#include "project/project.h"
+#include "submit/run_plan.h"
+
+namespace gkebuild::submit {
+
+// What the Jobs of `request.experiment` (every experiment when it is empty) need of a node;
+// the request's accelerators, sweeps and values apply as in submit.
+std::vector<cluster::JobNeeds> job_needs(const project::Project& project, PlanRequest request);
+
+// Reads the cluster of `access` and checks `needs` against it.
+cluster::CheckReport check_cluster_for(const kube::ClusterAccess& access, const project::Project& project,
+                                       const std::vector<cluster::JobNeeds>& needs);
+
+// Before submit: prints the problems to `err` and throws Error (kFailed) when a Job could
+// never be scheduled. A cluster that cannot be read (no permission to list nodes) is noted, not fatal.
+void check_before_submit(const kube::ClusterAccess& access, const project::Project& project, const PlanRequest& request,
+                         std::ostream& err);
+
+}  // namespace gkebuild::submit
