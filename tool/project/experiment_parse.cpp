@@ -117,6 +117,10 @@ void parse_schedule(const Fields& fields, Experiment& experiment) {
       parse_duration_field(fields, "ttlAfterFinished", experiment.ttl_seconds_after_finished);
   experiment.backoff_limit = static_cast<int>(fields.integer("backoffLimit", experiment.backoff_limit, 0));
   experiment.storage = fields.boolean("storage", true);
+  experiment.queue = fields.string("queue", "");
+  if (!experiment.queue.empty() && !is_dns_label(experiment.queue, 63))
+    fields.document().fail(fields.get("queue"), fields.name("queue") + ": '" + printable(experiment.queue) +
+                                                    "' is not a LocalQueue name (lower-case letters, digits and '-')");
 }
 
 }  // namespace
@@ -129,7 +133,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   require_dns_label(doc, key, experiment.name, "experiment name");
   Fields fields(doc, value, "experiment '" + experiment.name + "'",
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
-                 "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage"});
+                 "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())

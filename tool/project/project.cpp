@@ -14,6 +14,12 @@ std::string to_string(DriverInstaller installer) {
   return "auto";
 }
 
+int Kueue::gpu_quota(std::string_view accelerator) const {
+  for (const auto& [label, quota] : gpus)
+    if (label == accelerator) return quota;
+  return 0;
+}
+
 const Image* Project::find_image(std::string_view wanted) const {
   for (const auto& image : images)
     if (image.name == wanted) return &image;

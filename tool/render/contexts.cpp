@@ -83,7 +83,7 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
   json storage = nullptr;
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
-  return Members(20)
+  return Members(21)
       .add("name", name)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
@@ -109,11 +109,27 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
       .add("memory", experiment.memory)
       .add("storage", std::move(storage))
       .add("values", *unit.values)
+      .add("queue", unit.queue)
       .done();
 }
 
 json namespace_context(const project::Project& project, const json& values) {
   return {{"project", project.name}, {"namespace", project.cluster.namespace_name}, {"values", values}};
+}
+
+json kueue_context(const project::Project& project, const json& values) {
+  const auto& kueue = *project.kueue;
+  json flavors = json::array();
+  for (const auto& [label, gpus] : kueue.gpus) flavors.push_back({{"name", label}, {"label", label}, {"gpus", gpus}});
+  return {{"project", project.name},
+          {"namespace", project.cluster.namespace_name},
+          {"kueue",
+           {{"queue", kueue.queue},
+            {"cluster_queue", kueue.cluster_queue},
+            {"cpu", kueue.cpu},
+            {"memory", kueue.memory},
+            {"flavors", std::move(flavors)}}},
+          {"values", values}};
 }
 
 json driver_context(const project::Project& project, const json& values) {

@@ -19,6 +19,7 @@ struct RunUnit {
   std::string run_id;
   std::string image;                      // reference
   const nlohmann::ordered_json* values;   // --values / --set
+  std::string queue;                      // the Kueue LocalQueue its Jobs go to, or empty
 };
 
 // Variables the experiment's args and env values are rendered with: the sweep point's
@@ -35,6 +36,8 @@ nlohmann::ordered_json workload_context(const RunUnit& unit, const std::string& 
                                         const project::EnvList& env);
 
 nlohmann::ordered_json namespace_context(const project::Project& project, const nlohmann::ordered_json& values);
+// kueue.yaml.j2: the project's `kueue:` section (which must be there).
+nlohmann::ordered_json kueue_context(const project::Project& project, const nlohmann::ordered_json& values);
 nlohmann::ordered_json driver_context(const project::Project& project, const nlohmann::ordered_json& values);
 nlohmann::ordered_json storage_context(const project::Project& project, const RenderOptions& options);
 nlohmann::ordered_json dockerfile_context(const project::Project& project, const project::Image& image,

@@ -2,6 +2,7 @@
 
 #include "base/parallel.h"
 #include "base/source_error.h"
+#include "project/quantities.h"
 #include "render/contexts.h"
 #include "render/dockerfile_template.h"
 #include "render/names.h"
@@ -105,7 +106,7 @@ struct Planner {
     const auto points = sweep_points(experiment.sweep);
     for (const auto* accelerator : accelerators(experiment)) {
       RunUnit unit{&project, &experiment, accelerator, run_id, image_reference(project, *image, options),
-                   &options.values};
+                   &options.values, options.queue.empty() ? experiment.queue : options.queue};
       for (size_t i = 0; i < points.size(); ++i) {
         const int index = static_cast<int>(i);
         const json& point = points[i];
@@ -129,6 +130,8 @@ struct Planner {
                                                                   : "driver-installer-ubuntu.yaml.j2",
                        driver_context(project, options.values), OutputKind::Manifest,
                        "daemonset-nvidia-driver-installer.yaml"});
+    if (selection.kueue && project.kueue)
+      items.push_back({"kueue.yaml.j2", kueue_context(project, options.values), OutputKind::Manifest, ""});
     if (selection.storage && project.nfs)
       items.push_back({"nfs.yaml.j2", storage_context(project, options), OutputKind::Manifest, ""});
   }
@@ -162,6 +165,9 @@ std::vector<RenderItem> plan_render(const project::Project& project, const Rende
                                     "digits and '-', at most 40 characters");
   Planner planner{project, options, catalog, expand, options.run_id.empty() ? generate_run_id() : options.run_id, {}};
   for (const auto& label : options.accelerators) catalog.get(label, kCommandLine);
+  if (!options.queue.empty() && !project::is_dns_label(options.queue))
+    throw SourceError(kCommandLine, "queue '" + options.queue + "': a LocalQueue name is lower-case letters, digits "
+                                    "and '-', at most 63 characters");
   const Selection selection = select_targets(project, options.targets, options.all_dockerfiles);
   for (const auto* image : selection.dockerfiles) planner.add_dockerfile(*image);
   planner.add_support(selection);

@@ -1,8 +1,11 @@
 #include "submit/run_commands.h"
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "base/atomic_file.h"
+#include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/objects.h"
 #include "runrecord/run_store.h"
@@ -43,6 +46,26 @@ kube::Client client_for(const RunCommandOptions& options, const runrecord::RunRe
   return kube::Client(cluster_access(options.kubeconfig, record.context));
 }
 
+// Jobs that Kueue holds back: their Workloads say why (an inadmissible queue), one list
+// of the namespace's Workloads for all of them; asked only when some Job is queued.
+void explain_queued(kube::Client& client, const std::string& namespace_name, std::vector<JobProgress>& jobs) {
+  if (std::none_of(jobs.begin(), jobs.end(), [](const JobProgress& job) { return !job.queued.empty(); })) return;
+  json workloads;
+  try {
+    workloads = kube::list(client, kube::resource_type("kueue.x-k8s.io/v1beta1", "Workload"), namespace_name);
+  } catch (const kube::ApiError& error) {
+    if (error.status() != 404) throw;
+    for (auto& job : jobs)
+      if (!job.queued.empty()) job.queued = "suspended, but this cluster serves no Kueue Workloads: is Kueue installed?";
+    return;
+  }
+  std::map<std::string, const json*> by_job;
+  for (const auto& workload : workloads.value("items", json::array())) by_job[job_of_workload(workload)] = &workload;
+  for (auto& job : jobs)
+    if (auto found = by_job.find(job.name); !job.queued.empty() && found != by_job.end())
+      update_from_workload(job, *found->second);
+}
+
 // The Jobs and pods of an unfinished cluster run as the cluster has them now, into the record.
 void refresh(const RunCommandOptions& options, LoadedRun& run) {
   kube::Client client = client_for(options, run.record);
@@ -57,6 +80,7 @@ void refresh(const RunCommandOptions& options, LoadedRun& run) {
     for (const auto& object : jobs.value("items", json::array()))
       if (object["metadata"].value("name", "") == job.name) update_from_job(job, object);
   }
+  explain_queued(client, run.record.namespace_name, progress);
   update_record(run.record, progress);
   runrecord::save_run(run.dir, run.record);
 }

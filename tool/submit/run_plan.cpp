@@ -67,6 +67,7 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   render::RenderOptions options;
   options.targets = {"experiment/" + experiment.name};
   options.accelerators = request.accelerators;
+  options.queue = request.queue;
   options.run_id = request.run_id;
   options.values =
       jinja::to_json(render::load_values({request.values_files.begin(), request.values_files.end()}, request.sets));
@@ -75,6 +76,7 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   plan.experiment = experiment.name;
   plan.namespace_name = project.cluster.namespace_name;
   plan.run_id = request.run_id;
+  plan.queue = request.queue.empty() ? experiment.queue : request.queue;
   if (const auto* image = project.find_image(experiment.image))
     plan.images[image->name] = render::image_reference(project, *image, options);
   for (auto& file : render::render_project(project, options)) {

@@ -41,6 +41,7 @@ struct SweepOverride {
 struct PlanRequest {
   std::string experiment;
   std::vector<std::string> accelerators;  // empty: the experiment's own
+  std::string queue;                      // empty: the experiment's own Kueue queue (or none)
   std::vector<SweepOverride> sweeps;
   std::vector<render::Assignment> sets;   // {"a.b", "v"}: template values
   std::vector<std::string> values_files;  // YAML or JSON values files, merged in order before `sets`
@@ -53,6 +54,7 @@ struct RunPlan {
   std::string experiment;
   std::string namespace_name;
   std::string run_id;
+  std::string queue;  // the Kueue LocalQueue its Jobs wait in, or empty (no Kueue)
   std::map<std::string, std::string> images;  // the experiment's image -> the reference its Jobs use
   std::vector<PlannedObject> support;          // applied (server-side apply), in this order
   std::vector<PlannedJob> jobs;                // created
