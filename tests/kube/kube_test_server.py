@@ -33,6 +33,11 @@ The test drives it through /_control/* (no authentication):
   GET  /_control/contract the API contract violations seen so far (api_contract.py: every request and
                            response checked against the Kubernetes OpenAPI documents and schemas);
                            POST {"clear": true} also forgets them
+  POST /_control/kueue    {"namespace", "queue", "cluster_queue", "gpus": {"nvidia-l4": 2}}: ResourceFlavors,
+                           a ClusterQueue with that GPU quota per flavor and a LocalQueue (Kueue objects may
+                           also be created through the API); Jobs created suspended with the label
+                           kueue.x-k8s.io/queue-name are admitted by quota (kueue_model.py). Answers (also
+                           to GET) {"admitted", "max_admitted", "admissions"}.
   GET  /_control/stats    request counts by method ("stats") and by verb and resource ("requests", e.g.
                            "create jobs", "watch pods", "get pods/log");  POST /_control/reset_stats
 
@@ -61,6 +66,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import discovery
+import kueue_model
 from api_contract import Contract
 
 try:
@@ -81,6 +87,7 @@ RESOURCES = {
     "jobs": ("Job", "batch/v1", True),
     "daemonsets": ("DaemonSet", "apps/v1", True),
     "deployments": ("Deployment", "apps/v1", True),
+    **kueue_model.RESOURCES,  # Kueue's custom resources (kueue_model.py admits queued Jobs)
 }
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 SERVER_MANAGED = {"resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
@@ -232,6 +239,7 @@ class Store:
         self.timeline = []  # (due, sequence, action) for Jobs that run on their own
         self.timeline_thread = None
         self.sequence = 0
+        self.kueue = kueue_model.KueueModel(self)
         with self.cond:
             for name in ("default", "kube-system"):
                 self.put("namespaces", "", {"apiVersion": "v1", "kind": "Namespace",
@@ -287,6 +295,18 @@ class Store:
         self.put("events", ns, event)
 
     # --- the Job controller, driven by the test ---------------------------------------------
+    def job_created(self, ns, job):
+        """A new Job starts its pods, unless it is suspended: then it waits (Suspended condition)
+        for whoever unsuspends it - Kueue, when it carries a queue label."""
+        if not (job.get("spec") or {}).get("suspend"):
+            return self.start_job(ns, job)
+        job["status"] = {"conditions": [{"type": "Suspended", "status": "True", "reason": "JobSuspended",
+                                         "message": "Job suspended", "lastProbeTime": now_rfc3339(),
+                                         "lastTransitionTime": now_rfc3339()}]}
+        self.put("jobs", ns, job)
+        if self.kueue.manages(job):
+            self.kueue.job_created(ns, job)
+
     def start_job(self, ns, job):
         spec = job.get("spec") or {}
         completions = spec.get("completions") or 1
@@ -460,6 +480,8 @@ class Store:
                                                  {"type": "Failed", "status": "True", "reason": reason,
                                                   "message": message}]})
         self.put("jobs", ns, job)
+        if phase in ("succeeded", "failed"):
+            self.kueue.job_finished(ns, name, phase == "succeeded")
 
     def container_waiting(self, ns, pod_name):
         pod = self.objects.get(("pods", ns, pod_name))
@@ -937,8 +959,7 @@ class Handler(BaseHTTPRequestHandler):
                 meta.update({"uid": str(uuid.uuid4()), "creationTimestamp": now_rfc3339()})
                 return self.send_json(201, obj)
             STORE.put(route["plural"], route["ns"], obj)
-            if route["kind"] == "Job":
-                STORE.start_job(route["ns"], obj)
+            self.created(route, obj)
             self.send_json(201, STORE.objects[key])
 
     def apply(self, route, query):
@@ -991,9 +1012,20 @@ class Handler(BaseHTTPRequestHandler):
                 for owner in sorted(set(owners.values()))]
             STORE.owners[key] = owners
             STORE.put(route["plural"], route["ns"], result)
-            if created and route["kind"] == "Job":
-                STORE.start_job(route["ns"], result)
+            if created:
+                self.created(route, result)
+            elif route["plural"] in kueue_model.RESOURCES:
+                STORE.kueue.admit()
             self.send_json(201 if created else 200, STORE.objects[key])
+
+    @staticmethod
+    def created(route, obj):
+        """What controllers do with a new object: the Job controller starts a Job, Kueue looks at
+        its queues again."""
+        if route["kind"] == "Job":
+            STORE.job_created(route["ns"], obj)
+        elif route["plural"] in kueue_model.RESOURCES:
+            STORE.kueue.admit()
 
     def delete_object(self, route, query):
         policy = query.get("propagationPolicy", "Orphan" if route["kind"] == "Job" else "Background")
@@ -1008,6 +1040,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, STORE.objects[key])
             removed = STORE.delete(*key)
             if route["kind"] == "Job":
+                STORE.kueue.job_deleted(route["ns"], route["name"])
                 for pod in STORE.job_pods(route["ns"], route["name"]):
                     if policy == "Orphan":
                         orphan = copy.deepcopy(pod)
@@ -1051,6 +1084,10 @@ class Handler(BaseHTTPRequestHandler):
             STORE.watch_end_mode = "expire" if action == "expire" else "drop"
             STORE.watch_generation += 1
             STORE.watches_suspended = False
+        elif action == "kueue":
+            if request:
+                STORE.kueue.configure(request)
+            return STORE.kueue.report()
         elif action == "reset_stats":
             STORE.stats = {}
             STORE.requests = {}

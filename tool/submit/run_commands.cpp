@@ -59,8 +59,9 @@ void explain_queued(kube::Client& client, const std::string& namespace_name, std
       if (!job.queued.empty()) job.queued = "suspended, but this cluster serves no Kueue Workloads: is Kueue installed?";
     return;
   }
+  const json items = workloads.value("items", json::array());
   std::map<std::string, const json*> by_job;
-  for (const auto& workload : workloads.value("items", json::array())) by_job[job_of_workload(workload)] = &workload;
+  for (const auto& workload : items) by_job[job_of_workload(workload)] = &workload;
   for (auto& job : jobs)
     if (auto found = by_job.find(job.name); !job.queued.empty() && found != by_job.end())
       update_from_workload(job, *found->second);
