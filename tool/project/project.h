@@ -59,6 +59,9 @@ struct Experiment {
   bool spot = false;
   std::vector<SweepAxis> sweep;  // grid product, in file order
   int seeds = 0;                 // > 0: an Indexed Job with seed = completion index 0..seeds-1
+  // > 0: the sweep runs as one Indexed Job per accelerator, index i = sweep point i, at most
+  // `parallelism` points at once (the cluster's Job controller keeps the cap, not gkebuild).
+  int parallelism = 0;
   long long timeout_seconds = 86400;         // activeDeadlineSeconds
   int backoff_limit = 1;
   long long ttl_seconds_after_finished = 259200;

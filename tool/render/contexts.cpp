@@ -1,5 +1,7 @@
 #include "render/contexts.h"
 
+#include <algorithm>
+
 namespace gkebuild::render {
 namespace {
 
@@ -83,7 +85,7 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
   json storage = nullptr;
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
-  return Members(21)
+  return Members(23)
       .add("name", name)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
@@ -96,8 +98,11 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
                       .add("active_deadline_seconds", experiment.timeout_seconds)
                       .add("ttl_seconds_after_finished", experiment.ttl_seconds_after_finished)
                       .add("completions", seeds > 0 ? seeds : 1)
+                      .add("parallelism", seeds > 0 ? seeds : 1)
                       .done())
       .add("indexed", seeds > 0)
+      .add("seeded", seeds > 0)
+      .add("points", nullptr)
       .add("spot", experiment.spot)
       .add("accelerator", accelerator_json(*unit.accelerator))
       .add("image", unit.image)
@@ -115,6 +120,26 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
 
 json namespace_context(const project::Project& project, const json& values) {
   return {{"project", project.name}, {"namespace", project.cluster.namespace_name}, {"values", values}};
+}
+
+json points_context(const RunUnit& unit, const std::string& name, json data) {
+  return {{"name", name},
+          {"namespace", unit.project->cluster.namespace_name},
+          {"project", unit.project->name},
+          {"labels",
+           {{"gkebuild.io/project", unit.project->name},
+            {"gkebuild.io/experiment", unit.experiment->name},
+            {"gkebuild.io/run", unit.run_id},
+            {"gkebuild.io/accelerator", unit.accelerator->label}}},
+          {"data", std::move(data)},
+          {"values", *unit.values}};
+}
+
+void make_indexed_sweep(json& context, int points, int parallelism, const std::string& config_map) {
+  context["indexed"] = true;
+  context["job"]["completions"] = points;
+  context["job"]["parallelism"] = std::min(points, parallelism);
+  context["points"] = {{"config_map", config_map}, {"mount_path", kPointsDir}};
 }
 
 json kueue_context(const project::Project& project, const json& values) {
