@@ -20,8 +20,11 @@ The test drives it through /_control/* (no authentication):
   POST /_control/config   {"auto": {"step": seconds, "lines": [...], "fail": {"name part": {"exit_code",
                            "reason", "message"}}}} makes every Job created afterwards run on its own:
                            pulling after one step, running after two (each pod logging `lines`, where
-                           $JOB, $POD, $INDEX and $ARGS (the container args as a JSON list) are filled
-                           in), finished after three: failed when its name contains a `fail` key.
+                           $JOB, $POD, $INDEX and $ARGS (the container args as a JSON list, $(VAR)
+                           expanded from its env as the kubelet does) are filled in, $FILE{path}
+                           is a file of a ConfigMap volume, lines joined by spaces, and $(VAR) is the
+                           container's env var VAR), finished after
+                           three: failed when its name contains a `fail` key.
   POST /_control/job      {"namespace", "name", "phase": "pulling"|"waiting"|"running"|"succeeded"|"failed",
                            "reason", "message", "exit_code", "pod_failure": "OOMKilled"|"Evicted"}
                            (an "auto" fail entry may name "pod_failure" too, or "ErrImagePull": the
@@ -381,14 +384,48 @@ class Store:
         for pod in self.job_pods(ns, name):
             pod_name = pod["metadata"]["name"]
             containers = pod["spec"].get("containers") or [{}]
-            filled = {"$JOB": name, "$POD": pod_name, "$ARGS": json.dumps(containers[0].get("args") or []),
+            args = [self.kubelet_expand(pod, arg) for arg in containers[0].get("args") or []]
+            filled = {"$JOB": name, "$POD": pod_name, "$ARGS": json.dumps(args),
                       "$INDEX": pod["metadata"]["annotations"].get("batch.kubernetes.io/job-completion-index", "0")}
             for template in templates:
                 text = template
                 for key, value in filled.items():
                     text = text.replace(key, value)
+                text = re.sub(r"\$FILE\{([^}]*)\}", lambda m, pod=pod: self.pod_file(
+                    ns, pod, self.kubelet_expand(pod, m.group(1))).replace("\n", " ").strip(), text)
+                text = self.kubelet_expand(pod, text)
                 nanos = time.time_ns()
                 self.logs.setdefault((ns, pod_name), []).append((nanos, nano_stamp(nanos), text))
+
+    # --- what the kubelet shows a container (for the "auto" log lines) -----------------------------
+    @staticmethod
+    def kubelet_expand(pod, text):
+        """$(NAME) in a container's args, from its env: plain values and fieldRefs to the pod's
+        name, namespace, labels and annotations, as the kubelet expands them; unknown names stay."""
+        values = {}
+        metadata = pod["metadata"]
+        for var in ((pod["spec"].get("containers") or [{}])[0].get("env") or []):
+            field = ((var.get("valueFrom") or {}).get("fieldRef") or {}).get("fieldPath", "")
+            match = re.match(r"^metadata\.(annotations|labels)\['(.+)'\]$", field)
+            if "value" in var:
+                values[var["name"]] = var["value"]
+            elif match:
+                values[var["name"]] = (metadata.get(match.group(1)) or {}).get(match.group(2), "")
+            elif field in ("metadata.name", "metadata.namespace"):
+                values[var["name"]] = metadata.get(field.split(".")[1], "")
+        return re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", lambda m: values.get(m.group(1), m.group(0)), text)
+
+    def pod_file(self, ns, pod, path):
+        """A file of a ConfigMap volume as the pod's first container sees it; "" for any other path."""
+        container = (pod["spec"].get("containers") or [{}])[0]
+        volumes = {v.get("name"): v for v in pod["spec"].get("volumes") or []}
+        for mount in container.get("volumeMounts") or []:
+            prefix = mount.get("mountPath", "").rstrip("/") + "/"
+            config_map = (volumes.get(mount.get("name")) or {}).get("configMap")
+            if path.startswith(prefix) and config_map:
+                found = self.objects.get(("configmaps", ns, config_map.get("name", ""))) or {}
+                return (found.get("data") or {}).get(path[len(prefix):], "")
+        return ""
 
     def schedule(self, due, action):
         self.sequence += 1

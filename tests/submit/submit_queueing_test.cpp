@@ -1,6 +1,7 @@
-// gkebuild submit with a Kueue queue against the Kubernetes test server, whose Kueue model
-// (tests/kube/kueue_model.py) admits suspended Jobs by a GPU quota: the cluster, not the
-// client, decides how many Jobs run at once, and a detached run needs no client to go on.
+// Server-side concurrency against the Kubernetes test server: Jobs queued in Kueue, which the
+// server's Kueue model (tests/kube/kueue_model.py) admits by a GPU quota - the cluster, not the
+// client, decides how many run at once, and a detached run needs no client to go on - and a
+// sweep run as one Indexed Job whose pods read their points from a ConfigMap.
 #include "submit_fixture.h"
 
 namespace gkebuild::testing {
@@ -8,7 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-class SubmitKueueTest : public SubmitFixture {
+class ServerSideQueueing : public SubmitFixture {
  protected:
   // A ClusterQueue with `gpus` nvidia-l4 GPUs and the LocalQueue "gpu" in gpu-info's namespace.
   void queue_with(int gpus) {
@@ -26,7 +27,7 @@ class SubmitKueueTest : public SubmitFixture {
   }
 };
 
-TEST_F(SubmitKueueTest, QueuedSweepRunsWithinTheQuota) {
+TEST_F(ServerSideQueueing, QueuedSweepRunsWithinTheQuota) {
   use_example("gpu-info");
   queue_with(2);
   server.control("config", {{"auto", auto_run(0.3)}});
@@ -48,7 +49,7 @@ TEST_F(SubmitKueueTest, QueuedSweepRunsWithinTheQuota) {
     EXPECT_EQ(job["metadata"]["labels"].value("kueue.x-k8s.io/queue-name", ""), "gpu");
 }
 
-TEST_F(SubmitKueueTest, DetachedRunGoesOnWithoutTheClient) {
+TEST_F(ServerSideQueueing, DetachedRunGoesOnWithoutTheClient) {
   use_example("gpu-info");
   queue_with(1);
   server.control("config", {{"auto", auto_run(0.4)}});
@@ -64,7 +65,7 @@ TEST_F(SubmitKueueTest, DetachedRunGoesOnWithoutTheClient) {
   EXPECT_EQ(server.control("kueue")["max_admitted"], 1);
 }
 
-TEST_F(SubmitKueueTest, MissingQueueIsNamedInTheStatus) {
+TEST_F(ServerSideQueueing, MissingQueueIsNamedInTheStatus) {
   use_example("gpu-info");
   queue_with(1);
   const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --queue nope --detach ") +
@@ -75,6 +76,46 @@ TEST_F(SubmitKueueTest, MissingQueueIsNamedInTheStatus) {
   EXPECT_NE(status.find("pending: queued (Kueue: inadmissible: LocalQueue nope doesn't exist)"), std::string::npos)
       << status;
   EXPECT_EQ(server.control("kueue")["admissions"], 0);
+}
+
+TEST_F(ServerSideQueueing, SweepRunsAsOneIndexedJob) {
+  std::ofstream(project.path() / "gkebuild.yaml") << R"(apiVersion: gkebuild/v1
+project: sweep
+registry: registry.test/p
+images:
+  gemm: {workload: gemm-bench}
+experiments:
+  gemm:
+    image: gemm
+    accelerators: [nvidia-l4]
+    args: ["--m", "{{ n }}", "--precision", "{{ precision }}"]
+    sweep:
+      n: [256, 512]
+      precision: [fp32, fp16]
+    parallelism: 2
+)";
+  json auto_lines = auto_run(0.1);
+  auto_lines["lines"] = {"point $(GKEBUILD_INDEX): $FILE{/etc/gkebuild/points/$(GKEBUILD_INDEX)}"};
+  server.control("config", {{"auto", auto_lines}});
+  const auto outcome = gkebuild(std::string("submit gemm --image gemm=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const json stats = server.control("stats");
+  EXPECT_EQ(stats["requests"].value("create jobs", 0), 1) << stats.dump();  // not one per point
+  EXPECT_EQ(stats["requests"].value("apply configmaps", 0), 1) << stats.dump();
+  const json job = server_list("/apis/batch/v1/namespaces/sweep/jobs")["items"][0];
+  EXPECT_EQ(job["spec"]["completionMode"], "Indexed");
+  EXPECT_EQ(job["spec"]["completions"], 4);
+  EXPECT_EQ(job["spec"]["parallelism"], 2);
+  const auto run = only_run();
+  const json record = run_json(run);
+  ASSERT_EQ(record["jobs"].size(), 1u);
+  EXPECT_EQ(record["jobs"][0]["state"], "succeeded");
+  EXPECT_EQ(record["jobs"][0]["pods"].size(), 4u);
+  const auto log = lines_of(run / "logs" / (record["jobs"][0]["name"].get<std::string>() + ".log"));
+  const std::set<std::string> lines(log.begin(), log.end());
+  // Each index ran its own point, in itertools.product order.
+  EXPECT_EQ(lines, (std::set<std::string>{"point 0: --m 256 --precision fp32", "point 1: --m 256 --precision fp16",
+                                          "point 2: --m 512 --precision fp32", "point 3: --m 512 --precision fp16"}));
 }
 
 }  // namespace
