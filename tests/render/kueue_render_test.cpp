@@ -98,6 +98,9 @@ TEST_F(KueueRender, AQueueThatCanNeverAdmitIsBadInput) {
       {"  cpu: 64\n", "", "requests cpu: give kueue.cpu"},
       {"nvidia-tesla-t4: 8", "nvidia-tesla-t8: 8", "nvidia-tesla-t8"},
       {"    queue: gpu\n", "    queue: Not_A_Name\n", "is not a LocalQueue name"},
+      // Kueue admits all `parallelism` pods of an Indexed sweep together: 3 GPUs, the quota is 2.
+      {"    cpu: \"4\"\n", "    cpu: \"4\"\n    sweep: {n: [1, 2, 3]}\n    parallelism: 3\n",
+       "one of the experiment's Jobs needs 3"},
   };
   for (const auto& test : cases) {
     std::string text = kProject;

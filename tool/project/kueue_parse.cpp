@@ -1,4 +1,6 @@
 // `kueue:` in gkebuild.yaml, and how an experiment's `queue:` must fit it.
+#include <algorithm>
+
 #include "base/printable.h"
 #include "project/parse_helpers.h"
 #include "project/quantities.h"
@@ -57,11 +59,13 @@ void check_queue_fits(const Document& doc, const YAML::Node& experiment_node, co
   if (experiment.queue != kueue.queue) return;  // another queue on the cluster: nothing known about it here
   const YAML::Node at = experiment_node["queue"];
   const std::string what = "experiment '" + experiment.name + "'";
+  // Kueue admits a Job's pods all at once: min(parallelism, completions) of them.
+  const int pods = std::max({1, experiment.seeds, experiment.parallelism});
   for (const auto& label : experiment.accelerators)
-    if (kueue.gpu_quota(label) < experiment.gpus)
+    if (kueue.gpu_quota(label) < experiment.gpus * pods)
       doc.fail(at, what + ": queue '" + kueue.queue + "' has " + std::to_string(kueue.gpu_quota(label)) + " " + label +
-                       " GPUs (kueue.gpus), the experiment's Jobs need " + std::to_string(experiment.gpus) +
-                       ": Kueue would never admit them");
+                       " GPUs (kueue.gpus), one of the experiment's Jobs needs " +
+                       std::to_string(experiment.gpus * pods) + ": Kueue would never admit it");
   if (!experiment.cpu.empty() && kueue.cpu.empty())
     doc.fail(at, what + " requests cpu: give kueue.cpu, or Kueue finds no quota for it and never admits the Jobs");
   if (!experiment.memory.empty() && kueue.memory.empty())
