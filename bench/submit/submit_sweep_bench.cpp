@@ -4,6 +4,9 @@
 // server is another process), its wall time (which includes the server's Job timeline),
 // peak memory, and the requests it sent per object. Target: under 2 s of CPU, one request
 // per object plus the watches.
+// Usage: submit_sweep_bench [N] [client|kueue|indexed]: the concurrency kept by gkebuild
+// (--max-in-flight N, the default), by the test server's Kueue model (--queue, quota N GPUs),
+// or by the Job controller (parallelism: N, one Indexed Job for the sweep).
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -74,29 +77,35 @@ Measured run_submit(const std::filesystem::path& dir, const std::vector<std::str
 int main(int argc, char** argv) {
   using namespace gkebuild;
   const int jobs = argc > 1 ? std::atoi(argv[1]) : 200;
-  testing::KubeTestServer server;
+  const std::string mode = argc > 2 ? argv[2] : "client";
+  gkebuild::testing::KubeTestServer server;
   const auto kubeconfig = server.kubeconfig("    client-certificate: client.crt\n    client-key: client.key\n");
   server.control("config", {{"auto", {{"step", 0.2}, {"lines", {
       R"({"schema":"gkebuild.workload.v1","workload":"bench","metric":"throughput","value":1,"unit":"TFLOP/s"})"}}}}});
-  std::ofstream(server.dir().path() / "gkebuild.yaml") << kProject;
+  std::ofstream(server.dir().path() / "gkebuild.yaml")
+      << kProject << (mode == "indexed" ? "    parallelism: " + std::to_string(jobs) + "\n" : "");
   std::string sweep = "n=";
   for (int i = 1; i <= jobs; ++i) sweep += (i > 1 ? "," : "") + std::to_string(i);
+  std::vector<std::string> arguments{GKEBUILD_BINARY, "submit", "sweep", "--sweep", sweep, "--max-in-flight",
+                                     std::to_string(jobs), "--image",
+                                     "gemm=registry.test/gemm@sha256:0123456789abcdef0123456789abcdef0123456789abcdef"
+                                     "0123456789abcdef"};
+  if (mode == "kueue") {
+    server.control("kueue", {{"namespace", "bench"}, {"queue", "gpu"}, {"gpus", {{"nvidia-l4", jobs}}}});
+    arguments.insert(arguments.end(), {"--queue", "gpu"});
+  }
   server.control("reset_stats");
-  const Measured m = run_submit(server.dir().path(),
-                                {GKEBUILD_BINARY, "submit", "sweep", "--sweep", sweep, "--max-in-flight",
-                                 std::to_string(jobs), "--image",
-                                 "gemm=registry.test/gemm@sha256:0123456789abcdef0123456789abcdef0123456789abcdef"
-                                 "0123456789abcdef"},
-                                kubeconfig.string());
+  const Measured m = run_submit(server.dir().path(), arguments, kubeconfig.string());
   const auto stats = server.control("stats");
   if (m.exit_code != 0) {
     std::fprintf(stderr, "submit failed (exit %d):\n%s", m.exit_code,
-                 testing::KubeTestServer::read(server.dir().path() / "stderr.txt").c_str());
+                 gkebuild::testing::KubeTestServer::read(server.dir().path() / "stderr.txt").c_str());
     return 1;
   }
   long total = 0;
   for (const auto& [kind, count] : stats["requests"].items()) total += count.get<long>();
-  std::printf("gkebuild submit, %d-Job sweep against the Kubernetes test server, followed to the end\n", jobs);
+  std::printf("gkebuild submit, %d-point sweep (%s) against the Kubernetes test server, followed to the end\n", jobs,
+              mode == "kueue" ? "Jobs queued in Kueue" : mode == "indexed" ? "one Indexed Job" : "one Job per point");
   std::printf("  gkebuild CPU (user+sys): %.3f s   wall: %.2f s (includes the server's 3 x 0.2 s Job timeline)"
               "   peak memory: %ld KiB\n", m.cpu, m.wall, m.peak_kib);
   std::printf("  requests: %ld in all, %.2f per Job\n", total, static_cast<double>(total) / jobs);
