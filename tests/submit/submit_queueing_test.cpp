@@ -78,6 +78,18 @@ TEST_F(ServerSideQueueing, MissingQueueIsNamedInTheStatus) {
   EXPECT_EQ(server.control("kueue")["admissions"], 0);
 }
 
+// While following, the Workloads are watched too: a Job that no queue will admit says why.
+TEST_F(ServerSideQueueing, FollowSaysWhyAJobIsNotAdmitted) {
+  use_example("gpu-info");
+  queue_with(1);
+  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --queue nope --image info=") +
+                                kPinned + " & pid=$!; sleep 2; kill -INT $pid; wait $pid");
+  EXPECT_EQ(outcome.exit_code, 130) << outcome.err;
+  EXPECT_NE(outcome.err.find("pending: queued (Kueue: inadmissible: LocalQueue nope doesn't exist)"), std::string::npos)
+      << outcome.err;
+  EXPECT_EQ(server.control("stats")["requests"].value("watch workloads", 0), 1);
+}
+
 TEST_F(ServerSideQueueing, SweepRunsAsOneIndexedJob) {
   std::ofstream(project.path() / "gkebuild.yaml") << R"(apiVersion: gkebuild/v1
 project: sweep

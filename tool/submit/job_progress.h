@@ -66,6 +66,8 @@ void update_from_workload(JobProgress& job, const nlohmann::json& workload);
 // The Job a Kueue Workload belongs to (its owner reference of kind Job), or "".
 std::string job_of_workload(const nlohmann::json& workload);
 inline constexpr const char* kWaitingForQuota = "Kueue: waiting for quota";
+// A queued Job on a cluster whose API has no Kueue Workloads (404): nothing will admit it.
+inline constexpr const char* kNoKueue = "suspended, but this cluster serves no Kueue Workloads: is Kueue installed?";
 // Reads a pod: scheduling, the main container's waiting/running/terminated state.
 void update_from_pod(PodProgress& pod, const nlohmann::json& object);
 // Reads the pod's events: its whole history so far, oldest first (what an earlier call set and

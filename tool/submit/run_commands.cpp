@@ -56,7 +56,7 @@ void explain_queued(kube::Client& client, const std::string& namespace_name, std
   } catch (const kube::ApiError& error) {
     if (error.status() != 404) throw;
     for (auto& job : jobs)
-      if (!job.queued.empty()) job.queued = "suspended, but this cluster serves no Kueue Workloads: is Kueue installed?";
+      if (!job.queued.empty()) job.queued = kNoKueue;
     return;
   }
   const json items = workloads.value("items", json::array());

@@ -43,6 +43,7 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, co
   // With a Kueue queue the cluster decides what runs: every Job is created at once, suspended.
   follow.max_in_flight = plan.queue.empty() ? options.max_in_flight : std::numeric_limits<int>::max();
   follow.follow = !options.detach;
+  follow.queue = plan.queue;
   if (!plan.queue.empty())
     *options.err << "Jobs wait in Kueue queue " << plan.queue << " (namespace " << plan.namespace_name
                  << ") until it has quota for them\n";
