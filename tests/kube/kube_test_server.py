@@ -42,7 +42,9 @@ The test drives it through /_control/* (no authentication):
                            kueue.x-k8s.io/queue-name are admitted by quota (kueue_model.py). Answers (also
                            to GET) {"admitted", "max_admitted", "admissions"}.
   GET  /_control/stats    request counts by method ("stats") and by verb and resource ("requests", e.g.
-                           "create jobs", "watch pods", "get pods/log");  POST /_control/reset_stats
+                           "create jobs", "watch pods", "get pods/log"), and the most pods each Job had active
+                           at once ("max_active_pods": the Job controller keeps `parallelism`);
+                           POST /_control/reset_stats
 
 Usage: kube_test_server.py --dir DIR [--plain] [--kubernetes-version 1.33.0]
 Creates DIR/ca.crt, DIR/client.crt, DIR/client.key unless they are there (the server
@@ -243,6 +245,8 @@ class Store:
         self.timeline_thread = None
         self.sequence = 0
         self.kueue = kueue_model.KueueModel(self)
+        self.waiting_indexes = {}  # (ns, Job) -> completion indexes not started (parallelism)
+        self.max_active_pods = {}  # Job -> the most pods it had active at once
         with self.cond:
             for name in ("default", "kube-system"):
                 self.put("namespaces", "", {"apiVersion": "v1", "kind": "Namespace",
@@ -311,13 +315,41 @@ class Store:
             self.kueue.job_created(ns, job)
 
     def start_job(self, ns, job):
+        """The Job controller keeps at most `parallelism` (default 1) pods active: the first ones
+        start now, the rest one wave at a time as those succeed (next_wave)."""
         spec = job.get("spec") or {}
         completions = spec.get("completions") or 1
+        first = max(1, min(completions, spec.get("parallelism") or 1))
+        self.waiting_indexes[(ns, job["metadata"]["name"])] = list(range(first, completions))
+        self.create_pods(ns, job, range(first))
+        job["status"] = {"active": first, "ready": 0, "startTime": now_rfc3339()}
+        self.put("jobs", ns, job)
+        if self.config.get("auto"):
+            self.run_on_its_own(ns, job["metadata"]["name"])
+
+    def next_wave(self, ns, job):
+        """After the active pods succeeded: the next `parallelism` indexes, if any are left."""
+        waiting = self.waiting_indexes.get((ns, job["metadata"]["name"])) or []
+        if not waiting:
+            return False
+        wave = waiting[:max(1, (job.get("spec") or {}).get("parallelism") or 1)]
+        del waiting[:len(wave)]
+        self.create_pods(ns, job, wave)
+        job["status"].update({"active": len(wave), "ready": 0})
+        self.put("jobs", ns, job)
+        if self.config.get("auto"):
+            self.run_on_its_own(ns, job["metadata"]["name"])
+        return True
+
+    def create_pods(self, ns, job, indexes):
+        spec = job.get("spec") or {}
         indexed = spec.get("completionMode") == "Indexed"
         template = copy.deepcopy(spec.get("template") or {})
         name = job["metadata"]["name"]
         uid = job["metadata"]["uid"]
-        for index in range(completions):
+        active = sum(1 for pod in self.job_pods(ns, name) if pod["status"]["phase"] in ("Pending", "Running"))
+        self.max_active_pods[name] = max(self.max_active_pods.get(name, 0), active + len(indexes))
+        for index in indexes:
             suffix = "".join(random.choice(string.ascii_lowercase + string.digits) for _ in range(5))
             pod_name = f"{name}-{index}-{suffix}" if indexed else f"{name}-{suffix}"
             meta = template.get("metadata") or {}
@@ -348,10 +380,6 @@ class Store:
                               "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", "Warning")
             self.record_event(ns, pod_name, "Pod", "TriggeredScaleUp",
                               "pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]")
-        job["status"] = {"active": completions, "ready": 0, "startTime": now_rfc3339()}
-        self.put("jobs", ns, job)
-        if self.config.get("auto"):
-            self.run_on_its_own(ns, name)
 
     # --- Jobs that run on their own (config "auto") -------------------------------------------
     def run_on_its_own(self, ns, name):
@@ -382,6 +410,8 @@ class Store:
     def run_and_log(self, ns, name, templates):
         self.advance_job(ns, name, "running", "", "", 0)
         for pod in self.job_pods(ns, name):
+            if pod["status"]["phase"] != "Running":
+                continue  # an earlier wave's pod (parallelism) has logged already
             pod_name = pod["metadata"]["name"]
             containers = pod["spec"].get("containers") or [{}]
             args = [self.kubelet_expand(pod, arg) for arg in containers[0].get("args") or []]
@@ -460,7 +490,8 @@ class Store:
         (the kubelet evicted the pod), or with no container state at all when exit_code is None
         (the deadline passed while they waited)."""
         job = copy.deepcopy(self.objects[("jobs", ns, name)])
-        pods = self.job_pods(ns, name)
+        done = [p for p in self.job_pods(ns, name) if p["status"]["phase"] in ("Succeeded", "Failed")]
+        pods = [p for p in self.job_pods(ns, name) if p["status"]["phase"] not in ("Succeeded", "Failed")]
         for pod in pods:
             pod = copy.deepcopy(pod)
             pod_name = pod["metadata"]["name"]
@@ -505,6 +536,11 @@ class Store:
         count = len(pods)
         if phase in ("pulling", "waiting"):
             return
+        if phase == "succeeded":
+            job["status"]["succeeded"] = count + sum(p["status"]["phase"] == "Succeeded" for p in done)
+            if self.next_wave(ns, job):
+                return
+            count = job["status"]["succeeded"]
         if phase == "running":
             job["status"].update({"active": count, "ready": count})
         elif phase == "succeeded":
@@ -1135,7 +1171,8 @@ class Handler(BaseHTTPRequestHandler):
             return {"violations": seen, "kubernetesVersion": CONTRACT.version}
         elif action != "stats":
             return {"error": f"unknown control {action}"}
-        return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv}
+        return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv,
+                "max_active_pods": STORE.max_active_pods}
 
 
 def make_certificates(directory):

@@ -118,6 +118,8 @@ experiments:
   EXPECT_EQ(job["spec"]["completionMode"], "Indexed");
   EXPECT_EQ(job["spec"]["completions"], 4);
   EXPECT_EQ(job["spec"]["parallelism"], 2);
+  // The Job controller, not gkebuild, kept the cap: never more than 2 of the 4 pods at once.
+  EXPECT_EQ(stats["max_active_pods"].value(job["metadata"]["name"].get<std::string>(), 0), 2) << stats.dump();
   const auto run = only_run();
   const json record = run_json(run);
   ASSERT_EQ(record["jobs"].size(), 1u);
