@@ -28,6 +28,9 @@ struct RenderOptions {
   // Address of the NFS server for the PersistentVolume (the Service ClusterIP once known);
   // empty = the Service's DNS name.
   std::string nfs_server;
+  // false: an experiment's parallelism: is ignored and its sweep is one Job per point (the
+  // local runner runs Jobs one after another and mounts no ConfigMap of points).
+  bool indexed_sweeps = true;
   // Render every image's Dockerfile even without an explicit image target (-o DIR does).
   bool all_dockerfiles = false;
 };

@@ -110,7 +110,7 @@ struct Planner {
     for (const auto* accelerator : accelerators(experiment)) {
       RunUnit unit{&project, &experiment, accelerator, run_id, image_reference(project, *image, options),
                    &options.values, options.queue.empty() ? experiment.queue : options.queue};
-      if (experiment.parallelism > 0 && !pod) {
+      if (experiment.parallelism > 0 && !pod && options.indexed_sweeps) {
         add_indexed_sweep(unit, points);
         continue;
       }

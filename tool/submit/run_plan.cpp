@@ -68,6 +68,7 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   options.targets = {"experiment/" + experiment.name};
   options.accelerators = request.accelerators;
   options.queue = request.queue;
+  options.indexed_sweeps = request.indexed_sweeps;
   options.run_id = request.run_id;
   options.values =
       jinja::to_json(render::load_values({request.values_files.begin(), request.values_files.end()}, request.sets));

@@ -48,6 +48,7 @@ struct PlanRequest {
   std::string run_id;                     // the gkebuild.io/run label and the suffix of Job names
   std::map<std::string, std::string> image_references;  // image name -> reference
   bool objects = true;  // false: only check and render (PlannedObject::object stays null)
+  bool indexed_sweeps = true;  // false: one Job per sweep point even with parallelism: (--local)
 };
 
 struct RunPlan {
