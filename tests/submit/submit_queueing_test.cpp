@@ -132,5 +132,22 @@ experiments:
                                           "point 2: --m 512 --precision fp32", "point 3: --m 512 --precision fp16"}));
 }
 
+TEST_F(ServerSideQueueing, ParallelismFlagTurnsASweepIntoAnIndexedJob) {
+  use_example("gemm-compare");
+  const auto outcome = gkebuild(std::string("submit gemm --accelerator nvidia-l4 --sweep n=64 --parallelism 2 "
+                                            "--dry-run --image gemm=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("kind: ConfigMap"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("  completions: 3\n  parallelism: 2\n"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("/etc/gkebuild/points/$(GKEBUILD_INDEX)"), std::string::npos) << outcome.out;
+  // The dry run holds back the ConfigMap with the Job: its namespace does not exist yet.
+  EXPECT_NE(outcome.err.find("the 1 Jobs and 1 other namespaced objects were checked here only"), std::string::npos)
+      << outcome.err;
+  use_example("mnist");  // seeds: already an Indexed Job per point
+  const auto refused = gkebuild(std::string("submit train --parallelism 2 --image trainer=") + kPinned);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("has seeds:"), std::string::npos) << refused.err;
+}
+
 }  // namespace
 }  // namespace gkebuild::testing

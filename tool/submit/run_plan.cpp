@@ -64,6 +64,12 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   auto& experiment = *std::find_if(project.experiments.begin(), project.experiments.end(),
                                    [&](const project::Experiment& e) { return e.name == name; });
   apply_sweep_overrides(experiment, request.sweeps);
+  if (request.parallelism > 0) {
+    if (experiment.seeds > 0)
+      throw SourceError({"<command line>"}, "--parallelism: experiment '" + experiment.name +
+                                                "' has seeds: (an Indexed Job per sweep point); give one or the other");
+    experiment.parallelism = request.parallelism;
+  }
   render::RenderOptions options;
   options.targets = {"experiment/" + experiment.name};
   options.accelerators = request.accelerators;

@@ -42,6 +42,7 @@ struct PlanRequest {
   std::string experiment;
   std::vector<std::string> accelerators;  // empty: the experiment's own
   std::string queue;                      // empty: the experiment's own Kueue queue (or none)
+  int parallelism = 0;                    // > 0: the sweep as Indexed Jobs of this parallelism (--parallelism)
   std::vector<SweepOverride> sweeps;
   std::vector<render::Assignment> sets;   // {"a.b", "v"}: template values
   std::vector<std::string> values_files;  // YAML or JSON values files, merged in order before `sets`

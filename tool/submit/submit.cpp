@@ -107,6 +107,7 @@ Outcome run_submit(const SubmitOptions& options) {
   request.experiment = options.experiment;
   request.accelerators = options.accelerators;
   request.queue = options.queue;
+  request.parallelism = options.parallelism;
   request.sweeps = options.sweeps;
   request.sets = options.sets;
   request.values_files = options.values_files;

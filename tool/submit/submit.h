@@ -23,6 +23,7 @@ struct SubmitOptions {
   std::string experiment;
   std::vector<std::string> accelerators;
   std::string queue;  // --queue: a Kueue LocalQueue instead of the experiment's own
+  int parallelism = 0;  // --parallelism: the sweep as one Indexed Job per accelerator
   std::vector<SweepOverride> sweeps;
   std::vector<render::Assignment> sets;
   std::vector<std::string> values_files;
