@@ -52,6 +52,7 @@ trusts that CA for client certificates), listens on 127.0.0.1 at a free port and
 """
 
 import argparse
+import bisect
 import copy
 import heapq
 import json
@@ -229,12 +230,14 @@ class Store:
         self.objects = {}  # (plural, ns, name) -> object
         self.owners = {}  # (plural, ns, name) -> {path: manager}
         self.rv = 100
-        self.history = []  # (rv, plural, ns, type, object)
+        self.history = {}  # plural -> [(rv, ns, type, object)], in resourceVersion order
+        self.history_rvs = {}  # plural -> [rv], for bisecting: a watch reads only what is new
         self.compacted_below = 0
         self.logs = {}  # (ns, pod) -> [(nanos, stamp, text)]
         self.config = {"tokens": [], "forbid": [], "expire_mode": "status",
                        "drop_watch_after": None, "drop_log_after": None, "torn": False, "auto": None,
                        "throttle": 0, "retry_after": 1}
+        self.log_streams = 0  # open pod log requests
         self.snapshots = {}  # continue token -> (resourceVersion, the rest of the list)
         self.watch_generation = 0  # bumped to end open watches
         self.watch_end_mode = None  # "expire" | "drop"
@@ -270,17 +273,25 @@ class Store:
             meta["namespace"] = ns
         self.objects[key] = obj
         if record:
-            self.history.append((self.rv, plural, ns, event_type or ("MODIFIED" if existed else "ADDED"),
-                                 copy.deepcopy(obj)))
+            self.remember(plural, ns, event_type or ("MODIFIED" if existed else "ADDED"), copy.deepcopy(obj))
         self.cond.notify_all()
         return obj
+
+    def remember(self, plural, ns, event_type, obj):
+        self.history.setdefault(plural, []).append((self.rv, ns, event_type, obj))
+        self.history_rvs.setdefault(plural, []).append(self.rv)
+
+    def changes_since(self, plural, position):
+        """(rv, ns, type, object) of `plural` newer than `position`."""
+        start = bisect.bisect_right(self.history_rvs.get(plural, []), position)
+        return self.history.get(plural, [])[start:]
 
     def delete(self, plural, ns, name):
         obj = self.objects.pop((plural, ns, name))
         self.owners.pop((plural, ns, name), None)
         obj = copy.deepcopy(obj)
         obj["metadata"]["resourceVersion"] = str(self.next_rv())
-        self.history.append((self.rv, plural, ns, "DELETED", copy.deepcopy(obj)))
+        self.remember(plural, ns, "DELETED", copy.deepcopy(obj))
         self.cond.notify_all()
         return obj
 
@@ -899,9 +910,10 @@ class Handler(BaseHTTPRequestHandler):
                     # An ended stream sends nothing more: what changed meanwhile must reach
                     # the client through its reconnect (replay) or its re-list (after 410).
                     ended = STORE.watch_generation != generation
-                    fresh = [] if ended or STORE.watches_suspended else [
-                        (rv, t, o) for rv, plural, ns, t, o in STORE.history
-                        if rv > position and plural == route["plural"] and self.matching(route, query, o, ns)]
+                    changes = [] if ended or STORE.watches_suspended else STORE.changes_since(route["plural"], position)
+                    fresh = [(rv, t, o) for rv, ns, t, o in changes if self.matching(route, query, o, ns)]
+                    if changes and not fresh:  # nothing for this watch: never look at these again
+                        position = changes[-1][0]
                     remaining = deadline - time.monotonic()
                     if ended or fresh or backlog or remaining <= 0:
                         break
@@ -944,6 +956,16 @@ class Handler(BaseHTTPRequestHandler):
             torn = STORE.config["torn"]
         since = parse_stamp(query["sinceTime"]) if query.get("sinceTime") else None
         follow = query.get("follow") in ("1", "true")
+        with STORE.cond:  # how many log streams a client keeps open at once
+            STORE.log_streams += 1
+            STORE.stats["most_log_streams"] = max(STORE.stats.get("most_log_streams", 0), STORE.log_streams)
+        try:
+            return self.send_log(ns, pod, since, follow, query, drop_after, torn)
+        finally:
+            with STORE.cond:
+                STORE.log_streams -= 1
+
+    def send_log(self, ns, pod, since, follow, query, drop_after, torn):
         stamps = query.get("timestamps") in ("1", "true")
         self.start_chunks("text/plain")
         position = sent = 0

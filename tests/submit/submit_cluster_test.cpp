@@ -93,6 +93,23 @@ TEST_F(SubmitTest, FailingJobEndsWithItsReason) {
   EXPECT_EQ(failed, 1);
 }
 
+// More Jobs than log readers: every log is read whole, by at most 8 streams at once.
+TEST_F(SubmitTest, ManyJobsShareABoundedNumberOfLogStreams) {
+  use_example("gemm-compare");
+  const auto outcome = gkebuild(std::string("submit gemm --accelerator nvidia-l4,nvidia-tesla-t4 ") +
+                                "--sweep n=256,512,1024 --max-in-flight 30 --image gemm=" + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto run = only_run();
+  const json record = run_json(run);
+  ASSERT_EQ(record["jobs"].size(), 18u);
+  for (const auto& job : record["jobs"])
+    EXPECT_EQ(lines_of(run / "logs" / (job["name"].get<std::string>() + ".log")).size(), 3u) << job["name"];
+  EXPECT_EQ(results(run).size(), 18u);
+  const json stats = server.control("stats");
+  EXPECT_LE(stats["stats"].value("most_log_streams", 0), 8) << stats.dump();
+  EXPECT_GE(stats["stats"].value("most_log_streams", 0), 1) << stats.dump();
+}
+
 // How pods fail on a real cluster, each said in the Job's reason: the memory limit (OOMKilled,
 // exit 137), an eviction by the kubelet, and an image that cannot be pulled (the pod waits in
 // ImagePullBackOff until the Job's deadline).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -286,13 +287,44 @@ class Follower {
     mark_changed();
   }
 
+  // Queues the log of every pod that has output (once) and keeps up to max_log_streams readers.
   void start_logs() {
     for (const auto& job : jobs_)
       for (const auto& [name, pod] : job.pods)
         if (pod.has_output() && logs_started_.insert(name).second) {
           const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(pod.index) : job.name;
-          log_threads_.emplace_back([this, job = job.name, pod = name, prefix] { follow_log(job, pod, prefix); });
+          logs_waiting_.push_back({job.name, name, prefix});
         }
+    if (logs_waiting_.empty()) return;
+    logs_queued_.notify_all();
+    // Idle readers take queued logs; start more only for what they cannot take, up to the cap.
+    const auto cap = static_cast<std::size_t>(std::max(1, options_.max_log_streams));
+    std::size_t takers = idle_readers_;
+    while (log_threads_.size() < cap && logs_waiting_.size() > takers) {
+      log_threads_.emplace_back([this] { read_logs(); });
+      ++takers;
+    }
+  }
+
+  struct PendingLog {
+    std::string job, pod, prefix;
+  };
+
+  // One reader: takes queued pods one after another until the follow ends.
+  void read_logs() {
+    while (true) {
+      PendingLog next;
+      {
+        std::unique_lock lock(mutex_);
+        ++idle_readers_;
+        logs_queued_.wait(lock, [this] { return !logs_waiting_.empty() || readers_stop_; });
+        --idle_readers_;
+        if (readers_stop_) return;
+        next = std::move(logs_waiting_.front());
+        logs_waiting_.pop_front();
+      }
+      follow_log(next.job, next.pod, next.prefix);
+    }
   }
 
   void follow_log(const std::string& job_name, const std::string& pod_name, const std::string& prefix) {
@@ -357,7 +389,7 @@ class Follower {
       for (const auto& [name, pod] : job.pods) seen += terminal_phase(pod.phase);
       if (seen < counted && !settle_deadline_passed()) return false;
     }
-    return log_threads_.size() == logs_done_count();
+    return logs_waiting_.empty() && logs_started_.size() == logs_done_count();
   }
 
   // Pods that finished with their Job may reach the pod watch a little later; wait for them a while.
@@ -368,13 +400,24 @@ class Follower {
 
   std::size_t logs_done_count() const { return logs_done_.size(); }
 
+  // Ends the readers once their current log is read (or at once, when stop_ cancels it).
   void join_logs() {
+    {
+      std::lock_guard lock(mutex_);
+      readers_stop_ = true;
+    }
+    logs_queued_.notify_all();
     for (auto& thread : log_threads_) thread.join();
     log_threads_.clear();
   }
 
-  // The record and the view change at most ten times a second: a big sweep sends many events.
-  bool publish_due() const { return Clock::now() - last_publish_ >= std::chrono::milliseconds(100); }
+  // The record and the view change at most ten times a second, and once a second for a sweep
+  // of hundreds of Jobs: each publish rewrites the whole record, so a faster pace would make
+  // following cost the square of the sweep's size.
+  bool publish_due() const {
+    const auto pace = std::chrono::milliseconds(jobs_.size() < 200 ? 100 : 1000);
+    return Clock::now() - last_publish_ >= pace;
+  }
 
   void publish() {
     last_publish_ = Clock::now();
@@ -408,6 +451,10 @@ class Follower {
   std::set<std::string> logs_started_;
   std::set<std::string> logs_done_;
   std::vector<std::thread> log_threads_;
+  std::deque<PendingLog> logs_waiting_;
+  std::condition_variable logs_queued_;  // readers wait here, not on changed_, which every event notifies
+  std::size_t idle_readers_ = 0;
+  bool readers_stop_ = false;
   std::map<std::string, std::map<std::string, kube::ObjectEvent>> pod_events_;  // pod -> event name -> event
   Clock::time_point settle_since_{};
   Clock::time_point last_publish_{};
