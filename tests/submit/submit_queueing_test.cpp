@@ -130,6 +130,10 @@ experiments:
   // Each index ran its own point, in itertools.product order.
   EXPECT_EQ(lines, (std::set<std::string>{"point 0: --m 256 --precision fp32", "point 1: --m 256 --precision fp16",
                                           "point 2: --m 512 --precision fp32", "point 3: --m 512 --precision fp16"}));
+  // delete takes the ConfigMap of points with the Job.
+  ASSERT_EQ(gkebuild("delete " + run.filename().string()).exit_code, 0);
+  EXPECT_TRUE(server_list("/api/v1/namespaces/sweep/configmaps")["items"].empty());
+  EXPECT_TRUE(job_names("sweep").empty());
 }
 
 TEST_F(ServerSideQueueing, ParallelismFlagTurnsASweepIntoAnIndexedJob) {
