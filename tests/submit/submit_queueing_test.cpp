@@ -49,6 +49,33 @@ TEST_F(ServerSideQueueing, QueuedSweepRunsWithinTheQuota) {
     EXPECT_EQ(job["metadata"]["labels"].value("kueue.x-k8s.io/queue-name", ""), "gpu");
 }
 
+// The queue objects `gkebuild render kueue` writes, applied by kubectl (a real client), are
+// what the server's Kueue admits by: a quota of one nvidia-l4 GPU runs three Jobs one by one.
+// --validate=false: the server publishes no OpenAPI document for Kueue's group, which kubectl's
+// client-side validation asks for (the objects themselves are checked against Kueue's CRD
+// schemas by the API contract and by KueueRender).
+TEST_F(ServerSideQueueing, RenderedQueueObjectsAppliedWithKubectlAdmitByTheirQuota) {
+  use_example("gpu-info");
+  std::ofstream(project.path() / "gkebuild.yaml", std::ios::app) << "kueue:\n  queue: gpu\n  gpus: {nvidia-l4: 1}\n";
+  const auto rendered = gkebuild("render namespace kueue");
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  std::ofstream(project.path() / "kueue.yaml") << rendered.out;
+  const auto applied = run_command("timeout 30 kubectl --kubeconfig " + shell_quoted(kubeconfig.string()) +
+                                   " --cache-dir " + shell_quoted((project.path() / "kube-cache").string()) +
+                                   " apply --server-side --validate=false -f " +
+                                   shell_quoted((project.path() / "kueue.yaml").string()));
+  ASSERT_EQ(applied.exit_code, 0) << applied.out << applied.err;
+  EXPECT_NE(applied.out.find("clusterqueue.kueue.x-k8s.io/gpu-info serverside-applied"), std::string::npos)
+      << applied.out;
+  server.control("config", {{"auto", auto_run(0.1)}});
+  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --sweep x=1,2,3 --queue gpu --image info=") +
+                                kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const json kueue = server.control("kueue");
+  EXPECT_EQ(kueue["admissions"], 3) << kueue.dump();
+  EXPECT_EQ(kueue["max_admitted"], 1) << kueue.dump();
+}
+
 TEST_F(ServerSideQueueing, DetachedRunGoesOnWithoutTheClient) {
   use_example("gpu-info");
   queue_with(1);
