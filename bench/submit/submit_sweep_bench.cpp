@@ -5,7 +5,9 @@
 // time (which includes the server's Job timeline), peak memory, its most threads, and the
 // requests it sent per Job; beside it, `kubectl create -f` of the same manifests (rendered by
 // `gkebuild render`) against the same server, which creates and does not follow.
-// Usage: submit_sweep_bench [JOBS]
+// Usage: submit_sweep_bench [JOBS] [client|kueue|indexed]: the concurrency kept by gkebuild
+// (--max-in-flight JOBS, the default), by the test server's Kueue model (--queue, a quota of
+// JOBS GPUs), or by the Job controller (parallelism: JOBS, one Indexed Job for the sweep).
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -96,20 +98,24 @@ int main(int argc, char** argv) {
   // The server's API contract checks (jsonschema in Python) would make it the bottleneck;
   // the tests run them, the benchmark measures the client.
   setenv("GKEBUILD_TEST_SERVER_CONTRACT", "0", 1);
+  const std::string mode = argc > 2 ? argv[2] : "client";
   gkebuild::testing::KubeTestServer server;
   const auto kubeconfig = server.kubeconfig("    client-certificate: client.crt\n    client-key: client.key\n");
   server.control("config", {{"auto", {{"step", 0.2}, {"lines", {
       R"({"schema":"gkebuild.workload.v1","workload":"bench","metric":"throughput","value":1,"unit":"TFLOP/s"})"}}}}});
   std::string sweep = "    sweep:\n      n: [";
   for (int i = 1; i <= jobs; ++i) sweep += (i > 1 ? "," : "") + std::to_string(i);
-  std::ofstream(server.dir().path() / "gkebuild.yaml") << kProject << sweep << "]\n";
+  std::ofstream(server.dir().path() / "gkebuild.yaml")
+      << kProject << sweep << "]\n" << (mode == "indexed" ? "    parallelism: " + std::to_string(jobs) + "\n" : "");
+  if (mode == "kueue")
+    server.control("kueue", {{"namespace", "bench"}, {"queue", "gpu"}, {"gpus", {{"nvidia-l4", jobs}}}});
   server.control("reset_stats");
   const std::string image = "gemm=registry.test/gemm@sha256:0123456789abcdef0123456789abcdef0123456789abcdef"
                             "0123456789abcdef";
-  const Measured m = run_submit(server.dir().path(),
-                                {GKEBUILD_BINARY, "submit", "sweep", "--max-in-flight", std::to_string(jobs),
-                                 "--image", image},
-                                kubeconfig.string());
+  std::vector<std::string> arguments{GKEBUILD_BINARY, "submit", "sweep", "--max-in-flight", std::to_string(jobs),
+                                     "--image", image};
+  if (mode == "kueue") arguments.insert(arguments.end(), {"--queue", "gpu"});
+  const Measured m = run_submit(server.dir().path(), arguments, kubeconfig.string());
   const auto stats = server.control("stats");
   if (m.exit_code != 0) {
     std::fprintf(stderr, "submit failed (exit %d):\n%s", m.exit_code,
@@ -118,7 +124,8 @@ int main(int argc, char** argv) {
   }
   long total = 0;
   for (const auto& [kind, count] : stats["requests"].items()) total += count.get<long>();
-  std::printf("gkebuild submit, %d-Job sweep against the Kubernetes test server, followed to the end\n", jobs);
+  std::printf("gkebuild submit, %d-point sweep (%s) against the Kubernetes test server, followed to the end\n", jobs,
+              mode == "kueue" ? "Jobs queued in Kueue" : mode == "indexed" ? "one Indexed Job" : "one Job per point");
   std::printf("  gkebuild CPU (user+sys): %.3f s   wall: %.2f s (includes the server's 3 x 0.2 s Job timeline)"
               "   peak memory: %ld KiB   most threads: %d\n", m.cpu, m.wall, m.peak_kib, m.most_threads);
   const long logs = stats["requests"].value("get pods/log", 0L);

@@ -8,6 +8,11 @@ Two official sources, because neither alone is both exact and at hand here:
   JSON schemas that kubernetes-validate ships (generated from that release's OpenAPI definitions,
   "strict": unknown fields are errors).
 
+Custom resources are not in those documents: Kueue's (kueue.x-k8s.io) are held to the schemas of
+its CRDs (tests/kube/kueue-schemas/, see the README there) - the path's shape, the verbs and query
+parameters every resource path takes, and bodies against the kind's schema. Any other group is a
+violation, as an unknown path is.
+
 A violation is recorded, not raised: the server answers as it would anyway, and the test harness
 reads the list through /_control/contract and fails the test when it is not empty.
 """
@@ -30,6 +35,21 @@ STATUS = "io.k8s.apimachinery.pkg.apis.meta.v1.Status"
 UNDOCUMENTED_QUERY = {"readCoreV1NamespacedPodLog": {"sinceTime"}}
 # Taken by the API server's own filters on every request (client-go sends ?timeout=32s).
 GLOBAL_QUERY = {"timeout"}
+# Custom resource groups and where the schemas of their kinds are (<group>/<kind>_<version>.json).
+CUSTOM_SCHEMAS = os.path.join(HERE, "kueue-schemas")
+CUSTOM_PATH = re.compile(r"^/apis/(?P<group>[^/]+)/(?P<version>[^/]+)"
+                         r"(?:/namespaces/[^/]+)?(?:/(?P<plural>[^/]+)(?:/(?P<name>[^/]+)(?:/(?P<sub>status))?)?)?/?$")
+# What the API server takes on a custom resource path, by verb (its generic REST handlers).
+CUSTOM_QUERY = {
+    "GET": {"pretty", "resourceVersion", "resourceVersionMatch", "labelSelector", "fieldSelector", "limit",
+            "continue", "watch", "timeoutSeconds", "allowWatchBookmarks", "sendInitialEvents"},
+    "POST": {"pretty", "dryRun", "fieldManager", "fieldValidation"},
+    "PUT": {"pretty", "dryRun", "fieldManager", "fieldValidation"},
+    "PATCH": {"pretty", "dryRun", "fieldManager", "fieldValidation", "force"},
+    "DELETE": {"pretty", "dryRun", "gracePeriodSeconds", "propagationPolicy", "orphanDependents"},
+}
+CUSTOM_BODIES = {"POST": ("application/json", "application/yaml"), "PUT": ("application/json", "application/yaml"),
+                 "PATCH": ("application/apply-patch+yaml", "application/merge-patch+json", "application/json-patch+json")}
 
 
 def _schemas_dir(version):
@@ -60,6 +80,69 @@ class Contract:
         self.validators = {}
         self.violations = []
         self.enabled = True
+        self.custom = {}  # (group, version, kind lower-case) -> validator
+
+    # --- custom resources ----------------------------------------------------------------------
+    def custom_route(self, path):
+        """(group, version, kind) of a path in a custom group we hold schemas for, else None."""
+        match = CUSTOM_PATH.match(path)
+        if not match or not os.path.isdir(os.path.join(CUSTOM_SCHEMAS, match["group"])):
+            return None
+        plural = match["plural"] or ""
+        return match["group"], match["version"], plural[:-1] if plural.endswith("s") else plural
+
+    def custom_validator(self, group, version, kind):
+        key = (group, version, kind.lower())
+        if key not in self.custom:
+            file = os.path.join(CUSTOM_SCHEMAS, group, f"{kind.lower()}_{version}.json")
+            self.custom[key] = None
+            if os.path.exists(file):
+                with open(file) as f:
+                    self.custom[key] = jsonschema.Draft202012Validator(json.load(f))
+        return self.custom[key]
+
+    def check_custom_object(self, where, group, version, kind, body, partial=False):
+        validator = self.custom_validator(group, version, kind)
+        if validator is None:
+            return self.violate(where, f"no schema for {kind} {group}/{version} under {CUSTOM_SCHEMAS}")
+        for error in list(validator.iter_errors(body))[:3]:
+            if partial and error.validator == "required":
+                continue
+            at = "/".join(str(p) for p in error.absolute_path) or "(top)"
+            self.violate(where, f"{group}/{version} {kind} at {at}: {error.message[:300]}")
+
+    def check_custom_request(self, where, method, route, query_string, content_type, body):
+        group, version, kind = route
+        for name in parse_qs(query_string, keep_blank_values=True):
+            if name not in CUSTOM_QUERY.get(method, set()) | GLOBAL_QUERY:
+                self.violate(where, f"query parameter '{name}' is not taken by {method} on a custom resource")
+        if not body:
+            return
+        media = (content_type or "").split(";")[0].strip()
+        if media not in CUSTOM_BODIES.get(method, ()):
+            return self.violate(where, f"content type '{media}' is not one of {CUSTOM_BODIES.get(method, ())}")
+        document = self.parse(where, media, body)
+        if document is not None and not media.endswith(("merge-patch+json", "json-patch+json")):
+            self.check_custom_object(where, group, version, kind, document,
+                                     partial=media == "application/apply-patch+yaml")
+
+    def check_custom_response(self, where, status, media, body):
+        if media != "application/json":
+            return self.violate(where, f"content type '{media}' is not application/json")
+        document = self.parse(where, media, body) if body is not None else None
+        if not isinstance(document, dict):
+            return
+        if document.get("kind", "").endswith("List"):
+            for item in document.get("items") or []:
+                self.check_custom_kind_of(where, item)
+        elif document.get("kind") == "Status":
+            self.check_object(where, STATUS, document)
+        elif "/" in document.get("apiVersion", ""):  # not a discovery document
+            self.check_custom_kind_of(where, document)
+
+    def check_custom_kind_of(self, where, obj):
+        group, _, version = obj.get("apiVersion", "").rpartition("/")
+        self.check_custom_object(where, group, version, obj.get("kind", ""), obj)
 
     # --- lookups -------------------------------------------------------------------------------
     def operation(self, method, path):
@@ -103,6 +186,9 @@ class Contract:
         if not self.enabled:
             return
         where = f"request {method} {path}"
+        custom = self.custom_route(path)
+        if custom is not None:
+            return self.check_custom_request(where, method, custom, query_string, content_type, body)
         item, operation = self.operation(method, path)
         if item is None:
             return self.violate(where, "no such path in the OpenAPI documents")
@@ -148,6 +234,8 @@ class Contract:
             if document is not None:
                 self.check_object(where, STATUS, document)
             return
+        if self.custom_route(path) is not None:
+            return self.check_custom_response(where, status, media, body)
         item, operation = self.operation(method, path)
         if operation is None:
             return  # already recorded for the request
@@ -169,6 +257,8 @@ class Contract:
         where = f"watch event on {path}"
         self.check_object(where, "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent", event)
         obj = event.get("object") or {}
+        if event.get("type") not in ("ERROR", "BOOKMARK") and self.custom_route(path) is not None:
+            return self.check_custom_kind_of(where, obj)
         definition = STATUS if event.get("type") == "ERROR" else self.kind_definition_of(obj)
         if definition:
             self.check_object(where, definition, obj)

@@ -20,8 +20,11 @@ The test drives it through /_control/* (no authentication):
   POST /_control/config   {"auto": {"step": seconds, "lines": [...], "fail": {"name part": {"exit_code",
                            "reason", "message"}}}} makes every Job created afterwards run on its own:
                            pulling after one step, running after two (each pod logging `lines`, where
-                           $JOB, $POD, $INDEX and $ARGS (the container args as a JSON list) are filled
-                           in), finished after three: failed when its name contains a `fail` key.
+                           $JOB, $POD, $INDEX and $ARGS (the container args as a JSON list, $(VAR)
+                           expanded from its env as the kubelet does) are filled in, $FILE{path}
+                           is a file of a ConfigMap volume, lines joined by spaces, and $(VAR) is the
+                           container's env var VAR), finished after
+                           three: failed when its name contains a `fail` key.
   POST /_control/job      {"namespace", "name", "phase": "pulling"|"waiting"|"running"|"succeeded"|"failed",
                            "reason", "message", "exit_code", "pod_failure": "OOMKilled"|"Evicted"}
                            (an "auto" fail entry may name "pod_failure" too, or "ErrImagePull": the
@@ -33,8 +36,15 @@ The test drives it through /_control/* (no authentication):
   GET  /_control/contract the API contract violations seen so far (api_contract.py: every request and
                            response checked against the Kubernetes OpenAPI documents and schemas);
                            POST {"clear": true} also forgets them
+  POST /_control/kueue    {"namespace", "queue", "cluster_queue", "gpus": {"nvidia-l4": 2}}: ResourceFlavors,
+                           a ClusterQueue with that GPU quota per flavor and a LocalQueue (Kueue objects may
+                           also be created through the API); Jobs created suspended with the label
+                           kueue.x-k8s.io/queue-name are admitted by quota (kueue_model.py). Answers (also
+                           to GET) {"admitted", "max_admitted", "admissions"}.
   GET  /_control/stats    request counts by method ("stats") and by verb and resource ("requests", e.g.
-                           "create jobs", "watch pods", "get pods/log");  POST /_control/reset_stats
+                           "create jobs", "watch pods", "get pods/log"), and the most pods each Job had active
+                           at once ("max_active_pods": the Job controller keeps `parallelism`);
+                           POST /_control/reset_stats
 
 Usage: kube_test_server.py --dir DIR [--plain] [--kubernetes-version 1.33.0]
 Creates DIR/ca.crt, DIR/client.crt, DIR/client.key unless they are there (the server
@@ -62,6 +72,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import discovery
+import kueue_model
 from api_contract import Contract
 
 try:
@@ -83,6 +94,7 @@ RESOURCES = {
     "jobs": ("Job", "batch/v1", True),
     "daemonsets": ("DaemonSet", "apps/v1", True),
     "deployments": ("Deployment", "apps/v1", True),
+    **kueue_model.RESOURCES,  # Kueue's custom resources (kueue_model.py admits queued Jobs)
 }
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 SERVER_MANAGED = {"resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
@@ -236,6 +248,9 @@ class Store:
         self.timeline = []  # (due, sequence, action) for Jobs that run on their own
         self.timeline_thread = None
         self.sequence = 0
+        self.kueue = kueue_model.KueueModel(self)
+        self.waiting_indexes = {}  # (ns, Job) -> completion indexes not started (parallelism)
+        self.max_active_pods = {}  # Job -> the most pods it had active at once
         with self.cond:
             for name in ("default", "kube-system"):
                 self.put("namespaces", "", {"apiVersion": "v1", "kind": "Namespace",
@@ -299,14 +314,54 @@ class Store:
         self.put("events", ns, event)
 
     # --- the Job controller, driven by the test ---------------------------------------------
+    def job_created(self, ns, job):
+        """A new Job starts its pods, unless it is suspended: then it waits (Suspended condition)
+        for whoever unsuspends it - Kueue, when it carries a queue label."""
+        if not (job.get("spec") or {}).get("suspend"):
+            return self.start_job(ns, job)
+        job["status"] = {"conditions": [{"type": "Suspended", "status": "True", "reason": "JobSuspended",
+                                         "message": "Job suspended", "lastProbeTime": now_rfc3339(),
+                                         "lastTransitionTime": now_rfc3339()}]}
+        self.put("jobs", ns, job)
+        if self.kueue.manages(job):
+            self.kueue.job_created(ns, job)
+
     def start_job(self, ns, job):
+        """The Job controller keeps at most `parallelism` (default 1) pods active: the first ones
+        start now, the rest one wave at a time as those succeed (next_wave)."""
         spec = job.get("spec") or {}
         completions = spec.get("completions") or 1
+        first = max(1, min(completions, spec.get("parallelism") or 1))
+        self.waiting_indexes[(ns, job["metadata"]["name"])] = list(range(first, completions))
+        self.create_pods(ns, job, range(first))
+        job["status"] = {"active": first, "ready": 0, "startTime": now_rfc3339()}
+        self.put("jobs", ns, job)
+        if self.config.get("auto"):
+            self.run_on_its_own(ns, job["metadata"]["name"])
+
+    def next_wave(self, ns, job):
+        """After the active pods succeeded: the next `parallelism` indexes, if any are left."""
+        waiting = self.waiting_indexes.get((ns, job["metadata"]["name"])) or []
+        if not waiting:
+            return False
+        wave = waiting[:max(1, (job.get("spec") or {}).get("parallelism") or 1)]
+        del waiting[:len(wave)]
+        self.create_pods(ns, job, wave)
+        job["status"].update({"active": len(wave), "ready": 0})
+        self.put("jobs", ns, job)
+        if self.config.get("auto"):
+            self.run_on_its_own(ns, job["metadata"]["name"])
+        return True
+
+    def create_pods(self, ns, job, indexes):
+        spec = job.get("spec") or {}
         indexed = spec.get("completionMode") == "Indexed"
         template = copy.deepcopy(spec.get("template") or {})
         name = job["metadata"]["name"]
         uid = job["metadata"]["uid"]
-        for index in range(completions):
+        active = sum(1 for pod in self.job_pods(ns, name) if pod["status"]["phase"] in ("Pending", "Running"))
+        self.max_active_pods[name] = max(self.max_active_pods.get(name, 0), active + len(indexes))
+        for index in indexes:
             suffix = "".join(random.choice(string.ascii_lowercase + string.digits) for _ in range(5))
             pod_name = f"{name}-{index}-{suffix}" if indexed else f"{name}-{suffix}"
             meta = template.get("metadata") or {}
@@ -337,10 +392,6 @@ class Store:
                               "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", "Warning")
             self.record_event(ns, pod_name, "Pod", "TriggeredScaleUp",
                               "pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]")
-        job["status"] = {"active": completions, "ready": 0, "startTime": now_rfc3339()}
-        self.put("jobs", ns, job)
-        if self.config.get("auto"):
-            self.run_on_its_own(ns, name)
 
     # --- Jobs that run on their own (config "auto") -------------------------------------------
     def run_on_its_own(self, ns, name):
@@ -371,16 +422,52 @@ class Store:
     def run_and_log(self, ns, name, templates):
         self.advance_job(ns, name, "running", "", "", 0)
         for pod in self.job_pods(ns, name):
+            if pod["status"]["phase"] != "Running":
+                continue  # an earlier wave's pod (parallelism) has logged already
             pod_name = pod["metadata"]["name"]
             containers = pod["spec"].get("containers") or [{}]
-            filled = {"$JOB": name, "$POD": pod_name, "$ARGS": json.dumps(containers[0].get("args") or []),
+            args = [self.kubelet_expand(pod, arg) for arg in containers[0].get("args") or []]
+            filled = {"$JOB": name, "$POD": pod_name, "$ARGS": json.dumps(args),
                       "$INDEX": pod["metadata"]["annotations"].get("batch.kubernetes.io/job-completion-index", "0")}
             for template in templates:
                 text = template
                 for key, value in filled.items():
                     text = text.replace(key, value)
+                text = re.sub(r"\$FILE\{([^}]*)\}", lambda m, pod=pod: self.pod_file(
+                    ns, pod, self.kubelet_expand(pod, m.group(1))).replace("\n", " ").strip(), text)
+                text = self.kubelet_expand(pod, text)
                 nanos = time.time_ns()
                 self.logs.setdefault((ns, pod_name), []).append((nanos, nano_stamp(nanos), text))
+
+    # --- what the kubelet shows a container (for the "auto" log lines) -----------------------------
+    @staticmethod
+    def kubelet_expand(pod, text):
+        """$(NAME) in a container's args, from its env: plain values and fieldRefs to the pod's
+        name, namespace, labels and annotations, as the kubelet expands them; unknown names stay."""
+        values = {}
+        metadata = pod["metadata"]
+        for var in ((pod["spec"].get("containers") or [{}])[0].get("env") or []):
+            field = ((var.get("valueFrom") or {}).get("fieldRef") or {}).get("fieldPath", "")
+            match = re.match(r"^metadata\.(annotations|labels)\['(.+)'\]$", field)
+            if "value" in var:
+                values[var["name"]] = var["value"]
+            elif match:
+                values[var["name"]] = (metadata.get(match.group(1)) or {}).get(match.group(2), "")
+            elif field in ("metadata.name", "metadata.namespace"):
+                values[var["name"]] = metadata.get(field.split(".")[1], "")
+        return re.sub(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", lambda m: values.get(m.group(1), m.group(0)), text)
+
+    def pod_file(self, ns, pod, path):
+        """A file of a ConfigMap volume as the pod's first container sees it; "" for any other path."""
+        container = (pod["spec"].get("containers") or [{}])[0]
+        volumes = {v.get("name"): v for v in pod["spec"].get("volumes") or []}
+        for mount in container.get("volumeMounts") or []:
+            prefix = mount.get("mountPath", "").rstrip("/") + "/"
+            config_map = (volumes.get(mount.get("name")) or {}).get("configMap")
+            if path.startswith(prefix) and config_map:
+                found = self.objects.get(("configmaps", ns, config_map.get("name", ""))) or {}
+                return (found.get("data") or {}).get(path[len(prefix):], "")
+        return ""
 
     def schedule(self, due, action):
         self.sequence += 1
@@ -415,7 +502,8 @@ class Store:
         (the kubelet evicted the pod), or with no container state at all when exit_code is None
         (the deadline passed while they waited)."""
         job = copy.deepcopy(self.objects[("jobs", ns, name)])
-        pods = self.job_pods(ns, name)
+        done = [p for p in self.job_pods(ns, name) if p["status"]["phase"] in ("Succeeded", "Failed")]
+        pods = [p for p in self.job_pods(ns, name) if p["status"]["phase"] not in ("Succeeded", "Failed")]
         for pod in pods:
             pod = copy.deepcopy(pod)
             pod_name = pod["metadata"]["name"]
@@ -460,6 +548,11 @@ class Store:
         count = len(pods)
         if phase in ("pulling", "waiting"):
             return
+        if phase == "succeeded":
+            job["status"]["succeeded"] = count + sum(p["status"]["phase"] == "Succeeded" for p in done)
+            if self.next_wave(ns, job):
+                return
+            count = job["status"]["succeeded"]
         if phase == "running":
             job["status"].update({"active": count, "ready": count})
         elif phase == "succeeded":
@@ -472,6 +565,8 @@ class Store:
                                                  {"type": "Failed", "status": "True", "reason": reason,
                                                   "message": message}]})
         self.put("jobs", ns, job)
+        if phase in ("succeeded", "failed"):
+            self.kueue.job_finished(ns, name, phase == "succeeded")
 
     def container_waiting(self, ns, pod_name):
         pod = self.objects.get(("pods", ns, pod_name))
@@ -960,8 +1055,7 @@ class Handler(BaseHTTPRequestHandler):
                 meta.update({"uid": str(uuid.uuid4()), "creationTimestamp": now_rfc3339()})
                 return self.send_json(201, obj)
             STORE.put(route["plural"], route["ns"], obj)
-            if route["kind"] == "Job":
-                STORE.start_job(route["ns"], obj)
+            self.created(route, obj)
             self.send_json(201, STORE.objects[key])
 
     def apply(self, route, query):
@@ -1014,9 +1108,20 @@ class Handler(BaseHTTPRequestHandler):
                 for owner in sorted(set(owners.values()))]
             STORE.owners[key] = owners
             STORE.put(route["plural"], route["ns"], result)
-            if created and route["kind"] == "Job":
-                STORE.start_job(route["ns"], result)
+            if created:
+                self.created(route, result)
+            elif route["plural"] in kueue_model.RESOURCES:
+                STORE.kueue.admit()
             self.send_json(201 if created else 200, STORE.objects[key])
+
+    @staticmethod
+    def created(route, obj):
+        """What controllers do with a new object: the Job controller starts a Job, Kueue looks at
+        its queues again."""
+        if route["kind"] == "Job":
+            STORE.job_created(route["ns"], obj)
+        elif route["plural"] in kueue_model.RESOURCES:
+            STORE.kueue.admit()
 
     def delete_object(self, route, query):
         policy = query.get("propagationPolicy", "Orphan" if route["kind"] == "Job" else "Background")
@@ -1031,6 +1136,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, STORE.objects[key])
             removed = STORE.delete(*key)
             if route["kind"] == "Job":
+                STORE.kueue.job_deleted(route["ns"], route["name"])
                 for pod in STORE.job_pods(route["ns"], route["name"]):
                     if policy == "Orphan":
                         orphan = copy.deepcopy(pod)
@@ -1074,6 +1180,10 @@ class Handler(BaseHTTPRequestHandler):
             STORE.watch_end_mode = "expire" if action == "expire" else "drop"
             STORE.watch_generation += 1
             STORE.watches_suspended = False
+        elif action == "kueue":
+            if request:
+                STORE.kueue.configure(request)
+            return STORE.kueue.report()
         elif action == "reset_stats":
             STORE.stats = {}
             STORE.requests = {}
@@ -1084,7 +1194,8 @@ class Handler(BaseHTTPRequestHandler):
             return {"violations": seen, "kubernetesVersion": CONTRACT.version}
         elif action != "stats":
             return {"error": f"unknown control {action}"}
-        return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv}
+        return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv,
+                "max_active_pods": STORE.max_active_pods}
 
 
 def make_certificates(directory):

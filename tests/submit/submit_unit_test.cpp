@@ -41,6 +41,28 @@ TEST(JobProgress, CompleteConditionMeansSucceeded) {
   EXPECT_EQ(job.end, "2026-11-22T03:00:00Z");
 }
 
+// A Job created suspended waits for Kueue; its Workload may say the queue cannot admit it.
+TEST(JobProgress, SuspendedJobIsQueuedInKueue) {
+  JobProgress job{"train"};
+  job.reason = "waiting for a GPU node";  // from an older record: a Job seen again has none
+  update_from_job(job, json::parse(R"({"spec": {"suspend": true}, "status": {}})"));
+  EXPECT_EQ(job.state, JobState::Pending);
+  EXPECT_EQ(job.describe(), "pending: queued (Kueue: waiting for quota)");
+  EXPECT_EQ(job.reason, "");
+  const json workload = json::parse(R"({"metadata": {"name": "job-train-1a2b3", "ownerReferences": [
+      {"apiVersion": "batch/v1", "kind": "Job", "name": "train", "uid": "u"}]},
+      "status": {"conditions": [{"type": "QuotaReserved", "status": "False", "reason": "Inadmissible",
+      "message": "LocalQueue gpu doesn't exist"}]}})");
+  EXPECT_EQ(job_of_workload(workload), "train");
+  update_from_workload(job, workload);
+  EXPECT_EQ(job.describe(), "pending: queued (Kueue: inadmissible: LocalQueue gpu doesn't exist)");
+  // Admitted: Kueue unsuspended it, and what the pods say counts again.
+  update_from_job(job, json::parse(R"({"spec": {"suspend": false}, "status": {}})"));
+  EXPECT_EQ(job.describe(), "pending");
+  update_from_workload(job, workload);  // a stale Workload does not queue a running Job again
+  EXPECT_EQ(job.describe(), "pending");
+}
+
 TEST(JobProgress, PendingPodSaysWhyItWaits) {
   JobProgress job{"train"};
   PodProgress& pod = job.pods["train-abc"];

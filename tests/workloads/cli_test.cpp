@@ -79,6 +79,21 @@ TEST_F(WorkloadCli, GemmBenchWritesResultLines) {
   EXPECT_NE(r.err.find("FLOP/s (median of 3"), std::string::npos) << r.err;
 }
 
+// An Indexed sweep's pod runs `PROGRAM --args-from /etc/gkebuild/points/INDEX`: the point's
+// arguments, one per line, from the ConfigMap gkebuild renders (tests/submit checks the rest).
+TEST_F(WorkloadCli, ArgumentsComeFromAPointFile) {
+  TempDir dir;
+  write_file_atomically(dir / "3", "--device\ncpu\n--m\n8\n--n\n8\n--k\n8\n--reps\n1\n--warmup\n0\n");
+  const ProgramRun r = run(GEMM_BENCH, "--args-from " + (dir / "3").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"m\":8"), std::string::npos) << r.out;
+  const ProgramRun missing = run(GEMM_BENCH, "--args-from " + (dir / "nope").string());
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_NE(missing.err.find("cannot read"), std::string::npos) << missing.err;
+  write_file_atomically(dir / "bad", "--m\nabc\n");
+  EXPECT_EQ(run(GEMM_BENCH, "--args-from " + (dir / "bad").string()).exit_code, 2);
+}
+
 TEST_F(WorkloadCli, ConvBenchRunsOneLayerAndRejectsUnknownOnes) {
   const ProgramRun r = run(CONV_BENCH, "--device cpu --layer res5_1x1_reduce --batch 1 --reps 2 --warmup 0");
   ASSERT_EQ(r.exit_code, 0) << r.err;

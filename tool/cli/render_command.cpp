@@ -32,6 +32,7 @@ struct RenderArguments {
   std::string output_dir;
   ProjectFlags project;
   std::vector<std::string> accelerators;
+  std::string queue;
   std::vector<std::string> images;
   std::string run_id;
   std::string nfs_server;
@@ -113,6 +114,7 @@ int render_project(const RenderArguments& args) {
   render::RenderOptions options;
   options.targets = args.targets;
   options.accelerators = args.accelerators;
+  options.queue = args.queue;
   options.run_id = args.run_id;
   options.values = jinja::to_json(render::load_values(paths(args.values_files), assignments(args.sets)));
   options.image_references = image_references(args.images, project, !args.no_pinned);
@@ -142,13 +144,14 @@ void setup(CLI::App& app, Action& action) {
       "render", "Render the project's Dockerfiles and Kubernetes manifests (or any template with --template)");
   command->add_option("targets", args->targets,
                       "experiment or image names, or experiment/NAME, pod/NAME, image/NAME, namespace, "
-                      "driver-installer, storage (default: every experiment)");
+                      "driver-installer, storage, kueue (default: every experiment, and kueue)");
   command->add_option("--set", args->sets, "set a value: key.path=value (typed as a YAML scalar)");
   command->add_option("--values", args->values_files, "a YAML or JSON values file (repeatable, merged in order)");
   command->add_option("-o,--output", args->output_dir, "write one file per object into DIR (atomically)");
   add_project_flags(*command, args->project);
   command->add_option("--accelerator", args->accelerators, "accelerator labels replacing the experiments' lists")
       ->delimiter(',');
+  command->add_option("--queue", args->queue, "a Kueue LocalQueue for every experiment's Jobs (created suspended)");
   command->add_option("--image", args->images, "NAME=REFERENCE: the reference manifests use for an image");
   command->add_flag("--no-pinned", args->no_pinned,
                     "name images by tag (<registry>/<project>-<image>:latest), not by the digest their last "

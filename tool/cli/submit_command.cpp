@@ -86,7 +86,15 @@ void setup(CLI::App& app, Action& action) {
                       "with --local: private (a network namespace per container, loopback only) or host")
       ->check(CLI::IsMember({"private", "host"}))
       ->capture_default_str();
-  command->add_option("--max-in-flight", options.max_in_flight, "unfinished Jobs at once while following")
+  command->add_option("--queue", options.queue,
+                      "a Kueue LocalQueue: Jobs are created suspended and Kueue admits them by quota "
+                      "(default: the experiment's queue:)");
+  command->add_option("--parallelism", options.parallelism,
+                      "run the sweep as one Indexed Job per accelerator, at most N points at once "
+                      "(default: the experiment's parallelism:)")
+      ->check(CLI::Range(1, 100000));
+  command->add_option("--max-in-flight", options.max_in_flight,
+                      "unfinished Jobs at once while following (not with a Kueue queue)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   command->add_option("--kubeconfig", flags->kubeconfig,

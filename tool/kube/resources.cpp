@@ -22,6 +22,8 @@ constexpr std::array kTypes{
     ResourceType{"batch/v1", "Job", "jobs", true},
     ResourceType{"apps/v1", "DaemonSet", "daemonsets", true},
     ResourceType{"apps/v1", "Deployment", "deployments", true},
+    // Read only: why a Job queued in Kueue waits (v1beta1 is served by every Kueue release so far).
+    ResourceType{"kueue.x-k8s.io/v1beta1", "Workload", "workloads", true},
 };
 
 }  // namespace

@@ -74,9 +74,9 @@ void check_reserved_env(const Fields& fields) {
   if (!fields.has("env") || !fields.get("env").IsMap()) return;
   for (auto it = fields.get("env").begin(); it != fields.get("env").end(); ++it) {
     const std::string& name = it->first.Scalar();
-    if (name == "PATH" || name == "LD_LIBRARY_PATH" || name == "GKEBUILD_SEED")
+    if (name == "PATH" || name == "LD_LIBRARY_PATH" || name == "GKEBUILD_SEED" || name == "GKEBUILD_INDEX")
       fields.document().fail(it->first, fields.name("env") + ": " + name +
-                                            " is set by gkebuild (the NVIDIA driver paths and the seed); "
+                                            " is set by gkebuild (the NVIDIA driver paths, the seed, the sweep index); "
                                             "set it in the image instead");
   }
 }
@@ -111,12 +111,20 @@ void parse_resources(const Fields& fields, Experiment& experiment, const catalog
 
 void parse_schedule(const Fields& fields, Experiment& experiment) {
   experiment.seeds = static_cast<int>(fields.integer("seeds", 0, 1));
+  experiment.parallelism = static_cast<int>(fields.integer("parallelism", 0, 1));
+  if (experiment.parallelism > 0 && experiment.seeds > 0)
+    fields.document().fail(fields.get("parallelism"), fields.what() + ": give seeds (an Indexed Job per sweep point) or "
+                                                                      "parallelism (an Indexed Job of the sweep points), not both");
   if (experiment.seeds > 100000) fields.document().fail(fields.get("seeds"), fields.name("seeds") + ": at most 100000");
   experiment.timeout_seconds = parse_duration_field(fields, "timeout", experiment.timeout_seconds);
   experiment.ttl_seconds_after_finished =
       parse_duration_field(fields, "ttlAfterFinished", experiment.ttl_seconds_after_finished);
   experiment.backoff_limit = static_cast<int>(fields.integer("backoffLimit", experiment.backoff_limit, 0));
   experiment.storage = fields.boolean("storage", true);
+  experiment.queue = fields.string("queue", "");
+  if (!experiment.queue.empty() && !is_dns_label(experiment.queue, 63))
+    fields.document().fail(fields.get("queue"), fields.name("queue") + ": '" + printable(experiment.queue) +
+                                                    "' is not a LocalQueue name (lower-case letters, digits and '-')");
 }
 
 }  // namespace
@@ -129,7 +137,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   require_dns_label(doc, key, experiment.name, "experiment name");
   Fields fields(doc, value, "experiment '" + experiment.name + "'",
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
-                 "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage"});
+                 "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())

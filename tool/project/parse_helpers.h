@@ -32,4 +32,12 @@ std::optional<GkeCluster> parse_gke_cluster(const yamlfile::Document& doc, const
 Experiment parse_experiment(const yamlfile::Document& doc, const YAML::Node& key, const YAML::Node& value,
                             const std::vector<std::string>& image_names, const catalog::Catalog& catalog);
 
+// `kueue:` at the top level.
+Kueue parse_kueue(const yamlfile::Document& doc, const YAML::Node& node, const std::string& project_name,
+                  const catalog::Catalog& catalog);
+// An experiment that names the project's own queue must fit it: a flavor for each of its
+// accelerators, and a CPU or memory quota when it requests CPU or memory.
+void check_queue_fits(const yamlfile::Document& doc, const YAML::Node& experiment_node, const Experiment& experiment,
+                      const Kueue& kueue);
+
 }  // namespace gkebuild::project::detail

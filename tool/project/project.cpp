@@ -30,6 +30,12 @@ bool GkeCluster::regional() const {
 
 std::string GkeCluster::context_name() const { return "gke_" + gcp_project + "_" + location + "_" + name; }
 
+int Kueue::gpu_quota(std::string_view accelerator) const {
+  for (const auto& [label, quota] : gpus)
+    if (label == accelerator) return quota;
+  return 0;
+}
+
 const Image* Project::find_image(std::string_view wanted) const {
   for (const auto& image : images)
     if (image.name == wanted) return &image;

@@ -111,11 +111,31 @@ struct Experiment {
   bool spot = false;
   std::vector<SweepAxis> sweep;  // grid product, in file order
   int seeds = 0;                 // > 0: an Indexed Job with seed = completion index 0..seeds-1
+  // > 0: the sweep runs as one Indexed Job per accelerator, index i = sweep point i, at most
+  // `parallelism` points at once (the cluster's Job controller keeps the cap, not gkebuild).
+  int parallelism = 0;
   long long timeout_seconds = 86400;         // activeDeadlineSeconds
   int backoff_limit = 1;
   long long ttl_seconds_after_finished = 259200;
   bool storage = true;                       // mount the project's shared storage, if any
+  // A Kueue LocalQueue in the project's namespace: Jobs are created suspended with the
+  // kueue.x-k8s.io/queue-name label and Kueue starts them as quota allows. Empty = no Kueue.
+  std::string queue;
   SourceLocation where;
+};
+
+// `kueue:` in gkebuild.yaml: the queue objects `gkebuild render` writes for the project
+// (a ResourceFlavor per accelerator, one ClusterQueue with a GPU quota per flavor, and a
+// LocalQueue in the project's namespace that experiments name with `queue:`).
+struct Kueue {
+  std::string queue;          // the LocalQueue's name
+  std::string cluster_queue;  // the ClusterQueue's name (default: the project's name)
+  std::vector<std::pair<std::string, int>> gpus;  // accelerator label -> nominal quota in GPUs, in file order
+  std::string cpu;     // quotas for pods that request CPU or memory (Kueue refuses requests
+  std::string memory;  // for resources its ClusterQueue does not cover); empty = not covered
+  SourceLocation where;
+
+  int gpu_quota(std::string_view accelerator) const;  // 0 when the accelerator has no flavor
 };
 
 struct NfsStorage {
@@ -133,6 +153,7 @@ struct Project {
   std::vector<Image> images;
   std::vector<Experiment> experiments;
   std::optional<NfsStorage> nfs;
+  std::optional<Kueue> kueue;
 
   const Image* find_image(std::string_view name) const;
   const Experiment* find_experiment(std::string_view name) const;

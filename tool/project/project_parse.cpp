@@ -1,4 +1,4 @@
-// The top level of gkebuild.yaml: apiVersion, project, registry, cluster, images, storage.
+// The top level of gkebuild.yaml: apiVersion, project, registry, cluster, images, storage, kueue.
 #include <regex>
 
 #include "base/confined_path.h"
@@ -151,7 +151,7 @@ Project parse_project(std::string text, const std::filesystem::path& file_name,
   const Document doc = Document::parse(std::move(text), file_name.string());
   if (!doc.root().IsMap()) doc.fail(doc.root(), "the project file must be a mapping with apiVersion: gkebuild/v1");
   Fields top(doc, doc.root(), "the project file",
-             {"apiVersion", "project", "registry", "cluster", "images", "experiments", "storage"});
+             {"apiVersion", "project", "registry", "cluster", "images", "experiments", "storage", "kueue"});
   check_api_version(doc, top);
   Project project;
   project.file = file_name;
@@ -163,9 +163,12 @@ Project parse_project(std::string text, const std::filesystem::path& file_name,
   for (const auto& [key, value] : entries(doc, top.get("images"), "images"))
     project.images.push_back(parse_image(doc, key, value, project.dir));
   if (top.has("storage")) project.nfs = parse_storage(doc, top.get("storage"));
+  if (top.has("kueue")) project.kueue = parse_kueue(doc, top.get("kueue"), project.name, catalog);
   const auto image_names = project.image_names();
-  for (const auto& [key, value] : entries(doc, top.get("experiments"), "experiments"))
+  for (const auto& [key, value] : entries(doc, top.get("experiments"), "experiments")) {
     project.experiments.push_back(parse_experiment(doc, key, value, image_names, catalog));
+    if (project.kueue) check_queue_fits(doc, value, project.experiments.back(), *project.kueue);
+  }
   if (!project.cluster.local) project.cluster.gke = parse_gke_cluster(doc, top.get("cluster"), project, catalog);
   // `gcloud container clusters get-credentials` names the context so; `context: ""` keeps current-context.
   const YAML::Node cluster = top.get("cluster");

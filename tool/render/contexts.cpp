@@ -1,5 +1,7 @@
 #include "render/contexts.h"
 
+#include <algorithm>
+
 namespace gkebuild::render {
 namespace {
 
@@ -83,7 +85,7 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
   json storage = nullptr;
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
-  return Members(21)
+  return Members(24)
       .add("name", name)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
@@ -91,13 +93,16 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
       .add("run_id", unit.run_id)
       .add("labels", std::move(labels))
       .add("point", point)
-      .add("job", Members(4)
+      .add("job", Members(5)
                       .add("backoff_limit", experiment.backoff_limit)
                       .add("active_deadline_seconds", experiment.timeout_seconds)
                       .add("ttl_seconds_after_finished", experiment.ttl_seconds_after_finished)
                       .add("completions", seeds > 0 ? seeds : 1)
+                      .add("parallelism", seeds > 0 ? seeds : 1)
                       .done())
       .add("indexed", seeds > 0)
+      .add("seeded", seeds > 0)
+      .add("points", nullptr)
       .add("spot", experiment.spot)
       .add("compute_class", project.cluster.gke ? project.cluster.gke->compute_class : std::string())
       .add("accelerator", accelerator_json(*unit.accelerator))
@@ -110,11 +115,47 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
       .add("memory", experiment.memory)
       .add("storage", std::move(storage))
       .add("values", *unit.values)
+      .add("queue", unit.queue)
       .done();
 }
 
 json namespace_context(const project::Project& project, const json& values) {
   return {{"project", project.name}, {"namespace", project.cluster.namespace_name}, {"values", values}};
+}
+
+json points_context(const RunUnit& unit, const std::string& name, json data) {
+  return {{"name", name},
+          {"namespace", unit.project->cluster.namespace_name},
+          {"project", unit.project->name},
+          {"labels",
+           {{"gkebuild.io/project", unit.project->name},
+            {"gkebuild.io/experiment", unit.experiment->name},
+            {"gkebuild.io/run", unit.run_id},
+            {"gkebuild.io/accelerator", unit.accelerator->label}}},
+          {"data", std::move(data)},
+          {"values", *unit.values}};
+}
+
+void make_indexed_sweep(json& context, int points, int parallelism, const std::string& config_map) {
+  context["indexed"] = true;
+  context["job"]["completions"] = points;
+  context["job"]["parallelism"] = std::min(points, parallelism);
+  context["points"] = {{"config_map", config_map}, {"mount_path", kPointsDir}};
+}
+
+json kueue_context(const project::Project& project, const json& values) {
+  const auto& kueue = *project.kueue;
+  json flavors = json::array();
+  for (const auto& [label, gpus] : kueue.gpus) flavors.push_back({{"name", label}, {"label", label}, {"gpus", gpus}});
+  return {{"project", project.name},
+          {"namespace", project.cluster.namespace_name},
+          {"kueue",
+           {{"queue", kueue.queue},
+            {"cluster_queue", kueue.cluster_queue},
+            {"cpu", kueue.cpu},
+            {"memory", kueue.memory},
+            {"flavors", std::move(flavors)}}},
+          {"values", values}};
 }
 
 json driver_context(const project::Project& project, const json& values) {

@@ -19,6 +19,7 @@ struct RunUnit {
   std::string run_id;
   std::string image;                      // reference
   const nlohmann::ordered_json* values;   // --values / --set
+  std::string queue;                      // the Kueue LocalQueue its Jobs go to, or empty
 };
 
 // Variables the experiment's args and env values are rendered with: the sweep point's
@@ -35,6 +36,16 @@ nlohmann::ordered_json workload_context(const RunUnit& unit, const std::string& 
                                         const project::EnvList& env);
 
 nlohmann::ordered_json namespace_context(const project::Project& project, const nlohmann::ordered_json& values);
+// An Indexed sweep (an experiment's parallelism:): index i of the Job runs sweep point i, whose
+// args it reads from kPointsDir/i, a key of the ConfigMap `config_map` mounted there
+// (one argument per line; gkebuild workloads take them with --args-from FILE).
+inline constexpr const char* kPointsDir = "/etc/gkebuild/points";
+// points.yaml.j2: the ConfigMap of an Indexed sweep; `data` maps "0", "1"… to each point's args.
+nlohmann::ordered_json points_context(const RunUnit& unit, const std::string& name, nlohmann::ordered_json data);
+// Turns a workload_context into the Indexed Job of `points` sweep points.
+void make_indexed_sweep(nlohmann::ordered_json& context, int points, int parallelism, const std::string& config_map);
+// kueue.yaml.j2: the project's `kueue:` section (which must be there).
+nlohmann::ordered_json kueue_context(const project::Project& project, const nlohmann::ordered_json& values);
 nlohmann::ordered_json driver_context(const project::Project& project, const nlohmann::ordered_json& values);
 nlohmann::ordered_json storage_context(const project::Project& project, const RenderOptions& options);
 nlohmann::ordered_json dockerfile_context(const project::Project& project, const project::Image& image,

@@ -11,11 +11,14 @@ namespace gkebuild::render {
 
 struct RenderOptions {
   // Experiment or image names, or kind/name: experiment/NAME (= job/NAME), pod/NAME,
-  // image/NAME (= dockerfile/NAME), namespace, driver-installer, storage. Empty = the
-  // whole project (Jobs of every experiment with their namespace, driver installer, storage).
+  // image/NAME (= dockerfile/NAME), namespace, driver-installer, storage, kueue. Empty = the
+  // whole project (Jobs of every experiment with their namespace, driver installer, storage,
+  // and the Kueue objects of a `kueue:` section).
   std::vector<std::string> targets;
   // Replaces every selected experiment's accelerator list (--accelerator a,b).
   std::vector<std::string> accelerators;
+  // Replaces every selected experiment's Kueue queue (--queue NAME); empty = the experiments' own.
+  std::string queue;
   std::string run_id;  // empty = generate_run_id()
   // --values / --set: visible to every template and to experiment args as `values`.
   nlohmann::ordered_json values = nlohmann::ordered_json::object();
@@ -25,6 +28,9 @@ struct RenderOptions {
   // Address of the NFS server for the PersistentVolume (the Service ClusterIP once known);
   // empty = the Service's DNS name.
   std::string nfs_server;
+  // false: an experiment's parallelism: is ignored and its sweep is one Job per point (the
+  // local runner runs Jobs one after another and mounts no ConfigMap of points).
+  bool indexed_sweeps = true;
   // Render every image's Dockerfile even without an explicit image target (-o DIR does).
   bool all_dockerfiles = false;
 };

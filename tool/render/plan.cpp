@@ -2,6 +2,7 @@
 
 #include "base/parallel.h"
 #include "base/source_error.h"
+#include "project/quantities.h"
 #include "render/contexts.h"
 #include "render/dockerfile_template.h"
 #include "render/names.h"
@@ -17,6 +18,9 @@ namespace {
 const SourceLocation kCommandLine{"<command line>"};
 
 using json = nlohmann::ordered_json;
+
+// What the API server stores in one ConfigMap (its data and metadata together).
+constexpr std::size_t kConfigMapLimit = 1024 * 1024 - 4096;
 
 // Where experiment strings come from, for messages: "gkebuild.yaml: experiments.train.args[2]".
 std::string origin(const project::Experiment& experiment, const std::string& field) {
@@ -105,7 +109,11 @@ struct Planner {
     const auto points = sweep_points(experiment.sweep);
     for (const auto* accelerator : accelerators(experiment)) {
       RunUnit unit{&project, &experiment, accelerator, run_id, image_reference(project, *image, options),
-                   &options.values};
+                   &options.values, options.queue.empty() ? experiment.queue : options.queue};
+      if (experiment.parallelism > 0 && !pod && options.indexed_sweeps) {
+        add_indexed_sweep(unit, points);
+        continue;
+      }
       for (size_t i = 0; i < points.size(); ++i) {
         const int index = static_cast<int>(i);
         const json& point = points[i];
@@ -115,6 +123,47 @@ struct Planner {
           for (int seed = 0; seed < experiment.seeds; ++seed) add_workload(unit, pod, index, point, seed, 0);
       }
     }
+  }
+
+  // The sweep as one Indexed Job with the points in a ConfigMap: each point's args, one per
+  // line, under its index. Only args may differ between points: the command and env of an
+  // Indexed Job are the same for every index.
+  void add_indexed_sweep(const RunUnit& unit, const std::vector<json>& points) {
+    const auto& experiment = *unit.experiment;
+    const std::string name = kube_name({experiment.name, unit.accelerator->short_name, "sweep", run_id}, 52);
+    const json first = args_context(unit, points.front(), points.front().value("seed", json()));
+    const auto command = expand_list(experiment.command, first, expand, experiment, "command");
+    const auto env = expand_env(experiment.env, first, expand, experiment);
+    json data = json::object();
+    std::size_t bytes = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const json variables = args_context(unit, points[i], points[i].value("seed", json()));
+      if (expand_list(experiment.command, variables, expand, experiment, "command") != command ||
+          expand_env(experiment.env, variables, expand, experiment) != env)
+        throw SourceError({origin(experiment, "parallelism")},
+                          "the command or env differs between sweep points; an Indexed sweep gives each point "
+                          "its own args only (use the sweep variables in args, or drop parallelism:)");
+      std::string lines;
+      for (const auto& arg : expand_list(experiment.args, variables, expand, experiment, "args")) {
+        if (arg.find('\n') != std::string::npos)
+          throw SourceError({origin(experiment, "args")}, "an argument of an Indexed sweep cannot hold a line break");
+        lines += arg + "\n";
+      }
+      bytes += lines.size() + 8;
+      data[std::to_string(i)] = std::move(lines);
+    }
+    if (bytes > kConfigMapLimit)
+      throw SourceError({origin(experiment, "parallelism")},
+                        "the args of " + std::to_string(points.size()) + " sweep points take " + std::to_string(bytes) +
+                            " bytes, more than a ConfigMap holds (1 MiB); split the sweep or drop parallelism:");
+    const std::string config_map = name + "-points";
+    items.push_back({"points.yaml.j2", points_context(unit, config_map, std::move(data)), OutputKind::Manifest,
+                     "configmap-" + config_map + ".yaml"});
+    json context = workload_context(unit, name, 0, json::object(), 0, command,
+                                    {"--args-from", std::string(kPointsDir) + "/$(GKEBUILD_INDEX)"}, env);
+    make_indexed_sweep(context, static_cast<int>(points.size()), experiment.parallelism, config_map);
+    items.push_back({"job.yaml.j2", std::move(context), OutputKind::Manifest,
+                     "job-" + experiment.name + "-" + unit.accelerator->label + "-sweep.yaml"});
   }
 
   void add_support(const Selection& selection) {
@@ -129,6 +178,8 @@ struct Planner {
                                                                   : "driver-installer-ubuntu.yaml.j2",
                        driver_context(project, options.values), OutputKind::Manifest,
                        "daemonset-nvidia-driver-installer.yaml"});
+    if (selection.kueue && project.kueue)
+      items.push_back({"kueue.yaml.j2", kueue_context(project, options.values), OutputKind::Manifest, ""});
     if (selection.storage && project.nfs)
       items.push_back({"nfs.yaml.j2", storage_context(project, options), OutputKind::Manifest, ""});
   }
@@ -162,6 +213,9 @@ std::vector<RenderItem> plan_render(const project::Project& project, const Rende
                                     "digits and '-', at most 40 characters");
   Planner planner{project, options, catalog, expand, options.run_id.empty() ? generate_run_id() : options.run_id, {}};
   for (const auto& label : options.accelerators) catalog.get(label, kCommandLine);
+  if (!options.queue.empty() && !project::is_dns_label(options.queue))
+    throw SourceError(kCommandLine, "queue '" + options.queue + "': a LocalQueue name is lower-case letters, digits "
+                                    "and '-', at most 63 characters");
   const Selection selection = select_targets(project, options.targets, options.all_dockerfiles);
   for (const auto* image : selection.dockerfiles) planner.add_dockerfile(*image);
   planner.add_support(selection);

@@ -14,7 +14,7 @@ void add_once(std::vector<const T*>& list, const T* item) {
 }
 
 std::vector<std::string> all_target_names(const project::Project& project) {
-  std::vector<std::string> names{"namespace", "driver-installer", "storage"};
+  std::vector<std::string> names{"namespace", "driver-installer", "storage", "kueue"};
   for (const auto& name : project.experiment_names()) {
     names.push_back(name);
     names.push_back("experiment/" + name);
@@ -40,6 +40,10 @@ void select_one(const project::Project& project, const std::string& target, Sele
   if (kind.empty() && target == "namespace") selection.namespace_object = true;
   else if (kind.empty() && target == "driver-installer") selection.driver_installer = true;
   else if (kind.empty() && target == "storage") selection.storage = true;
+  else if (kind.empty() && target == "kueue") {
+    if (!project.kueue) unknown(project, target, "the project file has no kueue: section to render");
+    selection.kueue = true;
+  }
   else if (kind.empty() && experiment && image)
     unknown(project, target, "both an experiment and an image are named '" + name +
                                  "'; say experiment/" + name + " or image/" + name);
@@ -54,8 +58,10 @@ void select_one(const project::Project& project, const std::string& target, Sele
 Selection select_targets(const project::Project& project, const std::vector<std::string>& targets,
                          bool all_dockerfiles) {
   Selection selection;
-  if (targets.empty())
+  if (targets.empty()) {
     for (const auto& experiment : project.experiments) selection.jobs.push_back(&experiment);
+    selection.kueue = project.kueue.has_value();
+  }
   for (const auto& target : targets) select_one(project, target, selection);
   if (all_dockerfiles)
     for (const auto& image : project.images) add_once(selection.dockerfiles, &image);

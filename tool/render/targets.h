@@ -15,10 +15,12 @@ struct Selection {
   bool namespace_object = false;
   bool driver_installer = false;
   bool storage = false;
+  bool kueue = false;  // the ResourceFlavors, ClusterQueue and LocalQueue of `kueue:`
 };
 
 // No targets: every experiment as Jobs plus the namespace, driver installer and storage
-// objects they need; Dockerfiles only with `all_dockerfiles`.
+// objects they need, and the Kueue objects; Dockerfiles only with `all_dockerfiles`.
+// Jobs alone (submit) never bring the Kueue objects: those are the cluster admin's.
 Selection select_targets(const project::Project& project, const std::vector<std::string>& targets,
                          bool all_dockerfiles);
 

@@ -10,17 +10,28 @@
 namespace gkebuild::submit {
 namespace {
 
-// Sends the plan with dryRun=All; Jobs only when their namespace exists already, since
-// the dry-run of the Namespace does not create it.
+// Sends the plan with dryRun=All; namespaced objects (the Jobs, a ConfigMap of sweep points,
+// storage) only when their namespace exists already, since the dry-run of the Namespace does
+// not create it.
 Outcome check_on_server(kube::Client& client, const RunPlan& plan, std::ostream& err) {
   try {
     kube::ApplyOptions apply;
     apply.dry_run = true;
-    for (const auto& object : plan.support) kube::server_side_apply(client, object.object, apply);
-    if (!kube::get(client, kube::resource_type("v1", "Namespace"), "", plan.namespace_name)) {
-      err << "dry run: the API server accepted the " << plan.support.size() << " other objects; namespace "
-          << plan.namespace_name << " does not exist yet, so the " << plan.jobs.size()
-          << " Jobs were checked here only (a real submit creates the namespace first)\n";
+    const bool namespace_exists =
+        kube::get(client, kube::resource_type("v1", "Namespace"), "", plan.namespace_name).has_value();
+    std::size_t held = 0;
+    for (const auto& object : plan.support) {
+      if (!namespace_exists && kube::resource_type_of(object.object).namespaced) {
+        ++held;
+        continue;
+      }
+      kube::server_side_apply(client, object.object, apply);
+    }
+    if (!namespace_exists) {
+      err << "dry run: the API server accepted the " << plan.support.size() - held << " other objects; namespace "
+          << plan.namespace_name << " does not exist yet, so the " << plan.jobs.size() << " Jobs"
+          << (held ? " and " + std::to_string(held) + " other namespaced objects" : std::string())
+          << " were checked here only (a real submit creates the namespace first)\n";
       return Outcome::kSucceeded;
     }
     for (const auto& job : plan.jobs) kube::create(client, job.manifest.object, true);

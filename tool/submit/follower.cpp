@@ -43,17 +43,16 @@ class Follower {
       publish();
       return FollowEnd::Detached;
     }
-    std::thread job_watch([this] { guarded([this] { watch_jobs(); }); });
-    std::thread pod_watch([this] { guarded([this] { watch_pods(); }); });
-    std::thread event_watch([this] { guarded([this] { watch_events(); }); });
+    watches_.emplace_back([this] { guarded([this] { watch_jobs(); }); });
+    watches_.emplace_back([this] { guarded([this] { watch_pods(); }); });
+    watches_.emplace_back([this] { guarded([this] { watch_events(); }); });
+    if (!options_.queue.empty()) watches_.emplace_back([this] { guarded([this] { watch_workloads(); }); });
     FollowEnd end = FollowEnd::Finished;
     try {
       end = loop();
     } catch (const std::exception& error) {
       stop_ = true;
-      job_watch.join();
-      pod_watch.join();
-      event_watch.join();
+      join_watches();
       join_logs();
       drop_queued(std::string("not created: ") + error.what());
       std::lock_guard lock(mutex_);
@@ -66,9 +65,7 @@ class Follower {
     }
     join_logs();  // with every Job finished, each log stream ends on its own
     stop_ = true;
-    job_watch.join();
-    pod_watch.join();
-    event_watch.join();
+    join_watches();
     std::lock_guard lock(mutex_);
     publish();
     view_.finish();
@@ -139,6 +136,49 @@ class Follower {
                 });
   }
 
+  // Why queued Jobs wait (no such LocalQueue, a stopped ClusterQueue): their Kueue Workloads,
+  // one watch for the namespace, since Workloads carry no run label.
+  void watch_workloads() {
+    kube::WatchOptions watch = watch_options();
+    watch.selectors = {};
+    try {
+      kube::watch(client_, kube::resource_type("kueue.x-k8s.io/v1beta1", "Workload"), options_.namespace_name, watch,
+                  [this](const kube::WatchEvent& event) {
+                    on_workload(event);
+                    return !stop_.load();
+                  });
+    } catch (const kube::ApiError& error) {
+      if (error.status() != 404) throw;
+      std::lock_guard lock(mutex_);
+      no_kueue_ = true;
+      for (auto& job : jobs_) explain_queued(job);
+      mark_changed();
+    }
+  }
+
+  void on_workload(const kube::WatchEvent& event) {
+    if (event.type == "DELETED") return;
+    std::lock_guard lock(mutex_);
+    auto found = index_.find(job_of_workload(event.object));
+    if (found == index_.end()) return;
+    last_workload_[found->first] = event.object;
+    explain_queued(jobs_[found->second]);
+    mark_changed();
+  }
+
+  // A queued Job's words from its Workload, whichever of the two arrived first.
+  void explain_queued(JobProgress& job) {
+    if (job.queued.empty()) return;
+    if (no_kueue_) job.queued = kNoKueue;
+    else if (auto workload = last_workload_.find(job.name); workload != last_workload_.end())
+      update_from_workload(job, workload->second);
+  }
+
+  void join_watches() {
+    for (auto& thread : watches_) thread.join();
+    watches_.clear();
+  }
+
   void on_event(const kube::WatchEvent& event) {
     if (event.type == "DELETED") return;  // events expire; what they said stays true
     const json& involved = event.object.value("involvedObject", json::object());
@@ -186,6 +226,7 @@ class Follower {
     } else {
       last_job_[job.name] = event.object;
       update_from_job(job, event.object);
+      explain_queued(job);
     }
     mark_changed();
   }
@@ -399,6 +440,9 @@ class Follower {
   std::map<std::string, std::size_t> index_;
   std::set<std::string> queued_;
   std::map<std::string, json> last_job_;
+  std::map<std::string, json> last_workload_;  // Job name -> its Kueue Workload
+  bool no_kueue_ = false;                       // the cluster serves no Kueue Workloads
+  std::vector<std::thread> watches_;
   std::mutex mutex_;
   std::condition_variable changed_;
   bool dirty_ = true;

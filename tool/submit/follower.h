@@ -1,6 +1,7 @@
 // Follows a run on the cluster until every Job has finished: creates the Jobs (at most
 // `max_in_flight` unfinished at once), watches the run's Jobs and Pods (list then
-// watch, resuming after drops and 410s), watches the events of its pods, reads each
+// watch, resuming after drops and 410s; with a Kueue queue also the namespace's Kueue
+// Workloads), watches the events of its pods, reads each
 // pod's log exactly once (streamed while the pod runs, by at most `max_log_streams` readers:
 // a pod that waits for a free reader has its log read whole once one is free), and reports
 // every change to a RunSink (the run record) and to the follow view.
@@ -34,6 +35,7 @@ struct FollowOptions {
   std::string run_id;
   std::deque<nlohmann::json> to_create;  // Jobs still to create, in order
   int max_in_flight = 50;
+  std::string queue;  // the run's Kueue queue, if any: Workloads are watched to say why Jobs wait
   bool follow = true;                          // false: create and return (--detach)
   const std::atomic<bool>* interrupted = nullptr;  // Ctrl-C: stop following, leave the run
   int watch_timeout_seconds = 300;

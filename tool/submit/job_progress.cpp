@@ -87,6 +87,7 @@ std::string JobProgress::describe() const {
                                               ? std::string()
                                               : " on " + pods.begin()->second.node);
   }
+  if (!queued.empty()) return "pending: queued (" + queued + ")";
   for (const auto& [name, pod] : pods)
     if (pod.phase == "Pending") return "pending: " + pending_words(pod);
   return "pending";
@@ -111,11 +112,36 @@ void update_from_job(JobProgress& job, const json& object) {
     job.end = text(status, "completionTime");
     return;
   }
+  job.reason.clear();  // a pending or running Job has none (the record may hold an older one)
+  const json& spec = field(object, "spec");
+  const bool suspended = spec.value("suspend", json(false)) == json(true);
+  if (!suspended) job.queued.clear();
+  else if (job.queued.empty()) job.queued = kWaitingForQuota;
   const int ready = status.value("ready", 0);
   const int active = status.value("active", 0);
   job.state = ready > 0 || (active > 0 && job.pods.size() > 0 && job.pods.begin()->second.phase == "Running")
                   ? JobState::Running
                   : JobState::Pending;
+}
+
+void update_from_workload(JobProgress& job, const json& workload) {
+  if (job.queued.empty()) return;
+  const json& status = field(workload, "status");
+  auto conditions = status.find("conditions");
+  if (conditions == status.end() || !conditions->is_array()) return;
+  for (const auto& item : *conditions)
+    if (text(item, "type") == "QuotaReserved" && text(item, "status") == "False") {
+      const std::string reason = text(item, "reason");
+      job.queued = reason == "Inadmissible" ? "Kueue: inadmissible: " + text(item, "message") : kWaitingForQuota;
+    }
+}
+
+std::string job_of_workload(const json& workload) {
+  auto owners = field(workload, "metadata").find("ownerReferences");
+  if (owners == field(workload, "metadata").end() || !owners->is_array()) return "";
+  for (const auto& owner : *owners)
+    if (text(owner, "kind") == "Job") return text(owner, "name");
+  return "";
 }
 
 void update_from_pod(PodProgress& pod, const json& object) {

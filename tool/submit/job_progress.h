@@ -48,6 +48,9 @@ struct JobProgress {
   std::string reason;  // why it failed or waits, for the record
   std::string start;   // status.startTime
   std::string end;     // status.completionTime, or when the Failed condition was set
+  // Why a Job that Kueue holds back (created suspended, spec.suspend still true) waits:
+  // "Kueue: waiting for quota", or what its Workload says; empty once it runs.
+  std::string queued;
   std::map<std::string, PodProgress> pods;
 
   // The line the follow view shows after the Job's name.
@@ -57,6 +60,14 @@ struct JobProgress {
 // Reads a Job object's status: the Failed condition (with its reason) and the
 // Complete condition decide; otherwise running once a pod is ready.
 void update_from_job(JobProgress& job, const nlohmann::json& object);
+// Reads the Kueue Workload of a queued Job (kueue.x-k8s.io Workload owned by it): an
+// inadmissible Workload (no such LocalQueue, a stopped ClusterQueue) says why in `queued`.
+void update_from_workload(JobProgress& job, const nlohmann::json& workload);
+// The Job a Kueue Workload belongs to (its owner reference of kind Job), or "".
+std::string job_of_workload(const nlohmann::json& workload);
+inline constexpr const char* kWaitingForQuota = "Kueue: waiting for quota";
+// A queued Job on a cluster whose API has no Kueue Workloads (404): nothing will admit it.
+inline constexpr const char* kNoKueue = "suspended, but this cluster serves no Kueue Workloads: is Kueue installed?";
 // Reads a pod: scheduling, the main container's waiting/running/terminated state.
 void update_from_pod(PodProgress& pod, const nlohmann::json& object);
 // Reads the pod's events: its whole history so far, oldest first (what an earlier call set and

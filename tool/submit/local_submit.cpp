@@ -51,6 +51,7 @@ runrecord::RunRecord local_record(const project::Project& project, const RunPlan
 
 Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
   std::ostream& err = *options.err;
+  request.indexed_sweeps = false;  // Jobs run here one after another; no ConfigMap of points is mounted
   check_plan(project, request);
   const std::string image = images_of(project, request.experiment).front();
   const fs::path layout = project.dir / ".gkebuild" / "oci";

@@ -1,8 +1,11 @@
 #include "submit/run_commands.h"
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "base/atomic_file.h"
+#include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/events.h"
 #include "kube/objects.h"
@@ -44,6 +47,27 @@ kube::Client client_for(const RunCommandOptions& options, const runrecord::RunRe
   return kube::Client(cluster_access(options.kubeconfig, record.context));
 }
 
+// Jobs that Kueue holds back: their Workloads say why (an inadmissible queue), one list
+// of the namespace's Workloads for all of them; asked only when some Job is queued.
+void explain_queued(kube::Client& client, const std::string& namespace_name, std::vector<JobProgress>& jobs) {
+  if (std::none_of(jobs.begin(), jobs.end(), [](const JobProgress& job) { return !job.queued.empty(); })) return;
+  json workloads;
+  try {
+    workloads = kube::list(client, kube::resource_type("kueue.x-k8s.io/v1beta1", "Workload"), namespace_name);
+  } catch (const kube::ApiError& error) {
+    if (error.status() != 404) throw;
+    for (auto& job : jobs)
+      if (!job.queued.empty()) job.queued = kNoKueue;
+    return;
+  }
+  const json items = workloads.value("items", json::array());
+  std::map<std::string, const json*> by_job;
+  for (const auto& workload : items) by_job[job_of_workload(workload)] = &workload;
+  for (auto& job : jobs)
+    if (auto found = by_job.find(job.name); !job.queued.empty() && found != by_job.end())
+      update_from_workload(job, *found->second);
+}
+
 // The Jobs and pods of an unfinished cluster run as the cluster has them now, into the record.
 void refresh(const RunCommandOptions& options, LoadedRun& run) {
   kube::Client client = client_for(options, run.record);
@@ -63,6 +87,7 @@ void refresh(const RunCommandOptions& options, LoadedRun& run) {
     for (const auto& object : jobs.value("items", json::array()))
       if (object["metadata"].value("name", "") == job.name) update_from_job(job, object);
   }
+  explain_queued(client, run.record.namespace_name, progress);
   update_record(run.record, progress);
   runrecord::save_run(run.dir, run.record);
 }
@@ -163,6 +188,11 @@ Outcome delete_command(const RunCommandOptions& options) {
   for (const auto& job : jobs.value("items", json::array()))
     deleted += kube::remove(client, type, run.record.namespace_name, job["metadata"].value("name", ""),
                             kube::Propagation::Background);
+  // An Indexed sweep's ConfigMap of points carries the run's label too; nothing else uses it.
+  const auto& config_maps = kube::resource_type("v1", "ConfigMap");
+  for (const auto& item : kube::list(client, config_maps, run.record.namespace_name, selectors).value("items", json::array()))
+    kube::remove(client, config_maps, run.record.namespace_name, item["metadata"].value("name", ""),
+                 kube::Propagation::Background);
   for (auto& job : run.record.jobs)
     if (job.state == runrecord::JobState::pending || job.state == runrecord::JobState::running) {
       job.state = runrecord::JobState::failed;

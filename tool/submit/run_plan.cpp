@@ -64,9 +64,17 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   auto& experiment = *std::find_if(project.experiments.begin(), project.experiments.end(),
                                    [&](const project::Experiment& e) { return e.name == name; });
   apply_sweep_overrides(experiment, request.sweeps);
+  if (request.parallelism > 0) {
+    if (experiment.seeds > 0)
+      throw SourceError({"<command line>"}, "--parallelism: experiment '" + experiment.name +
+                                                "' has seeds: (an Indexed Job per sweep point); give one or the other");
+    experiment.parallelism = request.parallelism;
+  }
   render::RenderOptions options;
   options.targets = {"experiment/" + experiment.name};
   options.accelerators = request.accelerators;
+  options.queue = request.queue;
+  options.indexed_sweeps = request.indexed_sweeps;
   options.run_id = request.run_id;
   options.values =
       jinja::to_json(render::load_values({request.values_files.begin(), request.values_files.end()}, request.sets));
@@ -75,6 +83,7 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   plan.experiment = experiment.name;
   plan.namespace_name = project.cluster.namespace_name;
   plan.run_id = request.run_id;
+  plan.queue = request.queue.empty() ? experiment.queue : request.queue;
   if (const auto* image = project.find_image(experiment.image))
     plan.images[image->name] = render::image_reference(project, *image, options);
   for (auto& file : render::render_project(project, options)) {

@@ -41,18 +41,22 @@ struct SweepOverride {
 struct PlanRequest {
   std::string experiment;
   std::vector<std::string> accelerators;  // empty: the experiment's own
+  std::string queue;                      // empty: the experiment's own Kueue queue (or none)
+  int parallelism = 0;                    // > 0: the sweep as Indexed Jobs of this parallelism (--parallelism)
   std::vector<SweepOverride> sweeps;
   std::vector<render::Assignment> sets;   // {"a.b", "v"}: template values
   std::vector<std::string> values_files;  // YAML or JSON values files, merged in order before `sets`
   std::string run_id;                     // the gkebuild.io/run label and the suffix of Job names
   std::map<std::string, std::string> image_references;  // image name -> reference
   bool objects = true;  // false: only check and render (PlannedObject::object stays null)
+  bool indexed_sweeps = true;  // false: one Job per sweep point even with parallelism: (--local)
 };
 
 struct RunPlan {
   std::string experiment;
   std::string namespace_name;
   std::string run_id;
+  std::string queue;  // the Kueue LocalQueue its Jobs wait in, or empty (no Kueue)
   std::map<std::string, std::string> images;  // the experiment's image -> the reference its Jobs use
   std::vector<PlannedObject> support;          // applied (server-side apply), in this order
   std::vector<PlannedJob> jobs;                // created

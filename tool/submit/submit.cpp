@@ -1,6 +1,7 @@
 #include "submit/submit.h"
 
 #include <deque>
+#include <limits>
 
 #include "base/atomic_file.h"
 #include "kube/api_error.h"
@@ -40,9 +41,14 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, co
   follow.namespace_name = plan.namespace_name;
   follow.run_id = plan.run_id;
   for (const auto& job : plan.jobs) follow.to_create.push_back(job.manifest.object);
-  follow.max_in_flight = options.max_in_flight;
+  // With a Kueue queue the cluster decides what runs: every Job is created at once, suspended.
+  follow.max_in_flight = plan.queue.empty() ? options.max_in_flight : std::numeric_limits<int>::max();
   follow.follow = !options.detach;
-  if (options.detach && plan.jobs.size() > static_cast<std::size_t>(options.max_in_flight))
+  follow.queue = plan.queue;
+  if (!plan.queue.empty())
+    *options.err << "Jobs wait in Kueue queue " << plan.queue << " (namespace " << plan.namespace_name
+                 << ") until it has quota for them\n";
+  else if (options.detach && plan.jobs.size() > static_cast<std::size_t>(options.max_in_flight))
     *options.err << "a detached run creates all " << plan.jobs.size()
                  << " Jobs at once: the cap on unfinished Jobs needs gkebuild to follow the run\n";
   follow.interrupted = options.interrupted;
@@ -103,6 +109,8 @@ Outcome run_submit(const SubmitOptions& options) {
   PlanRequest request;
   request.experiment = options.experiment;
   request.accelerators = options.accelerators;
+  request.queue = options.queue;
+  request.parallelism = options.parallelism;
   request.sweeps = options.sweeps;
   request.sets = options.sets;
   request.values_files = options.values_files;

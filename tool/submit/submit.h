@@ -22,6 +22,8 @@ struct SubmitOptions {
   std::filesystem::path project_file = "gkebuild.yaml";
   std::string experiment;
   std::vector<std::string> accelerators;
+  std::string queue;  // --queue: a Kueue LocalQueue instead of the experiment's own
+  int parallelism = 0;  // --parallelism: the sweep as one Indexed Job per accelerator
   std::vector<SweepOverride> sweeps;
   std::vector<render::Assignment> sets;
   std::vector<std::string> values_files;

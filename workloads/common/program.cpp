@@ -1,6 +1,9 @@
 #include "common/program.h"
 
+#include <algorithm>
+#include <fstream>
 #include <iostream>
+#include <vector>
 #include <new>
 
 #include "cli/exit_codes.h"
@@ -17,9 +20,28 @@ void add_common_options(CLI::App& app, CommonOptions& options) {
       ->capture_default_str();
 }
 
+namespace {
+
+// `--args-from FILE`: the arguments are FILE's lines (an Indexed sweep's point, from the
+// ConfigMap gkebuild mounts in the pod), read here because images have no shell to do it.
+std::optional<std::vector<std::string>> arguments_from_file(int argc, char** argv) {
+  if (argc != 3 || std::string(argv[1]) != "--args-from") return std::nullopt;
+  std::ifstream in(argv[2]);
+  if (!in) throw CLI::ConversionError("--args-from: cannot read " + std::string(argv[2]));
+  std::vector<std::string> arguments;
+  for (std::string line; std::getline(in, line);) arguments.push_back(line);
+  std::reverse(arguments.begin(), arguments.end());  // CLI11 takes a vector back to front
+  return arguments;
+}
+
+}  // namespace
+
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
   try {
-    app.parse(argc, argv);
+    if (auto arguments = arguments_from_file(argc, argv))
+      app.parse(*arguments);
+    else
+      app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -14,7 +14,8 @@ namespace gkebuild::workloads {
 
 void add_common_options(CLI::App& app, CommonOptions& options);
 
-// Parses argv; returns the exit code when the program should stop (help printed: 0, a parse
+// Parses argv, or with `--args-from FILE` alone the lines of FILE (an Indexed sweep's point);
+// returns the exit code when the program should stop (help printed: 0, a parse
 // error: 2), nothing when it should go on.
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
 
