@@ -134,6 +134,8 @@ class Builder {
       case Keyword::kVolume:
         for (auto& v : words(in)) config_.volumes.insert(v);
         return record(in);
+      default:
+        fail(in, in.name + " is not built by gkebuild image yet");
     }
   }
 
