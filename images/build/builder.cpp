@@ -1,13 +1,22 @@
 #include "build/builder.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <set>
+#include <sstream>
 
 #include "base/atomic_file.h"
 #include "base/printable.h"
 #include "base/rfc3339.h"
 #include "build/copy_sources.h"
+#include "build/dockerignore.h"
+#include "build/image_files.h"
+#include "build/image_users.h"
 #include "build/layer_cache.h"
+#include "build/run_command.h"
 #include "dockerfile/dockerfile.h"
 #include "dockerfile/dockerfile_error.h"
 #include "dockerfile/words.h"
@@ -41,14 +50,43 @@ void set_env(std::vector<std::string>& env, const std::string& name, const std::
   env.push_back(name + "=" + value);
 }
 
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool is_index(const std::string& s) {
+  return !s.empty() && s.size() < 6 && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
 // What Docker and buildah give an image whose base sets no PATH (FROM scratch
 // among them), so that a Dockerfile built here runs as it does there.
 constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
+// A stage: its FROM and the instructions up to the next FROM.
+struct Stage {
+  size_t begin = 0, end = 0;  // instruction indices
+  std::string name;           // lower-cased AS name; empty when none
+};
+
+// Removes the build's scratch folder (extracted archives and stage files) however it ends.
+struct ScratchDir {
+  fs::path path;
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+fs::path scratch_path(const oci::Layout& store) {
+  static std::atomic<int> counter{0};
+  return store.scratch_dir() / ("build-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+}
+
 class Builder {
  public:
   Builder(const BuildOptions& options, std::shared_ptr<oci::Layout> store)
-      : options_(options), store_(std::move(store)), cache_(*store_) {
+      : options_(options), store_(std::move(store)), cache_(*store_), scratch_{scratch_path(*store_)} {
     std::string text;
     try {
       text = read_file(options.dockerfile);
@@ -56,28 +94,36 @@ class Builder {
       throw DockerfileError(options.dockerfile.string(), 0, 0, "cannot read the Dockerfile");
     }
     dockerfile_ = dockerfile::parse(text, options.dockerfile.string());
+    ignore_ = Dockerignore::load(options.context);
   }
 
   BuildResult run() {
-    size_t total = dockerfile_.instructions.size();
-    for (size_t i = 0; i < total; ++i) {
-      const Instruction& in = dockerfile_.instructions[i];
-      step_ = "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] " + in.name;
-      apply(in);
+    split_stages();
+    read_global_args();
+    size_t target = target_stage();
+    std::set<size_t> needed;
+    need(target, needed);
+    refuse_run_without_runtime(needed);
+    for (size_t s : needed) {
+      build_stage(s);
+      results_[s] = finished_image();
     }
-    finish_config();
-    return BuildResult{image_, built_, cached_};
+    return BuildResult{results_.at(target), built_, cached_};
   }
 
  private:
-  [[noreturn]] void fail(const Instruction& in, const std::string& message) const {
+  [[noreturn]] void fail(const Instruction& in, const std::string& message) const { fail_at(in, in.column, message); }
+  [[noreturn]] void fail_at(const Instruction& in, int column, const std::string& message) const {
     // Messages quote the user's words (ENV pairs, ports, base images, COPY sources), so the
     // whole message is made printable here, once for every instruction.
-    throw DockerfileError(dockerfile_.file, in.line, in.column, printable(message), dockerfile_.source);
+    throw DockerfileError(dockerfile_.file, in.line, column, printable(message), dockerfile_.source);
   }
 
   void progress(const std::string& message) const {
     if (options_.progress) options_.progress(step_ + " " + message);
+  }
+  void warn(const std::string& message) const {
+    if (options_.warning) options_.warning(message);
   }
 
   std::optional<std::string> lookup(std::string_view name) const {
@@ -112,6 +158,17 @@ class Builder {
     }
   }
 
+  void split_stages();
+  void read_global_args();
+  size_t target_stage() const;
+  std::optional<size_t> stage_named(const std::string& name, size_t before) const;
+  std::string from_reference(const Instruction& in) const;
+  std::optional<std::string> copy_from(const Instruction& in) const;
+  void need(size_t stage, std::set<size_t>& needed) const;
+  void refuse_run_without_runtime(const std::set<size_t>& needed) const;
+  void build_stage(size_t stage);
+  image::Image finished_image() const;
+
   void apply(const Instruction& in) {
     switch (in.keyword) {
       case Keyword::kFrom: return from(in);
@@ -121,7 +178,9 @@ class Builder {
       case Keyword::kWorkdir: return workdir(in);
       case Keyword::kUser: config_.user = word(in, in.arguments); return record(in);
       case Keyword::kStopSignal: config_.stop_signal = word(in, in.arguments); return record(in);
-      case Keyword::kCopy: return copy(in);
+      case Keyword::kCopy: return copy(in, false);
+      case Keyword::kAdd: return copy(in, true);
+      case Keyword::kRun: return run_step(in);
       case Keyword::kEntrypoint:
         config_.entrypoint = command(in);
         if (!set_cmd_) config_.cmd.reset();  // as Docker: a new ENTRYPOINT drops the base's CMD
@@ -134,8 +193,10 @@ class Builder {
       case Keyword::kVolume:
         for (auto& v : words(in)) config_.volumes.insert(v);
         return record(in);
-      default:
-        fail(in, in.name + " is not built by gkebuild image yet");
+      case Keyword::kShell: return shell(in);
+      case Keyword::kHealthcheck: return healthcheck(in);
+      case Keyword::kOnbuild: return onbuild(in);
+      case Keyword::kMaintainer: author_ = in.arguments; return record(in);
     }
   }
 
@@ -147,47 +208,193 @@ class Builder {
     return oci::History{format_rfc3339_seconds(options_.source_date_epoch), in.text, "gkebuild", false};
   }
 
+  image::Image load_image(const Instruction& in, const std::string& ref, const char* what);
   void from(const Instruction& in);
   void arg(const Instruction& in);
   void key_values(const Instruction& in, bool env);
   void workdir(const Instruction& in);
   void expose(const Instruction& in);
-  void copy(const Instruction& in);
+  void shell(const Instruction& in);
+  void healthcheck(const Instruction& in);
+  void onbuild(const Instruction& in);
+  void docker_only(const Instruction& in, const std::string& key, nlohmann::json value);
+  void copy(const Instruction& in, bool add);
+  void add_heredocs(const Instruction& in, const std::string& dest, CopyLayer& layer);
+  void add_archives(const Instruction& in, std::vector<std::string>& sources, const std::string& dest,
+                    const CopyRequest& request, CopyLayer& layer);
+  CopyRequest copy_request(const Instruction& in, bool add, std::vector<std::string> parts);
+  void run_step(const Instruction& in);
+  std::pair<uint32_t, uint32_t> owner(const Instruction& in, const std::string& spec);
   std::vector<std::string> command(const Instruction& in) const;
+  void append(const Instruction& in, CopyLayer layer);
   layer::BuiltLayer build_layer(const Instruction& in, const CopyLayer& copy);
-  void finish_config();
+  ImageFiles files(const image::Image& image) { return ImageFiles(image, scratch_.path / "files", listings_); }
+  void remember_listing(const oci::Digest& diff_id, const std::vector<layer::Entry>& entries);
 
   const BuildOptions& options_;
   std::shared_ptr<oci::Layout> store_;
   LayerCache cache_;
+  ScratchDir scratch_;
+  int scratch_count_ = 0;
   dockerfile::Dockerfile dockerfile_;
+  Dockerignore ignore_;
+  std::vector<Stage> stages_;
+  std::map<size_t, image::Image> results_;
+  LayerListings listings_;
+  std::map<std::string, std::string> global_args_;  // ARGs before the first FROM
+  // Per stage:
   image::Image image_;
   oci::ContainerConfig config_;
   std::map<std::string, std::string> args_;
-  std::map<std::string, std::string> args_before_from_;
-  bool from_seen_ = false;
+  std::vector<std::string> shell_{"/bin/sh", "-c"};
+  std::string author_;
   bool set_cmd_ = false;
   std::string step_;
   int built_ = 0;
   int cached_ = 0;
 };
 
-void Builder::from(const Instruction& in) {
-  for (const auto& flag : in.flags) {
-    if (word(in, flag.value) != "linux/amd64") {
-      fail(in, "--platform=" + flag.value + ": gkebuild builds linux/amd64 images only");
+void Builder::split_stages() {
+  const auto& ins = dockerfile_.instructions;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (ins[i].keyword != Keyword::kFrom) continue;
+    if (!stages_.empty()) stages_.back().end = i;
+    Stage stage{i, ins.size(), ""};
+    std::vector<std::string> parts;
+    try {
+      parts = dockerfile::split_words(ins[i].arguments, [](std::string_view) { return std::nullopt; }, dockerfile_.escape);
+    } catch (const std::invalid_argument& e) {
+      fail(ins[i], e.what());
+    }
+    bool alias = parts.size() == 3 && lower(parts[1]) == "as";
+    if (parts.size() != 1 && !alias) fail(ins[i], "FROM takes one image: FROM IMAGE [AS NAME]");
+    if (alias) {
+      stage.name = lower(parts[2]);
+      if (stage_named(stage.name, stages_.size())) fail(ins[i], "a second stage named '" + parts[2] + "'");
+    }
+    stages_.push_back(stage);
+  }
+}
+
+// ARGs before the first FROM: build arguments for the FROM lines, and defaults that a stage's
+// own `ARG NAME` (without a value) brings into scope.
+void Builder::read_global_args() {
+  for (const auto& in : dockerfile_.instructions) {
+    if (in.keyword == Keyword::kFrom) break;
+    arg(in);
+  }
+  global_args_ = args_;
+  args_.clear();
+}
+
+std::optional<size_t> Builder::stage_named(const std::string& name, size_t before) const {
+  for (size_t s = 0; s < before && s < stages_.size(); ++s)
+    if (!stages_[s].name.empty() && stages_[s].name == lower(name)) return s;
+  return std::nullopt;
+}
+
+size_t Builder::target_stage() const {
+  if (options_.target.empty()) return stages_.size() - 1;
+  if (auto s = stage_named(options_.target, stages_.size())) return *s;
+  std::string names;
+  for (const auto& s : stages_)
+    if (!s.name.empty()) names += (names.empty() ? "" : ", ") + s.name;
+  throw DockerfileError(dockerfile_.file, 0, 0,
+                        "--target " + printable(options_.target) + ": no stage of that name (the stages are: " +
+                            (names.empty() ? "none named" : names) + ")");
+}
+
+// FROM's image, expanded with the ARGs before the first FROM only, as BuildKit does.
+std::string Builder::from_reference(const Instruction& in) const {
+  auto global = [this](std::string_view name) -> std::optional<std::string> {
+    auto it = global_args_.find(std::string(name));
+    return it == global_args_.end() ? std::nullopt : std::optional(it->second);
+  };
+  try {
+    return dockerfile::split_words(in.arguments, global, dockerfile_.escape).at(0);
+  } catch (const std::invalid_argument& e) {
+    fail(in, e.what());
+  }
+}
+
+std::optional<std::string> Builder::copy_from(const Instruction& in) const {
+  const auto* flag = in.flag("from");
+  if (flag == nullptr) return std::nullopt;
+  auto global = [this](std::string_view name) -> std::optional<std::string> {
+    auto it = global_args_.find(std::string(name));
+    return it == global_args_.end() ? std::nullopt : std::optional(it->second);
+  };
+  try {
+    return dockerfile::expand_word(flag->value, global, dockerfile_.escape);
+  } catch (const std::invalid_argument& e) {
+    fail_at(in, flag->column, e.what());
+  }
+}
+
+// The stages `stage` needs: the one it is FROM, and those its COPY --from names.
+void Builder::need(size_t stage, std::set<size_t>& needed) const {
+  if (!needed.insert(stage).second) return;
+  const auto& ins = dockerfile_.instructions;
+  if (auto s = stage_named(from_reference(ins[stages_[stage].begin]), stage)) need(*s, needed);
+  for (size_t i = stages_[stage].begin + 1; i < stages_[stage].end; ++i) {
+    auto from = copy_from(ins[i]);
+    if (!from) continue;
+    const auto* flag = ins[i].flag("from");
+    if (auto s = stage_named(*from, stage)) {
+      need(*s, needed);
+    } else if (is_index(*from)) {
+      size_t index = std::stoul(*from);
+      if (index >= stage) fail_at(ins[i], flag->column, "COPY --from=" + *from + ": no earlier stage has that index");
+      need(index, needed);
+    } else if (stage_named(*from, stages_.size())) {
+      fail_at(ins[i], flag->column, "COPY --from=" + *from + ": that stage comes later in the Dockerfile");
     }
   }
-  args_before_from_ = args_;
+}
+
+void Builder::refuse_run_without_runtime(const std::set<size_t>& needed) const {
+  if (options_.run) return;
+  for (size_t s : needed) {
+    for (size_t i = stages_[s].begin; i < stages_[s].end; ++i) {
+      const auto& in = dockerfile_.instructions[i];
+      if (in.keyword != Keyword::kRun) continue;
+      throw DockerfileError(dockerfile_.file, in.line, 1,
+                            "RUN needs a container runtime: this gkebuild has no step that runs containers "
+                            "(runc as root); build this Dockerfile with `buildah bud`, or produce the files "
+                            "beforehand and COPY them",
+                            dockerfile_.source);
+    }
+  }
+}
+
+void Builder::build_stage(size_t stage) {
+  image_ = image::Image();
+  config_ = {};
   args_.clear();
-  from_seen_ = true;
-  auto parts = words(in);
-  bool alias = parts.size() == 3 && (parts[1] == "AS" || parts[1] == "as");
-  if (parts.size() != 1 && !alias) fail(in, "FROM takes one image: FROM IMAGE [AS NAME]");
-  const std::string& ref = parts[0];
-  if (ref == "scratch") {
-    image_ = image::Image();
-  } else if (ref.starts_with("oci:")) {
+  shell_ = {"/bin/sh", "-c"};
+  author_.clear();
+  set_cmd_ = false;
+  const Stage& s = stages_[stage];
+  size_t total = dockerfile_.instructions.size();
+  for (size_t i = s.begin; i < s.end; ++i) {
+    const Instruction& in = dockerfile_.instructions[i];
+    step_ = "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] " + in.name;
+    apply(in);
+  }
+}
+
+image::Image Builder::finished_image() const {
+  image::Image out = image::with_container_config(image_, config_);
+  out = image::with_created(out, format_rfc3339_seconds(options_.source_date_epoch));
+  if (author_.empty()) return out;
+  oci::ImageConfig config = out.config();
+  config.other["author"] = author_;
+  return image::Image(config, out.layers());
+}
+
+image::Image Builder::load_image(const Instruction& in, const std::string& ref, const char* what) {
+  if (ref == "scratch") return image::Image();
+  if (ref.starts_with("oci:")) {
     std::string rest = ref.substr(4);
     size_t colon = rest.find(':');  // as skopeo: oci:PATH[:REFERENCE], PATH without ':'
     std::string tag;
@@ -197,23 +404,42 @@ void Builder::from(const Instruction& in) {
     }
     try {
       auto layout = std::make_shared<oci::Layout>(oci::Layout::open(rest));
-      image_ = image::load_image(layout, tag);
+      return image::load_image(layout, tag);
     } catch (const std::exception& e) {
-      fail(in, std::string("cannot use base image ") + ref + ": " + e.what());
+      fail(in, std::string("cannot use ") + what + " " + ref + ": " + e.what());
     }
-  } else if (options_.pull) {
-    try {
-      image_ = options_.pull(ref);
-    } catch (const std::exception& e) {
-      fail(in, "cannot pull base image " + ref + ": " + e.what());
+  }
+  if (!options_.pull) {
+    fail(in, std::string(what) + " '" + ref + "': pulling images from registries needs the registry client, which "
+             "this gkebuild cannot call; use scratch or oci:DIR[:TAG] (for example after `skopeo copy docker://" +
+             ref + " oci:DIR:TAG`)");
+  }
+  try {
+    return options_.pull(ref);
+  } catch (const std::exception& e) {
+    fail(in, std::string("cannot pull ") + what + " " + ref + ": " + e.what());
+  }
+}
+
+void Builder::from(const Instruction& in) {
+  for (const auto& flag : in.flags) {
+    std::string platform = word(in, flag.value);
+    if (platform != "linux/amd64") {
+      fail_at(in, flag.column, "--platform=" + platform + ": gkebuild builds linux/amd64 images only");
     }
+  }
+  std::string ref = from_reference(in);
+  size_t here = static_cast<size_t>(&in - dockerfile_.instructions.data());
+  size_t index = 0;
+  while (index + 1 < stages_.size() && stages_[index + 1].begin <= here) ++index;
+  if (auto stage = stage_named(ref, index)) {
+    image_ = results_.at(*stage);
   } else {
-    fail(in, "base image '" + ref + "': pulling base images from registries needs the registry "
-             "client, which this gkebuild cannot call yet; use FROM scratch or FROM oci:DIR[:TAG] "
-             "(for example after `skopeo copy docker://" + ref + " oci:DIR:TAG`)");
+    image_ = load_image(in, ref, "base image");
   }
   config_ = image_.config().config;
   if (!env_value(config_.env, "PATH")) config_.env.push_back(std::string("PATH=") + kDefaultPath);
+  if (config_.other.contains("Shell")) shell_ = config_.other["Shell"].get<std::vector<std::string>>();
   progress(ref);
   record(in);
 }
@@ -228,12 +454,12 @@ void Builder::arg(const Instruction& in) {
       value = given->second;
     } else if (eq != std::string::npos) {
       value = w.substr(eq + 1);
-    } else if (auto earlier = args_before_from_.find(name); from_seen_ && earlier != args_before_from_.end()) {
-      value = earlier->second;
+    } else if (auto global = global_args_.find(name); global != global_args_.end()) {
+      value = global->second;
     }
     if (value) args_[name] = *value;
   }
-  if (from_seen_) record(in);
+  if (!stages_.empty() && in.line > dockerfile_.instructions[stages_.front().begin].line) record(in);
 }
 
 void Builder::key_values(const Instruction& in, bool env) {
@@ -264,6 +490,20 @@ void Builder::key_values(const Instruction& in, bool env) {
   record(in);
 }
 
+std::pair<uint32_t, uint32_t> Builder::owner(const Instruction& in, const std::string& spec) {
+  auto image = files(image_);
+  bool names = spec.find_first_not_of("0123456789:") != std::string::npos;
+  try {
+    // Numbers alone need no passwd, except a lone user's primary group.
+    return resolve_owner(spec, image.read("etc/passwd"), names ? image.read("etc/group") : std::nullopt);
+  } catch (const std::invalid_argument& e) {
+    fail(in, spec + ": " + e.what());
+  } catch (const std::runtime_error& e) {
+    fail(in, std::string("cannot read the image's users: ") + e.what());
+  }
+}
+
+// As buildah: the folder and every missing parent are created at once, owned by the USER.
 void Builder::workdir(const Instruction& in) {
   std::string dir = word(in, in.arguments);
   fs::path path = dir.starts_with('/') ? fs::path(dir)
@@ -271,7 +511,20 @@ void Builder::workdir(const Instruction& in) {
   std::string normal = path.lexically_normal().string();
   while (normal.size() > 1 && normal.ends_with('/')) normal.pop_back();
   config_.working_dir = normal;
-  record(in);
+  auto image = files(image_);
+  CopyLayer layer;
+  std::optional<std::pair<uint32_t, uint32_t>> ids;
+  std::string built;
+  for (const auto& part : fs::path(normal).relative_path()) {
+    built += (built.empty() ? "" : "/") + part.string();
+    if (image.find(built)) continue;
+    if (!ids) ids = config_.user.empty() ? std::pair<uint32_t, uint32_t>{0, 0} : owner(in, config_.user);
+    layer.entries.push_back(layer::Entry{built, layer::EntryType::kDirectory, 0755, ids->first, ids->second});
+    layer.list_fingerprint += built + ":" + std::to_string(ids->first) + ":" + std::to_string(ids->second) + "\n";
+  }
+  if (layer.entries.empty()) return record(in);
+  layer.stat_fingerprint = layer.list_fingerprint;
+  append(in, std::move(layer));
 }
 
 void Builder::expose(const Instruction& in) {
@@ -288,16 +541,79 @@ void Builder::expose(const Instruction& in) {
   record(in);
 }
 
-std::vector<std::string> Builder::command(const Instruction& in) const {
-  if (in.json) return *in.json;
-  return {"/bin/sh", "-c", in.arguments};
+void Builder::docker_only(const Instruction& in, const std::string& key, nlohmann::json value) {
+  if (options_.docker_format) {
+    config_.other[key] = std::move(value);
+  } else {
+    config_.other.erase(key);
+    warn(dockerfile_.file + ":" + std::to_string(in.line) + ": " + in.name +
+         " is not part of the OCI image format and is left out of the image; build with --format docker "
+         "to keep it");
+  }
+  record(in);
 }
 
-void Builder::copy(const Instruction& in) {
+void Builder::shell(const Instruction& in) {
+  if (!in.json || in.json->empty()) fail(in, "SHELL takes a JSON array: SHELL [\"/bin/bash\", \"-c\"]");
+  shell_ = *in.json;
+  docker_only(in, "Shell", shell_);
+}
+
+void Builder::healthcheck(const Instruction& in) {
   auto parts = words(in);
-  if (parts.size() < 2) fail(in, "COPY needs at least one source and a destination");
+  nlohmann::json check = nlohmann::json::object();
+  std::string kind = parts.empty() ? "" : parts[0];
+  std::transform(kind.begin(), kind.end(), kind.begin(), ::toupper);
+  if (kind == "NONE") {
+    check["Test"] = {"NONE"};
+  } else if (kind == "CMD") {
+    std::string rest = in.arguments.substr(3);
+    rest.erase(0, rest.find_first_not_of(" \t"));
+    auto exec = dockerfile::parse("FROM scratch\nCMD " + rest, "").instructions[1].json;
+    if (exec) {
+      check["Test"] = nlohmann::json::array({"CMD"});
+      for (const auto& a : *exec) check["Test"].push_back(a);
+    } else {
+      check["Test"] = {"CMD-SHELL", rest};
+    }
+  } else {
+    fail(in, "HEALTHCHECK takes CMD COMMAND or NONE");
+  }
+  for (const auto& flag : in.flags) {
+    static const std::map<std::string, std::string> keys{
+        {"interval", "Interval"}, {"timeout", "Timeout"}, {"start-period", "StartPeriod"},
+        {"start-interval", "StartInterval"}, {"retries", "Retries"}};
+    try {
+      if (flag.name == "retries") {
+        check["Retries"] = std::stoi(flag.value);
+      } else {
+        check[keys.at(flag.name)] = parse_duration(flag.value);
+      }
+    } catch (const std::exception&) {
+      fail_at(in, flag.column, "--" + flag.name + "=" + flag.value + ": expected " +
+                                   (flag.name == "retries" ? "a number" : "a duration such as 30s or 1m30s"));
+    }
+  }
+  docker_only(in, "Healthcheck", check);
+}
+
+void Builder::onbuild(const Instruction& in) {
+  auto triggers = config_.other.value("OnBuild", nlohmann::json::array());
+  triggers.push_back(in.arguments);
+  docker_only(in, "OnBuild", triggers);
+}
+
+std::vector<std::string> Builder::command(const Instruction& in) const {
+  if (in.json) return *in.json;
+  std::vector<std::string> argv = shell_;
+  argv.push_back(in.arguments);
+  return argv;
+}
+
+CopyRequest Builder::copy_request(const Instruction& in, bool add, std::vector<std::string> parts) {
   CopyRequest request;
   request.context = options_.context;
+  request.ignore = &ignore_;
   request.sources.assign(parts.begin(), parts.end() - 1);
   std::string dest = parts.back();
   bool trailing = dest.ends_with('/') || dest == "." || dest.ends_with("/.");
@@ -307,22 +623,239 @@ void Builder::copy(const Instruction& in) {
   dest = fs::path(dest).lexically_normal().string();
   if (trailing && !dest.ends_with('/')) dest += '/';
   request.destination = dest;
-  try {
-    for (const auto& flag : in.flags) {
-      std::string value = word(in, flag.value);
-      if (flag.name == "chown") std::tie(request.uid, request.gid) = parse_chown(value);
-      if (flag.name == "chmod") request.chmod = parse_chmod(value);
+  for (const auto& flag : in.flags) {
+    std::string value = word(in, flag.value);
+    if (flag.name == "chown") std::tie(request.uid, request.gid) = owner(in, value);
+    if (flag.name == "chmod") {
+      try {
+        request.chmod = parse_chmod(value);
+      } catch (const CopyError& e) {
+        fail_at(in, flag.column, e.what());
+      }
     }
-    CopyLayer collected = collect_copy(request);
+    if (flag.name == "link" && flag.has_value && value != "true" && value != "false") {
+      fail_at(in, flag.column, "--link takes true or false, not '" + value + "'");
+    }
+    if (flag.name == "checksum" && add) {
+      bool remote = std::any_of(request.sources.begin(), request.sources.end(),
+                                [](const std::string& s) { return s.find("://") != std::string::npos; });
+      if (!remote) fail_at(in, flag.column, "ADD --checksum is only for sources given by URL");
+    }
+  }
+  auto image = std::make_shared<ImageFiles>(files(image_));
+  request.existing = [image](const std::string& path) { return image->find(path); };
+  return request;
+}
+
+void Builder::copy(const Instruction& in, bool add) {
+  auto parts = words(in);
+  if (parts.size() < (in.heredocs.empty() ? 2u : 1u)) {
+    fail(in, in.name + " needs at least one source and a destination");
+  }
+  for (const auto& source : parts) {
+    if (add && (source.starts_with("http://") || source.starts_with("https://") || source.starts_with("git@"))) {
+      fail(in, "ADD " + source + ": gkebuild does not download during a build (remote sources, with or without "
+               "--checksum, are not supported); fetch the file beforehand and COPY it");
+    }
+  }
+  CopyRequest request = copy_request(in, add, parts);
+  // Heredoc markers are sources that are not files of the context.
+  std::erase_if(request.sources, [&](const std::string& s) {
+    return std::any_of(in.heredocs.begin(), in.heredocs.end(), [&](const auto& h) {
+      auto marker = dockerfile::heredoc_marker(s);
+      return marker && marker->name == h.name;
+    });
+  });
+  try {
+    CopyLayer collected;
+    auto from = copy_from(in);
+    if (from) {
+      if (add) fail(in, "ADD does not take --from");
+      size_t here = static_cast<size_t>(&in - dockerfile_.instructions.data());
+      size_t current = 0;
+      while (current + 1 < stages_.size() && stages_[current + 1].begin <= here) ++current;
+      image::Image source;
+      if (auto s = stage_named(*from, current)) {
+        source = results_.at(*s);
+      } else if (is_index(*from)) {
+        source = results_.at(std::stoul(*from));
+      } else {
+        source = load_image(in, *from, "COPY --from image");
+      }
+      // The source image's files, extracted with their modes and owners, are the context.
+      auto tree = std::make_shared<std::map<std::string, layer::Entry>>(files(source).all());
+      fs::path root = scratch_.path / ("from-" + std::to_string(scratch_count_++));
+      fs::create_directories(root);
+      for (const auto& [path, e] : *tree) {
+        if (e.type == layer::EntryType::kDirectory) fs::create_directories(root / path);
+        if (e.type == layer::EntryType::kSymlink) fs::create_symlink(e.link_target, root / path);
+        if (e.type == layer::EntryType::kFile && !e.source.empty()) fs::create_hard_link(e.source, root / path);
+      }
+      request.context = root;
+      request.ignore = nullptr;  // .dockerignore is about the build context only
+      for (auto& s : request.sources) s.erase(0, s.find_first_not_of('/'));
+      for (auto& s : request.sources) if (s.empty()) s = ".";
+      request.source_metadata = [tree](const std::string& path) -> std::optional<layer::Entry> {
+        auto it = tree->find(path);
+        return it == tree->end() ? std::nullopt : std::optional(it->second);
+      };
+    }
+    std::vector<std::string> archives;
+    if (add) add_archives(in, request.sources, request.destination, request, collected);
+    if (!request.sources.empty()) {
+      CopyLayer files = collect_copy(request);
+      for (auto& e : files.entries) collected.entries.push_back(std::move(e));
+      collected.list_fingerprint += files.list_fingerprint;
+      collected.stat_fingerprint += files.stat_fingerprint;
+    }
+    add_heredocs(in, request.destination, collected);
     if (collected.entries.empty()) {
       progress("nothing to copy");
       return record(in);
     }
-    layer::BuiltLayer built = build_layer(in, collected);
-    image_ = image::append_layer(image_, image::Layer{built.blob, built.diff_id, store_}, history(in));
+    append(in, std::move(collected));
   } catch (const CopyError& e) {
     fail(in, e.what());
   }
+}
+
+// COPY <<EOF /dest: each heredoc becomes a file named after its delimiter (in a folder
+// destination) or the destination itself; unquoted delimiters expand variables.
+void Builder::add_heredocs(const Instruction& in, const std::string& dest, CopyLayer& layer) {
+  if (in.heredocs.empty()) return;
+  bool into_folder = dest.ends_with('/');
+  if (in.heredocs.size() > 1 && !into_folder) {
+    fail(in, in.name + " with more than one source needs a destination ending in '/' (got '" + dest + "')");
+  }
+  fs::path folder = scratch_.path / ("heredoc-" + std::to_string(scratch_count_++));
+  fs::create_directories(folder);
+  for (size_t i = 0; i < in.heredocs.size(); ++i) {
+    const auto& h = in.heredocs[i];
+    std::string text = dockerfile::heredoc_text(h);
+    if (h.expand) text = word(in, text);
+    fs::path source = folder / std::to_string(i);
+    write_file_atomically(source, text);
+    std::string path = fs::path(into_folder ? dest + h.name : dest).relative_path().lexically_normal().string();
+    layer::Entry e{path, layer::EntryType::kFile, 0644};
+    e.size = static_cast<int64_t>(text.size());
+    e.source = source;
+    layer.entries.push_back(e);
+    layer.list_fingerprint += path + "\n" + text + "\n";
+    layer.stat_fingerprint += path + "\n" + text + "\n";
+  }
+}
+
+// ADD of a local tar (any compression): its entries are unpacked at the destination with the
+// archive's modes and owners, as BuildKit does; other sources are copied as COPY copies them.
+void Builder::add_archives(const Instruction& in, std::vector<std::string>& sources, const std::string& dest,
+                           const CopyRequest& request, CopyLayer& layer) {
+  std::vector<std::string> kept;
+  for (const auto& source : sources) {
+    CopyRequest probe = request;
+    probe.sources = {source};
+    probe.destination = "/probe";
+    CopyLayer found = collect_copy(probe);  // the checks COPY makes: confinement, .dockerignore
+    if (found.entries.size() != 1 || found.entries[0].type != layer::EntryType::kFile) {
+      kept.push_back(source);
+      continue;
+    }
+    fs::path folder = scratch_.path / ("add-" + std::to_string(scratch_count_++));
+    std::vector<layer::Entry> entries;
+    bool archive = false;
+    try {
+      archive = read_tar(found.entries[0].source, folder, [](const std::string&) { return true; }, entries);
+    } catch (const std::runtime_error& e) {
+      fail(in, "ADD " + source + ": " + e.what());
+    }
+    if (!archive) {
+      kept.push_back(source);
+      continue;
+    }
+    std::string base = fs::path(dest).relative_path().lexically_normal().string();
+    if (base == ".") base.clear();
+    std::set<std::string> present;
+    for (auto& e : entries) {
+      e.path = base.empty() ? e.path : base + "/" + e.path;
+      if (request.uid) e.uid = *request.uid, e.gid = *request.gid;
+      present.insert(e.path);
+      layer.entries.push_back(e);
+    }
+    for (fs::path p = fs::path(base); !p.empty(); p = p.parent_path()) {
+      if (present.contains(p.string())) continue;
+      auto there = request.existing ? request.existing(p.string()) : std::nullopt;
+      if (there && there->type != layer::EntryType::kDirectory) continue;
+      layer::Entry dir{p.string(), layer::EntryType::kDirectory, 0755};
+      if (there) dir.mode = there->mode, dir.uid = there->uid, dir.gid = there->gid;
+      layer.entries.push_back(dir);
+    }
+    layer.list_fingerprint += "archive " + source + " " + found.list_fingerprint;
+    layer.stat_fingerprint += "archive " + source + " " + found.stat_fingerprint;
+  }
+  sources = kept;
+}
+
+void Builder::run_step(const Instruction& in) {
+  RunRequest request;
+  request.image = image_;
+  RunScript script = run_script(in, shell_);
+  request.argv = script.argv;
+  request.stdin_data = script.stdin_data;
+  request.env = config_.env;
+  for (const auto& [name, value] : args_)
+    if (!env_value(request.env, name)) request.env.push_back(name + "=" + value);
+  request.user = config_.user;
+  request.working_dir = config_.working_dir.empty() ? "/" : config_.working_dir;
+  for (const auto& flag : in.flags) {
+    std::string value = word(in, flag.value);
+    try {
+      if (flag.name == "mount") request.cache_mounts.push_back(parse_cache_mount(value));
+      if (flag.name == "network") check_network(value);
+    } catch (const std::invalid_argument& e) {
+      fail_at(in, flag.column, e.what());
+    }
+  }
+  request.output = [this](std::string_view line) { progress(std::string(line)); };
+  // As BuildKit: the parent chain, the command, and the environment it runs with.
+  std::string material = "run\n";
+  for (const auto& layer : image_.layers()) material += layer.diff_id.str() + "\n";
+  material += in.text + "\n";
+  for (const auto& h : in.heredocs) material += h.name + "\n" + h.body;
+  for (const auto& e : request.env) material += e + "\n";
+  material += request.user + "\n" + request.working_dir + "\n";
+  for (const auto& m : request.cache_mounts) material += m.target + "\n" + m.id + "\n";
+  const auto& c = options_.compression;
+  material += std::string(layer::name_of(c.kind)) + " " + std::to_string(layer::effective_level(c)) + " " +
+              std::to_string(options_.source_date_epoch);
+  std::string key = cache_key(material);
+  std::optional<layer::BuiltLayer> built = cache_.find_run(key);
+  if (built) {
+    ++cached_;
+    progress("cached " + built->blob.digest.str().substr(0, 19));
+  } else {
+    RunChanges changes;
+    try {
+      changes = options_.run(request);
+    } catch (const std::exception& e) {
+      fail(in, std::string("RUN failed: ") + e.what());
+    }
+    built = layer::write_layer(*store_, changes.entries, {c, options_.source_date_epoch});
+    remember_listing(built->diff_id, changes.entries);
+    cache_.remember_run(key, *built);
+    ++built_;
+    progress("built " + built->blob.digest.str().substr(0, 19));
+  }
+  image_ = image::append_layer(image_, image::Layer{built->blob, built->diff_id, store_}, history(in));
+}
+
+void Builder::remember_listing(const oci::Digest& diff_id, const std::vector<layer::Entry>& entries) {
+  auto& map = listings_[diff_id.str()];
+  for (const auto& e : entries) map[e.path] = e;
+}
+
+void Builder::append(const Instruction& in, CopyLayer layer) {
+  layer::BuiltLayer built = build_layer(in, layer);
+  remember_listing(built.diff_id, layer.entries);
+  image_ = image::append_layer(image_, image::Layer{built.blob, built.diff_id, store_}, history(in));
 }
 
 layer::BuiltLayer Builder::build_layer(const Instruction& in, const CopyLayer& copy) {
@@ -354,11 +887,6 @@ layer::BuiltLayer Builder::build_layer(const Instruction& in, const CopyLayer& c
   ++built_;
   progress("built " + built.blob.digest.str().substr(0, 19));
   return built;
-}
-
-void Builder::finish_config() {
-  image_ = image::with_container_config(image_, config_);
-  image_ = image::with_created(image_, format_rfc3339_seconds(options_.source_date_epoch));
 }
 
 }  // namespace
