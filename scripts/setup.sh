@@ -10,7 +10,7 @@ debian_packages=(
   libdeflate-dev libzstd-dev zlib1g-dev zstd libopenblas-dev
   libacl1-dev liblz4-dev libbz2-dev liblzma-dev nettle-dev   # static archives libarchive.a needs
   python3 python3-pip
-  docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool
+  docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool busybox-static
   json-schema-test-suite librsvg2-bin chromium time
 )
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja)

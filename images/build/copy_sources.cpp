@@ -125,7 +125,14 @@ class Collector {
     if (!is_within(context_, real)) fail_outside(written);
     struct stat st = lstat_or_throw(real, written);
     if (S_ISDIR(st.st_mode)) {
-      add(dest, real, st, written);
+      // The destination folder itself: one the image has is left as it is; a new one is made
+      // as a parent is (buildah does not apply --chmod to it).
+      std::string top = dest.relative_path().string();
+      while (top.ends_with('/')) top.pop_back();
+      if (!request_.existing || !request_.existing(top)) {
+        add(dest, real, st, written);
+        if (request_.chmod && entries_.contains(top)) entries_[top].mode = normalised_mode(st);
+      }
       add_tree(real, dest, written, relative);
     } else if (S_ISREG(st.st_mode)) {
       fs::path target = dest_is_dir ? dest / relative.filename() : dest;

@@ -19,6 +19,7 @@
 #include "image/layout_source.h"
 #include "common/run.h"
 #include "common/temp_dir.h"
+#include "unpacked_tree.h"
 
 namespace gkebuild {
 namespace {
@@ -26,26 +27,12 @@ namespace fs = std::filesystem;
 using testing::run_command;
 using testing::shell_quoted;
 using testing::TempDir;
+using testing::describe_tree;
 
 std::string gkebuild_image(const std::string& arguments) {
   return "env SOURCE_DATE_EPOCH=1700000000 " + testing::gkebuild_binary() + " image " + arguments;
 }
 
-// Name -> "type mode uid:gid link|content-hash" for every entry of an unpacked root.
-std::map<std::string, std::string> describe_tree(const fs::path& root) {
-  std::map<std::string, std::string> out;
-  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
-    struct stat st {};
-    ::lstat(it->path().c_str(), &st);
-    std::string what = S_ISDIR(st.st_mode) ? "dir" : S_ISLNK(st.st_mode) ? "link" : "file";
-    what += " " + std::to_string(st.st_mode & 07777) + " " + std::to_string(st.st_uid) + ":" +
-            std::to_string(st.st_gid);
-    if (S_ISLNK(st.st_mode)) what += " -> " + fs::read_symlink(it->path()).string();
-    if (S_ISREG(st.st_mode)) what += " " + oci::sha256_of(read_file(it->path())).hex.substr(0, 12);
-    out[it->path().lexically_relative(root).string()] = what;
-  }
-  return out;
-}
 
 oci::ImageConfig config_of(const fs::path& layout, const std::string& tag) {
   auto l = std::make_shared<oci::Layout>(oci::Layout::open(layout));
@@ -245,7 +232,7 @@ TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
       {"FROM scratch\nCOPY escape /\n", "COPY source 'escape' leads outside the build context (through a symlink)"},
       {"FROM scratch\nCOPY secret.txt /\n", "Dockerfile:2:6: error: cannot read COPY source 'secret.txt': Permission denied"},
       {"FROM scratch\nENV \"A=1\n", "Dockerfile:2:5: error: unterminated double quote"},
-      {"FROM scratch\nRUN make\n", "Dockerfile:2:1: error: RUN needs a running container"},
+      {"FROM scratch\nRUN make\n", "Dockerfile:2:1: error: RUN needs a container runtime"},
       {"FROM scratch\nFORM x\n", "Dockerfile:2:1: error: unknown instruction 'FORM'"},
   };
   // As root every file is readable, so the unreadable case runs as nobody.

@@ -1,0 +1,235 @@
+// The differential corpus (tests/images/corpus/, one folder per case): each Dockerfile is
+// built by gkebuild and by `buildah bud --isolation chroot` (vfs storage) FROM a busybox
+// base image that the test builds and pushes to a loopback docker-registry; both images
+// are unpacked with umoci and their files (paths, types, modes, owners, contents, symlink
+// targets, whiteouts applied) and config compared; images with an ENTRYPOINT are run
+// under runc and their output compared. Cases named run-* need RUN (a container runtime);
+// they are a ctest entry of their own (images_corpus_run).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "base/atomic_file.h"
+#include "image/layout_source.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
+#include "unpacked_tree.h"
+#include "tests/registry/harness.h"
+
+namespace gkebuild {
+namespace {
+namespace fs = std::filesystem;
+using testing::run_command;
+using testing::shell_quoted;
+using testing::TempDir;
+using testing::describe_tree;
+
+const fs::path kCorpus = fs::path(GKEBUILD_SOURCE_ROOT) / "tests/images/corpus";
+
+
+std::string expect_ok(const testing::CommandResult& r, const std::string& what) {
+  EXPECT_EQ(r.exit_code, 0) << what << ":\n" << r.all();
+  return r.out;
+}
+
+// The busybox base: the static busybox, its applets as symlinks, passwd and group.
+class Base {
+ public:
+  Base() : registry_(dir_ / "registry", {}) {
+    registry_.start();
+    fs::path root = dir_ / "base/rootfs";
+    fs::create_directories(root / "bin");
+    fs::create_directories(root / "home");
+    fs::create_directories(root / "tmp");
+    fs::copy_file("/usr/bin/busybox", root / "bin/busybox");
+    for (const char* applet : {"sh", "echo", "cat", "ls", "id", "mkdir", "rm", "touch", "env", "pwd", "printf",
+                               "chmod", "chown", "ln", "true", "whoami", "sleep", "test"}) {
+      fs::create_symlink("busybox", root / "bin" / applet);
+    }
+    write_file_atomically(root / "etc/passwd",
+                          "root:x:0:0:root:/root:/bin/sh\nalice:x:1000:1000:alice:/home/alice:/bin/sh\n"
+                          "nobody:x:65534:65534:nobody:/nonexistent:/bin/false\n");
+    write_file_atomically(root / "etc/group", "root:x:0:\nusers:x:100:alice\nalice:x:1000:\nnogroup:x:65534:\n");
+    write_file_atomically(dir_ / "base/Dockerfile", "FROM scratch\nCOPY rootfs/ /\nCMD [\"/bin/sh\"]\n");
+    reference = registry_.host() + "/corpus/busybox:1";
+    std::string layout = shell_quoted("oci:" + (dir_ / "base-oci").string());
+    expect_ok(run_command(testing::gkebuild_binary() + " image -q --context " + shell_quoted((dir_ / "base").string()) +
+                          " --tag busybox:1 -o " + layout),
+              "base image");
+    layout = shell_quoted("oci:" + (dir_ / "base-oci").string() + ":busybox:1");
+    expect_ok(run_command(testing::gkebuild_binary() + " push -q --insecure-registry " + registry_.host() + " " +
+                          layout + " " + reference),
+              "push of the base image");
+  }
+  std::string host() const { return registry_.host(); }
+  std::string reference;
+
+ private:
+  TempDir dir_;
+  testing::Registry registry_;
+};
+
+Base& base() {
+  static Base* b = new Base();  // one registry and base image for the whole run
+  return *b;
+}
+
+struct Built {
+  fs::path layout;
+  nlohmann::json config;  // the image config's "config"
+};
+
+class CorpusTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  fs::path case_dir() const { return kCorpus / GetParam(); }
+
+  std::string extra_args() const {
+    std::error_code error;
+    if (!fs::exists(case_dir() / "args", error)) return "";
+    std::string args = read_file(case_dir() / "args");
+    while (!args.empty() && args.back() == '\n') args.pop_back();
+    return " " + args;
+  }
+
+  // The case's context/ copied (symlinks as symlinks), then its setup.sh run inside it.
+  fs::path prepare_context() {
+    fs::path context = dir / "context";
+    fs::create_directories(context);
+    if (fs::exists(case_dir() / "context")) {
+      expect_ok(run_command("cp -a " + shell_quoted((case_dir() / "context").string()) + "/. " +
+                            shell_quoted(context.string())),
+                "copy of the context");
+    }
+    if (fs::exists(case_dir() / "setup.sh")) {
+      expect_ok(run_command("cd " + shell_quoted(context.string()) + " && sh " +
+                            shell_quoted((case_dir() / "setup.sh").string())),
+                "setup.sh");
+    }
+    return context;
+  }
+
+  Built ours(const fs::path& context) {
+    Built b{dir / "ours", {}};
+    auto r = run_command("env SOURCE_DATE_EPOCH=1700000000 " + testing::gkebuild_binary() + " image -q --dockerfile " +
+                         shell_quoted((case_dir() / "Dockerfile").string()) + " --context " +
+                         shell_quoted(context.string()) + " --tag c:1 -o oci:" + shell_quoted(b.layout.string()) +
+                         " --insecure-registry " + base().host() + " --build-arg BASE=" + base().reference +
+                         extra_args());
+    if (r.exit_code != 0) return {{}, r.all()};
+    auto layout = std::make_shared<oci::Layout>(oci::Layout::open(b.layout));
+    b.config = nlohmann::json::parse(image::load_image(layout, "c:1").raw_config())["config"];
+    return b;
+  }
+
+  // buildah 1.28 lacks heredocs and COPY --link: such a case gives it Dockerfile.buildah, the
+  // same build written without them.
+  fs::path buildah_dockerfile() const {
+    std::error_code error;
+    return fs::exists(case_dir() / "Dockerfile.buildah", error) ? case_dir() / "Dockerfile.buildah"
+                                                                 : case_dir() / "Dockerfile";
+  }
+
+  Built theirs(const fs::path& context) {
+    std::string buildah = "buildah --root " + shell_quoted((dir / "b-root").string()) + " --runroot " +
+                          shell_quoted((dir / "b-run").string()) + " --storage-driver vfs ";
+    std::string args = extra_args();
+    auto bud = run_command(buildah + "bud --isolation chroot -q --tls-verify=false --build-arg BASE=" +
+                           base().reference + args + " -f " + shell_quoted(buildah_dockerfile().string()) +
+                           " -t localhost/c:1 " + shell_quoted(context.string()));
+    if (bud.exit_code != 0) return {{}, bud.all()};
+    Built b{dir / "theirs", {}};
+    expect_ok(run_command(buildah + "push localhost/c:1 " + shell_quoted("oci:" + b.layout.string() + ":c:1")),
+              "buildah push");
+    auto inspected = nlohmann::json::parse(expect_ok(run_command(buildah + "inspect --type image localhost/c:1"), "inspect"));
+    bool docker = args.find("--format docker") != std::string::npos;
+    b.config = docker ? inspected["Docker"]["config"] : inspected["OCIv1"]["config"];
+    run_command(buildah + "rmi --all --force");
+    return b;
+  }
+
+  fs::path unpack(const fs::path& layout, const std::string& name) {
+    expect_ok(run_command("umoci unpack --image " + shell_quoted(layout.string() + ":c:1") + " " +
+                          shell_quoted((dir / name).string())),
+              "umoci unpack");
+    return dir / name;
+  }
+
+  std::string run_under_runc(const fs::path& bundle) {
+    auto config = nlohmann::json::parse(read_file(bundle / "config.json"));
+    config["process"]["terminal"] = false;
+    write_file_atomically(bundle / "config.json", config.dump());
+    std::string id = "gkebuild-corpus-" + std::to_string(::getpid()) + "-" + bundle.filename().string();
+    std::string root = shell_quoted((dir / "runc").string());
+    auto ran = run_command("timeout 20 runc --root " + root + " run --bundle " + shell_quoted(bundle.string()) + " " + id);
+    run_command("runc --root " + root + " delete --force " + id);
+    std::string output = std::to_string(ran.exit_code) + "\n";
+    std::istringstream lines(ran.all());
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find("level=warning") == std::string::npos) output += line + "\n";  // runc's, with times
+    }
+    return output;
+  }
+
+  TempDir dir;
+};
+
+// The config keys the comparison covers; buildah's own label and its empty defaults aside.
+nlohmann::json comparable(nlohmann::json config, bool with_healthcheck) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const char* key : {"Entrypoint", "Cmd", "Env", "WorkingDir", "User", "ExposedPorts", "Volumes", "Labels",
+                          "StopSignal", "Healthcheck", "Shell", "OnBuild"}) {
+    const auto& value = config.contains(key) ? config[key] : nlohmann::json();
+    if (value.is_null() || value.empty() || (value.is_string() && value.get<std::string>().empty())) continue;
+    if (!with_healthcheck && (std::string(key) == "Healthcheck" || std::string(key) == "Shell" ||
+                              std::string(key) == "OnBuild")) {
+      continue;
+    }
+    out[key] = config[key];
+  }
+  if (out.contains("Labels")) {
+    out["Labels"].erase("io.buildah.version");
+    if (out["Labels"].empty()) out.erase("Labels");
+  }
+  return out;
+}
+
+TEST_P(CorpusTest, SameAsBuildah) {
+  fs::path context = prepare_context();
+  Built a = ours(context);
+  ASSERT_FALSE(a.layout.empty()) << "gkebuild image failed:\n" << a.config.get<std::string>();
+  Built b = theirs(context);
+  ASSERT_FALSE(b.layout.empty()) << "buildah bud failed:\n" << b.config.get<std::string>();
+  fs::path ours_bundle = unpack(a.layout, "u-ours"), theirs_bundle = unpack(b.layout, "u-theirs");
+  EXPECT_EQ(describe_tree(ours_bundle / "rootfs"), describe_tree(theirs_bundle / "rootfs"));
+  bool docker = extra_args().find("--format docker") != std::string::npos;
+  EXPECT_EQ(comparable(a.config, docker).dump(1), comparable(b.config, docker).dump(1));
+  if (a.config.contains("Entrypoint") && !a.config["Entrypoint"].empty()) {
+    EXPECT_EQ(run_under_runc(ours_bundle), run_under_runc(theirs_bundle));
+  }
+}
+
+std::vector<std::string> cases() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(kCorpus)) {
+    if (e.is_directory()) out.push_back(e.path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTest, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace gkebuild
