@@ -228,7 +228,9 @@ class Builder {
   std::vector<std::string> command(const Instruction& in) const;
   void append(const Instruction& in, CopyLayer layer);
   layer::BuiltLayer build_layer(const Instruction& in, const CopyLayer& copy);
-  ImageFiles files(const image::Image& image) { return ImageFiles(image, scratch_.path / "files", listings_); }
+  ImageFiles files(const image::Image& image) {
+    return ImageFiles(image, scratch_.path / "files", listings_, store_->cache_dir() / "listing");
+  }
   void remember_listing(const oci::Digest& diff_id, const std::vector<layer::Entry>& entries);
 
   const BuildOptions& options_;

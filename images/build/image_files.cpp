@@ -7,6 +7,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "base/atomic_file.h"
 
 namespace gkebuild::build {
@@ -107,7 +109,26 @@ const std::map<std::string, layer::Entry>& ImageFiles::listing(size_t layer) {
   auto it = listings_.find(diff_id);
   if (it != listings_.end()) return it->second;
   auto& map = listings_[diff_id];
-  for (auto& e : read_layer(layer, [](const std::string&) { return false; })) map[e.path] = std::move(e);
+  fs::path cached = listing_cache_.empty() ? fs::path() : listing_cache_ / (image_.layers()[layer].diff_id.hex + ".json");
+  std::error_code error;
+  if (!cached.empty() && fs::is_regular_file(cached, error)) {
+    try {
+      for (const auto& j : nlohmann::json::parse(read_file(cached))) {
+        layer::Entry e{j[0], static_cast<layer::EntryType>(j[1].get<int>()), j[2], j[3], j[4]};
+        e.link_target = j[5];
+        map[e.path] = std::move(e);
+      }
+      return map;
+    } catch (const std::exception&) {
+      map.clear();  // a damaged cache entry is read again from the layer
+    }
+  }
+  nlohmann::json text = nlohmann::json::array();
+  for (auto& e : read_layer(layer, [](const std::string&) { return false; })) {
+    text.push_back({e.path, static_cast<int>(e.type), e.mode, e.uid, e.gid, e.link_target});
+    map[e.path] = std::move(e);
+  }
+  if (!cached.empty()) write_file_atomically(cached, text.dump());
   return map;
 }
 

@@ -30,8 +30,12 @@ using LayerListings = std::map<std::string, std::map<std::string, layer::Entry>>
 
 class ImageFiles {
  public:
-  ImageFiles(image::Image image, std::filesystem::path scratch, LayerListings& listings)
-      : image_(std::move(image)), scratch_(std::move(scratch)), listings_(listings) {}
+  // `listing_cache`, when given, keeps each base layer's listing on disk (<diff_id hex>.json), so
+  // a multi-gigabyte base is read once, not at every build.
+  ImageFiles(image::Image image, std::filesystem::path scratch, LayerListings& listings,
+             std::filesystem::path listing_cache = {})
+      : image_(std::move(image)), scratch_(std::move(scratch)), listings_(listings),
+        listing_cache_(std::move(listing_cache)) {}
 
   // The entry at `path` ("etc/passwd") after every layer's whiteouts; no symlink is followed.
   std::optional<layer::Entry> find(const std::string& path);
@@ -47,6 +51,7 @@ class ImageFiles {
   image::Image image_;
   std::filesystem::path scratch_;
   LayerListings& listings_;
+  std::filesystem::path listing_cache_;
   int extractions_ = 0;
 };
 

@@ -207,6 +207,21 @@ TEST_F(BuilderTest, BaseImageFromAnOciLayout) {
   EXPECT_EQ(*derived.image.config().config.entrypoint, std::vector<std::string>{"/opt/gkebuild/bin/app"});
 }
 
+// A base layer is listed once (to know what WORKDIR and COPY's parents find), then from the cache.
+TEST_F(BuilderTest, BaseLayerListingsAreKeptInTheStore) {
+  BuildResult base = build();
+  store->tag("base:1", image::write_to_layout(*store, base.image));
+  dockerfile("FROM oci:" + (dir / "oci").string() + ":base:1\nWORKDIR /opt/gkebuild/bin\nWORKDIR /new\n");
+  BuildResult derived = build();
+  EXPECT_EQ(derived.image.layers().size(), 3u);  // only /new is created
+  for (const auto& layer : base.image.layers()) {
+    EXPECT_TRUE(fs::exists(store->cache_dir() / "listing" / (layer.diff_id.hex + ".json"))) << layer.diff_id.str();
+  }
+  write_file_atomically(store->cache_dir() / "listing" / (base.image.layers()[1].diff_id.hex + ".json"),
+                        R"([["opt/gkebuild/bin/elsewhere",1,493,0,0,""]])");
+  EXPECT_EQ(build().image.layers().size(), 4u);  // the listing came from the cache, which lacks opt/gkebuild/bin
+}
+
 TEST_F(BuilderTest, ArgBeforeFromIsSubstitutedInFrom) {
   BuildResult base = build();
   store->tag("base:1", image::write_to_layout(*store, base.image));
