@@ -214,6 +214,26 @@ TEST_P(CorpusTest, SameAsBuildah) {
   }
 }
 
+// examples/sweep-script (FROM a base, RUN, COPY of a heredoc) built FROM the busybox base and
+// run under `submit --local`: both sweep points train and report.
+TEST(RunExample, SweepScriptProjectUnderSubmitLocal) {
+  if (::geteuid() != 0) GTEST_SKIP() << "RUN and runc need root";
+  TempDir dir;
+  fs::path project = dir / "sweep-script";
+  expect_ok(run_command("cp -a " + shell_quoted(GKEBUILD_SOURCE_ROOT "/examples/sweep-script") + " " +
+                        shell_quoted(project.string())),
+            "copy of the example");
+  std::string yaml = read_file(project / "gkebuild.yaml");
+  size_t from = yaml.find("from: ");
+  yaml.replace(from, yaml.find('\n', from) - from, "from: " + base().reference);
+  write_file_atomically(project / "gkebuild.yaml", yaml);
+  auto r = run_command("cd " + shell_quoted(project.string()) + " && " + testing::gkebuild_binary() +
+                       " submit sweep --local --insecure-registry " + base().host() + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_NE(r.out.find("training on sweep-script/trainer with lr=0.1 for 2 epochs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("training on sweep-script/trainer with lr=0.01 for 2 epochs"), std::string::npos) << r.out;
+}
+
 std::vector<std::string> cases() {
   std::vector<std::string> out;
   for (const auto& e : fs::directory_iterator(kCorpus)) {
