@@ -199,6 +199,23 @@ nlohmann::json comparable(nlohmann::json config, bool with_healthcheck) {
   return out;
 }
 
+// What `buildah bud --isolation chroot` leaves behind after a RUN that BuildKit does not: the
+// empty mount points of /dev, /proc, /sys, /run and the empty files it binds /etc/hosts,
+// /etc/hostname and /etc/resolv.conf onto. Dropped from buildah's tree when ours lacks them.
+std::map<std::string, std::string> without_run_mount_points(std::map<std::string, std::string> theirs,
+                                                            const std::map<std::string, std::string>& ours) {
+  const std::string empty_hash = oci::sha256_of("").hex.substr(0, 12);
+  for (const char* dir : {"dev", "proc", "sys", "run"}) {
+    auto it = theirs.find(dir);
+    if (it != theirs.end() && !ours.contains(dir) && it->second.starts_with("dir ")) theirs.erase(it);
+  }
+  for (const char* file : {"etc/hosts", "etc/hostname", "etc/resolv.conf"}) {
+    auto it = theirs.find(file);
+    if (it != theirs.end() && !ours.contains(file) && it->second.ends_with(" " + empty_hash)) theirs.erase(it);
+  }
+  return theirs;
+}
+
 TEST_P(CorpusTest, SameAsBuildah) {
   fs::path context = prepare_context();
   Built a = ours(context);
@@ -206,7 +223,8 @@ TEST_P(CorpusTest, SameAsBuildah) {
   Built b = theirs(context);
   ASSERT_FALSE(b.layout.empty()) << "buildah bud failed:\n" << b.config.get<std::string>();
   fs::path ours_bundle = unpack(a.layout, "u-ours"), theirs_bundle = unpack(b.layout, "u-theirs");
-  EXPECT_EQ(describe_tree(ours_bundle / "rootfs"), describe_tree(theirs_bundle / "rootfs"));
+  auto our_tree = describe_tree(ours_bundle / "rootfs");
+  EXPECT_EQ(our_tree, without_run_mount_points(describe_tree(theirs_bundle / "rootfs"), our_tree));
   bool docker = extra_args().find("--format docker") != std::string::npos;
   EXPECT_EQ(comparable(a.config, docker).dump(1), comparable(b.config, docker).dump(1));
   if (a.config.contains("Entrypoint") && !a.config["Entrypoint"].empty()) {
