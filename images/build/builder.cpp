@@ -16,6 +16,8 @@
 #include "build/image_files.h"
 #include "build/image_users.h"
 #include "build/layer_cache.h"
+#include "build/remote_source.h"
+#include "base/http_client.h"
 #include "build/run_command.h"
 #include "dockerfile/dockerfile.h"
 #include "dockerfile/dockerfile_error.h"
@@ -220,6 +222,8 @@ class Builder {
   void docker_only(const Instruction& in, const std::string& key, nlohmann::json value);
   void copy(const Instruction& in, bool add);
   void add_heredocs(const Instruction& in, const std::string& dest, CopyLayer& layer);
+  void add_remote(const Instruction& in, CopyRequest& request, CopyLayer& layer);
+  void add_folders(const CopyRequest& request, const fs::path& folder, CopyLayer& layer);
   void add_archives(const Instruction& in, std::vector<std::string>& sources, const std::string& dest,
                     const CopyRequest& request, CopyLayer& layer);
   CopyRequest copy_request(const Instruction& in, bool add, std::vector<std::string> parts);
@@ -638,10 +642,9 @@ CopyRequest Builder::copy_request(const Instruction& in, bool add, std::vector<s
     if (flag.name == "link" && flag.has_value && value != "true" && value != "false") {
       fail_at(in, flag.column, "--link takes true or false, not '" + value + "'");
     }
-    if (flag.name == "checksum" && add) {
-      bool remote = std::any_of(request.sources.begin(), request.sources.end(),
-                                [](const std::string& s) { return s.find("://") != std::string::npos; });
-      if (!remote) fail_at(in, flag.column, "ADD --checksum is only for sources given by URL");
+    if (flag.name == "checksum" && add &&
+        std::none_of(request.sources.begin(), request.sources.end(), is_remote_source)) {
+      fail_at(in, flag.column, "ADD --checksum is only for sources given by URL");
     }
   }
   auto image = std::make_shared<ImageFiles>(files(image_));
@@ -653,12 +656,6 @@ void Builder::copy(const Instruction& in, bool add) {
   auto parts = words(in);
   if (parts.size() < (in.heredocs.empty() ? 2u : 1u)) {
     fail(in, in.name + " needs at least one source and a destination");
-  }
-  for (const auto& source : parts) {
-    if (add && (source.starts_with("http://") || source.starts_with("https://") || source.starts_with("git@"))) {
-      fail(in, "ADD " + source + ": gkebuild does not download during a build (remote sources, with or without "
-               "--checksum, are not supported); fetch the file beforehand and COPY it");
-    }
   }
   CopyRequest request = copy_request(in, add, parts);
   // Heredoc markers are sources that are not files of the context.
@@ -702,7 +699,7 @@ void Builder::copy(const Instruction& in, bool add) {
         return it == tree->end() ? std::nullopt : std::optional(it->second);
       };
     }
-    std::vector<std::string> archives;
+    if (add) add_remote(in, request, collected);
     if (add) add_archives(in, request.sources, request.destination, request, collected);
     if (!request.sources.empty()) {
       CopyLayer files = collect_copy(request);
@@ -747,6 +744,48 @@ void Builder::add_heredocs(const Instruction& in, const std::string& dest, CopyL
   }
 }
 
+// `folder` and the folders above it, where the layer does not hold them yet: those the image
+// has keep their mode and owner, new ones are 0755 and owned as the copied files are.
+void Builder::add_folders(const CopyRequest& request, const fs::path& folder, CopyLayer& layer) {
+  for (fs::path p = folder; !p.empty() && p != "."; p = p.parent_path()) {
+    bool held = std::any_of(layer.entries.begin(), layer.entries.end(),
+                            [&](const layer::Entry& e) { return e.path == p.string(); });
+    if (held) continue;
+    auto there = request.existing ? request.existing(p.string()) : std::nullopt;
+    if (there && there->type != layer::EntryType::kDirectory) continue;  // a symlink to a folder stays one
+    layer::Entry dir{p.string(), layer::EntryType::kDirectory, 0755, request.uid.value_or(0), request.gid.value_or(0)};
+    if (there) dir.mode = there->mode, dir.uid = there->uid, dir.gid = there->gid;
+    layer.entries.push_back(dir);
+  }
+}
+
+// ADD URL: only with --checksum, which makes the download reproducible; the file is not
+// unpacked and gets mode 0600, as BuildKit does.
+void Builder::add_remote(const Instruction& in, CopyRequest& request, CopyLayer& layer) {
+  const auto* checksum = in.flag("checksum");
+  for (const auto& source : request.sources) {
+    if (!is_remote_source(source)) continue;
+    if (checksum == nullptr) {
+      fail(in, "ADD " + source + ": gkebuild downloads a URL only with --checksum=sha256:… (so that the build "
+               "does not depend on what the server answers today); add it, or fetch the file beforehand and COPY it");
+    }
+    if (request.sources.size() > 1) fail(in, "ADD --checksum takes a single source");
+    fs::path file = fetch_verified(source, word(in, checksum->value), store_->cache_dir() / "remote");
+    std::string name = fs::path(without_query(source)).filename().string();
+    std::string dest = request.destination.ends_with('/') ? request.destination + name : request.destination;
+    std::string path = fs::path(dest).relative_path().lexically_normal().string();
+    layer::Entry e{path, layer::EntryType::kFile, 0600, request.uid.value_or(0), request.gid.value_or(0)};
+    if (request.chmod) e.mode = *request.chmod;
+    e.size = static_cast<int64_t>(fs::file_size(file));
+    e.source = file;
+    layer.entries.push_back(e);
+    add_folders(request, fs::path(path).parent_path(), layer);
+    layer.list_fingerprint += "remote " + source + " " + checksum->value + "\n";
+    layer.stat_fingerprint += "remote " + source + " " + checksum->value + "\n";
+    request.sources.clear();
+  }
+}
+
 // ADD of a local tar (any compression): its entries are unpacked at the destination with the
 // archive's modes and owners, as BuildKit does; other sources are copied as COPY copies them.
 void Builder::add_archives(const Instruction& in, std::vector<std::string>& sources, const std::string& dest,
@@ -775,21 +814,12 @@ void Builder::add_archives(const Instruction& in, std::vector<std::string>& sour
     }
     std::string base = fs::path(dest).relative_path().lexically_normal().string();
     if (base == ".") base.clear();
-    std::set<std::string> present;
     for (auto& e : entries) {
       e.path = base.empty() ? e.path : base + "/" + e.path;
       if (request.uid) e.uid = *request.uid, e.gid = *request.gid;
-      present.insert(e.path);
       layer.entries.push_back(e);
     }
-    for (fs::path p = fs::path(base); !p.empty(); p = p.parent_path()) {
-      if (present.contains(p.string())) continue;
-      auto there = request.existing ? request.existing(p.string()) : std::nullopt;
-      if (there && there->type != layer::EntryType::kDirectory) continue;
-      layer::Entry dir{p.string(), layer::EntryType::kDirectory, 0755};
-      if (there) dir.mode = there->mode, dir.uid = there->uid, dir.gid = there->gid;
-      layer.entries.push_back(dir);
-    }
+    add_folders(request, base, layer);
     layer.list_fingerprint += "archive " + source + " " + found.list_fingerprint;
     layer.stat_fingerprint += "archive " + source + " " + found.stat_fingerprint;
   }

@@ -252,6 +252,46 @@ TEST(RunExample, SweepScriptProjectUnderSubmitLocal) {
   EXPECT_NE(r.out.find("training on sweep-script/trainer with lr=0.01 for 2 epochs"), std::string::npos) << r.out;
 }
 
+// ADD URL: downloaded only with --checksum, verified, kept as a 0600 file (as BuildKit does;
+// buildah 1.28 has no --checksum to compare with), and refused clearly otherwise.
+TEST(AddChecksum, DownloadsOnlyWhatItCanVerify) {
+  TempDir dir;
+  const std::string content = "weights\n";
+  write_file_atomically(dir / "served/model.bin", content);
+  int port = testing::free_port();
+  auto server = testing::Child::start({"python3", "-m", "http.server", "--bind", "127.0.0.1", "--directory",
+                                       (dir / "served").string(), std::to_string(port)},
+                                      dir / "server.log");
+  testing::wait_for_port(port);
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/model.bin";
+  auto build = [&](const std::string& line) {
+    write_file_atomically(dir / "ctx/Dockerfile", "FROM scratch\n" + line + "\n");
+    return run_command(testing::gkebuild_binary() + " image -q --context " + shell_quoted((dir / "ctx").string()) +
+                       " --tag add:1 -o oci:" + shell_quoted((dir / "oci").string()));
+  };
+  const std::string sum = "sha256:" + oci::sha256_of(content).hex;
+  auto ok = build("ADD --checksum=" + sum + " " + url + " /models/");
+  ASSERT_EQ(ok.exit_code, 0) << ok.all();
+  fs::path bundle = dir / "bundle";
+  expect_ok(run_command("umoci unpack --image " + shell_quoted((dir / "oci").string() + ":add:1") + " " +
+                        shell_quoted(bundle.string())),
+            "umoci unpack");
+  EXPECT_EQ(describe_tree(bundle / "rootfs").at("models/model.bin"),
+            "file 384 0:0 " + oci::sha256_of(content).hex.substr(0, 12));
+  auto unverified = build("ADD " + url + " /models/");
+  EXPECT_EQ(unverified.exit_code, 2);
+  EXPECT_NE(unverified.err.find("Dockerfile:2:5: error: ADD " + url + ": gkebuild downloads a URL only with "
+                                "--checksum=sha256:"),
+            std::string::npos)
+      << unverified.err;
+  auto wrong = build("ADD --checksum=sha256:" + std::string(64, '0') + " " + url + " /models/");
+  EXPECT_NE(wrong.err.find("has checksum " + sum + ", not sha256:000"), std::string::npos) << wrong.err;
+  auto missing = build("ADD --checksum=" + sum + "0 " + url + "x /m");
+  EXPECT_NE(missing.err.find("expected sha256:<64 hex digits>"), std::string::npos) << missing.err;
+  auto gone = build("ADD --checksum=sha256:" + std::string(64, '1') + " " + url + "x /m");
+  EXPECT_NE(gone.err.find("the server answered 404"), std::string::npos) << gone.err;
+}
+
 std::vector<std::string> cases() {
   std::vector<std::string> out;
   for (const auto& e : fs::directory_iterator(kCorpus)) {
