@@ -157,7 +157,6 @@ std::optional<std::string> ImageFiles::read(const std::string& wanted) {
   std::string path = clean_path(wanted);
   auto found = find(path);
   if (!found || found->type != layer::EntryType::kFile) return std::nullopt;
-  if (!found->source.empty()) return read_file(found->source);
   for (size_t i = image_.layers().size(); i-- > 0;) {
     if (!listing(i).contains(path)) continue;
     for (const auto& e : read_layer(i, [&](const std::string& p) { return p == path; })) {

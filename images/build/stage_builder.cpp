@@ -141,7 +141,7 @@ oci::History StageBuilder::history(const Instruction& in) const {
 }
 
 ImageFiles StageBuilder::files(const image::Image& image) {
-  return ImageFiles(image, shared_.scratch.path / "files", shared_.listings, store_->cache_dir() / "listing");
+  return ImageFiles(image, shared_.scratch.next("files"), shared_.listings, store_->cache_dir() / "listing");
 }
 
 image::Image StageBuilder::finished_image() const {
@@ -338,9 +338,16 @@ void StageBuilder::run_step(const Instruction& in) {
   image_ = image::append_layer(image_, image::Layer{built->blob, built->diff_id, store_}, history(in));
 }
 
+// Metadata only: where a file's bytes came from (a context file, a RUN's scratch folder) may
+// be gone or changed by the time someone reads it, so contents are always read from the blob.
 void StageBuilder::remember_listing(const oci::Digest& diff_id, const std::vector<layer::Entry>& entries) {
   auto& map = shared_.listings[diff_id.str()];
-  for (const auto& e : entries) map[e.path] = e;
+  for (const auto& e : entries) {
+    layer::Entry listed = e;
+    listed.source.clear();
+    listed.listed_as.reset();
+    map[e.path] = std::move(listed);
+  }
 }
 
 void StageBuilder::append(const Instruction& in, CopyLayer layer) {

@@ -322,5 +322,23 @@ TEST_F(BuilderTest, RunRequestsAndTheirLayerCache) {
   EXPECT_EQ(seen.size(), 8u);
 }
 
+// A RUN's files are gone once its layer is written (the holder is released): users it added
+// to /etc/passwd are read back from the layer.
+TEST_F(BuilderTest, ChownNamesFromARunLayerAreReadFromTheBlob) {
+  options.run = [&](const RunRequest&) {
+    write("run-out/passwd", "bob:x:4242:4343::/home/bob:/bin/sh\n");
+    layer::Entry e{"etc/passwd", layer::EntryType::kFile, 0644};
+    e.source = dir / "run-out/passwd";
+    e.size = static_cast<int64_t>(read_file(e.source).size());
+    fs::path folder = dir / "run-out";
+    return RunChanges{{layer::Entry{"etc", layer::EntryType::kDirectory, 0755}, e},
+                      std::shared_ptr<const void>(nullptr, [folder](const void*) { fs::remove_all(folder); })};
+  };
+  dockerfile("FROM scratch\nRUN adduser bob\nCOPY --chown=bob bin/app /home/bob/app\n");
+  auto files = files_of(build().image);
+  EXPECT_FALSE(fs::exists(dir / "run-out"));
+  EXPECT_EQ(files.at("home/bob/app"), "0 493 4242:4343 #!/bin/true\n");
+}
+
 }  // namespace
 }  // namespace gkebuild::build
