@@ -183,7 +183,7 @@ void StageBuilder::add_remote(const Instruction& in, CopyRequest& request, CopyL
 }
 
 // ADD of a local tar (any compression): its entries are unpacked at the destination with the
-// archive's modes and owners, as BuildKit does; other sources are copied as COPY copies them.
+// archive's modes and owners, as BuildKit and buildah do; other sources are copied as COPY copies them.
 void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>& sources, const std::string& dest,
                            const CopyRequest& request, CopyLayer& layer) {
   std::vector<std::string> kept;
@@ -210,9 +210,9 @@ void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>&
     }
     std::string base = fs::path(dest).relative_path().lexically_normal().string();
     if (base == ".") base.clear();
+    // As buildah: the archive's own owners stay; --chown owns only the folders made for it.
     for (auto& e : entries) {
       e.path = base.empty() ? e.path : base + "/" + e.path;
-      if (request.uid) e.uid = *request.uid, e.gid = *request.gid;
       layer.entries.push_back(e);
     }
     add_folders(request, base, layer);

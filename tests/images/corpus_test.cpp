@@ -117,7 +117,7 @@ class CorpusTest : public ::testing::TestWithParam<std::string> {
   Built ours(const fs::path& context) {
     Built b{dir / "ours", {}};
     auto r = run_command("env SOURCE_DATE_EPOCH=1700000000 " + testing::gkebuild_binary() + " image -q --dockerfile " +
-                         shell_quoted((case_dir() / "Dockerfile").string()) + " --context " +
+                         shell_quoted(with_base(case_dir() / "Dockerfile", "ours").string()) + " --context " +
                          shell_quoted(context.string()) + " --tag c:1 -o oci:" + shell_quoted(b.layout.string()) +
                          " --insecure-registry " + base().host() + " --build-arg BASE=" + base().reference +
                          extra_args());
@@ -129,10 +129,21 @@ class CorpusTest : public ::testing::TestWithParam<std::string> {
 
   // buildah 1.28 lacks heredocs and COPY --link: such a case gives it Dockerfile.buildah, the
   // same build written without them.
-  fs::path buildah_dockerfile() const {
+  fs::path buildah_dockerfile() {
     std::error_code error;
-    return fs::exists(case_dir() / "Dockerfile.buildah", error) ? case_dir() / "Dockerfile.buildah"
-                                                                 : case_dir() / "Dockerfile";
+    return with_base(fs::exists(case_dir() / "Dockerfile.buildah", error) ? case_dir() / "Dockerfile.buildah"
+                                                                           : case_dir() / "Dockerfile",
+                     "theirs");
+  }
+
+  // buildah 1.28 does not expand ARGs in COPY --from: "@BASE@" in a Dockerfile is replaced
+  // with the base image's reference before either builder reads it.
+  fs::path with_base(const fs::path& dockerfile, const std::string& name) {
+    std::string text = read_file(dockerfile);
+    if (text.find("@BASE@") == std::string::npos) return dockerfile;
+    for (size_t at; (at = text.find("@BASE@")) != std::string::npos;) text.replace(at, 6, base().reference);
+    write_file_atomically(dir / ("Dockerfile." + name), text);
+    return dir / ("Dockerfile." + name);
   }
 
   Built theirs(const fs::path& context) {
