@@ -91,7 +91,9 @@ bool read_tar(const fs::path& file, const fs::path& scratch, const std::function
     by_path[e.path] = out.size();
     out.push_back(std::move(e));
   }
-  return true;
+  // An empty file reads as an empty archive; ADD copies it as the file it is.
+  std::error_code error;
+  return count > 0 || fs::file_size(file, error) > 0;
 }
 
 std::vector<layer::Entry> ImageFiles::read_layer(size_t layer, const std::function<bool(const std::string&)>& extract) {

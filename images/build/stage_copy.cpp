@@ -72,7 +72,7 @@ void StageBuilder::copy(const Instruction& in, bool add) {
       collected.list_fingerprint += files.list_fingerprint;
       collected.stat_fingerprint += files.stat_fingerprint;
     }
-    add_heredocs(in, request.destination, collected);
+    add_heredocs(in, request, collected);
     if (collected.entries.empty()) {
       progress("nothing to copy");
       return record(in);
@@ -116,8 +116,9 @@ void StageBuilder::copy_from_image(const Instruction& in, const std::string& fro
 
 // COPY <<EOF /dest: each heredoc becomes a file named after its delimiter (in a folder
 // destination) or the destination itself; unquoted delimiters expand variables.
-void StageBuilder::add_heredocs(const Instruction& in, const std::string& dest, CopyLayer& layer) {
+void StageBuilder::add_heredocs(const Instruction& in, const CopyRequest& request, CopyLayer& layer) {
   if (in.heredocs.empty()) return;
+  const std::string& dest = request.destination;
   bool into_folder = dest.ends_with('/');
   if (in.heredocs.size() > 1 && !into_folder) {
     fail(in, in.name + " with more than one source needs a destination ending in '/' (got '" + dest + "')");
@@ -131,12 +132,16 @@ void StageBuilder::add_heredocs(const Instruction& in, const std::string& dest, 
     fs::path source = folder / std::to_string(i);
     write_file_atomically(source, text);
     std::string path = fs::path(into_folder ? dest + h.name : dest).relative_path().lexically_normal().string();
-    layer::Entry e{path, layer::EntryType::kFile, 0644};
+    layer::Entry e{path, layer::EntryType::kFile, request.chmod.value_or(0644), request.uid.value_or(0),
+                   request.gid.value_or(0)};
     e.size = static_cast<int64_t>(text.size());
     e.source = source;
     layer.entries.push_back(e);
-    layer.list_fingerprint += path + "\n" + text + "\n";
-    layer.stat_fingerprint += path + "\n" + text + "\n";
+    add_folders(request, fs::path(path).parent_path(), layer);
+    std::string fingerprint = path + " " + std::to_string(e.mode) + " " + std::to_string(e.uid) + ":" +
+                              std::to_string(e.gid) + "\n" + text + "\n";
+    layer.list_fingerprint += fingerprint;
+    layer.stat_fingerprint += fingerprint;
   }
 }
 
