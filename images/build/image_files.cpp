@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -153,6 +154,34 @@ std::optional<layer::Entry> ImageFiles::find(const std::string& wanted) {
     }
   }
   return std::nullopt;
+}
+
+std::string ImageFiles::resolve(const std::string& path, bool last_too) {
+  std::vector<std::string> rest;
+  for (const auto& part : fs::path(path).relative_path()) rest.push_back(part.string());
+  std::reverse(rest.begin(), rest.end());  // a stack: the next component last
+  fs::path done = "/";
+  for (int hops = 0; !rest.empty();) {
+    std::string part = rest.back();
+    rest.pop_back();
+    if (part.empty() || part == ".") continue;
+    fs::path next = (done / part).lexically_normal();
+    bool last = rest.empty();
+    auto entry = (last && !last_too) ? std::nullopt : find(next.string());
+    if (!entry || entry->type != layer::EntryType::kSymlink || ++hops > 40) {
+      done = next;
+      continue;
+    }
+    // Follow the link: its target's components come next, from the root or from here.
+    std::vector<std::string> target;
+    for (const auto& t : fs::path(entry->link_target)) target.push_back(t.string());
+    if (entry->link_target.starts_with('/')) done = "/";
+    for (auto it = target.rbegin(); it != target.rend(); ++it)
+      if (*it != "/") rest.push_back(*it);
+  }
+  std::string out = done.lexically_normal().string();
+  while (out.size() > 1 && out.ends_with('/')) out.pop_back();
+  return out;
 }
 
 std::optional<std::string> ImageFiles::read(const std::string& wanted) {

@@ -39,6 +39,10 @@ class ImageFiles {
 
   // The entry at `path` ("etc/passwd") after every layer's whiteouts; no symlink is followed.
   std::optional<layer::Entry> find(const std::string& path);
+  // `path` ("/lib/x") with every symlink among its folders followed inside the image, as a
+  // copy into it lands ("/usr/lib/x" where lib -> usr/lib); the last component is followed
+  // too when `last_too`. Links that loop are left as they are.
+  std::string resolve(const std::string& path, bool last_too);
   // The content of the regular file at `path`; nullopt when there is none.
   std::optional<std::string> read(const std::string& path);
   // The whole merged file system, every file's content extracted under the scratch folder.

@@ -273,7 +273,7 @@ void StageBuilder::workdir(const Instruction& in) {
   CopyLayer layer;
   std::optional<std::pair<uint32_t, uint32_t>> ids;
   std::string built;
-  for (const auto& part : fs::path(normal).relative_path()) {
+  for (const auto& part : fs::path(image.resolve(normal, true)).relative_path()) {
     built += (built.empty() ? "" : "/") + part.string();
     if (image.find(built)) continue;
     if (!ids) ids = config_.user.empty() ? std::pair<uint32_t, uint32_t>{0, 0} : owner(in, config_.user);

@@ -19,7 +19,9 @@ CopyRequest StageBuilder::copy_request(const Instruction& in, bool add, std::vec
   if (!dest.starts_with('/')) {
     dest = (config_.working_dir.empty() ? std::string("/") : config_.working_dir + "/") + dest;
   }
-  dest = fs::path(dest).lexically_normal().string();
+  auto image = std::make_shared<ImageFiles>(files(image_));
+  // Symlinked folders of the image are followed, as BuildKit does (/lib/x lands in /usr/lib/x).
+  dest = image->resolve(fs::path(dest).lexically_normal().string(), trailing);
   if (trailing && !dest.ends_with('/')) dest += '/';
   request.destination = dest;
   for (const auto& flag : in.flags) {
@@ -40,7 +42,6 @@ CopyRequest StageBuilder::copy_request(const Instruction& in, bool add, std::vec
       fail_at(in, flag.column, "ADD --checksum is only for sources given by URL");
     }
   }
-  auto image = std::make_shared<ImageFiles>(files(image_));
   request.existing = [image](const std::string& path) { return image->find(path); };
   return request;
 }

@@ -222,6 +222,22 @@ TEST_F(BuilderTest, BaseLayerListingsAreKeptInTheStore) {
   EXPECT_EQ(build().image.layers().size(), 4u);  // the listing came from the cache, which lacks opt/gkebuild/bin
 }
 
+// COPY and WORKDIR follow the image's symlinked folders (merged /usr: lib -> usr/lib), so the
+// layer holds usr/lib/x, not a lib/x that a runtime would have to resolve through the link.
+TEST_F(BuilderTest, SymlinkedFoldersOfTheImageAreFollowed) {
+  fs::create_directories(dir / "base/usr/lib");
+  fs::create_symlink("usr/lib", dir / "base/lib");
+  write("base/Dockerfile", "FROM scratch\nCOPY . /\n");
+  BuildResult base = build("base");
+  store->tag("base:1", image::write_to_layout(*store, base.image));
+  dockerfile("FROM oci:" + (dir / "oci").string() + ":base:1\nCOPY bin/app /lib/app\nWORKDIR /lib/work\n");
+  auto files = files_of(build().image);
+  EXPECT_TRUE(files.contains("usr/lib/app"));
+  EXPECT_TRUE(files.contains("usr/lib/work"));
+  EXPECT_FALSE(files.contains("lib/app"));
+  EXPECT_EQ(files.at("lib"), "2 511 0:0 -> usr/lib");
+}
+
 TEST_F(BuilderTest, ArgBeforeFromIsSubstitutedInFrom) {
   BuildResult base = build();
   store->tag("base:1", image::write_to_layout(*store, base.image));

@@ -47,6 +47,8 @@ class Base {
     fs::create_directories(root / "bin");
     fs::create_directories(root / "home");
     fs::create_directories(root / "tmp");
+    fs::create_directories(root / "usr/lib");
+    fs::create_symlink("usr/lib", root / "lib");  // as in merged-/usr distributions
     fs::copy_file("/usr/bin/busybox", root / "bin/busybox");
     for (const char* applet : {"sh", "echo", "cat", "ls", "id", "mkdir", "rm", "touch", "env", "pwd", "printf",
                                "chmod", "chown", "ln", "true", "whoami", "sleep", "test"}) {
