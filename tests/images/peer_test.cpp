@@ -250,6 +250,26 @@ TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
   }
 }
 
+// OCI's image config has no Healthcheck, Shell or OnBuild: left out with a warning naming the
+// line (as buildah warns), kept with --format docker.
+TEST_F(PeerTest, DockerOnlyInstructionsWarnInOciFormat) {
+  write("ctx/Dockerfile", "FROM scratch\nHEALTHCHECK CMD [\"/bin/true\"]\nSHELL [\"/bin/ash\", \"-c\"]\n");
+  std::string context = shell_quoted((dir / "ctx").string()), layout = shell_quoted((dir / "oci").string());
+  auto oci = run_command(gkebuild_image("-q --context " + context + " --tag h:1 -o oci:" + layout));
+  ASSERT_EQ(oci.exit_code, 0) << oci.all();
+  EXPECT_NE(oci.err.find("warning: " + (dir / "ctx/Dockerfile").string() +
+                         ":2: HEALTHCHECK is not part of the OCI image format"),
+            std::string::npos)
+      << oci.err;
+  EXPECT_FALSE(config_of(dir / "oci", "h:1").config.other.contains("Healthcheck"));
+  auto docker = run_command(gkebuild_image("-q --format docker --context " + context + " --tag h:2 -o oci:" + layout));
+  ASSERT_EQ(docker.exit_code, 0) << docker.all();
+  EXPECT_EQ(docker.err, "");
+  auto config = config_of(dir / "oci", "h:2").config.other;
+  EXPECT_EQ(config["Healthcheck"]["Test"], nlohmann::json({"CMD", "/bin/true"}));
+  EXPECT_EQ(config["Shell"], nlohmann::json({"/bin/ash", "-c"}));
+}
+
 TEST_F(PeerTest, KilledBuildsLeaveAValidLayout) {
   std::string random_bytes(8 << 20, '\0');
   std::mt19937_64 rng(42);
