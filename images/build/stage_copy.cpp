@@ -191,7 +191,7 @@ void StageBuilder::add_remote(const Instruction& in, CopyRequest& request, CopyL
 // ADD of a local tar (any compression): its entries are unpacked at the destination with the
 // archive's modes and owners, as BuildKit and buildah do; other sources are copied as COPY copies them.
 void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>& sources, const std::string& dest,
-                           const CopyRequest& request, CopyLayer& layer) {
+                                const CopyRequest& request, CopyLayer& layer) {
   std::vector<std::string> kept;
   for (const auto& source : sources) {
     CopyRequest probe = request;
@@ -215,6 +215,7 @@ void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>&
       continue;
     }
     std::string base = fs::path(dest).relative_path().lexically_normal().string();
+    while (base.ends_with('/')) base.pop_back();  // entries never end in '/'
     if (base == ".") base.clear();
     // As buildah: the archive's own owners stay; --chown owns only the folders made for it.
     for (auto& e : entries) {
