@@ -67,7 +67,8 @@ struct BuildOptions {
   std::function<image::Image(const std::string& reference)> pull;
   // Executes a RUN in a container whose root file system is the image so far; empty when
   // this gkebuild has no runtime (then RUN is refused at its line). Throws gkebuild::Error
-  // (the message says what failed, for example the exit status); the builder adds file:line.
+  // (the message says what failed, for example the exit status); the builder adds file:line
+  // and keeps the kind (kFailed: exit 1).
   std::function<RunChanges(const RunRequest&)> run;
 };
 

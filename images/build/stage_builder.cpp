@@ -326,8 +326,15 @@ void StageBuilder::run_step(const Instruction& in) {
     RunChanges changes;
     try {
       changes = options_.run(request);
+    } catch (const Error& e) {
+      // The step's kind stays (a command that fails is a failed build, exit 1, not bad input);
+      // the message gains the Dockerfile's line.
+      throw Error(e.kind(), format_diagnostic({shared_.dockerfile.file, in.line, in.column}, printable(e.what()),
+                                              shared_.dockerfile.source));
     } catch (const std::exception& e) {
-      fail(in, std::string("RUN failed: ") + e.what());
+      throw Error(ErrorKind::kFailed, format_diagnostic({shared_.dockerfile.file, in.line, in.column},
+                                                        "RUN failed: " + printable(e.what()),
+                                                        shared_.dockerfile.source));
     }
     built = layer::write_layer(*store_, changes.entries, {c, options_.source_date_epoch});
     remember_listing(built->diff_id, changes.entries);

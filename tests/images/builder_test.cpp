@@ -338,6 +338,22 @@ TEST_F(BuilderTest, RunRequestsAndTheirLayerCache) {
   EXPECT_EQ(seen.size(), 8u);
 }
 
+// A RUN whose command fails is a failed build (exit 1), named at its line; not bad input.
+TEST_F(BuilderTest, AFailedRunKeepsItsKindAndGainsTheLine) {
+  options.run = [](const RunRequest&) -> RunChanges { throw Error(ErrorKind::kFailed, "the command exited with 3"); };
+  dockerfile("FROM scratch\n\nRUN false\n");
+  try {
+    build();
+    FAIL() << "no error";
+  } catch (const dockerfile::DockerfileError& e) {
+    FAIL() << "reported as bad input: " << e.what();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kFailed);
+    EXPECT_NE(std::string(e.what()).find("Dockerfile:3:5: error: the command exited with 3"), std::string::npos)
+        << e.what();
+  }
+}
+
 // A RUN's files are gone once its layer is written (the holder is released): users it added
 // to /etc/passwd are read back from the layer.
 TEST_F(BuilderTest, ChownNamesFromARunLayerAreReadFromTheBlob) {
