@@ -5,7 +5,9 @@
 #   render   its Dockerfile and Kubernetes Jobs, validated by `gkebuild validate`;
 #   submit   a small sweep with --local: the image is built without a daemon and each Job's
 #            container runs here under runc (the workload's CPU path: no GPU needed);
-#   report   the run's results as a table, an SVG chart and an HTML page.
+#   report   the run's results as a table, an SVG chart and an HTML page;
+# then, where nvcc is found, examples/saxpy (a CUDA program of one's own) from its gkebuild.yaml
+# to a local run with one command: gkebuild builds it for T4 + L4 itself.
 # runc needs root, as the rest of setup does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,3 +43,13 @@ step "gkebuild report $run   (also as $project/report.svg and $project/report.ht
 "$gkebuild" report -f "$project/gkebuild.yaml" "$run" --svg "$project/report.svg" --html "$project/report.html"
 echo
 echo "Run record: $project/.gkebuild/runs/$run (run.json, manifests/, logs/, results.jsonl)"
+
+if command -v nvcc >/dev/null || [ -x "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" ]; then
+  saxpy=build/demo/saxpy
+  rm -rf "$saxpy"
+  cp -r examples/saxpy "$saxpy"
+  step "gkebuild submit saxpy --local   (your own CUDA program: configured, built for sm_75 + sm_89, checked, run)"
+  (cd "$saxpy" && "$gkebuild" submit saxpy --local)
+else
+  step "examples/saxpy skipped: no nvcc (see README, Your own CUDA program)"
+fi

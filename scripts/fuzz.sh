@@ -13,7 +13,7 @@ seconds=${1:-300}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(jinja_parse dockerfile_parse values_file validate_yaml image_reference www_authenticate layer_tar oci_manifest)
+  targets=(jinja_parse dockerfile_parse values_file validate_yaml image_reference www_authenticate layer_tar oci_manifest fatbin)
 fi
 build=build/fuzz
 if [ -z "${GKEBUILD_FUZZ_NO_BUILD:-}" ]; then

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# gkebuild image against its peers on one image: a ~540 MB CUDA library layer
-# (libcublasLt from the toolkit) plus a small binary, FROM scratch.
-#   cold gzip build to an OCI layout      vs  buildah bud + buildah push oci:DIR
-#   cold zstd build                        vs  tar -c | zstd -T0 (the hardware floor)
-#   rebuild after changing only the binary (cache hit on the library layer)
-#   peak memory of the cold build
+# gkebuild image against its peers:
+#   (a) a ~540 MB CUDA library layer (libcublasLt from the toolkit) plus a small binary, FROM scratch:
+#       cold gzip build to an OCI layout      vs  buildah bud + buildah push oci:DIR
+#       cold zstd build                        vs  tar -c | zstd -T0 (the hardware floor)
+#       rebuild after changing only the binary (cache hit on the library layer)
+#       peak memory of the cold build
+#   (b) five RUN steps and a COPY on a busybox base (Debian's busybox-static), cold, vs buildah bud --layers
+#   (c) the same after changing the COPY source: only what follows it runs again
+# (b) and (c) need root and runc; they are skipped with a note otherwise.
 # Usage: bench/image/run.sh [path/to/gkebuild]   (default: build/images/gkebuild)
 set -euo pipefail
 
@@ -62,3 +65,37 @@ printf '%-44s %7s MB (zstd %s MB, buildah push %s MB; target < 100)\n' "peak mem
   "$((peak[gzip] / 1024))" "$((peak[zstd] / 1024))" "$((peak[push] / 1024))"
 printf '%-44s %s / %s MB\n' "layer blobs gzip / zstd" \
   "$(du -sm "$work/oci-gzip/blobs" | cut -f1)" "$(du -sm "$work/oci-zstd/blobs" | cut -f1)"
+
+# (b) and (c): RUN steps on a busybox base that both tools read from the same OCI layout.
+if [ "$(id -u)" != 0 ] || ! command -v runc > /dev/null || [ ! -x /bin/busybox ]; then
+  echo "(b), (c) skipped: they need root, runc and /bin/busybox (busybox-static)"
+  exit 0
+fi
+mkdir -p "$work/base-ctx/bin" "$work/run-ctx"
+cp /bin/busybox "$work/base-ctx/bin/"
+for applet in sh echo cat mkdir rm touch seq sha256sum; do ln -s busybox "$work/base-ctx/bin/$applet"; done
+printf 'FROM scratch\nCOPY bin/ /bin/\n' > "$work/base-ctx/Dockerfile"
+env SOURCE_DATE_EPOCH=0 "$gkebuild" image --quiet --context "$work/base-ctx" --tag busybox:1 \
+  --output "oci:$work/base" > /dev/null
+echo "first" > "$work/run-ctx/input.txt"
+cat > "$work/run-ctx/Dockerfile" <<DOCKERFILE
+FROM oci:$work/base:busybox:1
+RUN mkdir -p /data && seq 1 20000 > /data/numbers
+RUN sha256sum /data/numbers > /data/numbers.sha256
+RUN rm /data/numbers && touch /data/removed
+COPY input.txt /app/input.txt
+RUN cat /app/input.txt /data/numbers.sha256 > /app/summary
+RUN echo done > /app/done
+DOCKERFILE
+time_of runcold env SOURCE_DATE_EPOCH=0 "$gkebuild" image --quiet --context "$work/run-ctx" --tag steps:1 \
+  --output "oci:$work/oci-steps"
+time_of budsteps "${buildah_[@]}" bud --isolation chroot --layers -q -t localhost/steps:1 "$work/run-ctx"
+echo "second" > "$work/run-ctx/input.txt"
+time_of runwarm env SOURCE_DATE_EPOCH=0 "$gkebuild" image --quiet --context "$work/run-ctx" --tag steps:1 \
+  --output "oci:$work/oci-steps"
+time_of budwarm "${buildah_[@]}" bud --isolation chroot --layers -q -t localhost/steps:1 "$work/run-ctx"
+printf '%-44s %8s %10s %10s   (target <= 1)\n' "(b) five RUNs + COPY, cold, vs buildah bud" \
+  "${wall[runcold]}" "${wall[budsteps]}" "$(ratio "${wall[runcold]}" "${wall[budsteps]}")"
+printf '%-44s %8s %10s %10s   (target < 0.5 s)\n' "(c) after changing the COPY source" \
+  "${wall[runwarm]}" "${wall[budwarm]}" "$(ratio "${wall[runwarm]}" "${wall[budwarm]}")"
+printf '%-44s %7s MB (buildah %s MB)\n' "peak memory, (b)" "$((peak[runcold] / 1024))" "$((peak[budsteps] / 1024))"

@@ -29,7 +29,7 @@ double cpu_seconds() {
 int main(int argc, char** argv) {
   using namespace gkebuild;
   const int jobs = argc > 1 ? std::atoi(argv[1]) : 200;
-  testing::KubeTestServer server;
+  gkebuild::testing::KubeTestServer server;
   kube::Client client(server.access());
   kube::server_side_apply(client, {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "bench"}}}});
   const long setup_requests = client.requests_sent();
@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
     });
   });
   for (int i = 0; i < jobs; ++i) {
-    auto job = testing::test_job("sweep-" + std::to_string(i) + "-");
+    auto job = gkebuild::testing::test_job("sweep-" + std::to_string(i) + "-");
     job["metadata"]["namespace"] = "bench";
     job["metadata"]["labels"] = {{"gkebuild.io/run", "bench"}};
     kube::create(client, job);

@@ -3,6 +3,7 @@
 # schemas kubernetes-validate ships):
 #   5,000 manifests of mixed kinds in one run     target >= 20x faster, peak memory printed
 #   one small file, whole process, as pre-commit runs it   target < 20 ms
+#   the upstream corpus (tests/validate/upstream), one process and one per file   target >= 20x (upstream.sh)
 # Usage: bench/validate/run.sh [path/to/gkebuild] [count]
 #        (default: build/validate/tool/cli/gkebuild, 5000)
 set -euo pipefail
@@ -47,3 +48,6 @@ end=$(date +%s%N)
 theirs_ms=$(python3 -c "print(f'{($end - $start) / 3 / 1e6:.0f}')")
 read -r _ small_cpu small_kib < <(measure "$gkebuild" validate --fail-on never "$small")
 echo "one small file, whole process: gkebuild ${ours_ms} ms wall (${small_cpu}s CPU, peak ${small_kib} KiB), kubernetes-validate ${theirs_ms} ms (target < 20 ms)"
+
+# The upstream corpus: one process for all files and one per file (bench/validate/upstream.sh).
+"$root/bench/validate/upstream.sh" "$gkebuild"

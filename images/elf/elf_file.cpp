@@ -55,15 +55,35 @@ T at(const std::string& bytes, size_t offset) {
   return value;
 }
 
-}  // namespace
-
-ElfInfo read_elf(const std::filesystem::path& path) {
-  File file(path);
+Elf64_Ehdr read_header(const File& file, const std::filesystem::path& path) {
   auto header = at<Elf64_Ehdr>(file.read(0, sizeof(Elf64_Ehdr)), 0);
   if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) throw ElfError(path.string() + " is not an ELF file");
   if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB) {
     throw ElfError(path.string() + " is not a 64-bit little-endian ELF file");
   }
+  return header;
+}
+
+}  // namespace
+
+std::optional<ElfSection> find_section(const std::filesystem::path& path, std::string_view name) {
+  File file(path);
+  const auto header = read_header(file, path);
+  if (header.e_shoff == 0 || header.e_shnum == 0 || header.e_shstrndx >= header.e_shnum) return std::nullopt;
+  const std::string headers = file.read(header.e_shoff, uint64_t(header.e_shnum) * sizeof(Elf64_Shdr));
+  const auto names_header = at<Elf64_Shdr>(headers, header.e_shstrndx * sizeof(Elf64_Shdr));
+  const std::string names = file.read(names_header.sh_offset, names_header.sh_size);
+  for (size_t i = 0; i < header.e_shnum; ++i) {
+    const auto section = at<Elf64_Shdr>(headers, i * sizeof(Elf64_Shdr));
+    if (section.sh_name >= names.size() || section.sh_type == SHT_NOBITS) continue;
+    if (std::string_view(names.c_str() + section.sh_name) == name) return ElfSection{section.sh_offset, section.sh_size};
+  }
+  return std::nullopt;
+}
+
+ElfInfo read_elf(const std::filesystem::path& path) {
+  File file(path);
+  const auto header = read_header(file, path);
   ElfInfo info;
   info.machine = header.e_machine;
   std::string headers = file.read(header.e_phoff, uint64_t(header.e_phnum) * sizeof(Elf64_Phdr));

@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/error.h"
@@ -30,5 +32,15 @@ struct ElfInfo {
 
 // Throws ElfError for a file that is not a 64-bit little-endian ELF file.
 ElfInfo read_elf(const std::filesystem::path& path);
+
+// Where a section's bytes lie in the file (SHT_NOBITS sections have none).
+struct ElfSection {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+};
+
+// The section named `name` (".nv_fatbin"), if the file has one with bytes in the file;
+// read from the section headers with pread. Throws ElfError as read_elf does.
+std::optional<ElfSection> find_section(const std::filesystem::path& path, std::string_view name);
 
 }  // namespace gkebuild::elf

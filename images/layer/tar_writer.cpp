@@ -48,6 +48,10 @@ char type_flag(EntryType type) {
   switch (type) {
     case EntryType::kDirectory: return '5';
     case EntryType::kSymlink: return '2';
+    case EntryType::kHardlink: return '1';
+    case EntryType::kCharDevice: return '3';
+    case EntryType::kBlockDevice: return '4';
+    case EntryType::kFifo: return '6';
     case EntryType::kFile: break;
   }
   return '0';
@@ -59,6 +63,8 @@ struct HeaderFields {
   uint32_t mode, uid, gid;
   int64_t size, mtime;
   std::string link;
+  bool device = false;  // devmajor and devminor are written only for devices, so other headers keep their bytes
+  uint32_t major = 0, minor = 0;
 };
 
 Header make_header(const HeaderFields& f) {
@@ -73,6 +79,10 @@ Header make_header(const HeaderFields& f) {
   put_string(h, 157, 100, f.link);
   put_string(h, 257, 6, std::string_view("ustar\0", 6));
   put_string(h, 263, 2, "00");
+  if (f.device) {
+    put_octal(h, 329, 8, f.major);
+    put_octal(h, 337, 8, f.minor);
+  }
   std::memset(h.data() + 148, ' ', 8);
   unsigned sum = 0;
   for (char c : h) sum += static_cast<unsigned char>(c);
@@ -105,8 +115,9 @@ void TarWriter::write_header(const Entry& e) {
     pad(static_cast<int64_t>(records.size()));
   }
   int64_t size = e.type == EntryType::kFile ? e.size : 0;
-  Header h = make_header({name.substr(0, 100), type_flag(e.type), e.mode & 07777, e.uid, e.gid,
-                          size, mtime_, e.link_target.substr(0, 100)});
+  const bool device = e.type == EntryType::kCharDevice || e.type == EntryType::kBlockDevice;
+  Header h = make_header({name.substr(0, 100), type_flag(e.type), e.mode & 07777, e.uid, e.gid, size, mtime_,
+                          e.link_target.substr(0, 100), device, e.device_major, e.device_minor});
   out_.write(std::string_view(h.data(), h.size()));
 }
 
@@ -159,7 +170,9 @@ void TarWriter::write_file_content(const Entry& e) {
 
 void TarWriter::add(const Entry& entry) {
   write_header(entry);
-  if (entry.type == EntryType::kFile) write_file_content(entry);
+  // An empty file without a source (a whiteout) has no content to read.
+  const bool has_content = entry.type == EntryType::kFile && !(entry.size == 0 && entry.source.empty());
+  if (has_content) write_file_content(entry);
 }
 
 void TarWriter::finish() {

@@ -19,8 +19,20 @@ struct ReadEntry {
   unsigned mode;
   long uid, gid;
   int64_t mtime;
-  std::string content, link;
+  std::string content, link, hardlink;
+  unsigned major = 0, minor = 0;
 };
+
+std::string type_name(unsigned type) {
+  switch (type) {
+    case AE_IFDIR: return "dir";
+    case AE_IFLNK: return "link";
+    case AE_IFCHR: return "char";
+    case AE_IFBLK: return "block";
+    case AE_IFIFO: return "fifo";
+  }
+  return "file";
+}
 
 // Reads a (compressed) layer back with libarchive, an independent tar reader.
 std::map<std::string, ReadEntry> read_layer(const std::filesystem::path& blob) {
@@ -33,12 +45,15 @@ std::map<std::string, ReadEntry> read_layer(const std::filesystem::path& blob) {
   while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
     ReadEntry r;
     auto type = archive_entry_filetype(e);
-    r.type = type == AE_IFDIR ? "dir" : type == AE_IFLNK ? "link" : "file";
+    r.type = type_name(type);
     r.mode = archive_entry_perm(e);
     r.uid = archive_entry_uid(e);
     r.gid = archive_entry_gid(e);
     r.mtime = archive_entry_mtime(e);
     if (archive_entry_symlink(e)) r.link = archive_entry_symlink(e);
+    if (archive_entry_hardlink(e)) r.hardlink = archive_entry_hardlink(e);
+    r.major = archive_entry_rdevmajor(e);
+    r.minor = archive_entry_rdevminor(e);
     std::string content(static_cast<size_t>(archive_entry_size(e)), '\0');
     if (!content.empty()) archive_read_data(a, content.data(), content.size());
     r.content = content;
@@ -113,6 +128,45 @@ TEST_F(LayerTest, AFileThatShrankIsAnError) {
   list[0].size = 50;
   auto layout = oci::Layout::open_or_create(dir / "oci");
   EXPECT_THROW(write_layer(layout, list, {}), std::runtime_error);
+}
+
+// The tar of the entries above, as written before hard links, whiteouts and devices were
+// added: the existing kinds keep their bytes (and so every cached layer its digest).
+TEST_F(LayerTest, ExistingKindsKeepTheirBytes) {
+  EXPECT_EQ(diff_id_of(entries(), 0).str(), "sha256:acc211b2d357bd390889f4dfec3a0a81ccbcbb2d8f5a787e430cac23a5e29349");
+}
+
+TEST_F(LayerTest, HardLinksWhiteoutsAndSpecialFilesReadBack) {
+  auto list = entries();
+  list.push_back({"app/bin/again", EntryType::kHardlink, 0755, 0, 0, 0, "app/bin/run"});
+  list.push_back({"app/" + long_name + "-link", EntryType::kHardlink, 0600, 0, 0, 0, "app/" + long_name});
+  list.push_back({"app/.wh.gone", EntryType::kFile, 0, 0, 0, 0});
+  list.push_back({"app/bin/.wh..wh..opq", EntryType::kFile, 0, 0, 0, 0});
+  Entry null_device{"dev/null", EntryType::kCharDevice, 0666};
+  null_device.device_major = 1;
+  null_device.device_minor = 3;
+  list.push_back(null_device);
+  Entry disk{"dev/vda", EntryType::kBlockDevice, 0660, 0, 6};
+  disk.device_major = 253;
+  list.push_back(disk);
+  list.push_back({"app/pipe", EntryType::kFifo, 0600});
+  auto layout = oci::Layout::open_or_create(dir / "oci");
+  auto read = read_layer(layout.blob_path(write_layer(layout, list, {}).blob.digest));
+  ASSERT_EQ(read.size(), list.size());
+  EXPECT_EQ(read["app/bin/again"].hardlink, "app/bin/run");
+  EXPECT_EQ(read["app/bin/again"].content, "");
+  EXPECT_EQ(read["app/" + long_name + "-link"].hardlink, "app/" + long_name);  // a pax linkpath
+  EXPECT_EQ(read["app/.wh.gone"].type, "file");
+  EXPECT_EQ(read["app/.wh.gone"].content, "");
+  EXPECT_EQ(read["app/bin/.wh..wh..opq"].type, "file");
+  EXPECT_EQ(read["dev/null"].type, "char");
+  EXPECT_EQ(read["dev/null"].major, 1u);
+  EXPECT_EQ(read["dev/null"].minor, 3u);
+  EXPECT_EQ(read["dev/null"].mode, 0666u);
+  EXPECT_EQ(read["dev/vda"].type, "block");
+  EXPECT_EQ(read["dev/vda"].major, 253u);
+  EXPECT_EQ(read["dev/vda"].gid, 6);
+  EXPECT_EQ(read["app/pipe"].type, "fifo");
 }
 
 TEST(Compression, LevelsAreChecked) {

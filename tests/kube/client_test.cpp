@@ -31,6 +31,42 @@ std::string failure_of(const std::function<void()>& action) {
   return "(no error)";
 }
 
+// Lists come in pages (limit and continue) and are put together; a continue token that expired
+// between two pages (410) starts the list again in one request.
+TEST(KubeClient, ListsReadEveryPageAndStartAgainWhenATokenExpires) {
+  KubeTestServer server;
+  Client client(server.access());
+  for (int i = 0; i < 7; ++i) server_side_apply(client, config_map("c" + std::to_string(i), {{"k", "v"}}));
+  server.control("reset_stats");
+  ListOptions options;
+  options.page_size = 3;
+  const json listed = list(client, resource_type("v1", "ConfigMap"), "default", options);
+  EXPECT_EQ(listed["items"].size(), 7u);
+  EXPECT_FALSE(listed["metadata"].contains("continue"));
+  EXPECT_EQ(server.control("stats")["requests"].value("list configmaps", 0), 3);
+
+  server.control("reset_stats");
+  server.control("config", {{"expire_continue", true}});
+  const json again = list(client, resource_type("v1", "ConfigMap"), "default", options);
+  EXPECT_EQ(again["items"].size(), 7u);
+  EXPECT_EQ(server.control("stats")["requests"].value("list configmaps", 0), 3);  // page, 410, whole list
+}
+
+// API Priority and Fairness says 429 with Retry-After: the request is sent again after that long.
+TEST(KubeClient, ThrottledRequestsAreTriedAgainAfterRetryAfter) {
+  KubeTestServer server;
+  Client client(server.access());
+  server.control("config", {{"throttle", 2}, {"retry_after", 1}});
+  const long before = client.requests_sent();
+  EXPECT_EQ(list(client, resource_type("v1", "Namespace"), "").value("items", json::array()).size(), 2u);
+  EXPECT_EQ(client.requests_sent() - before, 3);
+  EXPECT_EQ(server.control("stats")["stats"].value("throttled", 0), 2);
+
+  server.control("config", {{"throttle", kMaxThrottledRetries + 1}, {"retry_after", 0}});
+  const std::string refused = failure_of([&] { list(client, resource_type("v1", "Namespace"), ""); });
+  EXPECT_NE(refused.find("throttling"), std::string::npos) << refused;
+}
+
 TEST(KubeClient, TlsWithTheTestCaAndAClientCertificate) {
   KubeTestServer server;
   server.control("config", {{"tokens", {"a-token-nobody-has"}}});  // requests must authenticate

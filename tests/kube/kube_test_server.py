@@ -12,27 +12,37 @@ delete with a propagation policy, bearer tokens and client certificates,
 
 The test drives it through /_control/* (no authentication):
   POST /_control/config   {"tokens": [...], "forbid": ["create/secrets"], "expire_mode": "status"|"event",
-                           "drop_watch_after": N, "drop_log_after": N, "torn": bool}
+                           "drop_watch_after": N, "drop_log_after": N, "torn": bool,
+                           "throttle": N, "retry_after": seconds}  (the next N requests get 429)
+                           "expire_continue": true  (history is compacted before the next continued page)
+  Lists honour limit and continue (a continued list reads the first page's snapshot; after
+  /_control/expire its token answers 410).
   POST /_control/config   {"auto": {"step": seconds, "lines": [...], "fail": {"name part": {"exit_code",
                            "reason", "message"}}}} makes every Job created afterwards run on its own:
                            pulling after one step, running after two (each pod logging `lines`, where
                            $JOB, $POD, $INDEX and $ARGS (the container args as a JSON list) are filled
                            in), finished after three: failed when its name contains a `fail` key.
-  POST /_control/job      {"namespace", "name", "phase": "pulling"|"running"|"succeeded"|"failed", "reason",
-                           "message", "exit_code"}
+  POST /_control/job      {"namespace", "name", "phase": "pulling"|"waiting"|"running"|"succeeded"|"failed",
+                           "reason", "message", "exit_code", "pod_failure": "OOMKilled"|"Evicted"}
+                           (an "auto" fail entry may name "pod_failure" too, or "ErrImagePull": the
+                           pods wait in ImagePullBackOff until the Job's deadline)
   POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339}
   POST /_control/suspend_watches   open watches stop sending (changes pile up)
   POST /_control/expire   compacts history: older resourceVersions answer 410; open watches end
   POST /_control/drop_watches      open watches are cut without the closing chunk
+  GET  /_control/contract the API contract violations seen so far (api_contract.py: every request and
+                           response checked against the Kubernetes OpenAPI documents and schemas);
+                           POST {"clear": true} also forgets them
   GET  /_control/stats    request counts by method ("stats") and by verb and resource ("requests", e.g.
                            "create jobs", "watch pods", "get pods/log");  POST /_control/reset_stats
 
-Usage: kube_test_server.py --dir DIR [--plain]
+Usage: kube_test_server.py --dir DIR [--plain] [--kubernetes-version 1.33.0]
 Creates DIR/ca.crt, DIR/client.crt, DIR/client.key unless they are there (the server
 trusts that CA for client certificates), listens on 127.0.0.1 at a free port and prints "PORT n".
 """
 
 import argparse
+import bisect
 import copy
 import heapq
 import json
@@ -50,6 +60,9 @@ import uuid
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+import discovery
+from api_contract import Contract
 
 try:
     import yaml  # only for apply bodies written as YAML; JSON bodies need nothing
@@ -106,28 +119,48 @@ def status(code, reason, message, details=None):
     return code, body
 
 
+class Answered(Exception):
+    """The request was answered already (a throttled request): nothing more to send."""
+
+
 class ApiFailure(Exception):
     def __init__(self, code, reason, message, details=None):
         super().__init__(message)
         self.response = status(code, reason, message, details)
 
 
-def leaf_paths(value, prefix=""):
-    """The fields an applied configuration sets, as '.a.b' paths (lists count whole)."""
+def leaf_paths(value, prefix=()):
+    """The fields an applied configuration sets, as key tuples (lists count whole). Keys are
+    tuples, not dotted text: label and annotation keys have dots and slashes of their own."""
     if isinstance(value, dict) and value:
         out = {}
         for key, item in value.items():
-            if prefix == ".metadata" and key in SERVER_MANAGED:
+            if prefix == ("metadata",) and key in SERVER_MANAGED:
                 continue
-            if prefix == "" and key in ("apiVersion", "kind"):
+            if prefix == () and key in ("apiVersion", "kind"):
                 continue
-            out.update(leaf_paths(item, f"{prefix}.{key}"))
+            out.update(leaf_paths(item, prefix + (key,)))
         return out
     return {prefix: value}
 
 
+def dotted(path):
+    """How the API server names a field in conflict messages: .metadata.labels.a.b/c"""
+    return "".join("." + key for key in path)
+
+
+def fields_v1(paths):
+    """managedFields' FieldsV1 for a set of owned leaf paths: {"f:spec": {"f:template": {}}}."""
+    tree = {}
+    for path in paths:
+        node = tree
+        for key in path:
+            node = node.setdefault("f:" + key, {})
+    return tree
+
+
 def lookup(obj, path):
-    for key in path.strip(".").split("."):
+    for key in path:
         if not isinstance(obj, dict) or key not in obj:
             return None
         obj = obj[key]
@@ -135,19 +168,17 @@ def lookup(obj, path):
 
 
 def assign(obj, path, value):
-    keys = path.strip(".").split(".")
-    for key in keys[:-1]:
+    for key in path[:-1]:
         obj = obj.setdefault(key, {})
-    obj[keys[-1]] = copy.deepcopy(value)
+    obj[path[-1]] = copy.deepcopy(value)
 
 
 def remove_path(obj, path):
-    keys = path.strip(".").split(".")
-    for key in keys[:-1]:
+    for key in path[:-1]:
         obj = obj.get(key)
         if not isinstance(obj, dict):
             return
-    obj.pop(keys[-1], None)
+    obj.pop(path[-1], None)
 
 
 def labels_match(obj, selector):
@@ -173,7 +204,7 @@ def fields_match(obj, selector):
     for term in filter(None, (t.strip() for t in selector.split(","))):
         negate = "!=" in term
         key, value = term.replace("!=", "=").replace("==", "=").split("=", 1)
-        actual = lookup(obj, key)
+        actual = lookup(obj, tuple(key.split(".")))
         if (str(actual) == value) == negate:
             return False
     return True
@@ -187,11 +218,15 @@ class Store:
         self.objects = {}  # (plural, ns, name) -> object
         self.owners = {}  # (plural, ns, name) -> {path: manager}
         self.rv = 100
-        self.history = []  # (rv, plural, ns, type, object)
+        self.history = {}  # plural -> [(rv, ns, type, object)], in resourceVersion order
+        self.history_rvs = {}  # plural -> [rv], for bisecting: a watch reads only what is new
         self.compacted_below = 0
         self.logs = {}  # (ns, pod) -> [(nanos, stamp, text)]
         self.config = {"tokens": [], "forbid": [], "expire_mode": "status",
-                       "drop_watch_after": None, "drop_log_after": None, "torn": False, "auto": None}
+                       "drop_watch_after": None, "drop_log_after": None, "torn": False, "auto": None,
+                       "throttle": 0, "retry_after": 1}
+        self.log_streams = 0  # open pod log requests
+        self.snapshots = {}  # continue token -> (resourceVersion, the rest of the list)
         self.watch_generation = 0  # bumped to end open watches
         self.watch_end_mode = None  # "expire" | "drop"
         self.watches_suspended = False
@@ -223,29 +258,44 @@ class Store:
             meta["namespace"] = ns
         self.objects[key] = obj
         if record:
-            self.history.append((self.rv, plural, ns, event_type or ("MODIFIED" if existed else "ADDED"),
-                                 copy.deepcopy(obj)))
+            self.remember(plural, ns, event_type or ("MODIFIED" if existed else "ADDED"), copy.deepcopy(obj))
         self.cond.notify_all()
         return obj
+
+    def remember(self, plural, ns, event_type, obj):
+        self.history.setdefault(plural, []).append((self.rv, ns, event_type, obj))
+        self.history_rvs.setdefault(plural, []).append(self.rv)
+
+    def changes_since(self, plural, position):
+        """(rv, ns, type, object) of `plural` newer than `position`."""
+        start = bisect.bisect_right(self.history_rvs.get(plural, []), position)
+        return self.history.get(plural, [])[start:]
 
     def delete(self, plural, ns, name):
         obj = self.objects.pop((plural, ns, name))
         self.owners.pop((plural, ns, name), None)
         obj = copy.deepcopy(obj)
         obj["metadata"]["resourceVersion"] = str(self.next_rv())
-        self.history.append((self.rv, plural, ns, "DELETED", copy.deepcopy(obj)))
+        self.remember(plural, ns, "DELETED", copy.deepcopy(obj))
         self.cond.notify_all()
         return obj
 
     def record_event(self, ns, pod, kind, reason, message, event_type="Normal"):
         name = f"{pod}.{random.getrandbits(40):x}"
-        self.put("events", ns, {
-            "apiVersion": "v1", "kind": "Event",
-            "metadata": {"name": name, "namespace": ns},
-            "involvedObject": {"kind": kind, "name": pod, "namespace": ns},
-            "reason": reason, "message": message, "type": event_type, "count": 1,
-            "firstTimestamp": now_rfc3339(), "lastTimestamp": now_rfc3339(),
-        })
+        event = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": ns},
+                 "involvedObject": {"kind": kind, "name": pod, "namespace": ns},
+                 "reason": reason, "message": message, "type": event_type}
+        if reason == "FailedScheduling":
+            # The scheduler records through events.k8s.io: read as core/v1, such an event has
+            # eventTime (microseconds) and no count, firstTimestamp or lastTimestamp.
+            micro = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+            event.update({"eventTime": micro, "firstTimestamp": None, "lastTimestamp": None,
+                          "reportingComponent": "default-scheduler", "reportingInstance": "default-scheduler-1",
+                          "action": "Scheduling", "source": {}})
+        else:
+            event.update({"count": 1, "firstTimestamp": now_rfc3339(), "lastTimestamp": now_rfc3339(),
+                          "eventTime": None, "source": {"component": "kubelet"}})
+        self.put("events", ns, event)
 
     # --- the Job controller, driven by the test ---------------------------------------------
     def start_job(self, ns, job):
@@ -277,6 +327,7 @@ class Store:
                                               "reason": "Unschedulable"}],
                               "containerStatuses": [
                                   {"name": c.get("name", "main"), "ready": False, "restartCount": 0,
+                                   "image": c.get("image", ""), "imageID": "",
                                    "state": {"waiting": {"reason": "ContainerCreating"}}}
                                   for c in containers]}}
             self.put("pods", ns, pod)
@@ -297,13 +348,24 @@ class Store:
         failure = next((f for part, f in (auto.get("fail") or {}).items() if part in name), None)
         start = time.monotonic()
         self.schedule(start + step, lambda: self.advance_job(ns, name, "pulling", "", "", 0))
+        if failure is not None and failure.get("pod_failure") == "ErrImagePull":
+            # The kubelet cannot pull: ErrImagePull, then back-off; the pod never runs and the
+            # Job ends only at its activeDeadlineSeconds.
+            message = f'Failed to pull image: rpc error: code = NotFound desc = {name}: not found'
+            self.schedule(start + 2 * step, lambda: self.advance_job(ns, name, "waiting", "ErrImagePull", message, 0))
+            self.schedule(start + 3 * step, lambda: self.advance_job(
+                ns, name, "waiting", "ImagePullBackOff", 'Back-off pulling image', 0))
+            self.schedule(start + 6 * step, lambda: self.advance_job(
+                ns, name, "failed", "DeadlineExceeded", "Job was active longer than specified deadline", None))
+            return
         self.schedule(start + 2 * step, lambda: self.run_and_log(ns, name, auto.get("lines") or []))
         if failure is None:
             self.schedule(start + 3 * step, lambda: self.advance_job(ns, name, "succeeded", "", "", 0))
         else:
             self.schedule(start + 3 * step, lambda: self.advance_job(
                 ns, name, "failed", failure.get("reason", "BackoffLimitExceeded"),
-                failure.get("message", "Job has reached the specified backoff limit"), failure.get("exit_code", 1)))
+                failure.get("message", "Job has reached the specified backoff limit"), failure.get("exit_code", 1),
+                failure.get("pod_failure")))
 
     def run_and_log(self, ns, name, templates):
         self.advance_job(ns, name, "running", "", "", 0)
@@ -345,7 +407,12 @@ class Store:
                 if plural == "pods" and pod_ns == ns
                 and (obj["metadata"].get("labels") or {}).get("job-name") == job_name]
 
-    def advance_job(self, ns, name, phase, reason, message, exit_code):
+    def advance_job(self, ns, name, phase, reason, message, exit_code, pod_failure=None):
+        """phase: pulling | waiting (the container waits with `reason`, e.g. ImagePullBackOff) |
+        running | succeeded | failed. A failed Job's pods end as `pod_failure` says: None (the
+        container exited with `exit_code`), "OOMKilled" (exit 137, the memory limit), "Evicted"
+        (the kubelet evicted the pod), or with no container state at all when exit_code is None
+        (the deadline passed while they waited)."""
         job = copy.deepcopy(self.objects[("jobs", ns, name)])
         pods = self.job_pods(ns, name)
         for pod in pods:
@@ -358,6 +425,13 @@ class Store:
                 self.record_event(ns, pod_name, "Pod", "Pulling", f'Pulling image "{image}"')
                 self.put("pods", ns, pod)
                 continue
+            if phase == "waiting":
+                image = ((pod["spec"].get("containers") or [{}])[0]).get("image", "")
+                for container in pod["status"]["containerStatuses"]:
+                    container["state"] = {"waiting": {"reason": reason, "message": f'{message} "{image}"'}}
+                self.record_event(ns, pod_name, "Pod", "Failed", f'{message} "{image}"', "Warning")
+                self.put("pods", ns, pod)
+                continue
             if phase == "running":
                 pod["status"]["phase"] = "Running"
                 state = {"running": {"startedAt": now_rfc3339()}}
@@ -366,14 +440,24 @@ class Store:
             else:
                 pod["status"]["phase"] = "Succeeded" if phase == "succeeded" else "Failed"
                 code = 0 if phase == "succeeded" else exit_code
-                state = {"terminated": {"exitCode": code, "reason": "Completed" if code == 0 else "Error",
-                                        "finishedAt": now_rfc3339()}}
+                ended = "Completed" if code == 0 else "Error"
+                if pod_failure == "OOMKilled":
+                    code, ended = 137, "OOMKilled"
+                elif pod_failure == "Evicted":
+                    code, ended = 137, "ContainerStatusUnknown"
+                    pod["status"].update({"reason": "Evicted",
+                                          "message": "The node was low on resource: memory. Threshold quantity: "
+                                                     "100Mi, available: 52Mi."})
+                    pod["status"]["conditions"].append({"type": "DisruptionTarget", "status": "True",
+                                                        "reason": "TerminationByKubelet"})
+                state = {"terminated": {"exitCode": code, "reason": ended, "finishedAt": now_rfc3339()}} \
+                    if code is not None else pod["status"]["containerStatuses"][0].get("state", {})
             for container in pod["status"]["containerStatuses"]:
                 container["state"] = state
                 container["ready"] = phase == "running"
             self.put("pods", ns, pod)
         count = len(pods)
-        if phase == "pulling":
+        if phase in ("pulling", "waiting"):
             return
         if phase == "running":
             job["status"].update({"active": count, "ready": count})
@@ -401,6 +485,7 @@ class Store:
 
 
 STORE = Store()
+CONTRACT = None  # set in main(): the Kubernetes version the server plays
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -420,6 +505,7 @@ class Handler(BaseHTTPRequestHandler):
     # --- plumbing ----------------------------------------------------------------------------
     def send_json(self, code, body):
         data = json.dumps(body).encode()
+        self.check_response(code, "application/json", data)
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -427,6 +513,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def start_chunks(self, content_type):
+        self.check_response(200, content_type, None)
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Transfer-Encoding", "chunked")
@@ -463,6 +550,19 @@ class Handler(BaseHTTPRequestHandler):
 
     def body(self):
         return self._body
+
+    def checked(self):
+        """Whether this exchange is part of the API (not the test's /_control/ channel, not OpenAPI)."""
+        return not urlsplit(self.path).path.startswith(("/_control/", "/openapi/"))
+
+    def check_response(self, code, content_type, data):
+        if self.checked():
+            CONTRACT.check_response(self.command, urlsplit(self.path).path, code, content_type, data)
+
+    def send_event(self, event, sent, drop_after, torn):
+        if self.checked():
+            CONTRACT.check_watch_event(urlsplit(self.path).path, event)
+        return self.send_or_cut(json.dumps(event) + "\n", sent, drop_after, torn)
 
     def count(self, path, query):
         with STORE.cond:
@@ -505,21 +605,81 @@ class Handler(BaseHTTPRequestHandler):
             if url.path.startswith("/_control/"):
                 return self.control(url.path[len("/_control/"):])
             self.count(url.path, query)
+            if url.path.startswith("/openapi/"):
+                return self.openapi(url.path)
+            self.throttle()
+            CONTRACT.check_request(self.command, url.path, url.query, self.headers.get("Content-Type"), self._body)
+            if self.command == "GET" and self.discover(url.path):
+                return
             route = self.route(url.path)
             user = self.authenticate()
             self.authorize(user, route, query)
             return self.api(route, query)
         except ApiFailure as failure:
             self.send_json(*failure.response)
+        except Answered:
+            pass
         except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
             self.close_connection = True
+
+    def throttle(self):
+        """API Priority and Fairness rejecting a request: 429 with Retry-After, as often as configured."""
+        with STORE.cond:
+            if STORE.config["throttle"] <= 0:
+                return
+            STORE.config["throttle"] -= 1
+            STORE.stats["throttled"] = STORE.stats.get("throttled", 0) + 1
+        seconds = int(STORE.config["retry_after"])
+        body = status(429, "TooManyRequests", "Too many requests, please try again later.",
+                      {"retryAfterSeconds": seconds})[1]
+        data = json.dumps(body).encode()
+        self.check_response(429, "application/json", data)
+        self.send_response(429)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Retry-After", str(seconds))
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        raise Answered()
+
+    def discover(self, path):
+        """Answers the discovery requests kubectl makes before it acts; False for any other path."""
+        path = path.rstrip("/")
+        if path == "/version":
+            body = discovery.version_info(CONTRACT.version)
+        elif path == "/api":
+            body = discovery.core_versions(f"127.0.0.1:{self.server.server_address[1]}")
+        elif path == "/apis":
+            body = discovery.group_list(RESOURCES)
+        elif path == "/api/v1" or re.match(r"^/apis/[^/]+/[^/]+$", path):
+            body = discovery.resource_list(RESOURCES, "v1" if path == "/api/v1" else path[len("/apis/"):])
+            if body is None:
+                raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
+        else:
+            return False
+        self.send_json(200, body)
+        return True
+
+    def openapi(self, path):
+        """The OpenAPI v3 index and documents: not part of the API the contract covers."""
+        if path.rstrip("/") == "/openapi/v3":
+            return self.send_json(200, discovery.openapi_index())
+        name = discovery.DOCUMENTS.get(path[len("/openapi/v3/"):])
+        if name is None:
+            raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
+        data = discovery.openapi_document(name)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def route(self, path):
         match = re.match(r"^/api/v1(/.*)?$", path) or re.match(r"^/apis/([^/]+/[^/]+)(/.*)?$", path)
         if not match:
             raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
         group_version = "v1" if path.startswith("/api/") else match.group(1)
-        parts = [p for p in (match.group(match.lastindex) or "").split("/") if p]
+        parts = [p for p in (match.groups()[-1] or "").split("/") if p]
         ns = ""
         if len(parts) >= 3 and parts[0] == "namespaces":
             ns, parts = parts[1], parts[2:]
@@ -595,10 +755,31 @@ class Handler(BaseHTTPRequestHandler):
         if query.get("watch") in ("1", "true"):
             return self.watch(route, query)
         with STORE.cond:
-            items = [obj for (plural, ns, _), obj in sorted(STORE.objects.items())
-                     if plural == route["plural"] and self.matching(route, query, obj, ns)]
+            token = query.get("continue", "")
+            if token:
+                # A continued list reads the snapshot its first page was cut from, as etcd does,
+                # until compaction removes that revision.
+                if STORE.config.get("expire_continue"):  # as if compaction ran between two pages
+                    STORE.config["expire_continue"] = False
+                    STORE.compacted_below = STORE.rv + 1
+                if token not in STORE.snapshots or STORE.snapshots[token][0] < STORE.compacted_below:
+                    raise ApiFailure(410, "Expired", "The provided continue parameter is too old to display a "
+                                     "consistent list result. You can start a new list without the continue "
+                                     "parameter.")
+                rv, items = STORE.snapshots.pop(token)
+            else:
+                rv = STORE.rv
+                items = [obj for (plural, ns, _), obj in sorted(STORE.objects.items())
+                         if plural == route["plural"] and self.matching(route, query, obj, ns)]
+            metadata = {"resourceVersion": str(rv)}
+            limit = int(query.get("limit") or 0)
+            if 0 < limit < len(items):
+                items, rest = items[:limit], [copy.deepcopy(o) for o in items[limit:]]
+                following = uuid.uuid4().hex
+                STORE.snapshots[following] = (rv, rest)
+                metadata.update({"continue": following, "remainingItemCount": len(rest)})
             self.send_json(200, {"kind": route["kind"] + "List", "apiVersion": route["apiVersion"],
-                                 "metadata": {"resourceVersion": str(STORE.rv)}, "items": items})
+                                 "metadata": metadata, "items": items})
 
     def watch(self, route, query):
         since = query.get("resourceVersion", "")
@@ -624,7 +805,7 @@ class Handler(BaseHTTPRequestHandler):
         self.start_chunks("application/json")
         if expired:
             gone = status(410, "Expired", f"too old resource version: {since}")[1]
-            self.chunk(json.dumps({"type": "ERROR", "object": gone}) + "\n")
+            self.send_event({"type": "ERROR", "object": gone}, 0, None, False)
             return self.end_chunks()
         sent = 0
         deadline = time.monotonic() + timeout
@@ -634,9 +815,10 @@ class Handler(BaseHTTPRequestHandler):
                     # An ended stream sends nothing more: what changed meanwhile must reach
                     # the client through its reconnect (replay) or its re-list (after 410).
                     ended = STORE.watch_generation != generation
-                    fresh = [] if ended or STORE.watches_suspended else [
-                        (rv, t, o) for rv, plural, ns, t, o in STORE.history
-                        if rv > position and plural == route["plural"] and self.matching(route, query, o, ns)]
+                    changes = [] if ended or STORE.watches_suspended else STORE.changes_since(route["plural"], position)
+                    fresh = [(rv, t, o) for rv, ns, t, o in changes if self.matching(route, query, o, ns)]
+                    if changes and not fresh:  # nothing for this watch: never look at these again
+                        position = changes[-1][0]
                     remaining = deadline - time.monotonic()
                     if ended or fresh or backlog or remaining <= 0:
                         break
@@ -646,8 +828,7 @@ class Handler(BaseHTTPRequestHandler):
             events = backlog + [(t, o) for _, t, o in fresh]
             backlog = []
             for event_type, obj in events:
-                if not self.send_or_cut(json.dumps({"type": event_type, "object": obj}) + "\n", sent,
-                                        drop_after, torn):
+                if not self.send_event({"type": event_type, "object": obj}, sent, drop_after, torn):
                     return
                 sent += 1
             if fresh:
@@ -657,13 +838,13 @@ class Handler(BaseHTTPRequestHandler):
             if end_mode == "expire":
                 if STORE.config["expire_mode"] == "event":
                     gone = status(410, "Expired", "too old resource version")[1]
-                    self.chunk(json.dumps({"type": "ERROR", "object": gone}) + "\n")
+                    self.send_event({"type": "ERROR", "object": gone}, 0, None, False)
                 return self.end_chunks()
             if time.monotonic() >= deadline and not events:
                 if bookmarks:
                     mark = {"kind": route["kind"], "apiVersion": route["apiVersion"],
                             "metadata": {"resourceVersion": str(current_rv)}}
-                    self.chunk(json.dumps({"type": "BOOKMARK", "object": mark}) + "\n")
+                    self.send_event({"type": "BOOKMARK", "object": mark}, 0, None, False)
                 return self.end_chunks()
 
     def pod_log(self, route, query):
@@ -680,6 +861,16 @@ class Handler(BaseHTTPRequestHandler):
             torn = STORE.config["torn"]
         since = parse_stamp(query["sinceTime"]) if query.get("sinceTime") else None
         follow = query.get("follow") in ("1", "true")
+        with STORE.cond:  # how many log streams a client keeps open at once
+            STORE.log_streams += 1
+            STORE.stats["most_log_streams"] = max(STORE.stats.get("most_log_streams", 0), STORE.log_streams)
+        try:
+            return self.send_log(ns, pod, since, follow, query, drop_after, torn)
+        finally:
+            with STORE.cond:
+                STORE.log_streams -= 1
+
+    def send_log(self, ns, pod, since, follow, query, drop_after, torn):
         stamps = query.get("timestamps") in ("1", "true")
         self.start_chunks("text/plain")
         position = sent = 0
@@ -799,10 +990,10 @@ class Handler(BaseHTTPRequestHandler):
                 conflicts = [(path, owners[path]) for path, value in fields.items()
                              if owners.get(path, manager) != manager and lookup(current, path) != value]
                 if conflicts and not force:
-                    listing = "\n".join(f'- conflict with "{owner}": {path}' for path, owner in conflicts)
+                    listing = "\n".join(f'- conflict with "{owner}": {dotted(path)}' for path, owner in conflicts)
                     raise ApiFailure(409, "Conflict", f"Apply failed with {len(conflicts)} conflict(s):\n{listing}",
                                      {"name": route["name"], "kind": route["plural"],
-                                      "causes": [{"reason": "FieldManagerConflict", "field": path,
+                                      "causes": [{"reason": "FieldManagerConflict", "field": dotted(path),
                                                   "message": f'conflict with "{owner}"'}
                                                  for path, owner in conflicts]})
                 result, created = current, False
@@ -815,7 +1006,11 @@ class Handler(BaseHTTPRequestHandler):
             owners.update({path: manager for path in fields})
             if query.get("dryRun") == "All":
                 return self.send_json(201 if created else 200, result)
-            result["metadata"]["managedFields"] = sorted({o for o in owners.values()})
+            stamp = now_rfc3339()
+            result["metadata"]["managedFields"] = [
+                {"manager": owner, "operation": "Apply", "apiVersion": route["apiVersion"], "time": stamp,
+                 "fieldsType": "FieldsV1", "fieldsV1": fields_v1(p for p, o in owners.items() if o == owner)}
+                for owner in sorted(set(owners.values()))]
             STORE.owners[key] = owners
             STORE.put(route["plural"], route["ns"], result)
             if created and route["kind"] == "Job":
@@ -861,7 +1056,7 @@ class Handler(BaseHTTPRequestHandler):
             STORE.advance_job(request["namespace"], request["name"], request["phase"],
                               request.get("reason", "BackoffLimitExceeded"),
                               request.get("message", "Job has reached the specified backoff limit"),
-                              request.get("exit_code", 1))
+                              request.get("exit_code", 1), request.get("pod_failure"))
         elif action == "log":
             ns = request["namespace"]
             pods = [request["pod"]] if "pod" in request else [
@@ -881,6 +1076,11 @@ class Handler(BaseHTTPRequestHandler):
         elif action == "reset_stats":
             STORE.stats = {}
             STORE.requests = {}
+        elif action == "contract":
+            seen = list(CONTRACT.violations)
+            if request.get("clear"):
+                CONTRACT.violations.clear()
+            return {"violations": seen, "kubernetesVersion": CONTRACT.version}
         elif action != "stats":
             return {"error": f"unknown control {action}"}
         return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv}
@@ -917,7 +1117,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dir", required=True)
     parser.add_argument("--plain", action="store_true", help="serve HTTP instead of HTTPS")
+    parser.add_argument("--kubernetes-version", default="1.33.0", help="the schemas responses are held to")
     args = parser.parse_args()
+    global CONTRACT
+    CONTRACT = Contract(args.kubernetes_version)
     server = Server(("127.0.0.1", 0), Handler)
     if not args.plain:
         if not os.path.exists(os.path.join(args.dir, "client.key")):  # reused when already made

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kube/api_error.h"
+#include "kube/events.h"
 #include "kube/resources.h"
 
 namespace gkebuild::kube {
@@ -37,6 +38,26 @@ TEST(ApiError, SaysWhatHappenedWithReasonMessageAndCauses) {
   const ApiError plain("get Pod a/b", 502, "<html>Bad gateway</html>\nmore");
   EXPECT_NE(std::string(plain.what()).find("the API server failed (502)"), std::string::npos);
   EXPECT_NE(std::string(plain.what()).find("<html>Bad gateway</html>"), std::string::npos);
+}
+
+// The scheduler records FailedScheduling through events.k8s.io: read as core/v1 it has eventTime
+// and null lastTimestamp and count. Such an event keeps its time and its place in the order.
+TEST(Events, SchedulerEventsWithOnlyEventTimeSortByThatTime) {
+  const auto scheduler = object_event(nlohmann::json::parse(R"({"reason": "FailedScheduling", "type": "Warning",
+      "message": "0/3 nodes are available", "eventTime": "2026-11-23T10:00:01.250000Z",
+      "lastTimestamp": null, "firstTimestamp": null, "count": null})"));
+  EXPECT_EQ(scheduler.last_seen, "2026-11-23T10:00:01.250000Z");
+  EXPECT_EQ(scheduler.count, 1);
+  const auto autoscaler = object_event(nlohmann::json::parse(R"({"reason": "TriggeredScaleUp",
+      "lastTimestamp": "2026-11-23T10:00:05Z", "eventTime": null, "count": 2})"));
+  const auto kubelet = object_event(nlohmann::json::parse(R"({"reason": "Pulling",
+      "firstTimestamp": "2026-11-23T10:00:00Z"})"));
+  std::vector<ObjectEvent> events = {autoscaler, scheduler, kubelet};
+  sort_by_time(events);
+  EXPECT_EQ(events[0].reason, "Pulling");
+  EXPECT_EQ(events[1].reason, "FailedScheduling");
+  EXPECT_EQ(events[2].reason, "TriggeredScaleUp");
+  EXPECT_EQ(events[2].count, 2);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // Starts tests/kube/kube_test_server.py on 127.0.0.1 at a free port (HTTPS with a
-// fresh test CA) for one test, drives it through /_control/, and stops it.
+// fresh test CA) for one test, drives it through /_control/, and stops it. Before it stops,
+// the test fails if any request or response broke the API contract (api_contract.py: the
+// Kubernetes OpenAPI documents and schemas).
 #pragma once
 
 #include <signal.h>
@@ -7,11 +9,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "base/http_client.h"
 #include "common/temp_dir.h"
@@ -23,17 +27,24 @@ namespace gkebuild::testing {
 
 class KubeTestServer {
  public:
-  KubeTestServer() {
+  // `kubernetes_version`: the release whose schemas the server holds answers to ("1.30.0");
+  // empty for the server's default (the newest we target).
+  explicit KubeTestServer(const std::string& kubernetes_version = "") {
     const std::string script = GKEBUILD_SOURCE_ROOT "/tests/kube/kube_test_server.py";
     const std::string dir_arg = certificates().path().string();
-    const char* argv[] = {"python3", script.c_str(), "--dir", dir_arg.c_str(), nullptr};
+    std::vector<const char*> argv = {"python3", script.c_str(), "--dir", dir_arg.c_str()};
+    if (!kubernetes_version.empty()) {
+      argv.push_back("--kubernetes-version");
+      argv.push_back(kubernetes_version.c_str());
+    }
+    argv.push_back(nullptr);
     int fds[2];
     if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
     posix_spawn_file_actions_addclose(&actions, fds[0]);
-    const int failed = posix_spawnp(&pid_, "python3", &actions, nullptr, const_cast<char**>(argv), environ);
+    const int failed = posix_spawnp(&pid_, "python3", &actions, nullptr, const_cast<char**>(argv.data()), environ);
     posix_spawn_file_actions_destroy(&actions);
     ::close(fds[1]);
     if (failed) throw std::runtime_error("cannot start python3");
@@ -49,6 +60,7 @@ class KubeTestServer {
     control_ = std::make_unique<HttpClient>(HttpClientOptions{.tls = {.ca_pem = ca_pem()}});
   }
   ~KubeTestServer() {
+    check_contract();
     ::kill(pid_, SIGTERM);
     int status = 0;
     ::waitpid(pid_, &status, 0);
@@ -92,12 +104,26 @@ class KubeTestServer {
     return kube::load_cluster_access(options);
   }
 
+  // The API contract violations recorded so far; `clear` forgets them (for tests of the check itself).
+  std::vector<std::string> contract_violations(bool clear = false) {
+    return control("contract", {{"clear", clear}})["violations"].get<std::vector<std::string>>();
+  }
+
   static std::string read(const std::filesystem::path& path) {
     std::ifstream in(path);
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
  private:
+  void check_contract() {
+    try {
+      const auto violations = contract_violations();
+      for (const auto& violation : violations) ADD_FAILURE() << "API contract: " << violation;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "cannot read the test server's contract violations: " << e.what();
+    }
+  }
+
   // One test CA per test program: making certificates costs more than a test.
   static const TempDir& certificates() {
     static const TempDir shared;

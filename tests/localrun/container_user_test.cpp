@@ -25,6 +25,7 @@ TEST_F(ContainerUserTest, EmptyIsRoot) {
   EXPECT_EQ(u.uid, 0u);
   EXPECT_EQ(u.gid, 0u);
   EXPECT_TRUE(u.additional_gids.empty());
+  EXPECT_EQ(u.home, "/root");
 }
 
 TEST_F(ContainerUserTest, NamesComeFromTheImagesFiles) {
@@ -33,11 +34,13 @@ TEST_F(ContainerUserTest, NamesComeFromTheImagesFiles) {
   EXPECT_EQ(u.gid, 1001u);
   EXPECT_EQ(u.additional_gids, (std::vector<uint32_t>{50, 44}));
   EXPECT_EQ(resolve_user("app:staff", dir.path()).gid, 50u);
+  EXPECT_EQ(u.home, "/home/app");
 }
 
 TEST_F(ContainerUserTest, NumbersNeedNoFiles) {
   TempDir empty;
   const auto u = resolve_user("4242:77", empty.path());
+  EXPECT_EQ(u.home, "/");  // no /etc/passwd entry
   EXPECT_EQ(u.uid, 4242u);
   EXPECT_EQ(u.gid, 77u);
   EXPECT_EQ(resolve_user("4242", empty.path()).gid, 0u);

@@ -2,6 +2,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -54,10 +56,11 @@ void write_tar(const fs::path& out, const std::vector<TarEntry>& entries, Filter
 
 class LayerApplyTest : public ::testing::Test {
  protected:
-  void apply(const std::vector<TarEntry>& entries, Filter filter = Filter::kNone) {
+  void apply(const std::vector<TarEntry>& entries, Filter filter = Filter::kNone,
+             Whiteouts whiteouts = Whiteouts::kApply) {
     const fs::path blob = dir / ("layer" + std::to_string(++layers));
     write_tar(blob, entries, filter);
-    apply_layer(blob, oci::sha256_of(read_file(blob)), rootfs);
+    apply_layer(blob, oci::sha256_of(read_file(blob)), rootfs, whiteouts);
   }
   std::string read(const std::string& path) { return read_file(rootfs / path); }
   bool exists(const std::string& path) { return fs::exists(fs::symlink_status(rootfs / path)); }
@@ -107,6 +110,31 @@ TEST_F(LayerApplyTest, WhiteoutsDeleteWhatLowerLayersAdded) {
 
 // ".wh.." would remove the directory it is in and ".wh..." its parent: at the top of the layer,
 // the root file system and the folder holding it.
+// A layer unpacked alone as one lower folder of an overlay mount keeps its whiteouts in
+// overlayfs' form (needs root: a 0:0 device and a trusted.* xattr).
+TEST_F(LayerApplyTest, OverlayFormKeepsWhiteoutsAsDevicesAndOpaqueXattrs) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root";
+  apply({{"etc/", 'd', "", 0755},
+         {"etc/.wh.gone", 'f', ""},
+         {"var/lib/", 'd', "", 0700},
+         {"var/lib/.wh..wh..opq", 'f', ""},
+         {"var/lib/kept", 'f', "kept"},
+         {"opt/deep/.wh.x", 'f', ""}},
+        Filter::kNone, Whiteouts::kOverlay);
+  struct stat st {};
+  ASSERT_EQ(::lstat((rootfs / "etc/gone").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  EXPECT_EQ(st.st_rdev, 0u);
+  EXPECT_FALSE(exists("etc/.wh.gone"));
+  char value[4] = {};
+  EXPECT_EQ(::lgetxattr((rootfs / "var/lib").c_str(), "trusted.overlay.opaque", value, sizeof value), 1);
+  EXPECT_EQ(value[0], 'y');
+  EXPECT_FALSE(exists("var/lib/.wh..wh..opq"));
+  EXPECT_EQ(read("var/lib/kept"), "kept");
+  ASSERT_EQ(::lstat((rootfs / "opt/deep/x").c_str(), &st), 0);  // parents the tar does not list are made
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
 TEST_F(LayerApplyTest, WhiteoutsOfDotAndDotDotAreRefused) {
   apply({{"etc/a", 'f', "a"}});
   fs::create_directories(dir / "beside");

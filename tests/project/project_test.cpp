@@ -219,7 +219,7 @@ TEST_F(ProjectFiles, DockerfilePathsStayInTheProject) {
 }
 
 TEST(ProjectExamples, ShippedExamplesLoad) {
-  for (const char* name : {"gemm-compare", "mnist"}) {
+  for (const char* name : {"gemm-compare", "mnist", "saxpy"}) {
     const auto project = load_project(std::filesystem::path(GKEBUILD_SOURCE_ROOT) / "examples" / name / "gkebuild.yaml");
     EXPECT_EQ(project.name, name);
     EXPECT_FALSE(project.experiments.empty());

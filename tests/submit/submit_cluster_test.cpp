@@ -93,6 +93,49 @@ TEST_F(SubmitTest, FailingJobEndsWithItsReason) {
   EXPECT_EQ(failed, 1);
 }
 
+// More Jobs than log readers: every log is read whole, by at most 8 streams at once.
+TEST_F(SubmitTest, ManyJobsShareABoundedNumberOfLogStreams) {
+  use_example("gemm-compare");
+  const auto outcome = gkebuild(std::string("submit gemm --accelerator nvidia-l4,nvidia-tesla-t4 ") +
+                                "--sweep n=256,512,1024 --max-in-flight 30 --image gemm=" + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto run = only_run();
+  const json record = run_json(run);
+  ASSERT_EQ(record["jobs"].size(), 18u);
+  for (const auto& job : record["jobs"])
+    EXPECT_EQ(lines_of(run / "logs" / (job["name"].get<std::string>() + ".log")).size(), 3u) << job["name"];
+  EXPECT_EQ(results(run).size(), 18u);
+  const json stats = server.control("stats");
+  EXPECT_LE(stats["stats"].value("most_log_streams", 0), 8) << stats.dump();
+  EXPECT_GE(stats["stats"].value("most_log_streams", 0), 1) << stats.dump();
+}
+
+// How pods fail on a real cluster, each said in the Job's reason: the memory limit (OOMKilled,
+// exit 137), an eviction by the kubelet, and an image that cannot be pulled (the pod waits in
+// ImagePullBackOff until the Job's deadline).
+TEST_F(SubmitTest, PodFailuresAreNamedInTheReason) {
+  use_example("gpu-info");
+  server.control("config", {{"auto", auto_run(0.1, {{"-t4-", {{"pod_failure", "OOMKilled"}}},
+                                                     {"-a100-", {{"pod_failure", "Evicted"}}},
+                                                     {"-l4-", {{"pod_failure", "ErrImagePull"}}}})}});
+  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4,nvidia-tesla-t4,nvidia-tesla-a100 "
+                                            "--image info=") + kPinned);
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.err;
+  std::map<std::string, std::string> reasons;
+  const json record = run_json(only_run());
+  for (const auto& job : record["jobs"]) {
+    const std::string name = job["name"];
+    for (const char* part : {"-t4-", "-a100-", "-l4-"})
+      if (name.find(part) != std::string::npos) reasons[part] = job.value("reason", "");
+  }
+  EXPECT_EQ(reasons["-t4-"], "BackoffLimitExceeded: exit code 137 (OOMKilled)") << outcome.err;
+  EXPECT_EQ(reasons["-a100-"], "BackoffLimitExceeded: pod evicted: The node was low on resource: memory. "
+                               "Threshold quantity: 100Mi, available: 52Mi.") << outcome.err;
+  EXPECT_EQ(reasons["-l4-"], "DeadlineExceeded") << outcome.err;
+  EXPECT_NE(outcome.err.find("cannot pull the image: ImagePullBackOff: Back-off pulling image"), std::string::npos)
+      << outcome.err;
+}
+
 TEST_F(SubmitTest, PendingJobSaysItWaitsForAGpuNode) {
   use_example("gpu-info");
   server.control("config", {{"auto", auto_run(1.5)}});
@@ -101,6 +144,10 @@ TEST_F(SubmitTest, PendingJobSaysItWaitsForAGpuNode) {
   EXPECT_NE(outcome.err.find("pending: waiting for a GPU node (scale-up: pod triggered scale-up"), std::string::npos)
       << outcome.err;
   EXPECT_NE(outcome.err.find("pulling the image"), std::string::npos) << outcome.err;
+  // The namespace's events are watched once, not listed again and again while the pod waits.
+  const json stats = server.control("stats");
+  EXPECT_EQ(stats["requests"].value("list events", 0), 1) << stats.dump();
+  EXPECT_GE(stats["requests"].value("watch events", 0), 1) << stats.dump();
 }
 
 TEST_F(SubmitTest, BadInputExitsTwoAndAppliesNothing) {

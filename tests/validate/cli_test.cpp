@@ -108,14 +108,17 @@ TEST_F(Cli, FailOnWarningAndJsonOutput) {
   std::string gpu = kGoodPod + "    resources:\n      limits:\n        nvidia.com/gpu: 1\n";
   auto file = dir_.write("gpu.yaml", gpu);
   EXPECT_EQ(validate(shell_quoted(file.string())).exit_code, 0);
-  auto r = validate("--fail-on warning -o json " + shell_quoted(file.string()));
+  EXPECT_EQ(validate("--fail-on warning " + shell_quoted(file.string())).exit_code, 0);
+  auto r = validate("--fail-on info -o json " + shell_quoted(file.string()));
   EXPECT_EQ(r.exit_code, 1);
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0]["rule"], "gpu-no-accelerator-selector");
+  EXPECT_EQ(j[0]["severity"], "info");
   EXPECT_EQ(j[0]["line"], 10);
-  EXPECT_EQ(
-      validate("--fail-on warning --disable gpu-no-accelerator-selector " + shell_quoted(file.string())).exit_code, 0);
+  EXPECT_EQ(validate("--fail-on info --disable gpu-no-accelerator-selector " + shell_quoted(file.string())).exit_code, 0);
+  std::string zero = kGoodPod + "    resources:\n      limits:\n        nvidia.com/gpu: 0\n";
+  EXPECT_EQ(validate("--fail-on warning " + shell_quoted(dir_.write("zero.yaml", zero).string())).exit_code, 1);
 }
 
 TEST_F(Cli, FoldersAreWalkedAndUnknownKindsSkippedOrErrors) {
@@ -127,6 +130,80 @@ TEST_F(Cli, FoldersAreWalkedAndUnknownKindsSkippedOrErrors) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("crd.yaml:2:7: info: no schema for PyTorchJob"), std::string::npos) << r.out;
   EXPECT_EQ(validate("--strict-kinds " + tree).exit_code, 1);
+}
+
+TEST_F(Cli, CustomResourceGroupsAreSkippedBuiltInGroupsAreNot) {
+  // Gateway API, VolumeSnapshot and metrics.k8s.io end in .k8s.io but are not served by
+  // Kubernetes itself: unknown custom resources, as kubeconform and kubernetes-validate see them.
+  auto crs = dir_.write("crs.yaml",
+                        "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n---\n"
+                        "apiVersion: snapshot.storage.k8s.io/v1\nkind: VolumeSnapshot\nmetadata:\n  name: s\n---\n"
+                        "apiVersion: metrics.k8s.io/v1beta1\nkind: NodeMetrics\nmetadata:\n  name: n\n");
+  auto r = validate("--summary " + shell_quoted(crs.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("Summary: 3 resources found in 1 file - Valid: 0, Invalid: 0, Errors: 0, Skipped: 3"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(validate("--strict-kinds " + shell_quoted(crs.string())).exit_code, 1);
+  // A kind missing from a built-in group is a typo: an error unless --ignore-missing-schemas.
+  auto typo = dir_.write("typo.yaml", "apiVersion: networking.k8s.io/v1\nkind: Ingres\nmetadata:\n  name: i\n");
+  auto t = validate(shell_quoted(typo.string()));
+  EXPECT_EQ(t.exit_code, 1);
+  EXPECT_NE(t.out.find("misspelt kind or apiVersion?"), std::string::npos) << t.out;
+  EXPECT_EQ(validate("--ignore-missing-schemas " + shell_quoted(typo.string())).exit_code, 0);
+}
+
+TEST_F(Cli, CustomResourceSchemaLocations) {
+  const char* widget_schema = R"({"type": "object", "required": ["spec"], "properties": {
+    "apiVersion": {"type": "string"}, "kind": {"type": "string"}, "metadata": {"type": "object"},
+    "spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}})";
+  auto schema = dir_.write("crds/example.com/widget_v1.json", widget_schema);
+  auto bad = shell_quoted(
+      dir_.write("w.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: big\n")
+          .string());
+  auto crds = dir_.path() / "crds";
+  // The CRDs-catalog layout in a folder, as a kubeconform template, and one .json file.
+  for (const std::string& location : {crds.string(), crds.string() + "/{{ .Group }}/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json",
+                                      schema.string()}) {
+    auto r = validate("--schema-location " + shell_quoted(location) + " " + bad);
+    EXPECT_EQ(r.exit_code, 1) << location << "\n" << r.out;
+    EXPECT_NE(r.out.find("w.yaml:6:9: error: spec.size: expected integer"), std::string::npos) << location << "\n"
+                                                                                                << r.out;
+  }
+  EXPECT_EQ(validate("--schema-location '" + crds.string() + "/{{ .Foo }}.json' " + bad).exit_code, 2);
+}
+
+TEST_F(Cli, KindOrApiVersionMissingFailsNeitherIsSkipped) {
+  // kubeconform's fixtures: missing_kind_value.yaml, missing_apiversion.yaml, missing_kind.yaml.
+  auto r = validate(shell_quoted(dir_.write("k.yaml", "kind:\n").string()));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("kind is empty"), std::string::npos) << r.out;
+  EXPECT_EQ(validate(shell_quoted(dir_.write("a.yaml", "kind: Pod\nmetadata:\n  name: a\n").string())).exit_code, 1);
+  auto neither = validate(shell_quoted(dir_.write("n.yaml", "key: value\n").string()));
+  EXPECT_EQ(neither.exit_code, 0) << neither.out;
+  EXPECT_NE(neither.out.find("info: not a Kubernetes object"), std::string::npos) << neither.out;
+}
+
+TEST_F(Cli, SkipSummaryAndTap) {
+  auto pod = shell_quoted(dir_.write("pod.yaml", kGoodPod).string());
+  EXPECT_EQ(validate("--summary " + pod).out,
+            "Summary: 1 resource found in 1 file - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n");
+  EXPECT_EQ(validate("--summary --skip Pod " + pod).out,
+            "Summary: 1 resource found in 1 file - Valid: 0, Invalid: 0, Errors: 0, Skipped: 1\n");
+  EXPECT_EQ(validate("--summary --skip Deployment,v1/Pod " + pod).out,
+            "Summary: 1 resource found in 1 file - Valid: 0, Invalid: 0, Errors: 0, Skipped: 1\n");
+  EXPECT_EQ(validate("--summary --skip v2/Pod " + pod).out,
+            "Summary: 1 resource found in 1 file - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n");
+  EXPECT_EQ(validate("--summary -", kGoodPod).out,
+            "Summary: 1 resource found parsing stdin - Valid: 1, Invalid: 0, Errors: 0, Skipped: 0\n");
+  auto broken = shell_quoted(dir_.write("broken.yaml", kGoodPod + "  - name: 7\n").string());
+  auto tap = validate("-o tap --summary " + pod + " " + broken);
+  EXPECT_EQ(tap.exit_code, 1);
+  EXPECT_TRUE(tap.out.starts_with("TAP version 13\nok 1 - " + (dir_.path() / "pod.yaml").string() + "\n")) << tap.out;
+  EXPECT_NE(tap.out.find("\nnot ok 2 - " + (dir_.path() / "broken.yaml").string() + ": "), std::string::npos) << tap.out;
+  EXPECT_NE(tap.out.find("\n1..2\n# Summary: 2 resources found in 2 files - Valid: 1, Invalid: 1"), std::string::npos)
+      << tap.out;
+  EXPECT_EQ(validate("--strict --allow-unknown-fields " + pod).exit_code, 2);
 }
 
 TEST_F(Cli, GithubFormatChosenUnderActions) {
@@ -145,6 +222,7 @@ TEST_F(Cli, ToolErrorsExitTwo) {
   EXPECT_EQ(validate("--disable no-such-rule -").exit_code, 2);
   EXPECT_EQ(validate("--kubernetes-version banana -").exit_code, 2);
   EXPECT_EQ(validate("-o xml -").exit_code, 2);
+  EXPECT_EQ(validate("--strict-kinds --ignore-missing-schemas -").exit_code, 2);
 }
 
 TEST_F(Cli, BinaryFileIsAFindingNotACrash) {

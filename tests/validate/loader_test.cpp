@@ -58,6 +58,10 @@ TEST(Loader, DuplicateKeysAreFindingsAtTheSecondKey) {
   EXPECT_EQ(loaded.findings[0].line, 5);
   EXPECT_EQ(loaded.findings[0].column, 3);
   EXPECT_NE(loaded.findings[0].message.find("line 4"), std::string::npos);
+  // Which value wins matters (Google's GPUDirect NCCL tests repeat `resources:`): the last,
+  // as in kubectl (tests/validate/upstream_peer_test.cpp checks kubectl itself).
+  EXPECT_NE(loaded.findings[0].message.find("kubectl uses this later value"), std::string::npos);
+  EXPECT_EQ(loaded.manifests[0].value["metadata"]["name"], "b");
 }
 
 TEST(Loader, SyntaxErrorsNameTheFileLineOfTheSecondDocument) {

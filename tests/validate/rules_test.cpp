@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 #include "validate/rules.h"
 #include "validate/yaml_loader.h"
@@ -77,6 +79,22 @@ TEST(GpuRules, AcceleratorSelectorMissingOrUnknown) {
   ASSERT_TRUE(x);
   EXPECT_EQ(x->line, 7);
   EXPECT_NE(x->message.find("did you mean"), std::string::npos);
+  // A label newer than the catalog (container-engine-accelerators' nri-device-injector.yaml
+  // selects nvidia-rtx-pro-6000-vws) cannot be told from a typo: info, never a warning.
+  EXPECT_EQ(x->severity, Severity::kInfo);
+  // Clusters with one GPU type need no selector (the Kubernetes "Schedule GPUs" page).
+  EXPECT_EQ(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n")), "gpu-no-accelerator-selector")->severity,
+            Severity::kInfo);
+}
+
+TEST(GpuRules, TemplatePlaceholderCountIsNotAFinding) {
+  // kubernetes-engine-samples' custom-compute-classes/reservations/deployment-gpu.yaml is run
+  // through envsubst before kubectl sees it.
+  auto f = check(gpu_pod("      limits:\n        nvidia.com/gpu: \"${ACCELERATOR_QUANTITY}\"\n", kSelector));
+  ASSERT_TRUE(find(f, "gpu-non-integer"));
+  EXPECT_EQ(find(f, "gpu-non-integer")->severity, Severity::kInfo);
+  EXPECT_EQ(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: \"1.5\"\n", kSelector)), "gpu-non-integer")->severity,
+            Severity::kError);
 }
 
 TEST(GpuRules, NonRequestingPodOnGpuNodesNeedsToleration) {
@@ -92,6 +110,8 @@ TEST(GpuRules, HostPathDriverMountAndInstallerExemption) {
   auto f = check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n", kSelector + volumes));
   ASSERT_TRUE(find(f, "gpu-hostpath-driver-mount"));
   EXPECT_EQ(find(f, "gpu-hostpath-driver-mount")->line, 11);
+  // GPUDirect installers and NCCL tests mount these on purpose: a hint, not a warning.
+  EXPECT_EQ(find(f, "gpu-hostpath-driver-mount")->severity, Severity::kInfo);
 
   std::string installer =
       "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: nvidia-driver-installer\n  namespace: kube-system\n"
@@ -110,12 +130,66 @@ TEST(GpuRules, HostPathDriverMountAndInstallerExemption) {
   std::string legacy = installer;
   legacy.replace(0, std::string("apiVersion: apps/v1").size(), "apiVersion: extensions/v1beta1");
   auto l = check(legacy);
-  EXPECT_TRUE(find(l, "gpu-driver-installer-legacy"));
-  EXPECT_TRUE(find(l, "removed-api"));
+  EXPECT_TRUE(find(l, "removed-api"));  // the old apiVersion is removed-api's finding alone
+  EXPECT_FALSE(find(l, "gpu-driver-installer-legacy"));
   std::string no_exclusion = installer;
   no_exclusion.erase(no_exclusion.find("              - {key: cloud.google.com/gke-gpu-driver-version"),
                      std::string("              - {key: cloud.google.com/gke-gpu-driver-version, operator: DoesNotExist}\n").size());
-  EXPECT_TRUE(find(check(no_exclusion), "gpu-driver-installer-legacy"));
+  // Upstream's ubuntu/daemonset.yaml and cos/daemonset-nvidia-mig.yaml are like this today.
+  auto n = check(no_exclusion);
+  ASSERT_TRUE(find(n, "gpu-driver-installer-legacy"));
+  EXPECT_EQ(find(n, "gpu-driver-installer-legacy")->severity, Severity::kInfo);
+  // minikube/daemonset.yaml targets no GKE node label, so GKE-managed drivers never meet it.
+  std::string minikube = no_exclusion;
+  minikube.erase(minikube.find("              - {key: cloud.google.com/gke-accelerator"),
+                 std::string("              - {key: cloud.google.com/gke-accelerator, operator: Exists}\n").size());
+  EXPECT_FALSE(find(check(minikube), "gpu-driver-installer-legacy"));
+}
+
+// Real upstream files (tests/validate/upstream), as they are and with one mistake put in:
+// the rules stay silent on the first and catch the second.
+std::string upstream(const std::string& path) {
+  std::ifstream in(std::string(GKEBUILD_SOURCE_ROOT) + "/tests/validate/upstream/" + path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_FALSE(text.empty()) << path;
+  return text;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+bool has_warning_or_error(const std::vector<Finding>& all) {
+  return std::any_of(all.begin(), all.end(), [](const Finding& f) { return f.severity != Severity::kInfo; });
+}
+
+TEST(GpuRulesOnUpstream, SilentOnTheFilesCatchTheMistakePutIn) {
+  const std::string vllm = upstream("kubernetes-engine-samples/ai-ml/llm-serving-gemma/vllm/vllm-2-2b-it.yaml");
+  EXPECT_FALSE(has_warning_or_error(check(vllm)));
+  const std::string request = "            nvidia.com/gpu: \"1\"\n          limits:";
+  EXPECT_EQ(find(check(replaced(vllm, request, "            nvidia.com/gpu: \"0.5\"\n          limits:")),
+                 "gpu-request-ne-limit")->severity, Severity::kError);
+  auto half = check(replaced(replaced(vllm, request, "            nvidia.com/gpu: \"0.5\"\n          limits:"),
+                             "            nvidia.com/gpu: \"1\"\n        command", "            nvidia.com/gpu: \"0.5\"\n        command"));
+  EXPECT_EQ(find(half, "gpu-non-integer")->severity, Severity::kError);
+  EXPECT_EQ(find(check(replaced(vllm, "            nvidia.com/gpu: \"1\"\n        command",
+                                "            nvidia.com/gpus: \"1\"\n        command")),
+                 "gpu-request-without-limit")->severity, Severity::kError);
+
+  const std::string tcpx = upstream("container-engine-accelerators/gpudirect-tcpx/nccl-tcpx-installer.yaml");
+  EXPECT_FALSE(has_warning_or_error(check(tcpx)));
+  auto untolerated = check(replaced(tcpx, "      tolerations:\n        - operator: \"Exists\"\n", ""));
+  ASSERT_TRUE(find(untolerated, "gpu-toleration-missing-nonrequesting"));
+  EXPECT_EQ(find(untolerated, "gpu-toleration-missing-nonrequesting")->severity, Severity::kWarning);
+
+  const std::string cos = upstream("container-engine-accelerators/nvidia-driver-installer/cos/daemonset-preloaded.yaml");
+  EXPECT_TRUE(check(cos).empty());
+  auto without_term = check(replaced(cos, "              - key: cloud.google.com/gke-gpu-driver-version\n                operator: DoesNotExist\n", ""));
+  ASSERT_TRUE(find(without_term, "gpu-driver-installer-legacy"));
+  EXPECT_FALSE(has_warning_or_error(without_term));
 }
 
 TEST(BatchRules, GpuJobWithoutTtlBackoffOrDeadline) {
@@ -128,6 +202,9 @@ TEST(BatchRules, GpuJobWithoutTtlBackoffOrDeadline) {
   EXPECT_TRUE(find(f, "job-gpu-no-backoff-limit"));
   EXPECT_TRUE(find(f, "job-gpu-no-deadline"));
   EXPECT_EQ(find(f, "job-gpu-no-ttl")->line, 5);
+  // Advice, not a mistake (kubernetes-engine-samples' GPU Jobs set none of them): info.
+  for (const char* rule : {"job-gpu-no-ttl", "job-gpu-no-backoff-limit", "job-gpu-no-deadline"})
+    EXPECT_EQ(find(f, rule)->severity, Severity::kInfo) << rule;
   EXPECT_FALSE(find(check(job, {"job-gpu-no-ttl"}), "job-gpu-no-ttl"));
   std::string annotated = job;
   annotated.replace(annotated.find("  name: j\n"), 10,

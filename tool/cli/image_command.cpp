@@ -22,6 +22,7 @@
 #include "image/layout_sink.h"
 #include "image/layout_source.h"
 #include "imageproject/project_images.h"
+#include "imagerun/run_step.h"
 #include "project/project.h"
 #include "publish/publish.h"
 #include "publish/registry_pull.h"
@@ -135,6 +136,7 @@ int build_dockerfile(const ImageFlags& flags) {
   if (!flags.stage.empty()) stage_binaries(flags.stage, flags.context);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.pull = publish::registry_pull(store, session_options(flags.registry));
+  options.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   build::BuildResult result = build::build_image(options, store);
   std::string digest = publish(*store, result.image, tag, output);
   if (!destination) {
@@ -179,6 +181,7 @@ int build_project(const ImageFlags& flags) {
   options.build = common_options(flags);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.build.pull = publish::registry_pull(store, session_options(flags.registry));
+  options.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   auto built = imageproject::build_project_images(project, options, store);
   if (flags.push) return push_project(project, *store, built, flags, output);
   if (!output.archive.empty() && built.size() != 1) {
@@ -225,7 +228,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--stage", flags->stage,
                       "Copy this ELF binary to CONTEXT/bin and the libraries it needs to CONTEXT/lib");
   command->add_option("--workloads-build", flags->workloads_build,
-                      "Folder with the built workload binaries (default: the project's build/)");
+                      "Folder with prebuilt workload binaries (default: gkebuild builds the CMake target of the "
+                      "project's CMakeLists.txt or `source:`, else looks in the project's build/)");
   command->add_flag("--quiet,-q", flags->quiet, "No progress on stderr");
   add_registry_flags(*command, flags->registry);
   command->callback([flags, &action] {

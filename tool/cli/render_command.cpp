@@ -16,6 +16,7 @@
 #include "render/render.h"
 #include "render/template_file.h"
 #include "render/values.h"
+#include "workloadbuild/device_check.h"
 
 namespace gkebuild::cli {
 namespace {
@@ -72,6 +73,18 @@ int render_template(const RenderArguments& args) {
   return kExitSuccess;
 }
 
+// Where gkebuild staged an image's binary, a warning for each accelerator it cannot run on,
+// in validate's format (the render itself still succeeds).
+void warn_about_device_code(const project::Project& project, const std::vector<std::string>& accelerators) {
+  try {
+    for (const auto& finding : workloadbuild::staged_image_findings(project, accelerators))
+      std::cerr << to_string(finding.where) << ": warning: " << finding.message << " (as last staged by gkebuild "
+                << "image) [cuda-arch]\n";
+  } catch (const Error& e) {
+    std::cerr << "gkebuild render: warning: cannot check the staged device code: " << e.what() << "\n";
+  }
+}
+
 int render_project(const RenderArguments& args) {
   if (args.trim_blocks || args.lstrip_blocks || args.keep_trailing_newline || args.undefined != "strict")
     throw SourceError({"render"}, "--trim-blocks, --lstrip-blocks, --keep-trailing-newline and --undefined "
@@ -86,6 +99,7 @@ int render_project(const RenderArguments& args) {
   options.nfs_server = args.nfs_server;
   options.all_dockerfiles = !args.output_dir.empty() && args.targets.empty();
   const auto files = render::render_project(project, options);
+  warn_about_device_code(project, args.accelerators);
   if (!args.output_dir.empty()) {
     render::write_files(args.output_dir, files);
     if (::isatty(STDERR_FILENO))

@@ -74,7 +74,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--values", options.values_files, "a YAML or JSON values file (repeatable, merged in order)");
   command->add_option("--image", flags->images, "NAME=REPO@sha256:…: run this pushed image instead of building");
   command->add_option("--workloads-build", options.workloads_build,
-                      "where compiled workload binaries are (default: the project's and this folder's build/)");
+                      "where prebuilt workload binaries are (default: gkebuild builds the CMake target of the "
+                      "project's CMakeLists.txt or `source:`, else looks in the project's and this folder's build/)");
   command->add_flag("--no-build", options.no_build, "use the digests of the last push (.gkebuild/images.json)");
   command->add_flag("--dry-run", options.dry_run, "print the YAML that would be applied; check it with dryRun=All");
   command->add_flag("--detach", options.detach, "return once the Jobs are created");

@@ -18,11 +18,15 @@ struct ValidateFlags {
   std::vector<std::string> inputs;
   std::vector<std::string> schema_locations;
   std::vector<std::string> disabled;
+  std::vector<std::string> skip;
   std::string kubernetes_version;
   OutputFlags output;  // format empty: text, or github under GitHub Actions
   std::string fail_on = "error";
   bool strict_kinds = false;
+  bool ignore_missing_schemas = false;
+  bool strict = false;  // kubeconform's -strict: gkebuild's default, accepted for CI scripts
   bool allow_unknown_fields = false;
+  bool summary = false;
   bool list_rules = false;
 };
 
@@ -45,8 +49,18 @@ int run(const ValidateFlags& flags) {
   validate::ValidateOptions options;
   options.inputs = flags.inputs.empty() ? std::vector<std::string>{"-"} : flags.inputs;
   options.schema_locations = flags.schema_locations;
+  for (const auto& location : flags.schema_locations) {
+    if (auto bad = validate::unknown_template_variable(location); !bad.empty()) {
+      std::cerr << "gkebuild validate: --schema-location '" << location << "': unknown template variable " << bad
+                << " (known: .NormalizedKubernetesVersion .StrictSuffix .ResourceKind .ResourceAPIVersion .Group "
+                   ".KindSuffix)\n";
+      return kExitUsage;
+    }
+  }
   options.strict = !flags.allow_unknown_fields;
   options.strict_kinds = flags.strict_kinds;
+  options.ignore_missing_schemas = flags.ignore_missing_schemas;
+  options.skip_kinds = flags.skip;
   options.cache_dir = validate::default_cache_dir();
   for (const auto& rule : flags.disabled) {
     if (!validate::find_rule(rule)) {
@@ -66,7 +80,13 @@ int run(const ValidateFlags& flags) {
   }
   auto threshold = validate::parse_severity(flags.fail_on);
   auto report = validate::run_validation(options, std::cin);
-  std::cout << validate::format_report(report, choose_format(flags.output.format));
+  auto format = choose_format(flags.output.format);
+  std::cout << validate::format_report(report, format);
+  // The summary is a line of text: the structured formats (JSON, JUnit, SARIF) stay parseable.
+  if (flags.summary && (format == validate::OutputFormat::kText || format == validate::OutputFormat::kGithub))
+    std::cout << validate::format_summary(report);
+  else if (flags.summary && format == validate::OutputFormat::kTap)
+    std::cout << "# " << validate::format_summary(report);
   if (flags.fail_on == "never") return kExitSuccess;
   for (const auto& finding : report.findings)
     if (finding.severity >= *threshold) return kExitFailure;
@@ -80,17 +100,31 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--kubernetes-version,-k", flags->kubernetes_version,
                       "Target Kubernetes version (default: the newest with schemas available)");
   command->add_option("--schema-location", flags->schema_locations,
-                      "Schema folder or kubeconform URL/path template, tried before the bundled schemas")
+                      "Schema folder, one schema .json, or kubeconform URL/path template; tried before the bundled "
+                      "schemas")
       ->allow_extra_args(false);
   command->add_option("--disable", flags->disabled, "Turn a rule off for this run (repeatable)")
       ->allow_extra_args(false);
-  add_output_flags(*command, flags->output, {"text", "json", "junit", "sarif", "github"},
+  add_output_flags(*command, flags->output, {"text", "json", "junit", "sarif", "github", "tap"},
                    "Output format (default: text, or github under GitHub Actions)", false);
   command->add_option("--fail-on", flags->fail_on, "Lowest severity that makes the exit status 1")
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
-  command->add_flag("--strict-kinds", flags->strict_kinds, "Kinds without a schema are errors, not skipped");
+  auto* strict_kinds = command->add_flag("--strict-kinds", flags->strict_kinds,
+                                         "Kinds without a schema, custom resources included, are errors");
+  command->add_flag("--ignore-missing-schemas", flags->ignore_missing_schemas,
+                    "Kinds of built-in groups without a schema are skipped too (as kubeconform's flag)")
+      ->excludes(strict_kinds);
+  command->add_option("--skip", flags->skip,
+                      "Kinds not to check: Kind or apiVersion/Kind, comma-separated or repeated (kubeconform's -skip)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command->add_flag("--summary", flags->summary,
+                    "Print a kubeconform-style count of valid, invalid and skipped objects (text and tap output)");
+  auto* strict = command->add_flag("--strict", flags->strict,
+                                   "Unknown fields and duplicate keys are errors (the default; kubeconform's -strict)");
   command->add_flag("--allow-unknown-fields", flags->allow_unknown_fields,
-                    "Use the non-strict schemas (unknown fields pass)");
+                    "Use the non-strict schemas (unknown fields pass)")
+      ->excludes(strict);
   command->add_flag("--list-rules", flags->list_rules, "List the rules with their severity and fix, then exit");
   command->callback([flags, &action] { action = [flags] { return run(*flags); }; });
 }

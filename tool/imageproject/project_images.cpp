@@ -9,6 +9,9 @@
 #include "image/layout_sink.h"
 #include "render/plan.h"
 #include "render/render.h"
+#include "workloadbuild/cmake_target.h"
+#include "workloadbuild/cuda_architectures.h"
+#include "workloadbuild/device_check.h"
 
 namespace gkebuild::imageproject {
 namespace fs = std::filesystem;
@@ -44,7 +47,65 @@ fs::path workload_binary(const project::Project& project, const project::Image& 
   for (const auto& p : places) searched += (searched.empty() ? "" : ", ") + p.string();
   throw SourceError(image.where, "the binary of workload '" + image.workload + "' is not built (searched " +
                                      searched + "); build it first, e.g. `cmake --build build --target " +
-                                     image.workload + "`, or pass --workloads-build DIR");
+                                     image.workload + "`, or pass --workloads-build DIR; or let gkebuild build "
+                                     "it: a CMakeLists.txt beside gkebuild.yaml (or `source: DIR` in the image) "
+                                     "with a target of that name");
+}
+
+// The CMake project that builds the image's workload: `source:`, else the project folder
+// when it has a CMakeLists.txt; none for a shipped workload built beforehand.
+std::optional<fs::path> workload_source(const project::Project& project, const project::Image& image) {
+  std::error_code error;
+  if (!image.source.empty()) return project.dir / image.source;
+  if (fs::is_regular_file(project.dir / "CMakeLists.txt", error)) return project.dir;
+  return std::nullopt;
+}
+
+// What gkebuild built the target with, for the message when the device code falls short.
+struct WorkloadBuild {
+  fs::path binary;
+  std::string cuda_architectures;  // empty: built elsewhere (prebuilt)
+};
+
+WorkloadBuild build_workload(const project::Project& project, const project::Image& image,
+                             const ProjectImageOptions& options) {
+  const auto source = options.workloads_build.empty() ? workload_source(project, image) : std::nullopt;
+  if (!source) return {workload_binary(project, image, options), ""};
+  workloadbuild::TargetBuild request;
+  request.source = *source;
+  request.build = project.dir / ".gkebuild" / "build" / image.name;
+  request.target = image.workload;
+  auto targets = workloadbuild::image_targets(project, image);
+  if (options.run) {
+    const auto run = workloadbuild::run_targets(project, *options.run);
+    targets.insert(targets.end(), run.begin(), run.end());
+  }
+  request.cuda_architectures = workloadbuild::cmake_cuda_architectures(targets);
+  request.note = options.build.progress;
+  try {
+    return {workloadbuild::build_cmake_target(request), request.cuda_architectures};
+  } catch (const Error& e) {
+    throw SourceError(image.where, "image '" + image.name + "': " + e.what());
+  }
+}
+
+// Refuses an image whose staged device code cannot run on an accelerator its experiments use.
+void check_device_code(const project::Project& project, const project::Image& image, const fs::path& context,
+                       const WorkloadBuild& built, const ProjectImageOptions& options) {
+  const auto findings = workloadbuild::device_code_findings(
+      image.name,
+      options.run ? workloadbuild::run_targets(project, *options.run) : workloadbuild::image_targets(project, image),
+      workloadbuild::staged_device_code(context));
+  if (findings.empty()) return;
+  std::string message;
+  for (const auto& finding : findings) message += (message.empty() ? "" : "\n") + finding.message;
+  message += built.cuda_architectures.empty()
+                 ? "\nRebuild the workload for these accelerators; gkebuild builds it for them itself from a "
+                   "CMakeLists.txt in the project folder (or `source: DIR`) when no --workloads-build is given."
+                 : "\ngkebuild passed CMAKE_CUDA_ARCHITECTURES=" + built.cuda_architectures +
+                       "; the project sets its own (CMAKE_CUDA_ARCHITECTURES or the target's CUDA_ARCHITECTURES): "
+                       "add the missing architectures there, or remove the setting.";
+  throw SourceError(findings.front().where, message);
 }
 
 // The context folder: the Dockerfile, bin/ and lib/ as the template expects them.
@@ -54,11 +115,17 @@ fs::path stage(const project::Project& project, const project::Image& image, con
   fs::create_directories(context / "bin");
   fs::create_directories(context / "lib");
   if (!image.workload.empty()) {
-    fs::path binary = workload_binary(project, image, options);
+    const WorkloadBuild built = build_workload(project, image, options);
+    const fs::path& binary = built.binary;
     try {
       elf::stage_context({binary}, context);
     } catch (const elf::ElfError& e) {
       throw SourceError(image.where, std::string("cannot stage workload '") + image.workload + "': " + e.what());
+    }
+    try {
+      check_device_code(project, image, context, built, options);
+    } catch (const elf::ElfError& e) {
+      throw SourceError(image.where, "image '" + image.name + "': cannot read its device code: " + e.what());
     }
   }
   write_file_atomically(context / "Dockerfile", render::render_dockerfile(project, image, reference));

@@ -7,12 +7,14 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "build/builder.h"
 #include "oci/layout.h"
 #include "project/project.h"
+#include "workloadbuild/cuda_architectures.h"
 
 namespace gkebuild::imageproject {
 
@@ -27,12 +29,20 @@ struct ProjectImageOptions {
   std::vector<std::string> images;  // empty: every image of the project
   // Where compiled workload binaries are looked for (recursively); empty: the
   // project folder's and the current folder's build/.
+  // Empty (and a CMakeLists.txt in the project folder or the image's `source:`): the
+  // workload is the CMake target of that name, built in .gkebuild/build/<image>.
   std::filesystem::path workloads_build;
+  // A submit: the image's device code is checked for this run's accelerators alone, and
+  // the workload built for them as well as for every experiment's. Else: checked and built
+  // for the accelerators of every experiment that uses the image.
+  std::optional<workloadbuild::SubmittedRun> run;
   build::BuildOptions build;  // compression, epoch, progress, pull
 };
 
 // Builds each image in turn into `store` and tags it there. Throws SourceError
-// (unknown image, before anything is built; missing workload binary) or DockerfileError.
+// (unknown image, before anything is built; missing workload binary; a workload that
+// does not build; staged device code that cannot run on an accelerator of an experiment
+// that uses the image) or DockerfileError.
 std::vector<ProjectImage> build_project_images(const project::Project& project, const ProjectImageOptions& options,
                                                std::shared_ptr<oci::Layout> store);
 

@@ -1,5 +1,9 @@
 #include "kube/client.h"
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 #include "base/base64.h"
 #include "kube/api_error.h"
 
@@ -22,6 +26,12 @@ HttpResult result_of(HttpClient& http, const HttpRequest& request, const std::st
     HttpResponse response = http.send(request);
     result.status = response.status;
     result.body = std::move(response.body);
+    if (auto header = response.headers.find("retry-after"); header != response.headers.end()) {
+      // Seconds only: the API server never sends the HTTP-date form.
+      const std::string& value = header->second;
+      if (!value.empty() && value.size() < 6 && value.find_first_not_of("0123456789") == std::string::npos)
+        result.retry_after = std::stol(value);
+    }
     if (response.end == HttpResponse::End::Stopped) result.end = HttpResult::End::Stopped;
   } catch (const HttpError& e) {
     if (e.status() == 0) throw std::runtime_error("cannot reach the Kubernetes API server " + server + ": " + e.reason());
@@ -54,6 +64,18 @@ HttpResult Client::send_as(HttpRequest request, const HttpAuth& auth) {
 HttpResult Client::perform(HttpRequest request) {
   request.url = server_ + request.url;
   request.headers.push_back("Accept: application/json");
+  HttpResult result = authenticated(request);
+  for (int retry = 0; retry < kMaxThrottledRetries && result.retry_after >= 0 &&
+                      (result.status == 429 || result.status >= 500);
+       ++retry) {
+    // The body was not handed to a sink (non-2xx answers are buffered), so trying again is safe.
+    std::this_thread::sleep_for(std::chrono::seconds(std::min(result.retry_after, 60L)));
+    result = authenticated(request);
+  }
+  return result;
+}
+
+HttpResult Client::authenticated(const HttpRequest& request) {
   auto credential = credentials_.current();
   HttpResult result = send_as(request, credential.auth);
   if (result.status != 401 || !credentials_.renew_after_unauthorized(credential.generation)) return result;

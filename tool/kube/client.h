@@ -1,6 +1,7 @@
 // One API server as the kubeconfig describes it: requests carry the current
 // credential, and a 401 renews an exec-plugin or tokenFile credential and
-// retries once. Object-level operations (objects.h, watch.h, logs.h) build on this.
+// retries once; a 429 or 5xx with Retry-After (API Priority and Fairness throttling)
+// is tried again after the time the server asks for, up to kMaxThrottledRetries times. Object-level operations (objects.h, watch.h, logs.h) build on this.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,7 +23,10 @@ struct HttpResult {
   std::string body;  // the whole body, or, when streamed, only a non-2xx body
   End end = End::Complete;
   std::string drop_reason;  // when Dropped: what went wrong
+  long retry_after = -1;    // seconds, from a Retry-After header (429, 5xx); -1 without one
 };
+
+inline constexpr int kMaxThrottledRetries = 10;  // client-go's default
 
 class Client {
  public:
@@ -48,6 +52,7 @@ class Client {
 
  private:
   HttpResult perform(HttpRequest request);
+  HttpResult authenticated(const HttpRequest& request);
   HttpResult send_as(HttpRequest request, const HttpAuth& auth);
 
   std::string namespace_;

@@ -17,6 +17,14 @@ struct ObjectEvent {
   std::string last_seen;  // RFC 3339, as the server wrote it
 };
 
+// One core/v1 Event as the fields above. Its time is lastTimestamp, or eventTime where that is
+// null (events the scheduler and newer components write through events.k8s.io carry only
+// eventTime), or firstTimestamp.
+ObjectEvent object_event(const nlohmann::json& item);
+
+// Oldest first, by the times object_event chose (RFC 3339 UTC strings of one server sort as times).
+void sort_by_time(std::vector<ObjectEvent>& events);
+
 // Events whose involvedObject is `kind` `name` in `namespace_name`, oldest first.
 std::vector<ObjectEvent> events_for(Client& client, const std::string& namespace_name, const std::string& kind,
                                     const std::string& name);

@@ -84,11 +84,38 @@ std::optional<json> get(Client& client, const ResourceType& type, const std::str
 }
 
 json list(Client& client, const ResourceType& type, const std::string& namespace_name, const ListOptions& options) {
-  HttpRequest request;
-  request.url = collection_path(type, namespace_name) + selector_query(options);
   std::string what(type.plural);
   if (type.namespaced) what += " in namespace " + namespace_name;
-  return client.send_json(request, "list " + what);
+  const std::string base = collection_path(type, namespace_name) + selector_query(options);
+  const char separator = base.find('?') == std::string::npos ? '?' : '&';
+  json whole;
+  std::string next;
+  do {
+    HttpRequest request;
+    request.url = base;
+    if (options.page_size > 0) {
+      request.url += separator + std::string("limit=") + std::to_string(options.page_size);
+      if (!next.empty()) request.url += "&continue=" + percent_encode(next);
+    }
+    HttpResult result = client.send(request);
+    if (result.status == 410 && !next.empty()) {
+      // The snapshot the pages came from is gone (compacted): start again in one request.
+      ListOptions unpaged = options;
+      unpaged.page_size = 0;
+      return list(client, type, namespace_name, unpaged);
+    }
+    json page = Client::json_body(result, "list " + what);
+    next = page.value("metadata", json::object()).value("continue", "");
+    if (whole.is_null()) {
+      whole = std::move(page);
+    } else {
+      auto& items = whole["items"];
+      for (auto& item : page["items"]) items.push_back(std::move(item));
+    }
+  } while (!next.empty());
+  if (whole.contains("metadata")) whole["metadata"].erase("continue");
+  if (!whole.contains("items") || whole["items"].is_null()) whole["items"] = json::array();
+  return whole;
 }
 
 bool remove(Client& client, const ResourceType& type, const std::string& namespace_name, const std::string& name,

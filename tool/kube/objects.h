@@ -34,8 +34,11 @@ std::optional<nlohmann::json> get(Client& client, const ResourceType& type, cons
 struct ListOptions {
   std::string label_selector;
   std::string field_selector;
+  int page_size = 500;  // limit per request, as kubectl and client-go's pager ask; 0: one request
 };
-// The List object (items and metadata.resourceVersion).
+// The List object (items and metadata.resourceVersion), read in pages of `page_size` (limit and
+// continue) and put together; the resourceVersion is the first page's, which the server keeps
+// for every page. A continue token that expired (410) starts the list again without pages.
 nlohmann::json list(Client& client, const ResourceType& type, const std::string& namespace_name,
                     const ListOptions& options = {});
 

@@ -28,13 +28,20 @@ void remove_bundle(const fs::path& dir) {
   fs::remove_all(dir, ignored);
 }
 
-Bundle::Bundle(fs::path dir, const fs::path& image_rootfs) : dir_(std::move(dir)) {
+Bundle::Bundle(fs::path dir, const fs::path& image_rootfs) : Bundle(std::move(dir), std::vector{image_rootfs}, "") {}
+
+Bundle::Bundle(fs::path dir, const std::vector<fs::path>& lowers, const std::string& more_options)
+    : dir_(std::move(dir)) {
   check_mountable(dir_);
-  check_mountable(image_rootfs);
+  std::string lowerdir;
+  for (const auto& lower : lowers) {
+    check_mountable(lower);
+    lowerdir += (lowerdir.empty() ? "" : ":") + lower.string();
+  }
   remove_bundle(dir_);
   for (const char* sub : {"rootfs", "upper", "work"}) fs::create_directories(dir_ / sub);
-  const std::string options = "lowerdir=" + image_rootfs.string() + ",upperdir=" + (dir_ / "upper").string() +
-                              ",workdir=" + (dir_ / "work").string();
+  std::string options = "lowerdir=" + lowerdir + ",upperdir=" + upper().string() + ",workdir=" + (dir_ / "work").string();
+  if (!more_options.empty()) options += "," + more_options;
   if (::mount("overlay", rootfs().c_str(), "overlay", 0, options.c_str()) != 0) {
     const int error = errno;
     remove_bundle(dir_);
@@ -44,6 +51,8 @@ Bundle::Bundle(fs::path dir, const fs::path& image_rootfs) : dir_(std::move(dir)
 }
 
 Bundle::~Bundle() { remove_bundle(dir_); }
+
+void Bundle::unmount() const { ::umount2(rootfs().c_str(), MNT_DETACH); }
 
 void Bundle::write_config(const std::string& json) const { write_file_atomically(dir_ / "config.json", json); }
 

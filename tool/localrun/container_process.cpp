@@ -112,9 +112,9 @@ class Streamer {
 
 StreamedExit run_streaming(const RuntimeCli& cli, const std::vector<std::string>& argv, const std::string& name,
                            const std::function<void(std::string_view, bool)>& on_line,
-                           const std::atomic<bool>* stop, std::chrono::seconds grace) {
+                           const std::atomic<bool>* stop, std::chrono::seconds grace, int stdin_fd) {
   Pipe out, err;
-  const pid_t pid = spawn(argv, out.write, err.write);
+  const pid_t pid = spawn(argv, out.write, err.write, stdin_fd);
   out.close_write();
   err.close_write();
   Stopper stopper(cli, name, pid, grace);

@@ -1,5 +1,6 @@
 // Runs `runtime run` in the foreground and streams the container's stdout and stderr line
 // by line, stopping the container when asked: SIGTERM, then SIGKILL after the grace period.
+// The runtime's (and so the process's) stdin is `stdin_fd`, or /dev/null when it is -1.
 #pragma once
 
 #include <atomic>
@@ -22,6 +23,6 @@ struct StreamedExit {
 // runtime process reaped before the exception goes on.
 StreamedExit run_streaming(const RuntimeCli& cli, const std::vector<std::string>& argv, const std::string& name,
                            const std::function<void(std::string_view, bool)>& on_line,
-                           const std::atomic<bool>* stop, std::chrono::seconds grace);
+                           const std::atomic<bool>* stop, std::chrono::seconds grace, int stdin_fd = -1);
 
 }  // namespace gkebuild::localrun

@@ -74,7 +74,10 @@ ContainerUser resolve_user(const std::string& user, const fs::path& rootfs) {
   const std::string user_part = user.substr(0, colon);
   const std::string group_part = colon == std::string::npos ? "" : user.substr(colon + 1);
   ContainerUser out;
-  if (user_part.empty() && group_part.empty()) return out;
+  if (user_part.empty() && group_part.empty()) {
+    out.home = "/root";
+    return out;
+  }
 
   const auto passwd = read_database(rootfs, "etc/passwd");
   const bool numeric_user = number(user_part).has_value();
@@ -87,6 +90,7 @@ ContainerUser resolve_user(const std::string& user, const fs::path& rootfs) {
     throw std::runtime_error("the image runs as user '" + user_part + "', which its /etc/passwd does not define");
   }
   if (entry) out.gid = id_of(*entry, 3, "/etc/passwd");
+  if (entry && entry->size() > 5 && !(*entry)[5].empty()) out.home = (*entry)[5];
 
   const auto groups = read_database(rootfs, "etc/group");
   if (!group_part.empty()) {

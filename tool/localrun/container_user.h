@@ -14,6 +14,7 @@ struct ContainerUser {
   uint32_t uid = 0;
   uint32_t gid = 0;
   std::vector<uint32_t> additional_gids;  // groups of /etc/group that list the user by name
+  std::string home = "/";                 // the user's /etc/passwd home ("/root" for the default root)
 };
 
 // Throws std::runtime_error naming the user or group that the image's files do not define.

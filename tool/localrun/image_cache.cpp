@@ -1,8 +1,6 @@
 #include "localrun/image_cache.h"
 
-#include <unistd.h>
 
-#include <atomic>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -11,6 +9,7 @@
 
 #include "base/suggest.h"
 #include "image/layout_source.h"
+#include "localrun/folder_once.h"
 #include "localrun/layer_apply.h"
 #include "oci/layout.h"
 
@@ -63,29 +62,13 @@ image::Image load(const std::shared_ptr<const oci::Layout>& layout, const std::s
 
 // Unpacks into a temporary sibling, then renames it into place.
 void unpack_layers(const image::Image& image, const fs::path& final_dir) {
-  // Unique per process and per call: runs of one image may start together on several threads.
-  static std::atomic<unsigned> calls = 0;
-  const fs::path temporary = final_dir.parent_path() / (".tmp-" + final_dir.filename().string() + "-" +
-                                                        std::to_string(::getpid()) + "-" + std::to_string(++calls));
-  fs::remove_all(temporary);
-  fs::create_directories(temporary / "rootfs");
-  fs::permissions(temporary / "rootfs", fs::perms(0755));
-  try {
+  make_folder_once(final_dir, [&](const fs::path& temporary) {
+    fs::create_directory(temporary / "rootfs");
+    fs::permissions(temporary / "rootfs", fs::perms(0755));
     for (const auto& layer : image.layers()) {
       apply_layer(layer.store->blob_path(layer.blob.digest), layer.blob.digest, temporary / "rootfs");
     }
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove_all(temporary, ignored);
-    throw;
-  }
-  std::error_code ec;
-  fs::rename(temporary, final_dir, ec);
-  // Another run finished the same image first: its tree is the same as ours.
-  if (ec) fs::remove_all(temporary);
-  if (ec && !fs::is_directory(final_dir / "rootfs")) {
-    throw std::runtime_error("cannot move the unpacked image to " + final_dir.string() + ": " + ec.message());
-  }
+  });
 }
 
 }  // namespace

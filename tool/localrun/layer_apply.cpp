@@ -2,8 +2,13 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <set>
@@ -55,8 +60,8 @@ constexpr int kExtractFlags = ARCHIVE_EXTRACT_OWNER | ARCHIVE_EXTRACT_PERM | ARC
 
 class LayerApplier {
  public:
-  LayerApplier(const fs::path& blob, const oci::Digest& digest, fs::path rootfs)
-      : blob_(blob), digest_(digest), rootfs_(std::move(rootfs)), reader_(blob),
+  LayerApplier(const fs::path& blob, const oci::Digest& digest, fs::path rootfs, Whiteouts whiteouts)
+      : blob_(blob), digest_(digest), rootfs_(std::move(rootfs)), whiteouts_(whiteouts), reader_(blob),
         in_(archive_read_new(), archive_read_free), out_(archive_write_disk_new(), archive_write_free) {
     archive_read_support_filter_all(in_.get());
     archive_read_support_format_tar(in_.get());
@@ -104,7 +109,8 @@ class LayerApplier {
     const fs::path relative(path);
     const std::string name = relative.filename().string();
     const fs::path parent = resolve_in_root(rootfs_, relative.parent_path().string());
-    if (name == kOpaqueWhiteout) return empty_directory(parent);
+    const bool overlay = whiteouts_ == Whiteouts::kOverlay;
+    if (name == kOpaqueWhiteout) return overlay ? mark_opaque(parent) : empty_directory(parent);
     if (name.starts_with(kWhiteoutPrefix)) return remove_whited_out(parent, name, path);
     const fs::path target = parent / name;
     make_room(target, archive_entry_filetype(entry) == AE_IFDIR && !archive_entry_hardlink(entry));
@@ -133,6 +139,19 @@ class LayerApplier {
     }
     std::error_code ignored;
     fs::remove_all(parent / removed, ignored);
+    if (whiteouts_ == Whiteouts::kOverlay) {
+      fs::create_directories(parent);
+      if (::mknod((parent / removed).c_str(), S_IFCHR | 0, ::makedev(0, 0)) != 0) {
+        fail("cannot make the overlay whiteout '" + printable(path) + "' of", std::strerror(errno));
+      }
+    }
+  }
+
+  void mark_opaque(const fs::path& directory) {
+    fs::create_directories(directory);
+    if (::lsetxattr(directory.c_str(), "trusted.overlay.opaque", "y", 1, 0) != 0) {
+      fail("cannot mark '" + printable(directory.string()) + "' opaque in", std::strerror(errno));
+    }
   }
 
   // A directory entry merges with a directory below; anything else replaces what is there.
@@ -178,6 +197,7 @@ class LayerApplier {
   fs::path blob_;
   oci::Digest digest_;
   fs::path rootfs_;
+  Whiteouts whiteouts_;
   HashingReader reader_;
   ArchivePtr in_;
   ArchivePtr out_;
@@ -186,8 +206,8 @@ class LayerApplier {
 
 }  // namespace
 
-void apply_layer(const fs::path& blob, const oci::Digest& digest, const fs::path& rootfs) {
-  LayerApplier(blob, digest, rootfs).apply();
+void apply_layer(const fs::path& blob, const oci::Digest& digest, const fs::path& rootfs, Whiteouts whiteouts) {
+  LayerApplier(blob, digest, rootfs, whiteouts).apply();
 }
 
 }  // namespace gkebuild::localrun

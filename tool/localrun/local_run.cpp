@@ -4,10 +4,7 @@
 
 #include <cctype>
 #include <ctime>
-#include <fstream>
 #include <stdexcept>
-
-#include <nlohmann/json.hpp>
 
 #include "base/rfc3339.h"
 #include "localrun/bundle.h"
@@ -15,6 +12,7 @@
 #include "localrun/container_process.h"
 #include "localrun/image_cache.h"
 #include "localrun/process_spec.h"
+#include "localrun/runtime_cli.h"
 #include "localrun/runtime_spec.h"
 
 namespace gkebuild::localrun {
@@ -37,17 +35,6 @@ void check_can_run(const ContainerSpec& spec) {
 // The runtime's state folder: one per runtime binary, so runc and crun never share one.
 fs::path state_root(const fs::path& work_dir, const std::string& runtime) {
   return work_dir / "state" / fs::path(runtime).filename();
-}
-
-// The last error the runtime logged (--log-format json): why the container did not start.
-std::string runtime_error_in(const fs::path& log) {
-  std::ifstream in(log);
-  std::string line, last;
-  while (std::getline(in, line)) {
-    const auto entry = nlohmann::json::parse(line, nullptr, false);
-    if (entry.is_object() && entry.value("level", "") == "error") last = entry.value("msg", "");
-  }
-  return last;
 }
 
 RuntimeInputs inputs_for(const ContainerSpec& spec, const UnpackedImage& image, const fs::path& rootfs) {
@@ -109,7 +96,7 @@ ContainerResult run_container(const ContainerSpec& spec, const fs::path& work_di
       run_streaming(cli, cli.run_command(bundle.dir(), spec.name, log), spec.name, on_line, spec.stop, spec.stop_grace);
   result.ended_at = SystemClock::now();
   result.exit_code = exit.status;
-  result.reason = reason_for(exit, runtime_error_in(log));
+  result.reason = reason_for(exit, last_runtime_error(log));
   result.start = format_rfc3339_milliseconds(result.started_at);
   result.end = format_rfc3339_milliseconds(result.ended_at);
   return result;

@@ -8,8 +8,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include <nlohmann/json.hpp>
 
 extern char** environ;
 
@@ -83,9 +86,13 @@ int RuntimeCli::quiet(std::vector<std::string> args) const {
   return wait_for(spawn(args, -1, -1));
 }
 
-pid_t spawn(const std::vector<std::string>& argv, int stdout_fd, int stderr_fd) {
+pid_t spawn(const std::vector<std::string>& argv, int stdout_fd, int stderr_fd, int stdin_fd) {
   FileActions actions;
-  posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  if (stdin_fd >= 0) {
+    posix_spawn_file_actions_adddup2(actions.get(), stdin_fd, STDIN_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  }
   actions.to(stdout_fd, STDOUT_FILENO);
   actions.to(stderr_fd, STDERR_FILENO);
   posix_spawnattr_t attributes;
@@ -100,6 +107,16 @@ pid_t spawn(const std::vector<std::string>& argv, int stdout_fd, int stderr_fd) 
   posix_spawnattr_destroy(&attributes);
   if (error != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(error));
   return pid;
+}
+
+std::string last_runtime_error(const fs::path& log) {
+  std::ifstream in(log);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    const auto entry = nlohmann::json::parse(line, nullptr, false);
+    if (entry.is_object() && entry.value("level", "") == "error") last = entry.value("msg", "");
+  }
+  return last;
 }
 
 int wait_for(pid_t pid) {

@@ -37,10 +37,14 @@ class RuntimeCli {
   std::filesystem::path state_root_;
 };
 
-// Starts argv[0] (searched on PATH) with stdin from /dev/null and stdout/stderr on the given
-// descriptors (-1: /dev/null), in a process group of its own so a Ctrl-C at the terminal
-// reaches gkebuild only. Throws std::runtime_error when it cannot start.
-pid_t spawn(const std::vector<std::string>& argv, int stdout_fd, int stderr_fd);
+// Starts argv[0] (searched on PATH) with stdin, stdout and stderr on the given descriptors
+// (-1: /dev/null), in a process group of its own so a Ctrl-C at the terminal reaches
+// gkebuild only. Throws std::runtime_error when it cannot start.
+pid_t spawn(const std::vector<std::string>& argv, int stdout_fd, int stderr_fd, int stdin_fd = -1);
+
+// The last error the runtime logged with --log-format json (why a container did not start);
+// "" when there is none.
+std::string last_runtime_error(const std::filesystem::path& log);
 
 // Waits for `pid` and returns its exit status, 128+N when signal N ended it.
 int wait_for(pid_t pid);

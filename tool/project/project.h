@@ -32,7 +32,9 @@ struct Cluster {
 struct Image {
   std::string name;
   std::string from = "scratch";            // scratch | registry reference | oci:DIR
-  std::string workload;                    // a target under workloads/
+  std::string workload;                    // a CMake target of `source`, or a shipped workload's binary
+  std::string source;                      // the CMake project (relative to the project folder); empty: the
+                                           // project folder when it has a CMakeLists.txt
   std::vector<std::string> cuda_libraries; // taken from the CUDA toolkit into their own layer
   std::string dockerfile;                  // a project template used instead of Dockerfile.j2
   std::vector<std::string> entrypoint;     // default: the workload binary

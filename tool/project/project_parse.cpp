@@ -99,11 +99,17 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
   image.where = doc.where(key);
   require_dns_label(doc, key, image.name, "image name");
   Fields fields(doc, value, "image '" + image.name + "'",
-                {"from", "workload", "cudaLibraries", "dockerfile", "entrypoint", "env", "labels"});
+                {"from", "workload", "source", "cudaLibraries", "dockerfile", "entrypoint", "env", "labels"});
   image.from = fields.string("from", "scratch");
   if (image.from.empty() || image.from.find_first_of(" \t\r\n") != std::string::npos)
     doc.fail(fields.get("from"), fields.name("from") + ": expected scratch, an image reference or oci:DIR");
   image.workload = fields.string("workload", "");
+  image.source = fields.string("source", "");
+  if (!image.source.empty() && image.workload.empty())
+    doc.fail(fields.get("source"), fields.name("source") + ": names the CMake project of a workload; add workload: TARGET");
+  if (!image.source.empty() && !confined_path(project_dir, image.source))
+    doc.fail(fields.get("source"), fields.name("source") + ": '" + printable(image.source) +
+                                       "' leads outside the project folder; give a folder inside it");
   image.cuda_libraries = fields.strings("cudaLibraries");
   image.dockerfile = fields.string("dockerfile", "");
   check_dockerfile_path(doc, fields, image.dockerfile, project_dir);

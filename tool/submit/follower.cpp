@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -44,6 +45,7 @@ class Follower {
     }
     std::thread job_watch([this] { guarded([this] { watch_jobs(); }); });
     std::thread pod_watch([this] { guarded([this] { watch_pods(); }); });
+    std::thread event_watch([this] { guarded([this] { watch_events(); }); });
     FollowEnd end = FollowEnd::Finished;
     try {
       end = loop();
@@ -51,6 +53,7 @@ class Follower {
       stop_ = true;
       job_watch.join();
       pod_watch.join();
+      event_watch.join();
       join_logs();
       drop_queued(std::string("not created: ") + error.what());
       std::lock_guard lock(mutex_);
@@ -65,6 +68,7 @@ class Follower {
     stop_ = true;
     job_watch.join();
     pod_watch.join();
+    event_watch.join();
     std::lock_guard lock(mutex_);
     publish();
     view_.finish();
@@ -76,7 +80,6 @@ class Follower {
     while (true) {
       if (options_.interrupted && options_.interrupted->load()) return FollowEnd::Interrupted;
       create_up_to_cap();
-      fetch_events_when_pending();
       std::unique_lock lock(mutex_);
       if (failure_) std::rethrow_exception(failure_);
       start_logs();
@@ -123,6 +126,53 @@ class Follower {
                 });
   }
 
+  // Pod events (why a pod waits: scheduling failures, scale-up, image pulls) as they are
+  // recorded: one watch for the namespace, instead of listing its events again and again.
+  void watch_events() {
+    kube::WatchOptions watch = watch_options();
+    watch.selectors = {};
+    watch.selectors.field_selector = "involvedObject.kind=Pod";
+    kube::watch(client_, kube::resource_type("v1", "Event"), options_.namespace_name, watch,
+                [this](const kube::WatchEvent& event) {
+                  on_event(event);
+                  return !stop_.load();
+                });
+  }
+
+  void on_event(const kube::WatchEvent& event) {
+    if (event.type == "DELETED") return;  // events expire; what they said stays true
+    const json& involved = event.object.value("involvedObject", json::object());
+    const std::string pod_name = involved.value("name", "");
+    std::lock_guard lock(mutex_);
+    const std::string job = job_of_pod_name(pod_name);
+    if (job.empty()) return;
+    pod_events_[pod_name][name_of(event.object)] = kube::object_event(event.object);
+    if (auto pod = jobs_[index_.at(job)].pods.find(pod_name); pod != jobs_[index_.at(job)].pods.end()) {
+      apply_events(pod_name, pod->second);
+      mark_changed();
+    }
+  }
+
+  // The Job a pod name belongs to, by the names the Job controller gives its pods:
+  // JOB-xxxxx, or JOB-INDEX-xxxxx for Indexed Jobs; empty for another run's pods.
+  std::string job_of_pod_name(const std::string& pod) const {
+    std::string prefix = pod.substr(0, std::min(pod.size(), pod.rfind('-')));
+    for (int tries = 0; tries < 2 && !prefix.empty(); ++tries) {
+      if (index_.count(prefix)) return prefix;
+      prefix = prefix.substr(0, std::min(prefix.size(), prefix.rfind('-')));
+    }
+    return "";
+  }
+
+  void apply_events(const std::string& pod_name, PodProgress& pod) {
+    auto found = pod_events_.find(pod_name);
+    if (found == pod_events_.end()) return;
+    std::vector<kube::ObjectEvent> history;
+    for (const auto& [name, event] : found->second) history.push_back(event);
+    kube::sort_by_time(history);
+    update_from_events(pod, history);
+  }
+
   void on_job(const kube::WatchEvent& event) {
     std::lock_guard lock(mutex_);
     auto found = index_.find(name_of(event.object));
@@ -148,6 +198,7 @@ class Follower {
     JobProgress& job = jobs_[found->second];
     PodProgress& pod = job.pods[name_of(event.object)];
     update_from_pod(pod, event.object);
+    apply_events(name_of(event.object), pod);
     if (auto last = last_job_.find(job.name); last != last_job_.end()) update_from_job(job, last->second);
     if (job.state == JobState::Pending && pod.phase == "Running") job.state = JobState::Running;
     mark_changed();
@@ -195,49 +246,44 @@ class Follower {
     mark_changed();
   }
 
-  // One list of the namespace's pod events a second while a pod waits: why it waits
-  // (scale-up, scheduling failures) and whether its image is being pulled.
-  void fetch_events_when_pending() {
-    std::set<std::string> waiting;
-    {
-      std::lock_guard lock(mutex_);
-      if (Clock::now() - last_events_ < std::chrono::seconds(1)) return;
-      for (const auto& job : jobs_)
-        for (const auto& [name, pod] : job.pods)
-          if (pod.phase == "Pending") waiting.insert(name);
-      if (waiting.empty()) return;
-      last_events_ = Clock::now();
-    }
-    kube::ListOptions selectors;
-    selectors.field_selector = "involvedObject.kind=Pod";
-    const json listed = kube::list(client_, kube::resource_type("v1", "Event"), options_.namespace_name, selectors);
-    std::map<std::string, std::vector<kube::ObjectEvent>> by_pod;
-    for (const auto& item : listed.value("items", json::array())) {
-      const std::string pod = item.value("involvedObject", json::object()).value("name", "");
-      if (!waiting.count(pod)) continue;
-      by_pod[pod].push_back({item.value("type", ""), item.value("reason", ""), item.value("message", ""), 1,
-                             item.value("lastTimestamp", json("")).is_string()
-                                 ? item.value("lastTimestamp", json("")).get<std::string>()
-                                 : std::string()});
-    }
-    std::lock_guard lock(mutex_);
-    for (auto& job : jobs_)
-      for (auto& [name, pod] : job.pods)
-        if (auto found = by_pod.find(name); found != by_pod.end()) {
-          std::stable_sort(found->second.begin(), found->second.end(),
-                           [](const auto& a, const auto& b) { return a.last_seen < b.last_seen; });
-          update_from_events(pod, found->second);
-          dirty_ = true;
-        }
-  }
-
+  // Queues the log of every pod that has output (once) and keeps up to max_log_streams readers.
   void start_logs() {
     for (const auto& job : jobs_)
       for (const auto& [name, pod] : job.pods)
         if (pod.has_output() && logs_started_.insert(name).second) {
           const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(pod.index) : job.name;
-          log_threads_.emplace_back([this, job = job.name, pod = name, prefix] { follow_log(job, pod, prefix); });
+          logs_waiting_.push_back({job.name, name, prefix});
         }
+    if (logs_waiting_.empty()) return;
+    logs_queued_.notify_all();
+    // Idle readers take queued logs; start more only for what they cannot take, up to the cap.
+    const auto cap = static_cast<std::size_t>(std::max(1, options_.max_log_streams));
+    std::size_t takers = idle_readers_;
+    while (log_threads_.size() < cap && logs_waiting_.size() > takers) {
+      log_threads_.emplace_back([this] { read_logs(); });
+      ++takers;
+    }
+  }
+
+  struct PendingLog {
+    std::string job, pod, prefix;
+  };
+
+  // One reader: takes queued pods one after another until the follow ends.
+  void read_logs() {
+    while (true) {
+      PendingLog next;
+      {
+        std::unique_lock lock(mutex_);
+        ++idle_readers_;
+        logs_queued_.wait(lock, [this] { return !logs_waiting_.empty() || readers_stop_; });
+        --idle_readers_;
+        if (readers_stop_) return;
+        next = std::move(logs_waiting_.front());
+        logs_waiting_.pop_front();
+      }
+      follow_log(next.job, next.pod, next.prefix);
+    }
   }
 
   void follow_log(const std::string& job_name, const std::string& pod_name, const std::string& prefix) {
@@ -261,10 +307,17 @@ class Follower {
         });
         break;
       } catch (const kube::ApiError& error) {
-        // 400 while the container still waits to start: ask again shortly.
+        // 400 while the container still waits to start: ask again shortly, unless the pod
+        // ended without its container ever starting (an image that could not be pulled until
+        // the deadline): then there is no log to wait for.
         if (error.status() != 400) {
           warn(prefix, error.what());
           break;
+        }
+        {
+          std::lock_guard lock(mutex_);
+          const PodProgress& pod = pod_of(job_name, pod_name);
+          if ((pod.phase == "Failed" || pod.phase == "Succeeded") && !pod.exit_code) break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
       } catch (const std::exception& error) {
@@ -295,7 +348,7 @@ class Follower {
       for (const auto& [name, pod] : job.pods) seen += terminal_phase(pod.phase);
       if (seen < counted && !settle_deadline_passed()) return false;
     }
-    return log_threads_.size() == logs_done_count();
+    return logs_waiting_.empty() && logs_started_.size() == logs_done_count();
   }
 
   // Pods that finished with their Job may reach the pod watch a little later; wait for them a while.
@@ -306,13 +359,24 @@ class Follower {
 
   std::size_t logs_done_count() const { return logs_done_.size(); }
 
+  // Ends the readers once their current log is read (or at once, when stop_ cancels it).
   void join_logs() {
+    {
+      std::lock_guard lock(mutex_);
+      readers_stop_ = true;
+    }
+    logs_queued_.notify_all();
     for (auto& thread : log_threads_) thread.join();
     log_threads_.clear();
   }
 
-  // The record and the view change at most ten times a second: a big sweep sends many events.
-  bool publish_due() const { return Clock::now() - last_publish_ >= std::chrono::milliseconds(100); }
+  // The record and the view change at most ten times a second, and once a second for a sweep
+  // of hundreds of Jobs: each publish rewrites the whole record, so a faster pace would make
+  // following cost the square of the sweep's size.
+  bool publish_due() const {
+    const auto pace = std::chrono::milliseconds(jobs_.size() < 200 ? 100 : 1000);
+    return Clock::now() - last_publish_ >= pace;
+  }
 
   void publish() {
     last_publish_ = Clock::now();
@@ -343,7 +407,11 @@ class Follower {
   std::set<std::string> logs_started_;
   std::set<std::string> logs_done_;
   std::vector<std::thread> log_threads_;
-  Clock::time_point last_events_{};
+  std::deque<PendingLog> logs_waiting_;
+  std::condition_variable logs_queued_;  // readers wait here, not on changed_, which every event notifies
+  std::size_t idle_readers_ = 0;
+  bool readers_stop_ = false;
+  std::map<std::string, std::map<std::string, kube::ObjectEvent>> pod_events_;  // pod -> event name -> event
   Clock::time_point settle_since_{};
   Clock::time_point last_publish_{};
 };

@@ -1,8 +1,9 @@
 // Follows a run on the cluster until every Job has finished: creates the Jobs (at most
 // `max_in_flight` unfinished at once), watches the run's Jobs and Pods (list then
-// watch, resuming after drops and 410s), asks for the events of pending pods, streams
-// each pod's log exactly once, and reports every change to a RunSink (the run record)
-// and to the follow view.
+// watch, resuming after drops and 410s), watches the events of its pods, reads each
+// pod's log exactly once (streamed while the pod runs, by at most `max_log_streams` readers:
+// a pod that waits for a free reader has its log read whole once one is free), and reports
+// every change to a RunSink (the run record) and to the follow view.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,7 @@ struct FollowOptions {
   bool follow = true;                          // false: create and return (--detach)
   const std::atomic<bool>* interrupted = nullptr;  // Ctrl-C: stop following, leave the run
   int watch_timeout_seconds = 300;
+  int max_log_streams = 8;  // log readers at once (threads): a 10,000-Job sweep must not mean 10,000
 };
 
 enum class FollowEnd { Finished, Interrupted, Detached };

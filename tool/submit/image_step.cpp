@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/source_error.h"
+#include "imagerun/run_step.h"
 #include "publish/pinned_references.h"
 #include "publish/publish.h"
 #include "publish/registry_pull.h"
@@ -23,7 +24,9 @@ std::string publish_one(const project::Project& project, const std::string& imag
   imageproject::ProjectImageOptions build;
   build.images = {image};
   build.workloads_build = options.workloads_build;
+  build.run = options.run;
   build.build.pull = publish::registry_pull(store, push.session);
+  build.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   const auto built = imageproject::build_project_images(project, build, store);
   return publish::publish_images(project, *store, built, push).front().reference;
 }

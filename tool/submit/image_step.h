@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "project/project.h"
+#include "workloadbuild/cuda_architectures.h"
 
 namespace gkebuild::submit {
 
 struct ImageStepOptions {
   std::map<std::string, std::string> given;  // image name -> a pushed reference to run
   std::string workloads_build;               // where compiled workload binaries are
+  workloadbuild::SubmittedRun run;           // what the built image's device code is checked for
   bool no_build = false;                     // use the pins of earlier pushes
   bool dry_run = false;                      // build nothing; unpinned references are allowed
   std::vector<std::string> insecure_registries;

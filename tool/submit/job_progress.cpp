@@ -24,10 +24,16 @@ const json* condition(const json& status, const std::string& type) {
   return nullptr;
 }
 
-// The exit code of a failed pod, for the failure reason.
+// What ended a failed pod, for the failure reason: an eviction, or the exit code with the
+// runtime's reason when it says more than "Error" (OOMKilled: the container hit its memory limit).
 std::string exit_codes(const JobProgress& job) {
   for (const auto& [name, pod] : job.pods)
-    if (pod.exit_code && *pod.exit_code != 0) return "exit code " + std::to_string(*pod.exit_code);
+    if (!pod.evicted.empty()) return "pod evicted: " + pod.evicted;
+  for (const auto& [name, pod] : job.pods)
+    if (pod.exit_code && *pod.exit_code != 0) {
+      const bool telling = !pod.terminated_reason.empty() && pod.terminated_reason != "Error";
+      return "exit code " + std::to_string(*pod.exit_code) + (telling ? " (" + pod.terminated_reason + ")" : "");
+    }
   return "";
 }
 
@@ -112,6 +118,8 @@ void update_from_pod(PodProgress& pod, const json& object) {
   if (!index.empty()) pod.index = std::stoi(index);
   pod.node = text(spec, "nodeName");
   pod.phase = text(status, "phase");
+  pod.evicted = text(status, "reason") == "Evicted" ? text(status, "message") : std::string();
+  if (text(status, "reason") == "Evicted" && pod.evicted.empty()) pod.evicted = "Evicted";
   pod.scheduled = true;
   pod.unschedulable.clear();
   if (auto conditions = status.find("conditions"); conditions != status.end() && conditions->is_array())
@@ -137,6 +145,9 @@ void update_from_pod(PodProgress& pod, const json& object) {
 }
 
 void update_from_events(PodProgress& pod, const std::vector<kube::ObjectEvent>& events) {
+  pod.scale_up.clear();
+  pod.failed_scheduling.clear();
+  pod.pulling = false;
   for (const auto& event : events) {
     if (event.reason == "TriggeredScaleUp") pod.scale_up = event.message;
     if (event.reason == "FailedScheduling") pod.failed_scheduling = event.message;

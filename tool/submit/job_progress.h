@@ -29,7 +29,8 @@ struct PodProgress {
   std::string waiting_reason;  // ContainerCreating, ErrImagePull, ImagePullBackOff…
   std::string waiting_message;
   std::optional<int> exit_code;
-  std::string terminated_reason;
+  std::string terminated_reason;  // Error, OOMKilled, ContainerStatusUnknown…
+  std::string evicted;            // the kubelet's message when the pod was evicted (status.reason Evicted)
   std::string start;  // container start (RFC 3339), or empty
   std::string end;
   // From events: the latest scale-up or scheduling failure, and whether a pull started.
@@ -58,7 +59,8 @@ struct JobProgress {
 void update_from_job(JobProgress& job, const nlohmann::json& object);
 // Reads a pod: scheduling, the main container's waiting/running/terminated state.
 void update_from_pod(PodProgress& pod, const nlohmann::json& object);
-// Applies the pod's events (oldest first).
+// Reads the pod's events: its whole history so far, oldest first (what an earlier call set and
+// these events do not is cleared).
 void update_from_events(PodProgress& pod, const std::vector<kube::ObjectEvent>& events);
 
 // The Job a pod belongs to (the job-name label), or "".

@@ -66,6 +66,9 @@ void RecordWriter::jobs_changed(const std::vector<JobProgress>& jobs) {
 }
 
 void RecordWriter::log_line(const std::string& job, const std::string& line) {
+  // A sweep of thousands of Jobs must not hold thousands of files open: keep a few, and
+  // reopen (appending) the one a later line needs.
+  if (!logs_.count(job) && logs_.size() >= kOpenLogFiles) logs_.erase(logs_.begin());
   auto& out = logs_[job];
   if (!out) out = std::make_unique<std::ofstream>(dir_ / "logs" / (job + ".log"), std::ios::app);
   *out << line << "\n";

@@ -32,7 +32,8 @@ class RecordWriter : public RunSink {
  private:
   std::filesystem::path dir_;
   runrecord::RunRecord record_;
-  std::map<std::string, std::unique_ptr<std::ofstream>> logs_;
+  static constexpr std::size_t kOpenLogFiles = 32;
+  std::map<std::string, std::unique_ptr<std::ofstream>> logs_;  // at most kOpenLogFiles open
 };
 
 // A new run's record: its Jobs pending, as planned. `target` is "cluster" or "local".

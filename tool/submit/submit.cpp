@@ -61,6 +61,7 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   images.ca_file = options.ca_file;
   images.note = [&err](const std::string& line) { err << line << "\n"; };
   check_plan(project, request);
+  images.run = {request.experiment, request.accelerators};
   request.image_references = image_references(project, images_of(project, request.experiment), images);
   if (options.interrupted && options.interrupted->load()) {
     err << "stopped with Ctrl-C before anything was applied\n";

@@ -37,9 +37,22 @@ Path with(Path path, std::initializer_list<std::string> more) {
   return path;
 }
 
+// "${ACCELERATOR_QUANTITY}" or "{{ .Values.gpus }}": a file meant for envsubst or a
+// template engine, whose value is not known yet.
+bool is_placeholder(const nlohmann::json& value) {
+  if (!value.is_string()) return false;
+  const auto& text = value.get_ref<const std::string&>();
+  return text.find("${") != std::string::npos || text.find("{{") != std::string::npos;
+}
+
 void check_gpu_value(RuleReporter& r, const Path& path, const nlohmann::json& value, bool is_limit) {
   auto q = quantity_value(value);
   std::string shown = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (is_placeholder(value)) {
+    r.report("gpu-non-integer", path, "GPU count " + shown + " is a template placeholder; not checked", false,
+             Severity::kInfo);
+    return;
+  }
   if (!q || *q < 0 || std::floor(*q) != *q) {
     r.report("gpu-non-integer", path, "GPU count " + shown + " is not a whole non-negative number");
     return;

@@ -13,6 +13,7 @@ std::optional<OutputFormat> parse_output_format(std::string_view name) {
   if (name == "junit") return OutputFormat::kJunit;
   if (name == "sarif") return OutputFormat::kSarif;
   if (name == "github") return OutputFormat::kGithub;
+  if (name == "tap") return OutputFormat::kTap;
   return std::nullopt;
 }
 
@@ -26,17 +27,51 @@ std::string format_report(ValidateReport report, OutputFormat format) {
     case OutputFormat::kJunit: return format_junit(report);
     case OutputFormat::kSarif: return format_sarif(report);
     case OutputFormat::kGithub: return format_github(report);
+    case OutputFormat::kTap: return format_tap(report);
   }
   return format_text(report);
 }
 
+namespace {
+std::string text_line(const Finding& f) {
+  // Messages quote the manifests (field names, values): a terminal gets them printable.
+  return printable(f.file) + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + ": " +
+         std::string(to_string(f.severity)) + ": " + printable(f.message) + " [" + f.rule + "]";
+}
+}  // namespace
+
 std::string format_text(const ValidateReport& report) {
   std::string out;
-  for (const auto& f : report.findings)
-    // Messages quote the manifests (field names, values): a terminal gets them printable.
-    out += printable(f.file) + ":" + std::to_string(f.line) + ":" + std::to_string(f.column) + ": " +
-           std::string(to_string(f.severity)) + ": " + printable(f.message) + " [" + f.rule + "]\n";
+  for (const auto& f : report.findings) out += text_line(f) + "\n";
   return out;
+}
+
+std::string format_tap(const ValidateReport& report) {
+  std::string out = "TAP version 13\n";
+  int number = 0;
+  for (const auto& file : report.file_names) {
+    std::string diagnostics;
+    const Finding* first_error = nullptr;
+    for (const auto& f : report.findings) {
+      if (f.file != file) continue;
+      diagnostics += "# " + text_line(f) + "\n";
+      if (!first_error && f.severity == Severity::kError) first_error = &f;
+    }
+    out += std::string(first_error ? "not ok " : "ok ") + std::to_string(++number) + " - " + printable(file) +
+           (first_error ? ": " + printable(first_error->message) : "") + "\n" + diagnostics;
+  }
+  return out + "1.." + std::to_string(number) + "\n";
+}
+
+std::string format_summary(const ValidateReport& report) {
+  // Word for word as kubeconform prints it, "0 resource" included, so CI log parsers match.
+  auto plural = [](int n, const char* word) { return std::to_string(n) + " " + word + (n > 1 ? "s" : ""); };
+  int valid = report.resources - report.invalid - report.skipped;
+  bool only_stdin = report.file_names.size() == 1 && report.file_names.front() == "<stdin>";
+  return "Summary: " + plural(report.resources, "resource") +
+         (only_stdin ? std::string(" found parsing stdin") : " found in " + plural(report.files, "file")) +
+         " - Valid: " + std::to_string(valid) + ", Invalid: " + std::to_string(report.invalid) +
+         ", Errors: " + std::to_string(report.errors) + ", Skipped: " + std::to_string(report.skipped) + "\n";
 }
 
 namespace {

@@ -79,7 +79,9 @@ std::optional<SchemaSource> SchemaLocator::find(std::string_view api_version, st
 
 std::optional<SchemaSource> SchemaLocator::from_location(const std::string& location,
                                                          const SchemaNames& names) const {
-  if (location.find("{{") != std::string::npos) {
+  // A template, or (as in kubeconform) a path ending in .json: that one schema file,
+  // for every kind the earlier locations do not have.
+  if (location.find("{{") != std::string::npos || location.ends_with(".json")) {
     std::string target = expand_location_template(location, names, version_, options_.strict);
     return is_url(target) ? from_url(target) : from_file(target);
   }
@@ -91,8 +93,13 @@ std::optional<SchemaSource> SchemaLocator::from_location(const std::string& loca
   }
   fs::path dir(location);
   const std::string local = options_.strict ? "-local-strict" : "-local";
+  // Built-in kinds in kubeconform's folder layouts; custom resources as the CRDs-catalog
+  // lays them out ({{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json) and as
+  // openapi2jsonschema.py writes them ({kind}_{version}.json).
+  const std::string crd_name = names.resource_kind + "_" + names.resource_api_version + ".json";
   for (const fs::path& candidate : {dir / names.file_name(), dir / (versioned + flavour) / names.file_name(),
-                                    dir / (versioned + local) / names.file_name()})
+                                    dir / (versioned + local) / names.file_name(), dir / names.group / crd_name,
+                                    dir / crd_name})
     if (auto found = from_file(candidate)) return found;
   return std::nullopt;
 }

@@ -54,6 +54,19 @@ std::string without_spaces(std::string_view s) {
 }
 }  // namespace
 
+std::string unknown_template_variable(std::string_view pattern) {
+  static constexpr std::string_view kKnown[] = {".NormalizedKubernetesVersion", ".StrictSuffix", ".ResourceKind",
+                                                ".ResourceAPIVersion", ".Group", ".KindSuffix"};
+  for (size_t open = pattern.find("{{"); open != std::string_view::npos; open = pattern.find("{{", open + 2)) {
+    size_t close = pattern.find("}}", open);
+    if (close == std::string_view::npos) return std::string(pattern.substr(open));
+    std::string name = without_spaces(pattern.substr(open + 2, close - open - 2));
+    if (std::find(std::begin(kKnown), std::end(kKnown), name) == std::end(kKnown))
+      return std::string(pattern.substr(open, close + 2 - open));
+  }
+  return "";
+}
+
 std::string expand_location_template(std::string_view pattern, const SchemaNames& names,
                                      const KubernetesVersion& version, bool strict) {
   std::string out;

@@ -26,6 +26,10 @@ struct KubernetesVersion {
 };
 bool parse_kubernetes_version(std::string_view text, KubernetesVersion& out);
 
+// The first {{ name }} in a location template that kubeconform does not define
+// ("{{ .Foo }}"); "" when all are known. kubeconform refuses such a location at start.
+std::string unknown_template_variable(std::string_view pattern);
+
 // Fills a kubeconform location template ({{.ResourceKind}}, {{ .Group }}, …).
 std::string expand_location_template(std::string_view pattern, const SchemaNames& names,
                                      const KubernetesVersion& version, bool strict);

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "validate/builtin_groups.h"
 #include "validate/rules.h"
 #include "validate/schema_check.h"
 #include "validate/schema_store.h"
@@ -56,12 +57,15 @@ std::string read_input(const std::string& name, std::istream& standard_input, st
   return text;
 }
 
-bool is_builtin_group(const std::string& api_version) {
-  size_t slash = api_version.find('/');
-  if (slash == std::string::npos) return true;
-  std::string group = api_version.substr(0, slash);
-  return group.find('.') == std::string::npos || group.ends_with(".k8s.io");
+// kubeconform's -skip: "Pod" skips every Pod, "v1/Pod" only that version's.
+bool is_skipped_kind(const std::vector<std::string>& skip, const Manifest& m) {
+  return std::any_of(skip.begin(), skip.end(), [&](const std::string& entry) {
+    return entry == m.kind() || entry == m.api_version() + "/" + m.kind();
+  });
 }
+
+// Whether `key` is present in the object at all (with any value, null included).
+bool has_key(const nlohmann::json& object, const char* key) { return object.contains(key); }
 
 class ObjectChecker {
  public:
@@ -71,6 +75,17 @@ class ObjectChecker {
 
   void check(const Manifest& m) {
     ++report_.resources;
+    size_t before = report_.findings.size();
+    check_object(m);
+    for (size_t i = before; i < report_.findings.size(); ++i)
+      if (report_.findings[i].severity == Severity::kError) {
+        ++report_.invalid;
+        break;
+      }
+  }
+
+ private:
+  void check_object(const Manifest& m) {
     RuleReporter r(m, options_.disabled_rules, report_.findings);
     if (!m.value.is_object()) {
       r.report("manifest", {}, "document is a " + std::string(m.value.type_name()) + ", not a Kubernetes object; skipped",
@@ -78,14 +93,25 @@ class ObjectChecker {
       ++report_.skipped;
       return;
     }
-    if (m.api_version().empty() && m.kind().empty()) {
+    if (!has_key(m.value, "apiVersion") && !has_key(m.value, "kind")) {
       // Other YAML in the same repository (CI configs, values files) is not ours to judge.
+      // kubeconform fails these ("missing 'kind' key"); a pre-commit hook run on every
+      // *.yaml cannot afford to.
       r.report("manifest", {}, "not a Kubernetes object (no apiVersion or kind); skipped", false, Severity::kInfo);
       ++report_.skipped;
       return;
     }
-    if (m.api_version().empty() || m.kind().empty()) {
-      r.report("manifest", {}, std::string("object has no ") + (m.api_version().empty() ? "apiVersion" : "kind"));
+    // One of the two is there, so the document means to be an object: as kubeconform and
+    // kubernetes-validate, a missing or empty apiVersion or kind fails it.
+    for (const char* key : {"apiVersion", "kind"}) {
+      if (!string_field(m.value, key).empty()) continue;
+      bool present = has_key(m.value, key);
+      r.report("manifest", present ? Path{key} : Path{},
+               present ? std::string(key) + " is empty or not a string" : std::string("object has no ") + key, present);
+    }
+    if (m.api_version().empty() || m.kind().empty()) return;
+    if (is_skipped_kind(options_.skip_kinds, m)) {
+      ++report_.skipped;
       return;
     }
     bool removed = check_api_version(r, locator_.version());
@@ -93,7 +119,6 @@ class ObjectChecker {
     check_gpu_rules(r);
   }
 
- private:
   void check_schema(const Manifest& m, RuleReporter& r) {
     if (!r.enabled("schema")) return;
     const CompiledSchema* schema = store_.find(m.api_version(), m.kind());
@@ -106,16 +131,16 @@ class ObjectChecker {
   }
 
   void report_unknown_kind(const Manifest& m, RuleReporter& r) {
-    ++report_.skipped;
     std::string what = m.kind() + " " + m.api_version();
     std::string version = locator_.version().to_string();
-    bool builtin = is_builtin_group(m.api_version());
+    bool builtin = is_builtin_api_group(m.api_version());
     std::string message = builtin ? "no schema for " + what + " in Kubernetes " + version +
                                         " (misspelt kind or apiVersion?); searched " + locator_.searched()
                                   : "no schema for " + what + " (a custom resource?); skipped";
     // A built-in group without the kind is a typo, not a custom resource.
-    r.report("unknown-kind", {"kind"}, message, false,
-             builtin || options_.strict_kinds ? Severity::kError : Severity::kInfo);
+    bool error = options_.strict_kinds || (builtin && !options_.ignore_missing_schemas);
+    r.report("unknown-kind", {"kind"}, message, false, error ? Severity::kError : Severity::kInfo);
+    if (!error) ++report_.skipped;
   }
 
   const ValidateOptions& options_;
@@ -143,6 +168,9 @@ ValidateReport run_validation(const ValidateOptions& options, std::istream& stan
     report.file_names.push_back(name);
     std::string text = read_input(input, standard_input, options.limits.max_bytes);
     LoadResult loaded = load_manifests(text, name, options.limits);
+    if (std::any_of(loaded.findings.begin(), loaded.findings.end(),
+                    [](const Finding& f) { return f.rule == "yaml-syntax" || f.rule == "yaml-limits"; }))
+      ++report.errors;
     for (auto& finding : loaded.findings)
       if (!options.disabled_rules.count(finding.rule)) report.findings.push_back(std::move(finding));
     for (const auto& manifest : loaded.manifests) checker.check(manifest);

@@ -21,6 +21,9 @@ struct ValidateOptions {
   std::optional<KubernetesVersion> kubernetes_version;
   bool strict = true;          // unknown fields are errors
   bool strict_kinds = false;   // kinds without a schema are errors, not skipped
+  bool ignore_missing_schemas = false;  // also built-in groups' unknown kinds are skipped (kubeconform)
+  // --skip: kinds ("Pod") or apiVersion/kind ("v1/Pod") not checked at all, as kubeconform's -skip.
+  std::vector<std::string> skip_kinds;
   std::set<std::string, std::less<>> disabled_rules;
   std::filesystem::path cache_dir;
   LoadLimits limits;
@@ -31,7 +34,9 @@ struct ValidateReport {
   int files = 0;
   std::vector<std::string> file_names;  // as reported ("<stdin>" for -)
   int resources = 0;
-  int skipped = 0;  // objects without a schema
+  int skipped = 0;  // objects without a schema, not objects, or named by --skip
+  int invalid = 0;  // objects with at least one error
+  int errors = 0;   // files that could not be read as YAML (kubeconform's "Errors")
   KubernetesVersion kubernetes_version;
 };
 

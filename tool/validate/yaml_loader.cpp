@@ -100,8 +100,11 @@ class Converter {
       int line = line_offset_ + key.Mark().line + 1;
       auto [seen, inserted] = first_line.emplace(name, line);
       if (!inserted)
+        // kubectl decodes YAML keeping the last value (checked with kubectl 1.32:
+        // `kubectl label --local -o yaml`), and so does this loader.
         report(key.Mark(), "duplicate key \"" + name + "\" (first defined on line " +
-                               std::to_string(seen->second) + ")", "duplicate-key");
+                               std::to_string(seen->second) + "); kubectl uses this later value and drops the one on line " +
+                               std::to_string(seen->second), "duplicate-key");
       object[name] = convert(it->second);
     }
     apply_merges(object, merges);
