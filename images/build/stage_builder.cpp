@@ -36,6 +36,19 @@ void set_env(std::vector<std::string>& env, const std::string& name, const std::
   env.push_back(name + "=" + value);
 }
 
+// A step's message may end with the last lines the command wrote: each line is made
+// printable, the line breaks stay.
+std::string printable_lines(std::string_view text) {
+  std::string out;
+  for (size_t start = 0; start <= text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    out += printable(text.substr(start, end - start));
+    if (end < text.size()) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 // What Docker and buildah give an image whose base sets no PATH (FROM scratch
 // among them), so that a Dockerfile built here runs as it does there.
 constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -329,12 +342,11 @@ void StageBuilder::run_step(const Instruction& in) {
     } catch (const Error& e) {
       // The step's kind stays (a command that fails is a failed build, exit 1, not bad input);
       // the message gains the Dockerfile's line.
-      throw Error(e.kind(), format_diagnostic({shared_.dockerfile.file, in.line, in.column}, printable(e.what()),
-                                              shared_.dockerfile.source));
+      throw DockerfileError(shared_.dockerfile.file, in.line, in.column, printable_lines(e.what()),
+                            shared_.dockerfile.source, e.kind());
     } catch (const std::exception& e) {
-      throw Error(ErrorKind::kFailed, format_diagnostic({shared_.dockerfile.file, in.line, in.column},
-                                                        "RUN failed: " + printable(e.what()),
-                                                        shared_.dockerfile.source));
+      throw DockerfileError(shared_.dockerfile.file, in.line, in.column, "RUN failed: " + printable_lines(e.what()),
+                            shared_.dockerfile.source, ErrorKind::kFailed);
     }
     built = layer::write_layer(*store_, changes.entries, {c, options_.source_date_epoch});
     remember_listing(built->diff_id, changes.entries);

@@ -232,7 +232,6 @@ TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
       {"FROM scratch\nCOPY escape /\n", "COPY source 'escape' leads outside the build context (through a symlink)"},
       {"FROM scratch\nCOPY secret.txt /\n", "Dockerfile:2:6: error: cannot read COPY source 'secret.txt': Permission denied"},
       {"FROM scratch\nENV \"A=1\n", "Dockerfile:2:5: error: unterminated double quote"},
-      {"FROM scratch\nRUN make\n", "Dockerfile:2:1: error: RUN needs a container runtime"},
       {"FROM scratch\nFORM x\n", "Dockerfile:2:1: error: unknown instruction 'FORM'"},
   };
   // As root every file is readable, so the unreadable case runs as nobody.
@@ -268,6 +267,21 @@ TEST_F(PeerTest, DockerOnlyInstructionsWarnInOciFormat) {
   auto config = config_of(dir / "oci", "h:2").config.other;
   EXPECT_EQ(config["Healthcheck"]["Test"], nlohmann::json({"CMD", "/bin/true"}));
   EXPECT_EQ(config["Shell"], nlohmann::json({"/bin/ash", "-c"}));
+}
+
+// A RUN that cannot run (here: not root) is a failed build, exit 1, named at its line as a
+// compiler names an error, not prefixed like an error without a position.
+TEST_F(PeerTest, ARunThatCannotRunNamesItsLine) {
+  write("ctx/Dockerfile", "FROM scratch\nCOPY Dockerfile /\nRUN make\n");
+  fs::permissions(dir.path(), fs::perms(0755));
+  fs::create_directories(dir / "oci");
+  run_command("chown -R nobody " + shell_quoted((dir / "oci").string()) + " " + shell_quoted((dir / "ctx").string()));
+  auto r = run_command("setpriv --reuid=nobody --regid=nogroup --clear-groups " +
+                       gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) + " --tag r:1 -o oci:" +
+                                      shell_quoted((dir / "oci").string())));
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_TRUE(r.err.starts_with((dir / "ctx/Dockerfile").string() + ":3:5: error: RUN ")) << r.err;
+  EXPECT_NE(r.err.find("root"), std::string::npos) << r.err;
 }
 
 TEST_F(PeerTest, KilledBuildsLeaveAValidLayout) {
