@@ -65,8 +65,8 @@ std::string format_diagnostic(const SourceLocation& where, std::string_view mess
   return out;
 }
 
-SourceError::SourceError(SourceLocation where, std::string message, std::string_view source)
-    : Error(ErrorKind::kBadInput, format_diagnostic(where, message, source)),
+SourceError::SourceError(SourceLocation where, std::string message, std::string_view source, ErrorKind kind)
+    : Error(kind, format_diagnostic(where, message, source)),
       where_(std::move(where)),
       message_(std::move(message)) {}
 

@@ -18,12 +18,14 @@ struct SourceLocation {
 // "file:line:col" (or "file:line", or "file") for messages.
 std::string to_string(const SourceLocation& where);
 
-// Always bad input: the position is in something the user wrote.
+// Bad input, the position being in something the user wrote; or, with kind kFailed, a step
+// written there that failed when it ran (a Dockerfile's RUN).
 class SourceError : public Error {
  public:
   // `source` is the whole text the location points into; when given, the
   // message shows the offending line with a caret.
-  SourceError(SourceLocation where, std::string message, std::string_view source = {});
+  SourceError(SourceLocation where, std::string message, std::string_view source = {},
+              ErrorKind kind = ErrorKind::kBadInput);
 
   const SourceLocation& where() const { return where_; }
   const std::string& message() const { return message_; }

@@ -1,6 +1,8 @@
-// Builds an image from a Dockerfile (the subset in dockerfile/dockerfile.h) and a
-// build context, without a container: every COPY becomes one reproducible layer
-// (cached in the store layout), every other instruction edits the config.
+// Builds an image from a Dockerfile and a build context, without a daemon: every COPY,
+// ADD and WORKDIR that creates folders becomes one reproducible layer (cached in the
+// store layout), RUN is executed by BuildOptions::run and its changes become a layer
+// (cached by the parent chain and the command), every other instruction edits the
+// config. Multi-stage builds build the stages the target needs, in order.
 #pragma once
 
 #include <filesystem>
@@ -52,6 +54,11 @@ struct BuildOptions {
   std::filesystem::path dockerfile;  // as the user named it (for messages)
   std::filesystem::path context;
   std::map<std::string, std::string> build_args;  // --build-arg NAME=VALUE
+  std::string target;  // --target: the stage to build (name or index); empty: the last
+  // Docker's image format keeps Healthcheck, Shell and OnBuild in the config; OCI's has no
+  // such keys, and buildah drops them with a warning, as this does.
+  bool docker_format = false;
+  std::function<void(const std::string&)> warning;  // always shown
   layer::CompressionOptions compression;
   int64_t source_date_epoch = 0;  // layer mtimes, config and history "created"
   // One line per step for a person watching; may be empty.
@@ -60,7 +67,8 @@ struct BuildOptions {
   std::function<image::Image(const std::string& reference)> pull;
   // Executes a RUN in a container whose root file system is the image so far; empty when
   // this gkebuild has no runtime (then RUN is refused at its line). Throws gkebuild::Error
-  // (the message says what failed, for example the exit status); the builder adds file:line.
+  // (the message says what failed, for example the exit status); the builder adds file:line
+  // and keeps the kind (kFailed: exit 1).
   std::function<RunChanges(const RunRequest&)> run;
 };
 

@@ -46,7 +46,8 @@ fs::path checked_relative(const std::string& source) {
 
 // The context paths a source names: globs expanded one path component at a time. A folder
 // is listed only once it is known to be inside the context.
-std::vector<fs::path> expand(const fs::path& context, const fs::path& relative, const std::string& written) {
+std::vector<fs::path> expand(const fs::path& context, const fs::path& relative, const std::string& written,
+                             const Dockerignore* ignore) {
   std::vector<fs::path> current{fs::path()};
   for (const auto& part : relative) {
     std::string component = part.string();
@@ -61,7 +62,8 @@ std::vector<fs::path> expand(const fs::path& context, const fs::path& relative, 
       std::vector<fs::path> found;
       for (const auto& e : fs::directory_iterator(context / prefix, error)) {
         std::string name = e.path().filename().string();
-        if (::fnmatch(component.c_str(), name.c_str(), 0) == 0) found.push_back(prefix / name);
+        bool ignored = ignore != nullptr && ignore->excluded((prefix / name).string());
+        if (!ignored && ::fnmatch(component.c_str(), name.c_str(), 0) == 0) found.push_back(prefix / name);
       }
       std::sort(found.begin(), found.end());
       next.insert(next.end(), found.begin(), found.end());
@@ -89,11 +91,12 @@ class Collector {
     std::vector<std::pair<std::string, fs::path>> matches;  // (as written, context path)
     for (const auto& source : request_.sources) {
       fs::path relative = checked_relative(source);
-      auto found = expand(context_, relative, source);
+      auto found = expand(context_, relative, source, request_.ignore);
       // Outside first, so that whether a file exists beyond the context is not told either.
       for (const auto& p : found)
         if (!p.empty() && !confined_path(context_, p)) fail_outside(source);
       std::erase_if(found, [&](const fs::path& p) {
+        if (request_.ignore != nullptr && request_.ignore->excluded(p.string())) return true;
         struct stat st {};
         return ::lstat((context_ / p).c_str(), &st) != 0;
       });
@@ -122,8 +125,15 @@ class Collector {
     if (!is_within(context_, real)) fail_outside(written);
     struct stat st = lstat_or_throw(real, written);
     if (S_ISDIR(st.st_mode)) {
-      add(dest, real, st, written);
-      add_tree(real, dest, written);
+      // The destination folder itself: one the image has is left as it is; a new one is made
+      // as a parent is (buildah does not apply --chmod to it).
+      std::string top = dest.relative_path().string();
+      while (top.ends_with('/')) top.pop_back();
+      if (!request_.existing || !request_.existing(top)) {
+        add(dest, real, st, written);
+        if (request_.chmod && entries_.contains(top)) entries_[top].mode = normalised_mode(st);
+      }
+      add_tree(real, dest, written, relative);
     } else if (S_ISREG(st.st_mode)) {
       fs::path target = dest_is_dir ? dest / relative.filename() : dest;
       add(target, real, st, written);
@@ -132,13 +142,19 @@ class Collector {
     }
   }
 
-  void add_tree(const fs::path& dir, const fs::path& dest, const std::string& written) {
+  void add_tree(const fs::path& dir, const fs::path& dest, const std::string& written, const fs::path& relative) {
     std::error_code error;
     fs::recursive_directory_iterator it(dir, fs::directory_options::none, error);
     if (error) throw CopyError("cannot list COPY source '" + written + "': " + error.message());
     for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
       if (error) throw CopyError("cannot list COPY source '" + written + "': " + error.message());
       fs::path source = it->path();
+      if (request_.ignore != nullptr &&
+          request_.ignore->excluded((relative / source.lexically_relative(dir)).lexically_normal().string())) {
+        // An excluded folder is not even listed unless a '!' pattern may re-include something in it.
+        if (it->is_directory(error) && !request_.ignore->has_negations()) it.disable_recursion_pending();
+        continue;
+      }
       struct stat st = lstat_or_throw(source, (fs::path(written) / source.lexically_relative(dir)).string());
       add(dest / source.lexically_relative(dir), source, st,
           (fs::path(written) / source.lexically_relative(dir)).string());
@@ -155,6 +171,14 @@ class Collector {
     e.uid = request_.uid ? *request_.uid : 0;
     e.gid = request_.gid ? *request_.gid : 0;
     e.mode = normalised_mode(st);
+    if (request_.source_metadata) {
+      std::error_code error;
+      auto relative = fs::relative(source, context_, error).lexically_normal().string();
+      if (auto original = request_.source_metadata(relative)) {
+        e.mode = original->mode;
+        if (!request_.uid) e.uid = original->uid, e.gid = original->gid;
+      }
+    }
     if (S_ISDIR(st.st_mode)) {
       e.type = layer::EntryType::kDirectory;
     } else if (S_ISLNK(st.st_mode)) {
@@ -190,7 +214,12 @@ class Collector {
       }
     }
     for (const auto& p : parents) {
-      if (!entries_.contains(p)) entries_[p] = layer::Entry{p, layer::EntryType::kDirectory, 0755};
+      if (entries_.contains(p)) continue;
+      auto there = request_.existing ? request_.existing(p) : std::nullopt;
+      if (there && there->type != layer::EntryType::kDirectory) continue;  // a symlink to a folder stays one
+      layer::Entry parent{p, layer::EntryType::kDirectory, 0755, request_.uid.value_or(0), request_.gid.value_or(0)};
+      if (there) parent.mode = there->mode, parent.uid = there->uid, parent.gid = there->gid;
+      entries_[p] = parent;
     }
   }
 
@@ -225,22 +254,6 @@ class Collector {
 }  // namespace
 
 CopyLayer collect_copy(const CopyRequest& request) { return Collector(request).run(); }
-
-std::pair<uint32_t, uint32_t> parse_chown(const std::string& value) {
-  auto number = [&](const std::string& s) -> uint32_t {
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 9) {
-      throw CopyError("--chown=" + value +
-                      ": gkebuild takes numeric UID[:GID] (user names need /etc/passwd in a container)");
-    }
-    return static_cast<uint32_t>(std::stoul(s));
-  };
-  auto colon = value.find(':');
-  if (colon == std::string::npos) {
-    uint32_t id = number(value);
-    return {id, id};
-  }
-  return {number(value.substr(0, colon)), number(value.substr(colon + 1))};
-}
 
 uint32_t parse_chmod(const std::string& value) {
   if (value.empty() || value.size() > 4 || value.find_first_not_of("01234567") != std::string::npos) {

@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/error.h"
+#include "build/dockerignore.h"
 #include "layer/entry.h"
 
 namespace gkebuild::build {
@@ -28,6 +30,13 @@ struct CopyRequest {
   std::optional<uint32_t> uid;       // --chown
   std::optional<uint32_t> gid;
   std::optional<uint32_t> chmod;     // --chmod
+  const Dockerignore* ignore = nullptr;  // context paths never read
+  // What the image already has at a path ("opt"): a parent folder that exists keeps its
+  // mode and owner; one that does not is created 0755, owned by the --chown owner.
+  std::function<std::optional<layer::Entry>(const std::string& path)> existing;
+  // COPY --from: the mode and owner each source path has in the stage it comes from
+  // (a build context's files are normalised to 0644/0755 root instead).
+  std::function<std::optional<layer::Entry>(const std::string& path)> source_metadata;
 };
 
 struct CopyLayer {
@@ -41,8 +50,7 @@ struct CopyLayer {
 
 CopyLayer collect_copy(const CopyRequest& request);
 
-// Parses --chown=UID[:GID] (numeric) and --chmod=OCTAL; throws CopyError.
-std::pair<uint32_t, uint32_t> parse_chown(const std::string& value);
+// Parses --chmod=OCTAL; throws CopyError.
 uint32_t parse_chmod(const std::string& value);
 
 }  // namespace gkebuild::build

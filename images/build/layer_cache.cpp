@@ -65,4 +65,8 @@ void LayerCache::remember_stat(const std::string& stat_key, const layer::BuiltLa
   store("stat", stat_key, entry_text(built));
 }
 
+void LayerCache::remember_run(const std::string& key, const layer::BuiltLayer& built) const {
+  store("run", key, entry_text(built));
+}
+
 }  // namespace gkebuild::build

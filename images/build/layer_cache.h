@@ -27,6 +27,9 @@ class LayerCache {
   void remember(const std::string& stat_key, const std::string& list_key,
                 const std::string& content_key, const layer::BuiltLayer& built) const;
   void remember_stat(const std::string& stat_key, const layer::BuiltLayer& built) const;
+  // run/<key>: a RUN's layer by the parent chain, the command and its environment.
+  std::optional<layer::BuiltLayer> find_run(const std::string& key) const { return find("run", key); }
+  void remember_run(const std::string& key, const layer::BuiltLayer& built) const;
 
  private:
   std::optional<layer::BuiltLayer> find(const std::string& kind, const std::string& key) const;

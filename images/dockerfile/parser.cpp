@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdlib>
 #include <cctype>
 #include <map>
 
@@ -11,29 +12,43 @@
 namespace gkebuild::dockerfile {
 namespace {
 
-const std::map<std::string, Keyword>& supported() {
+const std::map<std::string, Keyword>& keywords() {
   static const std::map<std::string, Keyword> table{
-      {"FROM", Keyword::kFrom},       {"ARG", Keyword::kArg},
-      {"ENV", Keyword::kEnv},         {"LABEL", Keyword::kLabel},
-      {"WORKDIR", Keyword::kWorkdir}, {"USER", Keyword::kUser},
-      {"COPY", Keyword::kCopy},       {"ENTRYPOINT", Keyword::kEntrypoint},
-      {"CMD", Keyword::kCmd},         {"EXPOSE", Keyword::kExpose},
-      {"VOLUME", Keyword::kVolume},   {"STOPSIGNAL", Keyword::kStopSignal}};
+      {"FROM", Keyword::kFrom},         {"ARG", Keyword::kArg},
+      {"ENV", Keyword::kEnv},           {"LABEL", Keyword::kLabel},
+      {"WORKDIR", Keyword::kWorkdir},   {"USER", Keyword::kUser},
+      {"COPY", Keyword::kCopy},         {"ENTRYPOINT", Keyword::kEntrypoint},
+      {"CMD", Keyword::kCmd},           {"EXPOSE", Keyword::kExpose},
+      {"VOLUME", Keyword::kVolume},     {"STOPSIGNAL", Keyword::kStopSignal},
+      {"RUN", Keyword::kRun},           {"ADD", Keyword::kAdd},
+      {"SHELL", Keyword::kShell},       {"HEALTHCHECK", Keyword::kHealthcheck},
+      {"ONBUILD", Keyword::kOnbuild},   {"MAINTAINER", Keyword::kMaintainer}};
   return table;
 }
 
-// Why an instruction Docker knows is not built here, and what builds it.
-const std::map<std::string, std::string>& refused() {
-  static const std::string use_peer =
-      "; build this Dockerfile with `buildah bud` or `docker build` instead";
-  static const std::map<std::string, std::string> table{
-      {"RUN", "RUN needs a running container, which gkebuild image does not use" + use_peer +
-                  ", or produce the files beforehand and COPY them"},
-      {"ADD", "ADD (URLs, archive unpacking) is not supported; use COPY" + use_peer.substr(1)},
-      {"SHELL", "SHELL is not supported" + use_peer},
-      {"HEALTHCHECK", "HEALTHCHECK is not supported (Kubernetes uses probes, not image health checks)"},
-      {"ONBUILD", "ONBUILD is not supported" + use_peer},
-      {"MAINTAINER", "MAINTAINER is deprecated and not supported; use LABEL maintainer=…"}};
+// The flags each instruction takes; a flag BuildKit knows but gkebuild does not build maps
+// to why, and is refused at its column.
+struct FlagRule {
+  bool bare = false;    // may be given without a value (--link)
+  std::string refused;  // non-empty: not supported, and what is missing
+};
+
+const std::map<Keyword, std::map<std::string, FlagRule>>& flag_rules() {
+  static const std::map<Keyword, std::map<std::string, FlagRule>> table{
+      {Keyword::kFrom, {{"platform", {}}}},
+      {Keyword::kCopy,
+       {{"chown", {}}, {"chmod", {}}, {"from", {}}, {"link", {true, ""}},
+        {"parents", {true, "COPY --parents (a Dockerfile 1.7 labs feature) is not supported"}},
+        {"exclude", {false, "COPY --exclude (a Dockerfile 1.7 labs feature) is not supported; use .dockerignore"}}}},
+      {Keyword::kAdd,
+       {{"chown", {}}, {"chmod", {}}, {"checksum", {}}, {"link", {true, ""}},
+        {"keep-git-dir", {true, "ADD --keep-git-dir is not supported: gkebuild does not fetch git repositories"}}}},
+      {Keyword::kRun,
+       {{"mount", {}}, {"network", {}},
+        {"security", {false, "RUN --security is not supported: RUN steps never run privileged"}}}},
+      {Keyword::kHealthcheck,
+       {{"interval", {}}, {"timeout", {}}, {"start-period", {}}, {"start-interval", {}}, {"retries", {}}}},
+  };
   return table;
 }
 
@@ -72,6 +87,7 @@ struct LogicalLine {
   std::string text;
   int line;
   int indent;  // leading blanks on the first line
+  std::vector<Heredoc> heredocs;
 };
 
 class Parser {
@@ -127,7 +143,7 @@ class Parser {
       size_t p = skip_space(l, 0);
       bool blank_or_comment = p >= l.size() || l[p] == '#';
       if (blank_or_comment) continue;  // also inside continuations, as Docker does
-      if (!continuing) out.push_back({"", static_cast<int>(i) + 1, static_cast<int>(p)});
+      if (!continuing) out.push_back({"", static_cast<int>(i) + 1, static_cast<int>(p), {}});
       std::string_view content = continuing ? l : l.substr(p);
       std::string_view trimmed = rtrim(content);
       continuing = !trimmed.empty() && trimmed.back() == result_.escape;
@@ -137,11 +153,45 @@ class Parser {
         trimmed.remove_suffix(1);
       }
       out.back().text += trimmed;
+      if (!continuing) i = read_heredocs(out.back(), lines, i);
     }
     if (continuing) {
       fail(escape_line, escape_column, "the last instruction ends with a line continuation");
     }
     return out;
+  }
+
+  // After a complete RUN, COPY or ADD: the bodies of its heredoc markers, each up to the line
+  // that is its delimiter alone. Returns the last line consumed.
+  size_t read_heredocs(LogicalLine& logical, const std::vector<std::string_view>& lines, size_t last) {
+    std::string_view text = logical.text;
+    std::string name = upper(text.substr(0, text.find_first_of(" \t")));
+    if (name != "RUN" && name != "COPY" && name != "ADD") return last;
+    if (text.substr(skip_space(text, name.size())).starts_with('[')) return last;  // JSON form
+    size_t word_start = std::string_view::npos;
+    for (size_t k = 0; k <= text.size(); ++k) {
+      bool blank = k == text.size() || std::isspace(static_cast<unsigned char>(text[k]));
+      if (!blank && word_start == std::string_view::npos) word_start = k;
+      if (!blank || word_start == std::string_view::npos) continue;
+      if (auto marker = heredoc_marker(text.substr(word_start, k - word_start))) {
+        last = read_body(*marker, lines, last, logical.line);
+        logical.heredocs.push_back(std::move(*marker));
+      }
+      word_start = std::string_view::npos;
+    }
+    return last;
+  }
+
+  size_t read_body(Heredoc& heredoc, const std::vector<std::string_view>& lines, size_t last, int line) {
+    for (size_t i = last + 1; i < lines.size(); ++i) {
+      std::string_view l = lines[i];
+      std::string_view bare = l;
+      if (heredoc.strip_tabs) bare.remove_prefix(std::min(bare.size(), bare.find_first_not_of('\t')));
+      if (bare == heredoc.name) return i;
+      heredoc.body += std::string(l) + "\n";
+    }
+    fail(line, 1, "the heredoc <<" + printable(heredoc.name) + " has no line '" + printable(heredoc.name) +
+                      "' that ends it");
   }
 
   void add(const LogicalLine& logical) {
@@ -152,11 +202,8 @@ class Parser {
     }
     std::string name = upper(text.substr(0, end_of_word));
     int keyword_column = logical.indent + 1;
-    if (auto why = refused().find(name); why != refused().end()) {
-      fail(logical.line, keyword_column, why->second);
-    }
-    auto known = supported().find(name);
-    if (known == supported().end()) {
+    auto known = keywords().find(name);
+    if (known == keywords().end()) {
       fail(logical.line, keyword_column,
            "unknown instruction '" + printable(text.substr(0, end_of_word)) + "'");
     }
@@ -165,39 +212,49 @@ class Parser {
     in.name = name;
     in.line = logical.line;
     in.text = logical.text;
+    in.heredocs = logical.heredocs;
     size_t p = skip_space(text, end_of_word);
     while (text.substr(p).starts_with("--")) {
       size_t stop = p;
       while (stop < text.size() && !std::isspace(static_cast<unsigned char>(text[stop]))) ++stop;
-      in.flags.push_back(parse_flag(text.substr(p, stop - p), logical.line,
-                                    logical.indent + static_cast<int>(p) + 1));
+      in.flags.push_back(parse_flag(in, text.substr(p, stop - p), logical.indent + static_cast<int>(p) + 1));
       p = skip_space(text, stop);
     }
     in.column = logical.indent + static_cast<int>(p) + 1;
     in.arguments = std::string(rtrim(text.substr(p)));
     if (in.arguments.empty()) fail(in.line, keyword_column, name + " needs arguments");
     in.json = json_form(in.arguments);
-    check_flags(in);
+    if (in.keyword == Keyword::kOnbuild) check_trigger(in);
     result_.instructions.push_back(std::move(in));
   }
 
-  Flag parse_flag(std::string_view word, int line, int column) const {
+  Flag parse_flag(const Instruction& in, std::string_view word, int column) const {
     size_t eq = word.find('=');
-    if (eq == std::string_view::npos || eq == 2) {
-      fail(line, column, "malformed flag '" + printable(word) + "': expected --name=value");
+    std::string name(word.substr(2, eq == std::string_view::npos ? std::string_view::npos : eq - 2));
+    if (name.empty()) fail(in.line, column, "malformed flag '" + printable(word) + "': expected --name=value");
+    auto rules = flag_rules().find(in.keyword);
+    const FlagRule* rule = nullptr;
+    if (rules != flag_rules().end()) {
+      if (auto r = rules->second.find(name); r != rules->second.end()) rule = &r->second;
     }
-    return Flag{std::string(word.substr(2, eq - 2)), std::string(word.substr(eq + 1)), column};
+    if (rule == nullptr) fail(in.line, column, in.name + " does not support the flag --" + printable(name));
+    if (!rule->refused.empty()) fail(in.line, column, rule->refused);
+    if (eq == std::string_view::npos && !rule->bare) {
+      fail(in.line, column, "the flag --" + name + " needs a value: --" + name + "=VALUE");
+    }
+    Flag flag{name, "", eq != std::string_view::npos, column};
+    if (flag.has_value) flag.value = std::string(word.substr(eq + 1));
+    return flag;
   }
 
-  void check_flags(const Instruction& in) const {
-    for (const Flag& f : in.flags) {
-      if (in.keyword == Keyword::kCopy && (f.name == "chown" || f.name == "chmod")) continue;
-      if (in.keyword == Keyword::kFrom && f.name == "platform") continue;
-      if (in.keyword == Keyword::kCopy && f.name == "from") {
-        fail(in.line, f.column, "COPY --from needs a multi-stage build, which gkebuild image does not "
-                         "support; build this Dockerfile with `buildah bud` or `docker build`");
-      }
-      fail(in.line, f.column, in.name + " does not support the flag --" + printable(f.name));
+  // ONBUILD INSTRUCTION: recorded for images built FROM this one; its instruction must be one.
+  void check_trigger(const Instruction& in) const {
+    std::string inner = upper(in.arguments.substr(0, in.arguments.find_first_of(" \t")));
+    if (!keywords().contains(inner)) {
+      fail(in.line, in.column, "unknown instruction '" + printable(inner) + "' after ONBUILD");
+    }
+    if (inner == "ONBUILD" || inner == "FROM" || inner == "MAINTAINER") {
+      fail(in.line, in.column, "ONBUILD " + inner + " is not allowed");
     }
   }
 
@@ -216,13 +273,8 @@ class Parser {
   void check_structure() const {
     bool seen_from = false;
     for (const Instruction& in : result_.instructions) {
-      if (in.keyword == Keyword::kFrom) {
-        if (seen_from) {
-          fail(in.line, 1, "a second FROM starts a multi-stage build, which gkebuild image does "
-                           "not support; build this Dockerfile with `buildah bud` or `docker build`");
-        }
-        seen_from = true;
-      } else if (!seen_from && in.keyword != Keyword::kArg) {
+      if (in.keyword == Keyword::kFrom) seen_from = true;
+      if (!seen_from && in.keyword != Keyword::kArg) {
         fail(in.line, 1, in.name + " before FROM: a Dockerfile must start with FROM (ARG may precede it)");
       }
     }
@@ -236,6 +288,41 @@ class Parser {
 
 Dockerfile parse(std::string_view source, std::string file) {
   return Parser(source, std::move(file)).run();
+}
+
+// As BuildKit: an optional file descriptor number, "<<", an optional "-", and a delimiter
+// that may be quoted (then the body is taken literally).
+std::optional<Heredoc> heredoc_marker(std::string_view word) {
+  size_t p = 0;
+  while (p < word.size() && std::isdigit(static_cast<unsigned char>(word[p]))) ++p;
+  if (!word.substr(p).starts_with("<<") || word.substr(p).starts_with("<<<")) return std::nullopt;
+  p += 2;
+  Heredoc heredoc;
+  if (p < word.size() && word[p] == '-') {
+    heredoc.strip_tabs = true;
+    ++p;
+  }
+  std::string_view name = word.substr(p);
+  if (name.size() >= 2 && (name[0] == '"' || name[0] == '\'') && name.back() == name[0]) {
+    name = name.substr(1, name.size() - 2);
+    heredoc.expand = false;
+  }
+  if (name.empty() || name.find_first_of("<>'\"$") != std::string_view::npos) return std::nullopt;
+  heredoc.name = std::string(name);
+  return heredoc;
+}
+
+std::string heredoc_text(const Heredoc& heredoc) {
+  if (!heredoc.strip_tabs) return heredoc.body;
+  std::string out;
+  for (std::string_view rest = heredoc.body; !rest.empty();) {
+    size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end == std::string_view::npos ? rest.size() : end + 1);
+    rest.remove_prefix(line.size());
+    line.remove_prefix(std::min(line.size(), line.find_first_not_of('\t')));
+    out += line;
+  }
+  return out;
 }
 
 }  // namespace gkebuild::dockerfile

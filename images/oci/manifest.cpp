@@ -33,7 +33,7 @@ std::set<std::string> keys_of(const json& j) {
 }
 
 json container_config_json(const ContainerConfig& c) {
-  json j = json::object();
+  json j = c.other.is_object() ? c.other : json::object();
   if (!c.env.empty()) j["Env"] = c.env;
   if (c.entrypoint) j["Entrypoint"] = *c.entrypoint;
   if (c.cmd) j["Cmd"] = *c.cmd;
@@ -65,6 +65,11 @@ ContainerConfig container_config_from(const json& j) {
   }
   if (j.contains("ExposedPorts")) c.exposed_ports = keys_of(j["ExposedPorts"]);
   if (j.contains("Volumes")) c.volumes = keys_of(j["Volumes"]);
+  // Docker-format keys that an image built FROM this one inherits (others, like Hostname, are
+  // not carried over, as buildah does not).
+  for (const char* key : {"Healthcheck", "Shell", "OnBuild"}) {
+    if (j.contains(key) && !j[key].is_null()) c.other[key] = j[key];
+  }
   return c;
 }
 

@@ -39,6 +39,8 @@ struct ContainerConfig {
   std::map<std::string, std::string> labels;
   std::set<std::string> exposed_ports;  // "80/tcp"
   std::set<std::string> volumes;
+  // Keys gkebuild does not model (Healthcheck, Shell, OnBuild in Docker's format), kept as they are.
+  nlohmann::json other = nlohmann::json::object();
 };
 
 struct History {

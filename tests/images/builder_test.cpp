@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "base/atomic_file.h"
+#include "build/image_files.h"
 #include "build/copy_sources.h"
 #include "dockerfile/dockerfile_error.h"
 #include "image/layout_sink.h"
@@ -35,10 +36,23 @@ class BuilderTest : public ::testing::Test {
   void dockerfile(const std::string& text) { write("ctx/Dockerfile", text); }
 
   BuildResult build(const std::string& context = "ctx") {
-    BuildOptions options;
     options.dockerfile = dir / context / "Dockerfile";
     options.context = dir / context;
     return build_image(options, store);
+  }
+
+  // "path type mode uid:gid [-> target | content]" for every entry of the built image.
+  std::map<std::string, std::string> files_of(const image::Image& image) {
+    LayerListings listings;
+    std::map<std::string, std::string> out;
+    for (const auto& [path, e] : ImageFiles(image, dir / "scratch", listings).all()) {
+      std::string what = std::to_string(static_cast<int>(e.type)) + " " + std::to_string(e.mode) + " " +
+                         std::to_string(e.uid) + ":" + std::to_string(e.gid);
+      if (e.type == layer::EntryType::kSymlink) what += " -> " + e.link_target;
+      if (e.type == layer::EntryType::kFile) what += " " + read_file(e.source);
+      out[path] = what;
+    }
+    return out;
   }
 
   std::string error_of(const std::string& text) {
@@ -53,6 +67,7 @@ class BuilderTest : public ::testing::Test {
 
   TempDir dir;
   std::shared_ptr<oci::Layout> store;
+  BuildOptions options;
 };
 
 TEST_F(BuilderTest, OneLayerPerCopyAndTheConfig) {
@@ -144,7 +159,8 @@ TEST_F(BuilderTest, BadCopySourcesNameTheLine) {
             "2: COPY source 'escape/nothing-here' leads outside the build context (through a symlink)");
   EXPECT_NE(error_of("FROM scratch\nCOPY lib/libx.so bin/app /x").find("ending in '/'"),
             std::string::npos);
-  EXPECT_NE(error_of("FROM scratch\nCOPY --chown=root lib/ /x/").find("numeric"), std::string::npos);
+  EXPECT_NE(error_of("FROM scratch\nCOPY --chown=root lib/ /x/").find("no user 'root' in the image's /etc/passwd"),
+            std::string::npos);
   EXPECT_NE(error_of("FROM registry.example/base:1\n").find("registry client"), std::string::npos);
 }
 
@@ -189,6 +205,172 @@ TEST_F(BuilderTest, BaseImageFromAnOciLayout) {
   BuildResult derived = build();
   EXPECT_EQ(derived.image.layers().size(), 3u);
   EXPECT_EQ(*derived.image.config().config.entrypoint, std::vector<std::string>{"/opt/gkebuild/bin/app"});
+}
+
+// A base layer is listed once (to know what WORKDIR and COPY's parents find), then from the cache.
+TEST_F(BuilderTest, BaseLayerListingsAreKeptInTheStore) {
+  BuildResult base = build();
+  store->tag("base:1", image::write_to_layout(*store, base.image));
+  dockerfile("FROM oci:" + (dir / "oci").string() + ":base:1\nWORKDIR /opt/gkebuild/bin\nWORKDIR /new\n");
+  BuildResult derived = build();
+  EXPECT_EQ(derived.image.layers().size(), 3u);  // only /new is created
+  for (const auto& layer : base.image.layers()) {
+    EXPECT_TRUE(fs::exists(store->cache_dir() / "listing" / (layer.diff_id.hex + ".json"))) << layer.diff_id.str();
+  }
+  write_file_atomically(store->cache_dir() / "listing" / (base.image.layers()[1].diff_id.hex + ".json"),
+                        R"([["opt/gkebuild/bin/elsewhere",1,493,0,0,""]])");
+  EXPECT_EQ(build().image.layers().size(), 4u);  // the listing came from the cache, which lacks opt/gkebuild/bin
+}
+
+// COPY and WORKDIR follow the image's symlinked folders (merged /usr: lib -> usr/lib), so the
+// layer holds usr/lib/x, not a lib/x that a runtime would have to resolve through the link.
+TEST_F(BuilderTest, SymlinkedFoldersOfTheImageAreFollowed) {
+  fs::create_directories(dir / "base/usr/lib");
+  fs::create_symlink("usr/lib", dir / "base/lib");
+  write("base/Dockerfile", "FROM scratch\nCOPY . /\n");
+  BuildResult base = build("base");
+  store->tag("base:1", image::write_to_layout(*store, base.image));
+  dockerfile("FROM oci:" + (dir / "oci").string() + ":base:1\nCOPY bin/app /lib/app\nWORKDIR /lib/work\n");
+  auto files = files_of(build().image);
+  EXPECT_TRUE(files.contains("usr/lib/app"));
+  EXPECT_TRUE(files.contains("usr/lib/work"));
+  EXPECT_FALSE(files.contains("lib/app"));
+  EXPECT_EQ(files.at("lib"), "2 511 0:0 -> usr/lib");
+}
+
+TEST_F(BuilderTest, ArgBeforeFromIsSubstitutedInFrom) {
+  BuildResult base = build();
+  store->tag("base:1", image::write_to_layout(*store, base.image));
+  dockerfile("ARG BASE=oci:" + (dir / "oci").string() + ":base:1\nARG WHO\nFROM $BASE\nARG BASE\nENV B=$BASE W=${WHO:-none}\n");
+  auto env = build().image.config().config.env;
+  EXPECT_EQ(env.at(1), "B=oci:" + (dir / "oci").string() + ":base:1");
+  EXPECT_EQ(env.at(2), "W=none");
+}
+
+TEST_F(BuilderTest, DockerignoreExcludesBeforeAnythingIsRead) {
+  write("ctx/.dockerignore", "# secrets\nsecret*\n**/*.log\nlib\n!lib/keep.so\n");
+  write("ctx/secret.txt", "s");
+  write("ctx/bin/x.log", "log");
+  write("ctx/lib/keep.so", "k");
+  ::chmod((dir / "ctx/secret.txt").c_str(), 0);  // never opened, so never refused as unreadable
+  dockerfile("FROM scratch\nCOPY . /app/\n");
+  auto files = files_of(build().image);
+  EXPECT_FALSE(files.contains("app/secret.txt"));
+  EXPECT_FALSE(files.contains("app/bin/x.log"));
+  EXPECT_FALSE(files.contains("app/lib/libx.so"));
+  EXPECT_TRUE(files.contains("app/lib/keep.so"));
+  EXPECT_TRUE(files.contains("app/bin/app"));
+  EXPECT_TRUE(files.contains("app/Dockerfile"));  // as BuildKit: the Dockerfile is not excluded unless named
+  EXPECT_NE(error_of("FROM scratch\nCOPY secret.txt /\n").find("matches nothing"), std::string::npos);
+}
+
+TEST_F(BuilderTest, WorkdirAndChownCreateFoldersOwnedAsBuildahDoes) {
+  write("ctx/etc/passwd", "root:x:0:0::/root:/bin/sh\nalice:x:1234:2345::/home/alice:/bin/sh\n");
+  write("ctx/etc/group", "root:x:0:\nstaff:x:3456:\n");
+  dockerfile("FROM scratch\nCOPY etc /etc\nUSER alice\nWORKDIR /home/alice/w\nWORKDIR /etc\n"
+             "COPY --chown=alice:staff bin/app /o/p/app\nCOPY --chown=7 bin/app /etc/app\n");
+  BuildResult r = build();
+  auto files = files_of(r.image);
+  EXPECT_EQ(files.at("home"), "1 493 1234:2345");
+  EXPECT_EQ(files.at("home/alice/w"), "1 493 1234:2345");
+  EXPECT_EQ(files.at("o"), "1 493 1234:3456");
+  EXPECT_EQ(files.at("o/p/app"), "0 493 1234:3456 #!/bin/true\n");
+  EXPECT_EQ(files.at("etc"), "1 493 0:0");  // an existing parent keeps its owner
+  EXPECT_EQ(files.at("etc/app"), "0 493 7:7 #!/bin/true\n");
+  EXPECT_EQ(r.image.layers().size(), 4u);  // WORKDIR /etc exists: no layer
+  EXPECT_NE(error_of("FROM scratch\nCOPY --chown=bob:x bin/app /a\n").find("2: bob:x: no user 'bob'"),
+            std::string::npos);
+}
+
+TEST_F(BuilderTest, MultiStageBuildsOnlyWhatTheTargetNeeds) {
+  write("ctx/archive/d/f", "in the tar");
+  ASSERT_EQ(std::system(("tar -C " + (dir / "ctx/archive").string() + " --owner=5 --group=6 -cJf " +
+                         (dir / "ctx/a.tar.xz").string() + " d").c_str()), 0);
+  dockerfile("FROM scratch AS build\nCOPY --chmod=0700 bin/app /out/app\nADD a.tar.xz /x/\n"
+             "FROM scratch AS unused\nCOPY missing /\n"
+             "FROM scratch\nCOPY --from=build /out/app /x/from-build\nCOPY --from=0 /x /tree\n"
+             "COPY <<EOF <<'RAW' /h/\nuser $USER\nEOF\nraw $USER\nRAW\n");
+  options.build_args["USER"] = "u";
+  write("ctx/Dockerfile", read_file(dir / "ctx/Dockerfile").insert(0, "ARG USER\n"));
+  auto files = files_of(build().image);
+  EXPECT_EQ(files.at("x/from-build"), "0 448 0:0 #!/bin/true\n");
+  EXPECT_EQ(files.at("tree/d/f"), "0 420 5:6 in the tar");
+  EXPECT_EQ(files.at("h/EOF"), "0 420 0:0 user \n");  // USER is an ARG of the global scope only
+  EXPECT_EQ(files.at("h/RAW"), "0 420 0:0 raw $USER\n");
+  options.target = "unused";
+  EXPECT_NE(error_of(read_file(dir / "ctx/Dockerfile")).find("6: COPY source 'missing' matches nothing"),
+            std::string::npos);
+}
+
+TEST_F(BuilderTest, RunIsRefusedAtTheFirstRunWithoutARuntime) {
+  EXPECT_EQ(error_of("FROM scratch\nCOPY missing /\nRUN a\nRUN b\n").substr(0, 44),
+            "3: RUN needs a container runtime: this gkebu");
+}
+
+TEST_F(BuilderTest, RunRequestsAndTheirLayerCache) {
+  std::vector<RunRequest> seen;
+  options.run = [&](const RunRequest& request) {
+    seen.push_back(request);
+    write("made", "made by run " + std::to_string(seen.size()));
+    layer::Entry e{"made", layer::EntryType::kFile, 0644};
+    e.source = dir / "made";
+    e.size = static_cast<int64_t>(read_file(e.source).size());
+    return RunChanges{{e}, nullptr};
+  };
+  dockerfile("FROM scratch\nARG V=1\nENV E=2\nCOPY bin/app /app\nSHELL [\"/bin/ash\", \"-c\"]\n"
+             "USER 5\nWORKDIR /w\nRUN echo $V\nRUN [\"/app\", \"x\"]\nRUN <<EOF\necho hi\nEOF\n"
+             "RUN cat <<EOF\nbody\nEOF\n");
+  BuildResult first = build();
+  ASSERT_EQ(seen.size(), 4u);
+  EXPECT_EQ(seen[0].argv, (std::vector<std::string>{"/bin/ash", "-c", "echo $V"}));
+  EXPECT_EQ(seen[0].env, (std::vector<std::string>{"PATH=" + std::string(kStandardPath), "E=2", "V=1"}));
+  EXPECT_EQ(seen[0].user, "5");
+  EXPECT_EQ(seen[0].working_dir, "/w");
+  EXPECT_EQ(seen[1].argv, (std::vector<std::string>{"/app", "x"}));
+  EXPECT_EQ(seen[2].argv, (std::vector<std::string>{"/bin/ash", "-c", "echo hi\n"}));
+  EXPECT_EQ(seen[3].argv, (std::vector<std::string>{"/bin/ash", "-c", "cat <<EOF\nbody\nEOF"}));
+  EXPECT_EQ(seen[1].image.layers().size(), seen[0].image.layers().size() + 1);
+  // Again: every RUN from the cache. After a change to the COPY source: every RUN again.
+  EXPECT_EQ(build().image.digest(), first.image.digest());
+  EXPECT_EQ(seen.size(), 4u);
+  write("ctx/bin/app", "changed");
+  build();
+  EXPECT_EQ(seen.size(), 8u);
+}
+
+// A RUN whose command fails is a failed build (exit 1), named at its line; not bad input.
+TEST_F(BuilderTest, AFailedRunKeepsItsKindAndGainsTheLine) {
+  options.run = [](const RunRequest&) -> RunChanges {
+    throw Error(ErrorKind::kFailed, "the command exited with 3; the last lines it wrote:\n  \x1b[2Jboom");
+  };
+  dockerfile("FROM scratch\n\nRUN false\n");
+  try {
+    build();
+    FAIL() << "no error";
+  } catch (const dockerfile::DockerfileError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kFailed);
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_EQ(e.column(), 5);
+    EXPECT_EQ(e.message(), "the command exited with 3; the last lines it wrote:\n  \\x1b[2Jboom");
+  }
+}
+
+// A RUN's files are gone once its layer is written (the holder is released): users it added
+// to /etc/passwd are read back from the layer.
+TEST_F(BuilderTest, ChownNamesFromARunLayerAreReadFromTheBlob) {
+  options.run = [&](const RunRequest&) {
+    write("run-out/passwd", "bob:x:4242:4343::/home/bob:/bin/sh\n");
+    layer::Entry e{"etc/passwd", layer::EntryType::kFile, 0644};
+    e.source = dir / "run-out/passwd";
+    e.size = static_cast<int64_t>(read_file(e.source).size());
+    fs::path folder = dir / "run-out";
+    return RunChanges{{layer::Entry{"etc", layer::EntryType::kDirectory, 0755}, e},
+                      std::shared_ptr<const void>(nullptr, [folder](const void*) { fs::remove_all(folder); })};
+  };
+  dockerfile("FROM scratch\nRUN adduser bob\nCOPY --chown=bob bin/app /home/bob/app\n");
+  auto files = files_of(build().image);
+  EXPECT_FALSE(fs::exists(dir / "run-out"));
+  EXPECT_EQ(files.at("home/bob/app"), "0 493 4242:4343 #!/bin/true\n");
 }
 
 }  // namespace

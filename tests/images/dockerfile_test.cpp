@@ -44,11 +44,64 @@ TEST(DockerfileParse, EscapeDirective) {
   EXPECT_EQ(df.instructions[1].arguments, "A=1   B=2");
 }
 
-TEST(DockerfileParse, RefusedInstructionsNameTheLineAndAPeer) {
-  EXPECT_EQ(error_of("FROM scratch\nRUN make").substr(0, 4), "2:1:");
-  EXPECT_NE(error_of("FROM scratch\nRUN make").find("buildah bud"), std::string::npos);
-  EXPECT_NE(error_of("FROM scratch\n  ADD x /").find("2:3: ADD"), std::string::npos);
-  EXPECT_NE(error_of("FROM scratch\nCOPY --from=build /a /b").find("2:6: COPY --from"), std::string::npos);
+TEST(DockerfileParse, EveryInstructionAndMultiStage) {
+  auto df = parse("ARG BASE=scratch\nFROM $BASE AS build\nRUN make\nADD a.tar /x/\nSHELL [\"/bin/bash\", \"-c\"]\n"
+                  "HEALTHCHECK --interval=5s CMD true\nONBUILD COPY a /b\nMAINTAINER me\n"
+                  "FROM scratch\nCOPY --from=build --link /a /b\nCOPY --link=false a b\n",
+                  "Dockerfile");
+  ASSERT_EQ(df.instructions.size(), 11u);
+  EXPECT_EQ(df.instructions[2].keyword, Keyword::kRun);
+  EXPECT_EQ(df.instructions[3].keyword, Keyword::kAdd);
+  EXPECT_EQ(df.instructions[4].keyword, Keyword::kShell);
+  EXPECT_EQ(df.instructions[5].flag("interval")->value, "5s");
+  EXPECT_EQ(df.instructions[6].keyword, Keyword::kOnbuild);
+  EXPECT_EQ(df.instructions[7].keyword, Keyword::kMaintainer);
+  const auto& copy = df.instructions[9];
+  ASSERT_EQ(copy.flags.size(), 2u);
+  EXPECT_EQ(copy.flag("from")->value, "build");
+  EXPECT_EQ(copy.flag("from")->column, 6);
+  EXPECT_FALSE(copy.flag("link")->has_value);
+  EXPECT_EQ(copy.flag("link")->column, 19);
+  EXPECT_EQ(df.instructions[10].flag("link")->value, "false");
+}
+
+TEST(DockerfileParse, RunFlagsKeepTheirColumns) {
+  auto df = parse("FROM scratch\nRUN --mount=type=cache,target=/root/.cache,id=pip --network=host pip install x\n",
+                  "Dockerfile");
+  const auto& run = df.instructions[1];
+  EXPECT_EQ(run.flag("mount")->value, "type=cache,target=/root/.cache,id=pip");
+  EXPECT_EQ(run.flag("network")->column, 51);
+  EXPECT_EQ(run.arguments, "pip install x");
+  EXPECT_EQ(run.column, 66);
+  EXPECT_EQ(error_of("FROM scratch\nRUN --security=insecure x"),
+            "2:5: RUN --security is not supported: RUN steps never run privileged");
+  EXPECT_EQ(error_of("FROM scratch\nCOPY --exclude=*.md . /"),
+            "2:6: COPY --exclude (a Dockerfile 1.7 labs feature) is not supported; use .dockerignore");
+  EXPECT_EQ(error_of("FROM scratch\nCOPY --chown a /"), "2:6: the flag --chown needs a value: --chown=VALUE");
+}
+
+TEST(DockerfileParse, Heredocs) {
+  auto df = parse("FROM scratch\nRUN <<EOF\necho hello\n# not a comment\nEOF\n"
+                  "COPY <<one <<\"two\" /dst/\n1 $A\none\n2 $A\ntwo\n"
+                  "RUN <<-EOT cat\n\t\tindented\n\tEOT\nENV X=1\n",
+                  "Dockerfile");
+  ASSERT_EQ(df.instructions.size(), 5u);
+  const auto& run = df.instructions[1];
+  EXPECT_EQ(run.arguments, "<<EOF");
+  ASSERT_EQ(run.heredocs.size(), 1u);
+  EXPECT_EQ(run.heredocs[0].body, "echo hello\n# not a comment\n");
+  const auto& copy = df.instructions[2];
+  ASSERT_EQ(copy.heredocs.size(), 2u);
+  EXPECT_EQ(copy.heredocs[0].name, "one");
+  EXPECT_TRUE(copy.heredocs[0].expand);
+  EXPECT_EQ(copy.heredocs[1].body, "2 $A\n");
+  EXPECT_FALSE(copy.heredocs[1].expand);
+  EXPECT_EQ(copy.line, 6);
+  EXPECT_EQ(heredoc_text(df.instructions[3].heredocs[0]), "indented\n");
+  EXPECT_EQ(df.instructions[4].line, 14);
+  EXPECT_EQ(error_of("FROM scratch\nRUN <<EOF\nhello\n"), "2:1: the heredoc <<EOF has no line 'EOF' that ends it");
+  EXPECT_FALSE(heredoc_marker("<<<EOF"));
+  EXPECT_TRUE(heredoc_marker("3<<'X'"));
 }
 
 TEST(DockerfileParse, MalformedInput) {
@@ -60,14 +113,14 @@ TEST(DockerfileParse, MalformedInput) {
             "3:7: the last instruction ends with a line continuation");
   EXPECT_EQ(error_of("FROM scratch\nCOPY  --chown=1 --mode=0 a /"), "2:17: COPY does not support the flag --mode");
   EXPECT_EQ(error_of("# nothing\n"), "0:0: no FROM instruction");
-  EXPECT_NE(error_of("FROM scratch\nFROM scratch").find("2:1: a second FROM"), std::string::npos);
+  EXPECT_EQ(error_of("FROM scratch\nONBUILD FROM x"), "2:9: ONBUILD FROM is not allowed");
   EXPECT_EQ(error_of("FROM scratch\nCOPY --mode=1 a b"), "2:6: COPY does not support the flag --mode");
 }
 
 // Names from the file are echoed with their control characters escaped, never raw.
 TEST(DockerfileParse, UnknownNamesAreEchoedPrintable) {
   EXPECT_EQ(error_of("FROM scratch\nFR\x1b]0;pwned\x07OB x"), "2:1: unknown instruction 'FR\\x1b]0;pwned\\x07OB'");
-  EXPECT_EQ(error_of("FROM scratch\nCOPY --\x1b[2J a /"), "2:6: malformed flag '--\\x1b[2J': expected --name=value");
+  EXPECT_EQ(error_of("FROM scratch\nCOPY --\x1b[2J a /"), "2:6: COPY does not support the flag --\\x1b[2J");
   EXPECT_EQ(error_of("FROM scratch\nCOPY --x\x1b[2J=1 a /"), "2:6: COPY does not support the flag --x\\x1b[2J");
 }
 

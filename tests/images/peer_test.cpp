@@ -19,6 +19,7 @@
 #include "image/layout_source.h"
 #include "common/run.h"
 #include "common/temp_dir.h"
+#include "unpacked_tree.h"
 
 namespace gkebuild {
 namespace {
@@ -26,26 +27,12 @@ namespace fs = std::filesystem;
 using testing::run_command;
 using testing::shell_quoted;
 using testing::TempDir;
+using testing::describe_tree;
 
 std::string gkebuild_image(const std::string& arguments) {
   return "env SOURCE_DATE_EPOCH=1700000000 " + testing::gkebuild_binary() + " image " + arguments;
 }
 
-// Name -> "type mode uid:gid link|content-hash" for every entry of an unpacked root.
-std::map<std::string, std::string> describe_tree(const fs::path& root) {
-  std::map<std::string, std::string> out;
-  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
-    struct stat st {};
-    ::lstat(it->path().c_str(), &st);
-    std::string what = S_ISDIR(st.st_mode) ? "dir" : S_ISLNK(st.st_mode) ? "link" : "file";
-    what += " " + std::to_string(st.st_mode & 07777) + " " + std::to_string(st.st_uid) + ":" +
-            std::to_string(st.st_gid);
-    if (S_ISLNK(st.st_mode)) what += " -> " + fs::read_symlink(it->path()).string();
-    if (S_ISREG(st.st_mode)) what += " " + oci::sha256_of(read_file(it->path())).hex.substr(0, 12);
-    out[it->path().lexically_relative(root).string()] = what;
-  }
-  return out;
-}
 
 oci::ImageConfig config_of(const fs::path& layout, const std::string& tag) {
   auto l = std::make_shared<oci::Layout>(oci::Layout::open(layout));
@@ -245,7 +232,6 @@ TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
       {"FROM scratch\nCOPY escape /\n", "COPY source 'escape' leads outside the build context (through a symlink)"},
       {"FROM scratch\nCOPY secret.txt /\n", "Dockerfile:2:6: error: cannot read COPY source 'secret.txt': Permission denied"},
       {"FROM scratch\nENV \"A=1\n", "Dockerfile:2:5: error: unterminated double quote"},
-      {"FROM scratch\nRUN make\n", "Dockerfile:2:1: error: RUN needs a running container"},
       {"FROM scratch\nFORM x\n", "Dockerfile:2:1: error: unknown instruction 'FORM'"},
   };
   // As root every file is readable, so the unreadable case runs as nobody.
@@ -261,6 +247,41 @@ TEST_F(PeerTest, BadInputExitsTwoNamingFileAndLine) {
     EXPECT_EQ(r.exit_code, 2) << c.dockerfile << r.all();
     EXPECT_NE(r.all().find(c.expected), std::string::npos) << r.all();
   }
+}
+
+// OCI's image config has no Healthcheck, Shell or OnBuild: left out with a warning naming the
+// line (as buildah warns), kept with --format docker.
+TEST_F(PeerTest, DockerOnlyInstructionsWarnInOciFormat) {
+  write("ctx/Dockerfile", "FROM scratch\nHEALTHCHECK CMD [\"/bin/true\"]\nSHELL [\"/bin/ash\", \"-c\"]\n");
+  std::string context = shell_quoted((dir / "ctx").string()), layout = shell_quoted((dir / "oci").string());
+  auto oci = run_command(gkebuild_image("-q --context " + context + " --tag h:1 -o oci:" + layout));
+  ASSERT_EQ(oci.exit_code, 0) << oci.all();
+  EXPECT_NE(oci.err.find("warning: " + (dir / "ctx/Dockerfile").string() +
+                         ":2: HEALTHCHECK is not part of the OCI image format"),
+            std::string::npos)
+      << oci.err;
+  EXPECT_FALSE(config_of(dir / "oci", "h:1").config.other.contains("Healthcheck"));
+  auto docker = run_command(gkebuild_image("-q --format docker --context " + context + " --tag h:2 -o oci:" + layout));
+  ASSERT_EQ(docker.exit_code, 0) << docker.all();
+  EXPECT_EQ(docker.err, "");
+  auto config = config_of(dir / "oci", "h:2").config.other;
+  EXPECT_EQ(config["Healthcheck"]["Test"], nlohmann::json({"CMD", "/bin/true"}));
+  EXPECT_EQ(config["Shell"], nlohmann::json({"/bin/ash", "-c"}));
+}
+
+// A RUN that cannot run (here: not root) is a failed build, exit 1, named at its line as a
+// compiler names an error, not prefixed like an error without a position.
+TEST_F(PeerTest, ARunThatCannotRunNamesItsLine) {
+  write("ctx/Dockerfile", "FROM scratch\nCOPY Dockerfile /\nRUN make\n");
+  fs::permissions(dir.path(), fs::perms(0755));
+  fs::create_directories(dir / "oci");
+  run_command("chown -R nobody " + shell_quoted((dir / "oci").string()) + " " + shell_quoted((dir / "ctx").string()));
+  auto r = run_command("setpriv --reuid=nobody --regid=nogroup --clear-groups " +
+                       gkebuild_image("--context " + shell_quoted((dir / "ctx").string()) + " --tag r:1 -o oci:" +
+                                      shell_quoted((dir / "oci").string())));
+  EXPECT_EQ(r.exit_code, 1) << r.all();
+  EXPECT_TRUE(r.err.starts_with((dir / "ctx/Dockerfile").string() + ":3:5: error: RUN ")) << r.err;
+  EXPECT_NE(r.err.find("root"), std::string::npos) << r.err;
 }
 
 TEST_F(PeerTest, KilledBuildsLeaveAValidLayout) {

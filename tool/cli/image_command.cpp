@@ -39,6 +39,7 @@ struct ImageFlags {
   std::string compression = "gzip";
   int level = 0;
   std::vector<std::string> build_args;
+  std::string target;
   std::vector<std::string> stage;
   RegistryFlags registry;
   bool push = false;
@@ -105,6 +106,11 @@ build::BuildOptions common_options(const ImageFlags& flags) {
     usage(std::string("--compression-level: ") + e.what());
   }
   options.source_date_epoch = source_date_epoch();
+  options.target = flags.target;
+  const std::string& format = flags.registry.format;
+  if (!format.empty() && format != "oci" && format != "docker") usage("--format must be oci or docker, not '" + format + "'");
+  options.docker_format = format == "docker";
+  options.warning = [](const std::string& line) { std::cerr << "warning: " << line << "\n"; };
   if (!flags.quiet && ::isatty(STDERR_FILENO)) {
     options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   }
@@ -194,7 +200,6 @@ int build(const ImageFlags& flags) {
   if (dockerfile_mode && !flags.images.empty()) {
     usage("give either image names of gkebuild.yaml or --dockerfile/--tag, not both");
   }
-  if (!flags.push && !flags.registry.format.empty()) usage("--format is the manifest format of --push; add --push");
   return dockerfile_mode ? build_dockerfile(flags) : build_project(flags);
 }
 
@@ -219,6 +224,7 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--compression-level", flags->level,
                       "gzip 1-12 (default 1), zstd 1-19 (default 3)");
   command->add_option("--build-arg", flags->build_args, "NAME=VALUE for an ARG");
+  command->add_option("--target", flags->target, "The stage of a multi-stage Dockerfile to build (default: the last)");
   command->add_option("--stage", flags->stage,
                       "Copy this ELF binary to CONTEXT/bin and the libraries it needs to CONTEXT/lib");
   command->add_option("--workloads-build", flags->workloads_build,

@@ -21,15 +21,19 @@ namespace {
 namespace fs = std::filesystem;
 
 // Builds the experiment's image into the project's layout; returns its manifest digest.
+// A base image comes from its registry as for a cluster run (--insecure-registry, --ca-file).
 std::string build_image(const project::Project& project, const std::string& image, const fs::path& layout,
-                        const std::string& workloads_build, const PlanRequest& request, std::ostream& err) {
+                        const SubmitOptions& submit, const PlanRequest& request, std::ostream& err) {
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
   imageproject::ProjectImageOptions options;
   options.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   options.images = {image};
-  options.workloads_build = workloads_build;
+  options.workloads_build = submit.workloads_build;
   options.run = workloadbuild::SubmittedRun{request.experiment, request.accelerators};
-  options.build.pull = publish::registry_pull(store, {});
+  registry::SessionOptions session;
+  session.insecure_registries = submit.insecure_registries;
+  session.ca_file = submit.ca_file;
+  options.build.pull = publish::registry_pull(store, session);
   err << "image " << image << ": building into " << layout.string() << " (not pushed: a local run)\n";
   return imageproject::build_project_images(project, options, store).front().manifest.digest.str();
 }
@@ -62,7 +66,7 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
         << (options.network == "host" ? ", on the host's network" : ", each in its own network namespace") << "\n";
     return Outcome::kSucceeded;
   }
-  const std::string digest = build_image(project, image, layout, options.workloads_build, request, err);
+  const std::string digest = build_image(project, image, layout, options, request, err);
   const bool gpu = localrun::find_host_gpu().present();
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();

@@ -1,0 +1,38 @@
+// .dockerignore with BuildKit's semantics (moby/patternmatcher): one pattern a line,
+// '#' comments, `*` and `?` within a path component, `**` across components, a
+// leading '!' re-includes; the last pattern that matches a path (or one of its
+// parent folders) decides. The builder applies it before it reads anything from
+// the context, so an excluded file is never opened.
+#pragma once
+
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace gkebuild::build {
+
+class Dockerignore {
+ public:
+  Dockerignore() = default;  // excludes nothing
+  // The patterns of CONTEXT/.dockerignore; none when there is no such file.
+  static Dockerignore load(const std::filesystem::path& context);
+  static Dockerignore parse(const std::string& text);
+
+  // `path` is relative to the context ("a/b.txt").
+  bool excluded(const std::string& path) const;
+  // A folder that is excluded may still hold re-included files when there is a '!' pattern.
+  bool has_negations() const { return negations_; }
+  bool empty() const { return patterns_.empty(); }
+
+ private:
+  struct Pattern {
+    std::regex regex;
+    size_t components;  // how many path components the pattern has
+    bool negated;
+  };
+  std::vector<Pattern> patterns_;
+  bool negations_ = false;
+};
+
+}  // namespace gkebuild::build

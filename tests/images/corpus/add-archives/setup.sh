@@ -1,0 +1,1 @@
+ln -s f src/link && tar -cf a.tar --owner=1000 --group=1000 src && tar -czf b.tar.gz --owner=0 --group=0 src && tar -cJf c.tar.xz --owner=5 --group=6 src && tar --zstd -cf d.tar.zst --owner=0 --group=0 src && rm -r src && : > empty

@@ -1,0 +1,1 @@
+printf '#!/bin/sh\necho exe\n' > exe && chmod 755 exe
