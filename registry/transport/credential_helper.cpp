@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <nlohmann/json.hpp>
 
-#include "base/printable.h"
 #include "transport/errors.h"
 
 extern char** environ;
@@ -97,16 +96,14 @@ Output run(const std::string& program, const std::string& input) {
   return result;
 }
 
-// The first line a failing helper printed: the protocol puts its error on stdout (as
-// docker-credential-gcloud does: "You do not currently have an active account selected…").
-// Only on failure, when stdout holds no credential.
-std::string helper_says(const Output& result) {
-  for (const std::string* text : {&result.out, &result.err}) {
-    std::string line = text->substr(0, text->find('\n'));
-    if (line.size() > 300) line = line.substr(0, 300) + "…";
-    if (!line.empty()) return ": " + printable(line);
-  }
-  return "";
+// What to do about a failing helper. Its output is never repeated: a helper that fails half
+// way may have printed part of a credential. docker-credential-gcloud fails so when gcloud has
+// no account, so it gets the steps that fix that.
+std::string helper_hint(const std::string& program) {
+  if (program == "docker-credential-gcloud")
+    return ": gcloud may have no active account here: run `gcloud auth login`, then try again (run `echo HOST | "
+           "docker-credential-gcloud get` to see what it says)";
+  return ": run `echo HOST | " + program + " get` to see what it says";
 }
 
 }  // namespace
@@ -122,7 +119,7 @@ std::optional<Credentials> run_credential_helper(const std::string& helper,
     throw RegistryError(ErrorKind::kBadInput, "credential helper " + program + " failed for " +
                                                   server + " (exit status " +
                                                   std::to_string(result.status) + ")" +
-                                                  helper_says(result));
+                                                  helper_hint(program));
   }
   auto answer = nlohmann::json::parse(result.out, nullptr, false);
   if (!answer.is_object() || !answer.contains("Secret") || !answer["Secret"].is_string())
