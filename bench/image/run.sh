@@ -71,15 +71,18 @@ if [ "$(id -u)" != 0 ] || ! command -v runc > /dev/null || [ ! -x /bin/busybox ]
   echo "(b), (c) skipped: they need root, runc and /bin/busybox (busybox-static)"
   exit 0
 fi
+# buildah reads `FROM oci:PATH:TAG` only from a path without capitals (mktemp's has some).
+base=/var/tmp/gkebuild-bench-base.$$
+trap 'buildah --root "$work/b-root" --runroot "$work/b-run" --storage-driver vfs rmi --all --force >/dev/null 2>&1 || true; rm -rf "$work" "$base"' EXIT
 mkdir -p "$work/base-ctx/bin" "$work/run-ctx"
 cp /bin/busybox "$work/base-ctx/bin/"
 for applet in sh echo cat mkdir rm touch seq sha256sum; do ln -s busybox "$work/base-ctx/bin/$applet"; done
 printf 'FROM scratch\nCOPY bin/ /bin/\n' > "$work/base-ctx/Dockerfile"
 env SOURCE_DATE_EPOCH=0 "$gkebuild" image --quiet --context "$work/base-ctx" --tag busybox:1 \
-  --output "oci:$work/base" > /dev/null
+  --output "oci:$base" > /dev/null
 echo "first" > "$work/run-ctx/input.txt"
 cat > "$work/run-ctx/Dockerfile" <<DOCKERFILE
-FROM oci:$work/base:busybox:1
+FROM oci:$base:busybox:1
 RUN mkdir -p /data && seq 1 20000 > /data/numbers
 RUN sha256sum /data/numbers > /data/numbers.sha256
 RUN rm /data/numbers && touch /data/removed
