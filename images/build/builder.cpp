@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <thread>
+#include <vector>
 
 #include "base/atomic_file.h"
 #include "build/stage_builder.h"
@@ -46,6 +49,35 @@ void refuse_run_without_runtime(const BuildOptions& options, const dockerfile::D
   }
 }
 
+// Every needed stage on a thread of its own, each starting once the stages it reads are built:
+// independent stages (two toolchains, a test stage) build at the same time. The first failure
+// is the build's; stages still waiting then give up, those under way finish their step.
+void build_stages(BuildShared& shared) {
+  std::exception_ptr failure;
+  std::vector<std::thread> threads;
+  for (size_t stage : shared.plan.needed()) {
+    threads.emplace_back([&shared, &failure, stage] {
+      std::unique_lock lock(shared.mutex);
+      try {
+        const auto& depends = shared.plan.dependencies(stage);
+        shared.stage_finished.wait(lock, [&] {
+          return shared.failed || std::all_of(depends.begin(), depends.end(),
+                                              [&](size_t d) { return shared.results.count(d) > 0; });
+        });
+        if (shared.failed) return;
+        image::Image image = StageBuilder(shared).build(stage, lock);
+        shared.results[stage] = std::move(image);
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+        shared.failed = true;
+      }
+      shared.stage_finished.notify_all();
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
 }  // namespace
 
 BuildResult build_image(const BuildOptions& options, std::shared_ptr<oci::Layout> store) {
@@ -54,7 +86,7 @@ BuildResult build_image(const BuildOptions& options, std::shared_ptr<oci::Layout
   refuse_run_without_runtime(options, dockerfile, plan);
   BuildShared shared{options, store, dockerfile, plan, LayerCache(*store), ScratchDir(scratch_path(*store)),
                      Dockerignore::load(options.context)};
-  for (size_t stage : plan.needed()) shared.results[stage] = StageBuilder(shared).build(stage);
+  build_stages(shared);
   return BuildResult{shared.results.at(plan.target()), shared.built, shared.cached};
 }
 

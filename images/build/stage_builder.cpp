@@ -60,7 +60,8 @@ ScratchDir::~ScratchDir() {
   fs::remove_all(path, ignored);
 }
 
-image::Image StageBuilder::build(size_t index) {
+image::Image StageBuilder::build(size_t index, std::unique_lock<std::mutex>& lock) {
+  lock_ = &lock;
   const Stage& stage = shared_.plan.stages()[index];
   size_t total = shared_.dockerfile.instructions.size();
   for (size_t i = stage.begin; i < stage.end; ++i) {
@@ -78,9 +79,11 @@ void StageBuilder::fail_at(const Instruction& in, int column, const std::string&
 }
 
 void StageBuilder::progress(const std::string& message) const {
+  std::lock_guard print(shared_.print);
   if (options_.progress) options_.progress(step_ + " " + message);
 }
 void StageBuilder::warn(const std::string& message) const {
+  std::lock_guard print(shared_.print);
   if (options_.warning) options_.warning(message);
 }
 
@@ -338,7 +341,7 @@ void StageBuilder::run_step(const Instruction& in) {
   } else {
     RunChanges changes;
     try {
-      changes = options_.run(request);
+      changes = unlocked([&] { return options_.run(request); });
     } catch (const Error& e) {
       // The step's kind stays (a command that fails is a failed build, exit 1, not bad input);
       // the message gains the Dockerfile's line.
@@ -348,7 +351,7 @@ void StageBuilder::run_step(const Instruction& in) {
       throw DockerfileError(shared_.dockerfile.file, in.line, in.column, "RUN failed: " + printable_lines(e.what()),
                             shared_.dockerfile.source, ErrorKind::kFailed);
     }
-    built = layer::write_layer(*store_, changes.entries, {c, options_.source_date_epoch});
+    built = unlocked([&] { return layer::write_layer(*store_, changes.entries, {c, options_.source_date_epoch}); });
     remember_listing(built->diff_id, changes.entries);
     shared_.cache.remember_run(key, *built);
     ++shared_.built;
@@ -389,7 +392,7 @@ layer::BuiltLayer StageBuilder::build_layer(const Instruction& in, const CopyLay
   }
   if (shared_.cache.list_seen(list_key)) {
     // Same files, new times: hash the contents once before deciding to compress.
-    oci::Digest diff_id = layer::diff_id_of(copy.entries, options_.source_date_epoch);
+    oci::Digest diff_id = unlocked([&] { return layer::diff_id_of(copy.entries, options_.source_date_epoch); });
     if (auto hit = shared_.cache.find_by_content(cache_key(settings + diff_id.str()))) {
       shared_.cache.remember_stat(stat_key, *hit);
       ++shared_.cached;
@@ -399,7 +402,7 @@ layer::BuiltLayer StageBuilder::build_layer(const Instruction& in, const CopyLay
   }
   progress("packing " + std::to_string(copy.entries.size()) + " entries");
   layer::BuiltLayer built =
-      layer::write_layer(*store_, copy.entries, {c, options_.source_date_epoch});
+      unlocked([&] { return layer::write_layer(*store_, copy.entries, {c, options_.source_date_epoch}); });
   shared_.cache.remember(stat_key, list_key, cache_key(settings + built.diff_id.str()), built);
   ++shared_.built;
   progress("built " + built.blob.digest.str().substr(0, 19));

@@ -5,9 +5,11 @@
 // ADD), stage_config.cpp (EXPOSE, SHELL, HEALTHCHECK, ONBUILD, commands).
 #pragma once
 
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,7 +40,9 @@ struct ScratchDir {
   int count = 0;
 };
 
-// What every stage of one build shares.
+// What every stage of one build shares. Independent stages build on threads of their own;
+// `mutex` guards everything here and is held while a stage builds, except while a RUN
+// executes and while a layer is packed (StageBuilder::unlocked), which is where time goes.
 struct BuildShared {
   const BuildOptions& options;
   std::shared_ptr<oci::Layout> store;
@@ -51,13 +55,18 @@ struct BuildShared {
   std::map<size_t, image::Image> results;  // finished stages
   int built = 0;
   int cached = 0;
+  std::mutex mutex;
+  std::condition_variable stage_finished;  // a stage finished (or failed): waiting ones look again
+  bool failed = false;
+  std::mutex print;  // one progress line at a time (RUN output arrives without `mutex`)
 };
 
 class StageBuilder {
  public:
   explicit StageBuilder(BuildShared& shared) : shared_(shared), options_(shared.options), store_(shared.store) {}
   // Builds stage `index` of the plan; returns the finished image (config and created time set).
-  image::Image build(size_t index);
+  // `lock` holds shared.mutex; it is let go while a RUN executes or a layer is packed.
+  image::Image build(size_t index, std::unique_lock<std::mutex>& lock);
 
  private:
   using Instruction = dockerfile::Instruction;
@@ -71,6 +80,17 @@ class StageBuilder {
   std::vector<std::string> words(const Instruction& in) const;
   std::string word(const Instruction& in, const std::string& text) const;
   size_t index_of(const Instruction& in) const { return static_cast<size_t>(&in - shared_.dockerfile.instructions.data()); }
+
+  // Runs `work` without the build's lock (it must touch nothing of BuildShared).
+  template <typename Work>
+  auto unlocked(Work&& work) {
+    lock_->unlock();
+    struct Relock {
+      std::unique_lock<std::mutex>* lock;
+      ~Relock() { lock->lock(); }
+    } relock{lock_};
+    return work();
+  }
 
   void apply(const Instruction& in);
   void record(const Instruction& in);
@@ -109,6 +129,7 @@ class StageBuilder {
   std::vector<std::string> command(const Instruction& in) const;
 
   BuildShared& shared_;
+  std::unique_lock<std::mutex>* lock_ = nullptr;
   const BuildOptions& options_;
   std::shared_ptr<oci::Layout> store_;
   image::Image image_;

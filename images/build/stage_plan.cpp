@@ -130,17 +130,23 @@ std::optional<std::string> StagePlan::copy_from(const Instruction& in) const {
 
 void StagePlan::need(size_t stage) {
   if (!needed_.insert(stage).second) return;
+  auto& depends = dependencies_[stage];
   const auto& ins = dockerfile_.instructions;
-  if (auto s = stage_named(from_reference(ins[stages_[stage].begin]), stage)) need(*s);
+  if (auto s = stage_named(from_reference(ins[stages_[stage].begin]), stage)) {
+    depends.insert(*s);
+    need(*s);
+  }
   for (size_t i = stages_[stage].begin + 1; i < stages_[stage].end; ++i) {
     auto from = copy_from(ins[i]);
     if (!from) continue;
     int column = ins[i].flag("from")->column;
     if (auto s = stage_named(*from, stage)) {
+      depends.insert(*s);
       need(*s);
     } else if (is_stage_index(*from)) {
       size_t index = std::stoul(*from);
       if (index >= stage) fail(ins[i], column, "COPY --from=" + *from + ": no earlier stage has that index");
+      depends.insert(index);
       need(index);
     } else if (stage_named(*from, stages_.size())) {
       fail(ins[i], column, "COPY --from=" + *from + ": that stage comes later in the Dockerfile");

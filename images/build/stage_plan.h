@@ -33,6 +33,9 @@ class StagePlan {
   size_t target() const { return target_; }
   // The target and the stages it needs, in Dockerfile order.
   const std::set<size_t>& needed() const { return needed_; }
+  // The stages `stage` reads directly (the stage it is FROM, those its COPY --from name):
+  // a stage starts once these are built, so independent stages build at the same time.
+  const std::set<size_t>& dependencies(size_t stage) const { return dependencies_.at(stage); }
 
   // The stage called `name` among the first `before` stages.
   std::optional<size_t> stage_named(const std::string& name, size_t before) const;
@@ -55,6 +58,7 @@ class StagePlan {
   std::map<std::string, std::string> global_args_;
   size_t target_ = 0;
   std::set<size_t> needed_;
+  std::map<size_t, std::set<size_t>> dependencies_;
 };
 
 // A stage name as written in FROM … AS or COPY --from is matched without case.
