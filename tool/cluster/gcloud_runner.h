@@ -4,15 +4,12 @@
 #include <functional>
 #include <string>
 
+#include "base/child_process.h"
 #include "cluster/gcloud_commands.h"
 
 namespace gkebuild::cluster {
 
-struct GcloudResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using GcloudResult = ChildOutput;  // exit_code, out, err
 
 // What `cluster up|down` calls; tests give their own.
 using GcloudRunner = std::function<GcloudResult(const Argv& args)>;
