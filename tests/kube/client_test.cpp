@@ -3,6 +3,10 @@
 // events, and refusals (403, 409, 422) reported in plain words without secrets.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
+#include "base/rfc3339.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/events.h"
@@ -97,6 +101,17 @@ TEST(KubeClient, TlsWithTheTestCaAndAClientCertificate) {
   EXPECT_NO_THROW(list(insecure, resource_type("v1", "Namespace"), ""));
 }
 
+// A kubeconfig user whose token comes from tests/kube/test_exec_plugin.sh, which prints the
+// token file's content and counts its runs; `more_env` adds entries (TEST_EXPIRY).
+std::string exec_user(const KubeTestServer& server, const std::string& api_version, const std::string& more_env = "") {
+  return "    exec:\n      apiVersion: " + api_version +
+         "\n      command: " GKEBUILD_SOURCE_ROOT "/tests/kube/test_exec_plugin.sh\n"
+         "      interactiveMode: Never\n      provideClusterInfo: true\n      env:\n"
+         "      - {name: TEST_TOKEN_FILE, value: " + server.file("token").string() + "}\n"
+         "      - {name: TEST_RUNS_FILE, value: " + server.file("runs").string() + "}\n"
+         "      - {name: TEST_API_VERSION, value: " + api_version + "}\n" + more_env;
+}
+
 class ExecPlugin : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ExecPlugin, TokenIsCachedAndRenewedOnceAfterA401) {
@@ -104,13 +119,7 @@ TEST_P(ExecPlugin, TokenIsCachedAndRenewedOnceAfterA401) {
   server.control("config", {{"tokens", {"token-one"}}});
   std::ofstream(server.file("token")) << "token-one";
   const std::string api_version = GetParam();
-  const std::string user = "    exec:\n      apiVersion: " + api_version +
-                           "\n      command: " GKEBUILD_SOURCE_ROOT "/tests/kube/test_exec_plugin.sh\n"
-                           "      interactiveMode: Never\n      provideClusterInfo: true\n      env:\n"
-                           "      - {name: TEST_TOKEN_FILE, value: " + server.file("token").string() + "}\n"
-                           "      - {name: TEST_RUNS_FILE, value: " + server.file("runs").string() + "}\n"
-                           "      - {name: TEST_API_VERSION, value: " + api_version + "}\n";
-  Client client(server.access(user));
+  Client client(server.access(exec_user(server, api_version)));
   const auto& namespaces = resource_type("v1", "Namespace");
   list(client, namespaces, "");
   list(client, namespaces, "");
@@ -144,16 +153,33 @@ TEST(KubeClient, ExpiredExecCredentialIsFetchedAgain) {
   KubeTestServer server;
   server.control("config", {{"tokens", {"fresh"}}});
   std::ofstream(server.file("token")) << "fresh";
-  const std::string user = "    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n"
-                           "      command: " GKEBUILD_SOURCE_ROOT "/tests/kube/test_exec_plugin.sh\n      env:\n"
-                           "      - {name: TEST_TOKEN_FILE, value: " + server.file("token").string() + "}\n"
-                           "      - {name: TEST_RUNS_FILE, value: " + server.file("runs").string() + "}\n"
-                           "      - {name: TEST_EXPIRY, value: '2001-01-01T00:00:00Z'}\n"
-                           "      - {name: TEST_API_VERSION, value: client.authentication.k8s.io/v1beta1}\n";
-  Client client(server.access(user));
+  Client client(server.access(exec_user(server, "client.authentication.k8s.io/v1beta1",
+                                         "      - {name: TEST_EXPIRY, value: '2001-01-01T00:00:00Z'}\n")));
   list(client, resource_type("v1", "Namespace"), "");
   list(client, resource_type("v1", "Namespace"), "");
   EXPECT_EQ(client.credential_plugin_runs(), 2);
+}
+
+// gke-gcloud-auth-plugin's tokens live an hour: one run serves every request of every
+// thread meanwhile (the others wait for the first run's answer, they do not start their own).
+TEST(KubeClient, OneExecCredentialServesEveryThreadUntilItExpires) {
+  KubeTestServer server;
+  server.control("config", {{"tokens", {"hour-token"}}});
+  std::ofstream(server.file("token")) << "hour-token";
+  const std::string in_an_hour = format_rfc3339_seconds(SystemClock::now() + std::chrono::hours(1));
+  Client client(server.access(exec_user(server, "client.authentication.k8s.io/v1",
+                                        "      - {name: TEST_EXPIRY, value: '" + in_an_hour + "'}\n")));
+  std::vector<std::thread> threads;
+  std::atomic<int> listed{0};
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&] {
+      for (int j = 0; j < 3; ++j)
+        if (list(client, resource_type("v1", "Namespace"), "").contains("items")) ++listed;
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(listed.load(), 24);
+  EXPECT_EQ(client.credential_plugin_runs(), 1);
+  EXPECT_EQ(server.read(server.file("runs")), "run\n");  // the plugin's own count
 }
 
 TEST(KubeClient, ServerSideApplyCreatesThenUpdatesAndReportsConflicts) {

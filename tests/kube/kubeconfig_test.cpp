@@ -10,6 +10,7 @@
 #include "base/source_error.h"
 #include "kube/exec_plugin.h"
 #include "kube/kubeconfig.h"
+#include "scoped_env.h"
 
 namespace gkebuild::kube {
 namespace {
@@ -22,19 +23,8 @@ void write(const std::filesystem::path& path, const std::string& text) {
 }
 
 // KUBECONFIG for one test, restored afterwards.
-class KubeconfigEnv {
- public:
-  explicit KubeconfigEnv(const std::string& value) {
-    if (const char* old = std::getenv("KUBECONFIG")) old_ = old;
-    ::setenv("KUBECONFIG", value.c_str(), 1);
-  }
-  ~KubeconfigEnv() {
-    if (old_) ::setenv("KUBECONFIG", old_->c_str(), 1);
-    else ::unsetenv("KUBECONFIG");
-  }
-
- private:
-  std::optional<std::string> old_;
+struct KubeconfigEnv : testing::ScopedEnv {
+  explicit KubeconfigEnv(const std::string& value) : ScopedEnv("KUBECONFIG", value) {}
 };
 
 std::string error_of(const KubeconfigOptions& options) {

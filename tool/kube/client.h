@@ -49,6 +49,7 @@ class Client {
   // For the benchmark and tests: requests sent, retries included.
   long requests_sent() const { return requests_; }
   int credential_plugin_runs() const { return credentials_.plugin_runs(); }
+  int credential_file_reads() const { return credentials_.token_file_reads(); }
 
  private:
   HttpResult perform(HttpRequest request);

@@ -63,8 +63,10 @@ struct KubeconfigOptions {
 // Which kubeconfig files apply: --kubeconfig, else KUBECONFIG's entries, else ~/.kube/config.
 std::vector<std::filesystem::path> kubeconfig_files(const KubeconfigOptions& options);
 
-// Loads, merges and resolves. Malformed files, a missing context, cluster or user,
-// unreadable referenced files: SourceError naming file:line:col where there is one.
+// Loads, merges and resolves; inside a pod where no kubeconfig file exists (and no
+// --kubeconfig or --context was given), the in-cluster config (in_cluster.h).
+// Malformed files, a missing context, cluster or user, unreadable referenced files:
+// SourceError naming file:line:col where there is one.
 ClusterAccess load_cluster_access(const KubeconfigOptions& options);
 
 }  // namespace gkebuild::kube

@@ -4,6 +4,7 @@
 #include "base/base64.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
+#include "kube/in_cluster.h"
 #include "kube/kubeconfig.h"
 #include "kube/kubeconfig_merge.h"
 #include "yamlfile/scalars.h"
@@ -192,6 +193,12 @@ std::vector<fs::path> kubeconfig_files(const KubeconfigOptions& options) {
 ClusterAccess load_cluster_access(const KubeconfigOptions& options) {
   const auto files = kubeconfig_files(options);
   MergedKubeconfig merged = merge_kubeconfigs(files, options.kubeconfig.has_value());
+  // kubectl's deferred loading: no kubeconfig at all, inside a pod, is the pod's service account.
+  if (merged.documents.empty() && options.context.empty() && in_cluster_environment()) {
+    ClusterAccess access = in_cluster_access();
+    if (!options.namespace_name.empty()) access.namespace_name = options.namespace_name;
+    return access;
+  }
   if (merged.documents.empty())
     throw SourceError({joined(files)}, "no kubeconfig file found; run `gcloud container clusters "
                                        "get-credentials CLUSTER` or set KUBECONFIG");

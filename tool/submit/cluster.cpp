@@ -4,12 +4,24 @@
 
 #include "base/source_error.h"
 #include "kube/exec_plugin.h"
+#include "kube/in_cluster.h"
 #include "render/names.h"
 
 namespace gkebuild::submit {
+namespace {
+
+bool kubeconfig_exists(const kube::KubeconfigOptions& options) {
+  for (const auto& file : kube::kubeconfig_files(options))
+    if (std::filesystem::exists(file)) return true;
+  return false;
+}
+
+}  // namespace
 
 kube::ClusterAccess cluster_access(kube::KubeconfigOptions options, const std::string& context) {
-  if (options.context.empty()) options.context = context;
+  // The project's context names a kubeconfig entry; without any kubeconfig, in a pod,
+  // the in-cluster config applies instead (an explicit --context still wants a kubeconfig).
+  if (options.context.empty() && kubeconfig_exists(options)) options.context = context;
   kube::ClusterAccess access = kube::load_cluster_access(options);
   if (access.user.exec && !kube::resolve_exec_command(*access.user.exec)) {
     const auto& exec = *access.user.exec;
@@ -22,9 +34,7 @@ kube::ClusterAccess cluster_access(kube::KubeconfigOptions options, const std::s
 }
 
 bool has_kubeconfig(const kube::KubeconfigOptions& options) {
-  for (const auto& file : kube::kubeconfig_files(options))
-    if (std::filesystem::exists(file)) return true;
-  return false;
+  return kubeconfig_exists(options) || (!options.kubeconfig && kube::in_cluster_environment());
 }
 
 std::string cluster_run_id(const std::string& record_name) {

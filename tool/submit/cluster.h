@@ -14,7 +14,8 @@ namespace gkebuild::submit {
 // kubeconfig's current-context.
 kube::ClusterAccess cluster_access(kube::KubeconfigOptions options, const std::string& context);
 
-// Whether any kubeconfig file exists (a --dry-run without one prints only).
+// Whether any kubeconfig file exists, or the in-cluster config applies (a --dry-run
+// without either prints only).
 bool has_kubeconfig(const kube::KubeconfigOptions& options);
 
 // The gkebuild.io/run label value of a run record name: the name itself when it is a
