@@ -208,6 +208,37 @@ void set_timeouts(CURL* curl, const HttpTimeouts& timeouts, const HttpRequest& r
   curl_easy_setopt(curl, CURLOPT_TCP_KEEPINTVL, 15L);
 }
 
+// An explicit proxy replaces the environment's. Go dials socks5 proxies with the host
+// name, libcurl only with socks5h://.
+void set_proxy(CURL* curl, const HttpClientOptions& options) {
+  if (options.proxy.empty()) return;
+  const std::string scheme = scheme_of(options.proxy);
+  const std::string url = scheme == "socks5" ? "socks5h" + options.proxy.substr(scheme.size()) : options.proxy;
+  curl_easy_setopt(curl, CURLOPT_PROXY, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_NOPROXY, "");
+  if (scheme != "https") return;
+  curl_easy_setopt(curl, CURLOPT_PROXY_SSL_VERIFYPEER, options.tls.verify ? 1L : 0L);
+  curl_easy_setopt(curl, CURLOPT_PROXY_SSL_VERIFYHOST, options.tls.verify ? 2L : 0L);
+  if (!options.tls.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_PROXY_CAINFO, options.tls.ca_file.c_str());
+  if (!options.tls.ca_pem.empty()) set_blob(curl, CURLOPT_PROXY_CAINFO_BLOB, options.tls.ca_pem);
+}
+
+// The proxy's password (as written and decoded) never reaches a message, whatever libcurl says.
+std::string without_proxy_password(std::string text, const std::string& proxy) {
+  if (proxy.empty()) return text;
+  std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> parts(curl_url(), curl_url_cleanup);
+  if (curl_url_set(parts.get(), CURLUPART_URL, proxy.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) return text;
+  for (unsigned flags : {0u, static_cast<unsigned>(CURLU_URLDECODE)}) {
+    char* password = nullptr;
+    if (curl_url_get(parts.get(), CURLUPART_PASSWORD, &password, flags) != CURLUE_OK) continue;
+    const std::string secret = password;
+    curl_free(password);
+    for (auto at = text.find(secret); !secret.empty() && at != std::string::npos; at = text.find(secret))
+      text.replace(at, secret.size(), "***");
+  }
+  return text;
+}
+
 // Only http and https, for the request and any redirect it follows; a redirect
 // never leaves https for plain http.
 void set_protocols(CURL* curl, const HttpRequest& request) {
@@ -443,6 +474,7 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
   set_protocols(curl, request);
   set_timeouts(curl, options.timeouts, request);
   set_tls(curl, options.tls, request.client_certificate.value_or(options.tls.client_certificate));
+  set_proxy(curl, options);
   set_method(curl, request, transfer);
 
   const CURLcode code = curl_easy_perform(curl);
@@ -458,7 +490,8 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
     response.end = HttpResponse::End::Stopped;
   } else if (code != CURLE_OK) {
     const auto failure = failure_of(code, curl);
-    throw HttpError(failure, origin, reason_of(failure, code, error_text, curl), response.status);
+    throw HttpError(failure, origin, without_proxy_password(reason_of(failure, code, error_text, curl), options.proxy),
+                    response.status);
   }
   return response;
 }

@@ -2,7 +2,8 @@
 // client and schema downloads all use it. Connections, TLS sessions and DNS
 // answers are pooled per client and shared between threads; HTTP/2 is used where
 // the server offers it; proxies come from the environment as libcurl reads them
-// (http_proxy, https_proxy, no_proxy). Only http and https are ever spoken.
+// (http_proxy, https_proxy, no_proxy) unless the client names one. Only http and
+// https are ever spoken to servers.
 //
 // Redirects are not followed unless a request asks: the registry follows them
 // itself, because it decides whether an Authorization header may go along.
@@ -133,6 +134,11 @@ class HttpError : public Error {
 struct HttpClientOptions {
   TlsOptions tls;
   HttpTimeouts timeouts;
+  // http://, https:// or socks5:// URL, user:password@ allowed: every request goes
+  // through it, whatever the environment's proxy variables say (NO_PROXY included);
+  // socks5 resolves host names at the proxy. An https proxy's certificate is checked
+  // with `tls` (client-go does the same). Empty: the environment's.
+  std::string proxy;
 };
 
 // Safe to use from several threads at once.

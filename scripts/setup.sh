@@ -13,6 +13,7 @@ debian_packages=(
   docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool busybox-static
   json-schema-test-suite librsvg2-bin chromium time
   libxml2-utils   # xmllint: tests/validate checks -o junit against a JUnit XSD
+  tinyproxy microsocks stunnel4   # tests/kube: kubeconfig proxy-url through real http, socks5 and https proxies
 )
 # nvidia-cuda-cuobjdump: NVIDIA's fat binary lister, the peer of images/cuda's reader (no 13.0 wheel exists).
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja jsonschema
@@ -30,6 +31,10 @@ if ((${#missing[@]})); then
   # The Debian package starts a system registry on :5000; tests start their own on free ports.
   if command -v systemctl >/dev/null && systemctl is-active --quiet docker-registry 2>/dev/null; then
     $SUDO systemctl disable --now docker-registry >/dev/null 2>&1 || true
+  fi
+  # Likewise tinyproxy on :8888; the tests start their own.
+  if command -v systemctl >/dev/null && systemctl is-active --quiet tinyproxy 2>/dev/null; then
+    $SUDO systemctl disable --now tinyproxy >/dev/null 2>&1 || true
   fi
 fi
 

@@ -11,6 +11,7 @@
 #include "kube/client.h"
 #include "kube/events.h"
 #include "kube/objects.h"
+#include "failure_of.h"
 #include "test_objects.h"
 #include "test_server.h"
 
@@ -18,21 +19,12 @@ namespace gkebuild::kube {
 namespace {
 
 using nlohmann::json;
+using testing::failure_of;
 using testing::KubeTestServer;
 using testing::test_job;
 
-
 json config_map(const std::string& name, const json& data) {
   return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}}}, {"data", data}};
-}
-
-std::string failure_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
-  return "(no error)";
 }
 
 // Lists come in pages (limit and continue) and are put together; a continue token that expired

@@ -248,3 +248,30 @@ TEST(Kubeconfig, ExecCommandWithASlashIsRelativeToTheKubeconfigAndABareNameIsLoo
 
 }  // namespace
 }  // namespace gkebuild::kube
+
+namespace gkebuild::kube {
+namespace {
+
+// client-go accepts http, https and socks5 proxies; its refusal quotes the URL, ours must not
+// (a proxy URL may hold a password).
+TEST(Kubeconfig, ProxyUrlIsReadAndAnUnsupportedSchemeIsRefusedWithoutQuotingIt) {
+  TempDir dir;
+  KubeconfigOptions options;
+  options.kubeconfig = dir / "config";
+  const auto config = [](const std::string& proxy) {
+    return "clusters:\n- name: c\n  cluster:\n    server: https://x\n    proxy-url: " + proxy +
+           "\ncurrent-context: c\ncontexts:\n- name: c\n  context: {cluster: c}\n";
+  };
+  for (const std::string proxy : {"http://proxy.example:3128", "https://p.example", "socks5://u:p@127.0.0.1:1080"}) {
+    write(dir / "config", config(proxy));
+    EXPECT_EQ(load_cluster_access(options).cluster.proxy_url, proxy);
+  }
+  write(dir / "config", config("ftp://user:hunter2@proxy.example"));
+  const std::string message = error_of(options);
+  EXPECT_NE(message.find(":5:"), std::string::npos) << message;
+  EXPECT_NE(message.find("proxy-url must be an http://, https:// or socks5:// URL"), std::string::npos) << message;
+  EXPECT_EQ(message.find("hunter2"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace gkebuild::kube

@@ -54,8 +54,9 @@ class KubeTestServer {
     ::close(fds[0]);
     if (!line.starts_with("PORT ")) throw std::runtime_error("the Kubernetes test server did not start");
     port_ = std::stoi(line.substr(5));
-    // Beside the kubeconfig, so that tests can name them relative to it.
-    for (const char* name : {"ca.crt", "client.crt", "client.key"})
+    // Beside the kubeconfig, so that tests can name them relative to it (the server's
+    // own pair serves the https proxy of the proxy-url tests).
+    for (const char* name : {"ca.crt", "client.crt", "client.key", "server.crt", "server.key"})
       std::filesystem::copy_file(certificates() / name, dir_ / name);
     control_ = std::make_unique<HttpClient>(HttpClientOptions{.tls = {.ca_pem = ca_pem()}});
   }

@@ -15,12 +15,13 @@ HttpClientOptions options_of(const ClusterConfig& cluster) {
   return {.tls = {.verify = !cluster.insecure_skip_tls_verify,
                   .ca_pem = cluster.ca_pem,
                   .server_name = cluster.tls_server_name},
-          .timeouts = {.connect_seconds = 30, .total_seconds = 60}};
+          .timeouts = {.connect_seconds = 30, .total_seconds = 60},
+          .proxy = cluster.proxy_url};
 }
 
 // The one place where the HTTP client's failures become what kube reports: no
 // answer at all is an error; a transfer that broke after the status is Dropped.
-HttpResult result_of(HttpClient& http, const HttpRequest& request, const std::string& server) {
+HttpResult result_of(HttpClient& http, const HttpRequest& request, const std::string& where) {
   HttpResult result;
   try {
     HttpResponse response = http.send(request);
@@ -34,7 +35,7 @@ HttpResult result_of(HttpClient& http, const HttpRequest& request, const std::st
     }
     if (response.end == HttpResponse::End::Stopped) result.end = HttpResult::End::Stopped;
   } catch (const HttpError& e) {
-    if (e.status() == 0) throw std::runtime_error("cannot reach the Kubernetes API server " + server + ": " + e.reason());
+    if (e.status() == 0) throw std::runtime_error("cannot reach the Kubernetes API server " + where + ": " + e.reason());
     result.status = e.status();
     result.end = HttpResult::End::Dropped;
     result.drop_reason = e.reason();
@@ -47,6 +48,8 @@ HttpResult result_of(HttpClient& http, const HttpRequest& request, const std::st
 Client::Client(const ClusterAccess& access)
     : namespace_(access.namespace_name),
       server_(access.cluster.server),
+      // The proxy's origin only: its URL may hold a password.
+      where_(access.cluster.proxy_url.empty() ? server_ : server_ + " through proxy " + origin_of(access.cluster.proxy_url)),
       http_(options_of(access.cluster)),
       credentials_(access.cluster, access.user) {}
 
@@ -58,7 +61,7 @@ HttpResult Client::send_as(HttpRequest request, const HttpAuth& auth) {
     request.headers.push_back("Authorization: Basic " + base64_encode(auth.username + ":" + auth.password));
   if (!auth.client_certificate_pem.empty())
     request.client_certificate = ClientCertificate{auth.client_certificate_pem, auth.client_key_pem};
-  return result_of(http_, request, server_);
+  return result_of(http_, request, where_);
 }
 
 HttpResult Client::perform(HttpRequest request) {

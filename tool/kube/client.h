@@ -58,6 +58,7 @@ class Client {
 
   std::string namespace_;
   std::string server_;
+  std::string where_;  // the server, and the proxy on the way, for messages
   HttpClient http_;
   CredentialSource credentials_;
   std::atomic<long> requests_{0};

@@ -41,6 +41,7 @@ std::string exec_info(const ExecConfig& exec, const ClusterConfig& cluster, bool
       about["certificate-authority-data"] = base64_encode(cluster.ca_pem);
     }
     if (!cluster.tls_server_name.empty()) about["tls-server-name"] = cluster.tls_server_name;
+    if (!cluster.proxy_url.empty()) about["proxy-url"] = cluster.proxy_url;
     if (cluster.insecure_skip_tls_verify) about["insecure-skip-tls-verify"] = true;
     if (!cluster.exec_extension.is_null()) about["config"] = cluster.exec_extension;
     info["spec"]["cluster"] = about;

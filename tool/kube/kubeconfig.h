@@ -33,6 +33,7 @@ struct ClusterConfig {
   std::string ca_pem;  // from certificate-authority-data or the certificate-authority file
   bool insecure_skip_tls_verify = false;
   std::string tls_server_name;
+  std::string proxy_url;  // http, https or socks5; may hold a password: never in messages
   nlohmann::json exec_extension;  // extensions[client.authentication.k8s.io/exec], or null
 };
 

@@ -2,6 +2,7 @@
 #include <cstdlib>
 
 #include "base/base64.h"
+#include "base/http_client.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
 #include "kube/in_cluster.h"
@@ -157,6 +158,12 @@ ClusterConfig read_cluster(const std::string& name, const NamedEntry& entry) {
   config.ca_pem = cluster.pem("certificate-authority");
   config.insecure_skip_tls_verify = cluster.flag("insecure-skip-tls-verify");
   config.tls_server_name = cluster.text("tls-server-name");
+  config.proxy_url = cluster.text("proxy-url");
+  // client-go's rule. The URL may hold a password: the message gives its position, not its line.
+  const std::string proxy_scheme = scheme_of(config.proxy_url);
+  if (!config.proxy_url.empty() && proxy_scheme != "http" && proxy_scheme != "https" && proxy_scheme != "socks5")
+    throw SourceError(cluster.doc().where(cluster.node("proxy-url")),
+                      cluster.name("proxy-url") + " must be an http://, https:// or socks5:// URL");
   if (const YAML::Node extensions = cluster.node("extensions"); extensions && extensions.IsSequence())
     for (const YAML::Node& item : extensions)
       if (item.IsMap() && item["name"] && item["name"].IsScalar() &&
