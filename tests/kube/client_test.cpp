@@ -153,14 +153,16 @@ TEST(KubeClient, ExpiredExecCredentialIsFetchedAgain) {
 }
 
 // gke-gcloud-auth-plugin's tokens live an hour: one run serves every request of every
-// thread meanwhile (the others wait for the first run's answer, they do not start their own).
-TEST(KubeClient, OneExecCredentialServesEveryThreadUntilItExpires) {
+// thread meanwhile (the others wait for the first run's answer, they do not start their own),
+// and every client of the process (submit's cluster check and submit itself), as in client-go.
+TEST(KubeClient, OneExecCredentialServesEveryThreadAndClientUntilItExpires) {
   KubeTestServer server;
   server.control("config", {{"tokens", {"hour-token"}}});
   std::ofstream(server.file("token")) << "hour-token";
   const std::string in_an_hour = format_rfc3339_seconds(SystemClock::now() + std::chrono::hours(1));
-  Client client(server.access(exec_user(server, "client.authentication.k8s.io/v1",
-                                        "      - {name: TEST_EXPIRY, value: '" + in_an_hour + "'}\n")));
+  const std::string user = exec_user(server, "client.authentication.k8s.io/v1",
+                                     "      - {name: TEST_EXPIRY, value: '" + in_an_hour + "'}\n");
+  Client client(server.access(user));
   std::vector<std::thread> threads;
   std::atomic<int> listed{0};
   for (int i = 0; i < 8; ++i)
@@ -170,6 +172,8 @@ TEST(KubeClient, OneExecCredentialServesEveryThreadUntilItExpires) {
     });
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(listed.load(), 24);
+  Client second(server.access(user));
+  list(second, resource_type("v1", "Namespace"), "");
   EXPECT_EQ(client.credential_plugin_runs(), 1);
   EXPECT_EQ(server.read(server.file("runs")), "run\n");  // the plugin's own count
 }

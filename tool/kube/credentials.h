@@ -1,17 +1,14 @@
 // The credential a request carries, from the kubeconfig user: a static token or
 // client certificate, a tokenFile read again whenever the file changes (the
 // in-cluster service account token is one: the kubelet rotates it), or an exec
-// plugin's answer cached in memory, shared by every thread of the process, until
-// shortly before its expirationTimestamp or a 401 (client-go keeps it in memory
-// too; nothing is cached across processes).
+// plugin's answer cached in memory until shortly before its expirationTimestamp or a
+// 401. As in client-go, that answer is shared by every client and thread of the
+// process with the same exec entry and cluster, and by nothing outside the process.
 #pragma once
 
-#include <sys/types.h>
-
-#include <atomic>
+#include <chrono>
 #include <cstdint>
-#include <mutex>
-#include <optional>
+#include <memory>
 #include <string>
 
 #include "base/rfc3339.h"
@@ -55,34 +52,21 @@ class CredentialSource {
   bool renew_after_unauthorized(std::uint64_t generation);
 
   // Whether the last renewal changed the client certificate (pooled TLS must go).
-  bool certificate_changed() const { return certificate_changed_; }
-  int plugin_runs() const { return plugin_runs_.load(); }
-  int token_file_reads() const { return token_file_reads_.load(); }
+  bool certificate_changed() const;
+  // Runs of the plugin for every source that shares its credential, and reads of the token file.
+  int plugin_runs() const;
+  int token_file_reads() const;
 
  private:
-  // What identifies one version of the token file: a new file (the kubelet swaps a
-  // symlink) or a rewrite changes it.
-  struct FileStamp {
-    dev_t device = 0;
-    ino_t inode = 0;
-    std::int64_t modified_ns = 0;
-    off_t size = 0;
-    bool operator==(const FileStamp&) const = default;
-  };
-  FileStamp token_file_stamp() const;
-  void refresh_locked();
+  struct State;
+  // The process's state for one exec entry and cluster, kept for its lifetime (client-go's global cache).
+  static std::shared_ptr<State> exec_state(const std::string& key);
   bool stale_locked() const;
+  void refresh_locked();
 
   ClusterConfig cluster_;
   UserConfig user_;
-  std::mutex mutex_;
-  std::optional<Credential> cached_;
-  SystemClock::time_point renew_at_ = SystemClock::time_point::max();
-  FileStamp read_stamp_;
-  std::uint64_t generation_ = 0;
-  std::atomic<bool> certificate_changed_{false};
-  std::atomic<int> plugin_runs_{0};
-  std::atomic<int> token_file_reads_{0};
+  std::shared_ptr<State> state_;
 };
 
 }  // namespace gkebuild::kube
