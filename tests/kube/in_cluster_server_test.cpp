@@ -1,7 +1,7 @@
 // The in-cluster config against the Kubernetes test server: the service account token
 // rotated by the kubelet is used from the next request on, and the gkebuild binary in
 // a mount namespace, where the service account directory is mounted where a pod has it,
-// with no kubeconfig, talks to the server as a pod would.
+// with no kubeconfig, talks to the server as a pod would, and as kubectl does there.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -76,7 +76,8 @@ TEST(InClusterServer, GkebuildInAPodsMountNamespaceUsesTheServiceAccount) {
                 "cluster:\n  gcpProject: my-project\n  location: us-central1\n");
   const std::string in_pod =
       "mount -t tmpfs tmpfs /var/run && mkdir -p " + std::string(kServiceAccountDir) + " && mount --bind \"$1\" " +
-      kServiceAccountDir + " && cd \"$2\" && exec \"$3\" cluster check";
+      kServiceAccountDir + " && cd \"$2\" && \"$3\" cluster check; echo \"gkebuild exit $?\";"
+      " timeout 30 kubectl get configmaps";
   const auto run = testing::run_command(
       "env -u KUBECONFIG HOME=" + testing::shell_quoted(home.path().string()) +
       " KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=" + std::to_string(server.port()) +
@@ -84,10 +85,13 @@ TEST(InClusterServer, GkebuildInAPodsMountNamespaceUsesTheServiceAccount) {
       testing::shell_quoted(account.path().string()) + " " + testing::shell_quoted(project.path().string()) + " " +
       testing::gkebuild_binary());
   // Read as the pod: the server accepts only the service account's token.
-  EXPECT_EQ(run.exit_code, 0) << run.all();
+  EXPECT_NE(run.out.find("gkebuild exit 0\n"), std::string::npos) << run.all();
   EXPECT_NE(run.out.find("context in-cluster (https://127.0.0.1:" + std::to_string(server.port()) + ")\n"),
             std::string::npos) << run.all();
   EXPECT_NE(run.out.find("ok: nvidia-l4 (experiment a): no node now"), std::string::npos) << run.all();
+  // kubectl, in the same pod, reads the same files the same way (the namespace among them).
+  EXPECT_EQ(run.exit_code, 0) << run.all();
+  EXPECT_NE(run.err.find("No resources found in team-a namespace."), std::string::npos) << run.all();
   EXPECT_FALSE(fs::exists(fs::path(kServiceAccountDir))) << "the mount leaked out of its namespace";
 }
 

@@ -2,9 +2,10 @@
 // requests reach the test server through tinyproxy (http), microsocks (socks5) and
 // stunnel in front of tinyproxy (https), as each proxy's log shows; the proxy replaces
 // the environment's proxy settings, NO_PROXY included; and no message shows the
-// proxy's password.
+// proxy's password. kubectl, given the same kubeconfigs, goes the same way.
 #include <gtest/gtest.h>
 
+#include "common/run.h"
 #include "kube/client.h"
 #include "kube/objects.h"
 #include "failure_of.h"
@@ -33,6 +34,15 @@ ClusterAccess through(const KubeTestServer& server, const std::string& proxy_url
   return server.access("    {}\n", "    proxy-url: " + proxy_url + "\n");
 }
 
+// kubectl, a real client, given the same kubeconfig: what it does with proxy-url is the reference.
+testing::CommandResult kubectl_through(const KubeTestServer& server, const std::string& proxy_url) {
+  const auto kubeconfig = server.kubeconfig("    client-certificate: client.crt\n    client-key: client.key\n",
+                                            "    proxy-url: " + proxy_url + "\n");
+  return testing::run_command("timeout 30 kubectl --kubeconfig " + testing::shell_quoted(kubeconfig.string()) +
+                              " --cache-dir " + testing::shell_quoted(server.file("kube-cache").string()) +
+                              " get namespaces -o name");
+}
+
 TEST(KubeProxy, HttpProxyCarriesEveryRequestWhateverTheEnvironmentSays) {
   KubeTestServer server;
   TempDir dir;
@@ -46,8 +56,14 @@ TEST(KubeProxy, HttpProxyCarriesEveryRequestWhateverTheEnvironmentSays) {
                                      std::to_string(proxy->port())));
   list(client, resource_type("v1", "Namespace"), "");
   list(client, resource_type("v1", "ConfigMap"), "default");
-  // One tunnel, reused by both requests (and HTTP/2 inside it, where the server offers it).
-  EXPECT_GE(count(proxy->log(), "CONNECT 127.0.0.1:" + std::to_string(server.port()) + " "), 1) << proxy->log();
+  const std::string tunnel = "CONNECT 127.0.0.1:" + std::to_string(server.port()) + " ";
+  const int ours = count(proxy->log(), tunnel);
+  EXPECT_GE(ours, 1) << proxy->log();
+  // kubectl ignores the same environment for the same kubeconfig.
+  const auto kubectl = kubectl_through(server, "http://alice:" + std::string(kPassword) + "@127.0.0.1:" +
+                                                   std::to_string(proxy->port()));
+  EXPECT_EQ(kubectl.out, "namespace/default\nnamespace/kube-system\n") << kubectl.all();
+  EXPECT_GT(count(proxy->log(), tunnel), ours) << proxy->log();
 
   Client refused(through(server, "http://alice:wrong-pw@127.0.0.1:" + std::to_string(proxy->port())));
   const std::string message = failure_of([&] { list(refused, resource_type("v1", "Namespace"), ""); });
@@ -69,6 +85,10 @@ TEST(KubeProxy, Socks5ProxyGetsTheHostNameAndTheCredentials) {
   Client client(access);
   list(client, resource_type("v1", "Namespace"), "");
   EXPECT_GE(count(proxy->log(), "connected to localhost:" + std::to_string(server.port())), 1) << proxy->log();
+  const auto kubectl = kubectl_through(server, "socks5://bob:" + std::string(kPassword) + "@127.0.0.1:" +
+                                                   std::to_string(proxy->port()));
+  EXPECT_EQ(kubectl.out, "namespace/default\nnamespace/kube-system\n") << kubectl.all();
+  EXPECT_GE(count(proxy->log(), "connected to 127.0.0.1:" + std::to_string(server.port())), 1) << proxy->log();
 
   access.cluster.proxy_url = "socks5://bob:not-the-" + std::string(kPassword) + "@127.0.0.1:" +
                              std::to_string(proxy->port());
@@ -89,7 +109,13 @@ TEST(KubeProxy, HttpsProxyIsVerifiedWithTheClustersCertificateAuthority) {
                                      std::to_string(tls->port())));
   list(client, resource_type("v1", "Namespace"), "");
   EXPECT_GE(count(inner->log(), "CONNECT 127.0.0.1:" + std::to_string(server.port()) + " "), 1) << inner->log();
-  EXPECT_GE(count(tls->log(), "accepted connection"), 1) << tls->log();
+  const int accepted = count(tls->log(), "accepted connection");
+  EXPECT_GE(accepted, 1) << tls->log();
+  // kubectl accepts the same proxy certificate under the same CA.
+  const auto kubectl = kubectl_through(server, "https://carol:" + std::string(kPassword) + "@127.0.0.1:" +
+                                                   std::to_string(tls->port()));
+  EXPECT_EQ(kubectl.out, "namespace/default\nnamespace/kube-system\n") << kubectl.all();
+  EXPECT_GT(count(tls->log(), "accepted connection"), accepted) << tls->log();
 
   ClusterAccess untrusted = through(server, "https://127.0.0.1:" + std::to_string(tls->port()));
   untrusted.cluster.ca_pem = server.read(server.file("client.crt"));  // any CA but the one that signed the proxy
