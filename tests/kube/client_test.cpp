@@ -93,17 +93,6 @@ TEST(KubeClient, TlsWithTheTestCaAndAClientCertificate) {
   EXPECT_NO_THROW(list(insecure, resource_type("v1", "Namespace"), ""));
 }
 
-// A kubeconfig user whose token comes from tests/kube/test_exec_plugin.sh, which prints the
-// token file's content and counts its runs; `more_env` adds entries (TEST_EXPIRY).
-std::string exec_user(const KubeTestServer& server, const std::string& api_version, const std::string& more_env = "") {
-  return "    exec:\n      apiVersion: " + api_version +
-         "\n      command: " GKEBUILD_SOURCE_ROOT "/tests/kube/test_exec_plugin.sh\n"
-         "      interactiveMode: Never\n      provideClusterInfo: true\n      env:\n"
-         "      - {name: TEST_TOKEN_FILE, value: " + server.file("token").string() + "}\n"
-         "      - {name: TEST_RUNS_FILE, value: " + server.file("runs").string() + "}\n"
-         "      - {name: TEST_API_VERSION, value: " + api_version + "}\n" + more_env;
-}
-
 class ExecPlugin : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ExecPlugin, TokenIsCachedAndRenewedOnceAfterA401) {
@@ -111,7 +100,7 @@ TEST_P(ExecPlugin, TokenIsCachedAndRenewedOnceAfterA401) {
   server.control("config", {{"tokens", {"token-one"}}});
   std::ofstream(server.file("token")) << "token-one";
   const std::string api_version = GetParam();
-  Client client(server.access(exec_user(server, api_version)));
+  Client client(server.access(server.exec_user(api_version)));
   const auto& namespaces = resource_type("v1", "Namespace");
   list(client, namespaces, "");
   list(client, namespaces, "");
@@ -145,7 +134,7 @@ TEST(KubeClient, ExpiredExecCredentialIsFetchedAgain) {
   KubeTestServer server;
   server.control("config", {{"tokens", {"fresh"}}});
   std::ofstream(server.file("token")) << "fresh";
-  Client client(server.access(exec_user(server, "client.authentication.k8s.io/v1beta1",
+  Client client(server.access(server.exec_user("client.authentication.k8s.io/v1beta1",
                                          "      - {name: TEST_EXPIRY, value: '2001-01-01T00:00:00Z'}\n")));
   list(client, resource_type("v1", "Namespace"), "");
   list(client, resource_type("v1", "Namespace"), "");
@@ -160,7 +149,7 @@ TEST(KubeClient, OneExecCredentialServesEveryThreadAndClientUntilItExpires) {
   server.control("config", {{"tokens", {"hour-token"}}});
   std::ofstream(server.file("token")) << "hour-token";
   const std::string in_an_hour = format_rfc3339_seconds(SystemClock::now() + std::chrono::hours(1));
-  const std::string user = exec_user(server, "client.authentication.k8s.io/v1",
+  const std::string user = server.exec_user("client.authentication.k8s.io/v1",
                                      "      - {name: TEST_EXPIRY, value: '" + in_an_hour + "'}\n");
   Client client(server.access(user));
   std::vector<std::thread> threads;

@@ -99,6 +99,18 @@ class KubeTestServer {
     return path;
   }
 
+  // A kubeconfig user whose token comes from tests/kube/test_exec_plugin.sh, which prints
+  // the content of file("token") and adds a line to file("runs") per run; `more_env`
+  // adds env entries (TEST_EXPIRY).
+  std::string exec_user(const std::string& api_version, const std::string& more_env = "") const {
+    return "    exec:\n      apiVersion: " + api_version +
+           "\n      command: " GKEBUILD_SOURCE_ROOT "/tests/kube/test_exec_plugin.sh\n"
+           "      interactiveMode: Never\n      provideClusterInfo: true\n      env:\n"
+           "      - {name: TEST_TOKEN_FILE, value: " + file("token").string() + "}\n"
+           "      - {name: TEST_RUNS_FILE, value: " + file("runs").string() + "}\n"
+           "      - {name: TEST_API_VERSION, value: " + api_version + "}\n" + more_env;
+  }
+
   kube::ClusterAccess access(const std::string& user_yaml = "    {}\n", const std::string& cluster_extra = "") const {
     kube::KubeconfigOptions options;
     options.kubeconfig = kubeconfig(user_yaml, cluster_extra);

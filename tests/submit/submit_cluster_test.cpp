@@ -93,6 +93,20 @@ TEST_F(SubmitTest, FailingJobEndsWithItsReason) {
   EXPECT_EQ(failed, 1);
 }
 
+// The cluster check, the submit and the follow each make a client: the exec plugin
+// (gke-gcloud-auth-plugin on GKE; here the test plugin, which counts its runs) runs once for
+// them all, as client-go's process-wide cache would have it.
+TEST_F(SubmitTest, TheExecPluginRunsOncePerSubmit) {
+  use_example("gpu-info");
+  server.control("config", {{"tokens", {"exec-token"}}});  // nothing else is accepted
+  std::ofstream(server.file("token")) << "exec-token";
+  const auto exec_kubeconfig = server.kubeconfig(server.exec_user("client.authentication.k8s.io/v1"));
+  const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4,nvidia-tesla-t4 --image info=") +
+                                    kPinned, exec_kubeconfig.string());
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_EQ(KubeTestServer::read(server.file("runs")), "run\n");
+}
+
 // More Jobs than log readers: every log is read whole, by at most 8 streams at once.
 TEST_F(SubmitTest, ManyJobsShareABoundedNumberOfLogStreams) {
   use_example("gemm-compare");
