@@ -209,8 +209,9 @@ void set_timeouts(CURL* curl, const HttpTimeouts& timeouts, const HttpRequest& r
 }
 
 // An explicit proxy replaces the environment's. Go dials socks5 proxies with the host
-// name, libcurl only with socks5h://.
-void set_proxy(CURL* curl, const HttpClientOptions& options) {
+// name, libcurl only with socks5h://. Go's transport gives an https proxy the same TLS
+// settings as the server: the CA, and the client certificate when the proxy asks.
+void set_proxy(CURL* curl, const HttpClientOptions& options, const ClientCertificate& identity) {
   if (options.proxy.empty()) return;
   const std::string scheme = scheme_of(options.proxy);
   const std::string url = scheme == "socks5" ? "socks5h" + options.proxy.substr(scheme.size()) : options.proxy;
@@ -221,6 +222,11 @@ void set_proxy(CURL* curl, const HttpClientOptions& options) {
   curl_easy_setopt(curl, CURLOPT_PROXY_SSL_VERIFYHOST, options.tls.verify ? 2L : 0L);
   if (!options.tls.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_PROXY_CAINFO, options.tls.ca_file.c_str());
   if (!options.tls.ca_pem.empty()) set_blob(curl, CURLOPT_PROXY_CAINFO_BLOB, options.tls.ca_pem);
+  if (identity.certificate_pem.empty()) return;
+  curl_easy_setopt(curl, CURLOPT_PROXY_SSLCERTTYPE, "PEM");
+  set_blob(curl, CURLOPT_PROXY_SSLCERT_BLOB, identity.certificate_pem);
+  curl_easy_setopt(curl, CURLOPT_PROXY_SSLKEYTYPE, "PEM");
+  set_blob(curl, CURLOPT_PROXY_SSLKEY_BLOB, identity.key_pem);
 }
 
 // The proxy's password (as written and decoded) never reaches a message, whatever libcurl says.
@@ -473,8 +479,9 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
   set_protocols(curl, request);
   set_timeouts(curl, options.timeouts, request);
-  set_tls(curl, options.tls, request.client_certificate.value_or(options.tls.client_certificate));
-  set_proxy(curl, options);
+  const ClientCertificate& identity = request.client_certificate.value_or(options.tls.client_certificate);
+  set_tls(curl, options.tls, identity);
+  set_proxy(curl, options, identity);
   set_method(curl, request, transfer);
 
   const CURLcode code = curl_easy_perform(curl);

@@ -137,7 +137,8 @@ struct HttpClientOptions {
   // http://, https:// or socks5:// URL, user:password@ allowed: every request goes
   // through it, whatever the environment's proxy variables say (NO_PROXY included);
   // socks5 resolves host names at the proxy. An https proxy's certificate is checked
-  // with `tls` (client-go does the same). Empty: the environment's.
+  // with `tls`, and it is shown the client certificate (client-go does the same).
+  // Empty: the environment's.
   std::string proxy;
 };
 

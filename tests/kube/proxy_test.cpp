@@ -124,6 +124,27 @@ TEST(KubeProxy, HttpsProxyIsVerifiedWithTheClustersCertificateAuthority) {
             std::string::npos);
 }
 
+// Go's transport shows an https proxy that asks for one the user's client certificate: so does gkebuild.
+TEST(KubeProxy, HttpsProxyThatAsksForAClientCertificateGetsTheUsers) {
+  KubeTestServer server;
+  TempDir dir;
+  const auto inner = testing::start_tinyproxy(dir, "erin", kPassword);
+  const auto tls = testing::start_stunnel(dir, server.file("server.crt"), server.file("server.key"), inner->port(),
+                                          server.file("ca.crt"));
+  const std::string proxy = "https://erin:" + std::string(kPassword) + "@127.0.0.1:" + std::to_string(tls->port());
+  const std::string certificate_user = "    client-certificate: client.crt\n    client-key: client.key\n";
+  Client client(server.access(certificate_user, "    proxy-url: " + proxy + "\n"));
+  list(client, resource_type("v1", "Namespace"), "");
+  EXPECT_GE(count(inner->log(), "CONNECT 127.0.0.1:" + std::to_string(server.port()) + " "), 1) << tls->log();
+  const auto kubectl = kubectl_through(server, proxy);  // the same user and certificate
+  EXPECT_EQ(kubectl.out, "namespace/default\nnamespace/kube-system\n") << kubectl.all();
+
+  Client anonymous(through(server, proxy));
+  const std::string message = failure_of([&] { list(anonymous, resource_type("v1", "Namespace"), ""); });
+  EXPECT_NE(message.find("through proxy https://127.0.0.1:"), std::string::npos) << message;
+  EXPECT_EQ(message.find(kPassword), std::string::npos) << message;
+}
+
 TEST(KubeProxy, AProxyThatIsNotThereIsNamedWithoutItsPassword) {
   KubeTestServer server;
   const int port = testing::free_port();

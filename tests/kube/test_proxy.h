@@ -128,13 +128,16 @@ inline std::unique_ptr<ProxyProcess> start_microsocks(const TempDir& dir, const 
       dir / "microsocks.log", port);
 }
 
-// stunnel serving TLS with `certificate` and `key` in front of a plain proxy on `target_port`.
+// stunnel serving TLS with `certificate` and `key` in front of a plain proxy on `target_port`;
+// with `client_ca`, it asks for a client certificate that CA signed.
 inline std::unique_ptr<ProxyProcess> start_stunnel(const TempDir& dir, const std::filesystem::path& certificate,
-                                                   const std::filesystem::path& key, int target_port) {
+                                                   const std::filesystem::path& key, int target_port,
+                                                   const std::filesystem::path& client_ca = {}) {
   const int port = free_port();
   std::ofstream(dir / "stunnel.conf") << "foreground = yes\npid =\ndebug = notice\n[proxy]\n"
                                       << "accept = 127.0.0.1:" << port << "\nconnect = 127.0.0.1:" << target_port
-                                      << "\ncert = " << certificate.string() << "\nkey = " << key.string() << "\n";
+                                      << "\ncert = " << certificate.string() << "\nkey = " << key.string() << "\n"
+                                      << (client_ca.empty() ? "" : "verifyChain = yes\nCAfile = " + client_ca.string() + "\n");
   return std::make_unique<ProxyProcess>(std::vector<std::string>{"stunnel4", (dir / "stunnel.conf").string()},
                                         dir / "stunnel.log", port);
 }
