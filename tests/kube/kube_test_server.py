@@ -71,8 +71,10 @@ from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+import api_defaults
 import discovery
 import kueue_model
+import server_side_apply
 from api_contract import Contract
 
 try:
@@ -97,8 +99,6 @@ RESOURCES = {
     **kueue_model.RESOURCES,  # Kueue's custom resources (kueue_model.py admits queued Jobs)
 }
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-SERVER_MANAGED = {"resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
-                  "deletionTimestamp"}
 
 
 def now_rfc3339():
@@ -142,56 +142,12 @@ class ApiFailure(Exception):
         self.response = status(code, reason, message, details)
 
 
-def leaf_paths(value, prefix=()):
-    """The fields an applied configuration sets, as key tuples (lists count whole). Keys are
-    tuples, not dotted text: label and annotation keys have dots and slashes of their own."""
-    if isinstance(value, dict) and value:
-        out = {}
-        for key, item in value.items():
-            if prefix == ("metadata",) and key in SERVER_MANAGED:
-                continue
-            if prefix == () and key in ("apiVersion", "kind"):
-                continue
-            out.update(leaf_paths(item, prefix + (key,)))
-        return out
-    return {prefix: value}
-
-
-def dotted(path):
-    """How the API server names a field in conflict messages: .metadata.labels.a.b/c"""
-    return "".join("." + key for key in path)
-
-
-def fields_v1(paths):
-    """managedFields' FieldsV1 for a set of owned leaf paths: {"f:spec": {"f:template": {}}}."""
-    tree = {}
-    for path in paths:
-        node = tree
-        for key in path:
-            node = node.setdefault("f:" + key, {})
-    return tree
-
-
 def lookup(obj, path):
     for key in path:
         if not isinstance(obj, dict) or key not in obj:
             return None
         obj = obj[key]
     return obj
-
-
-def assign(obj, path, value):
-    for key in path[:-1]:
-        obj = obj.setdefault(key, {})
-    obj[path[-1]] = copy.deepcopy(value)
-
-
-def remove_path(obj, path):
-    for key in path[:-1]:
-        obj = obj.get(key)
-        if not isinstance(obj, dict):
-            return
-    obj.pop(path[-1], None)
 
 
 def labels_match(obj, selector):
@@ -229,7 +185,7 @@ class Store:
     def __init__(self):
         self.cond = threading.Condition()
         self.objects = {}  # (plural, ns, name) -> object
-        self.owners = {}  # (plural, ns, name) -> {path: manager}
+        self.owners = {}  # (plural, ns, name) -> server_side_apply.Managers
         self.rv = 100
         self.history = {}  # plural -> [(rv, ns, type, object)], in resourceVersion order
         self.history_rvs = {}  # plural -> [rv], for bisecting: a watch reads only what is new
@@ -386,7 +342,7 @@ class Store:
                                    "image": c.get("image", ""), "imageID": "",
                                    "state": {"waiting": {"reason": "ContainerCreating"}}}
                                   for c in containers]}}
-            self.put("pods", ns, pod)
+            self.put("pods", ns, api_defaults.default_pod(pod))
             self.logs[(ns, pod_name)] = []
             self.record_event(ns, pod_name, "Pod", "FailedScheduling",
                               "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", "Warning")
@@ -582,6 +538,7 @@ class Store:
 
 STORE = Store()
 CONTRACT = None  # set in main(): the Kubernetes version the server plays
+SCHEMAS = None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -1001,8 +958,6 @@ class Handler(BaseHTTPRequestHandler):
         return obj
 
     def validate(self, route, obj):
-        kind_name = f'{route["kind"]}.{route["apiVersion"].split("/")[0]}' if "/" in route["apiVersion"] \
-            else route["kind"]
         if obj.get("kind") != route["kind"] or obj.get("apiVersion") != route["apiVersion"]:
             raise ApiFailure(400, "BadRequest",
                              f'the object is a {obj.get("apiVersion")} {obj.get("kind")}, but the URL is for '
@@ -1028,9 +983,7 @@ class Handler(BaseHTTPRequestHandler):
                 causes.append({"reason": "FieldValueNotSupported", "field": "spec.template.spec.restartPolicy",
                                "message": f'Unsupported value: "{policy}": supported values: "OnFailure", "Never"'})
         if causes:
-            summary = "; ".join(f'{c["field"]}: {c["message"]}' for c in causes)
-            raise ApiFailure(422, "Invalid", f'{kind_name} "{name}" is invalid: {summary}',
-                             {"name": name, "kind": route["kind"], "causes": causes})
+            raise invalid(route, name, causes)
 
     def require_namespace(self, ns):
         if ns and ("namespaces", "", ns) not in STORE.objects:
@@ -1051,9 +1004,12 @@ class Handler(BaseHTTPRequestHandler):
                 raise ApiFailure(409, "AlreadyExists", f'{route["plural"]} "{meta["name"]}" already exists',
                                  {"name": meta["name"], "kind": route["plural"]})
             self.require_namespace(route["ns"])
+            meta.update({"uid": str(uuid.uuid4()), "creationTimestamp": now_rfc3339()})
+            manager = query.get("fieldManager") or self.headers.get("User-Agent", "unknown").split("/")[0]
+            managers = record_creation(route, obj, manager)
             if query.get("dryRun") == "All":
-                meta.update({"uid": str(uuid.uuid4()), "creationTimestamp": now_rfc3339()})
                 return self.send_json(201, obj)
+            STORE.owners[key] = managers
             STORE.put(route["plural"], route["ns"], obj)
             self.created(route, obj)
             self.send_json(201, STORE.objects[key])
@@ -1073,40 +1029,17 @@ class Handler(BaseHTTPRequestHandler):
         if meta.get("name") != route["name"] or (route["ns"] and meta.get("namespace", route["ns"]) != route["ns"]):
             raise ApiFailure(400, "BadRequest", "the name or namespace of the object does not match the URL")
         self.validate(route, applied)
-        fields = leaf_paths(applied)
         with STORE.cond:
             key = (route["plural"], route["ns"], route["name"])
             current = copy.deepcopy(STORE.objects.get(key))
-            owners = dict(STORE.owners.get(key, {}))
-            if current is None:
+            created = current is None
+            if created:
                 self.require_namespace(route["ns"])
-                result, created = copy.deepcopy(applied), True
-            else:
-                conflicts = [(path, owners[path]) for path, value in fields.items()
-                             if owners.get(path, manager) != manager and lookup(current, path) != value]
-                if conflicts and not force:
-                    listing = "\n".join(f'- conflict with "{owner}": {dotted(path)}' for path, owner in conflicts)
-                    raise ApiFailure(409, "Conflict", f"Apply failed with {len(conflicts)} conflict(s):\n{listing}",
-                                     {"name": route["name"], "kind": route["plural"],
-                                      "causes": [{"reason": "FieldManagerConflict", "field": dotted(path),
-                                                  "message": f'conflict with "{owner}"'}
-                                                 for path, owner in conflicts]})
-                result, created = current, False
-                for path, owner in list(owners.items()):  # fields this manager no longer sets go away
-                    if owner == manager and path not in fields:
-                        remove_path(result, path)
-                        del owners[path]
-                for path, value in fields.items():
-                    assign(result, path, value)
-            owners.update({path: manager for path in fields})
+            managers = copy.deepcopy(STORE.owners.get(key)) or server_side_apply.Managers()
+            result = apply_configuration(route, current, applied, managers, manager, force)
             if query.get("dryRun") == "All":
                 return self.send_json(201 if created else 200, result)
-            stamp = now_rfc3339()
-            result["metadata"]["managedFields"] = [
-                {"manager": owner, "operation": "Apply", "apiVersion": route["apiVersion"], "time": stamp,
-                 "fieldsType": "FieldsV1", "fieldsV1": fields_v1(p for p, o in owners.items() if o == owner)}
-                for owner in sorted(set(owners.values()))]
-            STORE.owners[key] = owners
+            STORE.owners[key] = managers
             STORE.put(route["plural"], route["ns"], result)
             if created:
                 self.created(route, result)
@@ -1196,6 +1129,52 @@ class Handler(BaseHTTPRequestHandler):
             return {"error": f"unknown control {action}"}
         return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv,
                 "max_active_pods": STORE.max_active_pods}
+
+
+def schemas():
+    """The served release's schemas, which decide how apply merges lists (server_side_apply.py)."""
+    global SCHEMAS
+    if SCHEMAS is None:
+        SCHEMAS = server_side_apply.Schemas(CONTRACT.definitions["$defs"])
+    return SCHEMAS
+
+
+def invalid(route, name, causes):
+    kind_name = f'{route["kind"]}.{route["apiVersion"].split("/")[0]}' if "/" in route["apiVersion"] \
+        else route["kind"]
+    summary = "; ".join(f'{c["field"]}: {c["message"]}' for c in causes)
+    return ApiFailure(422, "Invalid", f'{kind_name} "{name}" is invalid: {summary}',
+                      {"name": name, "kind": route["kind"], "causes": causes})
+
+
+def apply_configuration(route, current, applied, managers, manager, force):
+    """Server-side apply (server_side_apply.py), then the API server's defaults and its update
+    validation (api_defaults.py): the object to store, with its managedFields."""
+    try:
+        result = server_side_apply.apply(current, applied, managers, manager, force, route["apiVersion"],
+                                         now_rfc3339(), schemas())
+        if current is None:
+            result["metadata"]["uid"] = str(uuid.uuid4())
+            api_defaults.prepare_create(result)
+        else:
+            api_defaults.check_update(current, api_defaults.default_object(result))
+    except server_side_apply.ApplyConflict as conflict:
+        raise ApiFailure(409, "Conflict", str(conflict), {
+            "name": route["name"], "kind": route["plural"],
+            "causes": [{"reason": "FieldManagerConflict", "field": path, "message": f"conflict with {owner}"}
+                       for owner, path in conflict.conflicts]})
+    except api_defaults.Invalid as refused:
+        raise invalid(route, route["name"], refused.causes)
+    result["metadata"]["managedFields"] = managers.managed_fields()
+    return result
+
+
+def record_creation(route, obj, manager):
+    """A create's defaults, and its manager owning what it set (managedFields, operation Update)."""
+    managers = server_side_apply.record_create(obj, manager, route["apiVersion"], now_rfc3339(), schemas())
+    api_defaults.prepare_create(obj)
+    obj["metadata"]["managedFields"] = managers.managed_fields()
+    return managers
 
 
 def make_certificates(directory):

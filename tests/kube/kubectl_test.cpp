@@ -49,30 +49,96 @@ class KubectlTest : public ::testing::Test {
       server.kubeconfig("    client-certificate: client.crt\n    client-key: client.key\n");
 };
 
+// A Deployment whose first container is `image` (none if empty) with env FROM=`from` (none if
+// empty); `extra` adds containers.
+std::string deployment(const std::string& image, const std::string& from, const std::string& extra = "") {
+  return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n" +
+         std::string(from.empty() ? "" : "  labels: {gkebuild.io/project: demo}\n") +
+         "spec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
+         "    spec:\n      containers:\n      - name: main\n" +
+         (image.empty() ? "" : "        image: " + image + "\n") +
+         (from.empty() ? "" : "        env: [{name: FROM, value: " + from + "}]\n") + extra;
+}
+
 TEST_F(KubectlTest, ServerSideApplyCreatesUpdatesAndReportsConflicts) {
   auto created = kubectl("apply --server-side -f " + write("job.yaml", job("train", "busybox:1")));
   ASSERT_EQ(created.exit_code, 0) << created.all();
   EXPECT_EQ(created.out, "job.batch/train serverside-applied\n");
-
-  auto again = kubectl("apply --server-side -f " + write("job.yaml", job("train", "busybox:2")));
-  ASSERT_EQ(again.exit_code, 0) << again.all();
-  auto image = kubectl("get job train -o jsonpath={.spec.template.spec.containers[0].image}");
-  EXPECT_EQ(image.out, "busybox:2");
   // The label key has a dot and a slash of its own: it stays one key.
   auto label = kubectl("get job train -o jsonpath={.metadata.labels}");
   EXPECT_EQ(json::parse(label.out), json({{"gkebuild.io/project", "demo"}})) << label.all();
   auto managers = kubectl("get job train --show-managed-fields -o jsonpath={.metadata.managedFields[*].manager}");
   EXPECT_EQ(managers.out, "kubectl");
 
-  // Another manager setting the same field: refused with the conflict named, then forced.
-  auto conflict = kubectl("apply --server-side --field-manager other -f " + write("job.yaml", job("train", "busybox:3")));
+  auto web = kubectl("apply --server-side -f " + write("web.yaml", deployment("nginx:1", "kubectl")));
+  ASSERT_EQ(web.exit_code, 0) << web.all();
+  // Another manager setting the same field: refused with the conflict named by its list-map path.
+  auto conflict = kubectl("apply --server-side --field-manager other -f " +
+                          write("web.yaml", deployment("nginx:2", "kubectl")));
   EXPECT_NE(conflict.exit_code, 0);
-  EXPECT_NE(conflict.err.find("conflict"), std::string::npos) << conflict.all();
-  EXPECT_NE(conflict.err.find("kubectl"), std::string::npos) << conflict.all();
+  EXPECT_NE(conflict.err.find("conflict with \"kubectl\": .spec.template.spec.containers[name=\"main\"].image"),
+            std::string::npos) << conflict.all();
   auto forced = kubectl("apply --server-side --force-conflicts --field-manager other -f " +
-                        write("job.yaml", job("train", "busybox:3")));
+                        write("web.yaml", deployment("nginx:2", "kubectl")));
   EXPECT_EQ(forced.exit_code, 0) << forced.all();
-  EXPECT_EQ(kubectl("get job train -o jsonpath={.spec.template.spec.containers[0].image}").out, "busybox:3");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[0].image}").out, "nginx:2");
+}
+
+// Lists of type "map" merge by their keys: a second manager adds a container and an env var
+// beside the first manager's, and each manager's managedFields name the items by key.
+TEST_F(KubectlTest, ServerSideApplyMergesListMapsByKey) {
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("web.yaml", deployment("nginx:1", "kubectl"))).exit_code, 0);
+  const std::string sidecar = "      - name: sidecar\n        image: busybox:1\n        ports: [{containerPort: 80}]\n";
+  auto merged = kubectl("apply --server-side --field-manager other -f " +
+                        write("web.yaml", deployment("", "kubectl", sidecar)));
+  ASSERT_EQ(merged.exit_code, 0) << merged.all();
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[*].name}").out, "main sidecar");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[0].image}").out, "nginx:1");
+  // Defaulted on the way in: the port's protocol, the image pull policy by tag.
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[1].ports[0].protocol}").out, "TCP");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[1].imagePullPolicy}").out,
+            "IfNotPresent");
+  auto fields = kubectl("get deployment web --show-managed-fields -o json");
+  ASSERT_EQ(fields.exit_code, 0) << fields.all();
+  const json object = json::parse(fields.out);
+  json other;
+  for (const auto& entry : object["metadata"]["managedFields"])
+    if (entry["manager"] == "other") other = entry["fieldsV1"]["f:spec"]["f:template"]["f:spec"]["f:containers"];
+  ASSERT_TRUE(other.contains("k:{\"name\":\"sidecar\"}")) << fields.out;
+  EXPECT_TRUE(other["k:{\"name\":\"sidecar\"}"]["f:ports"].contains("k:{\"containerPort\":80,\"protocol\":\"TCP\"}"));
+  // Both managers set FROM=kubectl on main: they share it, and neither owns main's image but kubectl.
+  EXPECT_TRUE(other["k:{\"name\":\"main\"}"]["f:env"].contains("k:{\"name\":\"FROM\"}")) << other.dump();
+  EXPECT_FALSE(other["k:{\"name\":\"main\"}"].contains("f:image")) << other.dump();
+  // The second manager stops setting its container, the env var and the label: the container,
+  // its alone, goes; the var and the label stay (kubectl owns them too).
+  auto dropped = kubectl("apply --server-side --field-manager other -f " + write("web.yaml", deployment("", "")));
+  ASSERT_EQ(dropped.exit_code, 0) << dropped.all();
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[*].name}").out, "main");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[0].env[0].name}").out, "FROM");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.metadata.labels}").out, R"({"gkebuild.io/project":"demo"})");
+}
+
+// A Job's pod template cannot change once the Job exists (unless it is suspended and never
+// started, and then only its scheduling directives): 422 Invalid as kubectl prints it.
+TEST_F(KubectlTest, AChangedJobTemplateIsRefusedAsImmutable) {
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("job.yaml", job("train", "busybox:1"))).exit_code, 0);
+  auto changed = kubectl("apply --server-side -f " + write("job.yaml", job("train", "busybox:2")));
+  EXPECT_EQ(changed.exit_code, 1);
+  EXPECT_EQ(changed.err, "The Job \"train\" is invalid: spec.template: Invalid value: core.PodTemplateSpec{...}: "
+                         "field is immutable\n");
+  EXPECT_EQ(kubectl("get job train -o jsonpath={.spec.template.spec.containers[0].image}").out, "busybox:1");
+  // What the API server filled in: the Job's and the pod template's defaults, the generated selector.
+  auto got = kubectl("get job train -o json");
+  ASSERT_EQ(got.exit_code, 0) << got.all();
+  const auto spec = json::parse(got.out)["spec"];
+  EXPECT_EQ(spec["completions"], 1);
+  EXPECT_EQ(spec["parallelism"], 1);
+  EXPECT_EQ(spec["completionMode"], "NonIndexed");
+  EXPECT_EQ(spec["suspend"], false);
+  EXPECT_EQ(spec["template"]["spec"]["dnsPolicy"], "ClusterFirst");
+  EXPECT_EQ(spec["template"]["spec"]["schedulerName"], "default-scheduler");
+  EXPECT_EQ(spec["template"]["spec"]["containers"][0]["terminationMessagePath"], "/dev/termination-log");
+  EXPECT_TRUE(spec["selector"]["matchLabels"].contains("batch.kubernetes.io/controller-uid")) << spec.dump();
 }
 
 TEST_F(KubectlTest, WatchLogsAndDeleteFollowTheJob) {
