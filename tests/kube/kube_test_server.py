@@ -18,17 +18,21 @@ The test drives it through /_control/* (no authentication):
   Lists honour limit and continue (a continued list reads the first page's snapshot; after
   /_control/expire its token answers 410).
   POST /_control/config   {"auto": {"step": seconds, "lines": [...], "fail": {"name part": {"exit_code",
-                           "reason", "message"}}}} makes every Job created afterwards run on its own:
+                           "pod_failure", "attempts"}}}} makes every Job created afterwards run on its own:
                            pulling after one step, running after two (each pod logging `lines`, where
                            $JOB, $POD, $INDEX and $ARGS (the container args as a JSON list, $(VAR)
                            expanded from its env as the kubelet does) are filled in, $FILE{path}
                            is a file of a ConfigMap volume, lines joined by spaces, and $(VAR) is the
                            container's env var VAR), finished after
-                           three: failed when its name contains a `fail` key.
+                           three: failed when its name contains a `fail` key (only its first
+                           `attempts` pods when given). Each pod runs so: the Job controller
+                           (job_controller.py) replaces failed ones up to backoffLimit.
   POST /_control/job      {"namespace", "name", "phase": "pulling"|"waiting"|"running"|"succeeded"|"failed",
-                           "reason", "message", "exit_code", "pod_failure": "OOMKilled"|"Evicted"}
+                           "reason", "message", "exit_code", "pod_failure": one of pod_failures.py's
+                           (OOMKilled, Evicted, Preempted, PreemptionByScheduler)}: the Job's unfinished
+                           pods move on, then the Job controller decides (replace, complete, fail)
                            (an "auto" fail entry may name "pod_failure" too, or "ErrImagePull": the
-                           pods wait in ImagePullBackOff until the Job's deadline)
+                           pods wait in ImagePullBackOff until the Job fails as past its deadline)
   POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339}
   POST /_control/suspend_watches   open watches stop sending (changes pile up)
   POST /_control/expire   compacts history: older resourceVersions answer 410; open watches end
@@ -54,6 +58,7 @@ trusts that CA for client certificates), listens on 127.0.0.1 at a free port and
 import argparse
 import bisect
 import copy
+import functools
 import heapq
 import json
 import os
@@ -73,7 +78,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import api_defaults
 import discovery
+import job_controller
 import kueue_model
+import pod_failures
 import server_side_apply
 from api_contract import Contract
 
@@ -205,7 +212,7 @@ class Store:
         self.timeline_thread = None
         self.sequence = 0
         self.kueue = kueue_model.KueueModel(self)
-        self.waiting_indexes = {}  # (ns, Job) -> completion indexes not started (parallelism)
+        self.jobs = job_controller.JobController(self)
         self.max_active_pods = {}  # Job -> the most pods it had active at once
         with self.cond:
             for name in ("default", "kube-system"):
@@ -283,31 +290,14 @@ class Store:
             self.kueue.job_created(ns, job)
 
     def start_job(self, ns, job):
-        """The Job controller keeps at most `parallelism` (default 1) pods active: the first ones
-        start now, the rest one wave at a time as those succeed (next_wave)."""
-        spec = job.get("spec") or {}
-        completions = spec.get("completions") or 1
-        first = max(1, min(completions, spec.get("parallelism") or 1))
-        self.waiting_indexes[(ns, job["metadata"]["name"])] = list(range(first, completions))
-        self.create_pods(ns, job, range(first))
-        job["status"] = {"active": first, "ready": 0, "startTime": now_rfc3339()}
-        self.put("jobs", ns, job)
-        if self.config.get("auto"):
-            self.run_on_its_own(ns, job["metadata"]["name"])
+        self.jobs.start(ns, job)
 
-    def next_wave(self, ns, job):
-        """After the active pods succeeded: the next `parallelism` indexes, if any are left."""
-        waiting = self.waiting_indexes.get((ns, job["metadata"]["name"])) or []
-        if not waiting:
-            return False
-        wave = waiting[:max(1, (job.get("spec") or {}).get("parallelism") or 1)]
-        del waiting[:len(wave)]
-        self.create_pods(ns, job, wave)
-        job["status"].update({"active": len(wave), "ready": 0})
-        self.put("jobs", ns, job)
+    def start_pods(self, ns, job, indexes):
+        """The Job controller's new pods (job_controller.py decides which); with config "auto" each
+        runs on its own."""
+        names = self.create_pods(ns, job, indexes)
         if self.config.get("auto"):
-            self.run_on_its_own(ns, job["metadata"]["name"])
-        return True
+            self.run_on_its_own(ns, job["metadata"]["name"], names)
 
     def create_pods(self, ns, job, indexes):
         spec = job.get("spec") or {}
@@ -317,6 +307,7 @@ class Store:
         uid = job["metadata"]["uid"]
         active = sum(1 for pod in self.job_pods(ns, name) if pod["status"]["phase"] in ("Pending", "Running"))
         self.max_active_pods[name] = max(self.max_active_pods.get(name, 0), active + len(indexes))
+        names = []
         for index in indexes:
             suffix = "".join(random.choice(string.ascii_lowercase + string.digits) for _ in range(5))
             pod_name = f"{name}-{index}-{suffix}" if indexed else f"{name}-{suffix}"
@@ -348,38 +339,41 @@ class Store:
                               "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", "Warning")
             self.record_event(ns, pod_name, "Pod", "TriggeredScaleUp",
                               "pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]")
+            names.append(pod_name)
+        return names
 
     # --- Jobs that run on their own (config "auto") -------------------------------------------
-    def run_on_its_own(self, ns, name):
+    def run_on_its_own(self, ns, name, pods):
         auto = self.config["auto"]
         step = float(auto.get("step", 0.05))
         failure = next((f for part, f in (auto.get("fail") or {}).items() if part in name), None)
+        attempt = sum(1 for p in self.job_pods(ns, name) if p["status"]["phase"] == "Failed")
+        if failure is not None and attempt >= failure.get("attempts", attempt + 1):
+            failure = None  # only the first `attempts` pods fail: the retry succeeds
         start = time.monotonic()
-        self.schedule(start + step, lambda: self.advance_job(ns, name, "pulling", "", "", 0))
+        advance = functools.partial(self.advance_job, ns, name, only=set(pods))
+        self.schedule(start + step, lambda: advance("pulling", "", "", 0))
         if failure is not None and failure.get("pod_failure") == "ErrImagePull":
             # The kubelet cannot pull: ErrImagePull, then back-off; the pod never runs and the
             # Job ends only at its activeDeadlineSeconds.
             message = f'Failed to pull image: rpc error: code = NotFound desc = {name}: not found'
-            self.schedule(start + 2 * step, lambda: self.advance_job(ns, name, "waiting", "ErrImagePull", message, 0))
-            self.schedule(start + 3 * step, lambda: self.advance_job(
-                ns, name, "waiting", "ImagePullBackOff", 'Back-off pulling image', 0))
-            self.schedule(start + 6 * step, lambda: self.advance_job(
-                ns, name, "failed", "DeadlineExceeded", "Job was active longer than specified deadline", None))
+            self.schedule(start + 2 * step, lambda: advance("waiting", "ErrImagePull", message, 0))
+            self.schedule(start + 3 * step, lambda: advance("waiting", "ImagePullBackOff", 'Back-off pulling image', 0))
+            self.schedule(start + 6 * step, lambda: self.jobs.fail(
+                ns, name, "DeadlineExceeded", "Job was active longer than specified deadline"))
             return
-        self.schedule(start + 2 * step, lambda: self.run_and_log(ns, name, auto.get("lines") or []))
+        self.schedule(start + 2 * step, lambda: self.run_and_log(ns, name, set(pods), auto.get("lines") or []))
         if failure is None:
-            self.schedule(start + 3 * step, lambda: self.advance_job(ns, name, "succeeded", "", "", 0))
+            self.schedule(start + 3 * step, lambda: advance("succeeded", "", "", 0))
         else:
-            self.schedule(start + 3 * step, lambda: self.advance_job(
-                ns, name, "failed", failure.get("reason", "BackoffLimitExceeded"),
-                failure.get("message", "Job has reached the specified backoff limit"), failure.get("exit_code", 1),
-                failure.get("pod_failure")))
+            self.schedule(start + 3 * step, lambda: advance(
+                "failed", "", "", failure.get("exit_code", 1), failure.get("pod_failure")))
 
-    def run_and_log(self, ns, name, templates):
-        self.advance_job(ns, name, "running", "", "", 0)
+    def run_and_log(self, ns, name, only, templates):
+        self.advance_job(ns, name, "running", "", "", 0, only=only)
         for pod in self.job_pods(ns, name):
-            if pod["status"]["phase"] != "Running":
-                continue  # an earlier wave's pod (parallelism) has logged already
+            if pod["status"]["phase"] != "Running" or pod["metadata"]["name"] not in only:
+                continue  # another pod of the Job (parallelism, a retry) logs on its own
             pod_name = pod["metadata"]["name"]
             containers = pod["spec"].get("containers") or [{}]
             args = [self.kubelet_expand(pod, arg) for arg in containers[0].get("args") or []]
@@ -451,15 +445,14 @@ class Store:
                 if plural == "pods" and pod_ns == ns
                 and (obj["metadata"].get("labels") or {}).get("job-name") == job_name]
 
-    def advance_job(self, ns, name, phase, reason, message, exit_code, pod_failure=None):
+    def advance_job(self, ns, name, phase, reason, message, exit_code, pod_failure=None, only=None):
         """phase: pulling | waiting (the container waits with `reason`, e.g. ImagePullBackOff) |
-        running | succeeded | failed. A failed Job's pods end as `pod_failure` says: None (the
-        container exited with `exit_code`), "OOMKilled" (exit 137, the memory limit), "Evicted"
-        (the kubelet evicted the pod), or with no container state at all when exit_code is None
-        (the deadline passed while they waited)."""
-        job = copy.deepcopy(self.objects[("jobs", ns, name)])
-        done = [p for p in self.job_pods(ns, name) if p["status"]["phase"] in ("Succeeded", "Failed")]
-        pods = [p for p in self.job_pods(ns, name) if p["status"]["phase"] not in ("Succeeded", "Failed")]
+        running | succeeded | failed. A failed pod ends as `pod_failure` says (pod_failures.py), or
+        with `exit_code`, or with no container state at all when exit_code is None. `only`: these pods (default: all the Job's
+        unfinished pods). The Job controller (job_controller.py) then decides what follows."""
+        self.objects[("jobs", ns, name)]  # KeyError when the Job is gone: nothing to advance
+        pods = [p for p in self.job_pods(ns, name) if p["status"]["phase"] not in ("Succeeded", "Failed")
+                and (only is None or p["metadata"]["name"] in only)]
         for pod in pods:
             pod = copy.deepcopy(pod)
             pod_name = pod["metadata"]["name"]
@@ -484,45 +477,15 @@ class Store:
                 self.record_event(ns, pod_name, "Pod", "Started", "Started container")
             else:
                 pod["status"]["phase"] = "Succeeded" if phase == "succeeded" else "Failed"
-                code = 0 if phase == "succeeded" else exit_code
-                ended = "Completed" if code == 0 else "Error"
-                if pod_failure == "OOMKilled":
-                    code, ended = 137, "OOMKilled"
-                elif pod_failure == "Evicted":
-                    code, ended = 137, "ContainerStatusUnknown"
-                    pod["status"].update({"reason": "Evicted",
-                                          "message": "The node was low on resource: memory. Threshold quantity: "
-                                                     "100Mi, available: 52Mi."})
-                    pod["status"]["conditions"].append({"type": "DisruptionTarget", "status": "True",
-                                                        "reason": "TerminationByKubelet"})
+                code, ended = pod_failures.end_pod(pod, pod_failure, 0 if phase == "succeeded" else exit_code)
                 state = {"terminated": {"exitCode": code, "reason": ended, "finishedAt": now_rfc3339()}} \
                     if code is not None else pod["status"]["containerStatuses"][0].get("state", {})
             for container in pod["status"]["containerStatuses"]:
                 container["state"] = state
                 container["ready"] = phase == "running"
             self.put("pods", ns, pod)
-        count = len(pods)
-        if phase in ("pulling", "waiting"):
-            return
-        if phase == "succeeded":
-            job["status"]["succeeded"] = count + sum(p["status"]["phase"] == "Succeeded" for p in done)
-            if self.next_wave(ns, job):
-                return
-            count = job["status"]["succeeded"]
-        if phase == "running":
-            job["status"].update({"active": count, "ready": count})
-        elif phase == "succeeded":
-            job["status"].update({"active": 0, "ready": 0, "succeeded": count, "completionTime": now_rfc3339(),
-                                  "conditions": [{"type": "SuccessCriteriaMet", "status": "True"},
-                                                 {"type": "Complete", "status": "True"}]})
-        else:
-            job["status"].update({"active": 0, "ready": 0, "failed": count,
-                                  "conditions": [{"type": "FailureTarget", "status": "True", "reason": reason},
-                                                 {"type": "Failed", "status": "True", "reason": reason,
-                                                  "message": message}]})
-        self.put("jobs", ns, job)
-        if phase in ("succeeded", "failed"):
-            self.kueue.job_finished(ns, name, phase == "succeeded")
+        if phase not in ("pulling", "waiting"):
+            self.jobs.sync(ns, name)
 
     def container_waiting(self, ns, pod_name):
         pod = self.objects.get(("pods", ns, pod_name))
