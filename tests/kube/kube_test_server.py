@@ -29,8 +29,8 @@ The test drives it through /_control/* (no authentication):
                            (job_controller.py) replaces failed ones up to backoffLimit.
   POST /_control/job      {"namespace", "name", "phase": "pulling"|"waiting"|"running"|"succeeded"|"failed",
                            "reason", "message", "exit_code", "pod_failure": one of pod_failures.py's
-                           (OOMKilled, Evicted, Preempted, PreemptionByScheduler)}: the Job's unfinished
-                           pods move on, then the Job controller decides (replace, complete, fail)
+                           (OOMKilled, Evicted, Preempted, PreemptionByScheduler), "pods": [names]}: the
+                           Job's unfinished pods (or those named) move on, then the Job controller decides (replace, complete, fail)
                            (an "auto" fail entry may name "pod_failure" too, or "ErrImagePull": the
                            pods wait in ImagePullBackOff until the Job fails as past its deadline)
   POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339}
@@ -1059,7 +1059,8 @@ class Handler(BaseHTTPRequestHandler):
             STORE.advance_job(request["namespace"], request["name"], request["phase"],
                               request.get("reason", "BackoffLimitExceeded"),
                               request.get("message", "Job has reached the specified backoff limit"),
-                              request.get("exit_code", 1), request.get("pod_failure"))
+                              request.get("exit_code", 1), request.get("pod_failure"),
+                              set(request["pods"]) if "pods" in request else None)
         elif action == "log":
             ns = request["namespace"]
             pods = [request["pod"]] if "pod" in request else [
