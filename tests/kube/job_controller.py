@@ -103,21 +103,21 @@ class JobController:
     def start(self, ns, job):
         """A Job that runs (created unsuspended, or admitted): startTime, its deadline, first pods."""
         job["status"] = {"active": 0, "ready": 0, "startTime": now_rfc3339()}
-        self.store.put("jobs", ns, job)
         deadline = job["spec"].get("activeDeadlineSeconds")
         if deadline is not None:
             uid = job["metadata"]["uid"]
             self.store.schedule(time.monotonic() + deadline, lambda: self.deadline_passed(ns, job["metadata"]["name"], uid))
-        self.sync(ns, job["metadata"]["name"])
+        self.sync(ns, job["metadata"]["name"], job)
 
     def deadline_passed(self, ns, name, uid):
         job = self.job(ns, name)
         if job is not None and job["metadata"]["uid"] == uid and not self.finished(job):
-            self.fail(ns, name, "DeadlineExceeded", "Job was active longer than specified deadline")
+            self.fail(ns, copy.deepcopy(job), "DeadlineExceeded", "Job was active longer than specified deadline")
 
-    def sync(self, ns, name):
-        """Reads the Job's pods and acts: replaces, starts, completes or fails."""
-        job = self.job(ns, name)
+    def sync(self, ns, name, job=None):
+        """Reads the Job's pods and acts: replaces, starts, completes or fails; then writes the
+        Job's status once (`job`: the Job as it is to be stored, else the stored one)."""
+        job = job or self.job(ns, name)
         if job is None or self.finished(job) or job["spec"].get("suspend") or "startTime" not in (job.get("status") or {}):
             return
         job = copy.deepcopy(job)
@@ -145,34 +145,34 @@ class JobController:
             status["completedIndexes"] = index_ranges(completed)
             if "backoffLimitPerIndex" in spec:
                 status["failedIndexes"] = index_ranges(failed_indexes)
-        self.store.put("jobs", ns, job)
         completions = spec.get("completions")
         if fail_job is not None:
-            return self.fail(ns, name, "PodFailurePolicy", fail_job)
+            return self.fail(ns, job, "PodFailurePolicy", fail_job)
         if "backoffLimitPerIndex" not in spec and counted > spec.get("backoffLimit", 6):
-            return self.fail(ns, name, "BackoffLimitExceeded", "Job has reached the specified backoff limit")
+            return self.fail(ns, job, "BackoffLimitExceeded", "Job has reached the specified backoff limit")
         if len(failed_indexes) > spec.get("maxFailedIndexes", 1 << 31):
-            return self.fail(ns, name, "MaxFailedIndexesExceeded", "Job has exceeded the specified maximal number "
-                                                                   "of failed indexes")
+            return self.fail(ns, job, "MaxFailedIndexesExceeded", "Job has exceeded the specified maximal number "
+                                                                  "of failed indexes")
         if indexed:
             left = [i for i in range(completions or 0) if i not in completed and i not in failed_indexes]
             if not left and not active:
-                return self.fail(ns, name, "FailedIndexes", "Job has failed indexes") if failed_indexes \
-                    else self.complete(ns, name)
+                return self.fail(ns, job, "FailedIndexes", "Job has failed indexes") if failed_indexes \
+                    else self.complete(ns, job)
             busy = {pod_index(p) for p in active}
             wanted = [i for i in left if i not in busy][:max(0, spec.get("parallelism", 1) - len(active))]
         else:
             done = len(succeeded) >= completions if completions is not None else (succeeded and not active)
             if done:
-                return self.complete(ns, name)
+                return self.complete(ns, job)
             remaining = (completions - len(succeeded)) if completions is not None else \
                 (0 if succeeded else spec.get("parallelism", 1))
             wanted = list(range(max(0, min(spec.get("parallelism", 1), remaining) - len(active))))
-        if wanted:
-            self.store.start_pods(ns, self.job(ns, name), wanted)
+        if wanted:  # the pods first, then the status that counts them, as the controller does
+            self.store.start_pods(ns, job, wanted)
+            status["active"] += len(wanted)
+        self.store.put("jobs", ns, job)
 
-    def complete(self, ns, name):
-        job = copy.deepcopy(self.job(ns, name))
+    def complete(self, ns, job):
         job["status"].update({"completionTime": now_rfc3339(), "active": 0, "ready": 0,
                               "conditions": [condition("SuccessCriteriaMet", "CompletionsReached",
                                                        "Reached expected number of succeeded pods"),
@@ -180,12 +180,11 @@ class JobController:
                                                        "Reached expected number of succeeded pods")]})
         self.finish(ns, job, succeeded=True)
 
-    def fail(self, ns, name, reason, message):
+    def fail(self, ns, job, reason, message):
         """The Job fails: its active pods are deleted, as the controller deletes them."""
-        for pod in self.store.job_pods(ns, name):
+        for pod in self.store.job_pods(ns, job["metadata"]["name"]):
             if pod["status"].get("phase") not in FINISHED:
                 self.store.delete("pods", ns, pod["metadata"]["name"])
-        job = copy.deepcopy(self.job(ns, name))
         job["status"].update({"active": 0, "ready": 0,
                               "conditions": [condition("FailureTarget", reason, message),
                                              condition("Failed", reason, message)]})

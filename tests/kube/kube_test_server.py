@@ -33,9 +33,15 @@ The test drives it through /_control/* (no authentication):
                            Job's unfinished pods (or those named) move on, then the Job controller decides (replace, complete, fail)
                            (an "auto" fail entry may name "pod_failure" too, or "ErrImagePull": the
                            pods wait in ImagePullBackOff until the Job fails as past its deadline)
-  POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339}
+  POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339,
+                           "container": optional (pod_logs.py: logs per container instance)}
+  POST /_control/restart  {"namespace", "pod", "exit_code"}: the kubelet restarts the pod's first container;
+                           its log so far is then the `previous=true` log
   POST /_control/suspend_watches   open watches stop sending (changes pile up)
   POST /_control/expire   compacts history: older resourceVersions answer 410; open watches end
+  POST /_control/compact  compacts history as etcd does (also every "compact_every" seconds, default 300);
+                           open watches go on (watch_window.py). "bookmark_every" (default 60) sets
+                           how often watches with allowWatchBookmarks send a BOOKMARK
   POST /_control/drop_watches      open watches are cut without the closing chunk
   GET  /_control/contract the API contract violations seen so far (api_contract.py: every request and
                            response checked against the Kubernetes OpenAPI documents and schemas);
@@ -81,7 +87,9 @@ import discovery
 import job_controller
 import kueue_model
 import pod_failures
+import pod_logs
 import server_side_apply
+import watch_window
 from api_contract import Contract
 
 try:
@@ -360,7 +368,8 @@ class Store:
             self.schedule(start + 2 * step, lambda: advance("waiting", "ErrImagePull", message, 0))
             self.schedule(start + 3 * step, lambda: advance("waiting", "ImagePullBackOff", 'Back-off pulling image', 0))
             self.schedule(start + 6 * step, lambda: self.jobs.fail(
-                ns, name, "DeadlineExceeded", "Job was active longer than specified deadline"))
+                ns, copy.deepcopy(self.objects[("jobs", ns, name)]), "DeadlineExceeded",
+                "Job was active longer than specified deadline"))
             return
         self.schedule(start + 2 * step, lambda: self.run_and_log(ns, name, set(pods), auto.get("lines") or []))
         if failure is None:
@@ -777,7 +786,7 @@ class Handler(BaseHTTPRequestHandler):
                 # until compaction removes that revision.
                 if STORE.config.get("expire_continue"):  # as if compaction ran between two pages
                     STORE.config["expire_continue"] = False
-                    STORE.compacted_below = STORE.rv + 1
+                    watch_window.compact(STORE, STORE.rv + 1)
                 if token not in STORE.snapshots or STORE.snapshots[token][0] < STORE.compacted_below:
                     raise ApiFailure(410, "Expired", "The provided continue parameter is too old to display a "
                                      "consistent list result. You can start a new list without the continue "
@@ -799,12 +808,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def watch(self, route, query):
         since = query.get("resourceVersion", "")
-        timeout = min(float(query.get("timeoutSeconds") or 30), 30.0)
+        timeout = watch_window.timeout_of(query)
         bookmarks = query.get("allowWatchBookmarks") in ("1", "true")
         with STORE.cond:
             if since not in ("", "0") and int(since) < STORE.compacted_below:
                 if STORE.config["expire_mode"] == "status":
-                    raise ApiFailure(410, "Expired", f"too old resource version: {since} ({STORE.compacted_below})")
+                    raise ApiFailure(410, "Expired", watch_window.too_old(since, STORE.compacted_below))
                 expired = True
             else:
                 expired = False
@@ -825,6 +834,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.end_chunks()
         sent = 0
         deadline = time.monotonic() + timeout
+        bookmark_every = float(STORE.config.get("bookmark_every") or 60)
+        mark_due = watch_window.next_bookmark(time.monotonic(), deadline, bookmark_every) if bookmarks else None
         while True:
             with STORE.cond:
                 while True:
@@ -836,9 +847,10 @@ class Handler(BaseHTTPRequestHandler):
                     if changes and not fresh:  # nothing for this watch: never look at these again
                         position = changes[-1][0]
                     remaining = deadline - time.monotonic()
-                    if ended or fresh or backlog or remaining <= 0:
+                    marking = mark_due is not None and time.monotonic() >= mark_due and not STORE.watches_suspended
+                    if ended or fresh or backlog or remaining <= 0 or marking:
                         break
-                    STORE.cond.wait(min(remaining, 0.5))
+                    STORE.cond.wait(min(remaining, 0.5, max(0.05, (mark_due or deadline) - time.monotonic())))
                 end_mode = STORE.watch_end_mode if ended else None
                 current_rv = STORE.rv
             events = backlog + [(t, o) for _, t, o in fresh]
@@ -856,11 +868,12 @@ class Handler(BaseHTTPRequestHandler):
                     gone = status(410, "Expired", "too old resource version")[1]
                     self.send_event({"type": "ERROR", "object": gone}, 0, None, False)
                 return self.end_chunks()
+            if marking:  # the watch cache's periodic (or pre-timeout) bookmark
+                mark = {"kind": route["kind"], "apiVersion": route["apiVersion"],
+                        "metadata": {"resourceVersion": str(current_rv)}}
+                self.send_event({"type": "BOOKMARK", "object": mark}, 0, None, False)
+                mark_due = watch_window.next_bookmark(time.monotonic(), deadline, bookmark_every)
             if time.monotonic() >= deadline and not events:
-                if bookmarks:
-                    mark = {"kind": route["kind"], "apiVersion": route["apiVersion"],
-                            "metadata": {"resourceVersion": str(current_rv)}}
-                    self.send_event({"type": "BOOKMARK", "object": mark}, 0, None, False)
                 return self.end_chunks()
 
     def pod_log(self, route, query):
@@ -868,7 +881,12 @@ class Handler(BaseHTTPRequestHandler):
         with STORE.cond:
             if ("pods", ns, pod) not in STORE.objects:
                 raise self.not_found(route)
-            waiting = STORE.container_waiting(ns, pod)
+            try:  # container, previous (pod_logs.py)
+                key = pod_logs.log_key(ns, STORE.objects[("pods", ns, pod)], query)
+                pod_logs.require_previous(STORE.logs, key, pod)
+            except pod_logs.LogRefused as refused:
+                raise ApiFailure(400, "BadRequest", str(refused))
+            waiting = STORE.container_waiting(ns, pod) if len(key) == 2 else None
             if waiting:
                 raise ApiFailure(400, "BadRequest",
                                  f'container "{waiting[0]}" in pod "{pod}" is waiting to start: {waiting[1]}')
@@ -876,34 +894,42 @@ class Handler(BaseHTTPRequestHandler):
             STORE.config["drop_log_after"] = None
             torn = STORE.config["torn"]
         since = parse_stamp(query["sinceTime"]) if query.get("sinceTime") else None
-        follow = query.get("follow") in ("1", "true")
+        follow = query.get("follow") in ("1", "true") and len(key) != 4  # a previous instance has ended
         with STORE.cond:  # how many log streams a client keeps open at once
             STORE.log_streams += 1
             STORE.stats["most_log_streams"] = max(STORE.stats.get("most_log_streams", 0), STORE.log_streams)
         try:
-            return self.send_log(ns, pod, since, follow, query, drop_after, torn)
+            return self.send_log(ns, pod, key, since, follow, query, drop_after, torn)
         finally:
             with STORE.cond:
                 STORE.log_streams -= 1
 
-    def send_log(self, ns, pod, since, follow, query, drop_after, torn):
+    def send_log(self, ns, pod, key, since, follow, query, drop_after, torn):
         stamps = query.get("timestamps") in ("1", "true")
+        limit = pod_logs.ByteLimit(query)
         self.start_chunks("text/plain")
-        position = sent = 0
+        sent = 0
+        with STORE.cond:
+            lines = STORE.logs.get(key, [])
+            fresh, position = pod_logs.first_lines(lines, query), len(lines)
         while True:
-            with STORE.cond:
-                lines = STORE.logs.get((ns, pod), [])
-                while follow and position >= len(lines) and not STORE.container_finished(ns, pod):
-                    STORE.cond.wait(0.5)
-                fresh, position = lines[position:], len(lines)
-                finished = STORE.container_finished(ns, pod)
             for nanos, stamp, text in fresh:
                 if since is not None and nanos < since:
                     continue
-                if not self.send_or_cut((f"{stamp} {text}" if stamps else text) + "\n", sent, drop_after, torn):
+                line = limit.take((f"{stamp} {text}" if stamps else text) + "\n")
+                if line and not self.send_or_cut(line, sent, drop_after, torn):
                     return
                 sent += 1
-            if not follow or (finished and position >= len(STORE.logs.get((ns, pod), []))):
+                if limit.spent():
+                    return self.end_chunks()
+            with STORE.cond:
+                lines = STORE.logs.get(key, [])
+                while follow and position >= len(lines) and not STORE.container_finished(ns, pod):
+                    STORE.cond.wait(0.5)
+                    lines = STORE.logs.get(key, [])
+                fresh, position = lines[position:], len(lines)
+                finished = STORE.container_finished(ns, pod)
+            if not follow or (finished and not fresh):
                 return self.end_chunks()
 
     # --- writes --------------------------------------------------------------------------------
@@ -1066,14 +1092,19 @@ class Handler(BaseHTTPRequestHandler):
             pods = [request["pod"]] if "pod" in request else [
                 p["metadata"]["name"] for p in STORE.job_pods(ns, request["job"])]
             for pod in pods:
+                key = pod_logs.log_key(ns, STORE.objects[("pods", ns, pod)], request)
                 for text in request["lines"]:
                     nanos = parse_stamp(request["timestamp"]) if "timestamp" in request else time.time_ns()
-                    STORE.logs.setdefault((ns, pod), []).append((nanos, nano_stamp(nanos), text))
+                    STORE.logs.setdefault(key, []).append((nanos, nano_stamp(nanos), text))
+        elif action == "restart":
+            pod_logs.restart_container(STORE, request["namespace"], request["pod"], request.get("exit_code", 1))
+        elif action == "compact":  # etcd's compaction now: open watches go on, older versions are gone
+            watch_window.compact(STORE, STORE.rv + 1)
         elif action == "suspend_watches":
             STORE.watches_suspended = True
         elif action in ("expire", "drop_watches"):
             if action == "expire":
-                STORE.compacted_below = STORE.rv + 1
+                watch_window.compact(STORE, STORE.rv + 1)
             STORE.watch_end_mode = "expire" if action == "expire" else "drop"
             STORE.watch_generation += 1
             STORE.watches_suspended = False
@@ -1187,6 +1218,8 @@ def main():
         context.load_verify_locations(os.path.join(args.dir, "ca.crt"))
         context.verify_mode = ssl.CERT_OPTIONAL
         server.ssl_context = context
+    with STORE.cond:
+        watch_window.keep_compacting(STORE)
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever(poll_interval=0.2)

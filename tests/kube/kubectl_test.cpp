@@ -170,6 +170,43 @@ TEST_F(KubectlTest, WatchLogsAndDeleteFollowTheJob) {
   EXPECT_NE(gone.err.find("NotFound"), std::string::npos) << gone.all();
 }
 
+// The log options kubectl sends: -c (required with two containers), --tail, --limit-bytes,
+// --timestamps, --previous (the instance before the container's restart).
+TEST_F(KubectlTest, LogOptionsPickTheContainerAndTheLines) {
+  const std::string two = job("pair", "busybox:1") + "      - name: sidecar\n        image: busybox:1\n";
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("pair.yaml", two)).exit_code, 0);
+  server.control("job", {{"namespace", "default"}, {"name", "pair"}, {"phase", "running"}});
+  const std::string pod = kubectl("get pods -l job-name=pair -o jsonpath={.items[0].metadata.name}").out;
+  ASSERT_FALSE(pod.empty());
+  server.control("log", {{"namespace", "default"}, {"pod", pod}, {"container", "main"}, {"lines", {"m1", "m2", "m3"}}});
+  server.control("log", {{"namespace", "default"}, {"pod", pod}, {"container", "sidecar"}, {"lines", {"s1"}}});
+
+  // kubectl picks the first container itself; a client that names none is refused.
+  auto unnamed = kubectl("logs " + pod);
+  EXPECT_EQ(unnamed.out, "m1\nm2\nm3\n");
+  EXPECT_NE(unnamed.err.find("Defaulted container \"main\" out of: main, sidecar"), std::string::npos) << unnamed.all();
+  HttpClient http(HttpClientOptions{.tls = {.ca_pem = server.ca_pem()}});
+  const auto refused = http.send({"GET", server.server() + "/api/v1/namespaces/default/pods/" + pod + "/log"});
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_NE(refused.body.find("a container name must be specified for pod " + pod + ", choose one of: [main sidecar]"),
+            std::string::npos) << refused.body;
+  EXPECT_EQ(kubectl("logs " + pod + " -c sidecar").out, "s1\n");
+  EXPECT_EQ(kubectl("logs " + pod + " -c main --tail=2").out, "m2\nm3\n");
+  EXPECT_EQ(kubectl("logs " + pod + " -c main --limit-bytes=4").out, "m1\nm");
+  const auto stamped = kubectl("logs " + pod + " -c main --tail=1 --timestamps").out;
+  EXPECT_TRUE(stamped.ends_with("Z m3\n")) << stamped;
+
+  auto none = kubectl("logs " + pod + " -c main --previous");
+  EXPECT_NE(none.exit_code, 0);
+  EXPECT_NE(none.err.find("previous terminated container \"main\" in pod \"" + pod + "\" not found"),
+            std::string::npos) << none.all();
+  server.control("restart", {{"namespace", "default"}, {"pod", pod}, {"exit_code", 2}});
+  server.control("log", {{"namespace", "default"}, {"pod", pod}, {"container", "main"}, {"lines", {"again"}}});
+  EXPECT_EQ(kubectl("logs " + pod + " -c main --previous").out, "m1\nm2\nm3\n");
+  EXPECT_EQ(kubectl("logs " + pod + " -c main").out, "again\n");
+  EXPECT_EQ(kubectl("get pod " + pod + " -o jsonpath={.status.containerStatuses[0].restartCount}").out, "1");
+}
+
 class KubectlOlderReleaseTest : public KubectlTest {
  protected:
   KubectlOlderReleaseTest() : KubectlTest("1.30.0") {}

@@ -5,8 +5,10 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
+#include "base/http_client.h"
 #include "kube/api_error.h"
 #include "kube/logs.h"
 #include "kube/objects.h"
@@ -148,6 +150,40 @@ TEST(Watch, DroppedStreamsResumeFromTheLastResourceVersion) {
         << name << ": created, then its status set";
   EXPECT_GE(recorder.stats().drops, 2);
   EXPECT_EQ(recorder.stats().lists, 1);
+}
+
+// A watch with allowWatchBookmarks gets the watch cache's periodic bookmarks (here every 0.3 s,
+// the last 2 s before its timeout) carrying the current resourceVersion, and lasts its
+// timeoutSeconds; after a compaction an older resourceVersion is 410 Gone, named as etcd does.
+TEST(Watch, BookmarksComePeriodicallyAndCompactionExpiresOldVersions) {
+  KubeTestServer server;
+  Client client(server.access());
+  HttpClient http(HttpClientOptions{.tls = {.ca_pem = server.ca_pem()}});
+  create(client, test_job("first"));
+  const std::string before = std::to_string(server.control("stats")["resourceVersion"].get<long>());
+  server.control("config", {{"bookmark_every", 0.3}});
+  HttpRequest watch_request;
+  watch_request.url = server.server() + "/apis/batch/v1/namespaces/default/jobs?watch=1&allowWatchBookmarks=true"
+                      "&timeoutSeconds=3&resourceVersion=" + before;
+  const auto watched = http.send(watch_request);
+  ASSERT_EQ(watched.status, 200) << watched.body;
+  std::vector<json> marks;
+  std::istringstream lines(watched.body);
+  for (std::string line; std::getline(lines, line);)
+    if (json event = json::parse(line); event["type"] == "BOOKMARK") marks.push_back(event["object"]);
+  ASSERT_GE(marks.size(), 2u) << watched.body;
+  EXPECT_EQ(marks.back()["metadata"]["resourceVersion"], before);
+  EXPECT_EQ(marks.back()["kind"], "Job");
+
+  create(client, test_job("second"));
+  server.control("compact");
+  const auto current = server.control("stats")["resourceVersion"].get<long>();
+  HttpRequest old_request;
+  old_request.url = server.server() + "/apis/batch/v1/namespaces/default/jobs?watch=1&resourceVersion=" + before;
+  const auto gone = http.send(old_request);
+  EXPECT_EQ(gone.status, 410);
+  EXPECT_EQ(json::parse(gone.body)["message"],
+            "too old resource version: " + before + " (" + std::to_string(current + 1) + ")");
 }
 
 std::string pod_of(Client& client, const std::string& job_name) {
