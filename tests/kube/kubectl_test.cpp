@@ -84,6 +84,20 @@ TEST_F(KubectlTest, ServerSideApplyCreatesUpdatesAndReportsConflicts) {
   EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[0].image}").out, "nginx:2");
 }
 
+// A field set by a create belongs to its manager as an Update: applying another value conflicts,
+// named as the API server names an Update manager ("kubectl-create" using v1).
+TEST_F(KubectlTest, ApplyConflictsWithTheManagerThatCreated) {
+  const std::string config = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {mode: ";
+  auto created = kubectl("create -f " + write("settings.yaml", config + "fast}\n"));
+  ASSERT_EQ(created.exit_code, 0) << created.all();
+  auto conflict = kubectl("apply --server-side -f " + write("settings.yaml", config + "slow}\n"));
+  EXPECT_NE(conflict.exit_code, 0);
+  EXPECT_NE(conflict.err.find("Apply failed with 1 conflict: conflict with \"kubectl-create\" using v1: .data.mode"),
+            std::string::npos) << conflict.all();
+  auto managers = kubectl("get configmap settings --show-managed-fields -o jsonpath={.metadata.managedFields[*].operation}");
+  EXPECT_EQ(managers.out, "Update");
+}
+
 // Lists of type "map" merge by their keys: a second manager adds a container and an env var
 // beside the first manager's, and each manager's managedFields name the items by key.
 TEST_F(KubectlTest, ServerSideApplyMergesListMapsByKey) {
