@@ -84,6 +84,18 @@ def matching_rule(job, pod):
     return "Count", None
 
 
+def as_served(status):
+    """The status as the API server serialises it: active, succeeded and failed are omitted when
+    zero (omitempty), ready and terminating are not (pointers), uncountedTerminatedPods is {}."""
+    for name in ("active", "succeeded", "failed"):
+        if not status.get(name):
+            status.pop(name, None)
+    status.setdefault("ready", 0)
+    status.setdefault("terminating", 0)
+    status.setdefault("uncountedTerminatedPods", {})
+    return status
+
+
 def pod_index(pod):
     return int((pod["metadata"].get("annotations") or {}).get(INDEX, "0"))
 
@@ -170,6 +182,7 @@ class JobController:
         if wanted:  # the pods first, then the status that counts them, as the controller does
             self.store.start_pods(ns, job, wanted)
             status["active"] += len(wanted)
+        as_served(status)
         self.store.put("jobs", ns, job)
 
     def complete(self, ns, job):
@@ -192,6 +205,7 @@ class JobController:
 
     def finish(self, ns, job, succeeded):
         name = job["metadata"]["name"]
+        as_served(job["status"])
         self.store.put("jobs", ns, job)
         self.store.kueue.job_finished(ns, name, succeeded)
         ttl = job["spec"].get("ttlSecondsAfterFinished")
