@@ -141,6 +141,9 @@ TEST_F(SubmitTest, PodFailuresAreNamedInTheReason) {
   std::multiset<int> codes;
   for (const auto& pod : jobs["-a100-"]["pods"]) codes.insert(pod.value("exit_code", -1));
   EXPECT_EQ(codes, (std::multiset<int>{0, 3})) << jobs["-a100-"].dump();
+  const auto status = gkebuild("status " + only_run().filename().string());
+  EXPECT_NE(status.out.find(jobs["-a100-"]["name"].get<std::string>() + "  succeeded, after 1 failed pod (exit code 3)"),
+            std::string::npos) << status.out;
 }
 
 // Spot nodes go away: graceful node shutdown ends the pod with the DisruptionTarget condition,
