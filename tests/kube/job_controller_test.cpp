@@ -140,6 +140,25 @@ TEST_F(JobControllerTest, IndexedJobKeepsParallelismAndListsCompletedIndexes) {
   EXPECT_EQ(server.control("stats")["max_active_pods"]["train"], 2);
 }
 
+// backoffLimitPerIndex: an index that fails more often than that fails alone (failedIndexes);
+// the others still run, and the Job fails at the end with FailedIndexes.
+TEST_F(JobControllerTest, IndexesFailOnTheirOwnWithABackoffLimitPerIndex) {
+  json spec = test_job("train");
+  spec["spec"].update({{"completionMode", "Indexed"}, {"completions", 2}, {"parallelism", 2},
+                       {"backoffLimitPerIndex", 0}});
+  create(client, spec);
+  std::string index0;
+  for (const auto& pod : pods())
+    if (pod["metadata"]["annotations"]["batch.kubernetes.io/job-completion-index"] == "0") index0 = pod["metadata"]["name"];
+  advance("failed", {{"exit_code", 1}, {"pods", {index0}}});
+  EXPECT_EQ(job()["status"]["failedIndexes"], "0");
+  EXPECT_EQ(outcome(job()), "");
+  EXPECT_EQ(pods_in("Pending").size(), 1u) << "index 0 is not retried";
+  advance("succeeded");
+  EXPECT_EQ(job()["status"]["completedIndexes"], "1");
+  EXPECT_EQ(outcome(job()), "FailedIndexes");
+}
+
 TEST_F(JobControllerTest, DeadlineFailsTheJobAndTtlDeletesIt) {
   json spec = test_job("train");
   spec["spec"].update({{"activeDeadlineSeconds", 1}, {"ttlSecondsAfterFinished", 1}});
