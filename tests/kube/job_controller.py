@@ -16,7 +16,8 @@ After every change to a Job's pods, sync() reads the pods and decides as the rea
 - spec.activeDeadlineSeconds after startTime the Job fails (DeadlineExceeded) and its active pods
   are deleted, as they are on any failure;
 - spec.ttlSecondsAfterFinished after it finished the Job is deleted with its pods.
-Conditions are those of Kubernetes 1.31+: FailureTarget then Failed, SuccessCriteriaMet then
+Events as the controller records them: SuccessfulCreate, SuccessfulDelete, Completed, and the
+failure's reason (BackoffLimitExceeded, DeadlineExceeded, ...). Conditions are those of Kubernetes 1.31+: FailureTarget then Failed, SuccessCriteriaMet then
 Complete. Not modelled: pod backoff delays (a replacement starts at once), podReplacementPolicy
 (a pod is replaced only once it has failed), successPolicy, elastic Indexed Jobs, the
 Terminating count, suspending a running Job.
@@ -180,10 +181,14 @@ class JobController:
                 (0 if succeeded else spec.get("parallelism", 1))
             wanted = list(range(max(0, min(spec.get("parallelism", 1), remaining) - len(active))))
         if wanted:  # the pods first, then the status that counts them, as the controller does
-            self.store.start_pods(ns, job, wanted)
+            for pod_name in self.store.start_pods(ns, job, wanted):
+                self.event(ns, name, "SuccessfulCreate", f"Created pod: {pod_name}")
             status["active"] += len(wanted)
         as_served(status)
         self.store.put("jobs", ns, job)
+
+    def event(self, ns, job_name, reason, message, event_type="Normal"):
+        self.store.record_event(ns, job_name, "Job", reason, message, event_type, component="job-controller")
 
     def complete(self, ns, job):
         job["status"].update({"completionTime": now_rfc3339(), "active": 0, "ready": 0,
@@ -198,6 +203,7 @@ class JobController:
         for pod in self.store.job_pods(ns, job["metadata"]["name"]):
             if pod["status"].get("phase") not in FINISHED:
                 self.store.delete("pods", ns, pod["metadata"]["name"])
+                self.event(ns, job["metadata"]["name"], "SuccessfulDelete", f'Deleted pod: {pod["metadata"]["name"]}')
         job["status"].update({"active": 0, "ready": 0,
                               "conditions": [condition("FailureTarget", reason, message),
                                              condition("Failed", reason, message)]})
@@ -207,6 +213,11 @@ class JobController:
         name = job["metadata"]["name"]
         as_served(job["status"])
         self.store.put("jobs", ns, job)
+        ended = job["status"]["conditions"][-1]
+        if succeeded:
+            self.event(ns, name, "Completed", "Job completed")
+        else:
+            self.event(ns, name, ended["reason"], ended["message"], "Warning")
         self.store.kueue.job_finished(ns, name, succeeded)
         ttl = job["spec"].get("ttlSecondsAfterFinished")
         if ttl is not None:

@@ -78,6 +78,15 @@ TEST_F(JobControllerTest, FailedPodsAreReplacedUntilTheBackoffLimit) {
   EXPECT_EQ(outcome(job()), "BackoffLimitExceeded");
   EXPECT_EQ(job()["status"]["failed"], 3);
   EXPECT_EQ(pods().size(), 3u);
+  // The controller's events on the Job: a SuccessfulCreate per pod, then the failure.
+  ListOptions options;
+  options.field_selector = "involvedObject.kind=Job";
+  std::multiset<std::string> reasons;
+  const json events = list(client, resource_type("v1", "Event"), "default", options);
+  for (const auto& event : events["items"])
+    reasons.insert(event["reason"].get<std::string>());
+  EXPECT_EQ(reasons, (std::multiset<std::string>{"SuccessfulCreate", "SuccessfulCreate", "SuccessfulCreate",
+                                                 "BackoffLimitExceeded"}));
 }
 
 TEST_F(JobControllerTest, PodFailurePolicyIgnoresDisruptionsAndFailsOnAnExitCode) {

@@ -267,7 +267,7 @@ class Store:
         self.cond.notify_all()
         return obj
 
-    def record_event(self, ns, pod, kind, reason, message, event_type="Normal"):
+    def record_event(self, ns, pod, kind, reason, message, event_type="Normal", component="kubelet"):
         name = f"{pod}.{random.getrandbits(40):x}"
         event = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": ns},
                  "involvedObject": {"kind": kind, "name": pod, "namespace": ns},
@@ -281,7 +281,7 @@ class Store:
                           "action": "Scheduling", "source": {}})
         else:
             event.update({"count": 1, "firstTimestamp": now_rfc3339(), "lastTimestamp": now_rfc3339(),
-                          "eventTime": None, "source": {"component": "kubelet"}})
+                          "eventTime": None, "source": {"component": component}})
         self.put("events", ns, event)
 
     # --- the Job controller, driven by the test ---------------------------------------------
@@ -306,6 +306,7 @@ class Store:
         names = self.create_pods(ns, job, indexes)
         if self.config.get("auto"):
             self.run_on_its_own(ns, job["metadata"]["name"], names)
+        return names
 
     def create_pods(self, ns, job, indexes):
         spec = job.get("spec") or {}
