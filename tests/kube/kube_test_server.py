@@ -267,10 +267,16 @@ class Store:
         self.cond.notify_all()
         return obj
 
+    def reference(self, kind, ns, name):
+        """An event's involvedObject also names its object's apiVersion and uid (kubectl describe selects by uid)."""
+        plural, api_version = {"Pod": ("pods", "v1"), "Job": ("jobs", "batch/v1")}.get(kind, ("", ""))
+        found = self.objects.get((plural, ns, name))
+        return {"apiVersion": api_version, "uid": found["metadata"]["uid"]} if found else {}
+
     def record_event(self, ns, pod, kind, reason, message, event_type="Normal", component="kubelet"):
         name = f"{pod}.{random.getrandbits(40):x}"
         event = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": ns},
-                 "involvedObject": {"kind": kind, "name": pod, "namespace": ns},
+                 "involvedObject": {"kind": kind, "name": pod, "namespace": ns, **self.reference(kind, ns, pod)},
                  "reason": reason, "message": message, "type": event_type}
         if reason == "FailedScheduling":
             # The scheduler records through events.k8s.io: read as core/v1, such an event has

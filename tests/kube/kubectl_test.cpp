@@ -184,6 +184,24 @@ TEST_F(KubectlTest, WatchLogsAndDeleteFollowTheJob) {
   EXPECT_NE(gone.err.find("NotFound"), std::string::npos) << gone.all();
 }
 
+// kubectl wait reads the Job controller's conditions: a Job whose only pod fails with backoffLimit 0
+// meets "failed"; kubectl describe shows the controller's events.
+TEST_F(KubectlTest, WaitSeesTheJobControllersConditions) {
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("job.yaml", job("once", "busybox:1"))).exit_code, 0);
+  CommandResult waited;
+  std::thread waiter([&] { waited = kubectl("wait --for=condition=failed job/once --timeout=20s"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  server.control("job", {{"namespace", "default"}, {"name", "once"}, {"phase", "failed"}, {"exit_code", 1}});
+  waiter.join();
+  EXPECT_EQ(waited.exit_code, 0) << waited.all();
+  EXPECT_EQ(waited.out, "job.batch/once condition met\n");
+  EXPECT_EQ(kubectl("get job once -o " + shell_quoted("jsonpath={.status.conditions[?(@.type==\"Failed\")].reason}")).out,
+            "BackoffLimitExceeded");
+  auto described = kubectl("describe job once");
+  EXPECT_NE(described.out.find("BackoffLimitExceeded"), std::string::npos) << described.all();
+  EXPECT_NE(described.out.find("Created pod: once-"), std::string::npos) << described.all();
+}
+
 // The log options kubectl sends: -c (required with two containers), --tail, --limit-bytes,
 // --timestamps, --previous (the instance before the container's restart).
 TEST_F(KubectlTest, LogOptionsPickTheContainerAndTheLines) {
