@@ -20,7 +20,8 @@ Events as the controller records them: SuccessfulCreate, SuccessfulDelete, Compl
 failure's reason (BackoffLimitExceeded, DeadlineExceeded, ...). Conditions are those of Kubernetes 1.31+: FailureTarget then Failed, SuccessCriteriaMet then
 Complete. Not modelled: pod backoff delays (a replacement starts at once), podReplacementPolicy
 (a pod is replaced only once it has failed), successPolicy, elastic Indexed Jobs, the
-Terminating count, suspending a running Job.
+Terminating count, suspending a running Job. Under restartPolicy OnFailure a container's
+restarts count towards backoffLimit (the kubelet restarts it, the pod stays).
 """
 
 import copy
@@ -150,6 +151,9 @@ class JobController:
             failed_index_counts[index] = failed_index_counts.get(index, 0) + 1
             if action == "FailIndex" or failed_index_counts[index] > spec.get("backoffLimitPerIndex", 1 << 31):
                 failed_indexes.add(index)
+        # Under restartPolicy OnFailure the kubelet restarts containers in place: each restart
+        # counts towards backoffLimit as a failed pod would.
+        restarts = sum(c.get("restartCount", 0) for p in active for c in p["status"].get("containerStatuses") or [])
         completed = {pod_index(p) for p in succeeded} if indexed else set()
         status = job["status"]
         status.update({"active": len(active), "succeeded": len(succeeded), "failed": counted,
@@ -161,7 +165,7 @@ class JobController:
         completions = spec.get("completions")
         if fail_job is not None:
             return self.fail(ns, job, "PodFailurePolicy", fail_job)
-        if "backoffLimitPerIndex" not in spec and counted > spec.get("backoffLimit", 6):
+        if "backoffLimitPerIndex" not in spec and counted + restarts > spec.get("backoffLimit", 6):
             return self.fail(ns, job, "BackoffLimitExceeded", "Job has reached the specified backoff limit")
         if len(failed_indexes) > spec.get("maxFailedIndexes", 1 << 31):
             return self.fail(ns, job, "MaxFailedIndexesExceeded", "Job has exceeded the specified maximal number "

@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "base/http_client.h"
 #include "kube/client.h"
 #include "kube/objects.h"
 #include "test_objects.h"
@@ -87,6 +88,29 @@ TEST_F(JobControllerTest, FailedPodsAreReplacedUntilTheBackoffLimit) {
     reasons.insert(event["reason"].get<std::string>());
   EXPECT_EQ(reasons, (std::multiset<std::string>{"SuccessfulCreate", "SuccessfulCreate", "SuccessfulCreate",
                                                  "BackoffLimitExceeded"}));
+}
+
+// restartPolicy OnFailure: the kubelet restarts the container in its pod (the old instance's log
+// stays readable with previous=true), and each restart counts towards backoffLimit.
+TEST_F(JobControllerTest, OnFailureRestartsTheContainerInItsPod) {
+  json spec = test_job("train", "OnFailure");
+  spec["spec"]["backoffLimit"] = 1;
+  create(client, spec);
+  advance("running");
+  const std::string pod = pods()[0]["metadata"]["name"];
+  server.control("log", {{"namespace", "default"}, {"pod", pod}, {"lines", {"first try"}}});
+  advance("failed", {{"exit_code", 3}});
+  ASSERT_EQ(pods().size(), 1u);
+  const json restarted = pods()[0]["status"]["containerStatuses"][0];
+  EXPECT_EQ(restarted["restartCount"], 1);
+  EXPECT_EQ(restarted["lastState"]["terminated"]["exitCode"], 3);
+  EXPECT_EQ(outcome(job()), "");
+  HttpClient http(HttpClientOptions{.tls = {.ca_pem = server.ca_pem()}});
+  const auto old_log = http.send({"GET", server.server() + "/api/v1/namespaces/default/pods/" + pod + "/log?previous=true"});
+  EXPECT_EQ(old_log.body, "first try\n");
+  advance("failed", {{"exit_code", 3}});
+  EXPECT_EQ(outcome(job()), "BackoffLimitExceeded");
+  EXPECT_TRUE(pods().empty()) << "the controller deletes the active pod";
 }
 
 TEST_F(JobControllerTest, PodFailurePolicyIgnoresDisruptionsAndFailsOnAnExitCode) {

@@ -362,7 +362,8 @@ class Store:
         auto = self.config["auto"]
         step = float(auto.get("step", 0.05))
         failure = next((f for part, f in (auto.get("fail") or {}).items() if part in name), None)
-        attempt = sum(1 for p in self.job_pods(ns, name) if p["status"]["phase"] == "Failed")
+        attempt = sum(1 for p in self.job_pods(ns, name) if p["status"]["phase"] == "Failed") + sum(
+            c.get("restartCount", 0) for p in self.job_pods(ns, name) for c in p["status"].get("containerStatuses", []))
         if failure is not None and attempt >= failure.get("attempts", attempt + 1):
             failure = None  # only the first `attempts` pods fail: the retry succeeds
         start = time.monotonic()
@@ -464,14 +465,21 @@ class Store:
     def advance_job(self, ns, name, phase, reason, message, exit_code, pod_failure=None, only=None):
         """phase: pulling | waiting (the container waits with `reason`, e.g. ImagePullBackOff) |
         running | succeeded | failed. A failed pod ends as `pod_failure` says (pod_failures.py), or
-        with `exit_code`, or with no container state at all when exit_code is None. `only`: these pods (default: all the Job's
-        unfinished pods). The Job controller (job_controller.py) then decides what follows."""
+        with `exit_code`, or with no container state at all when exit_code is None; under
+        restartPolicy OnFailure the kubelet restarts a container that exited instead
+        (pod_logs.restart_container). `only`: these pods (default: all the Job's unfinished pods).
+        The Job controller (job_controller.py) then decides what follows."""
         self.objects[("jobs", ns, name)]  # KeyError when the Job is gone: nothing to advance
         pods = [p for p in self.job_pods(ns, name) if p["status"]["phase"] not in ("Succeeded", "Failed")
                 and (only is None or p["metadata"]["name"] in only)]
         for pod in pods:
             pod = copy.deepcopy(pod)
             pod_name = pod["metadata"]["name"]
+            if phase == "failed" and pod_failure is None and exit_code and pod["spec"].get("restartPolicy") == "OnFailure":
+                pod_logs.restart_container(self, ns, pod_name, exit_code)
+                if self.config.get("auto"):
+                    self.run_on_its_own(ns, name, [pod_name])
+                continue
             pod["status"]["conditions"] = [{"type": "PodScheduled", "status": "True"}]
             if phase == "pulling":  # scheduled; the container waits while its image is pulled
                 image = ((pod["spec"].get("containers") or [{}])[0]).get("image", "")

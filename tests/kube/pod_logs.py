@@ -11,6 +11,7 @@ limitBytes (the stream ends after that many bytes, mid-line if so), timestamps, 
 Refusals are the API server's 400s with its messages.
 """
 
+import copy
 import time
 
 
@@ -76,7 +77,6 @@ class ByteLimit:
 def restart_container(store, ns, pod_name, exit_code):
     """The kubelet restarts the pod's first container (restartPolicy OnFailure): its log becomes
     the previous instance's, restartCount goes up, lastState says how the old one ended."""
-    import copy
     pod = copy.deepcopy(store.objects[("pods", ns, pod_name)])
     status = pod["status"]["containerStatuses"][0]
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
