@@ -10,6 +10,12 @@ on a timeline the test drives, followed pod logs as chunked streams, events,
 delete with a propagation policy, bearer tokens and client certificates,
 403 Forbidden and 422 Invalid.
 
+What a real server decides lives in modules beside this one: server_side_apply.py (list-map
+merges, managedFields, conflicts), api_defaults.py (defaults, immutable Job fields),
+job_controller.py (retries, podFailurePolicy, deadlines, TTL, Indexed Jobs), pod_failures.py
+(OOM, eviction, spot and scheduler preemption), watch_window.py (watch timeouts, bookmarks,
+compaction), pod_logs.py (log options), kueue_model.py (Kueue's admission).
+
 The test drives it through /_control/* (no authentication):
   POST /_control/config   {"tokens": [...], "forbid": ["create/secrets"], "expire_mode": "status"|"event",
                            "drop_watch_after": N, "drop_log_after": N, "torn": bool,
