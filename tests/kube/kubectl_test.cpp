@@ -153,6 +153,27 @@ TEST_F(KubectlTest, AChangedJobTemplateIsRefusedAsImmutable) {
   EXPECT_EQ(spec["template"]["spec"]["schedulerName"], "default-scheduler");
   EXPECT_EQ(spec["template"]["spec"]["containers"][0]["terminationMessagePath"], "/dev/termination-log");
   EXPECT_TRUE(spec["selector"]["matchLabels"].contains("batch.kubernetes.io/controller-uid")) << spec.dump();
+
+  // The Job's own labels may change.
+  std::string relabelled = job("train", "busybox:1");
+  relabelled.replace(relabelled.find("{gkebuild.io/project: demo}"), 27, "{gkebuild.io/project: demo, stage: two}");
+  auto labelled = kubectl("apply --server-side -f " + write("job.yaml", relabelled));
+  EXPECT_EQ(labelled.exit_code, 0) << labelled.all();
+
+  // A suspended Job that never ran may change its template's scheduling directives (what Kueue
+  // does on admission), and nothing else.
+  std::string suspended = job("held", "busybox:1");
+  suspended.replace(suspended.find("  backoffLimit: 0\n"), 17, "  backoffLimit: 0\n  suspend: true\n");
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("held.yaml", suspended)).exit_code, 0);
+  std::string placed = suspended;
+  placed.replace(placed.find("      restartPolicy: Never\n"), 26,
+                 "      restartPolicy: Never\n      nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}\n");
+  auto moved = kubectl("apply --server-side -f " + write("held.yaml", placed));
+  EXPECT_EQ(moved.exit_code, 0) << moved.all();
+  std::string other_image = placed;
+  other_image.replace(other_image.find("busybox:1"), 9, "busybox:2");
+  auto refused = kubectl("apply --server-side -f " + write("held.yaml", other_image));
+  EXPECT_NE(refused.err.find("spec.template: Invalid value"), std::string::npos) << refused.all();
 }
 
 TEST_F(KubectlTest, WatchLogsAndDeleteFollowTheJob) {

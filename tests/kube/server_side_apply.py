@@ -130,12 +130,12 @@ def element_key(item, schema, schemas):
     return item_key(item, keys) if kind == "map" else value_key(item)
 
 
-def field_set(obj, schemas, status_too=False):
-    """The set of field paths `obj` sets (tuples of f:/k:/v: elements; "." ends a list item's own path)."""
+def field_set(obj, schemas):
+    """The set of field paths `obj` sets (tuples of f:/k:/v: elements; "." ends a list item's own
+    path), status aside: it belongs to the status subresource's managers."""
     out = set()
     walk_fields(obj, schemas.root(obj), (), out, schemas)
-    return {p for p in out if not any(p[:n] in IGNORED for n in range(1, len(p) + 1))
-            and (status_too or p[:1] != ("f:status",))}
+    return {p for p in out if not any(p[:n] in IGNORED for n in range(1, len(p) + 1)) and p[:1] != ("f:status",)}
 
 
 def walk_fields(value, schema, prefix, out, schemas):
