@@ -1120,7 +1120,7 @@ class Handler(BaseHTTPRequestHandler):
         elif action == "restart":
             pod_logs.restart_container(STORE, request["namespace"], request["pod"], request.get("exit_code", 1))
         elif action == "compact":  # etcd's compaction now: open watches go on, older versions are gone
-            watch_window.compact(STORE, STORE.rv + 1)
+            watch_window.compact(STORE, STORE.rv)
         elif action == "suspend_watches":
             STORE.watches_suspended = True
         elif action in ("expire", "drop_watches"):
