@@ -11,6 +11,8 @@ strategy and the admission plugins every cluster runs):
   /dev/termination-log, terminationMessagePolicy File, imagePullPolicy Always for a :latest (or
   untagged) image and IfNotPresent otherwise, resources {}, ports' protocol TCP, fieldRefs'
   apiVersion v1; ConfigMap and Secret volumes defaultMode 420;
+- Deployment and DaemonSet: revisionHistoryLimit, replicas, strategy, progressDeadlineSeconds,
+  updateStrategy, and their pod template as above;
 - Pod (what the Job controller creates): the template's defaults plus enableServiceLinks,
   serviceAccountName default, priority 0, preemptionPolicy, and the not-ready/unreachable
   tolerations of 300 s (DefaultTolerationSeconds).
@@ -123,9 +125,18 @@ def default_pod(pod):
 
 
 def default_workload(obj):
-    """Deployments and DaemonSets: their pod template (their own rollout defaults are not modelled)."""
-    template = obj.setdefault("spec", {}).setdefault("template", {})
-    default_pod_spec(template.setdefault("spec", {}))
+    """Deployments and DaemonSets (pkg/apis/apps/v1/defaults.go): their rollout and their pod template."""
+    spec = obj.setdefault("spec", {})
+    spec.setdefault("revisionHistoryLimit", 10)
+    if obj["kind"] == "Deployment":
+        spec.setdefault("replicas", 1)
+        spec.setdefault("progressDeadlineSeconds", 600)
+        spec.setdefault("strategy", {"type": "RollingUpdate",
+                                     "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}})
+    else:
+        spec.setdefault("updateStrategy", {"type": "RollingUpdate",
+                                           "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 0}})
+    default_pod_spec(spec.setdefault("template", {}).setdefault("spec", {}))
 
 
 def default_object(obj):
