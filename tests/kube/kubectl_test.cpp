@@ -132,6 +132,31 @@ TEST_F(KubectlTest, ServerSideApplyMergesListMapsByKey) {
   EXPECT_EQ(kubectl("get deployment web -o jsonpath={.metadata.labels}").out, R"({"gkebuild.io/project":"demo"})");
 }
 
+// A list of type "set" (metadata.finalizers) unites what two managers apply, each owning its
+// values (v:"..."); an atomic list (tolerations) is one field: another manager's list conflicts.
+TEST_F(KubectlTest, SetListsUniteAndAtomicListsConflictWhole) {
+  const auto settings = [](const std::string& finalizer) {
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, finalizers: [" + finalizer + "]}\n";
+  };
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("a.yaml", settings("example.com/a"))).exit_code, 0);
+  auto second = kubectl("apply --server-side --field-manager other -f " + write("b.yaml", settings("example.com/b")));
+  ASSERT_EQ(second.exit_code, 0) << second.all();
+  EXPECT_EQ(kubectl("get configmap settings -o jsonpath={.metadata.finalizers}").out,
+            R"(["example.com/a","example.com/b"])");
+  auto fields = kubectl("get configmap settings --show-managed-fields -o jsonpath={.metadata.managedFields[1].fieldsV1}");
+  EXPECT_EQ(json::parse(fields.out), json::parse(R"({"f:metadata":{"f:finalizers":{"v:\"example.com/b\"":{}}}})"))
+      << fields.all();
+
+  const auto web = [](const std::string& key) {
+    std::string text = deployment("nginx:1", "kubectl");
+    return text.insert(text.find("      containers:"), "      tolerations: [{key: " + key + ", operator: Exists}]\n");
+  };
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("web.yaml", web("spot"))).exit_code, 0);
+  auto conflict = kubectl("apply --server-side --field-manager other -f " + write("web.yaml", web("gpu")));
+  EXPECT_NE(conflict.err.find("conflict with \"kubectl\": .spec.template.spec.tolerations"), std::string::npos)
+      << conflict.all();
+}
+
 // A Job's pod template cannot change once the Job exists (unless it is suspended and never
 // started, and then only its scheduling directives): 422 Invalid as kubectl prints it.
 TEST_F(KubectlTest, AChangedJobTemplateIsRefusedAsImmutable) {

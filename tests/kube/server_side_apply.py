@@ -131,8 +131,8 @@ def element_key(item, schema, schemas):
 
 
 def field_set(obj, schemas):
-    """The set of field paths `obj` sets (tuples of f:/k:/v: elements; "." ends a list item's own
-    path), status aside: it belongs to the status subresource's managers."""
+    """The set of field paths `obj` sets (tuples of f:/k:/v: elements; "." ends a list-map item's
+    own path, a set's v: element is a leaf), status aside: it belongs to the status subresource's managers."""
     out = set()
     walk_fields(obj, schemas.root(obj), (), out, schemas)
     return {p for p in out if not any(p[:n] in IGNORED for n in range(1, len(p) + 1)) and p[:1] != ("f:status",)}
@@ -149,8 +149,11 @@ def walk_fields(value, schema, prefix, out, schemas):
         item_schema = schemas.item(resolved)
         for item in value:
             key = element_key(item, resolved, schemas)
+            if kind == "set":  # a set's value is a leaf of its own
+                out.add(prefix + (key,))
+                continue
             out.add(prefix + (key, "."))
-            if kind == "map" and isinstance(item, dict):
+            if isinstance(item, dict):
                 walk_fields(item, item_schema, prefix + (key,), out, schemas)
         return
     out.add(prefix)
