@@ -10,6 +10,12 @@ on a timeline the test drives, followed pod logs as chunked streams, events,
 delete with a propagation policy, bearer tokens and client certificates,
 403 Forbidden and 422 Invalid.
 
+What a real server decides lives in modules beside this one: server_side_apply.py (list-map
+merges, managedFields, conflicts), api_defaults.py (defaults, immutable Job fields),
+job_controller.py (retries, podFailurePolicy, deadlines, TTL, Indexed Jobs), pod_failures.py
+(OOM, eviction, spot and scheduler preemption), watch_window.py (watch timeouts, bookmarks,
+compaction), pod_logs.py (log options), kueue_model.py (Kueue's admission).
+
 The test drives it through /_control/* (no authentication):
   POST /_control/config   {"tokens": [...], "forbid": ["create/secrets"], "expire_mode": "status"|"event",
                            "drop_watch_after": N, "drop_log_after": N, "torn": bool,
@@ -18,20 +24,30 @@ The test drives it through /_control/* (no authentication):
   Lists honour limit and continue (a continued list reads the first page's snapshot; after
   /_control/expire its token answers 410).
   POST /_control/config   {"auto": {"step": seconds, "lines": [...], "fail": {"name part": {"exit_code",
-                           "reason", "message"}}}} makes every Job created afterwards run on its own:
+                           "pod_failure", "attempts"}}}} makes every Job created afterwards run on its own:
                            pulling after one step, running after two (each pod logging `lines`, where
                            $JOB, $POD, $INDEX and $ARGS (the container args as a JSON list, $(VAR)
                            expanded from its env as the kubelet does) are filled in, $FILE{path}
                            is a file of a ConfigMap volume, lines joined by spaces, and $(VAR) is the
                            container's env var VAR), finished after
-                           three: failed when its name contains a `fail` key.
+                           three: failed when its name contains a `fail` key (only its first
+                           `attempts` pods when given). Each pod runs so: the Job controller
+                           (job_controller.py) replaces failed ones up to backoffLimit.
   POST /_control/job      {"namespace", "name", "phase": "pulling"|"waiting"|"running"|"succeeded"|"failed",
-                           "reason", "message", "exit_code", "pod_failure": "OOMKilled"|"Evicted"}
+                           "reason", "message", "exit_code", "pod_failure": one of pod_failures.py's
+                           (OOMKilled, Evicted, Preempted, PreemptionByScheduler), "pods": [names]}: the
+                           Job's unfinished pods (or those named) move on, then the Job controller decides (replace, complete, fail)
                            (an "auto" fail entry may name "pod_failure" too, or "ErrImagePull": the
-                           pods wait in ImagePullBackOff until the Job's deadline)
-  POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339}
+                           pods wait in ImagePullBackOff until the Job fails as past its deadline)
+  POST /_control/log      {"namespace", "pod" or "job", "lines": [...], "timestamp": optional RFC 3339,
+                           "container": optional (pod_logs.py: logs per container instance)}
+  POST /_control/restart  {"namespace", "pod", "exit_code"}: the kubelet restarts the pod's first container;
+                           its log so far is then the `previous=true` log
   POST /_control/suspend_watches   open watches stop sending (changes pile up)
   POST /_control/expire   compacts history: older resourceVersions answer 410; open watches end
+  POST /_control/compact  compacts history as etcd does (also every "compact_every" seconds, default 300);
+                           open watches go on (watch_window.py). "bookmark_every" (default 60) sets
+                           how often watches with allowWatchBookmarks send a BOOKMARK
   POST /_control/drop_watches      open watches are cut without the closing chunk
   GET  /_control/contract the API contract violations seen so far (api_contract.py: every request and
                            response checked against the Kubernetes OpenAPI documents and schemas);
@@ -54,6 +70,7 @@ trusts that CA for client certificates), listens on 127.0.0.1 at a free port and
 import argparse
 import bisect
 import copy
+import functools
 import heapq
 import json
 import os
@@ -71,8 +88,14 @@ from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+import api_defaults
 import discovery
+import job_controller
 import kueue_model
+import pod_failures
+import pod_logs
+import server_side_apply
+import watch_window
 from api_contract import Contract
 
 try:
@@ -97,8 +120,6 @@ RESOURCES = {
     **kueue_model.RESOURCES,  # Kueue's custom resources (kueue_model.py admits queued Jobs)
 }
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-SERVER_MANAGED = {"resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
-                  "deletionTimestamp"}
 
 
 def now_rfc3339():
@@ -142,56 +163,12 @@ class ApiFailure(Exception):
         self.response = status(code, reason, message, details)
 
 
-def leaf_paths(value, prefix=()):
-    """The fields an applied configuration sets, as key tuples (lists count whole). Keys are
-    tuples, not dotted text: label and annotation keys have dots and slashes of their own."""
-    if isinstance(value, dict) and value:
-        out = {}
-        for key, item in value.items():
-            if prefix == ("metadata",) and key in SERVER_MANAGED:
-                continue
-            if prefix == () and key in ("apiVersion", "kind"):
-                continue
-            out.update(leaf_paths(item, prefix + (key,)))
-        return out
-    return {prefix: value}
-
-
-def dotted(path):
-    """How the API server names a field in conflict messages: .metadata.labels.a.b/c"""
-    return "".join("." + key for key in path)
-
-
-def fields_v1(paths):
-    """managedFields' FieldsV1 for a set of owned leaf paths: {"f:spec": {"f:template": {}}}."""
-    tree = {}
-    for path in paths:
-        node = tree
-        for key in path:
-            node = node.setdefault("f:" + key, {})
-    return tree
-
-
 def lookup(obj, path):
     for key in path:
         if not isinstance(obj, dict) or key not in obj:
             return None
         obj = obj[key]
     return obj
-
-
-def assign(obj, path, value):
-    for key in path[:-1]:
-        obj = obj.setdefault(key, {})
-    obj[path[-1]] = copy.deepcopy(value)
-
-
-def remove_path(obj, path):
-    for key in path[:-1]:
-        obj = obj.get(key)
-        if not isinstance(obj, dict):
-            return
-    obj.pop(path[-1], None)
 
 
 def labels_match(obj, selector):
@@ -229,7 +206,7 @@ class Store:
     def __init__(self):
         self.cond = threading.Condition()
         self.objects = {}  # (plural, ns, name) -> object
-        self.owners = {}  # (plural, ns, name) -> {path: manager}
+        self.owners = {}  # (plural, ns, name) -> server_side_apply.Managers
         self.rv = 100
         self.history = {}  # plural -> [(rv, ns, type, object)], in resourceVersion order
         self.history_rvs = {}  # plural -> [rv], for bisecting: a watch reads only what is new
@@ -249,7 +226,7 @@ class Store:
         self.timeline_thread = None
         self.sequence = 0
         self.kueue = kueue_model.KueueModel(self)
-        self.waiting_indexes = {}  # (ns, Job) -> completion indexes not started (parallelism)
+        self.jobs = job_controller.JobController(self)
         self.max_active_pods = {}  # Job -> the most pods it had active at once
         with self.cond:
             for name in ("default", "kube-system"):
@@ -296,10 +273,16 @@ class Store:
         self.cond.notify_all()
         return obj
 
-    def record_event(self, ns, pod, kind, reason, message, event_type="Normal"):
+    def reference(self, kind, ns, name):
+        """An event's involvedObject also names its object's apiVersion and uid (kubectl describe selects by uid)."""
+        plural, api_version = {"Pod": ("pods", "v1"), "Job": ("jobs", "batch/v1")}.get(kind, ("", ""))
+        found = self.objects.get((plural, ns, name))
+        return {"apiVersion": api_version, "uid": found["metadata"]["uid"]} if found else {}
+
+    def record_event(self, ns, pod, kind, reason, message, event_type="Normal", component="kubelet"):
         name = f"{pod}.{random.getrandbits(40):x}"
         event = {"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": ns},
-                 "involvedObject": {"kind": kind, "name": pod, "namespace": ns},
+                 "involvedObject": {"kind": kind, "name": pod, "namespace": ns, **self.reference(kind, ns, pod)},
                  "reason": reason, "message": message, "type": event_type}
         if reason == "FailedScheduling":
             # The scheduler records through events.k8s.io: read as core/v1, such an event has
@@ -310,7 +293,7 @@ class Store:
                           "action": "Scheduling", "source": {}})
         else:
             event.update({"count": 1, "firstTimestamp": now_rfc3339(), "lastTimestamp": now_rfc3339(),
-                          "eventTime": None, "source": {"component": "kubelet"}})
+                          "eventTime": None, "source": {"component": component}})
         self.put("events", ns, event)
 
     # --- the Job controller, driven by the test ---------------------------------------------
@@ -327,31 +310,15 @@ class Store:
             self.kueue.job_created(ns, job)
 
     def start_job(self, ns, job):
-        """The Job controller keeps at most `parallelism` (default 1) pods active: the first ones
-        start now, the rest one wave at a time as those succeed (next_wave)."""
-        spec = job.get("spec") or {}
-        completions = spec.get("completions") or 1
-        first = max(1, min(completions, spec.get("parallelism") or 1))
-        self.waiting_indexes[(ns, job["metadata"]["name"])] = list(range(first, completions))
-        self.create_pods(ns, job, range(first))
-        job["status"] = {"active": first, "ready": 0, "startTime": now_rfc3339()}
-        self.put("jobs", ns, job)
-        if self.config.get("auto"):
-            self.run_on_its_own(ns, job["metadata"]["name"])
+        self.jobs.start(ns, job)
 
-    def next_wave(self, ns, job):
-        """After the active pods succeeded: the next `parallelism` indexes, if any are left."""
-        waiting = self.waiting_indexes.get((ns, job["metadata"]["name"])) or []
-        if not waiting:
-            return False
-        wave = waiting[:max(1, (job.get("spec") or {}).get("parallelism") or 1)]
-        del waiting[:len(wave)]
-        self.create_pods(ns, job, wave)
-        job["status"].update({"active": len(wave), "ready": 0})
-        self.put("jobs", ns, job)
+    def start_pods(self, ns, job, indexes):
+        """The Job controller's new pods (job_controller.py decides which); with config "auto" each
+        runs on its own."""
+        names = self.create_pods(ns, job, indexes)
         if self.config.get("auto"):
-            self.run_on_its_own(ns, job["metadata"]["name"])
-        return True
+            self.run_on_its_own(ns, job["metadata"]["name"], names)
+        return names
 
     def create_pods(self, ns, job, indexes):
         spec = job.get("spec") or {}
@@ -361,6 +328,7 @@ class Store:
         uid = job["metadata"]["uid"]
         active = sum(1 for pod in self.job_pods(ns, name) if pod["status"]["phase"] in ("Pending", "Running"))
         self.max_active_pods[name] = max(self.max_active_pods.get(name, 0), active + len(indexes))
+        names = []
         for index in indexes:
             suffix = "".join(random.choice(string.ascii_lowercase + string.digits) for _ in range(5))
             pod_name = f"{name}-{index}-{suffix}" if indexed else f"{name}-{suffix}"
@@ -386,44 +354,49 @@ class Store:
                                    "image": c.get("image", ""), "imageID": "",
                                    "state": {"waiting": {"reason": "ContainerCreating"}}}
                                   for c in containers]}}
-            self.put("pods", ns, pod)
+            self.put("pods", ns, api_defaults.default_pod(pod))
             self.logs[(ns, pod_name)] = []
             self.record_event(ns, pod_name, "Pod", "FailedScheduling",
                               "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", "Warning")
             self.record_event(ns, pod_name, "Pod", "TriggeredScaleUp",
                               "pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]")
+            names.append(pod_name)
+        return names
 
     # --- Jobs that run on their own (config "auto") -------------------------------------------
-    def run_on_its_own(self, ns, name):
+    def run_on_its_own(self, ns, name, pods):
         auto = self.config["auto"]
         step = float(auto.get("step", 0.05))
         failure = next((f for part, f in (auto.get("fail") or {}).items() if part in name), None)
+        attempt = sum(1 for p in self.job_pods(ns, name) if p["status"]["phase"] == "Failed") + sum(
+            c.get("restartCount", 0) for p in self.job_pods(ns, name) for c in p["status"].get("containerStatuses", []))
+        if failure is not None and attempt >= failure.get("attempts", attempt + 1):
+            failure = None  # only the first `attempts` pods fail: the retry succeeds
         start = time.monotonic()
-        self.schedule(start + step, lambda: self.advance_job(ns, name, "pulling", "", "", 0))
+        advance = functools.partial(self.advance_job, ns, name, only=set(pods))
+        self.schedule(start + step, lambda: advance("pulling", "", "", 0))
         if failure is not None and failure.get("pod_failure") == "ErrImagePull":
             # The kubelet cannot pull: ErrImagePull, then back-off; the pod never runs and the
             # Job ends only at its activeDeadlineSeconds.
             message = f'Failed to pull image: rpc error: code = NotFound desc = {name}: not found'
-            self.schedule(start + 2 * step, lambda: self.advance_job(ns, name, "waiting", "ErrImagePull", message, 0))
-            self.schedule(start + 3 * step, lambda: self.advance_job(
-                ns, name, "waiting", "ImagePullBackOff", 'Back-off pulling image', 0))
-            self.schedule(start + 6 * step, lambda: self.advance_job(
-                ns, name, "failed", "DeadlineExceeded", "Job was active longer than specified deadline", None))
+            self.schedule(start + 2 * step, lambda: advance("waiting", "ErrImagePull", message, 0))
+            self.schedule(start + 3 * step, lambda: advance("waiting", "ImagePullBackOff", 'Back-off pulling image', 0))
+            self.schedule(start + 6 * step, lambda: self.jobs.fail(
+                ns, copy.deepcopy(self.objects[("jobs", ns, name)]), "DeadlineExceeded",
+                "Job was active longer than specified deadline"))
             return
-        self.schedule(start + 2 * step, lambda: self.run_and_log(ns, name, auto.get("lines") or []))
+        self.schedule(start + 2 * step, lambda: self.run_and_log(ns, name, set(pods), auto.get("lines") or []))
         if failure is None:
-            self.schedule(start + 3 * step, lambda: self.advance_job(ns, name, "succeeded", "", "", 0))
+            self.schedule(start + 3 * step, lambda: advance("succeeded", "", "", 0))
         else:
-            self.schedule(start + 3 * step, lambda: self.advance_job(
-                ns, name, "failed", failure.get("reason", "BackoffLimitExceeded"),
-                failure.get("message", "Job has reached the specified backoff limit"), failure.get("exit_code", 1),
-                failure.get("pod_failure")))
+            self.schedule(start + 3 * step, lambda: advance(
+                "failed", "", "", failure.get("exit_code", 1), failure.get("pod_failure")))
 
-    def run_and_log(self, ns, name, templates):
-        self.advance_job(ns, name, "running", "", "", 0)
+    def run_and_log(self, ns, name, only, templates):
+        self.advance_job(ns, name, "running", "", "", 0, only=only)
         for pod in self.job_pods(ns, name):
-            if pod["status"]["phase"] != "Running":
-                continue  # an earlier wave's pod (parallelism) has logged already
+            if pod["status"]["phase"] != "Running" or pod["metadata"]["name"] not in only:
+                continue  # another pod of the Job (parallelism, a retry) logs on its own
             pod_name = pod["metadata"]["name"]
             containers = pod["spec"].get("containers") or [{}]
             args = [self.kubelet_expand(pod, arg) for arg in containers[0].get("args") or []]
@@ -495,18 +468,24 @@ class Store:
                 if plural == "pods" and pod_ns == ns
                 and (obj["metadata"].get("labels") or {}).get("job-name") == job_name]
 
-    def advance_job(self, ns, name, phase, reason, message, exit_code, pod_failure=None):
+    def advance_job(self, ns, name, phase, reason, message, exit_code, pod_failure=None, only=None):
         """phase: pulling | waiting (the container waits with `reason`, e.g. ImagePullBackOff) |
-        running | succeeded | failed. A failed Job's pods end as `pod_failure` says: None (the
-        container exited with `exit_code`), "OOMKilled" (exit 137, the memory limit), "Evicted"
-        (the kubelet evicted the pod), or with no container state at all when exit_code is None
-        (the deadline passed while they waited)."""
-        job = copy.deepcopy(self.objects[("jobs", ns, name)])
-        done = [p for p in self.job_pods(ns, name) if p["status"]["phase"] in ("Succeeded", "Failed")]
-        pods = [p for p in self.job_pods(ns, name) if p["status"]["phase"] not in ("Succeeded", "Failed")]
+        running | succeeded | failed. A failed pod ends as `pod_failure` says (pod_failures.py), or
+        with `exit_code`, or with no container state at all when exit_code is None; under
+        restartPolicy OnFailure the kubelet restarts a container that exited instead
+        (pod_logs.restart_container). `only`: these pods (default: all the Job's unfinished pods).
+        The Job controller (job_controller.py) then decides what follows."""
+        self.objects[("jobs", ns, name)]  # KeyError when the Job is gone: nothing to advance
+        pods = [p for p in self.job_pods(ns, name) if p["status"]["phase"] not in ("Succeeded", "Failed")
+                and (only is None or p["metadata"]["name"] in only)]
         for pod in pods:
             pod = copy.deepcopy(pod)
             pod_name = pod["metadata"]["name"]
+            if phase == "failed" and pod_failure is None and exit_code and pod["spec"].get("restartPolicy") == "OnFailure":
+                pod_logs.restart_container(self, ns, pod_name, exit_code)
+                if self.config.get("auto"):
+                    self.run_on_its_own(ns, name, [pod_name])
+                continue
             pod["status"]["conditions"] = [{"type": "PodScheduled", "status": "True"}]
             if phase == "pulling":  # scheduled; the container waits while its image is pulled
                 image = ((pod["spec"].get("containers") or [{}])[0]).get("image", "")
@@ -528,45 +507,15 @@ class Store:
                 self.record_event(ns, pod_name, "Pod", "Started", "Started container")
             else:
                 pod["status"]["phase"] = "Succeeded" if phase == "succeeded" else "Failed"
-                code = 0 if phase == "succeeded" else exit_code
-                ended = "Completed" if code == 0 else "Error"
-                if pod_failure == "OOMKilled":
-                    code, ended = 137, "OOMKilled"
-                elif pod_failure == "Evicted":
-                    code, ended = 137, "ContainerStatusUnknown"
-                    pod["status"].update({"reason": "Evicted",
-                                          "message": "The node was low on resource: memory. Threshold quantity: "
-                                                     "100Mi, available: 52Mi."})
-                    pod["status"]["conditions"].append({"type": "DisruptionTarget", "status": "True",
-                                                        "reason": "TerminationByKubelet"})
+                code, ended = pod_failures.end_pod(pod, pod_failure, 0 if phase == "succeeded" else exit_code)
                 state = {"terminated": {"exitCode": code, "reason": ended, "finishedAt": now_rfc3339()}} \
                     if code is not None else pod["status"]["containerStatuses"][0].get("state", {})
             for container in pod["status"]["containerStatuses"]:
                 container["state"] = state
                 container["ready"] = phase == "running"
             self.put("pods", ns, pod)
-        count = len(pods)
-        if phase in ("pulling", "waiting"):
-            return
-        if phase == "succeeded":
-            job["status"]["succeeded"] = count + sum(p["status"]["phase"] == "Succeeded" for p in done)
-            if self.next_wave(ns, job):
-                return
-            count = job["status"]["succeeded"]
-        if phase == "running":
-            job["status"].update({"active": count, "ready": count})
-        elif phase == "succeeded":
-            job["status"].update({"active": 0, "ready": 0, "succeeded": count, "completionTime": now_rfc3339(),
-                                  "conditions": [{"type": "SuccessCriteriaMet", "status": "True"},
-                                                 {"type": "Complete", "status": "True"}]})
-        else:
-            job["status"].update({"active": 0, "ready": 0, "failed": count,
-                                  "conditions": [{"type": "FailureTarget", "status": "True", "reason": reason},
-                                                 {"type": "Failed", "status": "True", "reason": reason,
-                                                  "message": message}]})
-        self.put("jobs", ns, job)
-        if phase in ("succeeded", "failed"):
-            self.kueue.job_finished(ns, name, phase == "succeeded")
+        if phase not in ("pulling", "waiting"):
+            self.jobs.sync(ns, name)
 
     def container_waiting(self, ns, pod_name):
         pod = self.objects.get(("pods", ns, pod_name))
@@ -582,6 +531,7 @@ class Store:
 
 STORE = Store()
 CONTRACT = None  # set in main(): the Kubernetes version the server plays
+SCHEMAS = None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -857,7 +807,7 @@ class Handler(BaseHTTPRequestHandler):
                 # until compaction removes that revision.
                 if STORE.config.get("expire_continue"):  # as if compaction ran between two pages
                     STORE.config["expire_continue"] = False
-                    STORE.compacted_below = STORE.rv + 1
+                    watch_window.compact(STORE, STORE.rv + 1)
                 if token not in STORE.snapshots or STORE.snapshots[token][0] < STORE.compacted_below:
                     raise ApiFailure(410, "Expired", "The provided continue parameter is too old to display a "
                                      "consistent list result. You can start a new list without the continue "
@@ -879,12 +829,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def watch(self, route, query):
         since = query.get("resourceVersion", "")
-        timeout = min(float(query.get("timeoutSeconds") or 30), 30.0)
+        timeout = watch_window.timeout_of(query)
         bookmarks = query.get("allowWatchBookmarks") in ("1", "true")
         with STORE.cond:
             if since not in ("", "0") and int(since) < STORE.compacted_below:
                 if STORE.config["expire_mode"] == "status":
-                    raise ApiFailure(410, "Expired", f"too old resource version: {since} ({STORE.compacted_below})")
+                    raise ApiFailure(410, "Expired", watch_window.too_old(since, STORE.compacted_below))
                 expired = True
             else:
                 expired = False
@@ -905,6 +855,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.end_chunks()
         sent = 0
         deadline = time.monotonic() + timeout
+        bookmark_every = float(STORE.config.get("bookmark_every") or 60)
+        mark_due = watch_window.next_bookmark(time.monotonic(), deadline, bookmark_every) if bookmarks else None
         while True:
             with STORE.cond:
                 while True:
@@ -916,9 +868,10 @@ class Handler(BaseHTTPRequestHandler):
                     if changes and not fresh:  # nothing for this watch: never look at these again
                         position = changes[-1][0]
                     remaining = deadline - time.monotonic()
-                    if ended or fresh or backlog or remaining <= 0:
+                    marking = mark_due is not None and time.monotonic() >= mark_due and not STORE.watches_suspended
+                    if ended or fresh or backlog or remaining <= 0 or marking:
                         break
-                    STORE.cond.wait(min(remaining, 0.5))
+                    STORE.cond.wait(min(remaining, 0.5, max(0.05, (mark_due or deadline) - time.monotonic())))
                 end_mode = STORE.watch_end_mode if ended else None
                 current_rv = STORE.rv
             events = backlog + [(t, o) for _, t, o in fresh]
@@ -936,11 +889,12 @@ class Handler(BaseHTTPRequestHandler):
                     gone = status(410, "Expired", "too old resource version")[1]
                     self.send_event({"type": "ERROR", "object": gone}, 0, None, False)
                 return self.end_chunks()
+            if marking:  # the watch cache's periodic (or pre-timeout) bookmark
+                mark = {"kind": route["kind"], "apiVersion": route["apiVersion"],
+                        "metadata": {"resourceVersion": str(current_rv)}}
+                self.send_event({"type": "BOOKMARK", "object": mark}, 0, None, False)
+                mark_due = watch_window.next_bookmark(time.monotonic(), deadline, bookmark_every)
             if time.monotonic() >= deadline and not events:
-                if bookmarks:
-                    mark = {"kind": route["kind"], "apiVersion": route["apiVersion"],
-                            "metadata": {"resourceVersion": str(current_rv)}}
-                    self.send_event({"type": "BOOKMARK", "object": mark}, 0, None, False)
                 return self.end_chunks()
 
     def pod_log(self, route, query):
@@ -948,7 +902,12 @@ class Handler(BaseHTTPRequestHandler):
         with STORE.cond:
             if ("pods", ns, pod) not in STORE.objects:
                 raise self.not_found(route)
-            waiting = STORE.container_waiting(ns, pod)
+            try:  # container, previous (pod_logs.py)
+                key = pod_logs.log_key(ns, STORE.objects[("pods", ns, pod)], query)
+                pod_logs.require_previous(STORE.logs, key, pod)
+            except pod_logs.LogRefused as refused:
+                raise ApiFailure(400, "BadRequest", str(refused))
+            waiting = STORE.container_waiting(ns, pod) if len(key) == 2 else None
             if waiting:
                 raise ApiFailure(400, "BadRequest",
                                  f'container "{waiting[0]}" in pod "{pod}" is waiting to start: {waiting[1]}')
@@ -956,34 +915,42 @@ class Handler(BaseHTTPRequestHandler):
             STORE.config["drop_log_after"] = None
             torn = STORE.config["torn"]
         since = parse_stamp(query["sinceTime"]) if query.get("sinceTime") else None
-        follow = query.get("follow") in ("1", "true")
+        follow = query.get("follow") in ("1", "true") and len(key) != 4  # a previous instance has ended
         with STORE.cond:  # how many log streams a client keeps open at once
             STORE.log_streams += 1
             STORE.stats["most_log_streams"] = max(STORE.stats.get("most_log_streams", 0), STORE.log_streams)
         try:
-            return self.send_log(ns, pod, since, follow, query, drop_after, torn)
+            return self.send_log(ns, pod, key, since, follow, query, drop_after, torn)
         finally:
             with STORE.cond:
                 STORE.log_streams -= 1
 
-    def send_log(self, ns, pod, since, follow, query, drop_after, torn):
+    def send_log(self, ns, pod, key, since, follow, query, drop_after, torn):
         stamps = query.get("timestamps") in ("1", "true")
+        limit = pod_logs.ByteLimit(query)
         self.start_chunks("text/plain")
-        position = sent = 0
+        sent = 0
+        with STORE.cond:
+            lines = STORE.logs.get(key, [])
+            fresh, position = pod_logs.first_lines(lines, query), len(lines)
         while True:
-            with STORE.cond:
-                lines = STORE.logs.get((ns, pod), [])
-                while follow and position >= len(lines) and not STORE.container_finished(ns, pod):
-                    STORE.cond.wait(0.5)
-                fresh, position = lines[position:], len(lines)
-                finished = STORE.container_finished(ns, pod)
             for nanos, stamp, text in fresh:
                 if since is not None and nanos < since:
                     continue
-                if not self.send_or_cut((f"{stamp} {text}" if stamps else text) + "\n", sent, drop_after, torn):
+                line = limit.take((f"{stamp} {text}" if stamps else text) + "\n")
+                if line and not self.send_or_cut(line, sent, drop_after, torn):
                     return
                 sent += 1
-            if not follow or (finished and position >= len(STORE.logs.get((ns, pod), []))):
+                if limit.spent():
+                    return self.end_chunks()
+            with STORE.cond:
+                lines = STORE.logs.get(key, [])
+                while follow and position >= len(lines) and not STORE.container_finished(ns, pod):
+                    STORE.cond.wait(0.5)
+                    lines = STORE.logs.get(key, [])
+                fresh, position = lines[position:], len(lines)
+                finished = STORE.container_finished(ns, pod)
+            if not follow or (finished and not fresh):
                 return self.end_chunks()
 
     # --- writes --------------------------------------------------------------------------------
@@ -1001,8 +968,6 @@ class Handler(BaseHTTPRequestHandler):
         return obj
 
     def validate(self, route, obj):
-        kind_name = f'{route["kind"]}.{route["apiVersion"].split("/")[0]}' if "/" in route["apiVersion"] \
-            else route["kind"]
         if obj.get("kind") != route["kind"] or obj.get("apiVersion") != route["apiVersion"]:
             raise ApiFailure(400, "BadRequest",
                              f'the object is a {obj.get("apiVersion")} {obj.get("kind")}, but the URL is for '
@@ -1028,9 +993,7 @@ class Handler(BaseHTTPRequestHandler):
                 causes.append({"reason": "FieldValueNotSupported", "field": "spec.template.spec.restartPolicy",
                                "message": f'Unsupported value: "{policy}": supported values: "OnFailure", "Never"'})
         if causes:
-            summary = "; ".join(f'{c["field"]}: {c["message"]}' for c in causes)
-            raise ApiFailure(422, "Invalid", f'{kind_name} "{name}" is invalid: {summary}',
-                             {"name": name, "kind": route["kind"], "causes": causes})
+            raise invalid(route, name, causes)
 
     def require_namespace(self, ns):
         if ns and ("namespaces", "", ns) not in STORE.objects:
@@ -1051,9 +1014,12 @@ class Handler(BaseHTTPRequestHandler):
                 raise ApiFailure(409, "AlreadyExists", f'{route["plural"]} "{meta["name"]}" already exists',
                                  {"name": meta["name"], "kind": route["plural"]})
             self.require_namespace(route["ns"])
+            meta.update({"uid": str(uuid.uuid4()), "creationTimestamp": now_rfc3339()})
+            manager = query.get("fieldManager") or self.headers.get("User-Agent", "unknown").split("/")[0]
+            managers = record_creation(route, obj, manager)
             if query.get("dryRun") == "All":
-                meta.update({"uid": str(uuid.uuid4()), "creationTimestamp": now_rfc3339()})
                 return self.send_json(201, obj)
+            STORE.owners[key] = managers
             STORE.put(route["plural"], route["ns"], obj)
             self.created(route, obj)
             self.send_json(201, STORE.objects[key])
@@ -1073,40 +1039,17 @@ class Handler(BaseHTTPRequestHandler):
         if meta.get("name") != route["name"] or (route["ns"] and meta.get("namespace", route["ns"]) != route["ns"]):
             raise ApiFailure(400, "BadRequest", "the name or namespace of the object does not match the URL")
         self.validate(route, applied)
-        fields = leaf_paths(applied)
         with STORE.cond:
             key = (route["plural"], route["ns"], route["name"])
             current = copy.deepcopy(STORE.objects.get(key))
-            owners = dict(STORE.owners.get(key, {}))
-            if current is None:
+            created = current is None
+            if created:
                 self.require_namespace(route["ns"])
-                result, created = copy.deepcopy(applied), True
-            else:
-                conflicts = [(path, owners[path]) for path, value in fields.items()
-                             if owners.get(path, manager) != manager and lookup(current, path) != value]
-                if conflicts and not force:
-                    listing = "\n".join(f'- conflict with "{owner}": {dotted(path)}' for path, owner in conflicts)
-                    raise ApiFailure(409, "Conflict", f"Apply failed with {len(conflicts)} conflict(s):\n{listing}",
-                                     {"name": route["name"], "kind": route["plural"],
-                                      "causes": [{"reason": "FieldManagerConflict", "field": dotted(path),
-                                                  "message": f'conflict with "{owner}"'}
-                                                 for path, owner in conflicts]})
-                result, created = current, False
-                for path, owner in list(owners.items()):  # fields this manager no longer sets go away
-                    if owner == manager and path not in fields:
-                        remove_path(result, path)
-                        del owners[path]
-                for path, value in fields.items():
-                    assign(result, path, value)
-            owners.update({path: manager for path in fields})
+            managers = copy.deepcopy(STORE.owners.get(key)) or server_side_apply.Managers()
+            result = apply_configuration(route, current, applied, managers, manager, force)
             if query.get("dryRun") == "All":
                 return self.send_json(201 if created else 200, result)
-            stamp = now_rfc3339()
-            result["metadata"]["managedFields"] = [
-                {"manager": owner, "operation": "Apply", "apiVersion": route["apiVersion"], "time": stamp,
-                 "fieldsType": "FieldsV1", "fieldsV1": fields_v1(p for p, o in owners.items() if o == owner)}
-                for owner in sorted(set(owners.values()))]
-            STORE.owners[key] = owners
+            STORE.owners[key] = managers
             STORE.put(route["plural"], route["ns"], result)
             if created:
                 self.created(route, result)
@@ -1163,20 +1106,26 @@ class Handler(BaseHTTPRequestHandler):
             STORE.advance_job(request["namespace"], request["name"], request["phase"],
                               request.get("reason", "BackoffLimitExceeded"),
                               request.get("message", "Job has reached the specified backoff limit"),
-                              request.get("exit_code", 1), request.get("pod_failure"))
+                              request.get("exit_code", 1), request.get("pod_failure"),
+                              set(request["pods"]) if "pods" in request else None)
         elif action == "log":
             ns = request["namespace"]
             pods = [request["pod"]] if "pod" in request else [
                 p["metadata"]["name"] for p in STORE.job_pods(ns, request["job"])]
             for pod in pods:
+                key = pod_logs.log_key(ns, STORE.objects[("pods", ns, pod)], request)
                 for text in request["lines"]:
                     nanos = parse_stamp(request["timestamp"]) if "timestamp" in request else time.time_ns()
-                    STORE.logs.setdefault((ns, pod), []).append((nanos, nano_stamp(nanos), text))
+                    STORE.logs.setdefault(key, []).append((nanos, nano_stamp(nanos), text))
+        elif action == "restart":
+            pod_logs.restart_container(STORE, request["namespace"], request["pod"], request.get("exit_code", 1))
+        elif action == "compact":  # etcd's compaction now: open watches go on, older versions are gone
+            watch_window.compact(STORE, STORE.rv)
         elif action == "suspend_watches":
             STORE.watches_suspended = True
         elif action in ("expire", "drop_watches"):
             if action == "expire":
-                STORE.compacted_below = STORE.rv + 1
+                watch_window.compact(STORE, STORE.rv + 1)
             STORE.watch_end_mode = "expire" if action == "expire" else "drop"
             STORE.watch_generation += 1
             STORE.watches_suspended = False
@@ -1196,6 +1145,52 @@ class Handler(BaseHTTPRequestHandler):
             return {"error": f"unknown control {action}"}
         return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv,
                 "max_active_pods": STORE.max_active_pods}
+
+
+def schemas():
+    """The served release's schemas, which decide how apply merges lists (server_side_apply.py)."""
+    global SCHEMAS
+    if SCHEMAS is None:
+        SCHEMAS = server_side_apply.Schemas(CONTRACT.definitions["$defs"])
+    return SCHEMAS
+
+
+def invalid(route, name, causes):
+    kind_name = f'{route["kind"]}.{route["apiVersion"].split("/")[0]}' if "/" in route["apiVersion"] \
+        else route["kind"]
+    summary = "; ".join(f'{c["field"]}: {c["message"]}' for c in causes)
+    return ApiFailure(422, "Invalid", f'{kind_name} "{name}" is invalid: {summary}',
+                      {"name": name, "kind": route["kind"], "causes": causes})
+
+
+def apply_configuration(route, current, applied, managers, manager, force):
+    """Server-side apply (server_side_apply.py), then the API server's defaults and its update
+    validation (api_defaults.py): the object to store, with its managedFields."""
+    try:
+        result = server_side_apply.apply(current, applied, managers, manager, force, route["apiVersion"],
+                                         now_rfc3339(), schemas())
+        if current is None:
+            result["metadata"]["uid"] = str(uuid.uuid4())
+            api_defaults.prepare_create(result)
+        else:
+            api_defaults.check_update(current, api_defaults.default_object(result))
+    except server_side_apply.ApplyConflict as conflict:
+        raise ApiFailure(409, "Conflict", str(conflict), {
+            "name": route["name"], "kind": route["plural"],
+            "causes": [{"reason": "FieldManagerConflict", "field": path, "message": f"conflict with {owner}"}
+                       for owner, path in conflict.conflicts]})
+    except api_defaults.Invalid as refused:
+        raise invalid(route, route["name"], refused.causes)
+    result["metadata"]["managedFields"] = managers.managed_fields()
+    return result
+
+
+def record_creation(route, obj, manager):
+    """A create's defaults, and its manager owning what it set (managedFields, operation Update)."""
+    managers = server_side_apply.record_create(obj, manager, route["apiVersion"], now_rfc3339(), schemas())
+    api_defaults.prepare_create(obj)
+    obj["metadata"]["managedFields"] = managers.managed_fields()
+    return managers
 
 
 def make_certificates(directory):
@@ -1244,6 +1239,8 @@ def main():
         context.load_verify_locations(os.path.join(args.dir, "ca.crt"))
         context.verify_mode = ssl.CERT_OPTIONAL
         server.ssl_context = context
+    with STORE.cond:
+        watch_window.keep_compacting(STORE)
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever(poll_interval=0.2)

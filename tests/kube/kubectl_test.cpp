@@ -49,30 +49,156 @@ class KubectlTest : public ::testing::Test {
       server.kubeconfig("    client-certificate: client.crt\n    client-key: client.key\n");
 };
 
+// A Deployment whose first container is `image` (none if empty) with env FROM=`from` (none if
+// empty); `extra` adds containers.
+std::string deployment(const std::string& image, const std::string& from, const std::string& extra = "") {
+  return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n" +
+         std::string(from.empty() ? "" : "  labels: {gkebuild.io/project: demo}\n") +
+         "spec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
+         "    spec:\n      containers:\n      - name: main\n" +
+         (image.empty() ? "" : "        image: " + image + "\n") +
+         (from.empty() ? "" : "        env: [{name: FROM, value: " + from + "}]\n") + extra;
+}
+
 TEST_F(KubectlTest, ServerSideApplyCreatesUpdatesAndReportsConflicts) {
   auto created = kubectl("apply --server-side -f " + write("job.yaml", job("train", "busybox:1")));
   ASSERT_EQ(created.exit_code, 0) << created.all();
   EXPECT_EQ(created.out, "job.batch/train serverside-applied\n");
-
-  auto again = kubectl("apply --server-side -f " + write("job.yaml", job("train", "busybox:2")));
-  ASSERT_EQ(again.exit_code, 0) << again.all();
-  auto image = kubectl("get job train -o jsonpath={.spec.template.spec.containers[0].image}");
-  EXPECT_EQ(image.out, "busybox:2");
   // The label key has a dot and a slash of its own: it stays one key.
   auto label = kubectl("get job train -o jsonpath={.metadata.labels}");
   EXPECT_EQ(json::parse(label.out), json({{"gkebuild.io/project", "demo"}})) << label.all();
   auto managers = kubectl("get job train --show-managed-fields -o jsonpath={.metadata.managedFields[*].manager}");
   EXPECT_EQ(managers.out, "kubectl");
 
-  // Another manager setting the same field: refused with the conflict named, then forced.
-  auto conflict = kubectl("apply --server-side --field-manager other -f " + write("job.yaml", job("train", "busybox:3")));
+  auto web = kubectl("apply --server-side -f " + write("web.yaml", deployment("nginx:1", "kubectl")));
+  ASSERT_EQ(web.exit_code, 0) << web.all();
+  // Another manager setting the same field: refused with the conflict named by its list-map path.
+  auto conflict = kubectl("apply --server-side --field-manager other -f " +
+                          write("web.yaml", deployment("nginx:2", "kubectl")));
   EXPECT_NE(conflict.exit_code, 0);
-  EXPECT_NE(conflict.err.find("conflict"), std::string::npos) << conflict.all();
-  EXPECT_NE(conflict.err.find("kubectl"), std::string::npos) << conflict.all();
+  EXPECT_NE(conflict.err.find("conflict with \"kubectl\": .spec.template.spec.containers[name=\"main\"].image"),
+            std::string::npos) << conflict.all();
   auto forced = kubectl("apply --server-side --force-conflicts --field-manager other -f " +
-                        write("job.yaml", job("train", "busybox:3")));
+                        write("web.yaml", deployment("nginx:2", "kubectl")));
   EXPECT_EQ(forced.exit_code, 0) << forced.all();
-  EXPECT_EQ(kubectl("get job train -o jsonpath={.spec.template.spec.containers[0].image}").out, "busybox:3");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[0].image}").out, "nginx:2");
+}
+
+// A field set by a create belongs to its manager as an Update: applying another value conflicts,
+// named as the API server names an Update manager ("kubectl-create" using v1).
+TEST_F(KubectlTest, ApplyConflictsWithTheManagerThatCreated) {
+  const std::string config = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {mode: ";
+  auto created = kubectl("create -f " + write("settings.yaml", config + "fast}\n"));
+  ASSERT_EQ(created.exit_code, 0) << created.all();
+  auto conflict = kubectl("apply --server-side -f " + write("settings.yaml", config + "slow}\n"));
+  EXPECT_NE(conflict.exit_code, 0);
+  EXPECT_NE(conflict.err.find("Apply failed with 1 conflict: conflict with \"kubectl-create\" using v1: .data.mode"),
+            std::string::npos) << conflict.all();
+  auto managers = kubectl("get configmap settings --show-managed-fields -o jsonpath={.metadata.managedFields[*].operation}");
+  EXPECT_EQ(managers.out, "Update");
+}
+
+// Lists of type "map" merge by their keys: a second manager adds a container and an env var
+// beside the first manager's, and each manager's managedFields name the items by key.
+TEST_F(KubectlTest, ServerSideApplyMergesListMapsByKey) {
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("web.yaml", deployment("nginx:1", "kubectl"))).exit_code, 0);
+  const std::string sidecar = "      - name: sidecar\n        image: busybox:1\n        ports: [{containerPort: 80}]\n";
+  auto merged = kubectl("apply --server-side --field-manager other -f " +
+                        write("web.yaml", deployment("", "kubectl", sidecar)));
+  ASSERT_EQ(merged.exit_code, 0) << merged.all();
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[*].name}").out, "main sidecar");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[0].image}").out, "nginx:1");
+  // Defaulted on the way in: the port's protocol, the image pull policy by tag.
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[1].ports[0].protocol}").out, "TCP");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[1].imagePullPolicy}").out,
+            "IfNotPresent");
+  auto fields = kubectl("get deployment web --show-managed-fields -o json");
+  ASSERT_EQ(fields.exit_code, 0) << fields.all();
+  const json object = json::parse(fields.out);
+  json other;
+  for (const auto& entry : object["metadata"]["managedFields"])
+    if (entry["manager"] == "other") other = entry["fieldsV1"]["f:spec"]["f:template"]["f:spec"]["f:containers"];
+  ASSERT_TRUE(other.contains("k:{\"name\":\"sidecar\"}")) << fields.out;
+  EXPECT_TRUE(other["k:{\"name\":\"sidecar\"}"]["f:ports"].contains("k:{\"containerPort\":80,\"protocol\":\"TCP\"}"));
+  // Both managers set FROM=kubectl on main: they share it, and neither owns main's image but kubectl.
+  EXPECT_TRUE(other["k:{\"name\":\"main\"}"]["f:env"].contains("k:{\"name\":\"FROM\"}")) << other.dump();
+  EXPECT_FALSE(other["k:{\"name\":\"main\"}"].contains("f:image")) << other.dump();
+  // The second manager stops setting its container, the env var and the label: the container,
+  // its alone, goes; the var and the label stay (kubectl owns them too).
+  auto dropped = kubectl("apply --server-side --field-manager other -f " + write("web.yaml", deployment("", "")));
+  ASSERT_EQ(dropped.exit_code, 0) << dropped.all();
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[*].name}").out, "main");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.spec.template.spec.containers[0].env[0].name}").out, "FROM");
+  EXPECT_EQ(kubectl("get deployment web -o jsonpath={.metadata.labels}").out, R"({"gkebuild.io/project":"demo"})");
+}
+
+// A list of type "set" (metadata.finalizers) unites what two managers apply, each owning its
+// values (v:"..."); an atomic list (tolerations) is one field: another manager's list conflicts.
+TEST_F(KubectlTest, SetListsUniteAndAtomicListsConflictWhole) {
+  const auto settings = [](const std::string& finalizer) {
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, finalizers: [" + finalizer + "]}\n";
+  };
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("a.yaml", settings("example.com/a"))).exit_code, 0);
+  auto second = kubectl("apply --server-side --field-manager other -f " + write("b.yaml", settings("example.com/b")));
+  ASSERT_EQ(second.exit_code, 0) << second.all();
+  EXPECT_EQ(kubectl("get configmap settings -o jsonpath={.metadata.finalizers}").out,
+            R"(["example.com/a","example.com/b"])");
+  auto fields = kubectl("get configmap settings --show-managed-fields -o jsonpath={.metadata.managedFields[1].fieldsV1}");
+  EXPECT_EQ(json::parse(fields.out), json::parse(R"({"f:metadata":{"f:finalizers":{"v:\"example.com/b\"":{}}}})"))
+      << fields.all();
+
+  const auto web = [](const std::string& key) {
+    std::string text = deployment("nginx:1", "kubectl");
+    return text.insert(text.find("      containers:"), "      tolerations: [{key: " + key + ", operator: Exists}]\n");
+  };
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("web.yaml", web("spot"))).exit_code, 0);
+  auto conflict = kubectl("apply --server-side --field-manager other -f " + write("web.yaml", web("gpu")));
+  EXPECT_NE(conflict.err.find("conflict with \"kubectl\": .spec.template.spec.tolerations"), std::string::npos)
+      << conflict.all();
+}
+
+// A Job's pod template cannot change once the Job exists (unless it is suspended and never
+// started, and then only its scheduling directives): 422 Invalid as kubectl prints it.
+TEST_F(KubectlTest, AChangedJobTemplateIsRefusedAsImmutable) {
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("job.yaml", job("train", "busybox:1"))).exit_code, 0);
+  auto changed = kubectl("apply --server-side -f " + write("job.yaml", job("train", "busybox:2")));
+  EXPECT_EQ(changed.exit_code, 1);
+  EXPECT_EQ(changed.err, "The Job \"train\" is invalid: spec.template: Invalid value: core.PodTemplateSpec{...}: "
+                         "field is immutable\n");
+  EXPECT_EQ(kubectl("get job train -o jsonpath={.spec.template.spec.containers[0].image}").out, "busybox:1");
+  // What the API server filled in: the Job's and the pod template's defaults, the generated selector.
+  auto got = kubectl("get job train -o json");
+  ASSERT_EQ(got.exit_code, 0) << got.all();
+  const auto spec = json::parse(got.out)["spec"];
+  EXPECT_EQ(spec["completions"], 1);
+  EXPECT_EQ(spec["parallelism"], 1);
+  EXPECT_EQ(spec["completionMode"], "NonIndexed");
+  EXPECT_EQ(spec["suspend"], false);
+  EXPECT_EQ(spec["template"]["spec"]["dnsPolicy"], "ClusterFirst");
+  EXPECT_EQ(spec["template"]["spec"]["schedulerName"], "default-scheduler");
+  EXPECT_EQ(spec["template"]["spec"]["containers"][0]["terminationMessagePath"], "/dev/termination-log");
+  EXPECT_TRUE(spec["selector"]["matchLabels"].contains("batch.kubernetes.io/controller-uid")) << spec.dump();
+
+  // The Job's own labels may change.
+  std::string relabelled = job("train", "busybox:1");
+  relabelled.replace(relabelled.find("{gkebuild.io/project: demo}"), 27, "{gkebuild.io/project: demo, stage: two}");
+  auto labelled = kubectl("apply --server-side -f " + write("job.yaml", relabelled));
+  EXPECT_EQ(labelled.exit_code, 0) << labelled.all();
+
+  // A suspended Job that never ran may change its template's scheduling directives (what Kueue
+  // does on admission), and nothing else.
+  std::string suspended = job("held", "busybox:1");
+  suspended.replace(suspended.find("  backoffLimit: 0\n"), 17, "  backoffLimit: 0\n  suspend: true\n");
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("held.yaml", suspended)).exit_code, 0);
+  std::string placed = suspended;
+  placed.replace(placed.find("      restartPolicy: Never\n"), 26,
+                 "      restartPolicy: Never\n      nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}\n");
+  auto moved = kubectl("apply --server-side -f " + write("held.yaml", placed));
+  EXPECT_EQ(moved.exit_code, 0) << moved.all();
+  std::string other_image = placed;
+  other_image.replace(other_image.find("busybox:1"), 9, "busybox:2");
+  auto refused = kubectl("apply --server-side -f " + write("held.yaml", other_image));
+  EXPECT_NE(refused.err.find("spec.template: Invalid value"), std::string::npos) << refused.all();
 }
 
 TEST_F(KubectlTest, WatchLogsAndDeleteFollowTheJob) {
@@ -102,6 +228,61 @@ TEST_F(KubectlTest, WatchLogsAndDeleteFollowTheJob) {
   auto gone = kubectl("get job probe");
   EXPECT_NE(gone.exit_code, 0);
   EXPECT_NE(gone.err.find("NotFound"), std::string::npos) << gone.all();
+}
+
+// kubectl wait reads the Job controller's conditions: a Job whose only pod fails with backoffLimit 0
+// meets "failed"; kubectl describe shows the controller's events.
+TEST_F(KubectlTest, WaitSeesTheJobControllersConditions) {
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("job.yaml", job("once", "busybox:1"))).exit_code, 0);
+  CommandResult waited;
+  std::thread waiter([&] { waited = kubectl("wait --for=condition=failed job/once --timeout=20s"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  server.control("job", {{"namespace", "default"}, {"name", "once"}, {"phase", "failed"}, {"exit_code", 1}});
+  waiter.join();
+  EXPECT_EQ(waited.exit_code, 0) << waited.all();
+  EXPECT_EQ(waited.out, "job.batch/once condition met\n");
+  EXPECT_EQ(kubectl("get job once -o " + shell_quoted("jsonpath={.status.conditions[?(@.type==\"Failed\")].reason}")).out,
+            "BackoffLimitExceeded");
+  auto described = kubectl("describe job once");
+  EXPECT_NE(described.out.find("BackoffLimitExceeded"), std::string::npos) << described.all();
+  EXPECT_NE(described.out.find("Created pod: once-"), std::string::npos) << described.all();
+}
+
+// The log options kubectl sends: -c (required with two containers), --tail, --limit-bytes,
+// --timestamps, --previous (the instance before the container's restart).
+TEST_F(KubectlTest, LogOptionsPickTheContainerAndTheLines) {
+  const std::string two = job("pair", "busybox:1") + "      - name: sidecar\n        image: busybox:1\n";
+  ASSERT_EQ(kubectl("apply --server-side -f " + write("pair.yaml", two)).exit_code, 0);
+  server.control("job", {{"namespace", "default"}, {"name", "pair"}, {"phase", "running"}});
+  const std::string pod = kubectl("get pods -l job-name=pair -o jsonpath={.items[0].metadata.name}").out;
+  ASSERT_FALSE(pod.empty());
+  server.control("log", {{"namespace", "default"}, {"pod", pod}, {"container", "main"}, {"lines", {"m1", "m2", "m3"}}});
+  server.control("log", {{"namespace", "default"}, {"pod", pod}, {"container", "sidecar"}, {"lines", {"s1"}}});
+
+  // kubectl picks the first container itself; a client that names none is refused.
+  auto unnamed = kubectl("logs " + pod);
+  EXPECT_EQ(unnamed.out, "m1\nm2\nm3\n");
+  EXPECT_NE(unnamed.err.find("Defaulted container \"main\" out of: main, sidecar"), std::string::npos) << unnamed.all();
+  HttpClient http(HttpClientOptions{.tls = {.ca_pem = server.ca_pem()}});
+  const auto refused = http.send({"GET", server.server() + "/api/v1/namespaces/default/pods/" + pod + "/log"});
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_NE(refused.body.find("a container name must be specified for pod " + pod + ", choose one of: [main sidecar]"),
+            std::string::npos) << refused.body;
+  EXPECT_EQ(kubectl("logs " + pod + " -c sidecar").out, "s1\n");
+  EXPECT_EQ(kubectl("logs " + pod + " -c main --tail=2").out, "m2\nm3\n");
+  EXPECT_EQ(kubectl("logs " + pod + " -c main --limit-bytes=4").out, "m1\nm");
+  const auto stamped = kubectl("logs " + pod + " -c main --tail=1 --timestamps").out;
+  EXPECT_TRUE(stamped.ends_with("Z m3\n")) << stamped;
+
+  auto none = kubectl("logs " + pod + " -c main --previous");
+  EXPECT_NE(none.exit_code, 0);
+  EXPECT_NE(none.err.find("previous terminated container \"main\" in pod \"" + pod + "\" not found"),
+            std::string::npos) << none.all();
+  server.control("restart", {{"namespace", "default"}, {"pod", pod}, {"exit_code", 2}});
+  server.control("log", {{"namespace", "default"}, {"pod", pod}, {"container", "main"}, {"lines", {"again"}}});
+  EXPECT_EQ(kubectl("logs " + pod + " -c main --previous").out, "m1\nm2\nm3\n");
+  EXPECT_EQ(kubectl("logs " + pod + " -c main").out, "again\n");
+  EXPECT_EQ(kubectl("get pod " + pod + " -o jsonpath={.status.containerStatuses[0].restartCount}").out, "1");
 }
 
 class KubectlOlderReleaseTest : public KubectlTest {

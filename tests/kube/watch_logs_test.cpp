@@ -5,8 +5,10 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
+#include "base/http_client.h"
 #include "kube/api_error.h"
 #include "kube/logs.h"
 #include "kube/objects.h"
@@ -148,6 +150,70 @@ TEST(Watch, DroppedStreamsResumeFromTheLastResourceVersion) {
         << name << ": created, then its status set";
   EXPECT_GE(recorder.stats().drops, 2);
   EXPECT_EQ(recorder.stats().lists, 1);
+}
+
+// A watch with allowWatchBookmarks gets the watch cache's periodic bookmarks (here every 0.3 s,
+// the last 2 s before its timeout) carrying the current resourceVersion, and lasts its
+// timeoutSeconds; after a compaction an older resourceVersion is 410 Gone, named as etcd does.
+TEST(Watch, BookmarksComePeriodicallyAndCompactionExpiresOldVersions) {
+  KubeTestServer server;
+  Client client(server.access());
+  HttpClient http(HttpClientOptions{.tls = {.ca_pem = server.ca_pem()}});
+  create(client, test_job("first"));
+  const std::string before = std::to_string(server.control("stats")["resourceVersion"].get<long>());
+  server.control("config", {{"bookmark_every", 0.3}});
+  HttpRequest watch_request;
+  watch_request.url = server.server() + "/apis/batch/v1/namespaces/default/jobs?watch=1&allowWatchBookmarks=true"
+                      "&timeoutSeconds=3&resourceVersion=" + before;
+  const auto watched = http.send(watch_request);
+  ASSERT_EQ(watched.status, 200) << watched.body;
+  std::vector<json> marks;
+  std::istringstream lines(watched.body);
+  for (std::string line; std::getline(lines, line);)
+    if (json event = json::parse(line); event["type"] == "BOOKMARK") marks.push_back(event["object"]);
+  ASSERT_GE(marks.size(), 2u) << watched.body;
+  EXPECT_EQ(marks.back()["metadata"]["resourceVersion"], before);
+  EXPECT_EQ(marks.back()["kind"], "Job");
+
+  create(client, test_job("second"));
+  server.control("compact");
+  const auto current = server.control("stats")["resourceVersion"].get<long>();
+  HttpRequest old_request;
+  old_request.url = server.server() + "/apis/batch/v1/namespaces/default/jobs?watch=1&resourceVersion=" + before;
+  const auto gone = http.send(old_request);
+  EXPECT_EQ(gone.status, 410);
+  EXPECT_EQ(json::parse(gone.body)["message"],
+            "too old resource version: " + before + " (" + std::to_string(current) + ")");
+}
+
+// What bookmarks are for: a watch whose selector matches nothing that changes still learns the
+// current resourceVersion, so that after a compaction its next watch starts without a 410 and
+// without listing again.
+TEST(Watch, BookmarksLetAQuietWatchOutliveACompaction) {
+  KubeTestServer server;
+  Client client(server.access());
+  server.control("config", {{"bookmark_every", 0.2}});
+  WatchOptions options;
+  options.timeout_seconds = 3;
+  options.selectors.label_selector = "app=mine";
+  WatchStats stats;
+  std::thread watcher([&] {
+    stats = watch(client, resource_type("v1", "ConfigMap"), "default", options,
+                  [](const WatchEvent& event) { return event.object["metadata"]["name"] != "stop"; });
+  });
+  const auto watches_sent = [&] { return server.control("stats")["requests"].value("watch configmaps", 0); };
+  for (int i = 0; i < 400 && watches_sent() < 1; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  for (int i = 0; i < 5; ++i)
+    create(client, {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", "other" + std::to_string(i)}}}});
+  for (int i = 0; i < 400 && watches_sent() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  server.control("compact");  // the other ConfigMaps' versions are gone; the open watch goes on
+  for (int i = 0; i < 400 && watches_sent() < 3; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  create(client, {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+                  {"metadata", {{"name", "stop"}, {"labels", {{"app", "mine"}}}}}});
+  watcher.join();
+  EXPECT_GE(stats.watches, 3);
+  EXPECT_EQ(stats.expired, 0);
+  EXPECT_EQ(stats.lists, 1);
 }
 
 std::string pod_of(Client& client, const std::string& job_name) {

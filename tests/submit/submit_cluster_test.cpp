@@ -125,29 +125,70 @@ TEST_F(SubmitTest, ManyJobsShareABoundedNumberOfLogStreams) {
 }
 
 // How pods fail on a real cluster, each said in the Job's reason: the memory limit (OOMKilled,
-// exit 137), an eviction by the kubelet, and an image that cannot be pulled (the pod waits in
-// ImagePullBackOff until the Job's deadline).
+// exit 137) on every attempt until backoffLimit, and an image that cannot be pulled (the pod
+// waits in ImagePullBackOff until the Job's deadline). A pod that fails once is replaced by the
+// Job controller and the Job succeeds, with the failed attempt kept in the record.
 TEST_F(SubmitTest, PodFailuresAreNamedInTheReason) {
   use_example("gpu-info");
   server.control("config", {{"auto", auto_run(0.1, {{"-t4-", {{"pod_failure", "OOMKilled"}}},
-                                                     {"-a100-", {{"pod_failure", "Evicted"}}},
+                                                     {"-a100-", {{"exit_code", 3}, {"attempts", 1}}},
                                                      {"-l4-", {{"pod_failure", "ErrImagePull"}}}})}});
   const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4,nvidia-tesla-t4,nvidia-tesla-a100 "
                                             "--image info=") + kPinned);
   EXPECT_EQ(outcome.exit_code, 1) << outcome.err;
-  std::map<std::string, std::string> reasons;
+  std::map<std::string, json> jobs;
   const json record = run_json(only_run());
   for (const auto& job : record["jobs"]) {
     const std::string name = job["name"];
     for (const char* part : {"-t4-", "-a100-", "-l4-"})
-      if (name.find(part) != std::string::npos) reasons[part] = job.value("reason", "");
+      if (name.find(part) != std::string::npos) jobs[part] = job;
   }
-  EXPECT_EQ(reasons["-t4-"], "BackoffLimitExceeded: exit code 137 (OOMKilled)") << outcome.err;
-  EXPECT_EQ(reasons["-a100-"], "BackoffLimitExceeded: pod evicted: The node was low on resource: memory. "
-                               "Threshold quantity: 100Mi, available: 52Mi.") << outcome.err;
-  EXPECT_EQ(reasons["-l4-"], "DeadlineExceeded") << outcome.err;
+  // backoffLimit 1 (gkebuild's default): two attempts, both OOMKilled.
+  EXPECT_EQ(jobs["-t4-"].value("reason", ""), "BackoffLimitExceeded: exit code 137 (OOMKilled)") << outcome.err;
+  EXPECT_EQ(jobs["-t4-"]["pods"].size(), 2u) << jobs["-t4-"].dump();
+  EXPECT_EQ(jobs["-l4-"].value("reason", ""), "DeadlineExceeded: the image could not be pulled (ImagePullBackOff)")
+      << outcome.err;
   EXPECT_NE(outcome.err.find("cannot pull the image: ImagePullBackOff: Back-off pulling image"), std::string::npos)
       << outcome.err;
+  EXPECT_EQ(jobs["-a100-"]["state"], "succeeded") << jobs["-a100-"].dump();
+  ASSERT_EQ(jobs["-a100-"]["pods"].size(), 2u) << jobs["-a100-"].dump();
+  std::multiset<int> codes;
+  for (const auto& pod : jobs["-a100-"]["pods"]) codes.insert(pod.value("exit_code", -1));
+  EXPECT_EQ(codes, (std::multiset<int>{0, 3})) << jobs["-a100-"].dump();
+  const auto status = gkebuild("status " + only_run().filename().string());
+  EXPECT_NE(status.out.find(jobs["-a100-"]["name"].get<std::string>() + "  succeeded, after 1 failed pod (exit code 3)"),
+            std::string::npos) << status.out;
+}
+
+// Spot nodes go away: graceful node shutdown ends the pod with the DisruptionTarget condition,
+// which the rendered Job's podFailurePolicy ignores: the pod is replaced without using up
+// backoffLimit. An eviction for node pressure is ignored the same way. A Job past its
+// activeDeadlineSeconds fails as DeadlineExceeded with its pod deleted.
+TEST_F(SubmitTest, PreemptedPodsAreRetriedAndDeadlinesEndJobs) {
+  use_example("gpu-info");
+  server.control("config", {{"auto", auto_run(0.1, {{"-t4-", {{"pod_failure", "Preempted"}, {"attempts", 2}}},
+                                                     {"-l4-", {{"pod_failure", "Evicted"}, {"attempts", 1}}}})}});
+  auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4,nvidia-tesla-t4 --image info=") + kPinned);
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  const json record = run_json(only_run());
+  for (const auto& job : record["jobs"]) {
+    EXPECT_EQ(job["state"], "succeeded") << job.dump();
+    const bool t4 = job["name"].get<std::string>().find("-t4-") != std::string::npos;
+    EXPECT_EQ(job["pods"].size(), t4 ? 3u : 2u) << job.dump();  // two preemptions, then the pod that ran
+  }
+  EXPECT_NE(outcome.err.find("failed pods replaced"), std::string::npos) << outcome.err;
+
+  std::filesystem::remove_all(project.path() / ".gkebuild");
+  std::string yaml = KubeTestServer::read(project.path() / "gkebuild.yaml");
+  yaml.replace(yaml.find("timeout: 10m"), 12, "timeout: 1s");
+  std::ofstream(project.path() / "gkebuild.yaml") << yaml;
+  server.control("config", {{"auto", auto_run(5)}});
+  outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --image info=") + kPinned);
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.err;
+  const json job = run_json(only_run())["jobs"][0];
+  EXPECT_EQ(job["reason"], "DeadlineExceeded") << job.dump();
+  const std::string pods = "/api/v1/namespaces/gpu-info/pods?labelSelector=batch.kubernetes.io%2Fjob-name%3D";
+  EXPECT_TRUE(server_list(pods + job["name"].get<std::string>())["items"].empty()) << "the controller deletes them";
 }
 
 TEST_F(SubmitTest, PendingJobSaysItWaitsForAGpuNode) {

@@ -45,7 +45,9 @@ TEST_F(ServerSideQueueing, QueuedSweepRunsWithinTheQuota) {
   EXPECT_EQ(results(only_run()).size(), 4u);
   // Each Job went to the cluster once, suspended, with its queue.
   EXPECT_EQ(server.control("stats")["requests"].value("create jobs", 0), 4);
-  for (const auto& job : server_list("/apis/batch/v1/namespaces/gpu-info/jobs")["items"])
+  const json jobs = server_list("/apis/batch/v1/namespaces/gpu-info/jobs");  // kept: a loop over a temporary's
+  ASSERT_EQ(jobs["items"].size(), 4u);                                      // member would read freed memory
+  for (const auto& job : jobs["items"])
     EXPECT_EQ(job["metadata"]["labels"].value("kueue.x-k8s.io/queue-name", ""), "gpu");
 }
 

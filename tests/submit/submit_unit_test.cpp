@@ -33,6 +33,35 @@ TEST(JobProgress, FailedConditionGivesTheReasonAndExitCode) {
   EXPECT_EQ(job.describe(), "failed: BackoffLimitExceeded: exit code 2");
 }
 
+// A Job retries: the reason names its last failed pod, not an earlier one (here an eviction its
+// podFailurePolicy ignored), and while it runs again the replaced pod is counted.
+TEST(JobProgress, RetriedJobNamesItsLastFailedPodAndCountsTheReplaced) {
+  JobProgress job{"train"};
+  update_from_pod(job.pods["train-aaa"], json::parse(R"({"metadata": {"name": "train-aaa"}, "status": {
+      "phase": "Failed", "reason": "Evicted", "message": "The node was low on resource: memory.",
+      "containerStatuses": [{"state": {"terminated": {"exitCode": 137, "finishedAt": "2026-11-22T03:00:00Z"}}}]}})"));
+  update_from_pod(job.pods["train-bbb"], json::parse(R"({"metadata": {"name": "train-bbb"}, "spec": {"nodeName": "gke-2"},
+      "status": {"phase": "Running", "containerStatuses": [{"state": {"running": {"startedAt": "2026-11-22T03:01:00Z"}}}]}})"));
+  update_from_job(job, json::parse(R"({"status": {"active": 1, "ready": 1}})"));
+  EXPECT_EQ(job.describe(), "running on gke-2, 1 failed pod replaced");
+  update_from_pod(job.pods["train-bbb"], json::parse(R"({"metadata": {"name": "train-bbb"}, "status": {
+      "phase": "Failed", "containerStatuses": [{"state": {"terminated": {"exitCode": 2, "reason": "Error",
+      "finishedAt": "2026-11-22T03:02:00Z"}}}]}})"));
+  update_from_job(job, json::parse(R"({"status": {"conditions": [
+      {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded"}]}})"));
+  EXPECT_EQ(job.reason, "BackoffLimitExceeded: exit code 2");
+}
+
+// An image never pulled until the deadline: the Job's reason says so.
+TEST(JobProgress, DeadlineWhileThePullFailsSaysSo) {
+  JobProgress job{"train"};
+  update_from_pod(job.pods["train-aaa"], json::parse(R"({"metadata": {"name": "train-aaa"}, "status": {
+      "phase": "Pending", "containerStatuses": [{"state": {"waiting": {"reason": "ImagePullBackOff"}}}]}})"));
+  update_from_job(job, json::parse(R"({"status": {"conditions": [
+      {"type": "Failed", "status": "True", "reason": "DeadlineExceeded"}]}})"));
+  EXPECT_EQ(job.reason, "DeadlineExceeded: the image could not be pulled (ImagePullBackOff)");
+}
+
 TEST(JobProgress, CompleteConditionMeansSucceeded) {
   JobProgress job{"train"};
   update_from_job(job, json::parse(R"({"status": {"succeeded": 1, "completionTime": "2026-11-22T03:00:00Z",

@@ -24,17 +24,31 @@ const json* condition(const json& status, const std::string& type) {
   return nullptr;
 }
 
-// What ended a failed pod, for the failure reason: an eviction, or the exit code with the
-// runtime's reason when it says more than "Error" (OOMKilled: the container hit its memory limit).
+// What ended the Job's last failed pod, for the failure reason (a Job retries: earlier pods may
+// have failed otherwise, or been evicted and ignored by its podFailurePolicy): an eviction, the exit
+// code with the runtime's reason when it says more than "Error" (OOMKilled: the container hit its
+// memory limit), or an image that could not be pulled until the Job's deadline.
 std::string exit_codes(const JobProgress& job) {
+  const PodProgress* last = nullptr;
   for (const auto& [name, pod] : job.pods)
-    if (!pod.evicted.empty()) return "pod evicted: " + pod.evicted;
+    if ((!pod.evicted.empty() || (pod.exit_code && *pod.exit_code != 0)) && (!last || pod.end >= last->end)) last = &pod;
+  if (last && !last->evicted.empty()) return "pod evicted: " + last->evicted;
+  if (last) {
+    const bool telling = !last->terminated_reason.empty() && last->terminated_reason != "Error";
+    return "exit code " + std::to_string(*last->exit_code) + (telling ? " (" + last->terminated_reason + ")" : "");
+  }
   for (const auto& [name, pod] : job.pods)
-    if (pod.exit_code && *pod.exit_code != 0) {
-      const bool telling = !pod.terminated_reason.empty() && pod.terminated_reason != "Error";
-      return "exit code " + std::to_string(*pod.exit_code) + (telling ? " (" + pod.terminated_reason + ")" : "");
-    }
+    if (pod.waiting_reason == "ErrImagePull" || pod.waiting_reason == "ImagePullBackOff")
+      return "the image could not be pulled (" + pod.waiting_reason + ")";
   return "";
+}
+
+// ", 1 failed pod replaced": the attempts the Job controller retried (backoffLimit), or replaced
+// without counting them (a preempted or evicted pod its podFailurePolicy ignores).
+std::string replaced(const JobProgress& job) {
+  int failed = 0;
+  for (const auto& [name, pod] : job.pods) failed += pod.phase == "Failed";
+  return failed == 0 ? "" : ", " + std::to_string(failed) + " failed pod" + (failed > 1 ? "s" : "") + " replaced";
 }
 
 bool mentions_quota(const std::string& message) {
@@ -80,16 +94,19 @@ std::string JobProgress::describe() const {
   if (state == JobState::Succeeded) return "succeeded";
   if (state == JobState::Failed) return "failed: " + reason;
   if (state == JobState::Running) {
-    int running = 0;
-    for (const auto& [name, pod] : pods) running += pod.phase == "Running";
-    return pods.size() > 1 ? "running (" + std::to_string(running) + "/" + std::to_string(pods.size()) + " pods)"
-                           : "running" + (pods.empty() || pods.begin()->second.node.empty()
-                                              ? std::string()
-                                              : " on " + pods.begin()->second.node);
+    int running = 0, live = 0;
+    const PodProgress* only = nullptr;
+    for (const auto& [name, pod] : pods) {
+      running += pod.phase == "Running";
+      if (pod.phase != "Failed") ++live, only = &pod;
+    }
+    return (live > 1 ? "running (" + std::to_string(running) + "/" + std::to_string(live) + " pods)"
+                     : "running" + (!only || only->node.empty() ? std::string() : " on " + only->node)) +
+           replaced(*this);
   }
   if (!queued.empty()) return "pending: queued (" + queued + ")";
   for (const auto& [name, pod] : pods)
-    if (pod.phase == "Pending") return "pending: " + pending_words(pod);
+    if (pod.phase == "Pending") return "pending: " + pending_words(pod) + replaced(*this);
   return "pending";
 }
 

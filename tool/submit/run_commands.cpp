@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "base/atomic_file.h"
 #include "kube/api_error.h"
@@ -96,6 +98,20 @@ std::string when(const std::optional<runrecord::TimePoint>& time) {
   return time ? runrecord::format_timestamp(*time) : "-";
 }
 
+// ", after 1 failed pod (exit code 3)": a Job that succeeded once the Job controller replaced
+// a failed pod (backoffLimit) says so; the record keeps every pod.
+std::string failed_attempts(const runrecord::JobRecord& job) {
+  if (job.state != runrecord::JobState::succeeded) return "";
+  std::vector<std::string> codes;
+  for (const auto& pod : job.pods)
+    if (pod.exit_code && *pod.exit_code != 0) codes.push_back(std::to_string(*pod.exit_code));
+  if (codes.empty()) return "";
+  std::string list;
+  for (const auto& code : codes) list += (list.empty() ? "" : ", ") + code;
+  return ", after " + std::to_string(codes.size()) + " failed pod" + (codes.size() > 1 ? "s" : "") + " (exit code" +
+         (codes.size() > 1 ? "s " : " ") + list + ")";
+}
+
 void print_status(const runrecord::RunRecord& record, std::ostream& out) {
   out << "run " << record.run << ": experiment " << record.experiment << ", " << record.target;
   if (on_cluster(record)) out << " (context " << record.context << ", namespace " << record.namespace_name << ")";
@@ -104,7 +120,8 @@ void print_status(const runrecord::RunRecord& record, std::ostream& out) {
   std::size_t width = 0;
   for (const auto& job : record.jobs) width = std::max(width, job.name.size());
   for (const auto& job : record.jobs) {
-    out << job.name << std::string(width - job.name.size() + 2, ' ') << runrecord::to_string(job.state);
+    out << job.name << std::string(width - job.name.size() + 2, ' ') << runrecord::to_string(job.state)
+        << failed_attempts(job);
     if (!job.reason.empty()) out << ": " << job.reason;
     out << "\n";
   }
