@@ -61,6 +61,7 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
 void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int depth) {
   auto inner = std::make_shared<Frame>();
   inner->parent = frame_;
+  inner->vars.reserve(4);  // loop and the targets: one allocation instead of growing
   bool completed_iteration = false;
   {
     StateGuard guard(*this);

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "base/ascii_scan.h"
+
 namespace gkebuild::render {
 namespace {
 
@@ -198,10 +200,9 @@ class Reader {
 
 std::optional<ManifestHeader> read_block_yaml_header(std::string_view text) {
   // Tabs, carriage returns, control characters and UTF-8 (which libyaml validates) are its to judge.
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && c != '\n') || byte >= 0x7F) return std::nullopt;
-  }
+  const char* const end = text.data() + text.size();
+  for (const char* at = find_ascii_stop<true>(text.data(), end); at != end; at = find_ascii_stop<true>(at + 1, end))
+    if (*at != '\n') return std::nullopt;
   Reader reader;
   for (std::size_t start = 0; start < text.size();) {
     std::size_t end = text.find('\n', start);
