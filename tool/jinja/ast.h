@@ -164,6 +164,9 @@ struct ForStmt : Stmt {
   ExprPtr iter;
   ExprPtr filter;
   bool recursive = false;
+  // Whether the body can see `loop`: it names it, or holds a block (a scoped block overridden
+  // elsewhere may read it). Without it no loop object is made, as Jinja2 makes none.
+  bool uses_loop = true;
   Body body, otherwise;
 };
 struct SetStmt : Stmt {

@@ -88,7 +88,9 @@ class JsonReader {
       ++at_;
       skip_space();
       jinja::Value item = value(depth + 1);
-      if (!mapping.add(key, std::move(item))) fail_at(key_at, "duplicate key '" + std::string(key.str()) + "'");
+      const std::string_view key_text = key.str();  // stays in strings_, which outlives the mapping
+      if (!mapping.add(std::move(key), std::move(item)))
+        fail_at(key_at, "duplicate key '" + std::string(key_text) + "'");
       skip_space();
       if (at_ < text_.size() && text_[at_] == ',') {
         ++at_;
