@@ -130,6 +130,35 @@ TEST_F(RenderCli, LargeOutputIsWholeOrNothing) {
   EXPECT_EQ(ok.out, expected + "end");
 }
 
+// Where stdout is a regular file the pieces go there as they are rendered (cli/held_stdout.h),
+// and a render that fails after many pieces cuts the file back to what it held before: empty
+// after `>`, the earlier text after `>>` or when writing on after it (`{ echo; gkebuild; } >`).
+TEST_F(RenderCli, FileOnStdoutIsCutBackWhenTheRenderFails) {
+  write_file_atomically(scratch / "t.j2",
+                        "{% for i in range(n) %}line {{ i }} of a long render\n{% endfor %}{{ last }}");
+  const std::string t = "render --template " + (scratch / "t.j2").string() + " --set n=20000";
+  const std::string out = shell_quoted((scratch / "out.txt").string());
+  const auto read_out = [&] {
+    std::ifstream in(scratch / "out.txt", std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  for (const std::string& redirect : {" > " + out, " >> " + out}) {
+    write_file_atomically(scratch / "out.txt", "before\n");
+    const auto failed = run_command(gkebuild_binary() + " " + t + redirect);
+    EXPECT_EQ(failed.exit_code, 2) << failed.err;
+    EXPECT_NE(failed.err.find("'last' is undefined"), std::string::npos) << failed.err;
+    EXPECT_EQ(read_out(), redirect.starts_with(" >>") ? "before\n" : "") << redirect;
+  }
+  const auto failed_after_text = run_command("{ echo before; " + gkebuild_binary() + " " + t + "; } > " + out);
+  EXPECT_EQ(failed_after_text.exit_code, 2) << failed_after_text.err;
+  EXPECT_EQ(read_out(), "before\n");
+  const auto ok = run_command("{ echo before; " + gkebuild_binary() + " " + t + " --set last=end; } > " + out);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  std::string expected = "before\n";
+  for (int i = 0; i < 20000; ++i) expected += "line " + std::to_string(i) + " of a long render\n";
+  EXPECT_EQ(read_out(), expected + "end");
+}
+
 TEST_F(RenderCli, TemplateSyntaxError) {
   write_file_atomically(scratch / "t.j2", "line one\n{% if %}\n{% endif %}\n");
   const auto result = render("--template " + (scratch / "t.j2").string());

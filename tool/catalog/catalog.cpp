@@ -1,21 +1,14 @@
 #include "catalog/catalog.h"
 
-#include "base/embedded_file.h"
 #include "base/suggest.h"
 
 namespace gkebuild::catalog {
-
-extern const EmbeddedFile catalog_files[];
-extern const std::size_t catalog_files_count;
 
 std::string Accelerator::compute_capability() const {
   return std::to_string(compute_major) + "." + std::to_string(compute_minor);
 }
 
-const Catalog& Catalog::builtin() {
-  static const Catalog catalog = parse(catalog_files[0].content, "<builtin>/accelerators.yaml");
-  return catalog;
-}
+// Catalog::builtin() is generated from accelerators.yaml at build time (catalog_table.cpp).
 
 const Accelerator* Catalog::find(std::string_view label) const {
   for (const auto& accelerator : accelerators_)

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/source_error.h"
@@ -51,7 +52,11 @@ struct Accelerator {
 
 class Catalog {
  public:
-  // The catalog compiled into gkebuild.
+  Catalog() = default;
+  Catalog(std::vector<Accelerator> accelerators, std::string date)
+      : accelerators_(std::move(accelerators)), date_(std::move(date)) {}
+  // The catalog compiled into gkebuild: accelerators.yaml, read when gkebuild is built
+  // (catalog_table.cpp), so that no run parses it.
   static const Catalog& builtin();
   // Parses a catalog file (the same format); errors are SourceError with positions.
   static Catalog parse(std::string_view yaml, const std::string& file_name);

@@ -13,6 +13,7 @@
 #include "base/source_error.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/held_stdout.h"
 #include "cli/name_value.h"
 #include "cli/project_flags.h"
 #include "project/project.h"
@@ -85,12 +86,16 @@ int render_template(const RenderArguments& args) {
   // Kept until the process exits: freeing a large context object by object just before exit
   // is work nobody needs (a 10,000-record context is a tenth of the run).
   static const auto* context = new jinja::Value(render::load_values(paths(args.values_files), assignments(args.sets)));
-  // Kept in pieces until the render has succeeded (stdout stays empty on error): no copy of
-  // the whole output as one string grows, and no string twice its size.
-  std::vector<std::string> pieces;
-  render::render_template_file(args.template_file, *context, options,
-                               [&pieces](std::string&& piece) { pieces.push_back(std::move(piece)); });
-  for (const auto& piece : pieces) std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  // Stdout stays empty on error (see HeldStdout): never the whole output as one string.
+  HeldStdout out;
+  try {
+    render::render_template_file(args.template_file, *context, options,
+                                 [&out](std::string&& piece) { out.add(std::move(piece)); });
+  } catch (...) {
+    out.abandon();
+    throw;
+  }
+  out.commit();
   return kExitSuccess;
 }
 

@@ -14,6 +14,9 @@ namespace gkebuild::jinja {
 
 struct CallArgs;
 using FilterFn = Value (*)(Interpreter&, const Value&, CallArgs&);
+// The same filter writing what printing its result would write straight into `out`, for
+// `{{ x | f }}`: no result value is made. Nothing is written when it throws.
+using AppendFilterFn = void (*)(Interpreter&, const Value&, CallArgs&, std::string& out);
 using TestFn = bool (*)(Interpreter&, const Value&, CallArgs&);
 
 enum class ExprKind : uint8_t {
@@ -72,6 +75,7 @@ struct FilterExpr : Expr {
   ExprPtr operand;  // null for the innermost filter of a filter block or block set
   std::string name;
   FilterFn fn = nullptr;
+  AppendFilterFn append_fn = nullptr;  // where the filter has that form
   Arguments args;
 };
 struct TestExpr : Expr {
@@ -160,6 +164,9 @@ struct ForStmt : Stmt {
   ExprPtr iter;
   ExprPtr filter;
   bool recursive = false;
+  // Whether the body can see `loop`: it names it, or holds a block (a scoped block overridden
+  // elsewhere may read it). Without it no loop object is made, as Jinja2 makes none.
+  bool uses_loop = true;
   Body body, otherwise;
 };
 struct SetStmt : Stmt {

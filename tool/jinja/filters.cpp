@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "base/ascii_scan.h"
 #include "jinja/interpreter.h"
 #include "jinja/limits.h"
 #include "jinja/number_format.h"
@@ -17,17 +18,13 @@ namespace gkebuild::jinja {
 namespace {
 
 // json.dumps(ensure_ascii=True) escaping plus Jinja's htmlsafe_json_dumps replacements.
-bool needs_json_escape(unsigned char c) {
-  return c < 0x20 || c > 0x7E || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c == '\'';
-}
-
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
   char buffer[16];
   for (size_t pos = 0; pos < text.size();) {
     // Runs of characters that stay as they are go out in one piece.
-    size_t plain = pos;
-    while (plain < text.size() && !needs_json_escape(static_cast<unsigned char>(text[plain]))) ++plain;
+    const char* stop = find_ascii_stop<true, '"', '\\', '<', '>', '&', '\''>(text.data() + pos, text.data() + text.size());
+    const size_t plain = static_cast<size_t>(stop - text.data());
     out.append(text, pos, plain - pos);
     pos = plain;
     if (pos == text.size()) break;
@@ -130,12 +127,22 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
   throw EvalError("Object of type " + std::string(type_name(value)) + " is not JSON serializable");
 }
 
-Value f_tojson(Interpreter& in, const Value& v, CallArgs& a) {
+void append_tojson(Interpreter& in, const Value& v, CallArgs& a, std::string& out) {
   Bound b = a.bind("tojson", {"indent"});
   int indent = b[0] && !b[0]->is_none() ? static_cast<int>(arg_int(b[0], 0, "indent")) : -1;
   in.require_defined(v);
+  const size_t size = out.size();
+  try {
+    append_json(out, v, indent, 0);
+  } catch (...) {
+    out.resize(size);
+    throw;
+  }
+}
+
+Value f_tojson(Interpreter& in, const Value& v, CallArgs& a) {
   std::string out;
-  append_json(out, v, indent, 0);
+  append_tojson(in, v, a, out);
   return Value::markup(std::move(out));
 }
 
@@ -153,6 +160,8 @@ const std::unordered_map<std::string_view, FilterFn>& table() {
 }
 
 }  // namespace
+
+AppendFilterFn find_append_filter(std::string_view name) { return name == "tojson" ? append_tojson : nullptr; }
 
 FilterFn find_filter(std::string_view name) {
   auto found = table().find(name);

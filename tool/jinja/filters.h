@@ -12,6 +12,8 @@
 namespace gkebuild::jinja {
 
 FilterFn find_filter(std::string_view name);
+// The filters that also write into the output directly (tojson); null for the others.
+AppendFilterFn find_append_filter(std::string_view name);
 
 std::string html_escape(std::string_view text);
 

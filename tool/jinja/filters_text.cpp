@@ -158,6 +158,7 @@ Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
   std::string text = in.str(v) + "\n";
   auto lines = split_lines(text, false);
   std::string out;
+  out.reserve(text.size() + (lines.size() + 1) * indentation.size());
   // Only empty lines count as blank (a line of spaces is indented), and `first`
   // indents the first line even when it is empty, as Jinja2 does.
   if (first) out = indentation;

@@ -93,6 +93,7 @@ class Interpreter {
  private:
   Flow render_stmt(const Stmt& stmt);
   void render_print(const PrintStmt& stmt);
+  void print_filtered(const FilterExpr& filter);
   Flow render_if(const IfStmt& stmt);
   Flow render_for(const ForStmt& stmt);
   void run_loop(const ForStmt& stmt, const Value& iterable, int depth);

@@ -61,6 +61,7 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
 void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int depth) {
   auto inner = std::make_shared<Frame>();
   inner->parent = frame_;
+  inner->vars.reserve(4);  // loop and the targets: one allocation instead of growing
   bool completed_iteration = false;
   {
     StateGuard guard(*this);
@@ -75,19 +76,22 @@ void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int d
         if (test(eval(*stmt.filter))) filtered.push_back(std::move(item));
       }
     }
-    auto loop = std::make_shared<LoopObject>();
+    // The loop object is shared only where the body can see it.
+    LoopObject unseen;
+    const auto shared = stmt.uses_loop ? std::make_shared<LoopObject>() : nullptr;
+    LoopObject* const loop = shared ? shared.get() : &unseen;
     loop->stmt = &stmt;
     loop->sequence = &sequence;
     loop->filtered = use_filter ? &filtered : nullptr;
     loop->size = use_filter ? filtered.size() : sequence.size();
     loop->depth = depth;
-    Value loop_value = Value::object(loop);
+    const Value loop_value = shared ? Value::object(shared) : Value();
     // Jinja2 clears its "else" flag at the end of the body, which break and continue
     // skip: the else branch runs unless some iteration ran its body to the end.
     for (size_t i = 0; i < loop->size; ++i) {
       loop->index0 = i;
       inner->vars.clear();
-      inner->vars.emplace_back("loop", loop_value);
+      if (stmt.uses_loop) inner->vars.emplace_back("loop", loop_value);
       const auto* pair = use_filter ? nullptr : sequence.pair_at(i);
       if (pair && stmt.target.kind == Target::Kind::Tuple && stmt.target.items.size() == 2) {
         assign(stmt.target.items[0], pair->first, *inner);

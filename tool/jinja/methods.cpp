@@ -26,15 +26,36 @@ constexpr std::string_view kDictMethods[] = {"items", "keys", "values", "get", "
 constexpr std::string_view kListMethods[] = {"count", "index", "copy", "append", "extend", "insert",
                                              "pop", "remove", "reverse", "clear"};
 
-// Asked on every attribute of a dict (`job.name`): sizes and first letters rule out
-// nearly every candidate before a comparison.
+// Asked on every attribute of a dict (`job.name`): the sizes and first letters that occur in
+// the table rule out nearly every other name before any comparison.
 template <size_t N>
-bool listed(const std::string_view (&names)[N], std::string_view name) {
-  if (name.empty()) return false;
-  for (std::string_view candidate : names)
-    if (candidate.size() == name.size() && candidate[0] == name[0] && candidate == name) return true;
-  return false;
-}
+class MethodNames {
+ public:
+  constexpr explicit MethodNames(const std::string_view (&names)[N]) {
+    for (size_t i = 0; i < N; ++i) {
+      names_[i] = names[i];
+      sizes_ |= uint64_t{1} << names[i].size();
+      firsts_ |= uint64_t{1} << (names[i][0] - 'a');
+    }
+  }
+  bool contains(std::string_view name) const {
+    if (name.empty() || name.size() >= 64 || name[0] < 'a' || name[0] > 'z' || !(sizes_ >> name.size() & 1) ||
+        !(firsts_ >> (name[0] - 'a') & 1))
+      return false;
+    for (std::string_view candidate : names_)
+      if (candidate.size() == name.size() && candidate[0] == name[0] && candidate == name) return true;
+    return false;
+  }
+
+ private:
+  std::string_view names_[N];
+  uint64_t sizes_ = 0;
+  uint64_t firsts_ = 0;
+};
+
+constexpr MethodNames kStrMethodNames(kStrMethods);
+constexpr MethodNames kDictMethodNames(kDictMethods);
+constexpr MethodNames kListMethodNames(kListMethods);
 
 const Value& need(const CallArgs& args, size_t i, std::string_view method) {
   if (i >= args.positional.size())
@@ -403,10 +424,10 @@ Value list_method(const Value& self, std::string_view name, CallArgs& args) {
 }  // namespace
 
 bool has_method(const Value& self, std::string_view name) {
-  if (self.is_str()) return listed(kStrMethods, name);
-  if (self.is_mapping()) return listed(kDictMethods, name);
+  if (self.is_str()) return kStrMethodNames.contains(name);
+  if (self.is_mapping()) return kDictMethodNames.contains(name);
   if (self.kind() == Kind::Tuple) return name == "count" || name == "index";
-  if (self.is_list_like()) return listed(kListMethods, name);
+  if (self.is_list_like()) return kListMethodNames.contains(name);
   return false;
 }
 

@@ -355,6 +355,7 @@ ExprPtr Parser::parse_filter(ExprPtr node, bool start_inline, Nesting* chain) {
     auto filter = std::make_unique<FilterExpr>(token.offset, std::move(node), name);
     filter->fn = find_filter(name);
     if (!filter->fn) fail("No filter named '" + name + "'.", token.offset);
+    filter->append_fn = find_append_filter(name);
     if (current().type == TokenType::LParen) parse_call_args(filter->args);
     node = std::move(filter);
     start_inline = false;

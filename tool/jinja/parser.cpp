@@ -238,7 +238,9 @@ StmtPtr Parser::parse_for() {
   if (skip_if_name("if")) node->filter = parse_expression();
   node->recursive = skip_if_name("recursive");
   ++loop_depth_;
+  const size_t body_start = pos_;
   node->body = parse_statements(kEndFor);
+  node->uses_loop = names_loop_or_block(body_start, pos_);
   --loop_depth_;
   if (next().text == "endfor") return node;
   node->otherwise = parse_statements(kEndForOnly, true);
@@ -372,6 +374,15 @@ void Parser::parse_signature(MacroSignature& signature) {
     signature.params.emplace_back(name.text);
   }
   expect(TokenType::RParen);
+}
+
+bool Parser::names_loop_or_block(size_t first_token, size_t last_token) const {
+  for (size_t i = first_token; i < last_token && i < tokens_.size(); ++i) {
+    const Token& token = tokens_[i];
+    if (token.type != TokenType::Name || (i > 0 && tokens_[i - 1].type == TokenType::Dot)) continue;
+    if (token.text == "loop" || token.text == "block") return true;
+  }
+  return false;
 }
 
 void Parser::note_macro_names(MacroSignature& signature, size_t first_token, size_t last_token,

@@ -75,6 +75,8 @@ class Parser {
   void parse_signature(MacroSignature& signature);
   // `offset`: the macro or call block, for the error on a `caller` parameter without default.
   void note_macro_names(MacroSignature& signature, size_t first_token, size_t last_token, size_t offset) const;
+  // Whether the tokens name `loop` or open a block (not as an attribute: `x.loop`).
+  bool names_loop_or_block(size_t first_token, size_t last_token) const;
   bool parse_import_context(bool default_value);
   Target parse_assign_target(bool with_tuple = true, bool name_only = false,
                              const std::vector<std::string_view>& extra_end = {}, bool with_namespace = false);

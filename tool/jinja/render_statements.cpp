@@ -51,6 +51,10 @@ Flow Interpreter::render_stmt(const Stmt& stmt) {
 }
 
 void Interpreter::render_print(const PrintStmt& stmt) {
+  if (stmt.expr->kind == ExprKind::Filter) {
+    const auto& filter = static_cast<const FilterExpr&>(*stmt.expr);
+    if (filter.append_fn && filter.operand) return print_filtered(filter);
+  }
   Value value = eval(*stmt.expr);
   if (value.is_str()) {
     *out_ += value.str();
@@ -59,6 +63,19 @@ void Interpreter::render_print(const PrintStmt& stmt) {
   if (value.is_undefined() && strict() && !value.is_lenient_undefined())
     raise_at(current_, stmt.expr->offset, value.undefined_message(), TemplateErrorKind::Undefined);
   append_str(*out_, value);
+}
+
+// `{{ x | tojson }}`: the filter writes into the output itself; errors are placed as eval
+// places them.
+void Interpreter::print_filtered(const FilterExpr& filter) {
+  const Value input = eval(*filter.operand);
+  try {
+    CallArgs args;
+    eval_args(filter.args, args);
+    filter.append_fn(*this, input, args, *out_);
+  } catch (const EvalError& error) {
+    raise_at(current_, filter.offset, error.what(), error.template_kind());
+  }
 }
 
 Flow Interpreter::render_if(const IfStmt& stmt) {

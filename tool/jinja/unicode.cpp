@@ -4,6 +4,8 @@
 #include <cwctype>
 #include <locale.h>
 
+#include "base/ascii_scan.h"
+
 namespace gkebuild::jinja {
 
 char32_t decode_utf8(std::string_view text, size_t& pos) {
@@ -311,11 +313,9 @@ std::vector<std::string_view> split_lines(std::string_view text, bool keep_ends)
   size_t start = 0;
   size_t pos = 0;
   while (pos < text.size()) {
-    const unsigned char byte = static_cast<unsigned char>(text[pos]);
-    if (byte >= 0x20 && byte < 0x80) {  // printable ASCII, the common case, is never a boundary
-      ++pos;
-      continue;
-    }
+    // Printable ASCII, the common case, is never a boundary.
+    pos = static_cast<size_t>(find_ascii_stop<true>(text.data() + pos, text.data() + text.size()) - text.data());
+    if (pos == text.size()) break;
     size_t here = pos;
     char32_t cp = decode_utf8(text, pos);
     bool boundary = cp == '\n' || cp == '\r' || cp == 0x0B || cp == 0x0C || (cp >= 0x1C && cp <= 0x1E) ||

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "base/ascii_scan.h"
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
 #include "jinja/limits.h"
@@ -47,11 +48,9 @@ bool yaml_needs_quotes(std::string_view text) {
   if (text.front() == ' ' || text.back() == ' ' || text.back() == ':') return true;
   if (text.find(": ") != std::string_view::npos || text.find(" #") != std::string_view::npos) return true;
   for (size_t pos = 0; pos < text.size();) {
-    const unsigned char byte = static_cast<unsigned char>(text[pos]);
-    if (byte >= 0x20 && byte < 0x7F) {  // printable ASCII needs no decoding
-      ++pos;
-      continue;
-    }
+    // Printable ASCII needs no decoding.
+    pos = static_cast<size_t>(find_ascii_stop<true>(text.data() + pos, text.data() + text.size()) - text.data());
+    if (pos == text.size()) break;
     char32_t cp = decode_utf8(text, pos);
     if (cp < 0x20 || cp == 0x7F || !is_printable(cp) || cp == 0xFEFF) return true;
   }
@@ -60,8 +59,15 @@ bool yaml_needs_quotes(std::string_view text) {
 
 std::string yaml_double_quoted(std::string_view text) {
   std::string out = "\"";
+  out.reserve(text.size() + 2);
   char buffer[16];
   for (size_t pos = 0; pos < text.size();) {
+    // Runs of printable ASCII other than the quote and the backslash go out as they are.
+    const char* stop = find_ascii_stop<true, '"', '\\'>(text.data() + pos, text.data() + text.size());
+    const size_t plain = static_cast<size_t>(stop - text.data());
+    out.append(text, pos, plain - pos);
+    pos = plain;
+    if (pos == text.size()) break;
     char32_t cp = decode_utf8(text, pos);
     switch (cp) {
       case '"': out += "\\\""; continue;

@@ -1,7 +1,10 @@
 #include "render/block_yaml_header.h"
 
+#include <array>
 #include <string>
 #include <vector>
+
+#include "base/ascii_scan.h"
 
 namespace gkebuild::render {
 namespace {
@@ -19,9 +22,16 @@ struct Block {
   Role role;
 };
 
-bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-bool is_key_start(char c) { return is_alnum(c) || c == '_'; }
-bool is_key_char(char c) { return is_key_start(c) || c == '.' || c == '/' || c == '-'; }
+constexpr bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+constexpr bool is_key_start(char c) { return is_alnum(c) || c == '_'; }
+// A table: every character of every key goes through it.
+constexpr auto kKeyChars = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 128; ++c)
+    table[c] = is_key_start(static_cast<char>(c)) || c == '.' || c == '/' || c == '-';
+  return table;
+}();
+bool is_key_char(char c) { return kKeyChars[static_cast<unsigned char>(c)]; }
 
 // The characters a plain scalar may start with here (no indicator: - ? : , [ ] { } # & * ! | > ' " % @ `).
 bool is_plain_start(std::string_view line, std::size_t at) {
@@ -147,6 +157,9 @@ class Reader {
   // One-line plain scalar: ends before trailing spaces or " #"; ": " inside is libyaml's to judge.
   static std::size_t plain(std::string_view line, std::size_t at) {
     while (at < line.size()) {
+      at = static_cast<std::size_t>(find_ascii_stop<false, ' ', ':'>(line.data() + at, line.data() + line.size()) -
+                                    line.data());
+      if (at == line.size()) break;
       if (line[at] == ' ') {
         const std::size_t next = line.find_first_not_of(' ', at);
         if (next == kNone || line[next] == '#') return at;
@@ -163,6 +176,10 @@ class Reader {
   static std::size_t double_quoted(std::string_view line, std::size_t at, std::string* text) {
     static constexpr std::string_view kEscapes = "\"\\/ntr", kDecoded = "\"\\/\n\t\r";
     for (std::size_t i = at + 1; i < line.size(); ++i) {
+      if (!text)  // not a header field: only where the string ends matters
+        i = static_cast<std::size_t>(find_ascii_stop<false, '"', '\\'>(line.data() + i, line.data() + line.size()) -
+                                     line.data());
+      if (i == line.size()) break;
       if (line[i] == '"') return i + 1;
       char c = line[i];
       if (c == '\\') {
@@ -198,10 +215,9 @@ class Reader {
 
 std::optional<ManifestHeader> read_block_yaml_header(std::string_view text) {
   // Tabs, carriage returns, control characters and UTF-8 (which libyaml validates) are its to judge.
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && c != '\n') || byte >= 0x7F) return std::nullopt;
-  }
+  const char* const end = text.data() + text.size();
+  for (const char* at = find_ascii_stop<true>(text.data(), end); at != end; at = find_ascii_stop<true>(at + 1, end))
+    if (*at != '\n') return std::nullopt;
   Reader reader;
   for (std::size_t start = 0; start < text.size();) {
     std::size_t end = text.find('\n', start);

@@ -1,5 +1,7 @@
 #include "render/parse_back.h"
 
+#include <algorithm>
+
 #include "base/source_error.h"
 #include "render/manifest_header.h"
 
@@ -11,24 +13,28 @@ struct Document {
   int first_line;  // 1-based line of `text` in the whole rendered output
 };
 
+// Each document's lines, each ending in a newline; the "---" lines between them are left out.
 std::vector<Document> split_documents(const std::string& rendered) {
-  std::vector<Document> documents{{"", 1}};
-  size_t start = 0;
+  std::vector<Document> documents;
+  const std::string_view text = rendered;
+  size_t document_start = 0;
+  int document_line = 1;
+  const auto close = [&](size_t end) {
+    documents.push_back({std::string(text.substr(document_start, end - document_start)), document_line});
+    if (!documents.back().text.empty() && documents.back().text.back() != '\n') documents.back().text += '\n';
+  };
   int line = 1;
-  while (start < rendered.size()) {
-    size_t end = rendered.find('\n', start);
-    const std::string_view text =
-        std::string_view(rendered).substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (text == "---" || text.starts_with("--- ")) {
-      documents.push_back({"", line + 1});
-    } else {
-      documents.back().text += text;
-      documents.back().text += '\n';
+  for (size_t start = 0; start < text.size(); ++line) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view content = text.substr(start, end - start);
+    if (content == "---" || content.starts_with("--- ")) {
+      close(start);
+      document_start = std::min(end + 1, text.size());
+      document_line = line + 1;
     }
-    if (end == std::string::npos) break;
     start = end + 1;
-    ++line;
   }
+  close(text.size());
   return documents;
 }
 

@@ -1,23 +1,15 @@
 #include "render/values_json.h"
 
-#include <array>
 #include <charconv>
 #include <cstdlib>
 
+#include "base/ascii_scan.h"
 #include "base/source_error.h"
 #include "jinja/unicode.h"
 #include "render/values_builder.h"
 
 namespace gkebuild::render {
 namespace {
-
-// The characters that end a run of plain string text: quote, backslash, control characters.
-constexpr auto kStringStops = [] {
-  std::array<bool, 256> stops{};
-  for (int c = 0; c < 0x20; ++c) stops[c] = true;
-  stops['"'] = stops['\\'] = true;
-  return stops;
-}();
 
 class JsonReader {
  public:
@@ -96,7 +88,9 @@ class JsonReader {
       ++at_;
       skip_space();
       jinja::Value item = value(depth + 1);
-      if (!mapping.add(key, std::move(item))) fail_at(key_at, "duplicate key '" + std::string(key.str()) + "'");
+      const std::string_view key_text = key.str();  // stays in strings_, which outlives the mapping
+      if (!mapping.add(std::move(key), std::move(item)))
+        fail_at(key_at, "duplicate key '" + std::string(key_text) + "'");
       skip_space();
       if (at_ < text_.size() && text_[at_] == ',') {
         ++at_;
@@ -139,10 +133,9 @@ class JsonReader {
   jinja::Value string() {
     const std::size_t open = at_++;
     const std::size_t start = at_;
-    const char* end = text_.data() + text_.size();
-    const char* scan = text_.data() + at_;
-    while (scan < end && !kStringStops[static_cast<unsigned char>(*scan)]) ++scan;
-    at_ = static_cast<std::size_t>(scan - text_.data());
+    // A run of plain text ends at a quote, a backslash or a control character.
+    const char* stop = find_ascii_stop<false, '"', '\\'>(text_.data() + at_, text_.data() + text_.size());
+    at_ = static_cast<std::size_t>(stop - text_.data());
     if (at_ >= text_.size()) fail(open, "unterminated string");
     if (static_cast<unsigned char>(text_[at_]) < 0x20) fail(at_, "control character in a string");
     if (text_[at_] == '"') return strings_.view(text_.substr(start, at_++ - start));
@@ -152,12 +145,14 @@ class JsonReader {
       const char c = text_[at_];
       if (c == '"') break;
       if (static_cast<unsigned char>(c) < 0x20) fail(at_, "control character in a string");
-      if (c != '\\') {
-        decoded += c;
-        ++at_;
+      if (c == '\\') {
+        escape(decoded);
         continue;
       }
-      escape(decoded);
+      const char* run = find_ascii_stop<false, '"', '\\'>(text_.data() + at_, text_.data() + text_.size());
+      const std::size_t run_end = static_cast<std::size_t>(run - text_.data());
+      decoded.append(text_, at_, run_end - at_);
+      at_ = run_end;
     }
     ++at_;
     return strings_.copy(decoded);
