@@ -4,11 +4,19 @@
 // the server offers it; proxies come from the environment as libcurl reads them
 // (http_proxy, https_proxy, no_proxy). Only http and https are ever spoken.
 //
+// Two ways to run a request, with the same options, limits and errors: send() moves it on
+// the calling thread (a registry hashing a multi-GB blob in its sink keeps its own core);
+// start() hands it to the client's event loop, one thread and one curl multi handle for all
+// started transfers, where HTTP/2 streams to one origin share one connection (the Kubernetes
+// client's watches and log streams: hundreds of streams, one thread, one connection).
+//
 // Redirects are not followed unless a request asks: the registry follows them
 // itself, because it decides whether an Authorization header may go along.
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <exception>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -130,6 +138,13 @@ class HttpError : public Error {
   long status_;
 };
 
+// What a started transfer came to: the response, or the failure send() would have thrown.
+struct HttpOutcome {
+  HttpResponse response;
+  std::exception_ptr error;
+};
+using HttpCompletion = std::function<void(HttpOutcome outcome)>;
+
 struct HttpClientOptions {
   TlsOptions tls;
   HttpTimeouts timeouts;
@@ -143,15 +158,28 @@ class HttpClient {
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
 
-  // The answer whatever its status; throws HttpError when the transfer fails.
+  // The answer whatever its status; throws HttpError when the transfer fails. The request's
+  // callbacks run on the calling thread.
   HttpResponse send(const HttpRequest& request);
+
+  // Starts `request` on the client's event loop (a thread started on first use) and returns
+  // its id. `done` is called once, on the loop's thread, with what send() would have
+  // returned or thrown; the request's callbacks run there too. Both must be quick and must
+  // not wait for another started transfer (they would wait for themselves); they may start
+  // transfers and timers. Transfers still under way when the client goes end without `done`.
+  uint64_t start(HttpRequest request, HttpCompletion done);
+  // Stops a started transfer: its `done` sees End::Stopped. Nothing once it has finished.
+  void cancel(uint64_t transfer);
+  // Runs `task` on the loop's thread after `delay` (the pause before a retry).
+  void after(std::chrono::milliseconds delay, std::function<void()> task);
+  // Whether the caller is the loop's thread (where waiting for a started transfer deadlocks).
+  bool on_loop_thread() const;
 
   // Forgets pooled connections and TLS sessions (after a new client certificate,
   // none made with the old one may be reused). Transfers under way finish.
   void reset_connections();
 
  private:
-  struct Pool;
   struct State;
   std::unique_ptr<State> state_;
 };
