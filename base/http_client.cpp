@@ -33,12 +33,13 @@ std::string message_of(HttpError::Failure failure, const std::string& origin, co
 
 }  // namespace
 
-HttpError::HttpError(Failure failure, std::string origin, std::string reason, long status)
+HttpError::HttpError(Failure failure, std::string origin, std::string reason, long status, bool request_sent)
     : Error(ErrorKind::kFailed, message_of(failure, origin, reason)),
       failure_(failure),
       origin_(std::move(origin)),
       reason_(std::move(reason)),
-      status_(status) {}
+      status_(status),
+      request_sent_(request_sent) {}
 
 std::string HttpResponse::header(const std::string& name) const {
   auto it = headers.find(name);

@@ -124,18 +124,23 @@ class HttpError : public Error {
     kRedirectRefused,  // to another scheme, from https to http, or too many hops
     kDropped,          // no connection, a dropped one, a timeout
   };
-  HttpError(Failure failure, std::string origin, std::string reason, long status);
+  HttpError(Failure failure, std::string origin, std::string reason, long status, bool request_sent = false);
 
   Failure failure() const { return failure_; }
   const std::string& origin() const { return origin_; }
   const std::string& reason() const { return reason_; }  // what went wrong, without the origin
   long status() const { return status_; }  // the status received before the failure, or 0
+  // Whether the request had reached the server: a failure then is a dropped exchange, not an
+  // unreachable server, even without a status (an HTTP/2 stream reset before its headers
+  // were taken).
+  bool request_sent() const { return request_sent_ || status_ != 0; }
 
  private:
   Failure failure_;
   std::string origin_;
   std::string reason_;
   long status_;
+  bool request_sent_;
 };
 
 // What a started transfer came to: the response, or the failure send() would have thrown.

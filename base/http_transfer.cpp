@@ -346,7 +346,10 @@ HttpResponse Transfer::finish(CURLcode code) {
     response_.end = HttpResponse::End::Stopped;
   } else if (code != CURLE_OK) {
     const auto failure = failure_of(code, curl_);
-    throw HttpError(failure, origin, reason_of(failure, code, error_text_.data(), curl_), response_.status);
+    long request_bytes = 0;  // of the request's head, once written to a connection
+    curl_easy_getinfo(curl_, CURLINFO_REQUEST_SIZE, &request_bytes);
+    throw HttpError(failure, origin, reason_of(failure, code, error_text_.data(), curl_), response_.status,
+                    request_bytes > 0);
   }
   return std::move(response_);
 }

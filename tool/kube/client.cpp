@@ -37,7 +37,8 @@ HttpResult result_of(HttpOutcome outcome, const std::string& server) {
     }
     if (response.end == HttpResponse::End::Stopped) result.end = HttpResult::End::Stopped;
   } catch (const HttpError& e) {
-    if (e.status() == 0) throw std::runtime_error("cannot reach the Kubernetes API server " + server + ": " + e.reason());
+    if (!e.request_sent())
+      throw std::runtime_error("cannot reach the Kubernetes API server " + server + ": " + e.reason());
     result.status = e.status();
     result.end = HttpResult::End::Dropped;
     result.drop_reason = e.reason();
@@ -161,6 +162,8 @@ nlohmann::json Client::send_json(const HttpRequest& request, const std::string& 
 }
 
 nlohmann::json Client::json_body(const HttpResult& result, const std::string& action) {
+  if (result.dropped_unanswered())
+    throw std::runtime_error(action + ": the connection dropped: " + result.drop_reason);
   if (result.status < 200 || result.status >= 300) throw ApiError(action, result.status, result.body);
   if (result.end == HttpResult::End::Dropped)
     throw std::runtime_error(action + ": the connection dropped: " + result.drop_reason);

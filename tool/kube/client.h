@@ -26,11 +26,14 @@ namespace gkebuild::kube {
 // outcome the watch and log followers handle (they reconnect), not an error.
 struct HttpResult {
   enum class End { Complete, Dropped, Stopped };
-  long status = 0;
+  long status = 0;  // 0 when Dropped before the answer's status arrived
   std::string body;  // the whole body, or, when streamed, only a non-2xx body
   End end = End::Complete;
   std::string drop_reason;  // when Dropped: what went wrong
   long retry_after = -1;    // seconds, from a Retry-After header (429, 5xx); -1 without one
+
+  // A stream that dropped before its status (an HTTP/2 stream reset): try again, as after any drop.
+  bool dropped_unanswered() const { return end == End::Dropped && status == 0; }
 };
 
 inline constexpr int kMaxThrottledRetries = 10;  // client-go's default
