@@ -67,6 +67,11 @@ class Client::Attempt : public std::enable_shared_from_this<Attempt> {
       : client_(client), request_(std::move(request)), done_(std::move(done)) {}
 
   void send() {
+    if (request_.cancel && request_.cancel->load()) {  // cancelled while waiting to try again
+      HttpResult stopped;
+      stopped.end = HttpResult::End::Stopped;
+      return conclude(std::move(stopped), nullptr);
+    }
     try {
       credential_ = client_.credentials_.current();  // may run an exec plugin
       HttpRequest request = request_;
@@ -75,7 +80,7 @@ class Client::Attempt : public std::enable_shared_from_this<Attempt> {
       client_.http_.start(std::move(request),
                           [self = shared_from_this()](HttpOutcome outcome) { self->answered(std::move(outcome)); });
     } catch (...) {
-      fail(std::current_exception());
+      conclude({}, std::current_exception());
     }
   }
 
@@ -102,8 +107,10 @@ class Client::Attempt : public std::enable_shared_from_this<Attempt> {
   }
 
   // Never from inside start(): the caller may hold a lock that its completion takes.
-  void fail(std::exception_ptr error) {
-    client_.http_.after(std::chrono::milliseconds(0), [self = shared_from_this(), error] { self->done_({}, error); });
+  void conclude(HttpResult result, std::exception_ptr error) {
+    client_.http_.after(std::chrono::milliseconds(0), [self = shared_from_this(), result = std::move(result), error] {
+      self->done_(result, error);
+    });
   }
 
   Client& client_;
@@ -117,8 +124,8 @@ class Client::Attempt : public std::enable_shared_from_this<Attempt> {
 Client::Client(const ClusterAccess& access)
     : namespace_(access.namespace_name),
       server_(access.cluster.server),
-      http_(options_of(access.cluster)),
-      credentials_(access.cluster, access.user) {}
+      credentials_(access.cluster, access.user),
+      http_(options_of(access.cluster)) {}
 
 void Client::start(const HttpRequest& request, BodySink sink, ResultCompletion done) {
   HttpRequest full = request;

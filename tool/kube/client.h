@@ -76,9 +76,9 @@ class Client {
 
   std::string namespace_;
   std::string server_;
-  HttpClient http_;
   CredentialSource credentials_;
   std::atomic<long> requests_{0};
+  HttpClient http_;  // last, so that it goes first: its loop's callbacks use the members above
 };
 
 }  // namespace gkebuild::kube

@@ -83,9 +83,9 @@ class LogSession : public std::enable_shared_from_this<LogSession> {
  private:
   // Whether the log is done; false: resume it after a pause.
   bool answered(const HttpResult& result) {
+    if (result.end == HttpResult::End::Stopped) return true;  // perhaps before any answer
     if (!result.dropped_unanswered() && (result.status < 200 || result.status >= 300))
       throw ApiError("logs of pod " + ns_ + "/" + pod_, result.status, result.body);
-    if (result.end == HttpResult::End::Stopped) return true;
     if (result.end == HttpResult::End::Complete) {
       if (!pending_.empty()) line(pending_);  // a last line without a newline
       return true;

@@ -181,11 +181,10 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   Outcome outcome_of(const HttpResult& result) {
-    if (result.status == 410) return Outcome::Expired;
+    if (result.status == 410 || expired_) return Outcome::Expired;
+    if (result.end == HttpResult::End::Stopped) return Outcome::Stopped;  // perhaps before any answer
     if (!result.dropped_unanswered() && (result.status < 200 || result.status >= 300))
       throw ApiError("watch " + std::string(type_.plural), result.status, result.body);
-    if (expired_) return Outcome::Expired;
-    if (result.end == HttpResult::End::Stopped) return Outcome::Stopped;
     if (result.end == HttpResult::End::Dropped) {
       drop_reason_ = result.drop_reason;
       return Outcome::Dropped;

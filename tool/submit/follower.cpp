@@ -299,6 +299,11 @@ class Follower {
           const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(pod.index) : job.name;
           logs_waiting_.push_back({job.name, name, prefix});
         }
+    stream_waiting_logs();
+  }
+
+  // Fills the free log stream slots from the queue; with mutex_ held.
+  void stream_waiting_logs() {
     const auto cap = static_cast<std::size_t>(std::max(1, options_.max_log_streams));
     while (active_logs_ < cap && !logs_waiting_.empty()) {
       ++active_logs_;
@@ -337,6 +342,7 @@ class Follower {
     if (error && retry_log(log, attempt, error)) return;
     --active_logs_;
     logs_done_.insert(log.pod);
+    if (!stop_) stream_waiting_logs();  // at once: the main loop may sleep for a while
     mark_changed();
   }
 
