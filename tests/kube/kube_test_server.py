@@ -614,7 +614,11 @@ class Handler(BaseHTTPRequestHandler):
         return super().handle()
 
     def h2_request(self, stream, method, path, headers, body):
-        H2Handler(self, stream, method, path, headers, body).dispatch()
+        try:
+            H2Handler(self, stream, method, path, headers, body).dispatch()
+        except Exception:
+            stream.reset()  # the client sees a dropped stream instead of waiting for an answer
+            raise
 
     def log_message(self, *args):  # quiet: the tests read their own output
         pass
