@@ -5,11 +5,19 @@
 // (http_proxy, https_proxy, no_proxy) unless the client names one. Only http and
 // https are ever spoken to servers.
 //
+// Two ways to run a request, with the same options, limits and errors: send() moves it on
+// the calling thread (a registry hashing a multi-GB blob in its sink keeps its own core);
+// start() hands it to the client's event loop, one thread and one curl multi handle for all
+// started transfers, where HTTP/2 streams to one origin share one connection (the Kubernetes
+// client's watches and log streams: hundreds of streams, one thread, one connection).
+//
 // Redirects are not followed unless a request asks: the registry follows them
 // itself, because it decides whether an Authorization header may go along.
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <exception>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -117,19 +125,31 @@ class HttpError : public Error {
     kRedirectRefused,  // to another scheme, from https to http, or too many hops
     kDropped,          // no connection, a dropped one, a timeout
   };
-  HttpError(Failure failure, std::string origin, std::string reason, long status);
+  HttpError(Failure failure, std::string origin, std::string reason, long status, bool request_sent = false);
 
   Failure failure() const { return failure_; }
   const std::string& origin() const { return origin_; }
   const std::string& reason() const { return reason_; }  // what went wrong, without the origin
   long status() const { return status_; }  // the status received before the failure, or 0
+  // Whether the request had reached the server: a failure then is a dropped exchange, not an
+  // unreachable server, even without a status (an HTTP/2 stream reset before its headers
+  // were taken).
+  bool request_sent() const { return request_sent_ || status_ != 0; }
 
  private:
   Failure failure_;
   std::string origin_;
   std::string reason_;
   long status_;
+  bool request_sent_;
 };
+
+// What a started transfer came to: the response, or the failure send() would have thrown.
+struct HttpOutcome {
+  HttpResponse response;
+  std::exception_ptr error;
+};
+using HttpCompletion = std::function<void(HttpOutcome outcome)>;
 
 struct HttpClientOptions {
   TlsOptions tls;
@@ -150,15 +170,28 @@ class HttpClient {
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
 
-  // The answer whatever its status; throws HttpError when the transfer fails.
+  // The answer whatever its status; throws HttpError when the transfer fails. The request's
+  // callbacks run on the calling thread.
   HttpResponse send(const HttpRequest& request);
+
+  // Starts `request` on the client's event loop (a thread started on first use) and returns
+  // its id. `done` is called once, on the loop's thread, with what send() would have
+  // returned or thrown; the request's callbacks run there too. Both must be quick and must
+  // not wait for another started transfer (they would wait for themselves); they may start
+  // transfers and timers. Transfers still under way when the client goes end without `done`.
+  uint64_t start(HttpRequest request, HttpCompletion done);
+  // Stops a started transfer: its `done` sees End::Stopped. Nothing once it has finished.
+  void cancel(uint64_t transfer);
+  // Runs `task` on the loop's thread after `delay` (the pause before a retry).
+  void after(std::chrono::milliseconds delay, std::function<void()> task);
+  // Whether the caller is the loop's thread (where waiting for a started transfer deadlocks).
+  bool on_loop_thread() const;
 
   // Forgets pooled connections and TLS sessions (after a new client certificate,
   // none made with the old one may be reused). Transfers under way finish.
   void reset_connections();
 
  private:
-  struct Pool;
   struct State;
   std::unique_ptr<State> state_;
 };

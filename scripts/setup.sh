@@ -14,10 +14,12 @@ debian_packages=(
   json-schema-test-suite librsvg2-bin chromium time
   libxml2-utils   # xmllint: tests/validate checks -o junit against a JUnit XSD
   tinyproxy microsocks stunnel4   # tests/kube: kubeconfig proxy-url through real http, socks5 and https proxies
+  python3-h2      # HTTP/2 for the Kubernetes test server (tests/kube/h2_front.py)
 )
 # nvidia-cuda-cuobjdump: NVIDIA's fat binary lister, the peer of images/cuda's reader (no 13.0 wheel exists).
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja jsonschema
-                 nvidia-cuda-cuobjdump==13.2.78 python-hcl2)
+                 nvidia-cuda-cuobjdump==13.2.78 python-hcl2
+                 h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
 
 missing=()
 for p in "${debian_packages[@]}"; do
@@ -42,7 +44,7 @@ python=$(command -v python3)
 if ! "$python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
 need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None,
-        "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78", "python-hcl2": None}
+        "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78", "python-hcl2": None, "h2": None}
 for name, version in need.items():
     got = m.version(name)
     if version and got != version: sys.exit(1)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "base/http_client.h"
 #include "common/temp_dir.h"
@@ -387,6 +389,103 @@ TEST(OriginOf, DropsPathQueryAndCredentials) {
   EXPECT_EQ(origin_of("https://user:secret@example.com:5000/v2/x?token=y"), "https://example.com:5000");
   EXPECT_EQ(origin_of("http://h/p#f"), "http://h");
   EXPECT_EQ(without_query("https://h/a/b?x=1"), "https://h/a/b");
+}
+
+}  // namespace
+}  // namespace gkebuild
+
+namespace gkebuild {
+namespace {
+
+// What a started transfer came to, waited for.
+class Started {
+ public:
+  HttpCompletion completion() {
+    return [this](HttpOutcome outcome) { promise_.set_value(std::move(outcome)); };
+  }
+  HttpOutcome wait() { return future_.get(); }
+
+ private:
+  std::promise<HttpOutcome> promise_;
+  std::future<HttpOutcome> future_ = promise_.get_future();
+};
+
+// Transfers started together run side by side on the client's one loop thread, their
+// callbacks there too, and each completes once.
+TEST_F(HttpClientTest, StartedTransfersRunOnTheLoopThread) {
+  HttpClient client;
+  std::array<Started, 3> started;
+  std::array<std::atomic<size_t>, 3> received{};
+  std::atomic<bool> off_loop{false};
+  for (size_t i = 0; i < started.size(); ++i) {
+    HttpRequest request;
+    request.url = server().http("/bytes?n=" + std::to_string(100000 * (i + 1)));
+    request.sink = [&, i](std::string_view chunk) {
+      if (!client.on_loop_thread()) off_loop = true;
+      received[i] += chunk.size();
+      return true;
+    };
+    client.start(std::move(request), started[i].completion());
+  }
+  EXPECT_FALSE(client.on_loop_thread());
+  for (size_t i = 0; i < started.size(); ++i) {
+    const HttpOutcome outcome = started[i].wait();
+    ASSERT_FALSE(outcome.error);
+    EXPECT_EQ(outcome.response.status, 200);
+    EXPECT_EQ(outcome.response.end, HttpResponse::End::Complete);
+    EXPECT_EQ(received[i], 100000 * (i + 1));
+  }
+  EXPECT_FALSE(off_loop);
+}
+
+// cancel() ends a stream that would stay silent for a minute; a timer runs on the loop.
+TEST_F(HttpClientTest, CancelStopsAStartedStream) {
+  HttpClient client;
+  std::promise<void> first_chunk;
+  HttpRequest request;
+  request.url = server().http("/silent");
+  request.sink = [&, once = true](std::string_view) mutable {
+    if (std::exchange(once, false)) first_chunk.set_value();
+    return true;
+  };
+  Started started;
+  const uint64_t id = client.start(std::move(request), started.completion());
+  first_chunk.get_future().wait();
+  std::promise<bool> timer;
+  client.after(std::chrono::milliseconds(10), [&] { timer.set_value(client.on_loop_thread()); });
+  EXPECT_TRUE(timer.get_future().get());
+  client.cancel(id);
+  const HttpOutcome outcome = started.wait();
+  ASSERT_FALSE(outcome.error);
+  EXPECT_EQ(outcome.response.status, 200);
+  EXPECT_EQ(outcome.response.end, HttpResponse::End::Stopped);
+  client.cancel(id);  // finished already: nothing happens
+}
+
+// A started transfer fails as send() does: the same HttpError, handed to the completion.
+TEST_F(HttpClientTest, StartedTransferFailsAsSendDoes) {
+  HttpClient client({.timeouts = {.stall_seconds = 1}});
+  HttpRequest large;
+  large.url = server().http("/bytes?n=2000");
+  large.body_limit = 1000;
+  HttpRequest silent;
+  silent.url = server().http("/silent");
+  silent.sink = [](std::string_view) { return true; };
+  Started too_large, stalled;
+  client.start(large, too_large.completion());
+  client.start(silent, stalled.completion());
+  for (auto [started, failure] : {std::pair{&too_large, HttpError::Failure::kTooLarge},
+                                  std::pair{&stalled, HttpError::Failure::kDropped}}) {
+    const HttpOutcome outcome = started->wait();
+    ASSERT_TRUE(outcome.error);
+    try {
+      std::rethrow_exception(outcome.error);
+    } catch (const HttpError& e) {
+      EXPECT_EQ(e.failure(), failure) << e.what();
+      EXPECT_EQ(e.status(), 200);
+      EXPECT_TRUE(e.request_sent());
+    }
+  }
 }
 
 }  // namespace

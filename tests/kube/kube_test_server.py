@@ -59,8 +59,12 @@ The test drives it through /_control/* (no authentication):
                            to GET) {"admitted", "max_admitted", "admissions"}.
   GET  /_control/stats    request counts by method ("stats") and by verb and resource ("requests", e.g.
                            "create jobs", "watch pods", "get pods/log"), and the most pods each Job had active
-                           at once ("max_active_pods": the Job controller keeps `parallelism`);
-                           POST /_control/reset_stats
+                           at once ("max_active_pods": the Job controller keeps `parallelism`), and the
+                           connections that carried API requests ("connections": protocol "h2" or
+                           "http/1.1", streams, requests by kind); POST /_control/reset_stats
+
+HTTPS offers HTTP/2 and HTTP/1.1 in ALPN (h2_front.py; HTTP/1.1 only without python3-h2, or with
+GKEBUILD_TEST_SERVER_H2=0): the handlers answer through one response writer for both.
 
 Usage: kube_test_server.py --dir DIR [--plain] [--kubernetes-version 1.33.0]
 Creates DIR/ca.crt, DIR/client.crt, DIR/client.key unless they are there (the server
@@ -68,6 +72,7 @@ trusts that CA for client certificates), listens on 127.0.0.1 at a free port and
 """
 
 import argparse
+import http.client
 import bisect
 import copy
 import functools
@@ -90,6 +95,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import api_defaults
 import discovery
+import h2_front
 import job_controller
 import kueue_model
 import pod_failures
@@ -530,36 +536,55 @@ class Store:
 
 
 STORE = Store()
+CONNECTIONS = h2_front.Connections()
 CONTRACT = None  # set in main(): the Kubernetes version the server plays
 SCHEMAS = None
 
 
 class Handler(BaseHTTPRequestHandler):
+    """The API and the test's controls, over HTTP/1.1 (this class) or an HTTP/2 stream (H2Handler):
+    the handlers below answer only through the response writer (respond, begin_stream, chunk,
+    end_chunks, cut), which each protocol implements."""
     protocol_version = "HTTP/1.1"
 
     def setup(self):
         # Headers and body go out as separate writes; without this, Nagle's algorithm and
         # the client's delayed ACK add 40 ms to every response.
         self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        protocol = "http/1.1"
         if self.server.ssl_context is not None:
             self.request = self.server.ssl_context.wrap_socket(self.request, server_side=True)
+            protocol = self.request.selected_alpn_protocol() or protocol
+        self.connection_record = CONNECTIONS.opened(protocol)
         super().setup()
+
+    def handle(self):
+        if self.connection_record["protocol"] == "h2":  # ALPN chose HTTP/2: each request is a stream
+            return h2_front.serve(self.request, self.h2_request, CONNECTIONS, self.connection_record)
+        return super().handle()
+
+    def h2_request(self, stream, method, path, headers, body):
+        try:
+            H2Handler(self, stream, method, path, headers, body).dispatch()
+        except Exception:
+            stream.reset()  # the client sees a dropped stream instead of waiting for an answer
+            raise
 
     def log_message(self, *args):  # quiet: the tests read their own output
         pass
 
-    # --- plumbing ----------------------------------------------------------------------------
-    def send_json(self, code, body):
-        data = json.dumps(body).encode()
-        self.check_response(code, "application/json", data)
+    # --- the response writer: HTTP/1.1 ---------------------------------------------------------
+    def respond(self, code, headers, data):
+        """A whole answer: `headers` as (name, value) pairs, `data` as bytes."""
         self.send_response(code)
-        self.send_header("Content-Type", "application/json")
+        for name, value in headers:
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
 
-    def start_chunks(self, content_type):
-        self.check_response(200, content_type, None)
+    def begin_stream(self, content_type):
+        """A 200 whose body follows in chunk() calls until end_chunks() or cut()."""
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Transfer-Encoding", "chunked")
@@ -583,6 +608,20 @@ class Handler(BaseHTTPRequestHandler):
             self.request.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    # --- plumbing ----------------------------------------------------------------------------
+    def send_json(self, code, body):
+        data = json.dumps(body).encode()
+        self.check_response(code, "application/json", data)
+        self.respond(code, [("Content-Type", "application/json")], data)
+
+    def start_chunks(self, content_type):
+        self.check_response(200, content_type, None)
+        self.begin_stream(content_type)
 
     def send_or_cut(self, line, sent, drop_after, torn):
         """Sends one line, or, once `drop_after` lines went out, cuts the stream (mid-line if `torn`)."""
@@ -624,6 +663,7 @@ class Handler(BaseHTTPRequestHandler):
             resource = route["plural"] + ("/" + route["sub"] if route["sub"] else "")
             kind = f"{verb} {resource}"
             STORE.requests[kind] = STORE.requests.get(kind, 0) + 1
+        CONNECTIONS.count(self.connection_record, kind)
 
     # --- dispatch ----------------------------------------------------------------------------
     def do_GET(self):
@@ -643,8 +683,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def dispatch(self):
         # Read the whole request first: an early refusal must not leave a body on a kept-alive connection.
-        length = int(self.headers.get("Content-Length") or 0)
-        self._body = self.rfile.read(length) if length else b""
+        self._body = self.read_body()
         url = urlsplit(self.path)
         query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
         try:
@@ -680,12 +719,7 @@ class Handler(BaseHTTPRequestHandler):
                       {"retryAfterSeconds": seconds})[1]
         data = json.dumps(body).encode()
         self.check_response(429, "application/json", data)
-        self.send_response(429)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Retry-After", str(seconds))
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self.respond(429, [("Content-Type", "application/json"), ("Retry-After", str(seconds))], data)
         raise Answered()
 
     def discover(self, path):
@@ -713,12 +747,7 @@ class Handler(BaseHTTPRequestHandler):
         name = discovery.DOCUMENTS.get(path[len("/openapi/v3/"):])
         if name is None:
             raise ApiFailure(404, "NotFound", f"the server could not find the requested resource ({path})")
-        data = discovery.openapi_document(name)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self.respond(200, [("Content-Type", "application/json")], discovery.openapi_document(name))
 
     def route(self, path):
         match = re.match(r"^/api/v1(/.*)?$", path) or re.match(r"^/apis/([^/]+/[^/]+)(/.*)?$", path)
@@ -1136,6 +1165,7 @@ class Handler(BaseHTTPRequestHandler):
         elif action == "reset_stats":
             STORE.stats = {}
             STORE.requests = {}
+            CONNECTIONS.reset()
         elif action == "contract":
             seen = list(CONTRACT.violations)
             if request.get("clear"):
@@ -1144,7 +1174,7 @@ class Handler(BaseHTTPRequestHandler):
         elif action != "stats":
             return {"error": f"unknown control {action}"}
         return {"stats": STORE.stats, "requests": STORE.requests, "resourceVersion": STORE.rv,
-                "max_active_pods": STORE.max_active_pods}
+                "max_active_pods": STORE.max_active_pods, "connections": CONNECTIONS.report()}
 
 
 def schemas():
@@ -1212,6 +1242,39 @@ def make_certificates(directory):
                 "-out", f"{name}.crt", "-days", "2", "-extfile", f"{name}.ext")
 
 
+class H2Handler(Handler):
+    """One HTTP/2 stream: the request as Handler reads it, answered through the stream."""
+
+    def __init__(self, connection, stream, method, path, headers, body):  # no socket of its own
+        self.server, self.request = connection.server, connection.request
+        self.connection_record = connection.connection_record
+        self.stream, self.command, self.path, self._h2_body = stream, method, path, body
+        self.headers = http.client.HTTPMessage()
+        for name, value in headers:
+            self.headers[name] = value
+
+    def respond(self, code, headers, data):
+        self.stream.send_headers(code, list(headers) + [("content-length", len(data))], end_stream=not data)
+        if data:
+            self.stream.send_data(data, end_stream=True)
+
+    def begin_stream(self, content_type):
+        self.stream.send_headers(200, [("content-type", content_type)])
+
+    def chunk(self, data):
+        self.stream.send_data(data.encode() if isinstance(data, str) else data)
+
+    def end_chunks(self):
+        self.stream.end()
+
+    def cut(self):
+        """Resets the stream: the client sees a dropped stream, its other streams go on."""
+        self.stream.reset()
+
+    def read_body(self):
+        return self._h2_body
+
+
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     ssl_context = None
@@ -1238,6 +1301,10 @@ def main():
         context.load_cert_chain(os.path.join(args.dir, "server.crt"), os.path.join(args.dir, "server.key"))
         context.load_verify_locations(os.path.join(args.dir, "ca.crt"))
         context.verify_mode = ssl.CERT_OPTIONAL
+        # HTTP/2 as a real API server offers it, unless python3-h2 is missing or a benchmark
+        # compares the protocols (GKEBUILD_TEST_SERVER_H2=0).
+        if h2_front.AVAILABLE and os.environ.get("GKEBUILD_TEST_SERVER_H2", "1") != "0":
+            context.set_alpn_protocols(["h2", "http/1.1"])
         server.ssl_context = context
     with STORE.cond:
         watch_window.keep_compacting(STORE)

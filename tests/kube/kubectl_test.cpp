@@ -221,6 +221,13 @@ TEST_F(KubectlTest, WatchLogsAndDeleteFollowTheJob) {
   // One line per pod event (added, running, succeeded): the same pod each time.
   EXPECT_GE(std::count(watched.out.begin(), watched.out.end(), '\n'), 3) << watched.all();
   EXPECT_NE(watched.out.find("pod/probe-"), std::string::npos) << watched.all();
+  // kubectl (Go's HTTP client) offered HTTP/2 and the server took it, as a real one does.
+  const json stats = server.control("stats");
+  for (const auto& connection : stats["connections"]) {
+    const json& requests = connection["requests"];
+    if (requests.contains("watch pods") || requests.contains("get pods/log"))
+      EXPECT_EQ(connection["protocol"], "h2") << stats.dump();
+  }
 
   auto deleted = kubectl("delete job probe");
   EXPECT_EQ(deleted.exit_code, 0) << deleted.all();

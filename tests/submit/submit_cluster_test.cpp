@@ -68,7 +68,7 @@ TEST_F(SubmitTest, DroppedWatchAndLogLoseAndRepeatNothing) {
   const auto run = only_run();
   const std::string job = run_json(run)["jobs"][0]["name"];
   const auto log = lines_of(run / "logs" / (job + ".log"));
-  ASSERT_EQ(log.size(), 3u);
+  ASSERT_EQ(log.size(), 3u) << outcome.out << outcome.err;
   EXPECT_EQ(log[0], "starting " + job + " with []");
   EXPECT_EQ(log[2], "done");
   EXPECT_EQ(results(run).size(), 1u);
@@ -122,6 +122,34 @@ TEST_F(SubmitTest, ManyJobsShareABoundedNumberOfLogStreams) {
   const json stats = server.control("stats");
   EXPECT_LE(stats["stats"].value("most_log_streams", 0), 8) << stats.dump();
   EXPECT_GE(stats["stats"].value("most_log_streams", 0), 1) << stats.dump();
+}
+
+// Over HTTP/2, the watches and log streams of a followed sweep are streams of ONE connection,
+// however many pods run at once: the follower runs them all on the client's event loop.
+TEST_F(SubmitTest, FollowedSweepMultiplexesWatchesAndLogStreamsOnOneConnection) {
+  use_example("gemm-compare");
+  server.control("config", {{"auto", auto_run(0.5)}});  // pods that run side by side for a while
+  const auto outcome = gkebuild(std::string("submit gemm --accelerator nvidia-l4,nvidia-tesla-t4 --sweep n=256 ") +
+                                "--image gemm=" + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto run = only_run();
+  for (const auto& job : run_json(run)["jobs"])
+    EXPECT_EQ(lines_of(run / "logs" / (job["name"].get<std::string>() + ".log")).size(), 3u) << job["name"];
+  const json stats = server.control("stats");
+  int streaming_connections = 0;
+  for (const auto& connection : stats["connections"]) {
+    int watches = 0;
+    for (const auto& [kind, count] : connection["requests"].items())
+      if (kind.starts_with("watch ")) watches += count.get<int>();
+    const int logs = connection["requests"].value("get pods/log", 0);
+    if (watches + logs == 0) continue;
+    ++streaming_connections;
+    EXPECT_EQ(connection["protocol"], "h2") << stats.dump();
+    EXPECT_GE(watches, 3) << "Jobs, Pods and events: " << stats.dump();
+    EXPECT_GE(logs, 6) << "a log stream per Job: " << stats.dump();
+  }
+  EXPECT_EQ(streaming_connections, 1) << stats.dump();
+  EXPECT_GE(stats["stats"].value("most_log_streams", 0), 2) << "logs streamed side by side: " << stats.dump();
 }
 
 // How pods fail on a real cluster, each said in the Job's reason: the memory limit (OOMKilled,

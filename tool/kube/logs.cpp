@@ -1,10 +1,12 @@
 #include "kube/logs.h"
 
 #include <chrono>
-#include <thread>
+#include <memory>
+#include <stdexcept>
 
 #include "base/rfc3339.h"
 #include "kube/api_error.h"
+#include "kube/wait_for.h"
 #include "kube/resources.h"
 
 namespace gkebuild::kube {
@@ -44,37 +46,18 @@ class LineDeduplicator {
   int skip_at_last_ = 0;
 };
 
-class LogSession {
+// Each request's completion decides the next: done, or a resume after a pause.
+class LogSession : public std::enable_shared_from_this<LogSession> {
  public:
-  LogSession(Client& client, const std::string& ns, const std::string& pod, const LogOptions& options,
-             const std::function<bool(std::string_view)>& on_line)
-      : client_(client), ns_(ns), pod_(pod), options_(options), on_line_(on_line) {}
+  LogSession(Client& client, std::string ns, std::string pod, const LogOptions& options,
+             std::function<bool(std::string_view)> on_line, LogCompletion done)
+      : client_(client), ns_(std::move(ns)), pod_(std::move(pod)), options_(options), on_line_(std::move(on_line)),
+        done_(std::move(done)) {}
 
-  LogStats run() {
-    int failures = 0;
-    while (true) {
-      dedup_.reconnect();
-      progressed_ = false;
-      pending_.clear();
-      HttpResult result = request();
-      if (result.status < 200 || result.status >= 300)
-        throw ApiError("logs of pod " + ns_ + "/" + pod_, result.status, result.body);
-      if (result.end == HttpResult::End::Stopped) break;
-      if (result.end == HttpResult::End::Complete) {
-        if (!pending_.empty()) line(pending_);  // a last line without a newline
-        break;
-      }
-      ++stats_.drops;
-      if (progressed_) failures = 0;
-      if (++failures > options_.max_failures)
-        throw std::runtime_error("log stream of pod " + ns_ + "/" + pod_ + " keeps dropping: " + result.drop_reason);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50 * failures));
-    }
-    return stats_;
-  }
-
- private:
-  HttpResult request() {
+  void request() {
+    dedup_.reconnect();
+    progressed_ = false;
+    pending_.clear();
     ++stats_.requests;
     std::string target = object_path(resource_type("v1", "Pod"), ns_, pod_) + "/log?timestamps=true";
     if (options_.follow) target += "&follow=true";
@@ -84,8 +67,34 @@ class LogSession {
     http.url = target;
     http.timeout_seconds = 0;
     http.cancel = options_.cancel;
-    const BodySink sink = [this](std::string_view chunk) { return take(chunk); };
-    return client_.stream(http, sink);
+    auto self = shared_from_this();
+    client_.start(http, [self](std::string_view chunk) { return self->take(chunk); },
+                  [self](HttpResult result, std::exception_ptr error) {
+                    try {
+                      if (error) std::rethrow_exception(error);
+                      if (self->answered(result)) return self->done_(self->stats_, nullptr);
+                    } catch (...) {
+                      return self->done_(self->stats_, std::current_exception());
+                    }
+                    self->client_.after(std::chrono::milliseconds(50 * self->failures_), [self] { self->request(); });
+                  });
+  }
+
+ private:
+  // Whether the log is done; false: resume it after a pause.
+  bool answered(const HttpResult& result) {
+    if (result.end == HttpResult::End::Stopped) return true;  // perhaps before any answer
+    if (!result.dropped_unanswered() && (result.status < 200 || result.status >= 300))
+      throw ApiError("logs of pod " + ns_ + "/" + pod_, result.status, result.body);
+    if (result.end == HttpResult::End::Complete) {
+      if (!pending_.empty()) line(pending_);  // a last line without a newline
+      return true;
+    }
+    ++stats_.drops;
+    if (progressed_) failures_ = 0;
+    if (++failures_ > options_.max_failures)
+      throw std::runtime_error("log stream of pod " + ns_ + "/" + pod_ + " keeps dropping: " + result.drop_reason);
+    return options_.cancel && options_.cancel->load();
   }
 
   bool line(std::string_view text) {
@@ -108,10 +117,12 @@ class LogSession {
   }
 
   Client& client_;
-  const std::string& ns_;
-  const std::string& pod_;
-  const LogOptions& options_;
-  const std::function<bool(std::string_view)>& on_line_;
+  const std::string ns_;
+  const std::string pod_;
+  const LogOptions options_;
+  const std::function<bool(std::string_view)> on_line_;
+  const LogCompletion done_;
+  int failures_ = 0;  // drops in a row without a new line
   LineDeduplicator dedup_;
   std::string pending_;
   bool progressed_ = false;
@@ -120,9 +131,16 @@ class LogSession {
 
 }  // namespace
 
+void start_follow_logs(Client& client, const std::string& namespace_name, const std::string& pod,
+                       const LogOptions& options, std::function<bool(std::string_view line)> on_line,
+                       LogCompletion done) {
+  std::make_shared<LogSession>(client, namespace_name, pod, options, std::move(on_line), std::move(done))->request();
+}
+
 LogStats follow_logs(Client& client, const std::string& namespace_name, const std::string& pod,
                      const LogOptions& options, const std::function<bool(std::string_view line)>& on_line) {
-  return LogSession(client, namespace_name, pod, options, on_line).run();
+  return wait_for<LogStats>(
+      [&](LogCompletion done) { start_follow_logs(client, namespace_name, pod, options, on_line, std::move(done)); });
 }
 
 }  // namespace gkebuild::kube

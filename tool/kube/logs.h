@@ -1,9 +1,11 @@
 // A pod's log, followed line by line. Every request asks for timestamps, so a
 // stream that drops resumes with sinceTime and skips what was already delivered:
-// each line reaches the caller exactly once.
+// each line reaches the caller exactly once. A followed log is a state machine on the
+// client's event loop (no thread of its own).
 #pragma once
 
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -29,5 +31,12 @@ struct LogStats {
 // A refusal, such as 400 while the container is still waiting to start, throws ApiError.
 LogStats follow_logs(Client& client, const std::string& namespace_name, const std::string& pod,
                      const LogOptions& options, const std::function<bool(std::string_view line)>& on_line);
+
+// The same on the client's event loop: `on_line` and then `done` (once, with the stats or
+// what follow_logs() would throw) run on the loop's thread and must not block.
+using LogCompletion = std::function<void(LogStats stats, std::exception_ptr error)>;
+void start_follow_logs(Client& client, const std::string& namespace_name, const std::string& pod,
+                       const LogOptions& options, std::function<bool(std::string_view line)> on_line,
+                       LogCompletion done);
 
 }  // namespace gkebuild::kube

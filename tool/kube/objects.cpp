@@ -1,6 +1,9 @@
 #include "kube/objects.h"
 
+#include <memory>
+
 #include "kube/api_error.h"
+#include "kube/wait_for.h"
 
 namespace gkebuild::kube {
 namespace {
@@ -83,39 +86,78 @@ std::optional<json> get(Client& client, const ResourceType& type, const std::str
   return Client::json_body(result, "get " + describe_object(type, namespace_name, name));
 }
 
-json list(Client& client, const ResourceType& type, const std::string& namespace_name, const ListOptions& options) {
-  std::string what(type.plural);
-  if (type.namespaced) what += " in namespace " + namespace_name;
-  const std::string base = collection_path(type, namespace_name) + selector_query(options);
-  const char separator = base.find('?') == std::string::npos ? '?' : '&';
-  json whole;
-  std::string next;
-  do {
+namespace {
+
+// A paged list in flight: one request per page, each started when the previous one answered.
+class Pager : public std::enable_shared_from_this<Pager> {
+ public:
+  Pager(Client& client, const ResourceType& type, const std::string& namespace_name, ListOptions options,
+        ListCompletion done)
+      : client_(client), type_(type), namespace_(namespace_name), options_(std::move(options)), done_(std::move(done)) {
+    what_ = type.plural;
+    if (type.namespaced) what_ += " in namespace " + namespace_name;
+  }
+
+  void next_page() {
+    std::string url = collection_path(type_, namespace_) + selector_query(options_);
+    if (options_.page_size > 0) {
+      url += (url.find('?') == std::string::npos ? '?' : '&') + std::string("limit=") + std::to_string(options_.page_size);
+      if (!next_.empty()) url += "&continue=" + percent_encode(next_);
+    }
     HttpRequest request;
-    request.url = base;
-    if (options.page_size > 0) {
-      request.url += separator + std::string("limit=") + std::to_string(options.page_size);
-      if (!next.empty()) request.url += "&continue=" + percent_encode(next);
-    }
-    HttpResult result = client.send(request);
-    if (result.status == 410 && !next.empty()) {
+    request.url = url;
+    client_.start(request, nullptr, [self = shared_from_this()](HttpResult result, std::exception_ptr error) {
+      if (error) return self->done_({}, error);
+      try {
+        self->take(result);
+      } catch (...) {
+        self->done_({}, std::current_exception());
+      }
+    });
+  }
+
+ private:
+  void take(const HttpResult& result) {
+    if (result.status == 410 && !next_.empty()) {
       // The snapshot the pages came from is gone (compacted): start again in one request.
-      ListOptions unpaged = options;
-      unpaged.page_size = 0;
-      return list(client, type, namespace_name, unpaged);
+      options_.page_size = 0;
+      next_.clear();
+      whole_ = json();
+      return next_page();
     }
-    json page = Client::json_body(result, "list " + what);
-    next = page.value("metadata", json::object()).value("continue", "");
-    if (whole.is_null()) {
-      whole = std::move(page);
+    json page = Client::json_body(result, "list " + what_);
+    next_ = page.value("metadata", json::object()).value("continue", "");
+    if (whole_.is_null()) {
+      whole_ = std::move(page);
     } else {
-      auto& items = whole["items"];
+      auto& items = whole_["items"];
       for (auto& item : page["items"]) items.push_back(std::move(item));
     }
-  } while (!next.empty());
-  if (whole.contains("metadata")) whole["metadata"].erase("continue");
-  if (!whole.contains("items") || whole["items"].is_null()) whole["items"] = json::array();
-  return whole;
+    if (!next_.empty()) return next_page();
+    if (whole_.contains("metadata")) whole_["metadata"].erase("continue");
+    if (!whole_.contains("items") || whole_["items"].is_null()) whole_["items"] = json::array();
+    done_(std::move(whole_), nullptr);
+  }
+
+  Client& client_;
+  const ResourceType type_;
+  const std::string namespace_;
+  ListOptions options_;
+  const ListCompletion done_;
+  std::string what_;
+  std::string next_;
+  json whole_;
+};
+
+}  // namespace
+
+void start_list(Client& client, const ResourceType& type, const std::string& namespace_name,
+                const ListOptions& options, ListCompletion done) {
+  std::make_shared<Pager>(client, type, namespace_name, options, std::move(done))->next_page();
+}
+
+json list(Client& client, const ResourceType& type, const std::string& namespace_name, const ListOptions& options) {
+  return wait_for<json>([&](ListCompletion done) { start_list(client, type, namespace_name, options, std::move(done)); });
 }
 
 bool remove(Client& client, const ResourceType& type, const std::string& namespace_name, const std::string& name,

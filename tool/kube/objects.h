@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -41,6 +43,10 @@ struct ListOptions {
 // for every page. A continue token that expired (410) starts the list again without pages.
 nlohmann::json list(Client& client, const ResourceType& type, const std::string& namespace_name,
                     const ListOptions& options = {});
+// The same on the client's event loop: `done` gets the List object, or the error list() throws.
+using ListCompletion = std::function<void(nlohmann::json listed, std::exception_ptr error)>;
+void start_list(Client& client, const ResourceType& type, const std::string& namespace_name,
+                const ListOptions& options, ListCompletion done);
 
 enum class Propagation { Background, Foreground, Orphan };
 // False when there was nothing to delete (404).

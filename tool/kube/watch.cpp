@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <map>
-#include <thread>
+#include <memory>
+#include <stdexcept>
 
 #include "kube/api_error.h"
+#include "kube/wait_for.h"
 
 namespace gkebuild::kube {
 namespace {
@@ -20,50 +22,78 @@ std::string version_of(const json& object) {
   return object.value("metadata", json::object()).value("resourceVersion", "");
 }
 
-// The session state: what the caller has been told so far, and where the stream is.
-class Session {
+// The session state: what the caller has been told so far, and where the stream is. Each
+// step starts a request whose completion takes the next: list, watch, and after a watch
+// ends, reconnect (at once after a server timeout, after a pause after a drop) or re-list.
+class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(Client& client, const ResourceType& type, std::string namespace_name, const WatchOptions& options,
-          const std::function<bool(const WatchEvent&)>& on_event)
-      : client_(client), type_(type), namespace_(std::move(namespace_name)), options_(options), on_event_(on_event) {}
+  Session(Client& client, const ResourceType& type, std::string namespace_name, WatchOptions options,
+          std::function<bool(const WatchEvent&)> on_event, WatchCompletion done)
+      : client_(client), type_(type), namespace_(std::move(namespace_name)), options_(std::move(options)),
+        on_event_(std::move(on_event)), done_(std::move(done)) {}
 
-  WatchStats run() {
-    bool keep_going = relist();
-    int failures = 0;
-    while (keep_going && !cancelled()) {
-      const auto outcome = watch_once();
-      if (outcome == Outcome::Stopped) break;
-      if (outcome == Outcome::Expired) {
-        ++stats_.expired;
-        keep_going = relist();
-        failures = 0;
-        continue;
-      }
-      if (outcome == Outcome::Dropped) {
-        ++stats_.drops;
-        if (delivered_since_connect_) failures = 0;
-        if (++failures > options_.max_failures)
-          throw std::runtime_error("watch of " + std::string(type_.plural) + " keeps dropping: " + drop_reason_);
-        std::this_thread::sleep_for(std::chrono::milliseconds(50 * failures));
-      }
-    }
-    return stats_;
+  void relist() {
+    ++stats_.lists;
+    start_list(client_, type_, namespace_, options_.selectors,
+               [self = shared_from_this()](json listed, std::exception_ptr error) {
+                 if (error) return self->done_(self->stats_, error);
+                 self->step([&] { return self->listed(listed) ? Next::Watch : Next::Finish; });
+               });
   }
 
  private:
   enum class Outcome { Ended, Dropped, Expired, Stopped };
+  enum class Next { Watch, Relist, Pause, Finish };  // Pause: reconnect after a drop, not at once
 
   bool cancelled() const { return options_.cancel && options_.cancel->load(); }
+
+  // Runs `decide` and takes the step it names; what it throws ends the watch.
+  template <typename Decide>
+  void step(Decide decide) {
+    Next next = Next::Finish;
+    try {
+      next = decide();
+    } catch (...) {
+      return done_(stats_, std::current_exception());
+    }
+    go(next);
+  }
+
+  void go(Next next) {
+    if (cancelled()) next = Next::Finish;
+    if (next == Next::Watch) return watch_once();
+    if (next == Next::Relist) return relist();
+    if (next == Next::Pause)
+      return client_.after(std::chrono::milliseconds(50 * failures_),
+                           [self = shared_from_this()] { self->go(Next::Watch); });
+    done_(stats_, nullptr);
+  }
 
   bool deliver(const std::string& type, const json& object) {
     delivered_since_connect_ = true;
     return on_event_(WatchEvent{type, object});
   }
 
+  // What comes after a watch request: reconnect, re-list, pause or finish.
+  Next after_watch(Outcome outcome) {
+    switch (outcome) {
+      case Outcome::Stopped: return Next::Finish;
+      case Outcome::Expired:
+        ++stats_.expired;
+        failures_ = 0;
+        return Next::Relist;
+      case Outcome::Ended: return Next::Watch;
+      case Outcome::Dropped: break;
+    }
+    ++stats_.drops;
+    if (delivered_since_connect_) failures_ = 0;
+    if (++failures_ > options_.max_failures)
+      throw std::runtime_error("watch of " + std::string(type_.plural) + " keeps dropping: " + drop_reason_);
+    return Next::Pause;
+  }
+
   // Brings the caller from what it knows to the listed state with the fewest events.
-  bool relist() {
-    ++stats_.lists;
-    const json listed = list(client_, type_, namespace_, options_.selectors);
+  bool listed(const json& listed) {
     resource_version_ = version_of(listed);
     std::map<std::string, json> now;
     for (const json& item : listed.value("items", json::array())) now[key_of(item)] = item;
@@ -130,7 +160,7 @@ class Session {
     return true;
   }
 
-  Outcome watch_once() {
+  void watch_once() {
     ++stats_.watches;
     pending_.clear();
     expired_ = delivered_since_connect_ = false;
@@ -141,13 +171,20 @@ class Session {
     // A server that misses its own timeoutSeconds is treated as a dropped stream.
     request.timeout_seconds = options_.timeout_seconds + 30;
     request.cancel = options_.cancel;
-    const BodySink sink = [this](std::string_view chunk) { return take(chunk); };
-    HttpResult result = client_.stream(request, sink);
-    if (result.status == 410) return Outcome::Expired;
-    if (result.status < 200 || result.status >= 300)
+    auto self = shared_from_this();
+    client_.start(
+        request, [self](std::string_view chunk) { return self->take(chunk); },
+        [self](HttpResult result, std::exception_ptr error) {
+          if (error) return self->done_(self->stats_, error);
+          self->step([&] { return self->after_watch(self->outcome_of(result)); });
+        });
+  }
+
+  Outcome outcome_of(const HttpResult& result) {
+    if (result.status == 410 || expired_) return Outcome::Expired;
+    if (result.end == HttpResult::End::Stopped) return Outcome::Stopped;  // perhaps before any answer
+    if (!result.dropped_unanswered() && (result.status < 200 || result.status >= 300))
       throw ApiError("watch " + std::string(type_.plural), result.status, result.body);
-    if (expired_) return Outcome::Expired;
-    if (result.end == HttpResult::End::Stopped) return Outcome::Stopped;
     if (result.end == HttpResult::End::Dropped) {
       drop_reason_ = result.drop_reason;
       return Outcome::Dropped;
@@ -156,10 +193,12 @@ class Session {
   }
 
   Client& client_;
-  const ResourceType& type_;
-  std::string namespace_;
-  const WatchOptions& options_;
-  const std::function<bool(const WatchEvent&)>& on_event_;
+  const ResourceType type_;
+  const std::string namespace_;
+  const WatchOptions options_;
+  const std::function<bool(const WatchEvent&)> on_event_;
+  const WatchCompletion done_;
+  int failures_ = 0;  // drops in a row without an event
   std::map<std::string, json> known_;
   std::string resource_version_;
   std::string pending_;
@@ -171,9 +210,15 @@ class Session {
 
 }  // namespace
 
+void start_watch(Client& client, const ResourceType& type, const std::string& namespace_name,
+                 const WatchOptions& options, std::function<bool(const WatchEvent&)> on_event, WatchCompletion done) {
+  std::make_shared<Session>(client, type, namespace_name, options, std::move(on_event), std::move(done))->relist();
+}
+
 WatchStats watch(Client& client, const ResourceType& type, const std::string& namespace_name,
                  const WatchOptions& options, const std::function<bool(const WatchEvent&)>& on_event) {
-  return Session(client, type, namespace_name, options, on_event).run();
+  return wait_for<WatchStats>(
+      [&](WatchCompletion done) { start_watch(client, type, namespace_name, options, on_event, std::move(done)); });
 }
 
 }  // namespace gkebuild::kube

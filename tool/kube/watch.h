@@ -1,12 +1,14 @@
 // List-then-watch, as client-go's informers do it: list, watch from the list's
 // resourceVersion with bookmarks, reconnect from the last resourceVersion after
 // a server timeout or a dropped stream, and re-list after 410 Gone, delivering
-// only what changed, so a caller sees every change once.
+// only what changed, so a caller sees every change once. A watch is a state machine on the
+// client's event loop (no thread of its own): any number of them share one thread.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <string>
 
@@ -39,5 +41,11 @@ struct WatchStats {
 // Throws ApiError for refusals (403…) and std::runtime_error when the stream keeps dropping.
 WatchStats watch(Client& client, const ResourceType& type, const std::string& namespace_name,
                  const WatchOptions& options, const std::function<bool(const WatchEvent&)>& on_event);
+
+// The same on the client's event loop: `on_event` and then `done` (once, with the stats or
+// what watch() would throw) run on the loop's thread and must not block.
+using WatchCompletion = std::function<void(WatchStats stats, std::exception_ptr error)>;
+void start_watch(Client& client, const ResourceType& type, const std::string& namespace_name,
+                 const WatchOptions& options, std::function<bool(const WatchEvent&)> on_event, WatchCompletion done);
 
 }  // namespace gkebuild::kube

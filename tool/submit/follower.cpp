@@ -7,7 +7,8 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <thread>
+#include <functional>
+#include <memory>
 
 #include "kube/api_error.h"
 #include "kube/logs.h"
@@ -43,29 +44,26 @@ class Follower {
       publish();
       return FollowEnd::Detached;
     }
-    watches_.emplace_back([this] { guarded([this] { watch_jobs(); }); });
-    watches_.emplace_back([this] { guarded([this] { watch_pods(); }); });
-    watches_.emplace_back([this] { guarded([this] { watch_events(); }); });
-    if (!options_.queue.empty()) watches_.emplace_back([this] { guarded([this] { watch_workloads(); }); });
+    watch_jobs();
+    watch_pods();
+    watch_events();
+    if (!options_.queue.empty()) watch_workloads();
     FollowEnd end = FollowEnd::Finished;
     try {
       end = loop();
     } catch (const std::exception& error) {
       stop_ = true;
-      join_watches();
-      join_logs();
+      wait_until_quiet();
       drop_queued(std::string("not created: ") + error.what());
       std::lock_guard lock(mutex_);
       publish();
       throw;
     }
-    if (end == FollowEnd::Interrupted) {
-      stop_ = true;
-      drop_queued("not created: following stopped before the in-flight cap let it start");
-    }
-    join_logs();  // with every Job finished, each log stream ends on its own
+    if (end == FollowEnd::Interrupted) drop_queued("not created: following stopped before the in-flight cap let it start");
+    // Finished: every log was read already. Either way the cancel flag ends the watches (and,
+    // after Ctrl-C, the log streams) within about a second.
     stop_ = true;
-    join_watches();
+    wait_until_quiet();
     std::lock_guard lock(mutex_);
     publish();
     view_.finish();
@@ -87,16 +85,34 @@ class Follower {
     }
   }
 
-  // Runs a watch; its failure ends the follow.
-  template <typename Body>
-  void guarded(Body body) {
-    try {
-      body();
-    } catch (...) {
+  // Starts a watch on the client's event loop; its failure ends the follow, unless `absorb`
+  // (which runs first) takes it and answers nullptr.
+  void watch(const kube::ResourceType& type, const kube::WatchOptions& options,
+             std::function<void(const kube::WatchEvent&)> handle,
+             std::function<std::exception_ptr(std::exception_ptr)> absorb = nullptr) {
+    {
       std::lock_guard lock(mutex_);
-      if (!failure_ && !stop_) failure_ = std::current_exception();
-      changed_.notify_all();
+      ++watches_running_;
     }
+    kube::start_watch(
+        client_, type, options_.namespace_name, options,
+        [this, handle = std::move(handle)](const kube::WatchEvent& event) {
+          handle(event);
+          return !stop_.load();
+        },
+        [this, absorb = std::move(absorb)](kube::WatchStats, std::exception_ptr error) {
+          if (error && absorb) error = absorb(error);
+          std::lock_guard lock(mutex_);
+          --watches_running_;
+          if (error && !failure_ && !stop_) failure_ = error;
+          changed_.notify_all();
+        });
+  }
+
+  // After stop_: waits until every watch and log stream has ended, so that no callback is left.
+  void wait_until_quiet() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return watches_running_ == 0 && active_logs_ == 0; });
   }
 
   kube::WatchOptions watch_options() const {
@@ -108,52 +124,43 @@ class Follower {
   }
 
   void watch_jobs() {
-    kube::watch(client_, kube::resource_type("batch/v1", "Job"), options_.namespace_name, watch_options(),
-                [this](const kube::WatchEvent& event) {
-                  on_job(event);
-                  return !stop_.load();
-                });
+    watch(kube::resource_type("batch/v1", "Job"), watch_options(), [this](const kube::WatchEvent& event) { on_job(event); });
   }
 
   void watch_pods() {
-    kube::watch(client_, kube::resource_type("v1", "Pod"), options_.namespace_name, watch_options(),
-                [this](const kube::WatchEvent& event) {
-                  on_pod(event);
-                  return !stop_.load();
-                });
+    watch(kube::resource_type("v1", "Pod"), watch_options(), [this](const kube::WatchEvent& event) { on_pod(event); });
   }
 
   // Pod events (why a pod waits: scheduling failures, scale-up, image pulls) as they are
   // recorded: one watch for the namespace, instead of listing its events again and again.
   void watch_events() {
-    kube::WatchOptions watch = watch_options();
-    watch.selectors = {};
-    watch.selectors.field_selector = "involvedObject.kind=Pod";
-    kube::watch(client_, kube::resource_type("v1", "Event"), options_.namespace_name, watch,
-                [this](const kube::WatchEvent& event) {
-                  on_event(event);
-                  return !stop_.load();
-                });
+    kube::WatchOptions options = watch_options();
+    options.selectors = {};
+    options.selectors.field_selector = "involvedObject.kind=Pod";
+    watch(kube::resource_type("v1", "Event"), options, [this](const kube::WatchEvent& event) { on_event(event); });
   }
 
   // Why queued Jobs wait (no such LocalQueue, a stopped ClusterQueue): their Kueue Workloads,
   // one watch for the namespace, since Workloads carry no run label.
   void watch_workloads() {
-    kube::WatchOptions watch = watch_options();
-    watch.selectors = {};
-    try {
-      kube::watch(client_, kube::resource_type("kueue.x-k8s.io/v1beta1", "Workload"), options_.namespace_name, watch,
-                  [this](const kube::WatchEvent& event) {
-                    on_workload(event);
-                    return !stop_.load();
-                  });
-    } catch (const kube::ApiError& error) {
-      if (error.status() != 404) throw;
-      std::lock_guard lock(mutex_);
-      no_kueue_ = true;
-      for (auto& job : jobs_) explain_queued(job);
-      mark_changed();
-    }
+    kube::WatchOptions options = watch_options();
+    options.selectors = {};
+    watch(kube::resource_type("kueue.x-k8s.io/v1beta1", "Workload"), options,
+          [this](const kube::WatchEvent& event) { on_workload(event); },
+          [this](std::exception_ptr error) -> std::exception_ptr {
+            try {
+              std::rethrow_exception(error);
+            } catch (const kube::ApiError& refused) {
+              if (refused.status() != 404) return error;
+            } catch (...) {
+              return error;
+            }
+            std::lock_guard lock(mutex_);  // the cluster has no Kueue
+            no_kueue_ = true;
+            for (auto& job : jobs_) explain_queued(job);
+            mark_changed();
+            return nullptr;
+          });
   }
 
   void on_workload(const kube::WatchEvent& event) {
@@ -172,11 +179,6 @@ class Follower {
     if (no_kueue_) job.queued = kNoKueue;
     else if (auto workload = last_workload_.find(job.name); workload != last_workload_.end())
       update_from_workload(job, workload->second);
-  }
-
-  void join_watches() {
-    for (auto& thread : watches_) thread.join();
-    watches_.clear();
   }
 
   void on_event(const kube::WatchEvent& event) {
@@ -287,7 +289,9 @@ class Follower {
     mark_changed();
   }
 
-  // Queues the log of every pod that has output (once) and keeps up to max_log_streams readers.
+  // Queues the log of every pod that has output (once) and keeps up to max_log_streams of
+  // them streaming on the client's event loop; the rest wait for a free slot, then are read
+  // whole (their pods have finished by then, or they stream on).
   void start_logs() {
     for (const auto& job : jobs_)
       for (const auto& [name, pod] : job.pods)
@@ -295,14 +299,16 @@ class Follower {
           const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(pod.index) : job.name;
           logs_waiting_.push_back({job.name, name, prefix});
         }
-    if (logs_waiting_.empty()) return;
-    logs_queued_.notify_all();
-    // Idle readers take queued logs; start more only for what they cannot take, up to the cap.
+    stream_waiting_logs();
+  }
+
+  // Fills the free log stream slots from the queue; with mutex_ held.
+  void stream_waiting_logs() {
     const auto cap = static_cast<std::size_t>(std::max(1, options_.max_log_streams));
-    std::size_t takers = idle_readers_;
-    while (log_threads_.size() < cap && logs_waiting_.size() > takers) {
-      log_threads_.emplace_back([this] { read_logs(); });
-      ++takers;
+    while (active_logs_ < cap && !logs_waiting_.empty()) {
+      ++active_logs_;
+      follow_log(logs_waiting_.front(), 0);
+      logs_waiting_.pop_front();
     }
   }
 
@@ -310,69 +316,65 @@ class Follower {
     std::string job, pod, prefix;
   };
 
-  // One reader: takes queued pods one after another until the follow ends.
-  void read_logs() {
-    while (true) {
-      PendingLog next;
-      {
-        std::unique_lock lock(mutex_);
-        ++idle_readers_;
-        logs_queued_.wait(lock, [this] { return !logs_waiting_.empty() || readers_stop_; });
-        --idle_readers_;
-        if (readers_stop_) return;
-        next = std::move(logs_waiting_.front());
-        logs_waiting_.pop_front();
-      }
-      follow_log(next.job, next.pod, next.prefix);
-    }
+  // One attempt at a pod's log; with mutex_ held. Lines the record has already are skipped.
+  void follow_log(const PendingLog& log, int attempt) {
+    auto skip = std::make_shared<int>(pod_of(log.job, log.pod).log_lines);
+    kube::LogOptions options;
+    options.cancel = &stop_;
+    kube::start_follow_logs(
+        client_, options_.namespace_name, log.pod, options,
+        [this, log, skip](std::string_view text) {
+          if ((*skip)-- > 0) return true;
+          std::lock_guard lock(mutex_);
+          ++pod_of(log.job, log.pod).log_lines;
+          const std::string line(text);
+          sink_.log_line(log.job, line);
+          view_.log(log.prefix, line);
+          return true;
+        },
+        [this, log, attempt](kube::LogStats, std::exception_ptr error) {
+          log_ended(log, attempt, error);
+        });
   }
 
-  void follow_log(const std::string& job_name, const std::string& pod_name, const std::string& prefix) {
-    for (int attempt = 0; attempt < 50 && !stop_; ++attempt) {
-      int skip = 0;
-      {
-        std::lock_guard lock(mutex_);
-        skip = pod_of(job_name, pod_name).log_lines;
-      }
-      try {
-        kube::LogOptions log;
-        log.cancel = &stop_;
-        kube::follow_logs(client_, options_.namespace_name, pod_name, log, [&](std::string_view text) {
-          if (skip-- > 0) return true;
-          std::lock_guard lock(mutex_);
-          ++pod_of(job_name, pod_name).log_lines;
-          const std::string line(text);
-          sink_.log_line(job_name, line);
-          view_.log(prefix, line);
-          return true;
-        });
-        break;
-      } catch (const kube::ApiError& error) {
-        // 400 while the container still waits to start: ask again shortly, unless the pod
-        // ended without its container ever starting (an image that could not be pulled until
-        // the deadline): then there is no log to wait for.
-        if (error.status() != 400) {
-          warn(prefix, error.what());
-          break;
-        }
-        {
-          std::lock_guard lock(mutex_);
-          const PodProgress& pod = pod_of(job_name, pod_name);
-          if ((pod.phase == "Failed" || pod.phase == "Succeeded") && !pod.exit_code) break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      } catch (const std::exception& error) {
-        warn(prefix, error.what());
-        break;
-      }
-    }
+  void log_ended(const PendingLog& log, int attempt, std::exception_ptr error) {
     std::lock_guard lock(mutex_);
-    logs_done_.insert(pod_name);
+    if (error && retry_log(log, attempt, error)) return;
+    --active_logs_;
+    logs_done_.insert(log.pod);
+    if (!stop_) stream_waiting_logs();  // at once: the main loop may sleep for a while
     mark_changed();
   }
 
+  // Whether a log that could not be read is asked for again shortly; with mutex_ held.
+  bool retry_log(const PendingLog& log, int attempt, std::exception_ptr error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const kube::ApiError& refused) {
+      // 400 while the container still waits to start: ask again shortly, unless the pod
+      // ended without its container ever starting (an image that could not be pulled until
+      // the deadline): then there is no log to wait for.
+      if (refused.status() != 400) {
+        warn(log.prefix, refused.what());
+        return false;
+      }
+      const PodProgress& pod = pod_of(log.job, log.pod);
+      if (((pod.phase == "Failed" || pod.phase == "Succeeded") && !pod.exit_code) || stop_ || attempt + 1 >= 50)
+        return false;
+      client_.after(std::chrono::milliseconds(200), [this, log, attempt] {
+        if (stop_) return log_ended(log, attempt, nullptr);
+        std::lock_guard lock(mutex_);
+        follow_log(log, attempt + 1);
+      });
+      return true;
+    } catch (const std::exception& failure) {
+      warn(log.prefix, failure.what());
+    }
+    return false;
+  }
+
+  // With mutex_ held.
   void warn(const std::string& prefix, const std::string& message) {
-    std::lock_guard lock(mutex_);
     view_.log(prefix, "gkebuild: the log could not be read: " + message);
   }
 
@@ -399,17 +401,6 @@ class Follower {
   }
 
   std::size_t logs_done_count() const { return logs_done_.size(); }
-
-  // Ends the readers once their current log is read (or at once, when stop_ cancels it).
-  void join_logs() {
-    {
-      std::lock_guard lock(mutex_);
-      readers_stop_ = true;
-    }
-    logs_queued_.notify_all();
-    for (auto& thread : log_threads_) thread.join();
-    log_threads_.clear();
-  }
 
   // The record and the view change at most ten times a second, and once a second for a sweep
   // of hundreds of Jobs: each publish rewrites the whole record, so a faster pace would make
@@ -442,7 +433,7 @@ class Follower {
   std::map<std::string, json> last_job_;
   std::map<std::string, json> last_workload_;  // Job name -> its Kueue Workload
   bool no_kueue_ = false;                       // the cluster serves no Kueue Workloads
-  std::vector<std::thread> watches_;
+  int watches_running_ = 0;
   std::mutex mutex_;
   std::condition_variable changed_;
   bool dirty_ = true;
@@ -450,11 +441,8 @@ class Follower {
   std::atomic<bool> stop_{false};
   std::set<std::string> logs_started_;
   std::set<std::string> logs_done_;
-  std::vector<std::thread> log_threads_;
   std::deque<PendingLog> logs_waiting_;
-  std::condition_variable logs_queued_;  // readers wait here, not on changed_, which every event notifies
-  std::size_t idle_readers_ = 0;
-  bool readers_stop_ = false;
+  std::size_t active_logs_ = 0;  // logs streaming, or waiting to be asked for again
   std::map<std::string, std::map<std::string, kube::ObjectEvent>> pod_events_;  // pod -> event name -> event
   Clock::time_point settle_since_{};
   Clock::time_point last_publish_{};

@@ -2,9 +2,11 @@
 // `max_in_flight` unfinished at once), watches the run's Jobs and Pods (list then
 // watch, resuming after drops and 410s; with a Kueue queue also the namespace's Kueue
 // Workloads), watches the events of its pods, reads each
-// pod's log exactly once (streamed while the pod runs, by at most `max_log_streams` readers:
-// a pod that waits for a free reader has its log read whole once one is free), and reports
-// every change to a RunSink (the run record) and to the follow view.
+// pod's log exactly once (streamed while the pod runs, at most `max_log_streams` at once:
+// a pod that waits for a free stream has its log read whole once one is free), and reports
+// every change to a RunSink (the run record) and to the follow view. The watches and log
+// streams run on the Kubernetes client's event loop: one thread, and over HTTP/2 one
+// connection, however many pods are followed; the calling thread creates and publishes.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -39,7 +41,7 @@ struct FollowOptions {
   bool follow = true;                          // false: create and return (--detach)
   const std::atomic<bool>* interrupted = nullptr;  // Ctrl-C: stop following, leave the run
   int watch_timeout_seconds = 300;
-  int max_log_streams = 8;  // log readers at once (threads): a 10,000-Job sweep must not mean 10,000
+  int max_log_streams = 8;  // log streams at once: a 10,000-Job sweep must not mean 10,000
 };
 
 enum class FollowEnd { Finished, Interrupted, Detached };
