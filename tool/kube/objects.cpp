@@ -64,13 +64,18 @@ json server_side_apply(Client& client, const json& object, const ApplyOptions& o
 json create(Client& client, const json& object, bool dry_run) {
   const ResourceType& type = resource_type_of(object);
   const std::string ns = namespace_for(client, type, object);
-  json body = object;
-  if (type.namespaced) body["metadata"]["namespace"] = ns;
   HttpRequest request;
   request.method = "POST";
   request.url = collection_path(type, ns) + dry_run_suffix(dry_run, '?');
   request.headers.push_back("Content-Type: application/json");
-  request.body = body.dump();
+  const json* namespace_set = object.contains("metadata") ? &object["metadata"] : nullptr;
+  if (!type.namespaced || (namespace_set && namespace_set->value("namespace", "") == ns)) {
+    request.body = object.dump();  // as it is: no copy of a large object only to set what it says
+  } else {
+    json body = object;
+    body["metadata"]["namespace"] = ns;
+    request.body = body.dump();
+  }
   return client.send_json(request, "create " + describe_object(type, ns, name_of(object)));
 }
 
