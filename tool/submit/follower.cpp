@@ -13,6 +13,7 @@
 #include "kube/logs.h"
 #include "kube/objects.h"
 #include "kube/watch.h"
+#include "submit/record_writer.h"
 #include "submit/run_plan.h"
 
 namespace gkebuild::submit {
@@ -22,10 +23,21 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 std::string name_of(const json& object) {
-  return object.value("metadata", json::object()).value("name", "");
+  auto metadata = object.find("metadata");  // in place: json::value would copy the metadata
+  return metadata != object.end() && metadata->is_object() ? metadata->value("name", "") : "";
 }
 
 bool terminal_phase(const std::string& phase) { return phase == "Succeeded" || phase == "Failed"; }
+
+// Of a Job object, what update_from_job and the follower read again later (its status and
+// whether it is suspended): a sweep's thousands of whole Jobs need not stay in memory.
+json what_progress_reads(const json& job) {
+  json kept = json::object();
+  if (auto status = job.find("status"); status != job.end()) kept["status"] = *status;
+  if (auto spec = job.find("spec"); spec != job.end() && spec->contains("suspend"))
+    kept["spec"]["suspend"] = (*spec)["suspend"];
+  return kept;
+}
 
 class Follower {
  public:
@@ -104,6 +116,7 @@ class Follower {
     watch.selectors.label_selector = run_selector(options_.run_id);
     watch.timeout_seconds = options_.watch_timeout_seconds;
     watch.cancel = &stop_;
+    watch.keep_last_state = false;  // a deleted object's name is all the follower reads
     return watch;
   }
 
@@ -224,7 +237,7 @@ class Follower {
         job.reason = "Deleted";
       }
     } else {
-      last_job_[job.name] = event.object;
+      last_job_[job.name] = what_progress_reads(event.object);
       update_from_job(job, event.object);
       explain_queued(job);
     }
@@ -268,14 +281,18 @@ class Follower {
     return count;
   }
 
+  // Creates Jobs while the cap allows, at most kCreateBatch before the loop looks at the
+  // view and Ctrl-C again (in_flight() reads every Job: once per batch, not once per Job).
   void create_up_to_cap() {
-    while (true) {
-      {
-        std::lock_guard lock(mutex_);
-        if (options_.to_create.empty() || in_flight() >= static_cast<std::size_t>(options_.max_in_flight)) return;
-      }
-      create_next();
+    static constexpr std::size_t kCreateBatch = 100;
+    std::size_t room = 0;
+    {
+      std::lock_guard lock(mutex_);
+      const std::size_t cap = static_cast<std::size_t>(options_.max_in_flight);
+      const std::size_t busy = in_flight();
+      room = std::min({busy < cap ? cap - busy : 0, options_.to_create.size(), kCreateBatch});
     }
+    while (room-- > 0) create_next();
   }
 
   void create_next() {
@@ -287,14 +304,17 @@ class Follower {
     mark_changed();
   }
 
-  // Queues the log of every pod that has output (once) and keeps up to max_log_streams readers.
+  // Queues the log of every pod whose log is to be read (once), takes the results of the others
+  // from their termination messages, and keeps up to max_log_streams readers.
   void start_logs() {
-    for (const auto& job : jobs_)
-      for (const auto& [name, pod] : job.pods)
-        if (pod.has_output() && logs_started_.insert(name).second) {
-          const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(pod.index) : job.name;
-          logs_waiting_.push_back({job.name, name, prefix});
-        }
+    for (auto& job : jobs_)
+      for (auto& [name, pod] : job.pods) {
+        if (!pod.has_output() || logs_started_.count(name) || pod.results_from_message) continue;
+        if (!read_log_of(job, pod)) continue;
+        logs_started_.insert(name);
+        const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(pod.index) : job.name;
+        logs_waiting_.push_back({job.name, name, prefix});
+      }
     if (logs_waiting_.empty()) return;
     logs_queued_.notify_all();
     // Idle readers take queued logs; start more only for what they cannot take, up to the cap.
@@ -304,6 +324,26 @@ class Follower {
       log_threads_.emplace_back([this] { read_logs(); });
       ++takers;
     }
+  }
+
+  // Whether `pod` (with output, its log not read yet) is to have its log read now. Under
+  // LogPolicy::Failed, a finished pod whose results came in its termination message has them
+  // recorded here instead.
+  bool read_log_of(const JobProgress& job, PodProgress& pod) {
+    if (options_.logs == LogPolicy::All || pod.log_lines > 0) return true;  // > 0: read in part before
+    // The first pods with output: streamed, or read whole when they ended before a reader came.
+    if (first_logs_given_ < static_cast<std::size_t>(options_.max_log_streams)) {
+      ++first_logs_given_;
+      return true;
+    }
+    if (!terminal_phase(pod.phase)) return false;
+    if (pod.phase == "Failed" || pod.exit_code.value_or(1) != 0) return true;
+    const auto results = complete_results(pod.termination_message);
+    if (!results) return true;
+    for (const auto& line : *results) sink_.result_line(job.name, line);
+    pod.results_from_message = true;
+    mark_changed();
+    return false;
   }
 
   struct PendingLog {
@@ -411,11 +451,13 @@ class Follower {
     log_threads_.clear();
   }
 
-  // The record and the view change at most ten times a second, and once a second for a sweep
-  // of hundreds of Jobs: each publish rewrites the whole record, so a faster pace would make
-  // following cost the square of the sweep's size.
+  // The record and the view change at most ten times a second; for a sweep of hundreds of Jobs
+  // once a second, or less often where that keeps publishing under 2% of the time: each publish
+  // rewrites the whole record (a 10,000-Job run.json takes about 0.2 s), so a fixed pace would
+  // make following cost the square of the sweep's size.
   bool publish_due() const {
-    const auto pace = std::chrono::milliseconds(jobs_.size() < 200 ? 100 : 1000);
+    const auto pace = jobs_.size() < 200 ? std::chrono::milliseconds(100)
+                                         : std::max<Clock::duration>(std::chrono::seconds(1), 50 * publish_cost_);
     return Clock::now() - last_publish_ >= pace;
   }
 
@@ -430,6 +472,7 @@ class Follower {
     view_.show(lines);
     sink_.jobs_changed(jobs_);
     dirty_ = false;
+    publish_cost_ = Clock::now() - last_publish_;
   }
 
   kube::Client& client_;
@@ -449,6 +492,7 @@ class Follower {
   std::exception_ptr failure_;
   std::atomic<bool> stop_{false};
   std::set<std::string> logs_started_;
+  std::size_t first_logs_given_ = 0;  // LogPolicy::Failed: the first pods' logs, read in any case
   std::set<std::string> logs_done_;
   std::vector<std::thread> log_threads_;
   std::deque<PendingLog> logs_waiting_;
@@ -458,6 +502,7 @@ class Follower {
   std::map<std::string, std::map<std::string, kube::ObjectEvent>> pod_events_;  // pod -> event name -> event
   Clock::time_point settle_since_{};
   Clock::time_point last_publish_{};
+  Clock::duration publish_cost_{};
 };
 
 }  // namespace

@@ -1,10 +1,10 @@
 // Follows a run on the cluster until every Job has finished: creates the Jobs (at most
 // `max_in_flight` unfinished at once), watches the run's Jobs and Pods (list then
 // watch, resuming after drops and 410s; with a Kueue queue also the namespace's Kueue
-// Workloads), watches the events of its pods, reads each
-// pod's log exactly once (streamed while the pod runs, by at most `max_log_streams` readers:
-// a pod that waits for a free reader has its log read whole once one is free), and reports
-// every change to a RunSink (the run record) and to the follow view.
+// Workloads), watches the events of its pods, reads pods' logs as `logs` says (each at most
+// once: streamed while the pod runs, by at most `max_log_streams` readers; a pod that waits
+// for a free reader has its log read whole once one is free), and reports every change to a
+// RunSink (the run record) and to the follow view.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -28,6 +28,19 @@ class RunSink {
   virtual void jobs_changed(const std::vector<JobProgress>& jobs) = 0;
   // One log line of one of `job`'s pods, without its prefix.
   virtual void log_line(const std::string& job, const std::string& line) = 0;
+  // One result line of `job` that came in a pod's termination message (its log is not read).
+  virtual void result_line(const std::string& job, const std::string& line) = 0;
+};
+
+// Which pods' logs are read.
+enum class LogPolicy {
+  All,     // every pod's
+  // The logs of the first `max_log_streams` pods to run are read (streamed while they run, so a
+  // sweep's first Jobs show their output, and a small sweep's logs are all read); any other
+  // pod's results come from its termination message (gkebuild's
+  // workloads write them there), and its log is read only when it failed or its results did
+  // not all come that way. A 10,000-Job sweep then costs no request per Job for its logs.
+  Failed,
 };
 
 struct FollowOptions {
@@ -40,6 +53,7 @@ struct FollowOptions {
   const std::atomic<bool>* interrupted = nullptr;  // Ctrl-C: stop following, leave the run
   int watch_timeout_seconds = 300;
   int max_log_streams = 8;  // log readers at once (threads): a 10,000-Job sweep must not mean 10,000
+  LogPolicy logs = LogPolicy::Failed;
 };
 
 enum class FollowEnd { Finished, Interrupted, Detached };
