@@ -79,6 +79,24 @@ json create(Client& client, const json& object, bool dry_run) {
   return client.send_json(request, "create " + describe_object(type, ns, name_of(object)));
 }
 
+PreparedCreate prepare_create(const Client& client, const json& object) {
+  const ResourceType& type = resource_type_of(object);
+  const std::string ns = namespace_for(client, type, object);
+  json body = object;
+  if (type.namespaced) body["metadata"]["namespace"] = ns;
+  return {name_of(object), collection_path(type, ns), body.dump(), "create " + describe_object(type, ns, name_of(object))};
+}
+
+void send_create(Client& client, const PreparedCreate& create) {
+  HttpRequest request;
+  request.method = "POST";
+  request.url = create.url;
+  request.headers.push_back("Content-Type: application/json");
+  request.body = create.body;
+  const HttpResult result = client.send(request);
+  if (result.status < 200 || result.status >= 300) throw ApiError(create.action, result.status, result.body);
+}
+
 std::optional<json> get(Client& client, const ResourceType& type, const std::string& namespace_name,
                         const std::string& name) {
   HttpRequest request;

@@ -36,6 +36,7 @@ class Session {
 
   WatchStats run() {
     bool keep_going = relist();
+    if (options_.listed) *options_.listed = true;
     int failures = 0;
     while (keep_going && !cancelled()) {
       const auto outcome = watch_once();

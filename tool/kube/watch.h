@@ -29,6 +29,9 @@ struct WatchOptions {
   // object's metadata name, namespace and resourceVersion. Keeping every object a run's
   // watches see (a 10,000-Job sweep: 80,000 Jobs, pods and events) costs hundreds of MB.
   bool keep_last_state = true;
+  // Set once the first list has been delivered (an informer's HasSynced): until then a caller
+  // cannot tell "no such object" from "not listed yet" (10,000 pods take many pages).
+  std::atomic<bool>* listed = nullptr;
 };
 
 struct WatchStats {

@@ -45,7 +45,7 @@ class Follower {
            FollowView& view)
       : client_(client), jobs_(jobs), options_(std::move(options)), sink_(sink), view_(view) {
     for (std::size_t i = 0; i < jobs_.size(); ++i) index_[jobs_[i].name] = i;
-    for (const auto& object : options_.to_create) queued_.insert(name_of(object));
+    for (const auto& job : options_.to_create) queued_.insert(job.name);
   }
 
   FollowEnd run() {
@@ -129,7 +129,9 @@ class Follower {
   }
 
   void watch_pods() {
-    kube::watch(client_, kube::resource_type("v1", "Pod"), options_.namespace_name, watch_options(),
+    kube::WatchOptions watch = watch_options();
+    watch.listed = &pods_listed_;
+    kube::watch(client_, kube::resource_type("v1", "Pod"), options_.namespace_name, watch,
                 [this](const kube::WatchEvent& event) {
                   on_pod(event);
                   return !stop_.load();
@@ -199,8 +201,11 @@ class Follower {
     std::lock_guard lock(mutex_);
     const std::string job = job_of_pod_name(pod_name);
     if (job.empty()) return;
+    auto pod = jobs_[index_.at(job)].pods.find(pod_name);
+    const bool known = pod != jobs_[index_.at(job)].pods.end();
+    if (known && pod->second.has_output()) return;  // events say why a pod waits; this one waits no more
     pod_events_[pod_name][name_of(event.object)] = kube::object_event(event.object);
-    if (auto pod = jobs_[index_.at(job)].pods.find(pod_name); pod != jobs_[index_.at(job)].pods.end()) {
+    if (known) {
       apply_events(pod_name, pod->second);
       mark_changed();
     }
@@ -250,9 +255,11 @@ class Follower {
     auto found = index_.find(job_of_pod(event.object));
     if (found == index_.end()) return;
     JobProgress& job = jobs_[found->second];
+    settle_since_ = {};  // pods still arrive: the wait for the rest starts again
     PodProgress& pod = job.pods[name_of(event.object)];
     update_from_pod(pod, event.object);
     apply_events(name_of(event.object), pod);
+    if (pod.has_output()) pod_events_.erase(pod.name);  // what they said is applied; no more are read
     if (auto last = last_job_.find(job.name); last != last_job_.end()) update_from_job(job, last->second);
     if (job.state == JobState::Pending && pod.phase == "Running") job.state = JobState::Running;
     mark_changed();
@@ -296,11 +303,11 @@ class Follower {
   }
 
   void create_next() {
-    const json object = std::move(options_.to_create.front());
+    const kube::PreparedCreate create = std::move(options_.to_create.front());
     options_.to_create.pop_front();
-    kube::create(client_, object);
+    kube::send_create(client_, create);
     std::lock_guard lock(mutex_);
-    queued_.erase(name_of(object));
+    queued_.erase(create.name);
     mark_changed();
   }
 
@@ -342,6 +349,7 @@ class Follower {
     if (!results) return true;
     for (const auto& line : *results) sink_.result_line(job.name, line);
     pod.results_from_message = true;
+    pod.termination_message.clear();  // recorded: thousands of pods need not keep theirs
     mark_changed();
     return false;
   }
@@ -427,12 +435,13 @@ class Follower {
       const int counted = status.is_object() ? status.value("succeeded", 0) + status.value("failed", 0) : 0;
       int seen = 0;
       for (const auto& [name, pod] : job.pods) seen += terminal_phase(pod.phase);
-      if (seen < counted && !settle_deadline_passed()) return false;
+      if (seen < counted && (!pods_listed_ || !settle_deadline_passed())) return false;
     }
     return logs_waiting_.empty() && logs_started_.size() == logs_done_count();
   }
 
-  // Pods that finished with their Job may reach the pod watch a little later; wait for them a while.
+  // Pods that finished with their Job may reach the pod watch a little later (an Indexed Job's
+  // 10,000 pods, many seconds later); wait for them while they keep coming, up to 5 s of silence.
   bool settle_deadline_passed() {
     if (settle_since_ == Clock::time_point{}) settle_since_ = Clock::now();
     return Clock::now() - settle_since_ > std::chrono::seconds(5);
@@ -491,6 +500,7 @@ class Follower {
   bool dirty_ = true;
   std::exception_ptr failure_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> pods_listed_{false};  // the pod watch has delivered its first list
   std::set<std::string> logs_started_;
   std::size_t first_logs_given_ = 0;  // LogPolicy::Failed: the first pods' logs, read in any case
   std::set<std::string> logs_done_;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kube/client.h"
+#include "kube/objects.h"
 #include "submit/follow_view.h"
 #include "submit/job_progress.h"
 
@@ -46,7 +47,7 @@ enum class LogPolicy {
 struct FollowOptions {
   std::string namespace_name;
   std::string run_id;
-  std::deque<nlohmann::json> to_create;  // Jobs still to create, in order
+  std::deque<kube::PreparedCreate> to_create;  // Jobs still to create, in order
   int max_in_flight = 50;
   std::string queue;  // the run's Kueue queue, if any: Workloads are watched to say why Jobs wait
   bool follow = true;                          // false: create and return (--detach)

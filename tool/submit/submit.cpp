@@ -58,14 +58,17 @@ std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
   return jobs;
 }
 
-// Moves the Jobs' objects out of `plan` (a 10,000-Job sweep's objects take 100 MB and more:
-// one copy of them, not two).
+// Takes the Jobs' objects out of `plan` (a 10,000-Job sweep's objects take 100 MB and more),
+// leaving their requests, serialised, for the follow.
 Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, RunPlan& plan,
                       std::vector<JobProgress>& jobs, RecordWriter& record) {
   FollowOptions follow;
   follow.namespace_name = plan.namespace_name;
   follow.run_id = plan.run_id;
-  for (auto& job : plan.jobs) follow.to_create.push_back(std::move(job.manifest.object));
+  for (auto& job : plan.jobs) {
+    follow.to_create.push_back(kube::prepare_create(client, job.manifest.object));
+    job.manifest.object = nullptr;
+  }
   // With a Kueue queue the cluster decides what runs: every Job is created at once, suspended.
   follow.max_in_flight = plan.queue.empty() ? options.max_in_flight : std::numeric_limits<int>::max();
   follow.follow = !options.detach;
