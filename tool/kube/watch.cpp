@@ -91,10 +91,14 @@ class Session {
   // Brings the caller from what it knows to the listed state with the fewest events.
   bool relist() {
     ++stats_.lists;
-    const json listed = list(client_, type_, namespace_, options_.selectors);
+    json listed = list(client_, type_, namespace_, options_.selectors);
     resource_version_ = version_of(listed);
-    std::map<std::string, json> now;
-    for (const json& item : listed.value("items", json::array())) now[key_of(item)] = item;
+    std::map<std::string, json> now;  // the items moved, not copied: 10,000 pods are 100 MB
+    if (auto items = listed.find("items"); items != listed.end() && items->is_array())
+      for (json& item : *items) {
+        std::string key = key_of(item);  // before the move: an assignment's right side goes first
+        now[std::move(key)] = std::move(item);
+      }
     for (auto it = known_.begin(); it != known_.end();) {
       if (now.count(it->first)) {
         ++it;
@@ -104,12 +108,12 @@ class Session {
       it = known_.erase(it);
       if (!deliver("DELETED", std::move(gone))) return false;
     }
-    for (const auto& [key, item] : now) {
+    for (auto& [key, item] : now) {
       auto known = known_.find(key);
       const bool is_new = known == known_.end();
       if (!is_new && known->second.version == version_of(item)) continue;
       known_[key] = known_of(item);
-      if (!deliver(is_new ? "ADDED" : "MODIFIED", item)) return false;
+      if (!deliver(is_new ? "ADDED" : "MODIFIED", std::move(item))) return false;
     }
     return true;
   }
