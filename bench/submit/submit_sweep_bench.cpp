@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,14 @@ int main(int argc, char** argv) {
                             "0123456789abcdef";
   std::vector<std::string> arguments{GKEBUILD_BINARY, "submit", "sweep", "--max-in-flight", std::to_string(jobs),
                                      "--image", image};
+  // SUBMIT_BENCH_WRAP="/usr/bin/perf record -g -o /tmp/submit.perf --": profile the submit (its
+  // figures then include the wrapper's own CPU).
+  if (const char* wrap = std::getenv("SUBMIT_BENCH_WRAP")) {
+    std::vector<std::string> words;
+    std::istringstream split(wrap);
+    for (std::string word; split >> word;) words.push_back(word);
+    arguments.insert(arguments.begin(), words.begin(), words.end());
+  }
   if (mode == "kueue") arguments.insert(arguments.end(), {"--queue", "gpu"});
   const Measured m = run_submit(server.dir().path(), arguments, kubeconfig.string());
   const auto stats = server.control("stats");
@@ -124,6 +133,18 @@ int main(int argc, char** argv) {
   }
   long total = 0;
   for (const auto& [kind, count] : stats["requests"].items()) total += count.get<long>();
+  // Every point's result line must be in the run record, whichever way it came back.
+  long results = 0;
+  for (const auto& run : std::filesystem::directory_iterator(server.dir().path() / ".gkebuild" / "runs")) {
+    std::ifstream in(run.path() / "results.jsonl");
+    for (std::string line; std::getline(in, line);) ++results;
+  }
+  if (results != jobs) {
+    const std::string err = gkebuild::testing::KubeTestServer::read(server.dir().path() / "stderr.txt");
+    std::fprintf(stderr, "the run record holds %ld result lines, not %d; gkebuild said:\n%s\nthe server: %s\n",
+                 results, jobs, err.substr(err.size() > 3000 ? err.size() - 3000 : 0).c_str(), stats.dump().c_str());
+    return 1;
+  }
   std::printf("gkebuild submit, %d-point sweep (%s) against the Kubernetes test server, followed to the end\n", jobs,
               mode == "kueue" ? "Jobs queued in Kueue" : mode == "indexed" ? "one Indexed Job" : "one Job per point");
   std::printf("  gkebuild CPU (user+sys): %.3f s   wall: %.2f s (includes the server's 3 x 0.2 s Job timeline)"
@@ -136,6 +157,7 @@ int main(int argc, char** argv) {
     std::printf("    %-22s %ld\n", kind.c_str(), count.get<long>());
   std::printf("  target: CPU under 20 s for 10,000 Jobs, peak memory under 200 MB, threads under 16\n");
 
+  if (std::getenv("SUBMIT_BENCH_NO_KUBECTL")) return 0;  // when profiling gkebuild alone
   // The peer: kubectl create -f of the same Jobs (rendered into the namespace the submit used).
   const Measured rendered = run_submit(server.dir().path(),
                                        {GKEBUILD_BINARY, "render", "sweep", "--image", image},

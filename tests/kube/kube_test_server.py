@@ -32,7 +32,11 @@ The test drives it through /_control/* (no authentication):
                            container's env var VAR), finished after
                            three: failed when its name contains a `fail` key (only its first
                            `attempts` pods when given). Each pod runs so: the Job controller
-                           (job_controller.py) replaces failed ones up to backoffLimit.
+                           (job_controller.py) replaces failed ones up to backoffLimit. Its pods' containers write their
+                           result lines (schema gkebuild.workload.v1) to /dev/termination-log as
+                           gkebuild's workloads do, which the kubelet reports as
+                           state.terminated.message (see termination_message), unless
+                           "writes_results": false.
   POST /_control/job      {"namespace", "name", "phase": "pulling"|"waiting"|"running"|"succeeded"|"failed",
                            "reason", "message", "exit_code", "pod_failure": one of pod_failures.py's
                            (OOMKilled, Evicted, Preempted, PreemptionByScheduler), "pods": [names]}: the
@@ -177,6 +181,42 @@ def lookup(obj, path):
     return obj
 
 
+TERMINATION_LOG = "/dev/termination-log"
+RESULT_SCHEMA = "gkebuild.workload.v1"
+RESULTS_TRUNCATED = "gkebuild: more results in the log"
+
+
+def termination_log_of(lines):
+    """What a gkebuild workload (workloads/common/results.cpp) leaves in /dev/termination-log
+    after printing `lines`: its result lines, whole, while they fit in the kubelet's 4096 bytes
+    with room for the note that more are in the log; after the first that does not fit, the note."""
+    kept, size, truncated = [], 0, False
+    for line in lines:
+        try:
+            parsed = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(parsed, dict) or parsed.get("schema") != RESULT_SCHEMA:
+            continue
+        if truncated or size + len(line.encode()) + 1 + len(RESULTS_TRUNCATED) + 1 > 4096:
+            truncated = True
+            continue
+        kept.append(line)
+        size += len(line.encode()) + 1
+    return "".join(line + "\n" for line in kept) + (RESULTS_TRUNCATED + "\n" if truncated else "")
+
+
+def selector_view(obj):
+    """What label and field selectors read of an object, as it is now: its top-level fields and
+    metadata copied one level (the server replaces nested parts rather than editing them), its
+    labels copied. Far cheaper than a deep copy, which a history entry made before."""
+    view = dict(obj)
+    meta = dict(obj.get("metadata") or {})
+    meta["labels"] = dict(meta.get("labels") or {})
+    view["metadata"] = meta
+    return view
+
+
 def labels_match(obj, selector):
     labels = (obj.get("metadata") or {}).get("labels") or {}
     for term in filter(None, (t.strip() for t in selector.split(","))):
@@ -212,12 +252,19 @@ class Store:
     def __init__(self):
         self.cond = threading.Condition()
         self.objects = {}  # (plural, ns, name) -> object
+        # Indexes, so that a 10,000-Job sweep costs no scan of every object per request:
+        self.by_plural = {}  # plural -> {(ns, name): object}
+        self.pods_by_job = {}  # (ns, job-name label) -> {pod name}
         self.owners = {}  # (plural, ns, name) -> server_side_apply.Managers
         self.rv = 100
-        self.history = {}  # plural -> [(rv, ns, type, object)], in resourceVersion order
+        # plural -> [(rv, ns, type, selector view, JSON text)], in resourceVersion order: the text is
+        # what a watch sends (serialised once, however many watches read it), the view (labels and
+        # top-level fields as they were) is what selectors look at.
+        self.history = {}
         self.history_rvs = {}  # plural -> [rv], for bisecting: a watch reads only what is new
         self.compacted_below = 0
         self.logs = {}  # (ns, pod) -> [(nanos, stamp, text)]
+        self.termination_files = {}  # (ns, pod) -> what its container wrote to /dev/termination-log
         self.config = {"tokens": [], "forbid": [], "expire_mode": "status",
                        "drop_watch_after": None, "drop_log_after": None, "torn": False, "auto": None,
                        "throttle": 0, "retry_after": 1}
@@ -255,27 +302,48 @@ class Store:
         meta["resourceVersion"] = str(self.next_rv())
         if ns:
             meta["namespace"] = ns
+        self.index(plural, ns, obj["metadata"]["name"], obj)
         self.objects[key] = obj
         if record:
-            self.remember(plural, ns, event_type or ("MODIFIED" if existed else "ADDED"), copy.deepcopy(obj))
+            self.remember(plural, ns, event_type or ("MODIFIED" if existed else "ADDED"), obj)
         self.cond.notify_all()
         return obj
 
+    def index(self, plural, ns, name, obj):
+        """Keeps by_plural and pods_by_job in step with objects (obj None: removed)."""
+        of_plural = self.by_plural.setdefault(plural, {})
+        if plural == "pods":
+            old = of_plural.get((ns, name))
+            for item, add in ((old, False), (obj, True)):
+                job = ((item or {}).get("metadata", {}).get("labels") or {}).get("job-name")
+                if job is not None:
+                    names = self.pods_by_job.setdefault((ns, job), set())
+                    names.add(name) if add else names.discard(name)
+        if obj is None:
+            of_plural.pop((ns, name), None)
+        else:
+            of_plural[(ns, name)] = obj
+
+    def items_of(self, plural):
+        """((ns, name), object) of one resource, in name order (as a sorted scan of objects gave)."""
+        return sorted(self.by_plural.get(plural, {}).items())
+
     def remember(self, plural, ns, event_type, obj):
-        self.history.setdefault(plural, []).append((self.rv, ns, event_type, obj))
+        self.history.setdefault(plural, []).append((self.rv, ns, event_type, selector_view(obj), json.dumps(obj)))
         self.history_rvs.setdefault(plural, []).append(self.rv)
 
     def changes_since(self, plural, position):
-        """(rv, ns, type, object) of `plural` newer than `position`."""
+        """(rv, ns, type, selector view, JSON text) of `plural` newer than `position`."""
         start = bisect.bisect_right(self.history_rvs.get(plural, []), position)
         return self.history.get(plural, [])[start:]
 
     def delete(self, plural, ns, name):
         obj = self.objects.pop((plural, ns, name))
         self.owners.pop((plural, ns, name), None)
+        self.index(plural, ns, name, None)
         obj = copy.deepcopy(obj)
         obj["metadata"]["resourceVersion"] = str(self.next_rv())
-        self.remember(plural, ns, "DELETED", copy.deepcopy(obj))
+        self.remember(plural, ns, "DELETED", obj)
         self.cond.notify_all()
         return obj
 
@@ -417,6 +485,9 @@ class Store:
                 text = self.kubelet_expand(pod, text)
                 nanos = time.time_ns()
                 self.logs.setdefault((ns, pod_name), []).append((nanos, nano_stamp(nanos), text))
+            if self.config["auto"].get("writes_results", True):
+                self.termination_files[(ns, pod_name)] = termination_log_of(
+                    text for _, _, text in self.logs.get((ns, pod_name), []))
 
     # --- what the kubelet shows a container (for the "auto" log lines) -----------------------------
     @staticmethod
@@ -470,9 +541,7 @@ class Store:
                 self.cond.wait(max(wait, 0.001))
 
     def job_pods(self, ns, job_name):
-        return [obj for (plural, pod_ns, _), obj in sorted(self.objects.items())
-                if plural == "pods" and pod_ns == ns
-                and (obj["metadata"].get("labels") or {}).get("job-name") == job_name]
+        return [self.objects[("pods", ns, name)] for name in sorted(self.pods_by_job.get((ns, job_name), ()))]
 
     def advance_job(self, ns, name, phase, reason, message, exit_code, pod_failure=None, only=None):
         """phase: pulling | waiting (the container waits with `reason`, e.g. ImagePullBackOff) |
@@ -516,12 +585,29 @@ class Store:
                 code, ended = pod_failures.end_pod(pod, pod_failure, 0 if phase == "succeeded" else exit_code)
                 state = {"terminated": {"exitCode": code, "reason": ended, "finishedAt": now_rfc3339()}} \
                     if code is not None else pod["status"]["containerStatuses"][0].get("state", {})
+                if code is not None:
+                    message = self.termination_message(ns, pod, code)
+                    if message:
+                        state["terminated"]["message"] = message
             for container in pod["status"]["containerStatuses"]:
                 container["state"] = state
                 container["ready"] = phase == "running"
             self.put("pods", ns, pod)
         if phase not in ("pulling", "waiting"):
             self.jobs.sync(ns, name)
+
+    def termination_message(self, ns, pod, exit_code):
+        """What the kubelet reports as the first container's state.terminated.message: the file at
+        its terminationMessagePath (default /dev/termination-log, where the workload writes),
+        cut to 4096 bytes; with terminationMessagePolicy FallbackToLogsOnError, an empty file and
+        an error exit, the log's last 80 lines or 2048 bytes, whichever is smaller."""
+        container = (pod["spec"].get("containers") or [{}])[0]
+        path = container.get("terminationMessagePath") or TERMINATION_LOG
+        written = self.termination_files.get((ns, pod["metadata"]["name"]), "") if path == TERMINATION_LOG else ""
+        if not written and exit_code != 0 and container.get("terminationMessagePolicy") == "FallbackToLogsOnError":
+            lines = [text for _, _, text in self.logs.get((ns, pod["metadata"]["name"]), [])][-80:]
+            written = "".join(line + "\n" for line in lines)[-2048:]
+        return written.encode()[:4096].decode(errors="ignore")
 
     def container_waiting(self, ns, pod_name):
         pod = self.objects.get(("pods", ns, pod_name))
@@ -643,6 +729,19 @@ class Handler(BaseHTTPRequestHandler):
     def check_response(self, code, content_type, data):
         if self.checked():
             CONTRACT.check_response(self.command, urlsplit(self.path).path, code, content_type, data)
+
+    def send_serialised_events(self, events, sent, drop_after, torn):
+        """Watch events given as (type, the object's JSON text): in one chunk, unless the stream
+        is to be cut after some (then one line at a time, as send_or_cut counts them)."""
+        lines = [f'{{"type": "{event_type}", "object": {text}}}\n' for event_type, text in events]
+        if self.checked() and CONTRACT.enabled:
+            for event_type, text in events:
+                CONTRACT.check_watch_event(urlsplit(self.path).path, {"type": event_type, "object": json.loads(text)})
+        if drop_after is None:
+            if lines:
+                self.chunk("".join(lines))
+            return True
+        return all(self.send_or_cut(line, sent + i, drop_after, torn) for i, line in enumerate(lines))
 
     def send_event(self, event, sent, drop_after, torn):
         if self.checked():
@@ -844,8 +943,8 @@ class Handler(BaseHTTPRequestHandler):
                 rv, items = STORE.snapshots.pop(token)
             else:
                 rv = STORE.rv
-                items = [obj for (plural, ns, _), obj in sorted(STORE.objects.items())
-                         if plural == route["plural"] and self.matching(route, query, obj, ns)]
+                items = [obj for (ns, _), obj in STORE.items_of(route["plural"])
+                         if self.matching(route, query, obj, ns)]
             metadata = {"resourceVersion": str(rv)}
             limit = int(query.get("limit") or 0)
             if 0 < limit < len(items):
@@ -873,8 +972,8 @@ class Handler(BaseHTTPRequestHandler):
             torn = STORE.config["torn"]
             if since in ("", "0"):
                 position = STORE.rv
-                backlog = [("ADDED", copy.deepcopy(obj)) for (plural, ns, _), obj in sorted(STORE.objects.items())
-                           if plural == route["plural"] and self.matching(route, query, obj, ns)]
+                backlog = [("ADDED", json.dumps(obj)) for (ns, _), obj in STORE.items_of(route["plural"])
+                           if self.matching(route, query, obj, ns)]
             else:
                 position, backlog = int(since), []
         self.start_chunks("application/json")
@@ -893,7 +992,8 @@ class Handler(BaseHTTPRequestHandler):
                     # the client through its reconnect (replay) or its re-list (after 410).
                     ended = STORE.watch_generation != generation
                     changes = [] if ended or STORE.watches_suspended else STORE.changes_since(route["plural"], position)
-                    fresh = [(rv, t, o) for rv, ns, t, o in changes if self.matching(route, query, o, ns)]
+                    fresh = [(rv, t, text) for rv, ns, t, view, text in changes
+                             if self.matching(route, query, view, ns)]
                     if changes and not fresh:  # nothing for this watch: never look at these again
                         position = changes[-1][0]
                     remaining = deadline - time.monotonic()
@@ -903,12 +1003,11 @@ class Handler(BaseHTTPRequestHandler):
                     STORE.cond.wait(min(remaining, 0.5, max(0.05, (mark_due or deadline) - time.monotonic())))
                 end_mode = STORE.watch_end_mode if ended else None
                 current_rv = STORE.rv
-            events = backlog + [(t, o) for _, t, o in fresh]
+            events = backlog + [(t, text) for _, t, text in fresh]
             backlog = []
-            for event_type, obj in events:
-                if not self.send_event({"type": event_type, "object": obj}, sent, drop_after, torn):
-                    return
-                sent += 1
+            if not self.send_serialised_events(events, sent, drop_after, torn):
+                return
+            sent += len(events)
             if fresh:
                 position = fresh[-1][0]
             if end_mode == "drop":
@@ -1280,7 +1379,9 @@ class Server(ThreadingHTTPServer):
     ssl_context = None
 
     def handle_error(self, request, client_address):  # failed handshakes are part of the tests
-        pass
+        if os.environ.get("GKEBUILD_TEST_SERVER_TRACEBACKS"):  # a handler's own failure, when debugging
+            import traceback
+            traceback.print_exc()
 
 
 def main():

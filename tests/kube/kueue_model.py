@@ -111,8 +111,8 @@ class KueueModel:
             self.release(ns, workload["metadata"]["name"])
 
     def workload_of(self, ns, job_name):
-        for (plural, item_ns, _), obj in self.store.objects.items():
-            if plural == "workloads" and item_ns == ns and any(
+        for (item_ns, _), obj in self.store.by_plural.get("workloads", {}).items():
+            if item_ns == ns and any(
                     o.get("kind") == "Job" and o.get("name") == job_name
                     for o in obj["metadata"].get("ownerReferences") or []):
                 return obj
@@ -129,8 +129,8 @@ class KueueModel:
     # --- admission ----------------------------------------------------------------------------
     def admit(self):
         pending = [(self.order.get((ns, name), -1), ns, obj)
-                   for (plural, ns, name), obj in self.store.objects.items()
-                   if plural == "workloads" and not self.decided(obj)]
+                   for (ns, name), obj in self.store.by_plural.get("workloads", {}).items()
+                   if not self.decided(obj)]
         for _, ns, workload in sorted(pending, key=lambda item: item[0]):
             self.try_admit(ns, workload)
 

@@ -107,11 +107,11 @@ TEST_F(SubmitTest, TheExecPluginRunsOncePerSubmit) {
   EXPECT_EQ(KubeTestServer::read(server.file("runs")), "run\n");
 }
 
-// More Jobs than log readers: every log is read whole, by at most 8 streams at once.
+// More Jobs than log readers, --logs all: every log is read whole, by at most 8 streams at once.
 TEST_F(SubmitTest, ManyJobsShareABoundedNumberOfLogStreams) {
   use_example("gemm-compare");
   const auto outcome = gkebuild(std::string("submit gemm --accelerator nvidia-l4,nvidia-tesla-t4 ") +
-                                "--sweep n=256,512,1024 --max-in-flight 30 --image gemm=" + kPinned);
+                                "--sweep n=256,512,1024 --max-in-flight 30 --logs all --image gemm=" + kPinned);
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   const auto run = only_run();
   const json record = run_json(run);
@@ -150,6 +150,66 @@ TEST_F(SubmitTest, FollowedSweepMultiplexesWatchesAndLogStreamsOnOneConnection) 
   }
   EXPECT_EQ(streaming_connections, 1) << stats.dump();
   EXPECT_GE(stats["stats"].value("most_log_streams", 0), 2) << "logs streamed side by side: " << stats.dump();
+}
+
+// The number of log files in a run record.
+int log_files(const std::filesystem::path& run) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(run / "logs")) count += entry.is_regular_file();
+  return count;
+}
+
+// --logs failed (the default): results come back in the pods' termination messages (the
+// workload writes its result lines to /dev/termination-log; the server models the kubelet),
+// so only the first 8 pods to run are streamed and a failed Job's log is read at its end.
+TEST_F(SubmitTest, ResultsComeInTerminationMessagesAndOnlyFailedLogsAreRead) {
+  use_example("gemm-compare");
+  server.control("config", {{"auto", auto_run(0.1, {{"-t4-0-", {{"exit_code", 3}}}})}});
+  server.control("reset_stats");
+  const auto outcome = gkebuild(std::string("submit gemm --accelerator nvidia-l4,nvidia-tesla-t4 ") +
+                                "--sweep n=256,512,1024 --max-in-flight 30 --image gemm=" + kPinned);
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.err;
+  const auto run = only_run();
+  const json record = run_json(run);
+  ASSERT_EQ(record["jobs"].size(), 18u);
+  std::string failed;
+  std::size_t failed_pods = 0;  // the Job controller replaced its failed pod up to backoffLimit
+  for (const auto& job : record["jobs"])
+    if (job["state"] == "failed") {
+      failed = job["name"];
+      failed_pods = job["pods"].size();
+    }
+  ASSERT_FALSE(failed.empty()) << outcome.err;
+  ASSERT_GE(failed_pods, 1u);
+  // Every Job's result line is recorded once per pod that ran: once for each that succeeded
+  // (from its termination message or its log), once per attempt of the failed one (from its logs).
+  std::map<std::string, std::size_t> results_of;
+  for (const auto& line : results(run)) ++results_of[line["job"].get<std::string>()];
+  EXPECT_EQ(results_of.size(), 18u);
+  for (const auto& [job, count] : results_of) EXPECT_EQ(count, job == failed ? failed_pods : 1u) << job;
+  EXPECT_EQ(lines_of(run / "logs" / (failed + ".log")).size(), 3 * failed_pods);
+  const json stats = server.control("stats");
+  const int log_reads = stats["requests"].value("get pods/log", 0);
+  // 8 streamed while running, and the failed Job's pods.
+  EXPECT_LE(log_reads, 8 + static_cast<int>(failed_pods)) << stats.dump();
+  EXPECT_GE(log_reads, static_cast<int>(failed_pods)) << stats.dump();
+  EXPECT_EQ(log_files(run), log_reads - static_cast<int>(failed_pods) + 1);  // a log file per Job
+}
+
+// A program that writes no results to its termination log: every pod's log is read after all.
+TEST_F(SubmitTest, PodsWithoutResultsInTheirTerminationMessageHaveTheirLogsRead) {
+  use_example("gemm-compare");
+  json run_config = auto_run(0.1);
+  run_config["writes_results"] = false;
+  server.control("config", {{"auto", run_config}});
+  server.control("reset_stats");
+  const auto outcome = gkebuild(std::string("submit gemm --accelerator nvidia-l4,nvidia-tesla-t4 ") +
+                                "--sweep n=256,512,1024 --max-in-flight 30 --image gemm=" + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto run = only_run();
+  EXPECT_EQ(results(run).size(), 18u);
+  EXPECT_EQ(log_files(run), 18);
+  EXPECT_EQ(server.control("stats")["requests"].value("get pods/log", 0), 18);
 }
 
 // How pods fail on a real cluster, each said in the Job's reason: the memory limit (OOMKilled,

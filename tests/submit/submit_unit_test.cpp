@@ -137,6 +137,28 @@ TEST(JobProgress, IndexedPodKnowsItsIndex) {
   EXPECT_EQ(job_of_pod(json::parse(R"({"metadata": {"labels": {"job-name": "t"}}})")), "t");
 }
 
+// A termination message holds a pod's results only when it has some and no note that more are
+// in the log; other lines (FallbackToLogsOnError's log tail, a cut line) are not results.
+TEST(TerminationMessage, HoldsThePodsResultsOnlyWhenNoneAreMissing) {
+  const std::string result = R"({"schema":"gkebuild.workload.v1","metric":"time","value":1})";
+  EXPECT_EQ(complete_results(""), std::nullopt);
+  EXPECT_EQ(complete_results("starting\nSegmentation fault\n"), std::nullopt);
+  EXPECT_EQ(complete_results(result + "\n" + result + "\n" + kResultsTruncated + "\n"), std::nullopt);
+  EXPECT_EQ(complete_results(result + "\n{\"schema\":\"gkebuild.work"),
+            std::optional<std::vector<std::string>>(std::vector<std::string>{result}));
+  EXPECT_EQ(complete_results(result + "\n" + result),
+            std::optional<std::vector<std::string>>(std::vector<std::string>{result, result}));
+}
+
+// The main container's terminated message is what the follower reads results from.
+TEST(JobProgress, PodKeepsItsTerminationMessage) {
+  PodProgress pod;
+  update_from_pod(pod, nlohmann::json::parse(R"({"metadata":{"name":"p"},"status":{"phase":"Succeeded",
+      "containerStatuses":[{"state":{"terminated":{"exitCode":0,"message":"line\n"}}}]}})"));
+  EXPECT_EQ(pod.termination_message, "line\n");
+  EXPECT_EQ(pod.exit_code, 0);
+}
+
 TEST(FollowView, WithoutATerminalOnlyChangesArePrinted) {
   std::ostringstream status;
   std::ostringstream logs;

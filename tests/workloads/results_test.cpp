@@ -1,7 +1,11 @@
 // The shared result line, precision parsing and the timing summary.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "common/errors.h"
@@ -35,6 +39,27 @@ TEST(ResultWriter, WritesOneCompleteJsonObjectALine) {
   }
   EXPECT_EQ(count, 2);
   EXPECT_EQ(nlohmann::json::parse(out.str().substr(0, out.str().find('\n')))["extra"]["min"], 1.0);
+}
+
+// The termination log (what Kubernetes hands back in the pod's status, 4096 bytes at most) holds
+// the result lines, whole, while they fit, then a note that the rest are in the log.
+TEST(ResultWriter, KeepsWholeResultLinesInTheTerminationLog) {
+  const auto path = std::filesystem::temp_directory_path() / ("termination-log-" + std::to_string(::getpid()));
+  std::ostringstream out;
+  ResultWriter writer(out, "gemm-bench", {{"kind", "cpu"}}, path.string());
+  writer.write({"throughput", 1.25, "TFLOP/s", "bf16", {{"m", 8}}, 3, {}});
+  auto read = [&] {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(read(), out.str());  // one line: the same in both
+  for (int i = 0; i < 40; ++i) writer.write({"time", 2.0 + i, "ms", "bf16", {{"m", 8}}, 3, {}});
+  const std::string kept = read();
+  EXPECT_LE(kept.size(), kTerminationLogLimit);
+  EXPECT_TRUE(kept.ends_with(std::string("\n") + kResultsTruncated + "\n")) << kept;
+  const std::string lines = kept.substr(0, kept.size() - std::string(kResultsTruncated).size() - 1);
+  EXPECT_TRUE(out.str().starts_with(lines));  // whole lines, in order, none cut
+  std::filesystem::remove(path);
 }
 
 TEST(ResultWriter, RefusesNonFiniteValues) {

@@ -97,6 +97,12 @@ void setup(CLI::App& app, Action& action) {
                       "unfinished Jobs at once while following (not with a Kueue queue)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  command->add_option("--logs", options.logs,
+                      "which pods' logs to read: failed (results come from the pods' termination messages; "
+                      "logs of the first pods to run, of failed pods and of pods whose results did not fit) "
+                      "or all")
+      ->check(CLI::IsMember({"failed", "all"}))
+      ->capture_default_str();
   command->add_option("--kubeconfig", flags->kubeconfig,
                       "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
   command->add_option("--context", options.kubeconfig.context, "kubeconfig context (default: the project's)");

@@ -67,14 +67,37 @@ json server_side_apply(Client& client, const json& object, const ApplyOptions& o
 json create(Client& client, const json& object, bool dry_run) {
   const ResourceType& type = resource_type_of(object);
   const std::string ns = namespace_for(client, type, object);
-  json body = object;
-  if (type.namespaced) body["metadata"]["namespace"] = ns;
   HttpRequest request;
   request.method = "POST";
   request.url = collection_path(type, ns) + dry_run_suffix(dry_run, '?');
   request.headers.push_back("Content-Type: application/json");
-  request.body = body.dump();
+  const json* namespace_set = object.contains("metadata") ? &object["metadata"] : nullptr;
+  if (!type.namespaced || (namespace_set && namespace_set->value("namespace", "") == ns)) {
+    request.body = object.dump();  // as it is: no copy of a large object only to set what it says
+  } else {
+    json body = object;
+    body["metadata"]["namespace"] = ns;
+    request.body = body.dump();
+  }
   return client.send_json(request, "create " + describe_object(type, ns, name_of(object)));
+}
+
+PreparedCreate prepare_create(const Client& client, const json& object) {
+  const ResourceType& type = resource_type_of(object);
+  const std::string ns = namespace_for(client, type, object);
+  json body = object;
+  if (type.namespaced) body["metadata"]["namespace"] = ns;
+  return {name_of(object), collection_path(type, ns), body.dump(), "create " + describe_object(type, ns, name_of(object))};
+}
+
+void send_create(Client& client, const PreparedCreate& create) {
+  HttpRequest request;
+  request.method = "POST";
+  request.url = create.url;
+  request.headers.push_back("Content-Type: application/json");
+  request.body = create.body;
+  const HttpResult result = client.send(request);
+  if (result.status < 200 || result.status >= 300) throw ApiError(create.action, result.status, result.body);
 }
 
 std::optional<json> get(Client& client, const ResourceType& type, const std::string& namespace_name,

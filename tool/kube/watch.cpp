@@ -13,13 +13,20 @@ namespace {
 
 using nlohmann::json;
 
+// The object's metadata, read in place (json::value would copy it, labels and all, per event).
+const json& metadata_of(const json& object) {
+  static const json kNone = json::object();
+  auto found = object.find("metadata");
+  return found != object.end() && found->is_object() ? *found : kNone;
+}
+
 std::string key_of(const json& object) {
-  const json metadata = object.value("metadata", json::object());
+  const json& metadata = metadata_of(object);
   return metadata.value("namespace", "") + "/" + metadata.value("name", "");
 }
 
 std::string version_of(const json& object) {
-  return object.value("metadata", json::object()).value("resourceVersion", "");
+  return metadata_of(object).value("resourceVersion", "");
 }
 
 // The session state: what the caller has been told so far, and where the stream is. Each
@@ -37,7 +44,11 @@ class Session : public std::enable_shared_from_this<Session> {
     start_list(client_, type_, namespace_, options_.selectors,
                [self = shared_from_this()](json listed, std::exception_ptr error) {
                  if (error) return self->done_(self->stats_, error);
-                 self->step([&] { return self->listed(listed) ? Next::Watch : Next::Finish; });
+                 self->step([&] {
+                   const bool keep_going = self->listed(listed);
+                   if (self->options_.listed) *self->options_.listed = true;
+                   return keep_going ? Next::Watch : Next::Finish;
+                 });
                });
   }
 
@@ -69,9 +80,29 @@ class Session : public std::enable_shared_from_this<Session> {
     done_(stats_, nullptr);
   }
 
-  bool deliver(const std::string& type, const json& object) {
+  bool deliver(const std::string& type, json object) {
     delivered_since_connect_ = true;
-    return on_event_(WatchEvent{type, object});
+    return on_event_(WatchEvent{type, std::move(object)});
+  }
+
+  // What is kept of an object seen: its version, and its last state when the caller wants it.
+  struct Known {
+    std::string version;
+    json last;
+  };
+
+  Known known_of(const json& object) const {
+    return {version_of(object), options_.keep_last_state ? object : json()};
+  }
+
+  // A deleted object as the caller learns of it: its last state, or (keep_last_state false)
+  // its name, namespace and version, from its key "namespace/name".
+  static json gone_object(const std::string& key, Known known) {
+    if (!known.last.is_null()) return std::move(known.last);
+    const auto slash = key.find('/');
+    json metadata = {{"name", key.substr(slash + 1)}, {"resourceVersion", known.version}};
+    if (slash > 0) metadata["namespace"] = key.substr(0, slash);
+    return {{"metadata", std::move(metadata)}};
   }
 
   // What comes after a watch request: reconnect, re-list, pause or finish.
@@ -93,33 +124,37 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // Brings the caller from what it knows to the listed state with the fewest events.
-  bool listed(const json& listed) {
+  bool listed(json& listed) {
     resource_version_ = version_of(listed);
-    std::map<std::string, json> now;
-    for (const json& item : listed.value("items", json::array())) now[key_of(item)] = item;
+    std::map<std::string, json> now;  // the items moved, not copied: 10,000 pods are 100 MB
+    if (auto items = listed.find("items"); items != listed.end() && items->is_array())
+      for (json& item : *items) {
+        std::string key = key_of(item);  // before the move: an assignment's right side goes first
+        now[std::move(key)] = std::move(item);
+      }
     for (auto it = known_.begin(); it != known_.end();) {
       if (now.count(it->first)) {
         ++it;
         continue;
       }
-      const json gone = it->second;
+      json gone = gone_object(it->first, std::move(it->second));
       it = known_.erase(it);
-      if (!deliver("DELETED", gone)) return false;
+      if (!deliver("DELETED", std::move(gone))) return false;
     }
-    for (const auto& [key, item] : now) {
+    for (auto& [key, item] : now) {
       auto known = known_.find(key);
       const bool is_new = known == known_.end();
-      if (!is_new && version_of(known->second) == version_of(item)) continue;
-      known_[key] = item;
-      if (!deliver(is_new ? "ADDED" : "MODIFIED", item)) return false;
+      if (!is_new && known->second.version == version_of(item)) continue;
+      known_[key] = known_of(item);
+      if (!deliver(is_new ? "ADDED" : "MODIFIED", std::move(item))) return false;
     }
     return true;
   }
 
   // One event line; false stops the stream (the caller is done, or the version expired).
-  bool handle(const json& event) {
+  bool handle(json& event) {
     const std::string type = event.value("type", "");
-    const json object = event.value("object", json::object());
+    json object = event.contains("object") ? std::move(event["object"]) : json::object();
     if (type == "ERROR") {
       if (object.value("code", 0L) == 410) {
         expired_ = true;
@@ -135,12 +170,12 @@ class Session : public std::enable_shared_from_this<Session> {
     if (type == "DELETED") {
       if (known == known_.end()) return true;
       known_.erase(known);
-      return deliver(type, object);
+      return deliver(type, std::move(object));
     }
-    if (known != known_.end() && version_of(known->second) == version) return true;  // seen already
+    if (known != known_.end() && known->second.version == version) return true;  // seen already
     const std::string delivered = known == known_.end() ? "ADDED" : "MODIFIED";
-    known_[key] = object;
-    return deliver(delivered, object);
+    known_[key] = known_of(object);
+    return deliver(delivered, std::move(object));
   }
 
   bool take(std::string_view chunk) {
@@ -149,7 +184,7 @@ class Session : public std::enable_shared_from_this<Session> {
     for (std::size_t end; (end = pending_.find('\n', start)) != std::string::npos; start = end + 1) {
       const std::string_view line(pending_.data() + start, end - start);
       if (line.find_first_not_of(" \r\t") == std::string_view::npos) continue;
-      const json event = json::parse(line, nullptr, false);
+      json event = json::parse(line, nullptr, false);
       if (event.is_discarded()) continue;  // a torn line: the reconnect replays it
       if (!handle(event)) {
         pending_.clear();
@@ -199,7 +234,7 @@ class Session : public std::enable_shared_from_this<Session> {
   const std::function<bool(const WatchEvent&)> on_event_;
   const WatchCompletion done_;
   int failures_ = 0;  // drops in a row without an event
-  std::map<std::string, json> known_;
+  std::map<std::string, Known> known_;
   std::string resource_version_;
   std::string pending_;
   std::string drop_reason_;

@@ -14,6 +14,7 @@
 #include "kube/logs.h"
 #include "kube/objects.h"
 #include "kube/watch.h"
+#include "submit/record_writer.h"
 #include "submit/run_plan.h"
 
 namespace gkebuild::submit {
@@ -23,10 +24,21 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 std::string name_of(const json& object) {
-  return object.value("metadata", json::object()).value("name", "");
+  auto metadata = object.find("metadata");  // in place: json::value would copy the metadata
+  return metadata != object.end() && metadata->is_object() ? metadata->value("name", "") : "";
 }
 
 bool terminal_phase(const std::string& phase) { return phase == "Succeeded" || phase == "Failed"; }
+
+// Of a Job object, what update_from_job and the follower read again later (its status and
+// whether it is suspended): a sweep's thousands of whole Jobs need not stay in memory.
+json what_progress_reads(const json& job) {
+  json kept = json::object();
+  if (auto status = job.find("status"); status != job.end()) kept["status"] = *status;
+  if (auto spec = job.find("spec"); spec != job.end() && spec->contains("suspend"))
+    kept["spec"]["suspend"] = (*spec)["suspend"];
+  return kept;
+}
 
 class Follower {
  public:
@@ -34,7 +46,7 @@ class Follower {
            FollowView& view)
       : client_(client), jobs_(jobs), options_(std::move(options)), sink_(sink), view_(view) {
     for (std::size_t i = 0; i < jobs_.size(); ++i) index_[jobs_[i].name] = i;
-    for (const auto& object : options_.to_create) queued_.insert(name_of(object));
+    for (const auto& job : options_.to_create) queued_.insert(job.name);
   }
 
   FollowEnd run() {
@@ -120,6 +132,7 @@ class Follower {
     watch.selectors.label_selector = run_selector(options_.run_id);
     watch.timeout_seconds = options_.watch_timeout_seconds;
     watch.cancel = &stop_;
+    watch.keep_last_state = false;  // a deleted object's name is all the follower reads
     return watch;
   }
 
@@ -128,7 +141,9 @@ class Follower {
   }
 
   void watch_pods() {
-    watch(kube::resource_type("v1", "Pod"), watch_options(), [this](const kube::WatchEvent& event) { on_pod(event); });
+    kube::WatchOptions options = watch_options();
+    options.listed = &pods_listed_;
+    watch(kube::resource_type("v1", "Pod"), options, [this](const kube::WatchEvent& event) { on_pod(event); });
   }
 
   // Pod events (why a pod waits: scheduling failures, scale-up, image pulls) as they are
@@ -188,8 +203,11 @@ class Follower {
     std::lock_guard lock(mutex_);
     const std::string job = job_of_pod_name(pod_name);
     if (job.empty()) return;
+    auto pod = jobs_[index_.at(job)].pods.find(pod_name);
+    const bool known = pod != jobs_[index_.at(job)].pods.end();
+    if (known && pod->second.has_output()) return;  // events say why a pod waits; this one waits no more
     pod_events_[pod_name][name_of(event.object)] = kube::object_event(event.object);
-    if (auto pod = jobs_[index_.at(job)].pods.find(pod_name); pod != jobs_[index_.at(job)].pods.end()) {
+    if (known) {
       apply_events(pod_name, pod->second);
       mark_changed();
     }
@@ -226,7 +244,7 @@ class Follower {
         job.reason = "Deleted";
       }
     } else {
-      last_job_[job.name] = event.object;
+      last_job_[job.name] = what_progress_reads(event.object);
       update_from_job(job, event.object);
       explain_queued(job);
     }
@@ -239,9 +257,11 @@ class Follower {
     auto found = index_.find(job_of_pod(event.object));
     if (found == index_.end()) return;
     JobProgress& job = jobs_[found->second];
+    settle_since_ = {};  // pods still arrive: the wait for the rest starts again
     PodProgress& pod = job.pods[name_of(event.object)];
     update_from_pod(pod, event.object);
     apply_events(name_of(event.object), pod);
+    if (pod.has_output()) pod_events_.erase(pod.name);  // what they said is applied; no more are read
     if (auto last = last_job_.find(job.name); last != last_job_.end()) update_from_job(job, last->second);
     if (job.state == JobState::Pending && pod.phase == "Running") job.state = JobState::Running;
     mark_changed();
@@ -270,35 +290,42 @@ class Follower {
     return count;
   }
 
+  // Creates Jobs while the cap allows, at most kCreateBatch before the loop looks at the
+  // view and Ctrl-C again (in_flight() reads every Job: once per batch, not once per Job).
   void create_up_to_cap() {
-    while (true) {
-      {
-        std::lock_guard lock(mutex_);
-        if (options_.to_create.empty() || in_flight() >= static_cast<std::size_t>(options_.max_in_flight)) return;
-      }
-      create_next();
+    static constexpr std::size_t kCreateBatch = 100;
+    std::size_t room = 0;
+    {
+      std::lock_guard lock(mutex_);
+      const std::size_t cap = static_cast<std::size_t>(options_.max_in_flight);
+      const std::size_t busy = in_flight();
+      room = std::min({busy < cap ? cap - busy : 0, options_.to_create.size(), kCreateBatch});
     }
+    while (room-- > 0) create_next();
   }
 
   void create_next() {
-    const json object = std::move(options_.to_create.front());
+    const kube::PreparedCreate create = std::move(options_.to_create.front());
     options_.to_create.pop_front();
-    kube::create(client_, object);
+    kube::send_create(client_, create);
     std::lock_guard lock(mutex_);
-    queued_.erase(name_of(object));
+    queued_.erase(create.name);
     mark_changed();
   }
 
-  // Queues the log of every pod that has output (once) and keeps up to max_log_streams of
-  // them streaming on the client's event loop; the rest wait for a free slot, then are read
-  // whole (their pods have finished by then, or they stream on).
+  // Queues the log of every pod whose log is to be read (once), takes the results of the others
+  // from their termination messages, and keeps up to max_log_streams of them streaming on the
+  // client's event loop; the rest wait for a free slot, then are read whole (their pods have
+  // finished by then, or they stream on).
   void start_logs() {
-    for (const auto& job : jobs_)
-      for (const auto& [name, pod] : job.pods)
-        if (pod.has_output() && logs_started_.insert(name).second) {
-          const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(pod.index) : job.name;
-          logs_waiting_.push_back({job.name, name, prefix});
-        }
+    for (auto& job : jobs_)
+      for (auto& [name, pod] : job.pods) {
+        if (!pod.has_output() || logs_started_.count(name) || pod.results_from_message) continue;
+        if (!read_log_of(job, pod)) continue;
+        logs_started_.insert(name);
+        const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(pod.index) : job.name;
+        logs_waiting_.push_back({job.name, name, prefix});
+      }
     stream_waiting_logs();
   }
 
@@ -310,6 +337,27 @@ class Follower {
       follow_log(logs_waiting_.front(), 0);
       logs_waiting_.pop_front();
     }
+  }
+
+  // Whether `pod` (with output, its log not read yet) is to have its log read now. Under
+  // LogPolicy::Failed, a finished pod whose results came in its termination message has them
+  // recorded here instead.
+  bool read_log_of(const JobProgress& job, PodProgress& pod) {
+    if (options_.logs == LogPolicy::All || pod.log_lines > 0) return true;  // > 0: read in part before
+    // The first pods with output: streamed, or read whole when they ended before a reader came.
+    if (first_logs_given_ < static_cast<std::size_t>(options_.max_log_streams)) {
+      ++first_logs_given_;
+      return true;
+    }
+    if (!terminal_phase(pod.phase)) return false;
+    if (pod.phase == "Failed" || pod.exit_code.value_or(1) != 0) return true;
+    const auto results = complete_results(pod.termination_message);
+    if (!results) return true;
+    for (const auto& line : *results) sink_.result_line(job.name, line);
+    pod.results_from_message = true;
+    pod.termination_message.clear();  // recorded: thousands of pods need not keep theirs
+    mark_changed();
+    return false;
   }
 
   struct PendingLog {
@@ -389,12 +437,13 @@ class Follower {
       const int counted = status.is_object() ? status.value("succeeded", 0) + status.value("failed", 0) : 0;
       int seen = 0;
       for (const auto& [name, pod] : job.pods) seen += terminal_phase(pod.phase);
-      if (seen < counted && !settle_deadline_passed()) return false;
+      if (seen < counted && (!pods_listed_ || !settle_deadline_passed())) return false;
     }
     return logs_waiting_.empty() && logs_started_.size() == logs_done_count();
   }
 
-  // Pods that finished with their Job may reach the pod watch a little later; wait for them a while.
+  // Pods that finished with their Job may reach the pod watch a little later (an Indexed Job's
+  // 10,000 pods, many seconds later); wait for them while they keep coming, up to 5 s of silence.
   bool settle_deadline_passed() {
     if (settle_since_ == Clock::time_point{}) settle_since_ = Clock::now();
     return Clock::now() - settle_since_ > std::chrono::seconds(5);
@@ -402,11 +451,13 @@ class Follower {
 
   std::size_t logs_done_count() const { return logs_done_.size(); }
 
-  // The record and the view change at most ten times a second, and once a second for a sweep
-  // of hundreds of Jobs: each publish rewrites the whole record, so a faster pace would make
-  // following cost the square of the sweep's size.
+  // The record and the view change at most ten times a second; for a sweep of hundreds of Jobs
+  // once a second, or less often where that keeps publishing under 2% of the time: each publish
+  // rewrites the whole record (a 10,000-Job run.json takes about 0.2 s), so a fixed pace would
+  // make following cost the square of the sweep's size.
   bool publish_due() const {
-    const auto pace = std::chrono::milliseconds(jobs_.size() < 200 ? 100 : 1000);
+    const auto pace = jobs_.size() < 200 ? std::chrono::milliseconds(100)
+                                         : std::max<Clock::duration>(std::chrono::seconds(1), 50 * publish_cost_);
     return Clock::now() - last_publish_ >= pace;
   }
 
@@ -421,6 +472,7 @@ class Follower {
     view_.show(lines);
     sink_.jobs_changed(jobs_);
     dirty_ = false;
+    publish_cost_ = Clock::now() - last_publish_;
   }
 
   kube::Client& client_;
@@ -439,13 +491,16 @@ class Follower {
   bool dirty_ = true;
   std::exception_ptr failure_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> pods_listed_{false};  // the pod watch has delivered its first list
   std::set<std::string> logs_started_;
+  std::size_t first_logs_given_ = 0;  // LogPolicy::Failed: the first pods' logs, read in any case
   std::set<std::string> logs_done_;
   std::deque<PendingLog> logs_waiting_;
   std::size_t active_logs_ = 0;  // logs streaming, or waiting to be asked for again
   std::map<std::string, std::map<std::string, kube::ObjectEvent>> pod_events_;  // pod -> event name -> event
   Clock::time_point settle_since_{};
   Clock::time_point last_publish_{};
+  Clock::duration publish_cost_{};
 };
 
 }  // namespace

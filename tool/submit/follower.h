@@ -1,12 +1,12 @@
 // Follows a run on the cluster until every Job has finished: creates the Jobs (at most
 // `max_in_flight` unfinished at once), watches the run's Jobs and Pods (list then
 // watch, resuming after drops and 410s; with a Kueue queue also the namespace's Kueue
-// Workloads), watches the events of its pods, reads each
-// pod's log exactly once (streamed while the pod runs, at most `max_log_streams` at once:
-// a pod that waits for a free stream has its log read whole once one is free), and reports
-// every change to a RunSink (the run record) and to the follow view. The watches and log
-// streams run on the Kubernetes client's event loop: one thread, and over HTTP/2 one
-// connection, however many pods are followed; the calling thread creates and publishes.
+// Workloads), watches the events of its pods, reads pods' logs as `logs` says (each at most
+// once: streamed while the pod runs, at most `max_log_streams` at once; a pod that waits
+// for a free stream has its log read whole once one is free), and reports every change to a
+// RunSink (the run record) and to the follow view. The watches and log streams run on the
+// Kubernetes client's event loop: one thread, and over HTTP/2 one connection, however many
+// pods are followed; the calling thread creates and publishes.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kube/client.h"
+#include "kube/objects.h"
 #include "submit/follow_view.h"
 #include "submit/job_progress.h"
 
@@ -30,18 +31,32 @@ class RunSink {
   virtual void jobs_changed(const std::vector<JobProgress>& jobs) = 0;
   // One log line of one of `job`'s pods, without its prefix.
   virtual void log_line(const std::string& job, const std::string& line) = 0;
+  // One result line of `job` that came in a pod's termination message (its log is not read).
+  virtual void result_line(const std::string& job, const std::string& line) = 0;
+};
+
+// Which pods' logs are read.
+enum class LogPolicy {
+  All,     // every pod's
+  // The logs of the first `max_log_streams` pods to run are read (streamed while they run, so a
+  // sweep's first Jobs show their output, and a small sweep's logs are all read); any other
+  // pod's results come from its termination message (gkebuild's
+  // workloads write them there), and its log is read only when it failed or its results did
+  // not all come that way. A 10,000-Job sweep then costs no request per Job for its logs.
+  Failed,
 };
 
 struct FollowOptions {
   std::string namespace_name;
   std::string run_id;
-  std::deque<nlohmann::json> to_create;  // Jobs still to create, in order
+  std::deque<kube::PreparedCreate> to_create;  // Jobs still to create, in order
   int max_in_flight = 50;
   std::string queue;  // the run's Kueue queue, if any: Workloads are watched to say why Jobs wait
   bool follow = true;                          // false: create and return (--detach)
   const std::atomic<bool>* interrupted = nullptr;  // Ctrl-C: stop following, leave the run
   int watch_timeout_seconds = 300;
   int max_log_streams = 8;  // log streams at once: a 10,000-Job sweep must not mean 10,000
+  LogPolicy logs = LogPolicy::Failed;
 };
 
 enum class FollowEnd { Finished, Interrupted, Detached };

@@ -191,6 +191,7 @@ void update_from_pod(PodProgress& pod, const json& object) {
   if (terminated.contains("exitCode")) {
     pod.exit_code = terminated.value("exitCode", 0);
     pod.terminated_reason = text(terminated, "reason");
+    pod.termination_message = text(terminated, "message");
     if (const auto s = text(terminated, "startedAt"); !s.empty()) pod.start = s;
     pod.end = text(terminated, "finishedAt");
   }

@@ -31,6 +31,7 @@ struct PodProgress {
   std::optional<int> exit_code;
   std::string terminated_reason;  // Error, OOMKilled, ContainerStatusUnknown…
   std::string evicted;            // the kubelet's message when the pod was evicted (status.reason Evicted)
+  std::string termination_message;  // the main container's state.terminated.message (its result lines)
   std::string start;  // container start (RFC 3339), or empty
   std::string end;
   // From events: the latest scale-up or scheduling failure, and whether a pull started.
@@ -38,6 +39,7 @@ struct PodProgress {
   std::string failed_scheduling;
   bool pulling = false;
   int log_lines = 0;  // lines of its log already delivered (kept in the record, so a re-attach repeats none)
+  bool results_from_message = false;  // its results were taken from the termination message (no log read)
 
   bool has_output() const { return phase == "Running" || phase == "Succeeded" || phase == "Failed"; }
 };

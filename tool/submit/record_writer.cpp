@@ -1,5 +1,7 @@
 #include "submit/record_writer.h"
 
+#include <algorithm>
+
 #include "base/atomic_file.h"
 #include "runrecord/results_file.h"
 #include "runrecord/run_store.h"
@@ -46,11 +48,13 @@ void update_job(runrecord::JobRecord& record, const JobProgress& job) {
     record.pods.push_back({name, pod.node, pod.exit_code, time_of(pod.start), time_of(pod.end)});
 }
 
+// follow.json: pod -> log lines recorded, or -1 when its results came from its termination
+// message (a follow that comes back must not record them twice).
 void save_positions(const fs::path& run_dir, const std::vector<JobProgress>& jobs) {
   json positions = json::object();
   for (const auto& job : jobs)
     for (const auto& [name, pod] : job.pods)
-      if (pod.log_lines > 0) positions[name] = pod.log_lines;
+      if (pod.log_lines > 0 || pod.results_from_message) positions[name] = pod.results_from_message ? -1 : pod.log_lines;
   write_file_atomically(positions_file(run_dir), positions.dump() + "\n");
 }
 
@@ -73,6 +77,10 @@ void RecordWriter::log_line(const std::string& job, const std::string& line) {
   if (!out) out = std::make_unique<std::ofstream>(dir_ / "logs" / (job + ".log"), std::ios::app);
   *out << line << "\n";
   out->flush();
+  if (const json result = result_of(line); !result.is_null()) runrecord::append_result_line(dir_, job, result);
+}
+
+void RecordWriter::result_line(const std::string& job, const std::string& line) {
   if (const json result = result_of(line); !result.is_null()) runrecord::append_result_line(dir_, job, result);
 }
 
@@ -109,12 +117,28 @@ json result_of(const std::string& line) {
   return parsed;
 }
 
+std::optional<std::vector<std::string>> complete_results(const std::string& message) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < message.size()) {
+    std::size_t end = message.find('\n', start);
+    if (end == std::string::npos) end = message.size();
+    std::string line = message.substr(start, end - start);
+    start = end + 1;
+    if (line == kResultsTruncated) return std::nullopt;
+    if (!result_of(line).is_null()) lines.push_back(std::move(line));
+  }
+  if (lines.empty()) return std::nullopt;
+  return lines;
+}
+
 void update_record(runrecord::RunRecord& record, const std::vector<JobProgress>& jobs) {
   bool all_finished = true;
+  std::map<std::string_view, runrecord::JobRecord*> entries;  // by name: a sweep has thousands
+  for (auto& entry : record.jobs) entries.emplace(entry.name, &entry);
   for (const auto& job : jobs) {
     all_finished = all_finished && is_finished(job.state);
-    for (auto& entry : record.jobs)
-      if (entry.name == job.name) update_job(entry, job);
+    if (auto entry = entries.find(job.name); entry != entries.end()) update_job(*entry->second, job);
   }
   if (all_finished && !record.finished) record.finished = runrecord::Clock::now();
 }
@@ -140,7 +164,9 @@ std::vector<JobProgress> progress_from_record(const fs::path& run_dir, const run
       progress.exit_code = pod.exit_code;
       progress.start = text_of(pod.start);
       progress.end = text_of(pod.end);
-      progress.log_lines = positions.value(pod.name, 0);
+      const int position = positions.value(pod.name, 0);
+      progress.log_lines = std::max(position, 0);
+      progress.results_from_message = position < 0;
       job.pods[pod.name] = progress;
     }
     jobs.push_back(std::move(job));

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ class RecordWriter : public RunSink {
 
   void jobs_changed(const std::vector<JobProgress>& jobs) override;
   void log_line(const std::string& job, const std::string& line) override;
+  void result_line(const std::string& job, const std::string& line) override;
 
   const runrecord::RunRecord& record() const { return record_; }
   const std::filesystem::path& dir() const { return dir_; }
@@ -42,6 +44,13 @@ runrecord::RunRecord new_record(const project::Project& project, const RunPlan& 
 
 // The JSON object of a workload result line (schema gkebuild.workload.v1), or null.
 nlohmann::json result_of(const std::string& line);
+
+// The note a gkebuild workload ends its termination log with when its results did not all
+// fit (workloads/common/results.h, kResultsTruncated).
+inline constexpr const char* kResultsTruncated = "gkebuild: more results in the log";
+// The result lines of a pod's termination message when it holds all of the pod's results: at
+// least one, and no kResultsTruncated; nullopt otherwise (then its log has to be read).
+std::optional<std::vector<std::string>> complete_results(const std::string& message);
 
 // Jobs as the follower tracks them, from a record (re-attaching to a run): states,
 // pods, and how many log lines of each pod the record already holds (follow.json).

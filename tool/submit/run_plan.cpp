@@ -88,7 +88,8 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
     plan.images[image->name] = render::image_reference(project, *image, options);
   for (auto& file : render::render_project(project, options)) {
     if (file.kind != render::OutputKind::Manifest) continue;
-    PlannedObject object{file.file_name, file.text, request.objects ? object_of(file.text) : json()};
+    json converted = request.objects ? object_of(file.text) : json();
+    PlannedObject object{file.file_name, std::move(file.text), std::move(converted)};
     if (file.object_kind == "Job")
       plan.jobs.push_back(request.objects ? planned_job(std::move(object), experiment)
                                           : PlannedJob{std::move(object), file.object_name});

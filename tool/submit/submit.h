@@ -38,6 +38,9 @@ struct SubmitOptions {
   // loopback only) or "host" (the host's network, which a workload downloading data needs).
   std::string network = "private";
   int max_in_flight = 50;
+  // --logs: "failed" (results from the pods' termination messages; logs read for the first
+  // pods to run, failed pods, and pods whose results did not fit) or "all" (every pod's log).
+  std::string logs = "failed";
   std::vector<std::string> insecure_registries;
   std::string ca_file;
   kube::KubeconfigOptions kubeconfig;  // --kubeconfig, --context (default: the project's)

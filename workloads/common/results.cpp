@@ -3,7 +3,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 
 #include "common/errors.h"
 #include "common/host_facts.h"
@@ -24,8 +27,30 @@ std::string utc_timestamp() {
   return text;
 }
 
-ResultWriter::ResultWriter(std::ostream& out, std::string workload, nlohmann::json device)
-    : out_(out), workload_(std::move(workload)), device_(std::move(device)), host_(host_facts()) {}
+std::string default_termination_log() {
+  if (const char* path = std::getenv("GKEBUILD_TERMINATION_LOG")) return path;
+  std::error_code error;
+  return std::filesystem::exists("/dev/termination-log", error) ? "/dev/termination-log" : "";
+}
+
+ResultWriter::ResultWriter(std::ostream& out, std::string workload, nlohmann::json device,
+                           std::string termination_log)
+    : out_(out),
+      workload_(std::move(workload)),
+      device_(std::move(device)),
+      host_(host_facts()),
+      termination_log_(std::move(termination_log)) {}
+
+// Rewrites the whole termination log each time: the container may end after any line.
+void ResultWriter::keep_for_termination_log(const std::string& line) {
+  if (termination_log_.empty()) return;
+  const std::size_t note = std::char_traits<char>::length(kResultsTruncated) + 1;
+  if (!truncated_ && kept_.size() + line.size() + 1 + note <= kTerminationLogLimit) kept_ += line + "\n";
+  else truncated_ = true;
+  std::ofstream file(termination_log_, std::ios::trunc);
+  file << kept_ << (truncated_ ? std::string(kResultsTruncated) + "\n" : "");
+  // A termination log that cannot be written costs a log read, not the result.
+}
 
 nlohmann::json ResultWriter::line(const Measurement& m) const {
   nlohmann::json j;
@@ -48,8 +73,10 @@ void ResultWriter::write(const Measurement& m) {
   if (!std::isfinite(m.value)) {
     throw RunError("measurement " + m.metric + " is not a finite number; no result written");
   }
-  out_ << line(m).dump() << '\n';
+  const std::string text = line(m).dump();
+  out_ << text << '\n';
   out_.flush();
+  keep_for_termination_log(text);
 }
 
 }  // namespace gkebuild::workloads

@@ -21,10 +21,21 @@ struct Measurement {
   nlohmann::json extra = nlohmann::json::object();  // spread, algorithm, epoch…
 };
 
+// Kubernetes reports what a container leaves in its termination log (4096 bytes at most) in
+// the pod's status, which gkebuild submit watches anyway: result lines there need no log read.
+inline constexpr std::size_t kTerminationLogLimit = 4096;
+// The last line of a termination log whose results did not all fit: the rest are in the log.
+inline constexpr const char* kResultsTruncated = "gkebuild: more results in the log";
+// $GKEBUILD_TERMINATION_LOG, else /dev/termination-log where it exists (the kubelet mounts it
+// in every container), else "": no termination log.
+std::string default_termination_log();
+
 class ResultWriter {
  public:
-  // `device` is the device object of common/device.h's device_json().
-  ResultWriter(std::ostream& out, std::string workload, nlohmann::json device);
+  // `device` is the device object of common/device.h's device_json(). Each result line also goes
+  // to `termination_log` (when not empty): whole lines while they fit, then kResultsTruncated.
+  ResultWriter(std::ostream& out, std::string workload, nlohmann::json device,
+               std::string termination_log = default_termination_log());
 
   // Writes one line and flushes it, so a log follower sees results as they come.
   // Throws RunError for a value that is not a finite number (never print a wrong figure).
@@ -37,6 +48,11 @@ class ResultWriter {
   std::string workload_;
   nlohmann::json device_;
   nlohmann::json host_;
+  std::string termination_log_;
+  std::string kept_;  // the result lines in the termination log so far
+  bool truncated_ = false;
+
+  void keep_for_termination_log(const std::string& line);
 };
 
 // Now in UTC as RFC 3339 with milliseconds, e.g. 2026-11-21T23:59:07.123Z.
