@@ -127,6 +127,11 @@ HttpResponse HttpClient::send(const HttpRequest& request) {
 
 uint64_t HttpClient::start(HttpRequest request, HttpCompletion done) {
   auto transfer = std::make_unique<http_detail::Transfer>(std::move(request), state_->options, state_->current_pool());
+  // Started together, transfers to one origin wait for the first connection rather than
+  // each opening its own: over HTTP/2 they then share it as streams. Only on the loop, whose
+  // one multi handle sees that connection: a send() that waited so for a connection another
+  // thread's transfer holds could wait forever (a parallel pull through a redirect hung).
+  curl_easy_setopt(transfer->handle(), CURLOPT_PIPEWAIT, 1L);
   return state_->started_loop().start(std::move(transfer), std::move(done));
 }
 

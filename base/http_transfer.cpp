@@ -260,9 +260,6 @@ void Transfer::configure(const HttpClientOptions& options) {
   if (connect_to_) curl_easy_setopt(curl, CURLOPT_CONNECT_TO, connect_to_);
   curl_easy_setopt(curl, CURLOPT_SHARE, pool_->handle());
   curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
-  // Started together, transfers to one origin wait for the first connection rather than
-  // each opening its own: over HTTP/2 they then share it as streams.
-  curl_easy_setopt(curl, CURLOPT_PIPEWAIT, 1L);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers_);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, user_agent());
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
