@@ -54,6 +54,19 @@ TEST(JinjaErrors, TypeErrorsUsePythonWording) {
   EXPECT_EQ(fail("{{ 1 / 0 }}").message, "division by zero");
 }
 
+TEST(JinjaErrors, DictGrowingUnderItsItemsLoopIsPythonsRuntimeError) {
+  // `for k, v in d.items()` reads the dict in place: a body that adds a key is refused as
+  // Python refuses it, one that changes a value shows the new value to later steps.
+  EXPECT_EQ(fail("{% set d = {'a': 1, 'b': 2} %}{% for k, v in d.items() %}{% set _ = d.update({k + k: v}) %}{% endfor %}")
+                .message,
+            "dictionary changed size during iteration");
+  Environment env{Options{}};
+  EXPECT_EQ(env.render_string("{% set d = {'a': 1, 'b': 2} %}{% for k, v in d.items() %}{% set _ = d.update({'b': 5}) %}"
+                              "{{ k }}={{ v }};{% endfor %}",
+                              Json::object(), "page.j2"),
+            "a=1;b=5;");
+}
+
 TEST(JinjaErrors, UnknownFiltersAndTestsFailAtParseTime) {
   // The filter sits in a branch that never runs: still an error, as in Jinja2.
   Failure f = fail("{% if false %}\n{{ i | nosuch }}{% endif %}");

@@ -45,6 +45,7 @@ struct GetattrExpr : Expr {
       : Expr(ExprKind::Getattr, offset), object(std::move(object)), name(std::move(name)) {}
   ExprPtr object;
   std::string name;
+  bool dict_method = false;  // `name` is a dict method (items, get …): a mapping's key does not answer it
 };
 struct GetitemExpr : Expr {
   GetitemExpr(size_t offset, ExprPtr object, ExprPtr index)

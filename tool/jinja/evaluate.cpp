@@ -264,6 +264,11 @@ Value Interpreter::eval_node(const Expr& expr) {
       const auto& e = static_cast<const GetattrExpr&>(expr);
       Value object = eval(*e.object);
       if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message(), TemplateErrorKind::Undefined);
+      // A record's field (`job.name`): the parser already knows that no method has this name.
+      if (object.kind() == Kind::Dict && !e.dict_method) {
+        Value found;
+        if (mapping_find(object, e.name, found)) return found;
+      }
       return getattr(object, e.name);
     }
     case ExprKind::Getitem: {

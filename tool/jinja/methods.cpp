@@ -423,9 +423,11 @@ Value list_method(const Value& self, std::string_view name, CallArgs& args) {
 
 }  // namespace
 
+bool is_dict_method(std::string_view name) { return kDictMethodNames.contains(name); }
+
 bool has_method(const Value& self, std::string_view name) {
   if (self.is_str()) return kStrMethodNames.contains(name);
-  if (self.is_mapping()) return kDictMethodNames.contains(name);
+  if (self.is_mapping()) return is_dict_method(name);
   if (self.kind() == Kind::Tuple) return name == "count" || name == "index";
   if (self.is_list_like()) return kListMethodNames.contains(name);
   return false;

@@ -91,6 +91,8 @@ struct NativeFunction : Object {
 // str/dict/list methods (methods.cpp): whether `name` is a method of the value's type,
 // and calling it.
 bool has_method(const Value& self, std::string_view name);
+// Whether `name` is a method of dicts, whose keys then do not answer `d.name`.
+bool is_dict_method(std::string_view name);
 Value call_method(Interpreter& interp, const Value& self, std::string_view name, CallArgs& args);
 
 // `self` in a template: attribute access renders the named block (render_templates.cpp).

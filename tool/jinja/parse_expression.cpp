@@ -1,6 +1,7 @@
 // Expressions, by Jinja2's precedence: conditional, or, and, not, comparisons, + -, ~,
 // * / // %, **, unary - +, then postfix (. [] ()) and filters/tests.
 #include "jinja/filters.h"
+#include "jinja/objects.h"
 #include "jinja/parser_internal.h"
 #include "jinja/tests.h"
 
@@ -262,8 +263,11 @@ ExprPtr Parser::parse_subscript(ExprPtr node) {
   const Token& token = next();
   if (token.type == TokenType::Dot) {
     const Token& attr = next();
-    if (attr.type == TokenType::Name)
-      return std::make_unique<GetattrExpr>(token.offset, std::move(node), std::string(attr.text));
+    if (attr.type == TokenType::Name) {
+      auto getattr = std::make_unique<GetattrExpr>(token.offset, std::move(node), std::string(attr.text));
+      getattr->dict_method = is_dict_method(getattr->name);
+      return getattr;
+    }
     if (attr.type != TokenType::Integer) fail("expected name or number", attr.offset);
     return std::make_unique<GetitemExpr>(token.offset, std::move(node),
                                          std::make_unique<ConstExpr>(attr.offset, Value::integer(attr.int_value)));

@@ -249,16 +249,27 @@ Sequence::Sequence(const Value& value) : holder_(value) {
 
 Sequence::Sequence(const Value& mapping, ItemsTag) : holder_(mapping), items_mode_(true) {
   if (mapping.kind() == Kind::Dict) {
-    owned_pairs_ = mapping.pairs();
-  } else {
-    owned_pairs_.reserve(mapping.json().size());
-    mapping_for_each(mapping, [&](const Value& k, const Value& v) { owned_pairs_.emplace_back(k, v); });
+    pairs_ = &mapping.pairs();  // DictBox's vector: holder_ keeps it, pair_at re-reads it
+    size_ = pairs_->size();
+    return;
   }
+  owned_pairs_.reserve(mapping.json().size());
+  mapping_for_each(mapping, [&](const Value& k, const Value& v) { owned_pairs_.emplace_back(k, v); });
   size_ = owned_pairs_.size();
 }
 
+const std::pair<Value, Value>* Sequence::pair_at(size_t index) const {
+  if (!items_mode_) return nullptr;
+  if (!pairs_) return &owned_pairs_[index];
+  if (pairs_->size() != size_) throw EvalError("dictionary changed size during iteration");
+  return &(*pairs_)[index];
+}
+
 Value Sequence::at(size_t index) const {
-  if (items_mode_) return Value::tuple({owned_pairs_[index].first, owned_pairs_[index].second});
+  if (items_mode_) {
+    const auto* pair = pair_at(index);
+    return Value::tuple({pair->first, pair->second});
+  }
   if (items_) return (*items_)[index];
   if (pairs_) return (*pairs_)[index].first;
   if (json_->is_array()) return Value::from_json((*json_)[index]);

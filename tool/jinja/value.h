@@ -168,13 +168,16 @@ int compare(const Value& a, const Value& b, bool case_insensitive = false);
 class Sequence {
  public:
   explicit Sequence(const Value& value);
-  // What `mapping.items()` yields, as (key, value) tuples, without building them: a copy of
-  // the pairs taken now (the loop body may change the mapping), each tuple made only when asked.
+  // What `mapping.items()` yields, as (key, value) tuples, without building them: a template's
+  // own dict is read in place at each step (the body may update it: a change of size is
+  // Python's RuntimeError), a context mapping's pairs are taken now; each tuple is made only
+  // when asked.
   static Sequence items_of(const Value& mapping) { return Sequence(mapping, ItemsTag{}); }
   size_t size() const { return size_; }
   Value at(size_t index) const;
-  // The (key, value) pair at `index` of an items_of sequence; null for other sequences.
-  const std::pair<Value, Value>* pair_at(size_t index) const { return items_mode_ ? &owned_pairs_[index] : nullptr; }
+  // The (key, value) pair at `index` of an items_of sequence, valid until the mapping
+  // changes; null for other sequences.
+  const std::pair<Value, Value>* pair_at(size_t index) const;
 
  private:
   struct ItemsTag {};

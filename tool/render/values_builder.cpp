@@ -20,8 +20,11 @@ jinja::Value* MappingBuilder::find(std::string_view key) {
     auto found = index_.find(key);
     return found == index_.end() ? nullptr : &(*scratch_)[start_ + found->second].second;
   }
-  for (std::size_t i = start_; i < scratch_->size(); ++i)
-    if ((*scratch_)[i].first.str() == key) return &(*scratch_)[i].second;
+  // Length and first letter rule out most keys without a call to memcmp.
+  for (std::size_t i = start_; i < scratch_->size(); ++i) {
+    const std::string_view known = (*scratch_)[i].first.str();
+    if (known.size() == key.size() && (key.empty() || known[0] == key[0]) && known == key) return &(*scratch_)[i].second;
+  }
   return nullptr;
 }
 
