@@ -133,7 +133,8 @@ TEST_F(SubmitTest, FollowedSweepMultiplexesWatchesAndLogStreamsOnOneConnection) 
                                 "--image gemm=" + kPinned);
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   const auto run = only_run();
-  for (const auto& job : run_json(run)["jobs"])
+  const json record = run_json(run);  // held: a range-for over run_json(run)["jobs"] read freed memory
+  for (const auto& job : record["jobs"])
     EXPECT_EQ(lines_of(run / "logs" / (job["name"].get<std::string>() + ".log")).size(), 3u) << job["name"];
   const json stats = server.control("stats");
   int streaming_connections = 0;
