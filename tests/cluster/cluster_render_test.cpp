@@ -233,7 +233,7 @@ TEST_F(ClusterRender, UpWithoutAnAccountFailsWithGcloudsMessage) {
 
 // The kubeconfig `gcloud container clusters get-credentials` writes, with the real
 // gke-gcloud-auth-plugin as its exec plugin, and a gcloud without an account.
-TEST_F(ClusterRender, GkeAuthPluginWithoutAnAccountSaysWhatToDo) {
+TEST_F(ClusterRender, GkeAuthPluginWithoutAnAccountNamesTheFix) {
   const auto kubeconfig = dir.write("kubeconfig",
                                     "apiVersion: v1\nkind: Config\ncurrent-context: gke_my-project_us-central1_demo\n"
                                     "clusters:\n- name: gke\n  cluster: {server: 'https://127.0.0.1:9'}\n"
