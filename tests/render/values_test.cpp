@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/source_error.h"
 #include "common/temp_dir.h"
+#include "jinja/environment.h"
 #include "render/values.h"
 #include "render/values_json.h"
 #include "render/values_yaml.h"
@@ -150,6 +151,35 @@ TEST(ValuesJson, ErrorsNameFileLineAndColumn) {
   EXPECT_EQ(error_of([] { json_file("{\"a\": \"x\\q\"}"); }), "v.json:1:9: invalid JSON: invalid escape");
   EXPECT_EQ(error_of([] { json_file("{} x"); }), "v.json:1:4: invalid JSON: unexpected text after the JSON document");
   EXPECT_EQ(error_of([] { json_file("{\"a\": \"open"); }), "v.json:1:7: invalid JSON: unterminated string");
+}
+
+// A JSON values file is read into a read-only document; a template that changes its lists
+// and dicts in place changes copies that every reference sees, as Python's objects would be
+// (expected output from Python jinja2 3.1).
+TEST(ValuesJson, TemplatesChangeDocumentDataInPlaceAsInJinja2) {
+  const Value values = parse_json_values(R"({"jobs": [{"a": "s"}], "d": {"a": 1, "b": 2}, "l": [1, 2, 3]})", "v.json");
+  jinja::Environment environment;
+  environment.add_template(
+      "t",
+      "{% set j = jobs[0] %}{% set _ = j.update({'x': 1}) %}{{ jobs[0].x }} {{ j.x }} {% set _ = jobs.append(5) %}"
+      "{{ jobs|length }} {{ jobs[0] is sameas j }} {{ jobs|tojson }}\n"
+      "{% for k, v in d.items() %}{% set _ = d.update({'b': 9}) %}{{ k }}{{ v }},{% endfor %} {{ d.pop('a') }} {{ d }}\n"
+      "{% for x in l %}{% if loop.first %}{% set _ = l.reverse() %}{% endif %}{{ x }}{% endfor %} {{ l }} "
+      "{{ l is sameas l }}");
+  EXPECT_EQ(environment.render_file("t", values),
+            "1 1 2 True [{\"a\": \"s\", \"x\": 1}, 5]\n"
+            "a1,b9, 1 {'b': 9}\n"
+            "121 [3, 2, 1] True");
+}
+
+// Values merged from several JSON files borrow from each file's document: the merge keeps
+// the documents alive after the files' own values are gone (AddressSanitizer checks this).
+TEST(ValuesJson, MergedFilesKeepTheirDocuments) {
+  testing::TempDir scratch;
+  scratch.write("a.json", R"({"keep": "from \u0061", "a": {"x": "s", "l": ["p"]}})");
+  scratch.write("b.json", R"({"a": {"y": "t"}})");
+  const Value values = load_values({scratch / "a.json", scratch / "b.json"}, {{"z", "1"}});
+  EXPECT_EQ(jinja::to_json(values).dump(), R"({"keep":"from a","a":{"x":"s","l":["p"],"y":"t"},"z":1})");
 }
 
 TEST(ValuesJson, NestingIsLimited) {

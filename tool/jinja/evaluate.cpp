@@ -60,7 +60,8 @@ Value Interpreter::getattr(const Value& object, std::string_view name) {
   switch (object.kind()) {
     case Kind::Undefined: fail_undefined(object);
     case Kind::Dict:
-    case Kind::JsonDict: {
+    case Kind::JsonDict:
+    case Kind::DocDict: {
       if (has_method(object, name)) break;
       Value found;
       if (mapping_find(object, name, found)) return found;
@@ -94,7 +95,8 @@ Value Interpreter::getitem(const Value& object, const Value& key) {
   switch (object.kind()) {
     case Kind::Undefined: fail_undefined(object);
     case Kind::Dict:
-    case Kind::JsonDict: {
+    case Kind::JsonDict:
+    case Kind::DocDict: {
       Value found;
       if (mapping_find(object, key, found)) return found;
       break;
@@ -102,6 +104,7 @@ Value Interpreter::getitem(const Value& object, const Value& key) {
     case Kind::List:
     case Kind::Tuple:
     case Kind::JsonList:
+    case Kind::DocList:
       if (key.is_int() || key.is_bool()) {
         int64_t index = key.as_int();
         Sequence seq(object);
@@ -265,7 +268,7 @@ Value Interpreter::eval_node(const Expr& expr) {
       Value object = eval(*e.object);
       if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message(), TemplateErrorKind::Undefined);
       // A record's field (`job.name`): the parser already knows that no method has this name.
-      if (object.kind() == Kind::Dict && !e.dict_method) {
+      if ((object.kind() == Kind::Dict || object.kind() == Kind::DocDict) && !e.dict_method) {
         Value found;
         if (mapping_find(object, e.name, found)) return found;
       }

@@ -79,7 +79,8 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
     case Kind::Str: append_json_string(out, value.str()); return;
     case Kind::List:
     case Kind::Tuple:
-    case Kind::JsonList: {
+    case Kind::JsonList:
+    case Kind::DocList: {
       Sequence seq(value);
       if (seq.size() == 0) {
         out += "[]";
@@ -96,7 +97,8 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
       return;
     }
     case Kind::Dict:
-    case Kind::JsonDict: {
+    case Kind::JsonDict:
+    case Kind::DocDict: {
       std::vector<std::pair<std::string, Value>> entries;
       mapping_for_each(value, [&](const Value& k, const Value& v) {
         if (!k.is_str() && !k.is_number() && !k.is_none())

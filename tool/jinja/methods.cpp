@@ -433,8 +433,19 @@ bool has_method(const Value& self, std::string_view name) {
   return false;
 }
 
+namespace {
+// Methods that only read: on a values document's container they read it in place; any other
+// method changes it, and works on the container's copy (edit_in_place).
+bool reads_only(const Value& self, std::string_view name) {
+  if (self.is_mapping()) return name == "items" || name == "keys" || name == "values" || name == "get" || name == "copy";
+  return name == "count" || name == "index" || name == "copy";
+}
+}  // namespace
+
 Value call_method(Interpreter& in, const Value& self, std::string_view name, CallArgs& args) {
   if (self.is_str()) return str_method(in, self.str(), name, args);
+  if (self.is_doc() && (self.doc_edited() || !reads_only(self, name)))
+    return call_method(in, edit_in_place(self), name, args);
   // A list or dict changed in place may now hold itself (`x.append(x)`): the interpreter empties
   // such containers when the render ends, so that no reference cycle outlives it.
   if (self.kind() == Kind::List || self.kind() == Kind::Dict) in.note_changed_in_place(self);

@@ -111,7 +111,9 @@ Value concat_sequences(const Value& a, const Value& b) {
   return a.kind() == Kind::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
 }
 
-bool is_list(const Value& v) { return v.kind() == Kind::List || v.kind() == Kind::JsonList; }
+bool is_list(const Value& v) {
+  return v.kind() == Kind::List || v.kind() == Kind::JsonList || v.kind() == Kind::DocList;
+}
 }  // namespace
 
 Value binary_op(BinaryOp op, const Value& a, const Value& b) {

@@ -91,8 +91,9 @@ bool all_cased(Interpreter& in, const Value& v, bool want_lower) {
 bool t_lower(Interpreter& in, const Value& v, CallArgs&) { return all_cased(in, v, true); }
 bool t_upper(Interpreter& in, const Value& v, CallArgs&) { return all_cased(in, v, false); }
 
-bool t_sameas(Interpreter&, const Value& v, CallArgs& args) {
-  const Value& other = required_arg(args, "sameas", "other");
+bool t_sameas(Interpreter&, const Value& value, CallArgs& args) {
+  const Value& v = resolved(value);
+  const Value& other = resolved(required_arg(args, "sameas", "other"));
   if (v.kind() != other.kind()) return false;
   switch (v.kind()) {
     case Kind::None:
@@ -101,6 +102,8 @@ bool t_sameas(Interpreter&, const Value& v, CallArgs& args) {
     case Kind::Int: return v.as_int() == other.as_int() && v.as_int() >= -5 && v.as_int() <= 256;
     case Kind::JsonList:
     case Kind::JsonDict: return &v.json() == &other.json();
+    case Kind::DocList:
+    case Kind::DocDict: return &v.doc_slot() == &other.doc_slot();
     case Kind::Str: return v.str().data() == other.str().data() && v.str().size() == other.str().size();
     default: return v.object_ptr() == other.object_ptr();
   }

@@ -1,6 +1,8 @@
 #include "jinja/value.h"
 
 #include <cmath>
+#include <cstring>
+#include <deque>
 
 #include "jinja/errors.h"
 #include "jinja/limits.h"
@@ -91,6 +93,31 @@ void free_iteratively(std::vector<Value>* items, std::vector<std::pair<Value, Va
 ListBox::~ListBox() { free_iteratively(&items, nullptr); }
 DictBox::~DictBox() { free_iteratively(nullptr, &pairs); }
 
+Value Value::doc_root(const DocSlot& root, std::shared_ptr<Object> document) {
+  Value v = doc(root);
+  if (v.is_str() || v.is_doc()) v.obj_ = std::move(document);
+  return v;
+}
+
+const Value& edit_in_place(const Value& doc_container) {
+  if (const Value* edited = doc_container.doc_edited()) return *edited;
+  Value copy;
+  if (doc_container.kind() == Kind::DocList) {
+    copy = Value::list(to_vector(doc_container));
+  } else {
+    std::vector<std::pair<Value, Value>> pairs;
+    mapping_for_each(doc_container, [&](const Value& k, const Value& v) { pairs.emplace_back(k, v); });
+    copy = Value::dict(std::move(pairs));
+  }
+  // Kept until the process exits, as the documents of a command's values files are.
+  static std::deque<Value> copies;
+  const Value& kept = copies.emplace_back(std::move(copy));
+  auto& slot = const_cast<DocSlot&>(doc_container.doc_slot());  // a document is ours to change
+  slot.type = DocSlot::Edited;
+  slot.edited = &kept;
+  return kept;
+}
+
 Value Value::list(std::vector<Value> items) {
   auto box = std::make_shared<ListBox>();
   box->items = std::move(items);
@@ -157,10 +184,12 @@ std::string_view type_name(const Value& value) {
     case Kind::Float: return "float";
     case Kind::Str: return "str";
     case Kind::List:
-    case Kind::JsonList: return "list";
+    case Kind::JsonList:
+    case Kind::DocList: return "list";
     case Kind::Tuple: return "tuple";
     case Kind::Dict:
-    case Kind::JsonDict: return "dict";
+    case Kind::JsonDict:
+    case Kind::DocDict: return "dict";
     case Kind::Object: return value.object_ptr()->type_name();
   }
   return "object";
@@ -184,6 +213,11 @@ bool truthy(const Value& value) {
     case Kind::Dict: return !value.pairs().empty();
     case Kind::JsonList:
     case Kind::JsonDict: return !value.json().empty();
+    case Kind::DocList:
+    case Kind::DocDict: {
+      const Value& current = resolved(value);
+      return &current == &value ? value.doc_slot().size != 0 : truthy(current);
+    }
     case Kind::Object: return true;
   }
   return false;
@@ -198,6 +232,11 @@ size_t length(const Value& value) {
     case Kind::Dict: return value.pairs().size();
     case Kind::JsonList:
     case Kind::JsonDict: return value.json().size();
+    case Kind::DocList:
+    case Kind::DocDict: {
+      const Value& current = resolved(value);
+      return &current == &value ? value.doc_slot().size : length(current);
+    }
     default: break;
   }
   if (value.is_object()) {
@@ -215,12 +254,15 @@ bool is_iterable(const Value& value) {
     case Kind::Tuple:
     case Kind::Dict:
     case Kind::JsonList:
-    case Kind::JsonDict: return true;
+    case Kind::JsonDict:
+    case Kind::DocList:
+    case Kind::DocDict: return true;
     default: return false;
   }
 }
 
-Sequence::Sequence(const Value& value) : holder_(value) {
+Sequence::Sequence(const Value& value_or_doc) : holder_(resolved(value_or_doc)) {
+  const Value& value = holder_;
   switch (value.kind()) {
     case Kind::Undefined: return;
     case Kind::Str:
@@ -242,15 +284,26 @@ Sequence::Sequence(const Value& value) : holder_(value) {
       json_ = &value.json();
       size_ = json_->size();
       return;
+    case Kind::DocList:
+    case Kind::DocDict:
+      doc_ = &value.doc_slot();
+      size_ = doc_->size;
+      return;
     default:
       throw EvalError("'" + std::string(type_name(value)) + "' object is not iterable");
   }
 }
 
-Sequence::Sequence(const Value& mapping, ItemsTag) : holder_(mapping), items_mode_(true) {
+Sequence::Sequence(const Value& mapping_or_doc, ItemsTag) : holder_(resolved(mapping_or_doc)), items_mode_(true) {
+  const Value& mapping = holder_;
   if (mapping.kind() == Kind::Dict) {
     pairs_ = &mapping.pairs();  // DictBox's vector: holder_ keeps it, pair_at re-reads it
     size_ = pairs_->size();
+    return;
+  }
+  if (mapping.kind() == Kind::DocDict) {
+    doc_ = &mapping.doc_slot();  // read in place; pair_at notices when a template changes it
+    size_ = doc_->size;
     return;
   }
   owned_pairs_.reserve(mapping.json().size());
@@ -258,8 +311,23 @@ Sequence::Sequence(const Value& mapping, ItemsTag) : holder_(mapping), items_mod
   size_ = owned_pairs_.size();
 }
 
+void Sequence::follow_edit() const {
+  const Value& edited = *doc_->edited;
+  doc_ = nullptr;
+  if (edited.kind() == Kind::Dict) pairs_ = &edited.pairs();
+  else items_ = &edited.items();
+}
+
 const std::pair<Value, Value>* Sequence::pair_at(size_t index) const {
   if (!items_mode_) return nullptr;
+  if (doc_) {
+    if (doc_->type != DocSlot::Edited) {
+      doc_pair_.first = Value::doc(doc_->items[2 * index]);
+      doc_pair_.second = Value::doc(doc_->items[2 * index + 1]);
+      return &doc_pair_;
+    }
+    follow_edit();
+  }
   if (!pairs_) return &owned_pairs_[index];
   if (pairs_->size() != size_) throw EvalError("dictionary changed size during iteration");
   return &(*pairs_)[index];
@@ -269,6 +337,11 @@ Value Sequence::at(size_t index) const {
   if (items_mode_) {
     const auto* pair = pair_at(index);
     return Value::tuple({pair->first, pair->second});
+  }
+  if (doc_) {
+    if (doc_->type != DocSlot::Edited)
+      return Value::doc(holder_.kind() == Kind::DocDict ? doc_->items[2 * index] : doc_->items[index]);
+    follow_edit();
   }
   if (items_) return (*items_)[index];
   if (pairs_) return (*pairs_)[index].first;
@@ -287,6 +360,20 @@ std::vector<Value> to_vector(const Value& value) {
 }
 
 bool mapping_find(const Value& mapping, std::string_view key, Value& out) {
+  if (mapping.kind() == Kind::DocDict) {
+    if (const Value* edited = mapping.doc_edited()) return mapping_find(*edited, key, out);
+    const DocSlot& slot = mapping.doc_slot();
+    const DocSlot* entry = slot.items;
+    for (uint32_t i = 0; i < slot.size; ++i, entry += 2) {
+      // Length and first letter rule out most keys before a comparison.
+      if (entry->size == key.size() && (key.empty() || entry->s[0] == key[0]) &&
+          std::memcmp(entry->s, key.data(), key.size()) == 0) {
+        out = Value::doc(entry[1]);
+        return true;
+      }
+    }
+    return false;
+  }
   if (mapping.kind() == Kind::JsonDict) {
     const auto& map = mapping.json().get_ref<const Json::object_t&>();
     for (const auto& entry : map) {
@@ -310,6 +397,10 @@ bool mapping_find(const Value& mapping, std::string_view key, Value& out) {
 bool mapping_find(const Value& mapping, const Value& key, Value& out) {
   if (key.is_str()) return mapping_find(mapping, key.str(), out);
   if (mapping.kind() == Kind::JsonDict) return false;
+  if (mapping.kind() == Kind::DocDict) {  // a document's keys are strings
+    const Value* edited = mapping.doc_edited();
+    return edited && mapping_find(*edited, key, out);
+  }
   for (const auto& [k, v] : mapping.pairs()) {
     if (equals(k, key)) {
       out = v;
@@ -349,8 +440,8 @@ bool equals(const Value& a, const Value& b) {
   if (a.is_str() && b.is_str()) return a.str() == b.str();
   if (a.is_none() || b.is_none()) return a.is_none() && b.is_none();
   if (a.is_undefined() || b.is_undefined()) return a.is_undefined() && b.is_undefined();
-  bool a_list = a.kind() == Kind::List || a.kind() == Kind::JsonList;
-  bool b_list = b.kind() == Kind::List || b.kind() == Kind::JsonList;
+  bool a_list = a.kind() == Kind::List || a.kind() == Kind::JsonList || a.kind() == Kind::DocList;
+  bool b_list = b.kind() == Kind::List || b.kind() == Kind::JsonList || b.kind() == Kind::DocList;
   if (a_list && b_list) return sequence_equals(a, b);
   if (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple) return sequence_equals(a, b);
   if (a.is_mapping() && b.is_mapping()) return mapping_equals(a, b);
@@ -381,8 +472,8 @@ int compare(const Value& a, const Value& b, bool case_insensitive) {
     int c = a.str().compare(b.str());
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
-  bool a_list = a.kind() == Kind::List || a.kind() == Kind::JsonList;
-  bool b_list = b.kind() == Kind::List || b.kind() == Kind::JsonList;
+  bool a_list = a.kind() == Kind::List || a.kind() == Kind::JsonList || a.kind() == Kind::DocList;
+  bool b_list = b.kind() == Kind::List || b.kind() == Kind::JsonList || b.kind() == Kind::DocList;
   if ((a_list && b_list) || (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple)) {
     ValueNesting nesting;
     Sequence sa(a), sb(b);
@@ -404,6 +495,21 @@ Json to_json(const Value& value) {
     case Kind::Str: return std::string(value.str());
     case Kind::JsonList:
     case Kind::JsonDict: return value.json();
+    case Kind::DocList: {
+      if (const Value* edited = value.doc_edited()) return to_json(*edited);
+      ValueNesting nesting;
+      Json out = Json::array();
+      Sequence items(value);
+      for (size_t i = 0; i < items.size(); ++i) out.push_back(to_json(items.at(i)));
+      return out;
+    }
+    case Kind::DocDict: {
+      if (const Value* edited = value.doc_edited()) return to_json(*edited);
+      ValueNesting nesting;
+      Json out = Json::object();
+      mapping_for_each(value, [&](const Value& k, const Value& v) { out[std::string(k.str())] = to_json(v); });
+      return out;
+    }
     case Kind::List:
     case Kind::Tuple: {
       ValueNesting nesting;

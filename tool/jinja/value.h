@@ -1,6 +1,6 @@
 // The values templates compute with. Scalars live inline; strings, lists and dicts from the
-// render context are borrowed (a pointer into the caller's ordered_json, which outlives the
-// render), so looking up and iterating context data never copies it.
+// render context are borrowed (a pointer into the caller's ordered_json or values document,
+// which outlives the render), so looking up and iterating context data never copies it.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,7 @@ enum class Kind : uint8_t {
   Undefined, None, Bool, Int, Float, Str,
   List, Tuple, Dict,        // owned containers (ListBox / DictBox)
   JsonList, JsonDict,       // borrowed containers from the context
+  DocList, DocDict,         // borrowed containers of a values document (DocSlot)
   Object,                   // macros, methods, namespaces, loops, modules …
 };
 
@@ -29,6 +30,24 @@ class Value;
 class Object;
 class Interpreter;
 struct CallArgs;
+
+// One entry of a values document: the compact, read-only tree a values file is read into
+// (render/values_json.h). A container's entries lie side by side (a mapping's as key, value,
+// key, value…), and nothing in a document is reference-counted: its values are borrowed, and
+// the document outlives every value taken from it. A container that a template changes in
+// place (`list.append`) is copied out once and its slot becomes Edited.
+struct DocSlot {
+  enum Type : uint8_t { Null, False, True, Int, Float, Str, List, Dict, Edited };
+  Type type;
+  uint32_t size;  // bytes of a Str, entries of a List, pairs of a Dict
+  union {
+    int64_t i;
+    double f;
+    const char* s;
+    const DocSlot* items;
+    const Value* edited;
+  };
+};
 
 // Heap-held payloads share this base so a Value needs a single owner pointer.
 class Object : public std::enable_shared_from_this<Object> {
@@ -61,6 +80,10 @@ class Value {
   }
   static Value markup(std::string s) { Value v = string(std::move(s)); v.markup_ = true; return v; }
   static Value from_json(const Json& j);
+  // The value of a document's slot (strings, lists and dicts borrowed from the document).
+  static Value doc(const DocSlot& slot);
+  // The root of a document: like doc(), and it keeps `document` alive.
+  static Value doc_root(const DocSlot& root, std::shared_ptr<Object> document);
   static Value list(std::vector<Value> items);
   static Value tuple(std::vector<Value> items);
   // groupby()'s (grouper, list) pair: a tuple that also has the attributes grouper and list.
@@ -83,8 +106,11 @@ class Value {
   bool is_float() const { return kind_ == Kind::Float; }
   bool is_bool() const { return kind_ == Kind::Bool; }
   bool is_number() const { return kind_ == Kind::Int || kind_ == Kind::Float || kind_ == Kind::Bool; }
-  bool is_list_like() const { return kind_ == Kind::List || kind_ == Kind::Tuple || kind_ == Kind::JsonList; }
-  bool is_mapping() const { return kind_ == Kind::Dict || kind_ == Kind::JsonDict; }
+  bool is_list_like() const {
+    return kind_ == Kind::List || kind_ == Kind::Tuple || kind_ == Kind::JsonList || kind_ == Kind::DocList;
+  }
+  bool is_mapping() const { return kind_ == Kind::Dict || kind_ == Kind::JsonDict || kind_ == Kind::DocDict; }
+  bool is_doc() const { return kind_ == Kind::DocList || kind_ == Kind::DocDict; }
   bool is_object() const { return kind_ == Kind::Object; }
   bool is_markup() const { return markup_; }
   bool is_lenient_undefined() const { return kind_ == Kind::Undefined && lenient_; }
@@ -94,6 +120,9 @@ class Value {
   double as_float() const { return kind_ == Kind::Float ? f_ : static_cast<double>(as_int()); }
   std::string_view str() const { return {s_, n_}; }
   const Json& json() const { return *j_; }
+  // DocList / DocDict: the container's slot, and the copy a template changed (else null).
+  const DocSlot& doc_slot() const { return *d_; }
+  const Value* doc_edited() const { return d_->type == DocSlot::Edited ? d_->edited : nullptr; }
   const std::vector<Value>& items() const;                       // List / Tuple
   const std::vector<std::pair<Value, Value>>& pairs() const;     // Dict
   // In-place changes for list.append() / dict.update(); the container is shared like a Python object.
@@ -124,10 +153,38 @@ class Value {
     double f_;
     const char* s_;
     const Json* j_;
+    const DocSlot* d_;
   };
   size_t n_ = 0;
   std::shared_ptr<Object> obj_;
 };
+
+inline Value Value::doc(const DocSlot& slot) {
+  switch (slot.type) {
+    case DocSlot::Null: return none();
+    case DocSlot::False: return boolean(false);
+    case DocSlot::True: return boolean(true);
+    case DocSlot::Int: return integer(slot.i);
+    case DocSlot::Float: return floating(slot.f);
+    case DocSlot::Str: return borrowed({slot.s, slot.size});
+    case DocSlot::List: { Value v(Kind::DocList); v.d_ = &slot; return v; }
+    case DocSlot::Dict: { Value v(Kind::DocDict); v.d_ = &slot; return v; }
+    case DocSlot::Edited: break;
+  }
+  return *slot.edited;
+}
+
+// `value`, or for a document container that a template changed, the changed copy.
+inline const Value& resolved(const Value& value) {
+  if (value.is_doc()) {
+    if (const Value* edited = value.doc_edited()) return *edited;
+  }
+  return value;
+}
+
+// The copy of a document container that a template may change in place (made on the first
+// change; every value of the container sees it from then on). Documents are read by one thread.
+const Value& edit_in_place(const Value& doc_container);
 
 struct ListBox : Object {
   ~ListBox() override;  // frees nested containers without recursing once per level
@@ -138,6 +195,8 @@ struct ListBox : Object {
 struct DictBox : Object {
   ~DictBox() override;
   std::vector<std::pair<Value, Value>> pairs;
+  // Values documents that entries borrow from (a mapping merged from values files keeps them).
+  std::vector<std::shared_ptr<Object>> documents;
   std::string_view type_name() const override { return "dict"; }
 };
 struct StrBox : Object {
@@ -183,10 +242,15 @@ class Sequence {
   struct ItemsTag {};
   Sequence(const Value& mapping, ItemsTag);
 
+  // A document container changed in place while it is iterated: read the changed copy now.
+  void follow_edit() const;
+
   Value holder_;
   const Json* json_ = nullptr;
-  const std::vector<Value>* items_ = nullptr;
-  const std::vector<std::pair<Value, Value>>* pairs_ = nullptr;
+  mutable const DocSlot* doc_ = nullptr;
+  mutable const std::vector<Value>* items_ = nullptr;
+  mutable const std::vector<std::pair<Value, Value>>* pairs_ = nullptr;
+  mutable std::pair<Value, Value> doc_pair_;  // what pair_at gives for a document mapping
   std::vector<Value> owned_;
   std::vector<std::pair<Value, Value>> owned_pairs_;
   bool items_mode_ = false;
@@ -196,13 +260,17 @@ class Sequence {
 bool is_iterable(const Value& value);
 std::vector<Value> to_vector(const Value& value);
 
-// Mapping access for Dict and JsonDict; a key that is not found gives std::nullopt-like false.
+// Mapping access for Dict, JsonDict and DocDict; a key that is not found gives std::nullopt-like false.
 bool mapping_find(const Value& mapping, const Value& key, Value& out);
 bool mapping_find(const Value& mapping, std::string_view key, Value& out);
 // Calls f(key, value) for each entry in insertion order.
 template <class F>
-void mapping_for_each(const Value& mapping, F&& f) {
-  if (mapping.kind() == Kind::Dict) {
+void mapping_for_each(const Value& mapping_or_doc, F&& f) {
+  const Value& mapping = resolved(mapping_or_doc);
+  if (mapping.kind() == Kind::DocDict) {
+    const DocSlot& slot = mapping.doc_slot();
+    for (uint32_t i = 0; i < slot.size; ++i) f(Value::doc(slot.items[2 * i]), Value::doc(slot.items[2 * i + 1]));
+  } else if (mapping.kind() == Kind::Dict) {
     for (const auto& [k, v] : mapping.pairs()) f(k, v);
   } else {
     for (auto it = mapping.json().begin(); it != mapping.json().end(); ++it)

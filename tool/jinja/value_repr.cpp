@@ -79,10 +79,12 @@ void append_repr(std::string& out, const Value& value) {
       return;
     case Kind::Undefined: out += "Undefined"; return;
     case Kind::List:
-    case Kind::JsonList: append_sequence_repr(out, value, '[', ']'); return;
+    case Kind::JsonList:
+    case Kind::DocList: append_sequence_repr(out, value, '[', ']'); return;
     case Kind::Tuple: append_sequence_repr(out, value, '(', ')'); return;
     case Kind::Dict:
-    case Kind::JsonDict: append_mapping_repr(out, value); return;
+    case Kind::JsonDict:
+    case Kind::DocDict: append_mapping_repr(out, value); return;
     default: append_str(out, value); return;
   }
 }

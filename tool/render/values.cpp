@@ -12,16 +12,28 @@ namespace {
 
 jinja::Value empty_mapping() { return jinja::Value::dict({}); }
 
+// A mapping made from `source`'s entries keeps the values documents they borrow from.
+void keep_documents(jinja::Value& mapping, const jinja::Value& source) {
+  auto* box = mapping.as<jinja::DictBox>();
+  if (source.is_doc() && source.object_shared()) box->documents.push_back(source.object_shared());
+  if (const auto* from = source.as<jinja::DictBox>(); from && from != box)
+    box->documents.insert(box->documents.end(), from->documents.begin(), from->documents.end());
+}
+
 jinja::Value merged(const jinja::Value& base, const jinja::Value& overlay) {
-  if (base.kind() != jinja::Kind::Dict || overlay.kind() != jinja::Kind::Dict) return overlay;
+  if (!base.is_mapping() || !overlay.is_mapping()) return overlay;
+  if (jinja::length(base) == 0) return overlay;
   std::vector<ValuePair> scratch;
   MappingBuilder result(scratch);
-  for (const auto& [key, value] : base.pairs()) result.add(key, value);
-  for (const auto& [key, value] : overlay.pairs()) {
+  jinja::mapping_for_each(base, [&](const jinja::Value& key, const jinja::Value& value) { result.add(key, value); });
+  jinja::mapping_for_each(overlay, [&](const jinja::Value& key, const jinja::Value& value) {
     if (jinja::Value* slot = result.find(key.str())) *slot = merged(*slot, value);
     else result.add(key, value);
-  }
-  return result.finish();
+  });
+  jinja::Value out = result.finish();
+  keep_documents(out, base);
+  keep_documents(out, overlay);
+  return out;
 }
 
 bool is_json_file(const std::filesystem::path& path) {
@@ -36,11 +48,13 @@ jinja::Value with_assignment(const jinja::Value& node, const std::vector<std::st
   if (index == keys.size()) return leaf;
   std::vector<ValuePair> scratch;
   MappingBuilder result(scratch);
-  if (node.kind() == jinja::Kind::Dict)
-    for (const auto& [key, value] : node.pairs()) result.add(key, value);
+  if (node.is_mapping())
+    jinja::mapping_for_each(node, [&](const jinja::Value& key, const jinja::Value& value) { result.add(key, value); });
   if (jinja::Value* slot = result.find(keys[index])) *slot = with_assignment(*slot, keys, index + 1, leaf);
   else result.add(jinja::Value::string(keys[index]), with_assignment(jinja::Value(), keys, index + 1, leaf));
-  return result.finish();
+  jinja::Value out = result.finish();
+  keep_documents(out, node);
+  return out;
 }
 
 }  // namespace

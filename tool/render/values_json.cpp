@@ -1,7 +1,13 @@
 #include "render/values_json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <unordered_set>
+#include <vector>
 
 #include "base/ascii_scan.h"
 #include "base/source_error.h"
@@ -11,20 +17,59 @@
 namespace gkebuild::render {
 namespace {
 
+using jinja::DocSlot;
+
+// What the values of one JSON file borrow: its text, the strings that had escapes, and the
+// slots, in blocks that never move.
+struct JsonDocument : jinja::Object {
+  std::string text;
+  std::deque<std::string> decoded;
+  std::vector<std::unique_ptr<DocSlot[]>> blocks;
+  std::size_t block_size = 0;
+  std::size_t block_used = 0;
+  std::size_t next_block = 0;  // slots in the next block
+  DocSlot root{};
+
+  // Room for `count` slots, not initialised.
+  DocSlot* allocate(std::size_t count) {
+    if (count == 0) return nullptr;
+    if (count > block_size - block_used) {
+      block_size = std::max(count, next_block);
+      blocks.emplace_back(new DocSlot[block_size]);
+      block_used = 0;
+      next_block = 2 * block_size;
+    }
+    DocSlot* slots = blocks.back().get() + block_used;
+    block_used += count;
+    return slots;
+  }
+};
+
+DocSlot scalar(DocSlot::Type type) {
+  DocSlot slot;
+  slot.type = type;
+  slot.size = 0;
+  slot.i = 0;
+  return slot;
+}
+
 class JsonReader {
  public:
-  JsonReader(std::string text, const std::string& file) : strings_(std::move(text)), file_(file) {
-    text_ = strings_.text();
+  JsonReader(std::string text, const std::string& file) : document_(std::make_shared<JsonDocument>()), file_(file) {
+    document_->text = std::move(text);
+    text_ = document_->text;
+    // About one slot for every ten bytes of a typical file.
+    document_->next_block = text_.size() / 8 + 64;
   }
 
   jinja::Value document() {
     if (text_.starts_with("\xEF\xBB\xBF")) at_ = 3;  // a byte order mark, as some editors write
     skip_space();
     if (at_ >= text_.size()) return jinja::Value::none();
-    jinja::Value root = value(0);
+    document_->root = value(0);
     skip_space();
     if (at_ < text_.size()) fail(at_, "unexpected text after the JSON document");
-    return root;
+    return jinja::Value::doc_root(document_->root, document_);
   }
 
  private:
@@ -53,7 +98,7 @@ class JsonReader {
     return true;
   }
 
-  jinja::Value value(std::size_t depth) {
+  DocSlot value(std::size_t depth) {
     if (depth >= kMaxValuesDepth)
       fail(at_, "nested more than " + std::to_string(kMaxValuesDepth) + " levels deep");
     if (at_ >= text_.size()) fail(at_, "unexpected end of the document");
@@ -61,36 +106,68 @@ class JsonReader {
       case '{': return object(depth);
       case '[': return array(depth);
       case '"': return string();
-      case 't': if (consume("true")) return jinja::Value::boolean(true); break;
-      case 'f': if (consume("false")) return jinja::Value::boolean(false); break;
-      case 'n': if (consume("null")) return jinja::Value::none(); break;
+      case 't': if (consume("true")) return scalar(DocSlot::True); break;
+      case 'f': if (consume("false")) return scalar(DocSlot::False); break;
+      case 'n': if (consume("null")) return scalar(DocSlot::Null); break;
       default:
         if (text_[at_] == '-' || (text_[at_] >= '0' && text_[at_] <= '9')) return number();
     }
     fail(at_, "expected a value");
   }
 
-  jinja::Value object(std::size_t depth) {
+  // The entries from `start` on leave the scratch stack for the document.
+  DocSlot finish(DocSlot::Type type, std::size_t start) {
+    const std::size_t count = pending_.size() - start;
+    DocSlot container = scalar(type);
+    container.size = static_cast<uint32_t>(type == DocSlot::Dict ? count / 2 : count);
+    DocSlot* slots = document_->allocate(count);
+    std::copy(pending_.begin() + static_cast<std::ptrdiff_t>(start), pending_.end(), slots);
+    container.items = slots;
+    pending_.resize(start);
+    return container;
+  }
+
+  // Whether the mapping whose entries start at `start` already has `key`. A wide mapping gets
+  // an index, so that it stays linear overall.
+  bool has_key(std::size_t start, std::string_view key, std::unordered_set<std::string_view>& index) {
+    const std::size_t keys = (pending_.size() - start) / 2;
+    if (keys > kLinearScanLimit) {
+      if (index.empty())
+        for (std::size_t i = start; i < pending_.size(); i += 2) index.emplace(pending_[i].s, pending_[i].size);
+      return !index.emplace(key).second;
+    }
+    for (std::size_t i = start; i < pending_.size(); i += 2) {
+      const DocSlot& known = pending_[i];
+      if (known.size == key.size() && (key.empty() || known.s[0] == key[0]) &&
+          std::memcmp(known.s, key.data(), key.size()) == 0)
+        return true;
+    }
+    return false;
+  }
+
+  DocSlot object(std::size_t depth) {
     ++at_;  // {
-    MappingBuilder mapping(pairs_);
+    const std::size_t start = pending_.size();
+    std::unordered_set<std::string_view> index;
     skip_space();
     if (at_ < text_.size() && text_[at_] == '}') {
       ++at_;
-      return mapping.finish();
+      return finish(DocSlot::Dict, start);
     }
     while (true) {
       skip_space();
       const std::size_t key_at = at_;
       if (at_ >= text_.size() || text_[at_] != '"') fail(at_, "expected a string key");
-      jinja::Value key = string();
+      const DocSlot key = string();
+      const std::string_view key_text(key.s, key.size);
+      if (has_key(start, key_text, index)) fail_at(key_at, "duplicate key '" + std::string(key_text) + "'");
+      pending_.push_back(key);
       skip_space();
       if (at_ >= text_.size() || text_[at_] != ':') fail(at_, "expected ':' after a key");
       ++at_;
       skip_space();
-      jinja::Value item = value(depth + 1);
-      const std::string_view key_text = key.str();  // stays in strings_, which outlives the mapping
-      if (!mapping.add(std::move(key), std::move(item)))
-        fail_at(key_at, "duplicate key '" + std::string(key_text) + "'");
+      const DocSlot item = value(depth + 1);
+      pending_.push_back(item);
       skip_space();
       if (at_ < text_.size() && text_[at_] == ',') {
         ++at_;
@@ -98,24 +175,24 @@ class JsonReader {
       }
       if (at_ < text_.size() && text_[at_] == '}') {
         ++at_;
-        return mapping.finish();
+        return finish(DocSlot::Dict, start);
       }
       fail(at_, "expected ',' or '}'");
     }
   }
 
-  jinja::Value array(std::size_t depth) {
+  DocSlot array(std::size_t depth) {
     ++at_;  // [
-    const std::size_t start = items_.size();
+    const std::size_t start = pending_.size();
     skip_space();
     if (at_ < text_.size() && text_[at_] == ']') {
       ++at_;
-      return jinja::Value::list({});
+      return finish(DocSlot::List, start);
     }
     while (true) {
       skip_space();
-      jinja::Value item = value(depth + 1);
-      items_.push_back(std::move(item));
+      const DocSlot item = value(depth + 1);
+      pending_.push_back(item);
       skip_space();
       if (at_ < text_.size() && text_[at_] == ',') {
         ++at_;
@@ -123,14 +200,21 @@ class JsonReader {
       }
       if (at_ < text_.size() && text_[at_] == ']') {
         ++at_;
-        return finish_list(items_, start);
+        return finish(DocSlot::List, start);
       }
       fail(at_, "expected ',' or ']'");
     }
   }
 
+  DocSlot string_slot(std::string_view text) {
+    DocSlot slot = scalar(DocSlot::Str);
+    slot.s = text.data();
+    slot.size = static_cast<uint32_t>(text.size());
+    return slot;
+  }
+
   // Most strings have no escapes: they stay views into the file's text.
-  jinja::Value string() {
+  DocSlot string() {
     const std::size_t open = at_++;
     const std::size_t start = at_;
     // A run of plain text ends at a quote, a backslash or a control character.
@@ -138,7 +222,7 @@ class JsonReader {
     at_ = static_cast<std::size_t>(stop - text_.data());
     if (at_ >= text_.size()) fail(open, "unterminated string");
     if (static_cast<unsigned char>(text_[at_]) < 0x20) fail(at_, "control character in a string");
-    if (text_[at_] == '"') return strings_.view(text_.substr(start, at_++ - start));
+    if (text_[at_] == '"') return string_slot(text_.substr(start, at_++ - start));
     std::string decoded(text_.substr(start, at_ - start));
     while (true) {
       if (at_ >= text_.size()) fail(open, "unterminated string");
@@ -155,7 +239,7 @@ class JsonReader {
       at_ = run_end;
     }
     ++at_;
-    return strings_.copy(decoded);
+    return string_slot(document_->decoded.emplace_back(std::move(decoded)));
   }
 
   void escape(std::string& out) {
@@ -194,7 +278,7 @@ class JsonReader {
     return value;
   }
 
-  jinja::Value number() {
+  DocSlot number() {
     const std::size_t start = at_;
     if (text_[at_] == '-') ++at_;
     const std::size_t digits = at_;
@@ -220,16 +304,23 @@ class JsonReader {
     if (integral) {
       int64_t value = 0;
       auto [end, error] = std::from_chars(first, last, value);
-      if (error == std::errc() && end == last) return jinja::Value::integer(value);
+      if (error == std::errc() && end == last) {
+        DocSlot slot = scalar(DocSlot::Int);
+        slot.i = value;
+        return slot;
+      }
       // Too large for 64 bits: a float, as the YAML reader types it.
     }
     // strtod gives ±HUGE_VAL on overflow and 0 on underflow, as Python's float() does.
-    return jinja::Value::floating(std::strtod(std::string(first, last).c_str(), nullptr));
+    DocSlot slot = scalar(DocSlot::Float);
+    slot.f = std::strtod(std::string(first, last).c_str(), nullptr);
+    return slot;
   }
 
-  ValuesText strings_;
-  std::vector<ValuePair> pairs_;       // scratch of the mappings being read
-  std::vector<jinja::Value> items_;    // scratch of the lists being read
+  static constexpr std::size_t kLinearScanLimit = 16;
+
+  std::shared_ptr<JsonDocument> document_;
+  std::vector<DocSlot> pending_;  // entries of the containers being read, innermost last
   std::string_view text_;
   const std::string& file_;
   std::size_t at_ = 0;

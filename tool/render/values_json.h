@@ -1,4 +1,5 @@
-// Values files in JSON, read straight into engine values (no intermediate tree).
+// Values files in JSON, read straight into a values document (jinja::DocSlot): one compact,
+// read-only tree, with no allocation or reference count per container.
 #pragma once
 
 #include <string>
@@ -10,6 +11,8 @@ namespace gkebuild::render {
 // Parses one JSON document. Syntax errors, duplicate keys and nesting deeper than
 // kMaxValuesDepth throw SourceError at file:line:col. Numbers are typed as the YAML
 // reader types them: integers that fit in 64 bits are ints, everything else floats.
+// The result owns the document; the lists, dicts and strings inside it borrow from it, so
+// they must not outlive it (a merge of values files keeps the documents, see values.h).
 jinja::Value parse_json_values(std::string text, const std::string& file);
 
 }  // namespace gkebuild::render
