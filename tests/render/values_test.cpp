@@ -172,6 +172,21 @@ TEST(ValuesJson, TemplatesChangeDocumentDataInPlaceAsInJinja2) {
             "121 [3, 2, 1] True");
 }
 
+TEST(ValuesJson, AMissingKeyIsUndefinedWithJinja2sMessage) {
+  const Value values = parse_json_values(R"({"jobs": [{"a": "s"}]})", "v.json");
+  jinja::Environment environment;
+  environment.add_template("default", "{{ jobs[0].retries | default(0) }} {{ jobs[0].a }}");
+  EXPECT_EQ(environment.render_file("default", values), "0 s");
+  environment.add_template("strict", "{{ jobs[0].retries }}");
+  try {
+    environment.render_file("strict", values);
+    ADD_FAILURE() << "no error";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what()).find("'dict object' has no attribute 'retries'"), std::string::npos)
+        << error.what();
+  }
+}
+
 // Values merged from several JSON files borrow from each file's document: the merge keeps
 // the documents alive after the files' own values are gone (AddressSanitizer checks this).
 TEST(ValuesJson, MergedFilesKeepTheirDocuments) {

@@ -271,6 +271,7 @@ Value Interpreter::eval_node(const Expr& expr) {
       if ((object.kind() == Kind::Dict || object.kind() == Kind::DocDict) && !e.dict_method) {
         Value found;
         if (mapping_find(object, e.name, found)) return found;
+        return Value::missing_dict_attribute(e.name);  // what getattr would say, made lazily
       }
       return getattr(object, e.name);
     }

@@ -166,6 +166,7 @@ Value Value::undefined_with(std::string message) {
 
 std::string Value::undefined_message() const {
   if (obj_) return static_cast<StrBox*>(obj_.get())->text;
+  if (dict_attribute_) return "'dict object' has no attribute '" + std::string(s_, n_) + "'";
   if (n_ == 0) return "undefined value";
   return "'" + std::string(s_, n_) + "' is undefined";
 }
@@ -359,6 +360,16 @@ std::vector<Value> to_vector(const Value& value) {
   return out;
 }
 
+namespace {
+// Attribute names are short: a loop beats a call to memcmp.
+bool same_text(const char* text, std::string_view key) {
+  if (key.size() > 16) return std::memcmp(text, key.data(), key.size()) == 0;
+  for (size_t i = 0; i < key.size(); ++i)
+    if (text[i] != key[i]) return false;
+  return true;
+}
+}  // namespace
+
 bool mapping_find(const Value& mapping, std::string_view key, Value& out) {
   if (mapping.kind() == Kind::DocDict) {
     if (const Value* edited = mapping.doc_edited()) return mapping_find(*edited, key, out);
@@ -366,8 +377,7 @@ bool mapping_find(const Value& mapping, std::string_view key, Value& out) {
     const DocSlot* entry = slot.items;
     for (uint32_t i = 0; i < slot.size; ++i, entry += 2) {
       // Length and first letter rule out most keys before a comparison.
-      if (entry->size == key.size() && (key.empty() || entry->s[0] == key[0]) &&
-          std::memcmp(entry->s, key.data(), key.size()) == 0) {
+      if (entry->size == key.size() && (key.empty() || entry->s[0] == key[0]) && same_text(entry->s, key)) {
         out = Value::doc(entry[1]);
         return true;
       }

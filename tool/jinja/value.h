@@ -95,6 +95,13 @@ class Value {
   static Value undefined(std::string_view name) { Value v; v.s_ = name.data(); v.n_ = name.size(); return v; }
   // Undefined with a full message such as "'dict object' has no attribute 'x'".
   static Value undefined_with(std::string message);
+  // The same message for a dict's missing attribute, made only if asked for (`name` must
+  // outlive the render: `x.retries | default(0)` over 10,000 records builds no message).
+  static Value missing_dict_attribute(std::string_view name) {
+    Value v = undefined(name);
+    v.dict_attribute_ = true;
+    return v;
+  }
   // An Undefined that stays lenient even in strict mode (Jinja's `x if c` without else).
   static Value lenient_undefined(std::string message) { Value v = undefined_with(std::move(message)); v.lenient_ = true; return v; }
 
@@ -147,6 +154,7 @@ class Value {
   Kind kind_;
   bool markup_ = false;
   bool lenient_ = false;
+  bool dict_attribute_ = false;  // an Undefined made by missing_dict_attribute
   union {
     bool b_;
     int64_t i_;
