@@ -27,26 +27,19 @@ std::string read_bounded(const std::filesystem::path& path, std::size_t max_byte
                                  size_text(max_bytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SourceError(where, std::string("cannot read: ") + std::strerror(errno));
-  // Read in chunks: the file may be a pipe, or grow after the size check, and allocating the
-  // limit up front would cost every run (start-up) the zeroing of megabytes it never uses.
-  std::string text;
-  // The size that was stat'ed goes straight into the string; more (a growing file, a pipe)
-  // follows in chunks.
-  std::size_t filled = 0;
-  std::size_t want = error ? 0 : static_cast<std::size_t>(size);
-  constexpr std::size_t kChunk = std::size_t{1} << 16;
-  while (true) {
-    if (want == 0) want = kChunk;
-    text.resize(filled + want);
-    in.read(text.data() + filled, static_cast<std::streamsize>(want));
-    filled += static_cast<std::size_t>(in.gcount());
-    if (filled > max_bytes)
+  // The size that was stat'ed goes straight into the string; more (a pipe, a file that grew
+  // after the size check) follows in chunks. Allocating the limit up front instead would cost
+  // every run the zeroing of megabytes it never uses.
+  std::string text(error ? 0 : static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  char chunk[1 << 16];
+  while (in && (in.read(chunk, sizeof chunk) || in.gcount() > 0)) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes)
       throw SourceError(where, "file is larger than " + size_text(max_bytes) +
                                    "; gkebuild reads input files of at most that size");
-    if (!in) break;
-    want = 0;
   }
-  text.resize(filled);
   if (in.bad()) throw SourceError(where, "cannot read: I/O error");
   return text;
 }
