@@ -6,22 +6,26 @@
 // exception that is not a template error (which never agrees with Jinja2).
 // One process renders a whole batch, so the Python side pays the start-up once.
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "base/source_error.h"
 #include "jinja/environment.h"
 #include "jinja/errors.h"
+#include "render/values_json.h"
 
 namespace {
 
 using nlohmann::ordered_json;
 namespace jinja = gkebuild::jinja;
+namespace render = gkebuild::render;
 
 jinja::Options options_of(const ordered_json& options) {
   jinja::Options result;
@@ -40,7 +44,16 @@ std::string render_case(const ordered_json& test_case) {
     environment.add_template(name, source.get<std::string>());
   }
   const ordered_json context = test_case.value("context", ordered_json::object());
-  return environment.render_string(test_case.at("template").get<std::string>(), context);
+  // GKEBUILD_CASE_CONTEXT=values: the context as `render --template --values ctx.json` reads
+  // it (a values document), instead of the JSON a project render passes.
+  static const bool as_values = [] {
+    const char* mode = std::getenv("GKEBUILD_CASE_CONTEXT");
+    return mode && std::string_view(mode) == "values";
+  }();
+  if (!as_values) return environment.render_string(test_case.at("template").get<std::string>(), context);
+  const jinja::Value values = render::parse_json_values(context.dump(), "context.json");
+  environment.add_template("<string>", test_case.at("template").get<std::string>());
+  return environment.render_file("<string>", values);
 }
 
 ordered_json run_case(const ordered_json& test_case) {

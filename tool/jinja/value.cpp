@@ -41,9 +41,7 @@ Value Value::from_json(const Json& j) {
     case Json::value_t::number_integer: return integer(j.get<int64_t>());
     case Json::value_t::number_unsigned: {
       uint64_t u = j.get<uint64_t>();
-      // Integers are signed 64-bit (an intended difference from Python): refuse, never round.
-      if (u > static_cast<uint64_t>(INT64_MAX))
-        throw EvalError("integer " + std::to_string(u) + " in the context does not fit in a signed 64-bit integer");
+      if (u > static_cast<uint64_t>(INT64_MAX)) fail_big_integer(std::to_string(u));
       return integer(static_cast<int64_t>(u));
     }
     case Json::value_t::number_float: return floating(j.get<double>());
@@ -92,6 +90,10 @@ void free_iteratively(std::vector<Value>* items, std::vector<std::pair<Value, Va
 
 ListBox::~ListBox() { free_iteratively(&items, nullptr); }
 DictBox::~DictBox() { free_iteratively(nullptr, &pairs); }
+
+void fail_big_integer(std::string_view text) {
+  throw EvalError("integer " + std::string(text) + " in the context does not fit in a signed 64-bit integer");
+}
 
 Value Value::doc_root(const DocSlot& root, std::shared_ptr<Object> document) {
   Value v = doc(root);

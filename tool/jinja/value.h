@@ -37,9 +37,10 @@ struct CallArgs;
 // the document outlives every value taken from it. A container that a template changes in
 // place (`list.append`) is copied out once and its slot becomes Edited.
 struct DocSlot {
-  enum Type : uint8_t { Null, False, True, Int, Float, Str, List, Dict, Edited };
+  // BigInt: an integer literal beyond 64 bits (its text in `s`), an error when a template reads it.
+  enum Type : uint8_t { Null, False, True, Int, Float, Str, BigInt, List, Dict, Edited };
   Type type;
-  uint32_t size;  // bytes of a Str, entries of a List, pairs of a Dict
+  uint32_t size;  // bytes of a Str or BigInt, entries of a List, pairs of a Dict
   union {
     int64_t i;
     double f;
@@ -167,6 +168,9 @@ class Value {
   std::shared_ptr<Object> obj_;
 };
 
+// Integers are signed 64-bit (an intended difference from Python): refuse, never round.
+[[noreturn]] void fail_big_integer(std::string_view text);
+
 inline Value Value::doc(const DocSlot& slot) {
   switch (slot.type) {
     case DocSlot::Null: return none();
@@ -175,6 +179,7 @@ inline Value Value::doc(const DocSlot& slot) {
     case DocSlot::Int: return integer(slot.i);
     case DocSlot::Float: return floating(slot.f);
     case DocSlot::Str: return borrowed({slot.s, slot.size});
+    case DocSlot::BigInt: fail_big_integer({slot.s, slot.size});
     case DocSlot::List: { Value v(Kind::DocList); v.d_ = &slot; return v; }
     case DocSlot::Dict: { Value v(Kind::DocDict); v.d_ = &slot; return v; }
     case DocSlot::Edited: break;

@@ -309,7 +309,10 @@ class JsonReader {
         slot.i = value;
         return slot;
       }
-      // Too large for 64 bits: a float, as the YAML reader types it.
+      // Too large for 64 bits: an error if a template reads it, never a rounded float.
+      DocSlot slot = string_slot(text_.substr(start, at_ - start));
+      slot.type = DocSlot::BigInt;
+      return slot;
     }
     // strtod gives ±HUGE_VAL on overflow and 0 on underflow, as Python's float() does.
     DocSlot slot = scalar(DocSlot::Float);
