@@ -1,6 +1,7 @@
 // String filters: case, trimming, replacing, indentation, formatting, escaping.
 #include <cmath>
 
+#include "base/ascii_scan.h"
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
 #include "jinja/limits.h"
@@ -139,6 +140,34 @@ Value f_center(Interpreter& in, const Value& v, CallArgs& a) {
                             std::string(static_cast<size_t>(margin - left), ' '));
 }
 
+// indent() over text whose only line breaks are "\n" and whose other bytes are printable
+// ASCII or tabs (what toyaml and the shipped templates give): the lines are v.split("\n"),
+// written out in one pass. False, with `out` unspecified, for anything else (the other
+// separators of Python's splitlines: \r, \v, \f, \x1c-\x1e, U+0085, U+2028, U+2029).
+bool indent_plain_text(std::string_view text, std::string_view indentation, bool first, bool blank, std::string& out) {
+  out.reserve(text.size() + text.size() / 8 * indentation.size() + indentation.size());
+  if (first) out += indentation;
+  const char* const end = text.data() + text.size();
+  const char* line = text.data();
+  bool first_line = true;
+  for (const char* p = line;;) {
+    p = find_ascii_stop<true>(p, end);
+    if (p < end && *p == '\t') {
+      ++p;
+      continue;
+    }
+    if (p < end && *p != '\n') return false;
+    if (!first_line) {
+      out += '\n';
+      if (blank || p != line) out += indentation;
+    }
+    out.append(line, static_cast<size_t>(p - line));
+    if (p == end) return true;
+    first_line = false;
+    line = ++p;
+  }
+}
+
 Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
   Bound b = a.bind("indent", {"width", "first", "blank"});
   std::string indentation;
@@ -155,9 +184,11 @@ Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
   if (v.is_undefined()) in.fail_undefined(v);
   if (!v.is_str())
     throw EvalError("unsupported operand type(s) for +=: '" + std::string(type_name(v)) + "' and 'str'");
+  std::string out;
+  if (indent_plain_text(v.str(), indentation, first, blank, out)) return text_result(v, std::move(out));
+  out.clear();
   std::string text = in.str(v) + "\n";
   auto lines = split_lines(text, false);
-  std::string out;
   out.reserve(text.size() + (lines.size() + 1) * indentation.size());
   // Only empty lines count as blank (a line of spaces is indented), and `first`
   // indents the first line even when it is empty, as Jinja2 does.
