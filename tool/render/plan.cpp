@@ -27,12 +27,22 @@ std::string origin(const project::Experiment& experiment, const std::string& fie
   return experiment.where.file + ": experiments." + experiment.name + "." + field;
 }
 
+// Most arguments are plain words: only text with template syntax goes to the engine, and
+// only then is the name for its error messages made (a sweep plans thousands of them).
+bool has_template_syntax(const std::string& text) {
+  return text.find("{{") != std::string::npos || text.find("{%") != std::string::npos ||
+         text.find("{#") != std::string::npos;
+}
+
 std::vector<std::string> expand_list(const std::vector<std::string>& texts, const json& context,
                                      const TextExpander& expand, const project::Experiment& experiment,
                                      const std::string& field) {
   std::vector<std::string> out;
+  out.reserve(texts.size());
   for (size_t i = 0; i < texts.size(); ++i)
-    out.push_back(expand(texts[i], context, origin(experiment, field + "[" + std::to_string(i) + "]")));
+    out.push_back(has_template_syntax(texts[i])
+                      ? expand(texts[i], context, origin(experiment, field + "[" + std::to_string(i) + "]"))
+                      : texts[i]);
   return out;
 }
 
@@ -40,7 +50,8 @@ project::EnvList expand_env(const project::EnvList& env, const json& context, co
                             const project::Experiment& experiment) {
   project::EnvList out;
   for (const auto& [name, value] : env)
-    out.emplace_back(name, expand(value, context, origin(experiment, "env." + name)));
+    out.emplace_back(name, has_template_syntax(value) ? expand(value, context, origin(experiment, "env." + name))
+                                                      : value);
   return out;
 }
 

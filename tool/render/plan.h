@@ -26,7 +26,8 @@ struct RenderItem {
   std::string file_name;
 };
 
-// Renders one string of the project file (an arg, an env value) with `context`;
+// Renders one string of the project file (an arg, an env value) with `context`; called only
+// for text with template syntax (plain words are taken as they are);
 // `name` says where the string came from, for error messages.
 using TextExpander = std::function<std::string(const std::string& text, const nlohmann::ordered_json& context,
                                                const std::string& name)>;

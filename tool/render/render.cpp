@@ -70,10 +70,6 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
   for (const auto& image : project.images) add_dockerfile_template(environment, project, image);
   const TextExpander expand = [&environment](const std::string& text, const nlohmann::ordered_json& context,
                                              const std::string& name) {
-    // Most arguments are plain words: skip the engine for them.
-    if (text.find("{{") == std::string::npos && text.find("{%") == std::string::npos &&
-        text.find("{#") == std::string::npos)
-      return text;
     return environment.render_string(text, context, name);
   };
   const auto items = plan_render(project, options, catalog, expand);
