@@ -213,6 +213,31 @@ TEST(ValuesJson, MergedFilesKeepTheirDocuments) {
   EXPECT_EQ(jinja::to_json(values).dump(), R"({"keep":"from a","a":{"x":"s","l":["p"],"y":"t"},"z":1})");
 }
 
+// Mappings with the same keys in the same order share one array of keys, and a mapping that
+// starts like an earlier one is still checked for duplicates once it departs from it.
+TEST(ValuesJson, RecordsThatShareTheirKeysStayApart) {
+  const std::string records =
+      R"([{"a": 1, "b": 2}, {"a": 3, "b": 4}, {"b": 5, "a": 6}, {"a": 7}, {"a": 8, "b": 9, "c": 10}, {}, {"a": 11, "b": 12}])";
+  EXPECT_EQ(json_file(records), json::parse(records));
+  EXPECT_EQ(error_of([] { json_file(R"([{"a": 1, "b": 2}, {"a": 1, "a": 2}])"); }), "v.json:1:29: duplicate key 'a'");
+  EXPECT_EQ(error_of([] { json_file(R"([{"a": 1, "b": 2}, {"a": 1, "b": 2, "b": 3}])"); }),
+            "v.json:1:37: duplicate key 'b'");
+  EXPECT_EQ(error_of([] { json_file(R"([{"a": 1}, {"a": 1, "b": 2, "a": 3}])"); }), "v.json:1:29: duplicate key 'a'");
+}
+
+// `record.field` remembers where it found the field; records of other shapes, missing fields
+// and records that a template changed still answer as in Jinja2.
+TEST(ValuesJson, FieldsOfRecordsOfEveryShape) {
+  const Value values = parse_json_values(
+      R"({"rs": [{"a": 1, "b": 2}, {"b": 3}, {"c": 1, "b": 4}, {"a": 5, "b": 6}, {"a": 7, "b": 8}]})", "v.json");
+  jinja::Environment environment;
+  environment.add_template(
+      "t",
+      "{% for r in rs %}{{ r.b }}{{ r.a | default('-') }},{% endfor %}"
+      "{% set _ = rs[4].update({'b': 9}) %}{% for r in rs %}{{ r.b }}{% endfor %}");
+  EXPECT_EQ(environment.render_file("t", values), "21,3-,4-,65,87,23469");
+}
+
 TEST(ValuesJson, NestingIsLimited) {
   EXPECT_EQ(error_of([] { json_file(std::string(100000, '[')); }),
             "v.json:1:1001: invalid JSON: nested more than 1000 levels deep");

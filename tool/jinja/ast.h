@@ -2,6 +2,8 @@
 // errors can name line and column.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,6 +48,9 @@ struct GetattrExpr : Expr {
   ExprPtr object;
   std::string name;
   bool dict_method = false;  // `name` is a dict method (items, get …): a mapping's key does not answer it
+  // Where `name` was last found in a values document's mapping: its shared keys (high bits)
+  // and index (low 16 bits). Templates may be rendered by several threads at once.
+  mutable std::atomic<uint64_t> field_hint{0};
 };
 struct GetitemExpr : Expr {
   GetitemExpr(size_t offset, ExprPtr object, ExprPtr index)
@@ -63,6 +68,7 @@ struct Arguments {
   std::vector<std::pair<std::string, ExprPtr>> keywords;
   ExprPtr star_args;    // *args
   ExprPtr star_kwargs;  // **kwargs
+  bool empty() const { return positional.empty() && keywords.empty() && !star_args && !star_kwargs; }
 };
 
 struct CallExpr : Expr {

@@ -9,6 +9,24 @@
 
 namespace gkebuild::jinja {
 
+namespace {
+// `record.field` on a values document's mapping. A loop over a list of records asks each
+// record for the same field, and the records share their keys: the index where the field
+// was found last time answers without a search.
+const DocSlot* document_field(const GetattrExpr& e, const DocSlot& mapping) {
+  const DocSlot* keys = mapping.keys();
+  const uint64_t hint = e.field_hint.load(std::memory_order_relaxed);
+  if (hint && keys && reinterpret_cast<const DocSlot*>(hint >> 16) == keys) return &mapping.value(hint & 0xFFFF);
+  const DocSlot* found = doc_find(mapping, e.name);
+  if (!found) return nullptr;
+  const auto index = static_cast<uint64_t>(found - &mapping.value(0));
+  const auto packed = reinterpret_cast<uint64_t>(keys) << 16;
+  if (index <= 0xFFFF && (packed >> 16) == reinterpret_cast<uint64_t>(keys))
+    e.field_hint.store(packed | index, std::memory_order_relaxed);
+  return found;
+}
+}  // namespace
+
 void Frame::set(std::string_view name, Value value) {
   for (auto& entry : vars) {
     if (entry.first == name) {
@@ -135,6 +153,7 @@ Value Interpreter::call(const Value& callee, CallArgs& args) {
 }
 
 void Interpreter::eval_args(const Arguments& args, CallArgs& out) {
+  if (args.empty()) return;  // `x | tojson`: most filter calls
   out.positional.reserve(args.positional.size());
   for (const auto& arg : args.positional) out.positional.push_back(eval(*arg));
   if (args.star_args) {
@@ -269,6 +288,10 @@ Value Interpreter::eval_node(const Expr& expr) {
       if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message(), TemplateErrorKind::Undefined);
       // A record's field (`job.name`): the parser already knows that no method has this name.
       if ((object.kind() == Kind::Dict || object.kind() == Kind::DocDict) && !e.dict_method) {
+        if (object.kind() == Kind::DocDict && object.doc_slot().type == DocSlot::Dict) {
+          if (const DocSlot* field = document_field(e, object.doc_slot())) return Value::doc(*field);
+          return Value::missing_dict_attribute(e.name);
+        }
         Value found;
         if (mapping_find(object, e.name, found)) return found;
         return Value::missing_dict_attribute(e.name);  // what getattr would say, made lazily

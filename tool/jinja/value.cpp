@@ -325,8 +325,8 @@ const std::pair<Value, Value>* Sequence::pair_at(size_t index) const {
   if (!items_mode_) return nullptr;
   if (doc_) {
     if (doc_->type != DocSlot::Edited) {
-      doc_pair_.first = Value::doc(doc_->items[2 * index]);
-      doc_pair_.second = Value::doc(doc_->items[2 * index + 1]);
+      doc_pair_.first = Value::doc(doc_->key(static_cast<uint32_t>(index)));
+      doc_pair_.second = Value::doc(doc_->value(static_cast<uint32_t>(index)));
       return &doc_pair_;
     }
     follow_edit();
@@ -343,7 +343,7 @@ Value Sequence::at(size_t index) const {
   }
   if (doc_) {
     if (doc_->type != DocSlot::Edited)
-      return Value::doc(holder_.kind() == Kind::DocDict ? doc_->items[2 * index] : doc_->items[index]);
+      return Value::doc(holder_.kind() == Kind::DocDict ? doc_->key(static_cast<uint32_t>(index)) : doc_->items[index]);
     follow_edit();
   }
   if (items_) return (*items_)[index];
@@ -372,17 +372,23 @@ bool same_text(const char* text, std::string_view key) {
 }
 }  // namespace
 
+const DocSlot* doc_find(const DocSlot& mapping, std::string_view key) {
+  const DocSlot* keys = mapping.keys();
+  for (uint32_t i = 0; i < mapping.size; ++i) {
+    // Length and first letter rule out most keys before a comparison.
+    if (keys[i].size == key.size() && (key.empty() || keys[i].s[0] == key[0]) && same_text(keys[i].s, key))
+      return &mapping.value(i);
+  }
+  return nullptr;
+}
+
 bool mapping_find(const Value& mapping, std::string_view key, Value& out) {
   if (mapping.kind() == Kind::DocDict) {
     if (const Value* edited = mapping.doc_edited()) return mapping_find(*edited, key, out);
     const DocSlot& slot = mapping.doc_slot();
-    const DocSlot* entry = slot.items;
-    for (uint32_t i = 0; i < slot.size; ++i, entry += 2) {
-      // Length and first letter rule out most keys before a comparison.
-      if (entry->size == key.size() && (key.empty() || entry->s[0] == key[0]) && same_text(entry->s, key)) {
-        out = Value::doc(entry[1]);
-        return true;
-      }
+    if (const DocSlot* found = doc_find(slot, key)) {
+      out = Value::doc(*found);
+      return true;
     }
     return false;
   }

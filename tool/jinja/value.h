@@ -32,13 +32,16 @@ class Interpreter;
 struct CallArgs;
 
 // One entry of a values document: the compact, read-only tree a values file is read into
-// (render/values_json.h). A container's entries lie side by side (a mapping's as key, value,
-// key, value…), and nothing in a document is reference-counted: its values are borrowed, and
-// the document outlives every value taken from it. A container that a template changes in
-// place (`list.append`) is copied out once and its slot becomes Edited.
+// (render/values_json.h). A list's items lie side by side. A mapping's `items` start with a
+// Keys slot, whose `items` are its keys, then hold its values: the mappings of a document
+// that have the same keys in the same order (a list of records) share one array of keys.
+// Nothing in a document is reference-counted: its values are borrowed, and the document
+// outlives every value taken from it. A container that a template changes in place
+// (`list.append`) is copied out once and its slot becomes Edited.
 struct DocSlot {
   // BigInt: an integer literal beyond 64 bits (its text in `s`), an error when a template reads it.
-  enum Type : uint8_t { Null, False, True, Int, Float, Str, BigInt, List, Dict, Edited };
+  // Keys: the first entry of a Dict's items, never a value itself.
+  enum Type : uint8_t { Null, False, True, Int, Float, Str, BigInt, List, Dict, Edited, Keys };
   Type type;
   uint32_t size;  // bytes of a Str or BigInt, entries of a List, pairs of a Dict
   union {
@@ -48,6 +51,11 @@ struct DocSlot {
     const DocSlot* items;
     const Value* edited;
   };
+
+  // A Dict's keys (null when it is empty), and its i-th key and value.
+  const DocSlot* keys() const { return size ? items[0].items : nullptr; }
+  const DocSlot& key(uint32_t index) const { return items[0].items[index]; }
+  const DocSlot& value(uint32_t index) const { return items[1 + index]; }
 };
 
 // Heap-held payloads share this base so a Value needs a single owner pointer.
@@ -182,9 +190,10 @@ inline Value Value::doc(const DocSlot& slot) {
     case DocSlot::BigInt: fail_big_integer({slot.s, slot.size});
     case DocSlot::List: { Value v(Kind::DocList); v.d_ = &slot; return v; }
     case DocSlot::Dict: { Value v(Kind::DocDict); v.d_ = &slot; return v; }
-    case DocSlot::Edited: break;
+    case DocSlot::Edited: return *slot.edited;
+    case DocSlot::Keys: break;  // never a value
   }
-  return *slot.edited;
+  return none();
 }
 
 // `value`, or for a document container that a template changed, the changed copy.
@@ -276,13 +285,15 @@ std::vector<Value> to_vector(const Value& value);
 // Mapping access for Dict, JsonDict and DocDict; a key that is not found gives std::nullopt-like false.
 bool mapping_find(const Value& mapping, const Value& key, Value& out);
 bool mapping_find(const Value& mapping, std::string_view key, Value& out);
+// The value of `key` in a document's Dict slot, or null.
+const DocSlot* doc_find(const DocSlot& mapping, std::string_view key);
 // Calls f(key, value) for each entry in insertion order.
 template <class F>
 void mapping_for_each(const Value& mapping_or_doc, F&& f) {
   const Value& mapping = resolved(mapping_or_doc);
   if (mapping.kind() == Kind::DocDict) {
     const DocSlot& slot = mapping.doc_slot();
-    for (uint32_t i = 0; i < slot.size; ++i) f(Value::doc(slot.items[2 * i]), Value::doc(slot.items[2 * i + 1]));
+    for (uint32_t i = 0; i < slot.size; ++i) f(Value::doc(slot.key(i)), Value::doc(slot.value(i)));
   } else if (mapping.kind() == Kind::Dict) {
     for (const auto& [k, v] : mapping.pairs()) f(k, v);
   } else {

@@ -1,6 +1,7 @@
 #include "render/values_json.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -53,6 +54,9 @@ DocSlot scalar(DocSlot::Type type) {
   return slot;
 }
 
+// Reads the text in one loop with an explicit stack of the containers being read, so that
+// the read position stays in a register: stores into the slots could otherwise alias it.
+// The text ends in the NUL that std::string keeps after it, which stops every scan.
 class JsonReader {
  public:
   JsonReader(std::string text, const std::string& file) : document_(std::make_shared<JsonDocument>()), file_(file) {
@@ -63,20 +67,42 @@ class JsonReader {
   }
 
   jinja::Value document() {
-    if (text_.starts_with("\xEF\xBB\xBF")) at_ = 3;  // a byte order mark, as some editors write
-    skip_space();
-    if (at_ >= text_.size()) return jinja::Value::none();
-    document_->root = value(0);
-    skip_space();
-    if (at_ < text_.size()) fail(at_, "unexpected text after the JSON document");
+    const char* p = text_.data();
+    if (text_.starts_with("\xEF\xBB\xBF")) p += 3;  // a byte order mark, as some editors write
+    p = skip_space(p);
+    if (p == end()) return jinja::Value::none();
+    document_->root = read(p);
+    p = skip_space(p);
+    if (p != end()) fail(p, "unexpected text after the JSON document");
     return jinja::Value::doc_root(document_->root, document_);
   }
 
  private:
-  [[noreturn]] void fail(std::size_t offset, const std::string& message) const {
-    fail_at(offset, "invalid JSON: " + message);
+  // A list or mapping whose entries are still being read; they wait on pending_ from `start`.
+  struct Open {
+    std::size_t start;
+    bool mapping;
+    std::unique_ptr<std::unordered_set<std::string_view>> keys;  // a wide mapping's index
+    // The keys of an earlier mapping that this one's keys have matched so far, or null.
+    // Keys that match them need no check for duplicates, and a mapping that matches all of
+    // them shares them.
+    const DocSlot* shape = nullptr;
+    uint32_t shape_size = 0;
+  };
+
+  // The keys of the latest finished mapping with a given first key (by a hash of it).
+  struct Shape {
+    const DocSlot* keys = nullptr;
+    uint32_t size = 0;
+  };
+
+  const char* end() const { return text_.data() + text_.size(); }
+
+  [[noreturn]] void fail(const char* at, const std::string& message) const {
+    fail_at(at, "invalid JSON: " + message);
   }
-  [[noreturn]] void fail_at(std::size_t offset, const std::string& message) const {
+  [[noreturn]] void fail_at(const char* at, const std::string& message) const {
+    const std::size_t offset = static_cast<std::size_t>(at - text_.data());
     int line = 1;
     std::size_t line_start = 0;
     for (std::size_t i = 0; i < offset && i < text_.size(); ++i)
@@ -87,54 +113,150 @@ class JsonReader {
     throw SourceError({file_, line, static_cast<int>(offset - line_start) + 1}, message, text_);
   }
 
-  void skip_space() {
-    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\n' || text_[at_] == '\t' || text_[at_] == '\r'))
-      ++at_;
+  static const char* skip_space(const char* p) {
+    while (*p <= ' ' && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) ++p;
+    return p;
   }
 
-  bool consume(std::string_view word) {
-    if (text_.substr(at_, word.size()) != word) return false;
-    at_ += word.size();
-    return true;
-  }
-
-  DocSlot value(std::size_t depth) {
-    if (depth >= kMaxValuesDepth)
-      fail(at_, "nested more than " + std::to_string(kMaxValuesDepth) + " levels deep");
-    if (at_ >= text_.size()) fail(at_, "unexpected end of the document");
-    switch (text_[at_]) {
-      case '{': return object(depth);
-      case '[': return array(depth);
-      case '"': return string();
-      case 't': if (consume("true")) return scalar(DocSlot::True); break;
-      case 'f': if (consume("false")) return scalar(DocSlot::False); break;
-      case 'n': if (consume("null")) return scalar(DocSlot::Null); break;
-      default:
-        if (text_[at_] == '-' || (text_[at_] >= '0' && text_[at_] <= '9')) return number();
+  // The value at `p` (no space before it), and `p` moved past it.
+  DocSlot read(const char*& position) {
+    const char* p = position;
+    std::vector<Open> open;
+    DocSlot done;
+    while (true) {
+      // Read a value, or open a container and go on to its first entry.
+      if (open.size() >= kMaxValuesDepth)
+        fail(p, "nested more than " + std::to_string(kMaxValuesDepth) + " levels deep");
+      switch (*p) {
+        case '{':
+          p = skip_space(p + 1);
+          if (*p == '}') {
+            ++p;
+            done = scalar(DocSlot::Dict);  // empty
+            break;
+          }
+          open.push_back({pending_.size(), true, nullptr});
+          p = read_key(p, open.back());
+          continue;
+        case '[':
+          p = skip_space(p + 1);
+          if (*p == ']') {
+            ++p;
+            done = finish_list(pending_.size());
+            break;
+          }
+          open.push_back({pending_.size(), false, nullptr});
+          continue;
+        case '"': done = string(p); break;
+        case 't': done = word(p, "true", DocSlot::True); break;
+        case 'f': done = word(p, "false", DocSlot::False); break;
+        case 'n': done = word(p, "null", DocSlot::Null); break;
+        default:
+          if (p == end()) fail(p, "unexpected end of the document");
+          if (*p != '-' && !is_digit(*p)) fail(p, "expected a value");
+          done = number(p);
+      }
+      // A value is done: it joins its container, which may be done in turn.
+      while (true) {
+        if (open.empty()) {
+          position = p;
+          return done;
+        }
+        pending_.push_back(done);
+        p = skip_space(p);
+        Open& inner = open.back();
+        if (*p == ',') {
+          p = skip_space(p + 1);
+          if (inner.mapping) p = read_key(p, inner);
+          break;
+        }
+        if (*p != (inner.mapping ? '}' : ']')) fail(p, inner.mapping ? "expected ',' or '}'" : "expected ',' or ']'");
+        ++p;
+        done = inner.mapping ? finish_mapping(inner) : finish_list(inner.start);
+        open.pop_back();
+      }
     }
-    fail(at_, "expected a value");
   }
 
-  // The entries from `start` on leave the scratch stack for the document.
-  DocSlot finish(DocSlot::Type type, std::size_t start) {
-    const std::size_t count = pending_.size() - start;
-    DocSlot container = scalar(type);
-    container.size = static_cast<uint32_t>(type == DocSlot::Dict ? count / 2 : count);
-    DocSlot* slots = document_->allocate(count);
+  // A mapping's key at `p` and the ':' after it; returns where its value starts.
+  const char* read_key(const char* p, Open& mapping) {
+    if (*p != '"') fail(p, "expected a string key");
+    const char* key_at = p;
+    const DocSlot key = string(p);
+    const auto index = static_cast<uint32_t>((pending_.size() - mapping.start) / 2);
+    if (index == 0) {
+      const Shape& earlier = shapes_[shape_bucket(key)];
+      mapping.shape = earlier.keys;
+      mapping.shape_size = earlier.size;
+    }
+    if (!(mapping.shape && index < mapping.shape_size && same_key(mapping.shape[index], key))) {
+      mapping.shape = nullptr;
+      if (has_key(mapping, {key.s, key.size}))
+        fail_at(key_at, "duplicate key '" + std::string(key.s, key.size) + "'");
+    }
+    pending_.push_back(key);
+    p = skip_space(p);
+    if (*p != ':') fail(p, "expected ':' after a key");
+    return skip_space(p + 1);
+  }
+
+  // The items from `start` on leave the scratch stack for the document.
+  DocSlot finish_list(std::size_t start) {
+    DocSlot list = scalar(DocSlot::List);
+    list.size = static_cast<uint32_t>(pending_.size() - start);
+    DocSlot* slots = document_->allocate(list.size);
     std::copy(pending_.begin() + static_cast<std::ptrdiff_t>(start), pending_.end(), slots);
-    container.items = slots;
+    list.items = slots;
     pending_.resize(start);
-    return container;
+    return list;
   }
 
-  // Whether the mapping whose entries start at `start` already has `key`. A wide mapping gets
-  // an index, so that it stays linear overall.
-  bool has_key(std::size_t start, std::string_view key, std::unordered_set<std::string_view>& index) {
+  // The mapping's keys and values leave the scratch stack: its values after a Keys slot, its
+  // keys in an array of their own unless an earlier mapping has the same ones.
+  DocSlot finish_mapping(const Open& open) {
+    DocSlot mapping = scalar(DocSlot::Dict);
+    mapping.size = static_cast<uint32_t>((pending_.size() - open.start) / 2);
+    const DocSlot* entries = pending_.data() + open.start;
+    const DocSlot* keys = open.shape;
+    if (!keys || open.shape_size != mapping.size) {
+      DocSlot* own = document_->allocate(mapping.size);
+      for (uint32_t i = 0; i < mapping.size; ++i) own[i] = entries[2 * i];
+      shapes_[shape_bucket(own[0])] = {own, mapping.size};
+      keys = own;
+    }
+    DocSlot* slots = document_->allocate(mapping.size + 1);
+    slots[0] = scalar(DocSlot::Keys);
+    slots[0].size = mapping.size;
+    slots[0].items = keys;
+    for (uint32_t i = 0; i < mapping.size; ++i) slots[1 + i] = entries[2 * i + 1];
+    mapping.items = slots;
+    pending_.resize(open.start);
+    return mapping;
+  }
+
+  static std::size_t shape_bucket(const DocSlot& first_key) {
+    const std::size_t size = first_key.size;
+    const std::size_t ends = size ? static_cast<unsigned char>(first_key.s[0]) * 7u +
+                                        static_cast<unsigned char>(first_key.s[size - 1])
+                                  : 0;
+    return (size * 31 + ends) % kShapes;
+  }
+
+  static bool same_key(const DocSlot& a, const DocSlot& b) {
+    return a.size == b.size && std::memcmp(a.s, b.s, a.size) == 0;
+  }
+
+  // Whether the mapping being read already has `key`. A wide mapping gets an index, so that
+  // it stays linear overall.
+  bool has_key(Open& mapping, std::string_view key) {
+    const std::size_t start = mapping.start;
     const std::size_t keys = (pending_.size() - start) / 2;
     if (keys > kLinearScanLimit) {
-      if (index.empty())
-        for (std::size_t i = start; i < pending_.size(); i += 2) index.emplace(pending_[i].s, pending_[i].size);
-      return !index.emplace(key).second;
+      if (!mapping.keys) {
+        mapping.keys = std::make_unique<std::unordered_set<std::string_view>>();
+        for (std::size_t i = start; i < pending_.size(); i += 2) mapping.keys->emplace(pending_[i].s, pending_[i].size);
+      }
+      return !mapping.keys->emplace(key).second;
     }
     for (std::size_t i = start; i < pending_.size(); i += 2) {
       const DocSlot& known = pending_[i];
@@ -145,188 +267,142 @@ class JsonReader {
     return false;
   }
 
-  DocSlot object(std::size_t depth) {
-    ++at_;  // {
-    const std::size_t start = pending_.size();
-    std::unordered_set<std::string_view> index;
-    skip_space();
-    if (at_ < text_.size() && text_[at_] == '}') {
-      ++at_;
-      return finish(DocSlot::Dict, start);
-    }
-    while (true) {
-      skip_space();
-      const std::size_t key_at = at_;
-      if (at_ >= text_.size() || text_[at_] != '"') fail(at_, "expected a string key");
-      const DocSlot key = string();
-      const std::string_view key_text(key.s, key.size);
-      if (has_key(start, key_text, index)) fail_at(key_at, "duplicate key '" + std::string(key_text) + "'");
-      pending_.push_back(key);
-      skip_space();
-      if (at_ >= text_.size() || text_[at_] != ':') fail(at_, "expected ':' after a key");
-      ++at_;
-      skip_space();
-      const DocSlot item = value(depth + 1);
-      pending_.push_back(item);
-      skip_space();
-      if (at_ < text_.size() && text_[at_] == ',') {
-        ++at_;
-        continue;
-      }
-      if (at_ < text_.size() && text_[at_] == '}') {
-        ++at_;
-        return finish(DocSlot::Dict, start);
-      }
-      fail(at_, "expected ',' or '}'");
-    }
+  DocSlot word(const char*& p, std::string_view text, DocSlot::Type type) {
+    if (std::string_view(p, std::min<std::size_t>(text.size(), static_cast<std::size_t>(end() - p))) != text)
+      fail(p, "expected a value");
+    p += text.size();
+    return scalar(type);
   }
 
-  DocSlot array(std::size_t depth) {
-    ++at_;  // [
-    const std::size_t start = pending_.size();
-    skip_space();
-    if (at_ < text_.size() && text_[at_] == ']') {
-      ++at_;
-      return finish(DocSlot::List, start);
-    }
-    while (true) {
-      skip_space();
-      const DocSlot item = value(depth + 1);
-      pending_.push_back(item);
-      skip_space();
-      if (at_ < text_.size() && text_[at_] == ',') {
-        ++at_;
-        continue;
-      }
-      if (at_ < text_.size() && text_[at_] == ']') {
-        ++at_;
-        return finish(DocSlot::List, start);
-      }
-      fail(at_, "expected ',' or ']'");
-    }
-  }
-
-  DocSlot string_slot(std::string_view text) {
+  static DocSlot string_slot(const char* text, std::size_t size) {
     DocSlot slot = scalar(DocSlot::Str);
-    slot.s = text.data();
-    slot.size = static_cast<uint32_t>(text.size());
+    slot.s = text;
+    slot.size = static_cast<uint32_t>(size);
     return slot;
   }
 
   // Most strings have no escapes: they stay views into the file's text.
-  DocSlot string() {
-    const std::size_t open = at_++;
-    const std::size_t start = at_;
+  DocSlot string(const char*& p) {
+    const char* start = p + 1;
     // A run of plain text ends at a quote, a backslash or a control character.
-    const char* stop = find_ascii_stop<false, '"', '\\'>(text_.data() + at_, text_.data() + text_.size());
-    at_ = static_cast<std::size_t>(stop - text_.data());
-    if (at_ >= text_.size()) fail(open, "unterminated string");
-    if (static_cast<unsigned char>(text_[at_]) < 0x20) fail(at_, "control character in a string");
-    if (text_[at_] == '"') return string_slot(text_.substr(start, at_++ - start));
-    std::string decoded(text_.substr(start, at_ - start));
-    while (true) {
-      if (at_ >= text_.size()) fail(open, "unterminated string");
-      const char c = text_[at_];
-      if (c == '"') break;
-      if (static_cast<unsigned char>(c) < 0x20) fail(at_, "control character in a string");
-      if (c == '\\') {
-        escape(decoded);
-        continue;
-      }
-      const char* run = find_ascii_stop<false, '"', '\\'>(text_.data() + at_, text_.data() + text_.size());
-      const std::size_t run_end = static_cast<std::size_t>(run - text_.data());
-      decoded.append(text_, at_, run_end - at_);
-      at_ = run_end;
-    }
-    ++at_;
-    return string_slot(document_->decoded.emplace_back(std::move(decoded)));
+    const char* stop = find_ascii_stop<false, '"', '\\'>(start, end());
+    if (*stop != '"') return decoded_string(p, stop);
+    p = stop + 1;
+    return string_slot(start, static_cast<std::size_t>(stop - start));
   }
 
-  void escape(std::string& out) {
-    const std::size_t backslash = at_++;
-    if (at_ >= text_.size()) fail(backslash, "unterminated string");
-    switch (text_[at_++]) {
-      case '"': out += '"'; return;
-      case '\\': out += '\\'; return;
-      case '/': out += '/'; return;
-      case 'b': out += '\b'; return;
-      case 'f': out += '\f'; return;
-      case 'n': out += '\n'; return;
-      case 'r': out += '\r'; return;
-      case 't': out += '\t'; return;
-      case 'u': break;
-      default: fail(backslash, "invalid escape");
+  // The rest of the string that opens at `open`, from the first byte at `p` that is not plain
+  // text; kept decoded in the document. Out of line: the plain path stays small.
+  [[gnu::noinline]] DocSlot decoded_string(const char*& position, const char* p) {
+    const char* open = position;
+    std::string decoded(open + 1, p);
+    while (true) {
+      if (p == end()) fail(open, "unterminated string");
+      if (*p == '"') break;
+      if (static_cast<unsigned char>(*p) < 0x20) fail(p, "control character in a string");
+      if (*p == '\\') {
+        p = escape(p, decoded);
+        continue;
+      }
+      const char* run = find_ascii_stop<false, '"', '\\'>(p, end());
+      decoded.append(p, run);
+      p = run;
     }
-    char32_t code = hex4(backslash);
+    position = p + 1;
+    const std::string& kept = document_->decoded.emplace_back(std::move(decoded));
+    return string_slot(kept.data(), kept.size());
+  }
+
+  // The escape at `backslash` appended to `out`; returns what follows it.
+  const char* escape(const char* backslash, std::string& out) {
+    const char* p = backslash + 1;
+    switch (*p++) {
+      case '"': out += '"'; return p;
+      case '\\': out += '\\'; return p;
+      case '/': out += '/'; return p;
+      case 'b': out += '\b'; return p;
+      case 'f': out += '\f'; return p;
+      case 'n': out += '\n'; return p;
+      case 'r': out += '\r'; return p;
+      case 't': out += '\t'; return p;
+      case 'u': break;
+      default:
+        if (p - 1 == end()) fail(backslash, "unterminated string");
+        fail(backslash, "invalid escape");
+    }
+    char32_t code = hex4(p, backslash);
     if (code >= 0xD800 && code <= 0xDBFF) {
-      if (!consume("\\u")) fail(backslash, "unpaired surrogate");
-      const char32_t low = hex4(backslash);
+      if (p[0] != '\\' || p[1] != 'u') fail(backslash, "unpaired surrogate");
+      p += 2;
+      const char32_t low = hex4(p, backslash);
       if (low < 0xDC00 || low > 0xDFFF) fail(backslash, "unpaired surrogate");
       code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
     } else if (code >= 0xDC00 && code <= 0xDFFF) {
       fail(backslash, "unpaired surrogate");
     }
     jinja::append_utf8(out, code);
+    return p;
   }
 
-  char32_t hex4(std::size_t escape_at) {
+  char32_t hex4(const char*& p, const char* escape_at) {
     unsigned value = 0;
-    if (at_ + 4 > text_.size()) fail(escape_at, "invalid \\u escape");
-    auto [end, error] = std::from_chars(text_.data() + at_, text_.data() + at_ + 4, value, 16);
-    if (error != std::errc() || end != text_.data() + at_ + 4) fail(escape_at, "invalid \\u escape");
-    at_ += 4;
+    if (end() - p < 4) fail(escape_at, "invalid \\u escape");
+    auto [last, error] = std::from_chars(p, p + 4, value, 16);
+    if (error != std::errc() || last != p + 4) fail(escape_at, "invalid \\u escape");
+    p += 4;
     return value;
   }
 
-  DocSlot number() {
-    const std::size_t start = at_;
-    if (text_[at_] == '-') ++at_;
-    const std::size_t digits = at_;
-    while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
-    if (at_ == digits || (text_[digits] == '0' && at_ - digits > 1)) fail(start, "invalid number");
+  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+  DocSlot number(const char*& p) {
+    const char* start = p;
+    if (*p == '-') ++p;
+    const char* digits = p;
+    while (is_digit(*p)) ++p;
+    if (p == digits || (*digits == '0' && p - digits > 1)) fail(start, "invalid number");
     bool integral = true;
-    if (at_ < text_.size() && text_[at_] == '.') {
+    if (*p == '.') {
       integral = false;
-      const std::size_t fraction = ++at_;
-      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
-      if (at_ == fraction) fail(start, "invalid number");
+      const char* fraction = ++p;
+      while (is_digit(*p)) ++p;
+      if (p == fraction) fail(start, "invalid number");
     }
-    if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
+    if (*p == 'e' || *p == 'E') {
       integral = false;
-      ++at_;
-      if (at_ < text_.size() && (text_[at_] == '+' || text_[at_] == '-')) ++at_;
-      const std::size_t exponent = at_;
-      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
-      if (at_ == exponent) fail(start, "invalid number");
+      ++p;
+      if (*p == '+' || *p == '-') ++p;
+      const char* exponent = p;
+      while (is_digit(*p)) ++p;
+      if (p == exponent) fail(start, "invalid number");
     }
-    const char* first = text_.data() + start;
-    const char* last = text_.data() + at_;
     if (integral) {
       int64_t value = 0;
-      auto [end, error] = std::from_chars(first, last, value);
-      if (error == std::errc() && end == last) {
+      auto [last, error] = std::from_chars(start, p, value);
+      if (error == std::errc() && last == p) {
         DocSlot slot = scalar(DocSlot::Int);
         slot.i = value;
         return slot;
       }
       // Too large for 64 bits: an error if a template reads it, never a rounded float.
-      DocSlot slot = string_slot(text_.substr(start, at_ - start));
+      DocSlot slot = string_slot(start, static_cast<std::size_t>(p - start));
       slot.type = DocSlot::BigInt;
       return slot;
     }
     // strtod gives ±HUGE_VAL on overflow and 0 on underflow, as Python's float() does.
     DocSlot slot = scalar(DocSlot::Float);
-    slot.f = std::strtod(std::string(first, last).c_str(), nullptr);
+    slot.f = std::strtod(std::string(start, p).c_str(), nullptr);
     return slot;
   }
 
   static constexpr std::size_t kLinearScanLimit = 16;
+  static constexpr std::size_t kShapes = 64;
 
   std::shared_ptr<JsonDocument> document_;
   std::vector<DocSlot> pending_;  // entries of the containers being read, innermost last
+  std::array<Shape, kShapes> shapes_{};
   std::string_view text_;
   const std::string& file_;
-  std::size_t at_ = 0;
 };
 
 }  // namespace
