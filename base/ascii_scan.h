@@ -3,6 +3,7 @@
 // there (every x86-64), one at a time elsewhere; the same answer either way.
 #pragma once
 
+#include <array>
 #include <cstddef>
 
 #if defined(__SSE2__)
@@ -10,6 +11,17 @@
 #endif
 
 namespace gkebuild {
+
+// Which bytes find_ascii_stop stops at, as a table.
+template <bool kStopHigh, char... kSpecials>
+struct AsciiStops {
+  static constexpr std::array<bool, 256> table = [] {
+    std::array<bool, 256> stops{};
+    for (int byte = 0; byte < 256; ++byte)
+      stops[byte] = byte < 0x20 || (kStopHigh && byte >= 0x7F) || ((byte == static_cast<unsigned char>(kSpecials)) || ...);
+    return stops;
+  }();
+};
 
 // The first byte in [p, end) that is a control character (below 0x20), or, with kStopHigh,
 // DEL or any byte of 0x80 and above, or one of kSpecials; `end` when there is none.
@@ -26,10 +38,9 @@ inline const char* find_ascii_stop(const char* p, const char* end) {
     if (const int mask = _mm_movemask_epi8(stops)) return p + __builtin_ctz(static_cast<unsigned>(mask));
   }
 #endif
-  for (; p < end; ++p) {
-    const auto byte = static_cast<unsigned char>(*p);
-    if (byte < 0x20 || (kStopHigh && byte >= 0x7F) || ((*p == kSpecials) || ...)) return p;
-  }
+  // The tail, and short strings whole: one table look-up a byte.
+  for (; p < end; ++p)
+    if (AsciiStops<kStopHigh, kSpecials...>::table[static_cast<unsigned char>(*p)]) return p;
   return end;
 }
 

@@ -4,6 +4,7 @@ namespace gkebuild::jinja {
 
 Bound CallArgs::bind(std::string_view function, std::initializer_list<std::string_view> names) const {
   Bound bound;
+  if (positional.empty() && keywords.empty()) return bound;
   if (positional.size() > names.size()) {
     throw EvalError(std::string(function) + "() takes at most " + std::to_string(names.size()) +
                     " argument(s) (" + std::to_string(positional.size()) + " given)");

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <unordered_map>
 
 #include "base/ascii_scan.h"
@@ -19,11 +20,22 @@ namespace {
 
 // json.dumps(ensure_ascii=True) escaping plus Jinja's htmlsafe_json_dumps replacements.
 void append_json_string(std::string& out, std::string_view text) {
+  const char* first_stop = find_ascii_stop<true, '"', '\\', '<', '>', '&', '\''>(text.data(), text.data() + text.size());
+  if (first_stop == text.data() + text.size()) {  // nothing to escape: most strings
+    const size_t at = out.size();
+    out.resize(at + text.size() + 2);
+    char* p = out.data() + at;
+    *p = '"';
+    std::memcpy(p + 1, text.data(), text.size());
+    p[text.size() + 1] = '"';
+    return;
+  }
   out += '"';
   char buffer[16];
   for (size_t pos = 0; pos < text.size();) {
     // Runs of characters that stay as they are go out in one piece.
-    const char* stop = find_ascii_stop<true, '"', '\\', '<', '>', '&', '\''>(text.data() + pos, text.data() + text.size());
+    const char* stop = pos == 0 ? first_stop
+                                : find_ascii_stop<true, '"', '\\', '<', '>', '&', '\''>(text.data() + pos, text.data() + text.size());
     const size_t plain = static_cast<size_t>(stop - text.data());
     out.append(text, pos, plain - pos);
     pos = plain;

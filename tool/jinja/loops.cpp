@@ -94,8 +94,17 @@ void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int d
       if (stmt.uses_loop) inner->vars.emplace_back("loop", loop_value);
       const auto* pair = use_filter ? nullptr : sequence.pair_at(i);
       if (pair && stmt.target.kind == Target::Kind::Tuple && stmt.target.items.size() == 2) {
-        assign(stmt.target.items[0], pair->first, *inner);
-        assign(stmt.target.items[1], pair->second, *inner);
+        // `for k, v in d.items()`: a fresh scope takes plain names without a search (a
+        // repeated name is found last-first, so the later one wins, as in Python).
+        if (stmt.target.items[0].kind == Target::Kind::Name && stmt.target.items[1].kind == Target::Kind::Name) {
+          inner->vars.emplace_back(stmt.target.items[0].name, pair->first);
+          inner->vars.emplace_back(stmt.target.items[1].name, pair->second);
+        } else {
+          assign(stmt.target.items[0], pair->first, *inner);
+          assign(stmt.target.items[1], pair->second, *inner);
+        }
+      } else if (stmt.target.kind == Target::Kind::Name && !use_filter) {
+        inner->vars.emplace_back(stmt.target.name, loop->item(i));
       } else {
         assign(stmt.target, loop->item(i), *inner);
       }
