@@ -5,13 +5,26 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 
 namespace gkebuild {
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+std::atomic<bool> huge_thread_heaps{false};
+
+// Turns the 2 MiB at `begin` into one huge page even where some of it is in small pages
+// (Linux 6.1 and later; older kernels refuse the advice and the pages stay as they are).
+void collapse(std::uintptr_t begin) {
+  constexpr int kCollapse = 25;  // MADV_COLLAPSE, which glibc 2.36's headers do not name yet
+  madvise(reinterpret_cast<void*>(begin), kHugePage, kCollapse);
+}
+
+}  // namespace
 
 void prepare_huge_heap(std::size_t expected_bytes) {
-  constexpr std::size_t kHugePage = std::size_t{2} << 20;
   constexpr std::size_t kMaxPad = std::size_t{256} << 20;
   const std::size_t pad = std::clamp(expected_bytes, kHugePage, kMaxPad);
   // Large blocks (the values file's text) come from the heap too, instead of mappings of their
@@ -27,8 +40,32 @@ void prepare_huge_heap(std::size_t expected_bytes) {
   const auto begin = (reinterpret_cast<std::uintptr_t>(block) + kHugePage - 1) & ~(kHugePage - 1);
   const auto end = reinterpret_cast<std::uintptr_t>(sbrk(0));
   std::free(block);
-  if (end > begin + kHugePage)
+  if (end > begin + kHugePage) {
     madvise(reinterpret_cast<void*>(begin), (end - begin) & ~(kHugePage - 1), MADV_HUGEPAGE);
+    // Growing the heap wrote a header at the block's end, in 4 KiB pages: those 2 MiB stay
+    // in small pages unless collapsed now.
+    collapse(begin);
+  }
+}
+
+void use_huge_thread_heaps() { huge_thread_heaps = true; }
+
+void prepare_thread_heap() {
+  if (!huge_thread_heaps) return;
+  // glibc's non-main heaps are HEAP_MAX_SIZE (64 MiB on 64-bit) mappings aligned to their
+  // size, as glibc.malloc.hugetlb=1 relies on too; a new one is writable for the top pad that
+  // prepare_huge_heap set. A block from the main heap lies below the program break: that heap
+  // was prepared already.
+  constexpr std::uintptr_t kThreadHeap = std::uintptr_t{64} << 20;
+  void* probe = std::malloc(64);
+  if (!probe) return;
+  const auto at = reinterpret_cast<std::uintptr_t>(probe);
+  if (at >= reinterpret_cast<std::uintptr_t>(sbrk(0))) {
+    const std::uintptr_t heap = at & ~(kThreadHeap - 1);
+    madvise(reinterpret_cast<void*>(heap), kThreadHeap, MADV_HUGEPAGE);
+    collapse(heap);  // the arena's own header is in the first 2 MiB
+  }
+  std::free(probe);
 }
 
 }  // namespace gkebuild

@@ -66,6 +66,7 @@ std::map<std::string, std::string> image_references(const std::vector<std::strin
 
 // Below this much values data a render is small, and start-up stays as it is.
 constexpr std::size_t kHugeHeapValuesBytes = std::size_t{1} << 20;
+constexpr std::size_t kProjectHeapBytes = std::size_t{16} << 20;
 
 int render_template(const RenderArguments& args) {
   if (!args.targets.empty() || !args.output_dir.empty())
@@ -116,6 +117,10 @@ int render_project(const RenderArguments& args) {
     throw SourceError({"render"}, "--trim-blocks, --lstrip-blocks, --keep-trailing-newline and --undefined "
                                   "apply to --template renders; project templates use the defaults");
   const auto project = project::load_project(project_file(args.project));
+  // A sweep renders and reads back thousands of manifests on several threads: their heaps
+  // grow to tens of megabytes a page at a time otherwise.
+  prepare_huge_heap(kProjectHeapBytes);
+  use_huge_thread_heaps();
   render::RenderOptions options;
   options.targets = args.targets;
   options.accelerators = args.accelerators;
