@@ -74,6 +74,17 @@ Value Interpreter::lookup(std::string_view name) const {
   return Value::undefined(name);
 }
 
+const Value* Interpreter::local_value(std::string_view name) const {
+  bool loop_hidden = false;
+  for (const Frame* f = frame_.get(); f; f = f->parent.get()) {
+    if (!(loop_hidden && name == "loop"))
+      if (const Value* v = f->find_local(name)) return v;
+    loop_hidden = loop_hidden || f->hides_loop;
+    if (f->data.is_mapping()) return nullptr;  // the context may have it: lookup decides
+  }
+  return nullptr;
+}
+
 Value Interpreter::getattr(const Value& object, std::string_view name) {
   switch (object.kind()) {
     case Kind::Undefined: fail_undefined(object);
@@ -284,7 +295,11 @@ Value Interpreter::eval_node(const Expr& expr) {
     case ExprKind::Name: return lookup(static_cast<const NameExpr&>(expr).name);
     case ExprKind::Getattr: {
       const auto& e = static_cast<const GetattrExpr&>(expr);
-      Value object = eval(*e.object);
+      // `job.name` where `job` is a loop variable or a local: read it where it is, no copy.
+      const Value* local = e.object->kind == ExprKind::Name ? local_value(static_cast<const NameExpr&>(*e.object).name) : nullptr;
+      Value evaluated;
+      if (!local) evaluated = eval(*e.object);
+      const Value& object = local ? *local : evaluated;
       if (object.is_undefined()) raise_at(current_, e.object->offset, object.undefined_message(), TemplateErrorKind::Undefined);
       // A record's field (`job.name`): the parser already knows that no method has this name.
       if ((object.kind() == Kind::Dict || object.kind() == Kind::DocDict) && !e.dict_method) {

@@ -27,7 +27,7 @@ struct Frame {
 
   const Value* find_local(std::string_view name) const {
     for (auto it = vars.rbegin(); it != vars.rend(); ++it)
-      if (it->first == name) return &it->second;
+      if (it->first.size() == name.size() && same_text(it->first.data(), name)) return &it->second;
     return nullptr;
   }
   void set(std::string_view name, Value value);
@@ -67,6 +67,9 @@ class Interpreter {
   // Expressions (evaluate.cpp).
   Value eval(const Expr& expr);
   Value lookup(std::string_view name) const;
+  // What lookup would find when it is a variable of an enclosing scope (not the context or a
+  // global), where it is; null otherwise. Valid until a scope changes.
+  const Value* local_value(std::string_view name) const;
   Value getattr(const Value& object, std::string_view name);
   Value getitem(const Value& object, const Value& key);
   Value call(const Value& callee, CallArgs& args);

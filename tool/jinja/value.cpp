@@ -362,16 +362,6 @@ std::vector<Value> to_vector(const Value& value) {
   return out;
 }
 
-namespace {
-// Attribute names are short: a loop beats a call to memcmp.
-bool same_text(const char* text, std::string_view key) {
-  if (key.size() > 16) return std::memcmp(text, key.data(), key.size()) == 0;
-  for (size_t i = 0; i < key.size(); ++i)
-    if (text[i] != key[i]) return false;
-  return true;
-}
-}  // namespace
-
 const DocSlot* doc_find(const DocSlot& mapping, std::string_view key) {
   const DocSlot* keys = mapping.keys();
   for (uint32_t i = 0; i < mapping.size; ++i) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -285,6 +286,15 @@ std::vector<Value> to_vector(const Value& value);
 // Mapping access for Dict, JsonDict and DocDict; a key that is not found gives std::nullopt-like false.
 bool mapping_find(const Value& mapping, const Value& key, Value& out);
 bool mapping_find(const Value& mapping, std::string_view key, Value& out);
+// Whether the key.size() bytes at `text` are `key`. Names and keys are short: a loop beats a
+// call to memcmp.
+inline bool same_text(const char* text, std::string_view key) {
+  if (key.size() > 16) return std::memcmp(text, key.data(), key.size()) == 0;
+  for (size_t i = 0; i < key.size(); ++i)
+    if (text[i] != key[i]) return false;
+  return true;
+}
+
 // The value of `key` in a document's Dict slot, or null.
 const DocSlot* doc_find(const DocSlot& mapping, std::string_view key);
 // Calls f(key, value) for each entry in insertion order.

@@ -243,7 +243,7 @@ class JsonReader {
   }
 
   static bool same_key(const DocSlot& a, const DocSlot& b) {
-    return a.size == b.size && std::memcmp(a.s, b.s, a.size) == 0;
+    return a.size == b.size && jinja::same_text(a.s, {b.s, b.size});
   }
 
   // Whether the mapping being read already has `key`. A wide mapping gets an index, so that
