@@ -100,7 +100,7 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
       }
       out += '[';
       for (size_t i = 0; i < seq.size(); ++i) {
-        if (i) out += indent >= 0 ? "," : ", ";
+        if (i) out.append(indent >= 0 ? std::string_view(",") : std::string_view(", "));
         if (indent >= 0) newline(depth + 1);
         append_json(out, seq.at(i), indent, depth + 1);
       }
@@ -125,7 +125,7 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
       std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       out += '{';
       for (size_t i = 0; i < entries.size(); ++i) {
-        if (i) out += indent >= 0 ? "," : ", ";
+        if (i) out.append(indent >= 0 ? std::string_view(",") : std::string_view(", "));
         if (indent >= 0) newline(depth + 1);
         append_json_string(out, entries[i].first);
         out += ": ";

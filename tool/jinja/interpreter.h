@@ -101,6 +101,8 @@ class Interpreter {
   Flow render_for(const ForStmt& stmt);
   void run_loop(const ForStmt& stmt, const Value& iterable, int depth);
   void loop_over(const ForStmt& stmt, const Sequence& sequence, int depth);
+  std::shared_ptr<Frame> loop_frame();
+  void return_loop_frame(std::shared_ptr<Frame> frame);
   void assign(const Target& target, const Value& value, Frame& into);
   void render_set(const SetStmt& stmt);
   Flow render_set_block(const SetBlockStmt& stmt);
@@ -151,6 +153,7 @@ class Interpreter {
   std::vector<Value> changed_in_place_;
   std::shared_ptr<Frame> globals_;
   std::vector<std::shared_ptr<Frame>> closure_frames_;  // owners of the frames macros close over
+  std::vector<std::shared_ptr<Frame>> spare_frames_;    // finished loops' scopes, for the next loop
   std::string discard_;
 
   // Saves where rendering stands (output, scope, template, filter-block input, template

@@ -59,9 +59,8 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
 }
 
 void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int depth) {
-  auto inner = std::make_shared<Frame>();
+  std::shared_ptr<Frame> inner = loop_frame();
   inner->parent = frame_;
-  inner->vars.reserve(4);  // loop and the targets: one allocation instead of growing
   bool completed_iteration = false;
   {
     StateGuard guard(*this);
@@ -116,8 +115,30 @@ void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int d
     loop->filtered = nullptr;
     loop->size = 0;
   }
+  return_loop_frame(std::move(inner));
   // The else branch runs in the scope around the loop.
   if (!completed_iteration) render_body(stmt.otherwise);
+}
+
+// An inner loop runs once for every item of the outer one: its scope is reused, not allocated
+// each time, unless something (a macro defined in the body) still holds it.
+std::shared_ptr<Frame> Interpreter::loop_frame() {
+  if (spare_frames_.empty()) {
+    auto frame = std::make_shared<Frame>();
+    frame->vars.reserve(4);  // loop and the targets: one allocation instead of growing
+    return frame;
+  }
+  std::shared_ptr<Frame> frame = std::move(spare_frames_.back());
+  spare_frames_.pop_back();
+  return frame;
+}
+
+void Interpreter::return_loop_frame(std::shared_ptr<Frame> frame) {
+  constexpr std::size_t kSpareFrames = 16;
+  if (frame.use_count() != 1 || spare_frames_.size() >= kSpareFrames) return;
+  frame->vars.clear();
+  frame->parent.reset();
+  spare_frames_.push_back(std::move(frame));
 }
 
 Value Interpreter::call_loop(LoopObject& loop, CallArgs& args) {
