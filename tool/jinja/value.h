@@ -42,7 +42,9 @@ struct CallArgs;
 struct DocSlot {
   // BigInt: an integer literal beyond 64 bits (its text in `s`), an error when a template reads it.
   // Keys: the first entry of a Dict's items, never a value itself.
-  enum Type : uint8_t { Null, False, True, Int, Float, Str, BigInt, List, Dict, Edited, Keys };
+  // Four bytes, as wide as `size`: a slot's first eight bytes are then two whole halves, which
+  // the reader builds in a register instead of merging a byte into it.
+  enum Type : uint32_t { Null, False, True, Int, Float, Str, BigInt, List, Dict, Edited, Keys };
   Type type;
   uint32_t size;  // bytes of a Str or BigInt, entries of a List, pairs of a Dict
   union {

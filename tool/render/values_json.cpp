@@ -80,6 +80,8 @@ class JsonReader {
  private:
   // A list or mapping whose entries are still being read; they wait on pending_ from `start`.
   struct Open {
+    // Built in place: a temporary copied in stalled on a partly forwarded store.
+    Open(std::size_t start, bool mapping) : start(start), mapping(mapping) {}
     std::size_t start;
     bool mapping;
     std::unique_ptr<std::unordered_set<std::string_view>> keys;  // a wide mapping's index
@@ -135,7 +137,7 @@ class JsonReader {
             done = scalar(DocSlot::Dict);  // empty
             break;
           }
-          open.push_back({pending_.size(), true, nullptr});
+          open.emplace_back(pending_.size(), true);
           p = read_key(p, open.back());
           continue;
         case '[':
@@ -145,7 +147,7 @@ class JsonReader {
             done = finish_list(pending_.size());
             break;
           }
-          open.push_back({pending_.size(), false, nullptr});
+          open.emplace_back(pending_.size(), false);
           continue;
         case '"': done = string(p); break;
         case 't': done = word(p, "true", DocSlot::True); break;
