@@ -85,6 +85,13 @@ const Value* Interpreter::local_value(std::string_view name) const {
   return nullptr;
 }
 
+const DocSlot* Interpreter::local_record_field(const GetattrExpr& e) const {
+  if (e.dict_method || e.object->kind != ExprKind::Name) return nullptr;
+  const Value* local = local_value(static_cast<const NameExpr&>(*e.object).name);
+  if (!local || local->kind() != Kind::DocDict || local->doc_slot().type != DocSlot::Dict) return nullptr;
+  return document_field(e, local->doc_slot());
+}
+
 Value Interpreter::getattr(const Value& object, std::string_view name) {
   switch (object.kind()) {
     case Kind::Undefined: fail_undefined(object);

@@ -70,6 +70,9 @@ class Interpreter {
   // What lookup would find when it is a variable of an enclosing scope (not the context or a
   // global), where it is; null otherwise. Valid until a scope changes.
   const Value* local_value(std::string_view name) const;
+  // `record.field` where `record` is a local holding a values document's mapping that has the
+  // field: the field's slot, read in place; null in every other case.
+  const DocSlot* local_record_field(const GetattrExpr& e) const;
   Value getattr(const Value& object, std::string_view name);
   Value getitem(const Value& object, const Value& key);
   Value call(const Value& callee, CallArgs& args);
