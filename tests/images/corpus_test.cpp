@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -77,10 +78,23 @@ class Base {
   testing::Registry registry_;
 };
 
-Base& base() {
-  static Base* b = new Base();  // one registry and base image for the whole run
-  return *b;
-}
+// One registry and base image for the whole run, made when a test first asks and stopped
+// and removed when the run ends (tests/images/stops_its_registry.sh checks that).
+class BaseEnvironment : public ::testing::Environment {
+ public:
+  static Base& get() {
+    if (!base_) base_ = std::make_unique<Base>();
+    return *base_;
+  }
+  void TearDown() override { base_.reset(); }
+
+ private:
+  static inline std::unique_ptr<Base> base_;
+};
+[[maybe_unused]] ::testing::Environment* const kBaseEnvironment =
+    ::testing::AddGlobalTestEnvironment(new BaseEnvironment);
+
+Base& base() { return BaseEnvironment::get(); }
 
 struct Built {
   fs::path layout;
