@@ -104,6 +104,8 @@ class Interpreter {
   Flow render_for(const ForStmt& stmt);
   void run_loop(const ForStmt& stmt, const Value& iterable, int depth);
   void loop_over(const ForStmt& stmt, const Sequence& sequence, int depth);
+  void bind_loop_item(const ForStmt& stmt, const Sequence& sequence, const struct LoopObject& loop, size_t i,
+                      Frame& scope);
   std::shared_ptr<Frame> loop_frame();
   void return_loop_frame(std::shared_ptr<Frame> frame);
   void assign(const Target& target, const Value& value, Frame& into);

@@ -58,6 +58,47 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
   loop_over(stmt, sequence, depth);
 }
 
+// Puts item `i` of a loop into its fresh scope `scope`: plain names go in without a search (a
+// repeated name is found last-first, so the later one wins, as in Python).
+void Interpreter::bind_loop_item(const ForStmt& stmt, const Sequence& sequence, const LoopObject& loop, size_t i,
+                                 Frame& scope) {
+  const Target& target = stmt.target;
+  const bool two_names = target.kind == Target::Kind::Tuple && target.items.size() == 2 &&
+                         target.items[0].kind == Target::Kind::Name && target.items[1].kind == Target::Kind::Name;
+  if (!loop.filtered) {
+    // A values document's items are read in place: no value is built and then copied.
+    const DocSlot* value_slot = nullptr;
+    if (const DocSlot* slot = sequence.doc_item(i, &value_slot)) {
+      if (value_slot && two_names) {
+        scope.vars.emplace_back(target.items[0].name, Value::doc(*slot));
+        scope.vars.emplace_back(target.items[1].name, Value::doc(*value_slot));
+        return;
+      }
+      if (!value_slot && target.kind == Target::Kind::Name) {
+        scope.vars.emplace_back(target.name, Value::doc(*slot));
+        return;
+      }
+    }
+    // `for k, v in d.items()`: the pair is read in place.
+    const auto* pair = sequence.pair_at(i);
+    if (pair && target.kind == Target::Kind::Tuple && target.items.size() == 2) {
+      if (two_names) {
+        scope.vars.emplace_back(target.items[0].name, pair->first);
+        scope.vars.emplace_back(target.items[1].name, pair->second);
+      } else {
+        assign(target.items[0], pair->first, scope);
+        assign(target.items[1], pair->second, scope);
+      }
+      return;
+    }
+    if (target.kind == Target::Kind::Name) {
+      scope.vars.emplace_back(target.name, loop.item(i));
+      return;
+    }
+  }
+  assign(target, loop.item(i), scope);
+}
+
 void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int depth) {
   std::shared_ptr<Frame> inner = loop_frame();
   inner->parent = frame_;
@@ -91,22 +132,7 @@ void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int d
       loop->index0 = i;
       inner->vars.clear();
       if (stmt.uses_loop) inner->vars.emplace_back("loop", loop_value);
-      const auto* pair = use_filter ? nullptr : sequence.pair_at(i);
-      if (pair && stmt.target.kind == Target::Kind::Tuple && stmt.target.items.size() == 2) {
-        // `for k, v in d.items()`: a fresh scope takes plain names without a search (a
-        // repeated name is found last-first, so the later one wins, as in Python).
-        if (stmt.target.items[0].kind == Target::Kind::Name && stmt.target.items[1].kind == Target::Kind::Name) {
-          inner->vars.emplace_back(stmt.target.items[0].name, pair->first);
-          inner->vars.emplace_back(stmt.target.items[1].name, pair->second);
-        } else {
-          assign(stmt.target.items[0], pair->first, *inner);
-          assign(stmt.target.items[1], pair->second, *inner);
-        }
-      } else if (stmt.target.kind == Target::Kind::Name && !use_filter) {
-        inner->vars.emplace_back(stmt.target.name, loop->item(i));
-      } else {
-        assign(stmt.target, loop->item(i), *inner);
-      }
+      bind_loop_item(stmt, sequence, *loop, i, *inner);
       Flow flow = render_body(stmt.body);
       if (flow == Flow::Normal) completed_iteration = true;
       if (flow == Flow::Break) break;

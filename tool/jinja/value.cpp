@@ -336,6 +336,14 @@ const std::pair<Value, Value>* Sequence::pair_at(size_t index) const {
   return &(*pairs_)[index];
 }
 
+const DocSlot* Sequence::doc_item(size_t index, const DocSlot** value) const {
+  if (!doc_ || doc_->type == DocSlot::Edited) return nullptr;
+  const auto i = static_cast<uint32_t>(index);
+  if (doc_->type == DocSlot::List) return items_mode_ ? nullptr : &doc_->items[i];
+  if (items_mode_) *value = &doc_->value(i);
+  return &doc_->key(i);
+}
+
 Value Sequence::at(size_t index) const {
   if (items_mode_) {
     const auto* pair = pair_at(index);

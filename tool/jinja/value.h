@@ -264,6 +264,10 @@ class Sequence {
   // The (key, value) pair at `index` of an items_of sequence, valid until the mapping
   // changes; null for other sequences.
   const std::pair<Value, Value>* pair_at(size_t index) const;
+  // Over a values document's container that no template has changed: the slot of item
+  // `index`, to be read in place (for items_of, the key, and the value in `*value`); null
+  // for every other sequence.
+  const DocSlot* doc_item(size_t index, const DocSlot** value) const;
 
  private:
   struct ItemsTag {};
