@@ -1,8 +1,8 @@
 // The JSON values reader (render/values_json.h) against JSONTestSuite's parsing cases
 // (tests/render/json_test_suite, from nst/JSONTestSuite): every y_ document is read as
 // nlohmann::json reads it, every n_ document is refused with file:line:col, and no i_ document
-// ends in anything but a value or that error. The documented differences are listed below and
-// each is checked to be refused, never read as something else.
+// ends in anything but a value or that error. The documented differences are listed below,
+// and each is checked to give exactly what is documented.
 #include <gtest/gtest.h>
 
 #include <algorithm>
