@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "base/atomic_file.h"
 #include "common/run.h"
@@ -167,6 +170,32 @@ TEST_F(CliConventions, VersionIsCMakesProjectVersion) {
   EXPECT_EQ(version.out, std::string("gkebuild ") + GKEBUILD_PROJECT_VERSION + "\n");
   const auto flag = from_outside("--version");
   EXPECT_EQ(flag.out, version.out);
+}
+
+// A command named on the command line is the only one gkebuild sets up (start-up time): each
+// must answer to the name it is listed under (a registration under another name is an internal
+// error that --help reports), and an unknown name still gets the full list.
+TEST_F(CliConventions, EveryListedCommandAnswersToItsName) {
+  const auto help = from_outside("--help");
+  ASSERT_EQ(help.exit_code, 0);
+  const auto list = help.out.find("Subcommands:\n");
+  ASSERT_NE(list, std::string::npos) << help.out;
+  std::istringstream lines(help.out.substr(list + 13));
+  std::vector<std::string> names;
+  for (std::string line; std::getline(lines, line) && line.starts_with("  ");) {
+    std::istringstream words(line);
+    names.emplace_back();
+    words >> names.back();
+  }
+  EXPECT_EQ(names.size(), 12u) << help.out;
+  for (const auto& name : names) {
+    const auto own = from_outside(name + " --help");
+    EXPECT_EQ(own.exit_code, 0) << name << ": " << own.all();
+    EXPECT_TRUE(contains(own.out, " " + name + " [OPTIONS]")) << name << ": " << own.out;
+  }
+  const auto typo = from_outside("rendr");
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_TRUE(contains(typo.all(), "A subcommand is required")) << typo.all();
 }
 
 // -o is one flag group: each data command checks the format against its own list the same way,

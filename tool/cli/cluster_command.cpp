@@ -104,7 +104,7 @@ void setup(CLI::App& app, Action& action) {
   add_check(cluster, action, flags);
 }
 
-const CommandRegistration registration(35, setup);
+const CommandRegistration registration(35, "cluster", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

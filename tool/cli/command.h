@@ -17,12 +17,14 @@ using Action = std::function<int()>;
 using CommandSetup = void (*)(CLI::App& app, Action& action);
 
 struct CommandRegistration {
-  // `order` sorts the commands in --help, the way a user meets them.
-  CommandRegistration(int order, CommandSetup setup);
+  // `order` sorts the commands in --help, the way a user meets them; `name` is the
+  // subcommand's name, as `setup` adds it.
+  CommandRegistration(int order, const char* name, CommandSetup setup);
 };
 
 struct RegisteredCommand {
   int order;
+  const char* name;
   CommandSetup setup;
 };
 std::vector<RegisteredCommand>& registered_commands();

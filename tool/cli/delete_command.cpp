@@ -12,7 +12,7 @@ void setup(CLI::App& app, Action& action) {
   set_run_action(command, action, flags, submit::delete_command);
 }
 
-const CommandRegistration registration(44, setup);
+const CommandRegistration registration(44, "delete", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

@@ -237,7 +237,7 @@ void setup(CLI::App& app, Action& action) {
   });
 }
 
-const CommandRegistration registration(20, setup);
+const CommandRegistration registration(20, "image", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

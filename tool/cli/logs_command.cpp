@@ -14,7 +14,7 @@ void setup(CLI::App& app, Action& action) {
   set_run_action(command, action, flags, submit::logs_command, ShortFile::kNo);
 }
 
-const CommandRegistration registration(43, setup);
+const CommandRegistration registration(43, "logs", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

@@ -95,7 +95,7 @@ void setup(CLI::App& app, Action& action) {
   });
 }
 
-const CommandRegistration registration(30, setup);
+const CommandRegistration registration(30, "push", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

@@ -180,7 +180,7 @@ void setup(CLI::App& app, Action& action) {
   });
 }
 
-const CommandRegistration registration(10, setup);
+const CommandRegistration registration(10, "render", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

@@ -48,7 +48,7 @@ void setup(CLI::App& app, Action& action) {
   });
 }
 
-const CommandRegistration registration(60, setup);
+const CommandRegistration registration(60, "report", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

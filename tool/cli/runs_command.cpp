@@ -11,7 +11,7 @@ void setup(CLI::App& app, Action& action) {
   set_run_action(command, action, flags, submit::list_runs_command);
 }
 
-const CommandRegistration registration(41, setup);
+const CommandRegistration registration(41, "runs", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

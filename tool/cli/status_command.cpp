@@ -16,7 +16,7 @@ void setup(CLI::App& app, Action& action) {
   set_run_action(command, action, flags, submit::status_command);
 }
 
-const CommandRegistration registration(42, setup);
+const CommandRegistration registration(42, "status", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

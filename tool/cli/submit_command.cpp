@@ -110,7 +110,7 @@ void setup(CLI::App& app, Action& action) {
   command->callback([&action, flags] { action = [flags] { return run(*flags); }; });
 }
 
-const CommandRegistration registration(40, setup);
+const CommandRegistration registration(40, "submit", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

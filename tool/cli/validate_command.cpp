@@ -129,7 +129,7 @@ void setup(CLI::App& app, Action& action) {
   command->callback([flags, &action] { action = [flags] { return run(*flags); }; });
 }
 
-const CommandRegistration registration(50, setup);
+const CommandRegistration registration(50, "validate", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli

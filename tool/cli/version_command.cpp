@@ -18,7 +18,7 @@ void setup(CLI::App& app, Action& action) {
   });
 }
 
-const CommandRegistration registration(100, setup);
+const CommandRegistration registration(100, "version", setup);
 
 }  // namespace
 }  // namespace gkebuild::cli
