@@ -219,6 +219,10 @@ TEST(ValuesJson, RecordsThatShareTheirKeysStayApart) {
   const std::string records =
       R"([{"a": 1, "b": 2}, {"a": 3, "b": 4}, {"b": 5, "a": 6}, {"a": 7}, {"a": 8, "b": 9, "c": 10}, {}, {"a": 11, "b": 12}])";
   EXPECT_EQ(json_file(records), json::parse(records));
+  // Keys written with escapes, before or after the same key written plainly.
+  const std::string escaped = R"([{"\u0061": 1, "b": 2}, {"a": 3, "b": 4}, {"a": 5, "\u0062": 6}, {"a\"": 7}, {"a\\": 8}])";
+  EXPECT_EQ(json_file(escaped), json::parse(escaped));
+  EXPECT_EQ(error_of([] { json_file(R"([{"a": 1, "b": 2}, {"a": 1, "\u0061": 2}])"); }), "v.json:1:29: duplicate key 'a'");
   EXPECT_EQ(error_of([] { json_file(R"([{"a": 1, "b": 2}, {"a": 1, "a": 2}])"); }), "v.json:1:29: duplicate key 'a'");
   EXPECT_EQ(error_of([] { json_file(R"([{"a": 1, "b": 2}, {"a": 1, "b": 2, "b": 3}])"); }),
             "v.json:1:37: duplicate key 'b'");

@@ -183,9 +183,17 @@ class JsonReader {
   // A mapping's key at `p` and the ':' after it; returns where its value starts.
   const char* read_key(const char* p, Open& mapping) {
     if (*p != '"') fail(p, "expected a string key");
+    const auto index = static_cast<uint32_t>((pending_.size() - mapping.start) / 2);
+    // The key the earlier mapping of the same shape had here, written out as it was: taken
+    // without a scan, and, like the keys before it, known not to repeat one.
+    if (mapping.shape && index < mapping.shape_size && verbatim(p, mapping.shape[index])) {
+      pending_.push_back(mapping.shape[index]);
+      p = skip_space(p + mapping.shape[index].size + 2);
+      if (*p != ':') fail(p, "expected ':' after a key");
+      return skip_space(p + 1);
+    }
     const char* key_at = p;
     const DocSlot key = string(p);
-    const auto index = static_cast<uint32_t>((pending_.size() - mapping.start) / 2);
     if (index == 0) {
       const Shape& earlier = shapes_[shape_bucket(key)];
       mapping.shape = earlier.keys;
@@ -242,6 +250,13 @@ class JsonReader {
                                         static_cast<unsigned char>(first_key.s[size - 1])
                                   : 0;
     return (size * 31 + ends) % kShapes;
+  }
+
+  // Whether the text at `quote` is the string `key` written as it was the first time. A key
+  // that is a view into the text had no escapes (decoded ones live elsewhere).
+  bool verbatim(const char* quote, const DocSlot& key) const {
+    return key.s >= text_.data() && key.s < end() && static_cast<std::size_t>(end() - quote) >= key.size + std::size_t{2} &&
+           jinja::same_text(quote + 1, {key.s, key.size}) && quote[1 + key.size] == '"';
   }
 
   static bool same_key(const DocSlot& a, const DocSlot& b) {
