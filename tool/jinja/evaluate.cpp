@@ -12,16 +12,19 @@ namespace gkebuild::jinja {
 namespace {
 // `record.field` on a values document's mapping. A loop over a list of records asks each
 // record for the same field, and the records share their keys: the index where the field
-// was found last time answers without a search.
+// was found last time, or that it was missing (`job.retries | default(0)`), answers without a
+// search.
+constexpr uint64_t kMissingField = 0xFFFF;
+
 const DocSlot* document_field(const GetattrExpr& e, const DocSlot& mapping) {
   const DocSlot* keys = mapping.keys();
   const uint64_t hint = e.field_hint.load(std::memory_order_relaxed);
-  if (hint && keys && reinterpret_cast<const DocSlot*>(hint >> 16) == keys) return &mapping.value(hint & 0xFFFF);
+  if (hint && keys && reinterpret_cast<const DocSlot*>(hint >> 16) == keys)
+    return (hint & 0xFFFF) == kMissingField ? nullptr : &mapping.value(hint & 0xFFFF);
   const DocSlot* found = doc_find(mapping, e.name);
-  if (!found) return nullptr;
-  const auto index = static_cast<uint64_t>(found - &mapping.value(0));
+  const auto index = found ? static_cast<uint64_t>(found - &mapping.value(0)) : kMissingField;
   const auto packed = reinterpret_cast<uint64_t>(keys) << 16;
-  if (index <= 0xFFFF && (packed >> 16) == reinterpret_cast<uint64_t>(keys))
+  if (keys && (index < kMissingField || !found) && (packed >> 16) == reinterpret_cast<uint64_t>(keys))
     e.field_hint.store(packed | index, std::memory_order_relaxed);
   return found;
 }

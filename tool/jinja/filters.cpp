@@ -142,6 +142,8 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
 }
 
 void append_tojson(Interpreter& in, const Value& v, CallArgs& a, std::string& out) {
+  // `{{ value | tojson }}` of a string, the common case in YAML templates: no binding, no walk.
+  if (v.is_str() && a.positional.empty() && a.keywords.empty()) return append_json_string(out, v.str());
   Bound b = a.bind("tojson", {"indent"});
   int indent = b[0] && !b[0]->is_none() ? static_cast<int>(arg_int(b[0], 0, "indent")) : -1;
   in.require_defined(v);
