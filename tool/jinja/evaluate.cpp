@@ -173,8 +173,7 @@ Value Interpreter::call(const Value& callee, CallArgs& args) {
   throw EvalError("'" + std::string(type_name(callee)) + "' object is not callable");
 }
 
-void Interpreter::eval_args(const Arguments& args, CallArgs& out) {
-  if (args.empty()) return;  // `x | tojson`: most filter calls
+void Interpreter::eval_given_args(const Arguments& args, CallArgs& out) {
   out.positional.reserve(args.positional.size());
   for (const auto& arg : args.positional) out.positional.push_back(eval(*arg));
   if (args.star_args) {

@@ -76,7 +76,10 @@ class Interpreter {
   Value getattr(const Value& object, std::string_view name);
   Value getitem(const Value& object, const Value& key);
   Value call(const Value& callee, CallArgs& args);
-  void eval_args(const Arguments& args, CallArgs& out);
+  // Inline: most filter calls (`x | tojson`) have no arguments, and the call cost more than that.
+  void eval_args(const Arguments& args, CallArgs& out) {
+    if (!args.empty()) eval_given_args(args, out);
+  }
   Value apply_filter(const FilterExpr& filter, const Value& input);
 
   // Undefined handling shared by filters and tests.
@@ -127,6 +130,7 @@ class Interpreter {
   std::shared_ptr<Frame> globals_frame();
 
   Value eval_node(const Expr& expr);
+  void eval_given_args(const Arguments& args, CallArgs& out);
   Value eval_compare(const CompareExpr& expr);
   Value eval_call(const CallExpr& expr);
   Value eval_method_call(const CallExpr& expr);
