@@ -77,17 +77,6 @@ Value Interpreter::lookup(std::string_view name) const {
   return Value::undefined(name);
 }
 
-const Value* Interpreter::local_value(std::string_view name) const {
-  bool loop_hidden = false;
-  for (const Frame* f = frame_.get(); f; f = f->parent.get()) {
-    if (!(loop_hidden && name == "loop"))
-      if (const Value* v = f->find_local(name)) return v;
-    loop_hidden = loop_hidden || f->hides_loop;
-    if (f->data.is_mapping()) return nullptr;  // the context may have it: lookup decides
-  }
-  return nullptr;
-}
-
 const DocSlot* Interpreter::local_record_field(const GetattrExpr& e) const {
   if (e.dict_method || e.object->kind != ExprKind::Name) return nullptr;
   const Value* local = local_value(static_cast<const NameExpr&>(*e.object).name);

@@ -68,8 +68,18 @@ class Interpreter {
   Value eval(const Expr& expr);
   Value lookup(std::string_view name) const;
   // What lookup would find when it is a variable of an enclosing scope (not the context or a
-  // global), where it is; null otherwise. Valid until a scope changes.
-  const Value* local_value(std::string_view name) const;
+  // global), where it is; null otherwise. Valid until a scope changes. Inline: every print of a
+  // loop variable asks.
+  const Value* local_value(std::string_view name) const {
+    bool loop_hidden = false;
+    for (const Frame* f = frame_.get(); f; f = f->parent.get()) {
+      if (!(loop_hidden && name == "loop"))
+        if (const Value* v = f->find_local(name)) return v;
+      loop_hidden = loop_hidden || f->hides_loop;
+      if (f->data.is_mapping()) return nullptr;  // the context may have it: lookup decides
+    }
+    return nullptr;
+  }
   // `record.field` where `record` is a local holding a values document's mapping that has the
   // field: the field's slot, read in place; null in every other case.
   const DocSlot* local_record_field(const GetattrExpr& e) const;
