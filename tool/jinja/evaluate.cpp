@@ -78,8 +78,8 @@ Value Interpreter::lookup(std::string_view name) const {
 }
 
 const DocSlot* Interpreter::local_record_field(const GetattrExpr& e) const {
-  if (e.dict_method || e.object->kind != ExprKind::Name) return nullptr;
-  const Value* local = local_value(static_cast<const NameExpr&>(*e.object).name);
+  if (e.dict_method) return nullptr;
+  const Value* local = local_value(*e.object);
   if (!local || local->kind() != Kind::DocDict || local->doc_slot().type != DocSlot::Dict) return nullptr;
   return document_field(e, local->doc_slot());
 }
@@ -294,7 +294,7 @@ Value Interpreter::eval_node(const Expr& expr) {
     case ExprKind::Getattr: {
       const auto& e = static_cast<const GetattrExpr&>(expr);
       // `job.name` where `job` is a loop variable or a local: read it where it is, no copy.
-      const Value* local = e.object->kind == ExprKind::Name ? local_value(static_cast<const NameExpr&>(*e.object).name) : nullptr;
+      const Value* local = local_value(*e.object);
       Value evaluated;
       if (!local) evaluated = eval(*e.object);
       const Value& object = local ? *local : evaluated;

@@ -80,6 +80,10 @@ class Interpreter {
     }
     return nullptr;
   }
+  // local_value of `expr` when it is a plain name; null otherwise.
+  const Value* local_value(const Expr& expr) const {
+    return expr.kind == ExprKind::Name ? local_value(static_cast<const NameExpr&>(expr).name) : nullptr;
+  }
   // `record.field` where `record` is a local holding a values document's mapping that has the
   // field: the field's slot, read in place; null in every other case.
   const DocSlot* local_record_field(const GetattrExpr& e) const;

@@ -59,10 +59,10 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
 }
 
 // Puts item `i` of a loop into its fresh scope `scope`: plain names go in without a search (a
-// repeated name is found last-first, so the later one wins, as in Python).
-// Inlined into loop_over, its one caller: it runs for every item.
-[[gnu::always_inline]] inline void Interpreter::bind_loop_item(const ForStmt& stmt, const Sequence& sequence, const LoopObject& loop, size_t i,
-                                 Frame& scope) {
+// repeated name is found last-first, so the later one wins, as in Python). Inlined into
+// loop_over, its one caller: it runs for every item.
+[[gnu::always_inline]] inline void Interpreter::bind_loop_item(const ForStmt& stmt, const Sequence& sequence,
+                                                               const LoopObject& loop, size_t i, Frame& scope) {
   const Target& target = stmt.target;
   const bool two_names = target.kind == Target::Kind::Tuple && target.items.size() == 2 &&
                          target.items[0].kind == Target::Kind::Name && target.items[1].kind == Target::Kind::Name;

@@ -59,10 +59,8 @@ void Interpreter::render_print(const PrintStmt& stmt) {
       if (field->type == DocSlot::Str) return void(out_->append(field->s, field->size));
       if (field->type == DocSlot::Int) return append_int(*out_, field->i);
     }
-  } else if (stmt.expr->kind == ExprKind::Name) {
-    // `{{ key }}`: a string in a loop variable or local goes straight out.
-    const Value* local = local_value(static_cast<const NameExpr&>(*stmt.expr).name);
-    if (local && local->is_str()) return void(*out_ += local->str());
+  } else if (const Value* local = local_value(*stmt.expr); local && local->is_str()) {
+    return void(*out_ += local->str());  // `{{ key }}`: a string in a loop variable goes straight out
   }
   if (stmt.expr->kind == ExprKind::Filter) {
     const auto& filter = static_cast<const FilterExpr&>(*stmt.expr);
@@ -82,7 +80,7 @@ void Interpreter::render_print(const PrintStmt& stmt) {
 // places them.
 void Interpreter::print_filtered(const FilterExpr& filter) {
   // `{{ value | tojson }}` with a loop variable: read where it is, no copy.
-  const Value* local = filter.operand->kind == ExprKind::Name ? local_value(static_cast<const NameExpr&>(*filter.operand).name) : nullptr;
+  const Value* local = local_value(*filter.operand);
   Value evaluated;
   if (!local) evaluated = eval(*filter.operand);
   const Value& input = local ? *local : evaluated;

@@ -255,7 +255,8 @@ class JsonReader {
   // Whether the text at `quote` is the string `key` written as it was the first time. A key
   // that is a view into the text had no escapes (decoded ones live elsewhere).
   bool verbatim(const char* quote, const DocSlot& key) const {
-    return key.s >= text_.data() && key.s < end() && static_cast<std::size_t>(end() - quote) >= key.size + std::size_t{2} &&
+    const bool from_text = key.s >= text_.data() && key.s < end();
+    return from_text && static_cast<std::size_t>(end() - quote) >= key.size + std::size_t{2} &&
            jinja::same_text(quote + 1, {key.s, key.size}) && quote[1 + key.size] == '"';
   }
 
