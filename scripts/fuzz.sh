@@ -4,16 +4,17 @@
 # Usage: scripts/fuzz.sh [SECONDS-PER-TARGET (default 300)] [TARGET…]
 #   GKEBUILD_FUZZ_NO_BUILD=1 fuzzes the binaries already in build/fuzz without building again.
 # Seeds: tests/fuzz/corpus/TARGET plus inputs taken from the test suites (the Jinja conformance
-# cases, the shipped templates, the validate corpus, the example Dockerfiles). A finding is
-# written to build/fuzz/findings/TARGET/; add it to tests/fuzz/corpus/TARGET/ with the fix, so
-# every test run replays it (ctest fuzz_replay_TARGET). Exits 1 when any target found something.
+# cases, the shipped templates, the validate corpus, JSONTestSuite, the example Dockerfiles). A
+# finding is written to build/fuzz/findings/TARGET/; add it to tests/fuzz/corpus/TARGET/ with the
+# fix, so every test run replays it (ctest fuzz_replay_TARGET). Exits 1 when any target found
+# something.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(jinja_parse dockerfile_parse values_file validate_yaml image_reference www_authenticate layer_tar oci_manifest fatbin)
+  targets=(jinja_parse dockerfile_parse values_file values_json validate_yaml image_reference www_authenticate layer_tar oci_manifest fatbin)
 fi
 build=build/fuzz
 if [ -z "${GKEBUILD_FUZZ_NO_BUILD:-}" ]; then
@@ -40,6 +41,8 @@ for path in sorted(glob.glob("tests/conformance/cases/*.json")):
 for path in sorted(glob.glob("tests/validate/corpus/files/*.yaml")):
     put("validate_yaml", os.path.basename(path), open(path, "rb").read())
     put("values_file", os.path.basename(path), b"\x01" + open(path, "rb").read())
+for path in sorted(glob.glob("tests/render/json_test_suite/*.json")):
+    put("values_json", os.path.basename(path), open(path, "rb").read())
 for path in sorted(glob.glob("examples/**/Dockerfile*", recursive=True) + glob.glob("tests/**/Dockerfile*", recursive=True)):
     put("dockerfile_parse", path.replace("/", "_"), open(path, "rb").read())
 PY

@@ -107,9 +107,13 @@ TEST(JsonTestSuite, RefusesEveryInvalidDocumentWithItsPosition) {
       parse_json_values(text, name);
       ADD_FAILURE() << name << ": accepted";
     } catch (const SourceError& error) {
-      EXPECT_EQ(error.where().file, name);
-      EXPECT_GE(error.where().line, 1) << name;
-      EXPECT_GE(error.where().column, 1) << name;
+      const SourceLocation& where = error.where();
+      EXPECT_EQ(where.file, name);
+      EXPECT_GE(where.line, 1) << name;
+      EXPECT_GE(where.column, 1) << name;
+      // What the user sees starts with it too.
+      const std::string at = name + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": ";
+      EXPECT_TRUE(std::string(error.what()).starts_with(at)) << name << ": " << error.what();
     } catch (const std::exception& error) {
       ADD_FAILURE() << name << ": not a positioned error: " << error.what();
     }
@@ -122,8 +126,11 @@ TEST(JsonTestSuite, ImplementationDefinedDocumentsAreReadOrRefusedCleanly) {
   for (const auto& [name, text] : cases) {
     try {
       const jinja::Value value = parse_json_values(text, name);
-      if (kBigIntegers.count(name)) EXPECT_THROW(jinja::to_json(value), jinja::EvalError) << name;
-    } catch (const SourceError&) {
+      if (kBigIntegers.count(name)) {
+        EXPECT_THROW(jinja::to_json(value), jinja::EvalError) << name << ": " << kBigIntegers.at(name);
+      }
+    } catch (const SourceError& error) {
+      EXPECT_FALSE(kBigIntegers.count(name)) << name << ": refused: " << error.what();
     } catch (const std::exception& error) {
       ADD_FAILURE() << name << ": " << error.what();
     }
