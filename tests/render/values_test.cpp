@@ -35,14 +35,15 @@ std::string error_of(F&& parse) {
   return "";
 }
 
-// The message of the error that rendering template `name` over `values` raises; "" when none.
-std::string render_error(jinja::Environment& environment, const std::string& name, const Value& values) {
+// What `source` renders to over `values`, or "error: " and the message of what it raises.
+std::string render(const std::string& source, const Value& values) {
+  jinja::Environment environment;
+  environment.add_template("t", source);
   try {
-    environment.render_file(name, values);
+    return environment.render_file("t", values);
   } catch (const std::exception& error) {
-    return error.what();
+    return std::string("error: ") + error.what();
   }
-  return "";
 }
 
 TEST(ValuesYaml, TypesScalarsAsTheYamlCppConverterDid) {
@@ -151,11 +152,8 @@ TEST(ValuesJson, ParsesStraightIntoValues) {
 // rounded float (Jinja2 would print it exactly; found by the conformance suite run with values).
 TEST(ValuesJson, AnIntegerBeyond64BitsIsAnErrorWhenRead) {
   const Value values = parse_json_values(R"({"big": 12345678901234567890, "small": -9223372036854775808})", "v.json");
-  jinja::Environment environment;
-  environment.add_template("small", "{{ small }}");
-  EXPECT_EQ(environment.render_file("small", values), "-9223372036854775808");
-  environment.add_template("big", "{{ big }}");
-  EXPECT_NE(render_error(environment, "big", values).find("integer 12345678901234567890 in the context does not fit"),
+  EXPECT_EQ(render("{{ small }}", values), "-9223372036854775808");
+  EXPECT_NE(render("{{ big }}", values).find("integer 12345678901234567890 in the context does not fit"),
             std::string::npos);
 }
 
@@ -188,15 +186,13 @@ TEST(ValuesJson, ErrorsNameFileLineAndColumn) {
 // (expected output from Python jinja2 3.1).
 TEST(ValuesJson, TemplatesChangeDocumentDataInPlaceAsInJinja2) {
   const Value values = parse_json_values(R"({"jobs": [{"a": "s"}], "d": {"a": 1, "b": 2}, "l": [1, 2, 3]})", "v.json");
-  jinja::Environment environment;
-  environment.add_template(
-      "t",
+  const std::string source =
       "{% set j = jobs[0] %}{% set _ = j.update({'x': 1}) %}{{ jobs[0].x }} {{ j.x }} {% set _ = jobs.append(5) %}"
       "{{ jobs|length }} {{ jobs[0] is sameas j }} {{ jobs|tojson }}\n"
       "{% for k, v in d.items() %}{% set _ = d.update({'b': 9}) %}{{ k }}{{ v }},{% endfor %} {{ d.pop('a') }} {{ d }}\n"
       "{% for x in l %}{% if loop.first %}{% set _ = l.reverse() %}{% endif %}{{ x }}{% endfor %} {{ l }} "
-      "{{ l is sameas l }}");
-  EXPECT_EQ(environment.render_file("t", values),
+      "{{ l is sameas l }}";
+  EXPECT_EQ(render(source, values),
             "1 1 2 True [{\"a\": \"s\", \"x\": 1}, 5]\n"
             "a1,b9, 1 {'b': 9}\n"
             "121 [3, 2, 1] True");
@@ -204,11 +200,8 @@ TEST(ValuesJson, TemplatesChangeDocumentDataInPlaceAsInJinja2) {
 
 TEST(ValuesJson, AMissingKeyIsUndefinedWithJinja2sMessage) {
   const Value values = parse_json_values(R"({"jobs": [{"a": "s"}]})", "v.json");
-  jinja::Environment environment;
-  environment.add_template("default", "{{ jobs[0].retries | default(0) }} {{ jobs[0].a }}");
-  EXPECT_EQ(environment.render_file("default", values), "0 s");
-  environment.add_template("strict", "{{ jobs[0].retries }}");
-  EXPECT_NE(render_error(environment, "strict", values).find("'dict object' has no attribute 'retries'"),
+  EXPECT_EQ(render("{{ jobs[0].retries | default(0) }} {{ jobs[0].a }}", values), "0 s");
+  EXPECT_NE(render("{{ jobs[0].retries }}", values).find("'dict object' has no attribute 'retries'"),
             std::string::npos);
 }
 
@@ -243,12 +236,10 @@ TEST(ValuesJson, RecordsThatShareTheirKeysStayApart) {
 TEST(ValuesJson, FieldsOfRecordsOfEveryShape) {
   const Value values = parse_json_values(
       R"({"rs": [{"a": 1, "b": 2}, {"b": 3}, {"c": 1, "b": 4}, {"a": 5, "b": 6}, {"a": 7, "b": 8}]})", "v.json");
-  jinja::Environment environment;
-  environment.add_template(
-      "t",
-      "{% for r in rs %}{{ r.b }}{{ r.a | default('-') }},{% endfor %}"
-      "{% set _ = rs[4].update({'b': 9}) %}{% for r in rs %}{{ r.b }}{% endfor %}");
-  EXPECT_EQ(environment.render_file("t", values), "21,3-,4-,65,87,23469");
+  EXPECT_EQ(render("{% for r in rs %}{{ r.b }}{{ r.a | default('-') }},{% endfor %}"
+                   "{% set _ = rs[4].update({'b': 9}) %}{% for r in rs %}{{ r.b }}{% endfor %}",
+                   values),
+            "21,3-,4-,65,87,23469");
 }
 
 TEST(ValuesJson, NestingIsLimited) {

@@ -76,7 +76,8 @@ class JsonReader {
     // An integer beyond 64 bits inside a container is an error when a template reads it; as the
     // whole document it would be read now, so it is refused here, with its position.
     if (document_->root.type == DocSlot::BigInt)
-      fail_at(root_at, "integer " + std::string(root_at, document_->root.size) + " does not fit in a signed 64-bit integer");
+      fail_at(root_at,
+              "integer " + std::string(root_at, document_->root.size) + " does not fit in a signed 64-bit integer");
     p = skip_space(p);
     if (p != end()) fail(p, "unexpected text after the JSON document");
     return jinja::Value::doc_root(document_->root, document_);
