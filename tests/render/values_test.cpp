@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <unistd.h>
+
+#include <fstream>
 #include <regex>
 
 #include "base/error.h"
@@ -12,6 +15,7 @@
 #include "render/values.h"
 #include "render/values_json.h"
 #include "render/values_yaml.h"
+#include "yamlfile/document.h"
 #include "yamlfile/scalars.h"
 #include "yamlfile/to_json.h"
 
@@ -269,6 +273,67 @@ TEST(Values, MergesAndSetsNeverChangeWhatAnAliasShares) {
   merge_values(values, parse_yaml_values("x: {b: 2}\n", "overlay.yaml"));
   apply_set(values, {"x.c", "3"});
   EXPECT_EQ(jinja::to_json(values), (json{{"x", {{"a", 1}, {"b", 2}, {"c", 3}}}, {"y", {{"a", 1}}}}));
+}
+
+// Whether /proc/self/maps lists `file`: a mapped file is, a read one is not.
+bool is_mapped(const std::filesystem::path& file) {
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);)
+    if (line.ends_with(" " + file.string())) return true;
+  return false;
+}
+
+// A JSON document of about `bytes` bytes, a list of records, with `tail` after its last record.
+std::string records_of_size(std::size_t bytes, const std::string& tail) {
+  std::string text = R"({"jobs": [)";
+  for (int i = 0; text.size() + 200 < bytes; ++i)
+    text += std::string(i ? ", " : "") + R"({"name": "job-)" + std::to_string(i) + R"(", "args": ["--seed", ")" +
+            std::to_string(i) + R"("], "gpus": 1})";
+  text += "]";
+  text += tail;
+  text.append(bytes > text.size() ? bytes - text.size() : 0, ' ');
+  return text;
+}
+
+// A large values file is mapped, not copied (the reader relies on the NUL the kernel puts after
+// the last byte), and reads exactly as a small one: same values, same error positions, the
+// mapping gone with the values. A file that fills its last page is read instead.
+TEST(ValuesJson, LargeFilesAreMappedAndReadAsSmallOnesAre) {
+  testing::TempDir scratch;
+  const std::string text = records_of_size((std::size_t{1} << 20) + 123, "}");
+  const auto large = scratch.write("large.json", text);
+  {
+    const yamlfile::FileText file_text = yamlfile::read_text(large);
+    EXPECT_TRUE(is_mapped(large));
+    ASSERT_EQ(file_text.view(), text);
+    EXPECT_EQ(file_text.view().data()[text.size()], '\0');
+  }
+  EXPECT_FALSE(is_mapped(large));
+  {
+    const Value values = load_values_file(large);
+    EXPECT_TRUE(is_mapped(large));
+    EXPECT_EQ(jinja::to_json(values), json::parse(text));
+  }
+  EXPECT_FALSE(is_mapped(large));
+
+  // A whole number of pages: no room for the NUL in the mapping, so the file is read.
+  const std::string full = records_of_size(std::size_t{1} << 20, "}");
+  ASSERT_EQ(full.size() % static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), 0u);
+  const auto whole_pages = scratch.write("pages.json", full);
+  EXPECT_FALSE(is_mapped(whole_pages));
+  EXPECT_EQ(jinja::to_json(load_values_file(whole_pages)), json::parse(full));
+
+  // A document cut short at the very end of a mapped file stops at the NUL, with its position.
+  std::string cut = records_of_size((std::size_t{1} << 20) + 77, "");
+  while (cut.back() == ' ') cut.pop_back();
+  cut.pop_back();  // the list's ']'
+  cut += R"(, {"name": "last)";
+  const auto cut_file = scratch.write("cut.json", cut);
+  EXPECT_EQ(error_of([&] { load_values_file(cut_file); }),
+            cut_file.string() + ":1:" + std::to_string(cut.size() - std::string(R"("last)").size() + 1) +
+                ": invalid JSON: unterminated string");
+  const auto late_error = scratch.write("late.json", records_of_size((std::size_t{1} << 20) + 5, "\n]"));
+  EXPECT_EQ(error_of([&] { load_values_file(late_error); }), late_error.string() + ":2:1: invalid JSON: expected ',' or '}'");
 }
 
 TEST(Values, LoadsFilesByExtensionAndRefusesNonMappings) {

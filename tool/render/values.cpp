@@ -63,7 +63,7 @@ void merge_values(jinja::Value& base, const jinja::Value& overlay) { base = merg
 
 jinja::Value load_values_file(const std::filesystem::path& path) {
   const std::string file = path.string();
-  jinja::Value root = is_json_file(path) ? parse_json_values(yamlfile::read_bounded(path), file)
+  jinja::Value root = is_json_file(path) ? parse_json_values(yamlfile::read_text(path), file)
                                          : parse_yaml_values(yamlfile::read_bounded(path), file);
   if (root.is_none()) return empty_mapping();
   if (!root.is_mapping())

@@ -23,12 +23,17 @@ using jinja::DocSlot;
 // What the values of one JSON file borrow: its text, the strings that had escapes, and the
 // slots, in blocks that never move.
 struct JsonDocument : jinja::Object {
-  std::string text;
+  explicit JsonDocument(yamlfile::FileText file_text) : text(std::move(file_text)) {}
+  yamlfile::FileText text;
   std::deque<std::string> decoded;
   std::vector<std::unique_ptr<DocSlot[]>> blocks;
   std::size_t block_size = 0;
   std::size_t block_used = 0;
   std::size_t next_block = 0;  // slots in the next block
+  // Blocks grow to 256 KiB: the unused end of the last one is at most that, and the memory
+  // allocated after the document (the output) follows close behind it, in pages already
+  // touched. (A block sized from the file's length left megabytes unused between them.)
+  static constexpr std::size_t kMaxBlock = (std::size_t{256} << 10) / sizeof(DocSlot);
   DocSlot root{};
 
   // Room for `count` slots, not initialised.
@@ -38,7 +43,7 @@ struct JsonDocument : jinja::Object {
       block_size = std::max(count, next_block);
       blocks.emplace_back(new DocSlot[block_size]);
       block_used = 0;
-      next_block = 2 * block_size;
+      next_block = std::min(2 * block_size, kMaxBlock);
     }
     DocSlot* slots = blocks.back().get() + block_used;
     block_used += count;
@@ -56,14 +61,13 @@ DocSlot scalar(DocSlot::Type type) {
 
 // Reads the text in one loop with an explicit stack of the containers being read, so that
 // the read position stays in a register: stores into the slots could otherwise alias it.
-// The text ends in the NUL that std::string keeps after it, which stops every scan.
+// The text ends in a NUL (see FileText), which stops every scan.
 class JsonReader {
  public:
-  JsonReader(std::string text, const std::string& file) : document_(std::make_shared<JsonDocument>()), file_(file) {
-    document_->text = std::move(text);
-    text_ = document_->text;
+  JsonReader(yamlfile::FileText text, const std::string& file)
+      : document_(std::make_shared<JsonDocument>(std::move(text))), text_(document_->text.view()), file_(file) {
     // About one slot for every ten bytes of a typical file.
-    document_->next_block = text_.size() / 8 + 64;
+    document_->next_block = std::min(text_.size() / 8 + 64, JsonDocument::kMaxBlock);
   }
 
   jinja::Value document() {
@@ -431,7 +435,7 @@ class JsonReader {
 
 }  // namespace
 
-jinja::Value parse_json_values(std::string text, const std::string& file) {
+jinja::Value parse_json_values(yamlfile::FileText text, const std::string& file) {
   return JsonReader(std::move(text), file).document();
 }
 

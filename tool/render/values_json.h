@@ -3,8 +3,10 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "jinja/value.h"
+#include "yamlfile/document.h"
 
 namespace gkebuild::render {
 
@@ -14,6 +16,9 @@ namespace gkebuild::render {
 // error when a template reads it (a whole document that is one: a SourceError here).
 // The result owns the document; the lists, dicts and strings inside it borrow from it, so
 // they must not outlive it (a merge of values files keeps the documents, see values.h).
-jinja::Value parse_json_values(std::string text, const std::string& file);
+jinja::Value parse_json_values(yamlfile::FileText text, const std::string& file);
+inline jinja::Value parse_json_values(std::string text, const std::string& file) {
+  return parse_json_values(yamlfile::FileText(std::move(text)), file);
+}
 
 }  // namespace gkebuild::render

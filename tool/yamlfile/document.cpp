@@ -1,9 +1,15 @@
 #include "yamlfile/document.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <system_error>
+#include <utility>
 
 namespace gkebuild::yamlfile {
 namespace {
@@ -42,6 +48,36 @@ std::string read_bounded(const std::filesystem::path& path, std::size_t max_byte
   }
   if (in.bad()) throw SourceError(where, "cannot read: I/O error");
   return text;
+}
+
+FileText::FileText(FileText&& other) noexcept
+    : text_(std::move(other.text_)), mapped_(std::exchange(other.mapped_, nullptr)), size_(other.size_) {}
+
+FileText::~FileText() {
+  if (mapped_) munmap(const_cast<char*>(mapped_), size_ + 1);
+}
+
+FileText read_text(const std::filesystem::path& path, std::size_t max_bytes) {
+  constexpr off_t kMapFrom = off_t{1} << 20;  // below this, reading costs less than mapping
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat status {};
+  if (fd >= 0 && fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size >= kMapFrom &&
+      static_cast<std::uintmax_t>(status.st_size) <= max_bytes &&
+      // The NUL is the rest of the last page, which the kernel fills with zeros.
+      status.st_size % sysconf(_SC_PAGESIZE) != 0) {
+    const auto size = static_cast<std::size_t>(status.st_size);
+    void* mapped = mmap(nullptr, size + 1, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (mapped != MAP_FAILED) {
+      FileText text;
+      text.mapped_ = static_cast<const char*>(mapped);
+      text.size_ = size;
+      return text;
+    }
+  } else if (fd >= 0) {
+    close(fd);
+  }
+  return FileText(read_bounded(path, max_bytes));
 }
 
 Document Document::parse(std::string text, std::string file_name) {
