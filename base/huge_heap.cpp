@@ -14,6 +14,8 @@ namespace {
 
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 std::atomic<bool> huge_thread_heaps{false};
+// Kept so that the compiler cannot drop the allocation (see prepare_huge_heap).
+void* volatile filler = nullptr;
 
 // Turns the 2 MiB at `begin` into one huge page even where some of it is in small pages
 // (Linux 6.1 and later; older kernels refuse the advice and the pages stay as they are).
@@ -45,6 +47,10 @@ void prepare_huge_heap(std::size_t expected_bytes) {
     // Growing the heap wrote a header at the block's end, in 4 KiB pages: those 2 MiB stay
     // in small pages unless collapsed now.
     collapse(begin);
+    // The heap below `begin` can only have small pages: a block that fills it, never touched
+    // and never freed, makes the blocks to come start in the huge pages (up to 2 MiB of
+    // address space, no memory). The block's chunk takes exactly [block - header, begin).
+    if (begin > reinterpret_cast<std::uintptr_t>(block)) filler = std::malloc(begin - reinterpret_cast<std::uintptr_t>(block));
   }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <latch>
 #include <sstream>
@@ -47,6 +48,11 @@ TEST(HugeHeap, TheMainAndWorkerThreadsOfALargeRenderGetHugePages) {
 #endif
   if (!huge_pages_on_request()) GTEST_SKIP() << "transparent huge pages are off on this kernel";
   prepare_huge_heap(std::size_t{16} << 20);
+  // The main heap's next blocks start in huge pages, not in the small pages below the first
+  // 2 MiB boundary (where the values document's first slots used to go).
+  void* next = std::malloc(std::size_t{256} << 10);
+  EXPECT_EQ(huge_page_eligible(next), 1);
+  std::free(next);
   use_huge_thread_heaps();
   std::vector<int> eligible(2, -1);
   std::latch both_started(2);  // one item on each thread
