@@ -18,16 +18,23 @@ namespace gkebuild::jinja {
 
 namespace {
 
+// A document list (not one a template changed) of one or more strings.
+bool all_strings(const DocSlot& list) {
+  if (list.type != DocSlot::List || list.size == 0) return false;
+  for (uint32_t i = 0; i < list.size; ++i)
+    if (list.items[i].type != DocSlot::Str) return false;
+  return true;
+}
+
 // json.dumps(ensure_ascii=True) escaping plus Jinja's htmlsafe_json_dumps replacements.
 void append_json_string(std::string& out, std::string_view text) {
   const char* first_stop = find_ascii_stop<true, '"', '\\', '<', '>', '&', '\''>(text.data(), text.data() + text.size());
   if (first_stop == text.data() + text.size()) {  // nothing to escape: most strings
-    const size_t at = out.size();
-    out.resize(at + text.size() + 2);
-    char* p = out.data() + at;
-    *p = '"';
-    std::memcpy(p + 1, text.data(), text.size());
-    p[text.size() + 1] = '"';
+    // Appended in three steps: resize() would write zeros first, then the text over them.
+    out.reserve(out.size() + text.size() + 2);
+    out += '"';
+    out.append(text);
+    out += '"';
     return;
   }
   out += '"';
@@ -93,6 +100,16 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
     case Kind::Tuple:
     case Kind::JsonList:
     case Kind::DocList: {
+      // A values document's list of strings (`args | tojson`): read from its slots.
+      if (value.kind() == Kind::DocList && indent < 0 && all_strings(value.doc_slot())) {
+        const DocSlot& list = value.doc_slot();
+        for (uint32_t i = 0; i < list.size; ++i) {
+          out.append(i ? std::string_view(", ") : std::string_view("["));
+          append_json_string(out, {list.items[i].s, list.items[i].size});
+        }
+        out += ']';
+        return;
+      }
       Sequence seq(value);
       if (seq.size() == 0) {
         out += "[]";
@@ -143,9 +160,13 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
 
 void append_tojson(Interpreter& in, const Value& v, CallArgs& a, std::string& out) {
   // `{{ value | tojson }}` of a string, the common case in YAML templates: no binding, no walk.
-  if (v.is_str() && a.positional.empty() && a.keywords.empty()) return append_json_string(out, v.str());
-  Bound b = a.bind("tojson", {"indent"});
-  int indent = b[0] && !b[0]->is_none() ? static_cast<int>(arg_int(b[0], 0, "indent")) : -1;
+  const bool no_args = a.positional.empty() && a.keywords.empty();
+  if (v.is_str() && no_args) return append_json_string(out, v.str());
+  int indent = -1;
+  if (!no_args) {
+    Bound b = a.bind("tojson", {"indent"});
+    if (b[0] && !b[0]->is_none()) indent = static_cast<int>(arg_int(b[0], 0, "indent"));
+  }
   in.require_defined(v);
   const size_t size = out.size();
   try {
