@@ -3,6 +3,7 @@
 #include "base/huge_heap.h"
 
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -53,6 +54,12 @@ TEST(HugeHeap, TheMainAndWorkerThreadsOfALargeRenderGetHugePages) {
   void* next = std::malloc(std::size_t{256} << 10);
   EXPECT_EQ(huge_page_eligible(next), 1);
   std::free(next);
+  // Small blocks freed beyond what the per-thread cache holds go to the free lists, not to
+  // fast bins that would be sorted again on later frees.
+  std::vector<void*> small(64);
+  for (auto& block : small) block = std::malloc(48);
+  for (auto* block : small) std::free(block);
+  EXPECT_EQ(mallinfo2().fsmblks, 0u);
   use_huge_thread_heaps();
   std::vector<int> eligible(2, -1);
   std::latch both_started(2);  // one item on each thread
