@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <regex>
+#include <thread>
 
 #include "base/error.h"
 #include "base/source_error.h"
@@ -334,6 +336,21 @@ TEST(ValuesJson, LargeFilesAreMappedAndReadAsSmallOnesAre) {
                 ": invalid JSON: unterminated string");
   const auto late_error = scratch.write("late.json", records_of_size((std::size_t{1} << 20) + 5, "\n]"));
   EXPECT_EQ(error_of([&] { load_values_file(late_error); }), late_error.string() + ":2:1: invalid JSON: expected ',' or '}'");
+}
+
+// A values file that is a named pipe (`mkfifo`, or a generator writing to one) is read once,
+// never opened just to be looked at: closing it again would leave its writer without a reader.
+TEST(ValuesJson, ANamedPipeIsRead) {
+  testing::TempDir scratch;
+  const auto fifo = scratch / "values.json";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {
+    std::ofstream out(fifo);  // waits for the reader
+    out << R"({"a": [1, "x"]})";
+  });
+  const Value values = load_values_file(fifo);
+  writer.join();
+  EXPECT_EQ(jinja::to_json(values).dump(), R"({"a":[1,"x"]})");
 }
 
 TEST(Values, LoadsFilesByExtensionAndRefusesNonMappings) {

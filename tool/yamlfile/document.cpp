@@ -57,25 +57,39 @@ FileText::~FileText() {
   if (mapped_) munmap(const_cast<char*>(mapped_), size_ + 1);
 }
 
+namespace {
+
+constexpr off_t kMapFrom = off_t{1} << 20;  // below this, reading costs less than mapping
+
+bool worth_mapping(const struct stat& status, std::size_t max_bytes) {
+  return S_ISREG(status.st_mode) && status.st_size >= kMapFrom &&
+         static_cast<std::uintmax_t>(status.st_size) <= max_bytes &&
+         // The NUL is the rest of the last page, which the kernel fills with zeros.
+         status.st_size % sysconf(_SC_PAGESIZE) != 0;
+}
+
+}  // namespace
+
 FileText read_text(const std::filesystem::path& path, std::size_t max_bytes) {
-  constexpr off_t kMapFrom = off_t{1} << 20;  // below this, reading costs less than mapping
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Looked at before it is opened: opening a named pipe just to close it again could leave
+  // its writer without a reader.
   struct stat status {};
-  if (fd >= 0 && fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size >= kMapFrom &&
-      static_cast<std::uintmax_t>(status.st_size) <= max_bytes &&
-      // The NUL is the rest of the last page, which the kernel fills with zeros.
-      status.st_size % sysconf(_SC_PAGESIZE) != 0) {
-    const auto size = static_cast<std::size_t>(status.st_size);
-    void* mapped = mmap(nullptr, size + 1, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    close(fd);
-    if (mapped != MAP_FAILED) {
-      FileText text;
-      text.mapped_ = static_cast<const char*>(mapped);
-      text.size_ = size;
-      return text;
+  if (stat(path.c_str(), &status) == 0 && worth_mapping(status, max_bytes)) {
+    if (const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+      void* mapped = MAP_FAILED;
+      std::size_t size = 0;
+      if (fstat(fd, &status) == 0 && worth_mapping(status, max_bytes)) {  // the file that was opened
+        size = static_cast<std::size_t>(status.st_size);
+        mapped = mmap(nullptr, size + 1, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      }
+      close(fd);
+      if (mapped != MAP_FAILED) {
+        FileText text;
+        text.mapped_ = static_cast<const char*>(mapped);
+        text.size_ = size;
+        return text;
+      }
     }
-  } else if (fd >= 0) {
-    close(fd);
   }
   return FileText(read_bounded(path, max_bytes));
 }
