@@ -5,6 +5,9 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "base/atomic_file.h"
 #include "common/run.h"
@@ -44,6 +47,42 @@ TEST_F(RenderCli, StdoutIsOneMultiDocumentStream) {
     ++separators;
   EXPECT_EQ(separators, 18u);  // namespace + 18 Jobs
   EXPECT_EQ(result.out.rfind("apiVersion: v1\nkind: Namespace\n", 0), 0u);
+}
+
+// A 1,000-point sweep's stream (megabytes, written in pieces) holds every Job once, in the
+// order -o DIR names them, with "---" between documents.
+TEST_F(RenderCli, ALargeStreamIsWrittenWholeAndInOrder) {
+  const std::string project = std::string(GKEBUILD_SOURCE_ROOT) + "/bench/render/sweep-1000.yaml";
+  const auto result = render("-f " + project + " --run-id r1");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  ASSERT_GT(result.out.size(), std::size_t{1} << 20);
+  std::vector<std::string> documents;
+  for (std::size_t start = 0; start < result.out.size();) {
+    const std::size_t separator = result.out.find("\n---\n", start);
+    const std::size_t end = separator == std::string::npos ? result.out.size() : separator + 1;
+    documents.push_back(result.out.substr(start, end - start));
+    start = separator == std::string::npos ? end : separator + 5;
+  }
+  ASSERT_EQ(documents.size(), 1001u);  // the Namespace and 1,000 Jobs
+  const auto out = scratch / "out";
+  ASSERT_EQ(render("-f " + project + " --run-id r1 -o " + out.string()).exit_code, 0);
+  std::size_t jobs = 0;
+  for (const auto& document : documents) {
+    if (document.find("\nkind: Job\n") == std::string::npos) continue;
+    const auto file_name = "job-sweep-nvidia-l4-" + std::to_string(jobs++) + ".yaml";
+    std::ifstream file(out / file_name);
+    const std::string written((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(written, document) << file_name;
+  }
+  EXPECT_EQ(jobs, 1000u);
+}
+
+// Dockerfiles and manifests cannot share stdout; nothing is written before that is known.
+TEST_F(RenderCli, DockerfilesAndManifestsTogetherNeedAnOutputDir) {
+  const auto result = render("-f " + kExamples + "/mnist/gkebuild.yaml --run-id r1 image/trainer namespace");
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_EQ(result.out, "");
+  EXPECT_NE(result.err.find("Dockerfiles and manifests together need -o DIR"), std::string::npos) << result.err;
 }
 
 TEST_F(RenderCli, OutputDirHasOneFilePerObjectAndTheDockerfiles) {

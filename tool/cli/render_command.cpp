@@ -3,6 +3,7 @@
 // `gkebuild image --push` are named by the digest pinned in .gkebuild/images.json.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -138,13 +139,15 @@ int render_project(const RenderArguments& args) {
       std::cerr << "wrote " << files.size() << " files to " << args.output_dir << "\n";
     return kExitSuccess;
   }
-  const std::string manifests = render::manifest_stream(files);
-  std::string dockerfiles;
-  for (const auto& file : files)
-    if (file.kind == render::OutputKind::Dockerfile) dockerfiles += file.text;
-  if (!dockerfiles.empty() && !manifests.empty())
+  const auto has_text = [&files](render::OutputKind kind) {
+    return std::any_of(files.begin(), files.end(),
+                       [kind](const render::RenderedFile& file) { return file.kind == kind && !file.text.empty(); });
+  };
+  if (has_text(render::OutputKind::Dockerfile) && has_text(render::OutputKind::Manifest))
     throw SourceError({"render"}, "Dockerfiles and manifests together need -o DIR (one file each)");
-  std::cout << dockerfiles << manifests;
+  for (const auto& file : files)
+    if (file.kind == render::OutputKind::Dockerfile) std::cout << file.text;
+  render::write_manifest_stream(std::cout, files);
   return kExitSuccess;
 }
 

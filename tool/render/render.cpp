@@ -100,14 +100,22 @@ std::string render_dockerfile(const project::Project& project, const project::Im
                                               dockerfile_context(project, image, reference, values)));
 }
 
-std::string manifest_stream(const std::vector<RenderedFile>& files) {
-  std::string out;
+void write_manifest_stream(std::ostream& out, const std::vector<RenderedFile>& files) {
+  constexpr std::size_t kPiece = std::size_t{64} << 10;
+  std::string piece;
+  piece.reserve(kPiece);
+  bool any = false;  // something written: the next manifest needs its "---"
   for (const auto& file : files) {
     if (file.kind != OutputKind::Manifest) continue;
-    if (!out.empty()) out += "---\n";
-    out += file.text;
+    if (any) piece += "---\n";
+    piece += file.text;
+    any = any || !file.text.empty();
+    if (piece.size() >= kPiece) {
+      out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      piece.clear();
+    }
   }
-  return out;
+  out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
 }
 
 }  // namespace gkebuild::render

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,9 @@ std::string render_dockerfile(const project::Project& project, const project::Im
                               const std::string& reference,
                               const nlohmann::ordered_json& values = nlohmann::ordered_json::object());
 
-// The manifests as one multi-document YAML stream ("---" between documents).
-std::string manifest_stream(const std::vector<RenderedFile>& files);
+// Writes the manifests as one multi-document YAML stream ("---" between documents), in
+// pieces of 64 KiB: a sweep's stream is megabytes that need not be held again at once.
+void write_manifest_stream(std::ostream& out, const std::vector<RenderedFile>& files);
 
 // Writes every file into `dir` all at once: first into a fresh temporary folder next
 // to it, then each file renamed in. On error nothing is left behind in `dir`.
