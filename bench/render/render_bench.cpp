@@ -36,7 +36,7 @@ int dump_contexts(const std::string& project_file, const std::string& out) {
       });
   json contexts = json::array();
   for (const auto& item : items)
-    if (item.template_name == "job.yaml.j2") contexts.push_back(item.context);
+    if (item.template_name == "job.yaml.j2") contexts.push_back(item.full_context());
   write_file_atomically(out, contexts.dump());
   return 0;
 }

@@ -1,7 +1,9 @@
 // Planning a render without the template engine: sweeps, seeds, targets, names.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <map>
 
 #include "base/source_error.h"
 #include "project/project.h"
@@ -58,12 +60,12 @@ TEST(Plan, GemmCompareIsTheGridTimesTheAccelerators) {
   EXPECT_EQ(items.front().template_name, "namespace.yaml.j2");
   const auto& first_job = items[1];
   EXPECT_EQ(first_job.file_name, "job-gemm-nvidia-l4-0.yaml");
-  EXPECT_EQ(first_job.context["name"], "gemm-l4-0-r1");
-  EXPECT_EQ(first_job.context["accelerator"]["label"], "nvidia-l4");
-  EXPECT_EQ(first_job.context["point"], (json{{"n", 4096}, {"precision", "fp32"}}));
-  EXPECT_EQ(first_job.context["spot"], true);
-  EXPECT_EQ(first_job.context["labels"]["gkebuild.io/run"], "r1");
-  EXPECT_EQ(first_job.context["image"],
+  EXPECT_EQ(first_job.full_context()["name"], "gemm-l4-0-r1");
+  EXPECT_EQ(first_job.full_context()["accelerator"]["label"], "nvidia-l4");
+  EXPECT_EQ(first_job.full_context()["point"], (json{{"n", 4096}, {"precision", "fp32"}}));
+  EXPECT_EQ(first_job.full_context()["spot"], true);
+  EXPECT_EQ(first_job.full_context()["labels"]["gkebuild.io/run"], "r1");
+  EXPECT_EQ(first_job.full_context()["image"],
             "us-central1-docker.pkg.dev/my-gcp-project/experiments/gemm-compare-gemm:latest");
 }
 
@@ -74,9 +76,9 @@ TEST(Plan, SeedsBecomeOneIndexedJobPerPoint) {
   EXPECT_EQ(count(items, "nfs.yaml.j2"), 1);
   for (const auto& item : items) {
     if (item.template_name != "job.yaml.j2") continue;
-    EXPECT_EQ(item.context["indexed"], true);
-    EXPECT_EQ(item.context["job"]["completions"], 3);
-    EXPECT_EQ(item.context["storage"]["claim"], "nfs");
+    EXPECT_EQ(item.full_context()["indexed"], true);
+    EXPECT_EQ(item.full_context()["job"]["completions"], 3);
+    EXPECT_EQ(item.full_context()["storage"]["claim"], "nfs");
   }
 }
 
@@ -94,8 +96,8 @@ TEST(Plan, AcceleratorOverrideAndImageReference) {
   options.image_references = {{"gemm", "registry.example/gemm@sha256:abc"}};
   const auto items = plan("gemm-compare", options);
   EXPECT_EQ(count(items, "job.yaml.j2"), 6);
-  EXPECT_EQ(items[1].context["accelerator"]["cuda_arch"], "sm_90");
-  EXPECT_EQ(items[1].context["image"], "registry.example/gemm@sha256:abc");
+  EXPECT_EQ(items[1].full_context()["accelerator"]["cuda_arch"], "sm_90");
+  EXPECT_EQ(items[1].full_context()["image"], "registry.example/gemm@sha256:abc");
 }
 
 TEST(Plan, TargetsSelectDockerfilesAndReportTypos) {
@@ -104,7 +106,7 @@ TEST(Plan, TargetsSelectDockerfilesAndReportTypos) {
   const auto items = plan("gemm-compare", options);
   ASSERT_EQ(items.size(), 1u);
   EXPECT_EQ(items[0].kind, OutputKind::Dockerfile);
-  EXPECT_EQ(items[0].context["image"]["entrypoint"], json::array({"/opt/gkebuild/bin/gemm-bench"}));
+  EXPECT_EQ(items[0].full_context()["image"]["entrypoint"], json::array({"/opt/gkebuild/bin/gemm-bench"}));
   options.targets = {"gmm"};
   try {
     plan("gemm-compare", options);
@@ -127,6 +129,30 @@ TEST(Names, KubeNamesAreValidAndDistinct) {
   EXPECT_LE(long_a.size(), 52u);
   EXPECT_NE(long_a, long_b);
   EXPECT_TRUE(is_valid_run_id(generate_run_id()));
+}
+
+TEST(Plan, JobsOfOneAcceleratorShareOneCopyOfTheirCommonVariables) {
+  const auto items = plan("gemm-compare");
+  std::map<std::string, const json*> shared_by_accelerator;
+  for (const auto& item : items) {
+    if (item.template_name != "job.yaml.j2") continue;
+    ASSERT_NE(item.shared, nullptr);
+    EXPECT_FALSE(item.context.contains("accelerator"));  // held once, in `shared`
+    const json full = item.full_context();
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : full.items()) keys.push_back(key);
+    std::sort(keys.begin(), keys.end());
+    EXPECT_EQ(keys, (std::vector<std::string>{"accelerator", "args", "command", "compute_class", "cpu", "env",
+                                              "experiment", "gpus", "image", "indexed", "job", "labels", "memory",
+                                              "name", "namespace", "point", "points", "project", "queue", "run_id",
+                                              "seeded", "spot", "storage", "values"}));
+    const std::string label = full["accelerator"]["label"];
+    auto [at, first] = shared_by_accelerator.emplace(label, item.shared.get());
+    if (!first) {
+      EXPECT_EQ(at->second, item.shared.get()) << label;
+    }
+  }
+  EXPECT_EQ(shared_by_accelerator.size(), 3u);
 }
 
 }  // namespace

@@ -70,29 +70,17 @@ json args_context(const RunUnit& unit, const json& point, const json& seed) {
   return context;
 }
 
-json workload_context(const RunUnit& unit, const std::string& name, int point_index, const json& point,
-                      int seeds, const std::vector<std::string>& command,
-                      const std::vector<std::string>& args, const project::EnvList& env) {
+json workload_shared_context(const RunUnit& unit, int seeds) {
   const auto& experiment = *unit.experiment;
   const auto& project = *unit.project;
-  json labels = Members(5)
-                    .add("gkebuild.io/project", project.name)
-                    .add("gkebuild.io/experiment", experiment.name)
-                    .add("gkebuild.io/run", unit.run_id)
-                    .add("gkebuild.io/accelerator", unit.accelerator->label)
-                    .add("gkebuild.io/point", std::to_string(point_index))
-                    .done();
   json storage = nullptr;
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
-  return Members(24)
-      .add("name", name)
+  return Members(18)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
       .add("experiment", experiment.name)
       .add("run_id", unit.run_id)
-      .add("labels", std::move(labels))
-      .add("point", point)
       .add("job", Members(5)
                       .add("backoff_limit", experiment.backoff_limit)
                       .add("active_deadline_seconds", experiment.timeout_seconds)
@@ -107,9 +95,6 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
       .add("compute_class", project.cluster.gke ? project.cluster.gke->compute_class : std::string())
       .add("accelerator", accelerator_json(*unit.accelerator))
       .add("image", unit.image)
-      .add("command", command)
-      .add("args", args)
-      .add("env", env_list(env))
       .add("gpus", experiment.gpus)
       .add("cpu", experiment.cpu)
       .add("memory", experiment.memory)
@@ -117,6 +102,40 @@ json workload_context(const RunUnit& unit, const std::string& name, int point_in
       .add("values", *unit.values)
       .add("queue", unit.queue)
       .done();
+}
+
+json workload_point_context(const RunUnit& unit, const std::string& name, int point_index, const json& point,
+                            const std::vector<std::string>& command, const std::vector<std::string>& args,
+                            const project::EnvList& env) {
+  json labels = Members(5)
+                    .add("gkebuild.io/project", unit.project->name)
+                    .add("gkebuild.io/experiment", unit.experiment->name)
+                    .add("gkebuild.io/run", unit.run_id)
+                    .add("gkebuild.io/accelerator", unit.accelerator->label)
+                    .add("gkebuild.io/point", std::to_string(point_index))
+                    .done();
+  return Members(6)
+      .add("name", name)
+      .add("labels", std::move(labels))
+      .add("point", point)
+      .add("command", command)
+      .add("args", args)
+      .add("env", env_list(env))
+      .done();
+}
+
+json merged_context(json own, const json& shared) {
+  auto& members = own.get_ref<json::object_t&>();
+  members.reserve(members.size() + shared.size());
+  for (const auto& member : shared.get_ref<const json::object_t&>()) members.push_back(member);
+  return own;
+}
+
+json workload_context(const RunUnit& unit, const std::string& name, int point_index, const json& point,
+                      int seeds, const std::vector<std::string>& command,
+                      const std::vector<std::string>& args, const project::EnvList& env) {
+  return merged_context(workload_point_context(unit, name, point_index, point, command, args, env),
+                        workload_shared_context(unit, seeds));
 }
 
 json namespace_context(const project::Project& project, const json& values) {

@@ -63,6 +63,7 @@ struct WorkloadPlan {
   json point;
   json seed;  // the seed value args see
   int seeds;
+  std::shared_ptr<const json> shared;  // workload_shared_context(unit, seeds)
 };
 
 struct Planner {
@@ -81,13 +82,14 @@ struct Planner {
     return out;
   }
 
-  void add_workload(const RunUnit& unit, bool pod, int index, const json& point, const json& seed, int seeds) {
-    workloads.push_back({unit, pod, index, point, seed, seeds});
+  void add_workload(const RunUnit& unit, bool pod, int index, const json& point, const json& seed, int seeds,
+                    const std::shared_ptr<const json>& shared) {
+    workloads.push_back({unit, pod, index, point, seed, seeds, shared});
   }
 
   // The render of one Job (or Pod) for one sweep point.
   RenderItem workload_item(const WorkloadPlan& plan) const {
-    const auto& [unit, pod, index, point, seed, seeds] = plan;
+    const auto& [unit, pod, index, point, seed, seeds, shared] = plan;
     const auto& experiment = *unit.experiment;
     const json variables = args_context(unit, point, seed);
     const auto command = expand_list(experiment.command, variables, expand, experiment, "command");
@@ -103,8 +105,8 @@ struct Planner {
     }
     name_parts.push_back(run_id);
     const std::string name = kube_name(name_parts, pod ? 63 : 52);
-    return {pod ? "pod.yaml.j2" : "job.yaml.j2", workload_context(unit, name, index, point, seeds, command, args, env),
-            OutputKind::Manifest, file.append(".yaml")};
+    return {pod ? "pod.yaml.j2" : "job.yaml.j2", workload_point_context(unit, name, index, point, command, args, env),
+            OutputKind::Manifest, file.append(".yaml"), shared};
   }
 
   // Appends the workload items in plan order; a large sweep is built on every core.
@@ -125,13 +127,16 @@ struct Planner {
         add_indexed_sweep(unit, points);
         continue;
       }
+      // A Job of a seeded experiment is Indexed, one completion per seed; a Pod runs one seed.
+      const int seeds = pod ? 0 : experiment.seeds;
+      const auto shared = std::make_shared<const json>(workload_shared_context(unit, seeds));
       for (size_t i = 0; i < points.size(); ++i) {
         const int index = static_cast<int>(i);
         const json& point = points[i];
-        if (experiment.seeds == 0) add_workload(unit, pod, index, point, point.value("seed", json()), 0);
-        else if (!pod) add_workload(unit, pod, index, point, "$(GKEBUILD_SEED)", experiment.seeds);
+        if (experiment.seeds == 0) add_workload(unit, pod, index, point, point.value("seed", json()), seeds, shared);
+        else if (!pod) add_workload(unit, pod, index, point, "$(GKEBUILD_SEED)", seeds, shared);
         else
-          for (int seed = 0; seed < experiment.seeds; ++seed) add_workload(unit, pod, index, point, seed, 0);
+          for (int seed = 0; seed < experiment.seeds; ++seed) add_workload(unit, pod, index, point, seed, seeds, shared);
       }
     }
   }
@@ -204,6 +209,8 @@ struct Planner {
 };
 
 }  // namespace
+
+json RenderItem::full_context() const { return shared ? merged_context(context, *shared) : context; }
 
 std::string default_image_reference(const project::Project& project, const project::Image& image) {
   std::string registry = project.registry;

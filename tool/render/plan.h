@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,11 +20,17 @@ enum class OutputKind { Manifest, Dockerfile };
 
 struct RenderItem {
   std::string template_name;      // as the engine finds it: "job.yaml.j2"
-  nlohmann::ordered_json context;
+  nlohmann::ordered_json context;  // the template's variables (with `shared`'s, when set)
   OutputKind kind = OutputKind::Manifest;
   // File name under -o DIR for a single-object template ("job-gemm-nvidia-l4-0.yaml");
   // empty for templates that yield several objects (named "<kind>-<name>.yaml").
   std::string file_name;
+  // Variables that many items have in common (every Job of an experiment on one accelerator),
+  // held once; null when `context` has them all. Their keys are not in `context`.
+  std::shared_ptr<const nlohmann::ordered_json> shared;
+
+  // `context` and `shared` in one object.
+  nlohmann::ordered_json full_context() const;
 };
 
 // Renders one string of the project file (an arg, an env value) with `context`; called only

@@ -53,6 +53,18 @@ void add_manifests(const RenderItem& item, const std::string& rendered, const So
   }
 }
 
+// The item's variables as the engine reads them, borrowed from the item: its own, then the
+// shared ones.
+jinja::Value context_value(const RenderItem& item) {
+  if (!item.shared) return jinja::Value::from_json(item.context);
+  std::vector<std::pair<jinja::Value, jinja::Value>> pairs;
+  pairs.reserve(item.context.size() + item.shared->size());
+  for (const auto* part : {&item.context, item.shared.get()})
+    for (auto it = part->begin(); it != part->end(); ++it)
+      pairs.emplace_back(jinja::Value::borrowed(it.key()), jinja::Value::from_json(it.value()));
+  return jinja::Value::dict(std::move(pairs));
+}
+
 void check_unique_names(const std::vector<RenderedFile>& files) {
   std::map<std::string, int> seen;
   for (const auto& file : files)
@@ -79,7 +91,7 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
   std::vector<std::vector<RenderedFile>> per_item(items.size());
   run_parallel(items.size(), parallel_jobs(items.size()), [&](size_t i) {
     const auto& item = items[i];
-    std::string rendered = environment.render_file(item.template_name, item.context);
+    std::string rendered = environment.render_file(item.template_name, context_value(item));
     if (item.kind == OutputKind::Dockerfile)
       per_item[i].push_back({item.file_name, with_newline(std::move(rendered)), OutputKind::Dockerfile, "", ""});
     else
