@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <mutex>
+#include <set>
 
 #include "base/source_error.h"
 #include "project/project.h"
@@ -153,6 +155,24 @@ TEST(Plan, JobsOfOneAcceleratorShareOneCopyOfTheirCommonVariables) {
     }
   }
   EXPECT_EQ(shared_by_accelerator.size(), 3u);
+}
+
+TEST(Plan, EachTemplatedStringIsExpandedWithTheFieldItCameFrom) {
+  std::mutex mutex;
+  std::set<std::string> origins;
+  const TextExpander expander = [&](const std::string& text, const json&, const std::string& origin) {
+    std::lock_guard lock(mutex);
+    origins.insert(origin);
+    return text;
+  };
+  const auto project = project::load_project(kExamples / "gemm-compare" / "gkebuild.yaml");
+  RenderOptions options;
+  options.run_id = "r1";
+  plan_render(project, options, catalog::Catalog::builtin(), expander);
+  const std::string file = (kExamples / "gemm-compare" / "gkebuild.yaml").string();
+  // args[1], [3], [5] and [7] hold template syntax; "--m" and "20" are plain words.
+  EXPECT_EQ(origins, (std::set<std::string>{file + ": experiments.gemm.args[1]", file + ": experiments.gemm.args[3]",
+                                            file + ": experiments.gemm.args[5]", file + ": experiments.gemm.args[7]"}));
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
+#include <utility>
 #include <sstream>
 #include <vector>
 
@@ -23,9 +25,13 @@ class TemplateLibrary final : public TemplateStore {
     sources_[std::move(name)] = std::move(source);
   }
 
-  // Renders may run on several threads at once; parsing is serialised, lookups are cheap.
+  // Renders may run on several threads at once: lookups share the lock, parsing has it alone.
   std::shared_ptr<const Template> find(const std::string& name) override {
-    std::lock_guard lock(mutex_);
+    {
+      std::shared_lock lock(mutex_);
+      if (auto cached = parsed_.find(name); cached != parsed_.end()) return cached->second;
+    }
+    std::unique_lock lock(mutex_);
     if (auto cached = parsed_.find(name); cached != parsed_.end()) return cached->second;
     std::string source;
     std::string display = name;
@@ -40,13 +46,16 @@ class TemplateLibrary final : public TemplateStore {
   }
 
   std::shared_ptr<const Template> parse_string(std::string_view source, const std::string& name) {
-    std::string key = name;
-    key += '\0';
-    key += source;
-    std::lock_guard lock(mutex_);
+    // A sweep renders each templated argument once per point: the lookup copies nothing.
+    const std::pair<std::string_view, std::string_view> key{name, source};
+    {
+      std::shared_lock lock(mutex_);
+      if (auto cached = strings_.find(key); cached != strings_.end()) return cached->second;
+    }
+    std::unique_lock lock(mutex_);
     if (auto cached = strings_.find(key); cached != strings_.end()) return cached->second;
     auto tmpl = parse_template(name, source, lexer_options());
-    strings_[std::move(key)] = tmpl;
+    strings_.emplace(std::pair<std::string, std::string>(name, source), tmpl);
     return tmpl;
   }
 
@@ -95,8 +104,17 @@ class TemplateLibrary final : public TemplateStore {
   std::vector<std::filesystem::path> search_path_;
   std::map<std::string, std::string> sources_;
   std::map<std::string, std::shared_ptr<const Template>> parsed_;
-  std::map<std::string, std::shared_ptr<const Template>> strings_;
-  std::mutex mutex_;  // guards parsed_ and strings_
+  // Parsed strings by (name, source), found by views of both.
+  struct NameAndSourceLess {
+    using is_transparent = void;
+    using Views = std::pair<std::string_view, std::string_view>;
+    static Views views(const std::pair<std::string, std::string>& key) { return {key.first, key.second}; }
+    static Views views(const Views& key) { return key; }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const { return views(a) < views(b); }
+  };
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<const Template>, NameAndSourceLess> strings_;
+  std::shared_mutex mutex_;  // guards parsed_ and strings_
 };
 
 Environment::Environment(Options options) : options_(options), store_(std::make_unique<TemplateLibrary>(options_)) {}

@@ -1,5 +1,7 @@
 #include "render/plan.h"
 
+#include <map>
+
 #include "base/parallel.h"
 #include "base/source_error.h"
 #include "project/quantities.h"
@@ -27,31 +29,49 @@ std::string origin(const project::Experiment& experiment, const std::string& fie
   return experiment.where.file + ": experiments." + experiment.name + "." + field;
 }
 
-// Most arguments are plain words: only text with template syntax goes to the engine, and
-// only then is the name for its error messages made (a sweep plans thousands of them).
+// Most arguments are plain words: only text with template syntax goes to the engine (a sweep
+// plans thousands of them).
 bool has_template_syntax(const std::string& text) {
   return text.find("{{") != std::string::npos || text.find("{%") != std::string::npos ||
          text.find("{#") != std::string::npos;
 }
 
-std::vector<std::string> expand_list(const std::vector<std::string>& texts, const json& context,
-                                     const TextExpander& expand, const project::Experiment& experiment,
-                                     const std::string& field) {
+// Where each string of an experiment's command, args and env came from, for messages: made
+// once per experiment, not once per sweep point.
+struct TextOrigins {
+  std::vector<std::string> command, args, env;
+};
+
+std::vector<std::string> list_origins(const project::Experiment& experiment, const std::string& field, size_t count) {
   std::vector<std::string> out;
-  out.reserve(texts.size());
-  for (size_t i = 0; i < texts.size(); ++i)
-    out.push_back(has_template_syntax(texts[i])
-                      ? expand(texts[i], context, origin(experiment, field + "[" + std::to_string(i) + "]"))
-                      : texts[i]);
+  for (size_t i = 0; i < count; ++i) out.push_back(origin(experiment, field + "[" + std::to_string(i) + "]"));
   return out;
 }
 
-project::EnvList expand_env(const project::EnvList& env, const json& context, const TextExpander& expand,
-                            const project::Experiment& experiment) {
+TextOrigins text_origins(const project::Experiment& experiment) {
+  TextOrigins out{list_origins(experiment, "command", experiment.command.size()),
+                  list_origins(experiment, "args", experiment.args.size()), {}};
+  for (const auto& [name, value] : experiment.env) out.env.push_back(origin(experiment, "env." + name));
+  return out;
+}
+
+std::vector<std::string> expand_list(const std::vector<std::string>& texts, const std::vector<std::string>& origins,
+                                     const json& context, const TextExpander& expand) {
+  std::vector<std::string> out;
+  out.reserve(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i)
+    out.push_back(has_template_syntax(texts[i]) ? expand(texts[i], context, origins[i]) : texts[i]);
+  return out;
+}
+
+project::EnvList expand_env(const project::EnvList& env, const std::vector<std::string>& origins, const json& context,
+                            const TextExpander& expand) {
   project::EnvList out;
-  for (const auto& [name, value] : env)
-    out.emplace_back(name, has_template_syntax(value) ? expand(value, context, origin(experiment, "env." + name))
-                                                      : value);
+  out.reserve(env.size());
+  for (size_t i = 0; i < env.size(); ++i) {
+    const auto& [name, value] = env[i];
+    out.emplace_back(name, has_template_syntax(value) ? expand(value, context, origins[i]) : value);
+  }
   return out;
 }
 
@@ -74,6 +94,7 @@ struct Planner {
   std::string run_id;
   std::vector<RenderItem> items;
   std::vector<WorkloadPlan> workloads;
+  std::map<const project::Experiment*, TextOrigins> origins;  // of every experiment planned
 
   std::vector<const catalog::Accelerator*> accelerators(const project::Experiment& experiment) const {
     const auto& labels = options.accelerators.empty() ? experiment.accelerators : options.accelerators;
@@ -92,9 +113,10 @@ struct Planner {
     const auto& [unit, pod, index, point, seed, seeds, shared] = plan;
     const auto& experiment = *unit.experiment;
     const json variables = args_context(unit, point, seed);
-    const auto command = expand_list(experiment.command, variables, expand, experiment, "command");
-    const auto args = expand_list(experiment.args, variables, expand, experiment, "args");
-    const auto env = expand_env(experiment.env, variables, expand, experiment);
+    const TextOrigins& from = origins.at(&experiment);
+    const auto command = expand_list(experiment.command, from.command, variables, expand);
+    const auto args = expand_list(experiment.args, from.args, variables, expand);
+    const auto env = expand_env(experiment.env, from.env, variables, expand);
     std::vector<std::string> name_parts{experiment.name, unit.accelerator->short_name, std::to_string(index)};
     std::string file = std::string(pod ? "pod-" : "job-") + experiment.name + "-" + unit.accelerator->label + "-" +
                        std::to_string(index);
@@ -120,6 +142,7 @@ struct Planner {
   void add_experiment(const project::Experiment& experiment, bool pod) {
     const auto* image = project.find_image(experiment.image);
     const auto points = sweep_points(experiment.sweep);
+    origins.try_emplace(&experiment, text_origins(experiment));
     for (const auto* accelerator : accelerators(experiment)) {
       RunUnit unit{&project, &experiment, accelerator, run_id, image_reference(project, *image, options),
                    &options.values, options.queue.empty() ? experiment.queue : options.queue};
@@ -148,19 +171,20 @@ struct Planner {
     const auto& experiment = *unit.experiment;
     const std::string name = kube_name({experiment.name, unit.accelerator->short_name, "sweep", run_id}, 52);
     const json first = args_context(unit, points.front(), points.front().value("seed", json()));
-    const auto command = expand_list(experiment.command, first, expand, experiment, "command");
-    const auto env = expand_env(experiment.env, first, expand, experiment);
+    const TextOrigins& from = origins.at(&experiment);
+    const auto command = expand_list(experiment.command, from.command, first, expand);
+    const auto env = expand_env(experiment.env, from.env, first, expand);
     json data = json::object();
     std::size_t bytes = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
       const json variables = args_context(unit, points[i], points[i].value("seed", json()));
-      if (expand_list(experiment.command, variables, expand, experiment, "command") != command ||
-          expand_env(experiment.env, variables, expand, experiment) != env)
+      if (expand_list(experiment.command, from.command, variables, expand) != command ||
+          expand_env(experiment.env, from.env, variables, expand) != env)
         throw SourceError({origin(experiment, "parallelism")},
                           "the command or env differs between sweep points; an Indexed sweep gives each point "
                           "its own args only (use the sweep variables in args, or drop parallelism:)");
       std::string lines;
-      for (const auto& arg : expand_list(experiment.args, variables, expand, experiment, "args")) {
+      for (const auto& arg : expand_list(experiment.args, from.args, variables, expand)) {
         if (arg.find('\n') != std::string::npos)
           throw SourceError({origin(experiment, "args")}, "an argument of an Indexed sweep cannot hold a line break");
         lines += arg + "\n";
