@@ -171,7 +171,8 @@ class Interpreter {
     std::vector<const Template*> extends_chain;  // the templates rendered so far, for cycle errors
   };
   RenderState* state_ = nullptr;
-  std::vector<std::string> active_templates_;  // include/import stack, for cycle errors
+  // The include/import stack, for cycle errors: names of templates keep_alive_ holds.
+  std::vector<std::string_view> active_templates_;
   std::vector<std::shared_ptr<const Template>> keep_alive_;
   std::vector<Value> changed_in_place_;
   std::shared_ptr<Frame> globals_;

@@ -99,7 +99,7 @@ void Interpreter::render_template(std::shared_ptr<const Template> tmpl, std::sha
       }
     }
     std::string chain;
-    for (size_t i = start; i < active_templates_.size(); ++i) chain += active_templates_[i] + " -> ";
+    for (size_t i = start; i < active_templates_.size(); ++i) chain.append(active_templates_[i]).append(" -> ");
     throw EvalError("include cycle: " + chain + tmpl->name + " (templates nested more than " +
                     std::to_string(kMaxTemplateDepth) + " deep)");
   }
