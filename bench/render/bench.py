@@ -6,7 +6,8 @@ Cases: (a) a Job-list template over 1,000 records, (b) the same over 10,000 reco
 (c) the 1,000-point project sweep of bench/render/sweep-1000.yaml through the shipped
 job.yaml.j2, (d) a trivial template ("x", no values).
   whole process: gkebuild against Python jinja2 (interpreter start and imports included);
-                 the median of RUNS wall times, and the peak resident set size of the runs
+                 taking turns run by run; the median of RUNS wall and CPU times, and the
+                 peak resident set size of one more run
   in process:    the render call only: gkebuild's engine (render_bench) against MiniJinja
                  (PyPI minijinja, the Rust engine), the median of RUNS
 The contexts are generated here, deterministically.
@@ -53,27 +54,44 @@ def children_cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-def whole_process(command, runs, out_path):
-    """Median wall seconds of `command` run `runs` times, its peak RSS in KiB, and its median
-    CPU seconds (user + system; on a loaded machine wall time is mostly waiting for a core).
+def timed_run(command, out_path):
+    """Wall and CPU seconds (user + system) of one run of `command`, its stdout to out_path."""
+    with open(out_path, "wb") as out:
+        start, start_cpu = time.perf_counter(), children_cpu_seconds()
+        done = subprocess.run(command, stdout=out, stderr=subprocess.PIPE)
+        wall, cpu = time.perf_counter() - start, children_cpu_seconds() - start_cpu
+    if done.returncode != 0:
+        sys.exit("failed (%d): %s\n%s" % (done.returncode, " ".join(command), done.stderr.decode()))
+    return wall, cpu
 
-    The peak comes from one more run under /usr/bin/time: a child forked from this Python
-    process would inherit Python's high-water mark across exec.
-    """
-    seconds, cpu = [], []
-    for _ in range(runs):
-        with open(out_path, "wb") as out:
-            start, start_cpu = time.perf_counter(), children_cpu_seconds()
-            done = subprocess.run(command, stdout=out, stderr=subprocess.PIPE)
-            seconds.append(time.perf_counter() - start)
-            cpu.append(children_cpu_seconds() - start_cpu)
-        if done.returncode != 0:
-            sys.exit("failed (%d): %s\n%s" % (done.returncode, " ".join(command), done.stderr.decode()))
+
+def peak_rss_kib(command, out_path):
+    """The peak comes from one more run under /usr/bin/time: a child forked from this Python
+    process would inherit Python's high-water mark across exec."""
     rss_file = out_path + ".rss"
     subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + command, stdout=subprocess.DEVNULL, check=True)
     with open(rss_file) as f:
-        peak_kib = int(f.read().split()[-1])
-    return statistics.median(seconds), peak_kib, statistics.median(cpu)
+        return int(f.read().split()[-1])
+
+
+def whole_process(ours, peer, runs, ours_out, peer_out):
+    """For gkebuild's command and its peer's: the median wall seconds of `runs` runs, the peak
+    RSS in KiB, and the median CPU seconds (user + system; on a loaded machine wall time is
+    mostly waiting for a core).
+
+    The two commands take turns, run by run, so that both meet the same machine: five runs of
+    gkebuild take a few milliseconds in all, and one busy moment of a shared machine would
+    otherwise fall on all of them and on none of the peer's, whose runs span seconds.
+    """
+    times = {ours_out: [], peer_out: []}
+    for _ in range(runs):
+        for command, out_path in ((ours, ours_out), (peer, peer_out)):
+            times[out_path].append(timed_run(command, out_path))
+    results = []
+    for command, out_path in ((ours, ours_out), (peer, peer_out)):
+        walls, cpus = zip(*times[out_path])
+        results.append((statistics.median(walls), peak_rss_kib(command, out_path), statistics.median(cpus)))
+    return results
 
 
 def in_process(render, runs):
@@ -101,8 +119,8 @@ def minijinja_env(**templates):
 def template_case(label, gkebuild, render_bench, template, values, work, runs):
     ours_out, py_out = os.path.join(work, "ours.out"), os.path.join(work, "py.out")
     options = ["--trim-blocks", "--lstrip-blocks"]
-    ours = whole_process([gkebuild, "render", "--template", template, "--values", values] + options, runs, ours_out)
-    py = whole_process(JINJA2 + ["template", template, values], runs, py_out)
+    ours, py = whole_process([gkebuild, "render", "--template", template, "--values", values] + options,
+                             JINJA2 + ["template", template, values], runs, ours_out, py_out)
     with open(ours_out, "rb") as a, open(py_out, "rb") as b:
         same = a.read() == b.read()
     engine = render_bench_seconds([render_bench, "template", template, values, str(runs)])
@@ -118,8 +136,8 @@ def sweep_case(gkebuild, render_bench, work, runs):
     project = os.path.join(HERE, "sweep-1000.yaml")
     contexts_file = os.path.join(work, "contexts.json")
     subprocess.run([render_bench, "contexts", project, contexts_file], check=True)
-    ours = whole_process([gkebuild, "render", "-f", project, "--run-id", "bench"], runs, os.path.join(work, "o"))
-    py = whole_process(JINJA2 + ["whole", contexts_file], runs, os.path.join(work, "p"))
+    ours, py = whole_process([gkebuild, "render", "-f", project, "--run-id", "bench"], JINJA2 + ["whole", contexts_file],
+                             runs, os.path.join(work, "o"), os.path.join(work, "p"))
     engine = render_bench_seconds([render_bench, "time", contexts_file, str(runs)])
     shipped = os.path.join(ROOT, "templates")
     templates = {}
