@@ -92,6 +92,18 @@ TEST(Plan, PodsGetOnePerSeed) {
   EXPECT_EQ(count(items, "job.yaml.j2"), 0);
 }
 
+TEST(Plan, EachPodOfASeededExperimentIsNamedForItsSeed) {
+  RenderOptions options;
+  options.targets = {"pod/train"};
+  std::vector<std::string> files;
+  for (const auto& item : plan("mnist", options))
+    if (item.template_name == "pod.yaml.j2") files.push_back(item.file_name);
+  ASSERT_EQ(files.size(), 12u);
+  EXPECT_EQ(files[0], "pod-train-nvidia-tesla-t4-0-seed0.yaml");
+  EXPECT_EQ(files[2], "pod-train-nvidia-tesla-t4-0-seed2.yaml");
+  EXPECT_EQ(files[3], "pod-train-nvidia-tesla-t4-1-seed0.yaml");
+}
+
 TEST(Plan, AcceleratorOverrideAndImageReference) {
   RenderOptions options;
   options.accelerators = {"nvidia-h100-80gb"};

@@ -4,8 +4,8 @@
 #include <map>
 #include <mutex>
 #include <shared_mutex>
-#include <utility>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "base/source_error.h"
@@ -13,6 +13,14 @@
 #include "jinja/parser.h"
 
 namespace gkebuild::jinja {
+namespace {
+// The template parsed under `key`, or null.
+template <class Map, class Key>
+std::shared_ptr<const Template> cached(const Map& parsed, const Key& key) {
+  auto found = parsed.find(key);
+  return found == parsed.end() ? nullptr : found->second;
+}
+}  // namespace
 
 // Finds templates in memory and in the search path, parsing each once.
 class TemplateLibrary final : public TemplateStore {
@@ -27,12 +35,9 @@ class TemplateLibrary final : public TemplateStore {
 
   // Renders may run on several threads at once: lookups share the lock, parsing has it alone.
   std::shared_ptr<const Template> find(const std::string& name) override {
-    {
-      std::shared_lock lock(mutex_);
-      if (auto cached = parsed_.find(name); cached != parsed_.end()) return cached->second;
-    }
+    if (std::shared_lock lock(mutex_); auto tmpl = cached(parsed_, name)) return tmpl;
     std::unique_lock lock(mutex_);
-    if (auto cached = parsed_.find(name); cached != parsed_.end()) return cached->second;
+    if (auto tmpl = cached(parsed_, name)) return tmpl;
     std::string source;
     std::string display = name;
     if (auto found = sources_.find(name); found != sources_.end()) {
@@ -48,12 +53,9 @@ class TemplateLibrary final : public TemplateStore {
   std::shared_ptr<const Template> parse_string(std::string_view source, const std::string& name) {
     // A sweep renders each templated argument once per point: the lookup copies nothing.
     const std::pair<std::string_view, std::string_view> key{name, source};
-    {
-      std::shared_lock lock(mutex_);
-      if (auto cached = strings_.find(key); cached != strings_.end()) return cached->second;
-    }
+    if (std::shared_lock lock(mutex_); auto tmpl = cached(strings_, key)) return tmpl;
     std::unique_lock lock(mutex_);
-    if (auto cached = strings_.find(key); cached != strings_.end()) return cached->second;
+    if (auto tmpl = cached(strings_, key)) return tmpl;
     auto tmpl = parse_template(name, source, lexer_options());
     strings_.emplace(std::pair<std::string, std::string>(name, source), tmpl);
     return tmpl;

@@ -82,8 +82,7 @@ struct WorkloadPlan {
   int index;
   json point;
   json seed;  // the seed value args see
-  int seeds;
-  std::shared_ptr<const json> shared;  // workload_shared_context(unit, seeds)
+  std::shared_ptr<const json> shared;  // workload_shared_context(unit, …)
 };
 
 struct Planner {
@@ -103,14 +102,14 @@ struct Planner {
     return out;
   }
 
-  void add_workload(const RunUnit& unit, bool pod, int index, const json& point, const json& seed, int seeds,
+  void add_workload(const RunUnit& unit, bool pod, int index, const json& point, const json& seed,
                     const std::shared_ptr<const json>& shared) {
-    workloads.push_back({unit, pod, index, point, seed, seeds, shared});
+    workloads.push_back({unit, pod, index, point, seed, shared});
   }
 
   // The render of one Job (or Pod) for one sweep point.
   RenderItem workload_item(const WorkloadPlan& plan) const {
-    const auto& [unit, pod, index, point, seed, seeds, shared] = plan;
+    const auto& [unit, pod, index, point, seed, shared] = plan;
     const auto& experiment = *unit.experiment;
     const json variables = args_context(unit, point, seed);
     const TextOrigins& from = origins.at(&experiment);
@@ -120,7 +119,7 @@ struct Planner {
     std::vector<std::string> name_parts{experiment.name, unit.accelerator->short_name, std::to_string(index)};
     std::string file = std::string(pod ? "pod-" : "job-") + experiment.name + "-" + unit.accelerator->label + "-" +
                        std::to_string(index);
-    if (pod && !seed.is_null() && seeds == 0 && experiment.seeds > 0) {
+    if (pod && !seed.is_null() && experiment.seeds > 0) {  // one Pod per seed
       const std::string seed_text = seed.dump();
       name_parts.push_back("s" + seed_text);
       file.append("-seed").append(seed_text);
@@ -151,15 +150,14 @@ struct Planner {
         continue;
       }
       // A Job of a seeded experiment is Indexed, one completion per seed; a Pod runs one seed.
-      const int seeds = pod ? 0 : experiment.seeds;
-      const auto shared = std::make_shared<const json>(workload_shared_context(unit, seeds));
+      const auto shared = std::make_shared<const json>(workload_shared_context(unit, pod ? 0 : experiment.seeds));
       for (size_t i = 0; i < points.size(); ++i) {
         const int index = static_cast<int>(i);
         const json& point = points[i];
-        if (experiment.seeds == 0) add_workload(unit, pod, index, point, point.value("seed", json()), seeds, shared);
-        else if (!pod) add_workload(unit, pod, index, point, "$(GKEBUILD_SEED)", seeds, shared);
+        if (experiment.seeds == 0) add_workload(unit, pod, index, point, point.value("seed", json()), shared);
+        else if (!pod) add_workload(unit, pod, index, point, "$(GKEBUILD_SEED)", shared);
         else
-          for (int seed = 0; seed < experiment.seeds; ++seed) add_workload(unit, pod, index, point, seed, seeds, shared);
+          for (int seed = 0; seed < experiment.seeds; ++seed) add_workload(unit, pod, index, point, seed, shared);
       }
     }
   }
