@@ -34,7 +34,12 @@ struct Pending {
   fs::path needed_by;
   std::vector<std::string> inherited_rpath;  // RPATHs of it and its loaders, expanded
   std::vector<std::string> runpath;          // DT_RUNPATH of the needing object, expanded
+  bool optional = false;                     // skipped, not an error, when not found
 };
+
+// What the NVIDIA driver's libcuda.so.1 (and libnvidia-*) name in DT_NEEDED besides libc and
+// the loader, as in drivers 535 to 580.
+constexpr const char* kCudaDriverNeeds[] = {"libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1"};
 
 class Resolver {
  public:
@@ -46,28 +51,54 @@ class Resolver {
     machine_ = info.machine;
     Dependencies out;
     out.interpreter = info.interpreter;
+    note_device_code(binary);
     enqueue(info, fs::absolute(binary).lexically_normal(), {});
-    while (!queue_.empty()) {
-      Pending next = std::move(queue_.front());
-      queue_.pop_front();
-      if (seen_.contains(next.name)) continue;
-      seen_.insert(next.name);
-      if (is_node_provided(next.name)) {
-        out.node_provided.push_back(next.name);
-        continue;
+    drain(out);
+    if (uses_cuda_driver_ && !out.interpreter.empty()) {
+      // libcuda comes from the node, but it is loaded by the image's glibc and needs these of
+      // it, which a program linked against glibc 2.34 or later does not itself name (a scratch
+      // image without them fails with "CUDA driver version is insufficient"). Not there on a
+      // libc without them (musl): skipped, as the driver cannot be loaded by that libc anyway.
+      for (const char* name : kCudaDriverNeeds) {
+        queue_.push_back(Pending{name, "libcuda.so.1 (the node's driver)", {}, {}, true});
       }
-      auto found = find(next);
-      if (!found) {
-        throw ElfError("cannot find " + next.name + ", needed by " + next.needed_by.string() +
-                       " (searched its RPATH/RUNPATH, /etc/ld.so.cache and the default folders)");
-      }
-      out.libraries.push_back({next.name, *found, next.needed_by.string()});
-      enqueue(read_elf(*found), *found, next.inherited_rpath);
+      drain(out);
     }
     return out;
   }
 
  private:
+  void drain(Dependencies& out) {
+    while (!queue_.empty()) {
+      Pending next = std::move(queue_.front());
+      queue_.pop_front();
+      if (seen_.contains(next.name)) continue;
+      if (is_node_provided(next.name)) {
+        seen_.insert(next.name);
+        uses_cuda_driver_ = true;
+        out.node_provided.push_back(next.name);
+        continue;
+      }
+      auto found = find(next);
+      if (!found) {
+        if (next.optional) continue;
+        throw ElfError("cannot find " + next.name + ", needed by " + next.needed_by.string() +
+                       " (searched its RPATH/RUNPATH, /etc/ld.so.cache and the default folders)");
+      }
+      seen_.insert(next.name);
+      if (next.name.starts_with("libcudart.so")) uses_cuda_driver_ = true;
+      note_device_code(*found);
+      out.libraries.push_back({next.name, *found, next.needed_by.string()});
+      enqueue(read_elf(*found), *found, next.inherited_rpath);
+    }
+  }
+
+  // Device code (a CUDA fat binary) means the CUDA runtime, linked statically or not, will
+  // load the driver's libcuda.so.1 at run time.
+  void note_device_code(const fs::path& object) {
+    if (!uses_cuda_driver_ && find_section(object, ".nv_fatbin")) uses_cuda_driver_ = true;
+  }
+
   void enqueue(const ElfInfo& info, const fs::path& object, std::vector<std::string> rpath) {
     fs::path origin = object.parent_path();
     // DT_RPATH is used only by objects without DT_RUNPATH, and is inherited by what they load.
@@ -118,6 +149,7 @@ class Resolver {
   uint16_t machine_ = EM_X86_64;
   std::deque<Pending> queue_;
   std::set<std::string> seen_;
+  bool uses_cuda_driver_ = false;
 };
 
 }  // namespace

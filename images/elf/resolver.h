@@ -3,7 +3,9 @@
 // loaders, when it has no DT_RUNPATH), DT_RUNPATH, /etc/ld.so.cache, then the
 // default directories. LD_LIBRARY_PATH is ignored on purpose: the image must not
 // depend on the build machine's environment. Libraries the GKE node provides
-// (libcuda, libnvidia-*) are never resolved or packed.
+// (libcuda, libnvidia-*) are never resolved or packed; for a program that uses CUDA
+// (device code, libcudart, libcuda in DT_NEEDED) the glibc libraries the node's libcuda needs
+// are resolved too (needed_by names libcuda), since the image's glibc is the one that loads it.
 #pragma once
 
 #include <filesystem>

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "base/atomic_file.h"
 #include "elf/stage.h"
@@ -38,6 +39,30 @@ TEST(ElfResolve, NodeProvidedLibrariesAreNeverPacked) {
   EXPECT_TRUE(is_node_provided("libnvidia-ml.so.1"));
   EXPECT_FALSE(is_node_provided("libcudart.so.13"));
   EXPECT_FALSE(is_node_provided("libcublas.so.13"));
+}
+
+// Regression: a scratch image of a CUDA program had libc but not the libdl, libpthread and
+// librt that the node's libcuda.so.1 names, so the CUDA runtime found no usable driver on an
+// H100 ("CUDA driver version is insufficient for CUDA runtime version") and fell back to the CPU.
+TEST(ElfResolve, ACudaProgramAlsoGetsWhatTheNodesLibcudaNeeds) {
+  gkebuild::testing::TempDir dir;
+  write_file_atomically(dir / "fatbin", std::string(64, '\x7f'));
+  const std::string command = "objcopy --add-section .nv_fatbin=" + (dir / "fatbin").string() + " /bin/true " +
+                              (dir / "with-device-code").string();
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const Dependencies cuda = resolve_dependencies(dir / "with-device-code");
+  for (const char* name : {"libdl.so.2", "libpthread.so.0", "librt.so.1", "libm.so.6"}) {
+    EXPECT_TRUE(has(cuda, name)) << name;
+  }
+  const auto librt = std::find_if(cuda.libraries.begin(), cuda.libraries.end(),
+                                  [](const Library& l) { return l.name == "librt.so.1"; });
+  ASSERT_NE(librt, cuda.libraries.end());
+  EXPECT_EQ(librt->needed_by, "libcuda.so.1 (the node's driver)");
+
+  const Dependencies plain = resolve_dependencies("/bin/true");
+  EXPECT_TRUE(has(plain, "libc.so.6"));
+  EXPECT_FALSE(has(plain, "librt.so.1"));
+  EXPECT_FALSE(has(plain, "libdl.so.2"));
 }
 
 TEST(ElfResolve, NotElfAndMissingLibrariesAreErrors) {
