@@ -68,6 +68,18 @@ TEST(ReportBadInput, UnknownAcceleratorAndFailedJobAreNoted) {
   EXPECT_TRUE(contains(md, "- Job b-fail (broken-20261122-050000) is failed: exit code 2.\n")) << md;
 }
 
+// Regression: on an H100 whose driver the container could not load, saxpy fell back to its CPU
+// path and the report showed its figures as nvidia-h100-80gb's.
+TEST(ReportBadInput, ResultsFromTheCpuPathOfAGpuJobAreNotTheGpus) {
+  const Report report = fixture_report({"fallback-20261122-070000"}, "nvidia-l4");
+  std::string md = write_markdown(report);
+  EXPECT_TRUE(contains(md, "| nvidia-l4 | 1 | 200 | 200 | 200 | 10 s |")) << md;
+  EXPECT_TRUE(contains(md, "| cpu path on nvidia-l4 | 1 | 2 | 2 | 2 | 20 s |")) << md;
+  EXPECT_TRUE(contains(md, "| 0.01x |")) << md;  // against the GPU's row, the baseline
+  EXPECT_TRUE(contains(md, "- cpu path on nvidia-l4: the Jobs had a GPU but their result lines say the workload "
+                           "ran on its CPU path")) << md;
+}
+
 TEST(ReportBadInput, AnEmptyRunIsBadInputWithAClearMessage) {
   ReportOptions options;
   options.runs = {"empty-20261122-060000"};

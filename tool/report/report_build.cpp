@@ -7,13 +7,15 @@
 #include "base/error.h"
 #include "base/suggest.h"
 #include "report/report_notes.h"
+#include "report/samples.h"
 #include "report/throughput_row.h"
 
 namespace gkebuild::report {
 namespace {
 
 bool is_baseline(const ThroughputRow& row, const std::string& baseline) {
-  return row.accelerator == baseline || (row.label && *row.label == baseline) ||
+  return row.accelerator == baseline ||
+         (row.label && *row.label == baseline && !row.accelerator.starts_with(kCpuPathOn)) ||
          (baseline == "cpu" && !row.label);
 }
 

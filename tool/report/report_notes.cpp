@@ -4,6 +4,7 @@
 #include <set>
 
 #include "report/number_format.h"
+#include "report/samples.h"
 
 namespace gkebuild::report {
 namespace {
@@ -28,6 +29,16 @@ void note_mixed_units(Report& report, const Groups& groups) {
 }
 
 void note_prices(Report& report, const catalog::Catalog& catalog) {
+  std::set<std::string> fallbacks;
+  auto note_fallback = [&](const std::string& accelerator) {
+    if (accelerator.starts_with(kCpuPathOn) && fallbacks.insert(accelerator).second) {
+      report.notes.push_back(accelerator + ": the Jobs had a GPU but their result lines say the workload ran "
+                             "on its CPU path (no usable GPU or driver in the container), so these are not GPU "
+                             "figures; the GPU time is priced all the same.");
+    }
+  };
+  for (const auto& row : report.throughput) note_fallback(row.accelerator);
+  for (const auto& row : report.metrics) note_fallback(row.accelerator);
   std::set<std::string> seen;
   for (const auto& row : report.throughput) {
     if (!seen.insert(row.label.value_or("")).second) continue;

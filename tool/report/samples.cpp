@@ -9,10 +9,17 @@ std::string CaseKey::title() const {
   return text;
 }
 
-std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::RunRecord& run) {
+std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::RunRecord& run,
+                             const runrecord::ResultLine& line) {
   if (!job.accelerator) return run.target == "local" ? "cpu (local)" : "cpu";
-  if (job.gpus > 1) return std::to_string(job.gpus) + "x " + *job.accelerator;
-  return *job.accelerator;
+  std::string name = job.gpus > 1 ? std::to_string(job.gpus) + "x " + *job.accelerator : *job.accelerator;
+  // A workload that found no usable GPU in its container and fell back to its CPU path says so
+  // in its line; its figures must not stand for the accelerator.
+  const auto device = line.line.find("device");
+  if (device != line.line.end() && device->is_object() && device->value("kind", "") == "cpu") {
+    return std::string(kCpuPathOn) + name;
+  }
+  return name;
 }
 
 std::string shape_text(const nlohmann::json& shape) {
@@ -36,7 +43,7 @@ Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::
         continue;
       }
       CaseKey key{line.workload, line.precision, shape_text(line.shape), line.metric, line.unit};
-      groups[{key, accelerator_name(*job->second, run.record)}].push_back({&run, job->second, &line});
+      groups[{key, accelerator_name(*job->second, run.record, line)}].push_back({&run, job->second, &line});
     }
   }
   return groups;

@@ -23,8 +23,13 @@ struct GroupKey {
 
 using Groups = std::map<GroupKey, std::vector<Sample>>;
 
-// "nvidia-l4", "2x nvidia-l4", "cpu (local)".
-std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::RunRecord& run);
+// The display name of results that ran on the CPU although their Job had a GPU.
+inline constexpr std::string_view kCpuPathOn = "cpu path on ";
+
+// "nvidia-l4", "2x nvidia-l4", "cpu (local)"; "cpu path on nvidia-l4" for a line whose device
+// kind is "cpu" from a Job with a GPU.
+std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::RunRecord& run,
+                             const runrecord::ResultLine& line);
 
 // "k=4096 m=4096 n=4096" from a result's shape object.
 std::string shape_text(const nlohmann::json& shape);
