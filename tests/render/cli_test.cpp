@@ -172,10 +172,11 @@ TEST_F(RenderCli, LargeOutputIsWholeOrNothing) {
 // Where stdout is a regular file the pieces go there as they are rendered (cli/held_stdout.h),
 // and a render that fails after many pieces cuts the file back to what it held before: empty
 // after `>`, the earlier text after `>>` or when writing on after it (`{ echo; gkebuild; } >`).
+// 100,000 lines: 3.4 MB, several batches for the writer thread and more than it may queue.
 TEST_F(RenderCli, FileOnStdoutIsCutBackWhenTheRenderFails) {
   write_file_atomically(scratch / "t.j2",
                         "{% for i in range(n) %}line {{ i }} of a long render\n{% endfor %}{{ last }}");
-  const std::string t = "render --template " + (scratch / "t.j2").string() + " --set n=20000";
+  const std::string t = "render --template " + (scratch / "t.j2").string() + " --set n=100000";
   const std::string out = shell_quoted((scratch / "out.txt").string());
   const auto read_out = [&] {
     std::ifstream in(scratch / "out.txt", std::ios::binary);
@@ -194,8 +195,20 @@ TEST_F(RenderCli, FileOnStdoutIsCutBackWhenTheRenderFails) {
   const auto ok = run_command("{ echo before; " + gkebuild_binary() + " " + t + " --set last=end; } > " + out);
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   std::string expected = "before\n";
-  for (int i = 0; i < 20000; ++i) expected += "line " + std::to_string(i) + " of a long render\n";
+  for (int i = 0; i < 100000; ++i) expected += "line " + std::to_string(i) + " of a long render\n";
   EXPECT_EQ(read_out(), expected + "end");
+}
+
+// A write that fails on the writer thread (here: the file size limit, with SIGXFSZ ignored so
+// that write() says EFBIG) fails the command with the reason, and the file is cut back.
+TEST_F(RenderCli, AFailedWriteToTheFileOnStdoutFailsTheRender) {
+  write_file_atomically(scratch / "t.j2", "{% for i in range(n) %}line {{ i }} of a long render\n{% endfor %}");
+  const std::string out = shell_quoted((scratch / "out.txt").string());
+  const auto failed = run_command("trap '' XFSZ; ulimit -f 1024; " + gkebuild_binary() + " render --template " +
+                                  shell_quoted((scratch / "t.j2").string()) + " --set n=100000 > " + out);
+  EXPECT_EQ(failed.exit_code, 1) << failed.err;
+  EXPECT_NE(failed.err.find("cannot write to stdout: File too large"), std::string::npos) << failed.err;
+  EXPECT_EQ(std::filesystem::file_size(scratch / "out.txt"), 0u);
 }
 
 TEST_F(RenderCli, TemplateSyntaxError) {

@@ -93,11 +93,11 @@ int render_template(const RenderArguments& args) {
   try {
     render::render_template_file(args.template_file, *context, options,
                                  [&out](std::string&& piece) { out.add(std::move(piece)); });
+    out.commit();  // where the last writes fail, the file is cut back too
   } catch (...) {
     out.abandon();
     throw;
   }
-  out.commit();
   return kExitSuccess;
 }
 
