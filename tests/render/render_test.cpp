@@ -67,6 +67,23 @@ TEST(RenderExamples, GemmCompareJobsHaveTheGpuEssentials) {
   EXPECT_EQ(files[1].file_name, "job-gemm-nvidia-l4-0.yaml");
 }
 
+// The render command keeps what the files were made from instead of freeing it: the same
+// files either way, and the templates and contexts handed over stay usable.
+TEST(RenderExamples, WhatTheFilesWereMadeFromCanBeKept) {
+  RenderOptions options;
+  options.run_id = "r1";
+  const auto project = project::load_project(kExamples / "gemm-compare" / "gkebuild.yaml");
+  std::shared_ptr<const void> made_from;
+  const auto kept = render_project(project, options, catalog::Catalog::builtin(), &made_from);
+  ASSERT_NE(made_from, nullptr);
+  const auto freed = render_project(project, options);
+  ASSERT_EQ(kept.size(), freed.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    EXPECT_EQ(kept[i].file_name, freed[i].file_name);
+    EXPECT_EQ(kept[i].text, freed[i].text);
+  }
+}
+
 TEST(RenderExamples, MnistHasIndexedJobsStorageAndDriverInstaller) {
   RenderOptions options;
   options.values = {{"epochs", 7}};

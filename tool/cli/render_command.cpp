@@ -131,7 +131,11 @@ int render_project(const RenderArguments& args) {
   options.image_references = image_references(args.images, project, !args.no_pinned);
   options.nfs_server = args.nfs_server;
   options.all_dockerfiles = !args.output_dir.empty() && args.targets.empty();
-  const auto files = render::render_project(project, options);
+  std::shared_ptr<const void> made_from;
+  const auto files = render::render_project(project, options, catalog::Catalog::builtin(), &made_from);
+  // Kept, with the files, until the process exits (see render_project): reachable from here.
+  static const auto* kept = new std::shared_ptr<const void>(std::move(made_from));
+  (void)kept;
   warn_about_device_code(project, args.accelerators);
   if (!args.output_dir.empty()) {
     render::write_files(args.output_dir, files);

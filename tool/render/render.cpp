@@ -75,17 +75,27 @@ void check_unique_names(const std::vector<RenderedFile>& files) {
 
 }  // namespace
 
-std::vector<RenderedFile> render_project(const project::Project& project, const RenderOptions& options,
-                                         const catalog::Catalog& catalog) {
+// What render_project renders from, kept together so that a caller may keep it (see render.h).
+struct RenderInputs {
+  explicit RenderInputs(const std::filesystem::path& dir) : sources(dir) {}
   jinja::Environment environment;
+  std::vector<RenderItem> items;
+  SourceCache sources;
+};
+
+std::vector<RenderedFile> render_project(const project::Project& project, const RenderOptions& options,
+                                         const catalog::Catalog& catalog, std::shared_ptr<const void>* made_from) {
+  auto inputs = std::make_shared<RenderInputs>(project.dir);
+  jinja::Environment& environment = inputs->environment;
   add_project_templates(environment, project.dir);
   for (const auto& image : project.images) add_dockerfile_template(environment, project, image);
   const TextExpander expand = [&environment](const std::string& text, const nlohmann::ordered_json& context,
                                              const std::string& name) {
     return environment.render_string(text, context, name);
   };
-  const auto items = plan_render(project, options, catalog, expand);
-  SourceCache sources(project.dir);
+  inputs->items = plan_render(project, options, catalog, expand);
+  const auto& items = inputs->items;
+  SourceCache& sources = inputs->sources;
   for (const auto& item : items) sources.load(item.template_name);
   // Each item renders and reads back on its own: a sweep of many Jobs uses every core.
   std::vector<std::vector<RenderedFile>> per_item(items.size());
@@ -100,6 +110,7 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
   std::vector<RenderedFile> out;
   for (auto& files : per_item) std::move(files.begin(), files.end(), std::back_inserter(out));
   check_unique_names(out);
+  if (made_from) *made_from = std::move(inputs);
   return out;
 }
 
