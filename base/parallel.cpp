@@ -1,7 +1,5 @@
 #include "base/parallel.h"
 
-#include "base/huge_heap.h"
-
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -18,7 +16,6 @@ void run_parallel(size_t count, int jobs, const std::function<void(size_t)>& wor
   size_t first_error_index = count;
   std::mutex error_mutex;
   auto worker = [&] {
-    prepare_thread_heap();
     while (!failed) {
       const size_t i = next++;
       if (i >= count) return;

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "base/huge_heap.h"
 #include "base/source_error.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
@@ -65,10 +64,6 @@ std::map<std::string, std::string> image_references(const std::vector<std::strin
   return out;
 }
 
-// Below this much values data a render is small, and start-up stays as it is.
-constexpr std::size_t kHugeHeapValuesBytes = std::size_t{1} << 20;
-constexpr std::size_t kProjectHeapBytes = std::size_t{16} << 20;
-
 int render_template(const RenderArguments& args) {
   if (!args.targets.empty() || !args.output_dir.empty())
     throw SourceError({"--template"}, "renders one template to stdout; TARGETs and -o belong to project renders");
@@ -77,14 +72,6 @@ int render_template(const RenderArguments& args) {
   options.lstrip_blocks = args.lstrip_blocks;
   options.keep_trailing_newline = args.keep_trailing_newline;
   options.undefined = args.undefined == "lenient" ? jinja::UndefinedMode::Lenient : jinja::UndefinedMode::Strict;
-  // A values file takes about five times its size in engine values, and the output as much again.
-  std::size_t values_bytes = 0;
-  for (const auto& file : args.values_files) {
-    std::error_code error;
-    const auto size = std::filesystem::file_size(file, error);
-    if (!error) values_bytes += static_cast<std::size_t>(size);
-  }
-  if (values_bytes >= kHugeHeapValuesBytes) prepare_huge_heap(8 * values_bytes);
   // Kept until the process exits: freeing a large context object by object just before exit
   // is work nobody needs (a 10,000-record context is a tenth of the run).
   static const auto* context = new jinja::Value(render::load_values(paths(args.values_files), assignments(args.sets)));
@@ -118,10 +105,6 @@ int render_project(const RenderArguments& args) {
     throw SourceError({"render"}, "--trim-blocks, --lstrip-blocks, --keep-trailing-newline and --undefined "
                                   "apply to --template renders; project templates use the defaults");
   const auto project = project::load_project(project_file(args.project));
-  // A sweep renders and reads back thousands of manifests on several threads: their heaps
-  // grow to tens of megabytes a page at a time otherwise.
-  prepare_huge_heap(kProjectHeapBytes);
-  use_huge_thread_heaps();
   render::RenderOptions options;
   options.targets = args.targets;
   options.accelerators = args.accelerators;
