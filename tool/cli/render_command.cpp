@@ -100,6 +100,10 @@ void warn_about_device_code(const project::Project& project, const std::vector<s
   }
 }
 
+// What a project render was made from, kept until the process exits (see render_project).
+// Volatile, so that the store is not dropped and the leak checker finds it reachable.
+std::shared_ptr<const void>* volatile kept_render_inputs = nullptr;
+
 int render_project(const RenderArguments& args) {
   if (args.trim_blocks || args.lstrip_blocks || args.keep_trailing_newline || args.undefined != "strict")
     throw SourceError({"render"}, "--trim-blocks, --lstrip-blocks, --keep-trailing-newline and --undefined "
@@ -116,9 +120,7 @@ int render_project(const RenderArguments& args) {
   options.all_dockerfiles = !args.output_dir.empty() && args.targets.empty();
   std::shared_ptr<const void> made_from;
   const auto files = render::render_project(project, options, catalog::Catalog::builtin(), &made_from);
-  // Kept, with the files, until the process exits (see render_project): reachable from here.
-  static const auto* kept = new std::shared_ptr<const void>(std::move(made_from));
-  (void)kept;
+  kept_render_inputs = new std::shared_ptr<const void>(std::move(made_from));
   warn_about_device_code(project, args.accelerators);
   if (!args.output_dir.empty()) {
     render::write_files(args.output_dir, files);
