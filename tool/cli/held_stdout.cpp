@@ -5,10 +5,11 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <climits>
 #include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <exception>
 #include <iostream>
 
 #include "base/error.h"
@@ -112,7 +113,7 @@ void HeldStdout::write_queued() {
     std::string error;
     try {
       write_all(batch);
-    } catch (const Error& e) {
+    } catch (const std::exception& e) {  // an Error, or no memory for the list of pieces
       error = e.what();
     }
     batch = {};  // freed before the lock is taken again
