@@ -73,8 +73,6 @@ void check_unique_names(const std::vector<RenderedFile>& files) {
                                           "give the objects distinct names");
 }
 
-}  // namespace
-
 // What render_project renders from, kept together so that a caller may keep it (see render.h).
 struct RenderInputs {
   explicit RenderInputs(const std::filesystem::path& dir) : sources(dir) {}
@@ -82,6 +80,8 @@ struct RenderInputs {
   std::vector<RenderItem> items;
   SourceCache sources;
 };
+
+}  // namespace
 
 std::vector<RenderedFile> render_project(const project::Project& project, const RenderOptions& options,
                                          const catalog::Catalog& catalog, std::shared_ptr<const void>* made_from) {
