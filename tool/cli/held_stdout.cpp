@@ -23,19 +23,6 @@ namespace {
 constexpr std::size_t kBatchBytes = std::size_t{256} << 10;
 constexpr std::size_t kQueuedBatches = 1;
 
-[[noreturn]] void throw_write_error() {
-  throw Error(ErrorKind::kFailed, std::string("cannot write to stdout: ") + std::strerror(errno));
-}
-
-void write_all(const std::string& text) {
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t wrote = ::write(STDOUT_FILENO, text.data() + done, text.size() - done);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote < 0) throw_write_error();
-    done += static_cast<std::size_t>(wrote);
-  }
-}
-
 // All of `pieces`, in order, with as few system calls as the kernel allows.
 void write_all(const std::vector<std::string>& pieces) {
   std::vector<iovec> parts;
@@ -45,7 +32,7 @@ void write_all(const std::vector<std::string>& pieces) {
     const int count = static_cast<int>(std::min<std::size_t>(parts.size() - first, IOV_MAX));
     ssize_t wrote = ::writev(STDOUT_FILENO, parts.data() + first, count);
     if (wrote < 0 && errno == EINTR) continue;
-    if (wrote < 0) throw_write_error();
+    if (wrote < 0) throw Error(ErrorKind::kFailed, std::string("cannot write to stdout: ") + std::strerror(errno));
     while (first < parts.size() && static_cast<std::size_t>(wrote) >= parts[first].iov_len) {
       wrote -= static_cast<ssize_t>(parts[first].iov_len);
       ++first;
@@ -77,7 +64,9 @@ void HeldStdout::add(std::string&& piece) {
     pieces_.push_back(std::move(piece));
   } else if (!wrote_first_) {
     wrote_first_ = true;
-    write_all(piece);
+    batch_.push_back(std::move(piece));
+    write_all(batch_);
+    batch_.clear();
   } else {
     write_in_background(std::move(piece));
   }

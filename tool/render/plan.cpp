@@ -141,7 +141,7 @@ struct Planner {
   void add_experiment(const project::Experiment& experiment, bool pod) {
     const auto* image = project.find_image(experiment.image);
     const auto points = sweep_points(experiment.sweep);
-    origins.try_emplace(&experiment, text_origins(experiment));
+    if (!origins.contains(&experiment)) origins.emplace(&experiment, text_origins(experiment));
     for (const auto* accelerator : accelerators(experiment)) {
       RunUnit unit{&project, &experiment, accelerator, run_id, image_reference(project, *image, options),
                    &options.values, options.queue.empty() ? experiment.queue : options.queue};
