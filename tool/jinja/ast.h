@@ -174,6 +174,10 @@ struct ForStmt : Stmt {
   // Whether the body can see `loop`: it names it, or holds a block (a scoped block overridden
   // elsewhere may read it). Without it no loop object is made, as Jinja2 makes none.
   bool uses_loop = true;
+  // Whether the iterations may be rendered on several threads (split_loop.cpp): the body has
+  // no statement that ties them together (break, macro, import, include, block, a namespace
+  // attribute); the calls it makes are checked as they run.
+  bool may_split = false;
   Body body, otherwise;
 };
 struct SetStmt : Stmt {
@@ -257,5 +261,8 @@ struct Template {
   Body body;
   std::map<std::string, const BlockStmt*, std::less<>> blocks;
 };
+
+// ForStmt::may_split for a loop with this body (split_loop.cpp).
+bool iterations_may_split(const Body& body);
 
 }  // namespace gkebuild::jinja

@@ -20,6 +20,11 @@ struct Options {
   bool lstrip_blocks = false;
   bool keep_trailing_newline = false;
   UndefinedMode undefined = UndefinedMode::Strict;
+  // A `for` loop over at least `split_loop_items` items renders its iterations on up to
+  // `loop_threads` threads (split_loop.cpp); output, errors and `loop` are what one thread
+  // gives. 1: never. A caller that already renders several templates at once leaves it at 1.
+  int loop_threads = 1;
+  size_t split_loop_items = 512;
 };
 
 class TemplateLibrary;

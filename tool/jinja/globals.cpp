@@ -93,7 +93,8 @@ struct CyclerMethod : Object {
   bool reset = false;
   std::string_view type_name() const override { return "method"; }
   bool callable() const override { return true; }
-  Value call(Interpreter&, CallArgs&) override {
+  Value call(Interpreter& interp, CallArgs&) override {
+    interp.before_side_effect();
     if (reset) {
       cycler->position = 0;
       return Value::none();
@@ -128,7 +129,8 @@ struct Joiner : Object {
   bool used = false;
   std::string_view type_name() const override { return "Joiner"; }
   bool callable() const override { return true; }
-  Value call(Interpreter&, CallArgs&) override {
+  Value call(Interpreter& interp, CallArgs&) override {
+    interp.before_side_effect();
     if (!used) {
       used = true;
       return Value::borrowed("");

@@ -56,6 +56,13 @@ class Interpreter {
   // render ends (see ~Interpreter).
   void note_changed_in_place(const Value& container) { changed_in_place_.push_back(container); }
 
+  // Called before anything that changes what a later iteration of a loop could see (a macro
+  // call, list.append, cycler.next(), loop.changed(), random). While a loop's iterations are
+  // rendered on several threads (split_loop.cpp) this ends that, before the change is made.
+  void before_side_effect() {
+    if (split_) stop_split();
+  }
+
   // `context` must be a mapping or None. With a sink, the output goes there in pieces as it
   // grows, and what is left at the end is returned.
   std::string render(const std::shared_ptr<const Template>& tmpl, const Value& context,
@@ -123,6 +130,14 @@ class Interpreter {
   void loop_over(const ForStmt& stmt, const Sequence& sequence, int depth);
   void bind_loop_item(const ForStmt& stmt, const Sequence& sequence, const struct LoopObject& loop, size_t i,
                       Frame& scope);
+  bool render_items(const ForStmt& stmt, const Sequence& sequence, struct LoopObject& loop, const Value& loop_value,
+                    Frame& scope, size_t from, size_t to);
+  // Split loops (split_loop.cpp).
+  bool render_split(const ForStmt& stmt, const Sequence& sequence, int depth);
+  void help_split(struct SplitLoop& split);
+  void render_split_block(struct SplitLoop& split, struct SplitThread& mine, size_t block, struct SplitBlock& result);
+  void stop_split();
+  void write_out(std::string& text);
   std::shared_ptr<Frame> loop_frame();
   void return_loop_frame(std::shared_ptr<Frame> frame);
   void assign(const Target& target, const Value& value, Frame& into);
@@ -179,6 +194,8 @@ class Interpreter {
   std::vector<std::shared_ptr<Frame>> closure_frames_;  // owners of the frames macros close over
   std::vector<std::shared_ptr<Frame>> spare_frames_;    // finished loops' scopes, for the next loop
   std::string discard_;
+  struct SplitLoop* split_ = nullptr;  // the split loop this thread renders blocks of
+  bool split_in_order_ = false;        // the block it renders goes straight to the output
 
   // Saves where rendering stands (output, scope, template, filter-block input, template
   // chain, include stack) and puts it back when it goes out of scope, so that a body which

@@ -101,6 +101,11 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
 }
 
 void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int depth) {
+  if (stmt.may_split && !stmt.filter && !split_ && options_.loop_threads > 1 &&
+      sequence.size() >= options_.split_loop_items) {
+    if (!render_split(stmt, sequence, depth)) render_body(stmt.otherwise);
+    return;
+  }
   std::shared_ptr<Frame> inner = loop_frame();
   inner->parent = frame_;
   bool completed_iteration = false;
@@ -147,6 +152,21 @@ void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int d
   if (!completed_iteration) render_body(stmt.otherwise);
 }
 
+// Items [from, to) of a loop whose body has no break (a split loop's, split_loop.cpp), in
+// `scope`, which frame_ is; whether some iteration ran its body to the end.
+bool Interpreter::render_items(const ForStmt& stmt, const Sequence& sequence, LoopObject& loop,
+                               const Value& loop_value, Frame& scope, size_t from, size_t to) {
+  bool completed_iteration = false;
+  for (size_t i = from; i < to; ++i) {
+    loop.index0 = i;
+    scope.vars.clear();
+    if (stmt.uses_loop) scope.vars.emplace_back("loop", loop_value);
+    bind_loop_item(stmt, sequence, loop, i, scope);
+    if (render_body(stmt.body) == Flow::Normal) completed_iteration = true;
+  }
+  return completed_iteration;
+}
+
 // An inner loop runs once for every item of the outer one: its scope is reused, not allocated
 // each time, unless something (a macro defined in the body) still holds it.
 std::shared_ptr<Frame> Interpreter::loop_frame() {
@@ -171,6 +191,7 @@ void Interpreter::return_loop_frame(std::shared_ptr<Frame> frame) {
 Value Interpreter::call_loop(LoopObject& loop, CallArgs& args) {
   if (args.positional.size() != 1 || !args.keywords.empty())
     throw EvalError("loop() takes exactly one argument");
+  before_side_effect();
   std::string buffer;
   {
     StateGuard guard(*this);
@@ -190,11 +211,12 @@ struct LoopMethod : Object {
   bool cycle = true;  // otherwise changed()
   std::string_view type_name() const override { return "method"; }
   bool callable() const override { return true; }
-  Value call(Interpreter&, CallArgs& args) override {
+  Value call(Interpreter& interp, CallArgs& args) override {
     if (cycle) {
       if (args.positional.empty()) throw EvalError("no items for cycling given");
       return args.positional[loop->index0 % args.positional.size()];
     }
+    interp.before_side_effect();  // it remembers the arguments for the next iteration
     bool changed = !loop->changed_called || loop->last_changed.size() != args.positional.size();
     for (size_t i = 0; !changed && i < args.positional.size(); ++i)
       if (!equals(loop->last_changed[i], args.positional[i])) changed = true;

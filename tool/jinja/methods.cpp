@@ -444,11 +444,12 @@ bool reads_only(const Value& self, std::string_view name) {
 
 Value call_method(Interpreter& in, const Value& self, std::string_view name, CallArgs& args) {
   if (self.is_str()) return str_method(in, self.str(), name, args);
-  if (self.is_doc() && (self.doc_edited() || !reads_only(self, name)))
-    return call_method(in, edit_in_place(self), name, args);
+  const bool changes = !reads_only(self, name);
+  if (changes) in.before_side_effect();
+  if (self.is_doc() && (self.doc_edited() || changes)) return call_method(in, edit_in_place(self), name, args);
   // A list or dict changed in place may now hold itself (`x.append(x)`): the interpreter empties
   // such containers when the render ends, so that no reference cycle outlives it.
-  if (self.kind() == Kind::List || self.kind() == Kind::Dict) in.note_changed_in_place(self);
+  if (changes && (self.kind() == Kind::List || self.kind() == Kind::Dict)) in.note_changed_in_place(self);
   if (self.is_mapping()) return dict_method(self, name, args);
   return list_method(self, name, args);
 }

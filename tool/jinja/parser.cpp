@@ -241,6 +241,7 @@ StmtPtr Parser::parse_for() {
   const size_t body_start = pos_;
   node->body = parse_statements(kEndFor);
   node->uses_loop = names_loop_or_block(body_start, pos_);
+  node->may_split = !node->recursive && iterations_may_split(node->body);
   --loop_depth_;
   if (next().text == "endfor") return node;
   node->otherwise = parse_statements(kEndForOnly, true);

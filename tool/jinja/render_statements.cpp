@@ -114,6 +114,7 @@ void Interpreter::assign(const Target& target, const Value& value, Frame& into) 
       Value ns = lookup(target.name);
       auto* space = ns.as<Namespace>();
       if (!space) raise_at(current_, target.offset, "cannot assign attribute on non-namespace object");
+      before_side_effect();
       space->set(target.attr, value);
       return;
     }
@@ -242,6 +243,7 @@ struct MacroDepthGuard {
 }  // namespace
 
 Value Interpreter::call_macro(const Macro& macro, CallArgs& args) {
+  before_side_effect();  // a macro's body may do anything a template can
   MacroDepthGuard depth_guard;
   const MacroSignature& sig = *macro.signature;
   auto inner = std::make_shared<Frame>();

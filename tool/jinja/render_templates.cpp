@@ -21,6 +21,7 @@ struct BlockRenderer : Object {
   std::string_view type_name() const override { return "BlockReference"; }
   bool callable() const override { return true; }
   Value call(Interpreter& in, CallArgs&) override {
+    in.before_side_effect();  // a block may do anything a template can
     return Value::string(in.render_block(*blocks, name, level, scope));
   }
   void repr(std::string& out) const override { out += "<BlockReference '" + name + "'>"; }
