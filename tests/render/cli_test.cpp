@@ -211,6 +211,43 @@ TEST_F(RenderCli, AFailedWriteToTheFileOnStdoutFailsTheRender) {
   EXPECT_EQ(std::filesystem::file_size(scratch / "out.txt"), 0u);
 }
 
+// --jobs: a long loop rendered on several threads (jinja::Options::loop_threads) gives the same
+// bytes as one thread, on a pipe and in a file, and fails the same way where an item fails.
+TEST_F(RenderCli, JobsSplitALongLoopWithoutChangingTheOutput) {
+  std::string values = "{\"jobs\": [";
+  for (int i = 0; i < 5000; ++i)
+    values += (i ? "," : "") + std::string("{\"name\": \"job-") + std::to_string(i) + "\", \"gpus\": " +
+              std::to_string(1 << (i % 4)) + (i == 4000 ? "" : ", \"zone\": \"z\"") + "}";
+  write_file_atomically(scratch / "values.json", values + "]}");
+  write_file_atomically(scratch / "t.j2",
+                        "{% for job in jobs %}- {{ loop.index }}/{{ loop.length }} {{ job.name }} x{{ job.gpus }}"
+                        "{% if zone is defined %} {{ job.zone }}{% endif %}\n{% endfor %}");
+  const std::string t = gkebuild_binary() + " render --template " + shell_quoted((scratch / "t.j2").string()) +
+                        " --values " + shell_quoted((scratch / "values.json").string());
+  const auto read = [&](const char* name) {
+    std::ifstream in(scratch / name, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  const auto one = run_command(t + " -j 1 > " + shell_quoted((scratch / "one.txt").string()));
+  const auto file = run_command(t + " -j 3 > " + shell_quoted((scratch / "file.txt").string()));
+  const auto pipe = run_command(t + " -j 3 | cat > " + shell_quoted((scratch / "pipe.txt").string()));
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(file.exit_code, 0) << file.err;
+  ASSERT_EQ(pipe.exit_code, 0) << pipe.err;
+  EXPECT_NE(read("one.txt").find("- 5000/5000 job-4999 x8\n"), std::string::npos);
+  EXPECT_TRUE(read("file.txt") == read("one.txt"));
+  EXPECT_TRUE(read("pipe.txt") == read("one.txt"));
+
+  const auto failed_one = run_command(t + " --set zone=1 -j 1 > " + shell_quoted((scratch / "one.txt").string()));
+  const auto failed_split = run_command(t + " --set zone=1 -j 3 > " + shell_quoted((scratch / "file.txt").string()));
+  EXPECT_EQ(failed_one.exit_code, 2);
+  EXPECT_EQ(failed_split.exit_code, 2);
+  EXPECT_NE(failed_one.err.find("zone"), std::string::npos) << failed_one.err;
+  EXPECT_EQ(failed_split.err, failed_one.err);
+  EXPECT_EQ(read("file.txt"), "");
+  EXPECT_NE(run_command(t + " -j 0").err.find("--jobs"), std::string::npos);
+}
+
 TEST_F(RenderCli, TemplateSyntaxError) {
   write_file_atomically(scratch / "t.j2", "line one\n{% if %}\n{% endif %}\n");
   const auto result = render("--template " + (scratch / "t.j2").string());

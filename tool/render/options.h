@@ -33,6 +33,8 @@ struct RenderOptions {
   bool indexed_sweeps = true;
   // Render every image's Dockerfile even without an explicit image target (-o DIR does).
   bool all_dockerfiles = false;
+  // The most threads to render on (--jobs); 0: as many as the work and the cores are worth.
+  int jobs = 0;
 };
 
 }  // namespace gkebuild::render

@@ -134,7 +134,7 @@ struct Planner {
   void add_workload_items() {
     const size_t first = items.size();
     items.resize(first + workloads.size());
-    run_parallel(workloads.size(), parallel_jobs(workloads.size()),
+    run_parallel(workloads.size(), parallel_jobs(workloads.size(), options.jobs),
                      [&](size_t i) { items[first + i] = workload_item(workloads[i]); });
   }
 

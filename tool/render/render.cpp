@@ -99,7 +99,7 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
   for (const auto& item : items) sources.load(item.template_name);
   // Each item renders and reads back on its own: a sweep of many Jobs uses every core.
   std::vector<std::vector<RenderedFile>> per_item(items.size());
-  run_parallel(items.size(), parallel_jobs(items.size()), [&](size_t i) {
+  run_parallel(items.size(), parallel_jobs(items.size(), options.jobs), [&](size_t i) {
     const auto& item = items[i];
     std::string rendered = environment.render_file(item.template_name, context_value(item));
     if (item.kind == OutputKind::Dockerfile)
