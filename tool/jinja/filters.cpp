@@ -30,6 +30,15 @@ bool all_strings(const DocSlot& list) {
 void append_json_string(std::string& out, std::string_view text) {
   const char* first_stop = find_ascii_stop<true, '"', '\\', '<', '>', '&', '\''>(text.data(), text.data() + text.size());
   if (first_stop == text.data() + text.size()) {  // nothing to escape: most strings
+    // A short one is quoted on the stack and appended in one call (a char append is a call too).
+    if (text.size() <= 62) {
+      char quoted[64];
+      quoted[0] = '"';
+      std::memcpy(quoted + 1, text.data(), text.size());
+      quoted[text.size() + 1] = '"';
+      out.append(quoted, text.size() + 2);
+      return;
+    }
     // Appended in three steps: resize() would write zeros first, then the text over them.
     out.reserve(out.size() + text.size() + 2);
     out += '"';

@@ -191,7 +191,7 @@ class JsonReader {
   }
 
   // A mapping's key at `p` and the ':' after it; returns where its value starts.
-  const char* read_key(const char* p, Open& mapping) {
+  [[gnu::always_inline]] const char* read_key(const char* p, Open& mapping) {
     if (*p != '"') fail(p, "expected a string key");
     const auto index = static_cast<uint32_t>((pending_.size() - mapping.start) / 2);
     // The key the earlier mapping of the same shape had here, written out as it was: taken
