@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine, builds everything and runs every test suite.
-# CI (.ci/run) calls exactly this. Usage: scripts/test.sh [--sanitize]
+# CI (.ci/run) calls exactly this. Usage: scripts/test.sh [--sanitize] [--tsan]
 #   --sanitize  then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs
 #               the unit suites there (a second full build: about 15 more minutes on 2 cores).
+#   --tsan      then builds again with ThreadSanitizer and runs the suites of what renders on
+#               several threads (split loops, the writer thread, project renders) there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -21,7 +23,9 @@ cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build build/test -j "$jobs"
 (cd build/test && ctest --output-on-failure -j "$jobs" --timeout 900)
 
-if [ "${1:-}" = "--sanitize" ]; then
+for option in "$@"; do
+case "$option" in
+--sanitize)
   echo "== the unit suites again under AddressSanitizer + UndefinedBehaviorSanitizer =="
   # The CUDA paths cannot run here and nvcc takes no sanitizer, so this build leaves them out.
   cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -30,4 +34,17 @@ if [ "${1:-}" = "--sanitize" ]; then
   cmake --build build/sanitize -j "$jobs"
   (cd build/sanitize && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j "$jobs" -L unit --timeout 900)
-fi
+  ;;
+--tsan)
+  echo "== what renders on several threads, under ThreadSanitizer =="
+  cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$test_flags -fsanitize=thread" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$test_flags" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DGKEBUILD_BENCH=OFF -DCMAKE_CUDA_COMPILER=OFF >/dev/null
+  cmake --build build/tsan -j "$jobs" --target gkebuild jinja_test case_runner render_cli_test render_test \
+    render_plan_test render_values_test
+  (cd build/tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j "$jobs" --timeout 900 \
+    -R 'SplitLoop|_split|RenderCli|RenderExamples|Plan\.|ValuesJson')
+  ;;
+*) echo "unknown option: $option" >&2; exit 2 ;;
+esac
+done
