@@ -23,8 +23,10 @@ struct Options {
   // A `for` loop over at least `split_loop_items` items renders its iterations on up to
   // `loop_threads` threads (split_loop.cpp); output, errors and `loop` are what one thread
   // gives. 1: never. A caller that already renders several templates at once leaves it at 1.
+  // Fewer items render in about a millisecond, where a second thread gained nothing measurable
+  // (1,000 Job records: 4.46 ms split, 4.51 ms on one thread, for 0.3 ms more CPU).
   int loop_threads = 1;
-  size_t split_loop_items = 512;
+  size_t split_loop_items = 2048;
 };
 
 class TemplateLibrary;

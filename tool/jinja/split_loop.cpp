@@ -33,7 +33,7 @@ struct SplitStopped {};
 
 // Small blocks keep the threads evenly busy and the output waiting in memory small; a block
 // costs a lock and a wake-up, so not too small: about 32 for each thread.
-constexpr size_t kMinBlockItems = 1;  // a loop of split_loop_items (512) has blocks of 8
+constexpr size_t kMinBlockItems = 1;  // a loop of split_loop_items (2,048) has blocks of 32
 constexpr size_t kMaxBlockItems = 64;
 // How many blocks may be claimed ahead of the one written out next.
 constexpr size_t kBlocksAhead = 8;
