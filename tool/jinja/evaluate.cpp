@@ -1,4 +1,6 @@
 // Expression evaluation: names, attribute/item lookup, calls, filters, tests, operators.
+#include <optional>
+
 #include "base/source_error.h"
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
@@ -208,14 +210,14 @@ Value Interpreter::eval_slice(const Value& object, const SliceExpr& slice) {
   if (step == 0) throw EvalError("slice step cannot be zero");
   if (object.is_undefined()) fail_undefined(object);
   std::vector<std::string_view> chars;
-  std::vector<Value> items;
+  std::optional<Sequence> items;  // read in place: `xs[:3]` of a long list takes three items, not a copy of all
   size_t size;
   if (object.is_str()) {
     chars = split_code_points(object.str());
     size = chars.size();
   } else if (object.is_list_like()) {
-    items = to_vector(object);
-    size = items.size();
+    items.emplace(object);
+    size = items->size();
   } else {
     throw EvalError("'" + std::string(type_name(object)) + "' object is not subscriptable");
   }
@@ -232,7 +234,7 @@ Value Interpreter::eval_slice(const Value& object, const SliceExpr& slice) {
   std::vector<Value> out;
   for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
     if (object.is_str()) text += chars[static_cast<size_t>(i)];
-    else out.push_back(items[static_cast<size_t>(i)]);
+    else out.push_back(items->at(static_cast<size_t>(i)));
   }
   if (object.is_str()) return Value::string(std::move(text));
   return object.kind() == Kind::Tuple ? Value::tuple(std::move(out)) : Value::list(std::move(out));
