@@ -172,7 +172,7 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("-j,--jobs", args->jobs,
                       "the most threads to render on (default: the cores, up to 4 for a --template loop, "
                       "up to 8 for a project); 1 renders on one thread")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 256));
   command->add_flag("--trim-blocks", args->trim_blocks, "Jinja trim_blocks");
   command->add_flag("--lstrip-blocks", args->lstrip_blocks, "Jinja lstrip_blocks");
   command->add_flag("--keep-trailing-newline", args->keep_trailing_newline, "Jinja keep_trailing_newline");

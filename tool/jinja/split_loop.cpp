@@ -6,8 +6,8 @@
 // written out, with what its own iterations wrote before it.
 //
 // That holds while no iteration changes anything another one can see. Only bodies without
-// break, macros, imports, includes, blocks or namespace assignments may split (the parser asks
-// iterations_may_split); everything else that changes state (a macro call, list.append,
+// break, macro definitions, imports, includes, blocks or namespace assignments may split (the
+// parser asks iterations_may_split); everything else that changes state (a macro call, list.append,
 // cycler.next(), loop.changed(), random) calls before_side_effect first, which ends the split
 // before the change is made. A block that runs into one is dropped, nothing of it having been
 // kept, with every block after it, and the loop goes on from there on one thread. Where the
@@ -33,7 +33,7 @@ struct SplitStopped {};
 
 // Small blocks keep the threads evenly busy and the output waiting in memory small; a block
 // costs a lock and a wake-up, so not too small: about 32 for each thread.
-constexpr size_t kMinBlockItems = 1;  // a loop of split_loop_items (2,048) has blocks of 32
+constexpr size_t kMinBlockItems = 1;  // 2,048 items (split_loop_items) on two threads: blocks of 32
 constexpr size_t kMaxBlockItems = 64;
 // How many blocks may be claimed ahead of the one written out next.
 constexpr size_t kBlocksAhead = 8;
