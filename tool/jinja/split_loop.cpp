@@ -346,10 +346,16 @@ void Interpreter::stop_split() {
 }
 
 // A block's text for the output. Where the output streams, a block of some size is handed on
-// as a piece of its own (the text left empty): copying it is work for the thread everyone waits on.
+// as a piece of its own (the text left empty): copying it is work for the thread everyone waits
+// on; smaller ones join the piece being gathered, which goes on once it is full.
 void Interpreter::write_out(std::string& text) {
-  if (!streamed_ || out_ != streamed_ || text.size() < kStreamPieceBytes / 8) {
+  if (!streamed_ || out_ != streamed_) {
     *out_ += text;
+    return;
+  }
+  if (text.size() < kStreamPieceBytes / 8) {
+    *out_ += text;
+    if (out_->size() >= kStreamPieceBytes) flush_streamed();
     return;
   }
   if (!streamed_->empty()) flush_streamed();
