@@ -60,7 +60,7 @@ void Interpreter::run_loop(const ForStmt& stmt, const Value& iterable, int depth
 
 // Puts item `i` of a loop into its fresh scope `scope`: plain names go in without a search (a
 // repeated name is found last-first, so the later one wins, as in Python). Inlined into
-// loop_over, its one caller: it runs for every item.
+// render_items, its one caller: it runs for every item.
 [[gnu::always_inline]] inline void Interpreter::bind_loop_item(const ForStmt& stmt, const Sequence& sequence,
                                                                const LoopObject& loop, size_t i, Frame& scope) {
   const Target& target = stmt.target;
@@ -132,17 +132,7 @@ void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int d
     loop->size = use_filter ? filtered.size() : sequence.size();
     loop->depth = depth;
     const Value loop_value = shared ? Value::object(shared) : Value();
-    // Jinja2 clears its "else" flag at the end of the body, which break and continue
-    // skip: the else branch runs unless some iteration ran its body to the end.
-    for (size_t i = 0; i < loop->size; ++i) {
-      loop->index0 = i;
-      inner->vars.clear();
-      if (stmt.uses_loop) inner->vars.emplace_back("loop", loop_value);
-      bind_loop_item(stmt, sequence, *loop, i, *inner);
-      Flow flow = render_body(stmt.body);
-      if (flow == Flow::Normal) completed_iteration = true;
-      if (flow == Flow::Break) break;
-    }
+    completed_iteration = render_items(stmt, sequence, *loop, loop_value, *inner, 0, loop->size);
     loop->sequence = nullptr;
     loop->filtered = nullptr;
     loop->size = 0;
@@ -152,8 +142,10 @@ void Interpreter::loop_over(const ForStmt& stmt, const Sequence& sequence, int d
   if (!completed_iteration) render_body(stmt.otherwise);
 }
 
-// Items [from, to) of a loop whose body has no break (a split loop's, split_loop.cpp), in
-// `scope`, which frame_ is; whether some iteration ran its body to the end.
+// Items [from, to) of a loop (all of them, or a split loop's block: split_loop.cpp), in
+// `scope`, which frame_ is, until a break. Whether some iteration ran its body to the end:
+// Jinja2 clears its "else" flag at the end of the body, which break and continue skip, so the
+// else branch runs unless one did.
 bool Interpreter::render_items(const ForStmt& stmt, const Sequence& sequence, LoopObject& loop,
                                const Value& loop_value, Frame& scope, size_t from, size_t to) {
   bool completed_iteration = false;
@@ -162,7 +154,9 @@ bool Interpreter::render_items(const ForStmt& stmt, const Sequence& sequence, Lo
     scope.vars.clear();
     if (stmt.uses_loop) scope.vars.emplace_back("loop", loop_value);
     bind_loop_item(stmt, sequence, loop, i, scope);
-    if (render_body(stmt.body) == Flow::Normal) completed_iteration = true;
+    const Flow flow = render_body(stmt.body);
+    if (flow == Flow::Normal) completed_iteration = true;
+    if (flow == Flow::Break) break;
   }
   return completed_iteration;
 }
