@@ -248,6 +248,18 @@ TEST_F(RenderCli, JobsSplitALongLoopWithoutChangingTheOutput) {
   EXPECT_NE(run_command(t + " -j 0").err.find("--jobs"), std::string::npos);
 }
 
+// --jobs caps a project render's threads too: the same stream on one thread as on several.
+TEST_F(RenderCli, JobsCapAProjectRenderWithoutChangingIt) {
+  const std::string project = "-f " + kExamples + "/mnist/gkebuild.yaml --run-id r1";
+  const auto all = render(project);
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  for (const char* jobs : {" -j 1", " -j 3"}) {
+    const auto capped = render(project + jobs);
+    ASSERT_EQ(capped.exit_code, 0) << capped.err;
+    EXPECT_EQ(capped.out, all.out) << jobs;
+  }
+}
+
 // A slice of a long list inside a loop over it reads only the items it takes: it copied the
 // whole list each time, so 300,000 items took hours (quadratic); now well under a second. The
 // 60-second bound is a hang guard, not a timing.
