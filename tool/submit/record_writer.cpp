@@ -30,6 +30,7 @@ runrecord::JobState record_state(JobState state) {
     case JobState::Running: return runrecord::JobState::running;
     case JobState::Succeeded: return runrecord::JobState::succeeded;
     case JobState::Failed: return runrecord::JobState::failed;
+    case JobState::Stopped: return runrecord::JobState::stopped;
   }
   return runrecord::JobState::pending;
 }
@@ -152,6 +153,7 @@ void update_record(runrecord::RunRecord& record, const std::vector<JobProgress>&
     if (auto entry = entries.find(job.name); entry != entries.end()) update_job(*entry->second, job);
   }
   if (all_finished && !record.finished) record.finished = runrecord::Clock::now();
+  if (all_finished) record.runner.reset();  // nothing of a local run goes on any more
 }
 
 std::vector<JobProgress> progress_from_record(const fs::path& run_dir, const runrecord::RunRecord& record) {
