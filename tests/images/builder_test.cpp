@@ -9,7 +9,11 @@
 #include "build/copy_sources.h"
 #include "dockerfile/dockerfile_error.h"
 #include "image/layout_sink.h"
+#include "common/run.h"
 #include "common/temp_dir.h"
+#include "common/test_tar.h"
+#include "images/unpacked_tree.h"
+#include "images/tar_image.h"
 #include "layer/layer_writer.h"
 
 namespace gkebuild::build {
@@ -162,6 +166,73 @@ TEST_F(BuilderTest, BadCopySourcesNameTheLine) {
   EXPECT_NE(error_of("FROM scratch\nCOPY --chown=root lib/ /x/").find("no user 'root' in the image's /etc/passwd"),
             std::string::npos);
   EXPECT_NE(error_of("FROM registry.example/base:1\n").find("registry client"), std::string::npos);
+}
+
+// Issue 30: a tar ADDed in one stage, or the layer of an `oci:` image, whose entries climb with
+// `..`, are absolute, go through a symlink out, hard-link a file outside or are devices: the
+// tree that COPY --from materialises must not change anything outside the build (here the
+// folder "outside", beside the store that holds the build's scratch folders).
+class HostileTreeTest : public BuilderTest {
+ protected:
+  // The build's error message, or "" when it built.
+  std::string build_error() {
+    try {
+      build();
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  }
+  const fs::path outside = dir / "outside";
+};
+
+TEST_F(HostileTreeTest, AddedTarsCopiedFromAStageWriteNothingOutside) {
+  write_file_atomically(outside / "victim", "victim");
+  const auto before = testing::describe_tree(outside);
+  for (auto [name, entries] : testing::hostile_tars(outside)) {
+    entries.push_back({"keep", 'f', "kept"});
+    testing::write_test_tar(dir / "ctx/evil.tar", entries);
+    dockerfile("FROM scratch AS a\nADD evil.tar /app/\nFROM scratch\nCOPY --from=a /app/keep /keep\n");
+    const std::string error = build_error();
+    EXPECT_EQ(testing::describe_tree(outside), before) << name << ": " << error;
+    if (name == "dotdot") {
+      EXPECT_NE(error.find("Dockerfile:2"), std::string::npos) << error;
+      EXPECT_NE(error.find("ADD evil.tar: entry '../../"), std::string::npos) << error;
+      EXPECT_NE(error.find("leads outside the folder it is unpacked into"), std::string::npos) << error;
+    }
+  }
+}
+
+TEST_F(HostileTreeTest, ImagesFromAnOciLayoutWriteNothingOutside) {
+  write_file_atomically(outside / "victim", "victim");
+  const auto before = testing::describe_tree(outside);
+  for (auto [name, entries] : testing::hostile_tars(outside)) {
+    entries.push_back({"keep", 'f', "kept"});
+    testing::write_test_tar(dir / "evil.tar", entries);
+    testing::image_of_tar(dir / "evil-oci", name, dir / "evil.tar");
+    dockerfile("FROM oci:" + (dir / "evil-oci").string() + ":" + name + " AS a\nFROM scratch\nCOPY --from=a /keep /keep\n");
+    const std::string error = build_error();
+    EXPECT_EQ(testing::describe_tree(outside), before) << name << ": " << error;
+    if (name == "dotdot") {
+      EXPECT_NE(error.find("Dockerfile:3"), std::string::npos) << error;
+      EXPECT_NE(error.find("layer sha256:"), std::string::npos) << error;
+      EXPECT_NE(error.find("entry '../../"), std::string::npos) << error;
+    }
+  }
+}
+
+// Symlinks of the image stay symlinks in the tree COPY --from reads, their targets as they were:
+// a path through one lands where the container would see it, inside the tree.
+TEST_F(HostileTreeTest, SymlinksStaySymlinksAndPathsThroughThemStayInside) {
+  write_file_atomically(outside / "victim", "victim");
+  testing::write_test_tar(dir / "ctx/t.tar", {{"link", 'l', outside.string()}, {"link/file", 'f', "x"},
+                                               {"rel", 'l', "sub"}, {"sub/", 'd', ""}, {"rel/y", 'f', "y"}});
+  dockerfile("FROM scratch AS a\nADD t.tar /app/\nFROM scratch\nCOPY --from=a /app/ /x/\n");
+  auto files = files_of(build().image);
+  EXPECT_EQ(files.at("x/link"), "2 511 0:0 -> " + outside.string());
+  EXPECT_EQ(files.at("x/rel"), "2 511 0:0 -> sub");
+  EXPECT_EQ(files.at("x/sub/y"), "0 420 0:0 y");
+  EXPECT_EQ(testing::describe_tree(outside).size(), 1u);
 }
 
 // A symlink in the context that leads out (here to /etc) is never listed or resolved in a
