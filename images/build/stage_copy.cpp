@@ -205,6 +205,7 @@ void StageBuilder::add_remote(const Instruction& in, CopyRequest& request, CopyL
 void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>& sources, const std::string& dest,
                                 const CopyRequest& request, CopyLayer& layer) {
   std::vector<std::string> kept;
+  int64_t unpacked = 0;  // by the archives before this one: the limit is on the whole ADD
   for (const auto& source : sources) {
     CopyRequest probe = request;
     probe.sources = {source};
@@ -219,10 +220,12 @@ void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>&
     bool archive = false;
     try {
       archive = read_tar(found.entries[0].source, folder, [](const std::string&) { return true; }, entries,
-                         options_.max_add_bytes);
+                         options_.max_add_bytes - unpacked);
     } catch (const TarTooLarge& e) {
-      fail(in, "ADD " + source + ": the archive " + e.what() + "; one ADD may write at most " +
-                   std::to_string(options_.max_add_bytes) + " bytes (gkebuild image --max-add-size)");
+      fail(in, "ADD " + source + ": the archive " + e.what() +
+                   (unpacked > 0 ? " after the " + std::to_string(unpacked) + " bytes of the archives before it" : "") +
+                   "; one ADD may write at most " + std::to_string(options_.max_add_bytes) +
+                   " bytes (gkebuild image --max-add-size)");
     } catch (const std::runtime_error& e) {
       fail(in, "ADD " + source + ": " + e.what());
     }
@@ -235,6 +238,7 @@ void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>&
     if (base == ".") base.clear();
     // As buildah: the archive's own owners stay; --chown owns only the folders made for it.
     for (auto& e : entries) {
+      if (e.type == layer::EntryType::kFile) unpacked += e.size;
       e.path = base.empty() ? e.path : base + "/" + e.path;
       layer.entries.push_back(e);
     }

@@ -259,6 +259,10 @@ TEST_F(BuilderTest, AnAddThatUnpacksPastItsLimitIsRefused) {
   options.max_add_bytes = 2 << 20;
   dockerfile("FROM scratch\nADD links.tar /data/\n");
   EXPECT_EQ(build().image.layers().size(), 1u);
+  // The limit is on the whole ADD, not on each of its archives.
+  EXPECT_EQ(error_of("FROM scratch\nADD links.tar links.tar /data/\n"),
+            "2: ADD links.tar: the archive unpacks to more than 868352 bytes (at entry 'c') after the 1228800 "
+            "bytes of the archives before it; one ADD may write at most 2097152 bytes (gkebuild image --max-add-size)");
 }
 
 TEST_F(BuilderTest, MaxAddSizeIsAFlagOfGkebuildImage) {
