@@ -127,7 +127,7 @@ std::vector<layer::Entry> ImageFiles::read_layer(size_t layer, const std::functi
       throw std::runtime_error("not a tar archive");
     }
   } catch (const std::runtime_error& e) {
-    throw std::runtime_error("layer " + l.blob.digest.str() + ": " + e.what());
+    throw LayerReadError("layer " + l.blob.digest.str() + ": " + e.what());
   }
   return entries;
 }

@@ -18,6 +18,11 @@
 
 namespace gkebuild::build {
 
+// A layer of the image that cannot be read: damaged, not a tar, or with an entry that climbs out.
+struct LayerReadError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // A tar whose files hold more bytes than read_tar was allowed.
 struct TarTooLarge : std::runtime_error {
   using std::runtime_error::runtime_error;

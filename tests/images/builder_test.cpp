@@ -224,6 +224,15 @@ TEST_F(HostileTreeTest, ImagesFromAnOciLayoutWriteNothingOutside) {
   EXPECT_NE(dotdot_error.find("entry '../../"), std::string::npos) << dotdot_error;
 }
 
+// A base layer that climbs out is refused at the first instruction that reads it, with its line.
+TEST_F(HostileTreeTest, ABaseLayerThatClimbsOutIsRefusedAtTheLineThatReadsIt) {
+  testing::write_test_tar(dir / "evil.tar", {{"../../x", 'f', "x"}});
+  testing::image_of_tar(dir / "evil-oci", "evil", dir / "evil.tar");
+  const std::string error = error_of("FROM oci:" + (dir / "evil-oci").string() + ":evil\nWORKDIR /w\n");
+  EXPECT_TRUE(error.starts_with("2: layer sha256:")) << error;
+  EXPECT_NE(error.find("entry '../../x' leads outside the folder it is unpacked into"), std::string::npos) << error;
+}
+
 // Symlinks of the image stay symlinks in the tree COPY --from reads, their targets as they were:
 // a path through one lands where the container would see it, inside the tree.
 TEST_F(HostileTreeTest, SymlinksStaySymlinksAndPathsThroughThemStayInside) {
