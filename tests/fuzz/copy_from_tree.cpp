@@ -7,6 +7,7 @@
 // user, so that an escape elsewhere cannot touch anything that user may not write.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -23,11 +24,18 @@ namespace {
 namespace fs = std::filesystem;
 using namespace gkebuild;
 
+fs::path removed_at_exit;  // a global, so that it outlives the atexit handler registered after it
+
 const fs::path& work_dir() {
   static const fs::path dir = [] {
     std::string pattern = (fs::temp_directory_path() / "gkebuild-fuzz-tree.XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) throw std::logic_error("mkdtemp failed");
     write_file_atomically(fs::path(pattern) / "outside/victim", "victim");
+    removed_at_exit = pattern;
+    std::atexit([] {
+      std::error_code ignored;
+      fs::remove_all(removed_at_exit, ignored);
+    });
     return fs::path(pattern);
   }();
   return dir;
