@@ -61,7 +61,6 @@ class ConfinedTree {
   template <typename Make>
   void make(std::string_view path, bool directory, Make make_at);
 
-  std::filesystem::path root_path_;
   int root_ = -1;
   std::vector<Folder> cached_;  // the last parent's folders, as named, while no symlink was met
   int resolved_ = -1;           // the last parent reached through a symlink

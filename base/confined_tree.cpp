@@ -83,7 +83,7 @@ std::optional<std::string> tree_path(std::string_view path) {
   return out;
 }
 
-ConfinedTree::ConfinedTree(const fs::path& root) : root_path_(root) {
+ConfinedTree::ConfinedTree(const fs::path& root) {
   fs::create_directories(root);
   root_ = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (root_ < 0) throw std::runtime_error("cannot open the folder " + root.string() + ": " + errno_text());
