@@ -14,7 +14,6 @@
 
 #include "base/atomic_file.h"
 #include "build/builder.h"
-#include "common/test_tar.h"
 #include "images/unpacked_tree.h"
 #include "fuzz_target.h"
 #include "image/layout_sink.h"
