@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "base/atomic_file.h"
@@ -29,10 +30,15 @@ struct LoadedRun {
   runrecord::RunRecord record;
 };
 
-// A local run whose gkebuild was killed is settled as it is read (local_runner.h).
+// A local run whose gkebuild was killed is settled as it is read (local_runner.h). A reader
+// that may not change it (another user's run: run.json is the owner's alone) sees it as it is.
 runrecord::RunRecord load_settled(const fs::path& dir) {
   auto record = runrecord::load_run(dir);
-  settle_dead_local_run(dir, record);
+  try {
+    auto settled = record;
+    if (settle_dead_local_run(dir, settled)) record = std::move(settled);
+  } catch (const std::system_error&) {
+  }
   return record;
 }
 
