@@ -160,6 +160,21 @@ TEST_F(BuildSecretTest, AMissingRequiredSecretStopsTheBuildAtItsRun) {
   }
 }
 
+// A RUN that prints its secret and fails: the error quotes its last lines with the value masked.
+TEST_F(BuildSecretTest, AFailingRunsOutputIsMaskedInTheError) {
+  fs::create_directories(dir_ / "context");
+  const std::string text = "FROM oci:" + (lowercase_ / "oci").string() + ":base\n" +
+                           "RUN --mount=type=secret,id=pip echo \"token is $(cat /run/secrets/pip)\" && exit 3\n";
+  try {
+    build(kToken, text);
+    FAIL() << "the RUN did not fail";
+  } catch (const dockerfile::DockerfileError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("token is ***"), std::string::npos) << message;
+    EXPECT_EQ(message.find(kToken), std::string::npos) << message;
+  }
+}
+
 TEST(BuildSecretSyntax, SourcesAndMountsAsBuildKitReadsThem) {
   const auto file = build::parse_secret_source("id=pip,src=/run/token");
   EXPECT_EQ(file.src, "/run/token");
