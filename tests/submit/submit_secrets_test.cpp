@@ -70,7 +70,7 @@ class SubmitSecretsTest : public SubmitFixture {
         << "cluster: {namespace: tracked}\n"
         << "images:\n  trainer:\n    dockerfile: Dockerfile\n    secrets:\n      - {id: pip, env: PIP_INDEX_TOKEN}\n"
         << "experiments:\n  train:\n    image: trainer\n    command: [/bin/true]\n    accelerators: [nvidia-l4]\n"
-        << "    secretEnv: [WANDB_API_KEY]\n";
+        << "    secretEnv: [WANDB_API_KEY]\n    secretRefs: [team-s3]\n";
   }
 
   json secrets() { return server_list("/api/v1/namespaces/tracked/secrets")["items"]; }
@@ -137,6 +137,8 @@ TEST_F(SubmitSecretsTest, TheValuesReachTheRunAndTheRunAndNoFileHoldsThem) {
   EXPECT_EQ(reference["name"], "WANDB_API_KEY");
   EXPECT_EQ(reference["valueFrom"]["secretKeyRef"]["name"], secret["metadata"]["name"]);
   EXPECT_FALSE(reference.contains("value"));
+  EXPECT_EQ(jobs[0]["spec"]["template"]["spec"]["containers"][0]["envFrom"],
+            json::parse(R"([{"secretRef": {"name": "team-s3"}}])"));
   const json record = run_json(run);
   EXPECT_EQ(record["secrets"]["secret"], secret["metadata"]["name"]);
   EXPECT_EQ(record["secrets"]["env"], json::array({"WANDB_API_KEY"}));
@@ -147,6 +149,18 @@ TEST_F(SubmitSecretsTest, TheValuesReachTheRunAndTheRunAndNoFileHoldsThem) {
   EXPECT_EQ(leaks(), std::vector<std::string>());
   for (const std::string value : {kWandbKey, kPipToken})
     EXPECT_EQ((outcome.out + outcome.err).find(value), std::string::npos);
+
+  // --dry-run prints the reference and names the Secret; the server checks it with dryRun=All.
+  const auto dry = gkebuild("submit train --dry-run --no-build");
+  EXPECT_EQ(dry.exit_code, 0) << dry.err;
+  EXPECT_NE(dry.out.find("secretKeyRef:"), std::string::npos) << dry.out;
+  EXPECT_NE(dry.err.find("keys WANDB_API_KEY, from this environment) would be applied before the Jobs; its values are "
+                         "not shown"),
+            std::string::npos)
+      << dry.err;
+  EXPECT_EQ((dry.out + dry.err).find(kWandbKey), std::string::npos);
+  EXPECT_EQ((dry.out + dry.err).find(base64_encode(kWandbKey)), std::string::npos);
+  ASSERT_EQ(secrets().size(), 1u);  // the dry run stored nothing
 
   // The Secret goes with its last Job (the garbage collector, by ownerReferences)...
   kube::Client client(server.access("    client-certificate: client.crt\n    client-key: client.key\n"));
