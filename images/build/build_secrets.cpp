@@ -61,7 +61,10 @@ SecretSource parse_secret_source(std::string_view spec) {
     throw std::invalid_argument("--secret type=" + printable(type) + ": expected file or env");
   if (!source.src.empty() && !source.env.empty())
     throw std::invalid_argument("--secret id=" + printable(source.id) + ": give src or env, not both");
-  if (type == "env" && source.env.empty()) source.env = source.src.empty() ? source.id : source.src, source.src.clear();
+  if (type == "env" && source.env.empty()) {  // buildx: with type=env, src names the variable
+    source.env = source.src.empty() ? source.id : source.src;
+    source.src.clear();
+  }
   if (type == "file" && source.src.empty()) source.src = source.id;
   if (source.src.empty() && source.env.empty()) source.env = source.id;  // buildx: the variable named by id
   return source;
@@ -114,7 +117,8 @@ RunRequest::SecretMount parse_secret_mount(const std::string& value) {
   if (mount.id.empty()) throw std::invalid_argument("RUN --mount=type=secret needs id=ID or target=PATH");
   if (mount.target.empty() && mount.env.empty()) mount.target = "/run/secrets/" + mount.id;
   if (!mount.target.empty() && !mount.target.starts_with('/'))
-    throw std::invalid_argument("RUN --mount=type=secret: target=" + printable(mount.target) + " is not an absolute path");
+    throw std::invalid_argument("RUN --mount=type=secret: target=" + printable(mount.target) +
+                                " is not an absolute path");
   static const std::regex variable("[A-Za-z_][A-Za-z0-9_]*");
   if (!mount.env.empty() && !std::regex_match(mount.env, variable))
     throw std::invalid_argument("RUN --mount=type=secret: env=" + printable(mount.env) + " is not a variable name");

@@ -180,6 +180,9 @@ TEST(BuildSecretSyntax, SourcesAndMountsAsBuildKitReadsThem) {
   EXPECT_EQ(file.src, "/run/token");
   EXPECT_EQ(build::parse_secret_source("id=GH_TOKEN").env, "GH_TOKEN");  // the variable named by id
   EXPECT_EQ(build::parse_secret_source("id=x,type=env,env=Y").env, "Y");
+  const auto env_by_src = build::parse_secret_source("id=x,type=env,src=Z");
+  EXPECT_EQ(env_by_src.env, "Z");
+  EXPECT_EQ(env_by_src.src, "");
   EXPECT_THROW(build::parse_secret_source("src=/a"), std::invalid_argument);
   EXPECT_THROW(build::parse_secret_source("id=x,src=/a,env=B"), std::invalid_argument);
   EXPECT_THROW(build::parse_secret_source("id=x,colour=red"), std::invalid_argument);
