@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/error.h"
+#include "base/printable.h"
 #include "localrun/local_run.h"
 
 namespace gkebuild::submit {
@@ -31,8 +32,8 @@ std::string secret_value(const json& ref, const std::string& variable, const Run
   const std::string key = ref.value("key", "");
   const std::string* value = secret ? secret->find(key) : nullptr;
   if (!value)
-    throw Error(ErrorKind::kBadInput, "variable " + variable + " reads key " + key + " of Secret " +
-                                          ref.value("name", "") +
+    throw Error(ErrorKind::kBadInput, "variable " + printable(variable) + " reads key " + printable(key) +
+                                          " of Secret " + printable(ref.value("name", "")) +
                                           ", which a local run cannot read: only the experiment's secretEnv "
                                           "variables (from this environment) reach a local container");
   return *value;

@@ -11,12 +11,12 @@
 #include <system_error>
 
 #include "base/atomic_file.h"
+#include "imageproject/project_images.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
-#include "imageproject/project_images.h"
 #include "kube/objects.h"
-#include "render/contexts.h"
 #include "project/project.h"
+#include "render/contexts.h"
 #include "runrecord/run_store.h"
 #include "submit/cluster.h"
 #include "submit/cluster_check.h"
