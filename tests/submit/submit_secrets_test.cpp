@@ -110,6 +110,21 @@ TEST_F(SubmitSecretsTest, AMissingSecretIsRefusedBeforeAnythingStarts) {
   EXPECT_TRUE(secrets().empty());
 }
 
+// Every Job owns the run's Secret, so a run with secretEnv is held to kMostSecretOwners Jobs:
+// a bigger sweep is refused before anything is built, pointing at Indexed Jobs.
+TEST_F(SubmitSecretsTest, TooManyJobsForTheSecretsOwnersIsRefusedFirst) {
+  std::string points;
+  for (int n = 0; n <= 2000; ++n) points += (n ? "," : "") + std::to_string(n);
+  const auto outcome = gkebuild("submit train --no-check --sweep n=" + points);
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+  EXPECT_NE(outcome.err.find("a run with secretEnv has at most 2000 Jobs (each owns the run's Secret), and this one "
+                             "has 2001; run the sweep as Indexed Jobs"),
+            std::string::npos)
+      << outcome.err;
+  EXPECT_FALSE(fs::exists(project.path() / ".gkebuild" / "oci"));
+  EXPECT_TRUE(secrets().empty());
+}
+
 TEST_F(SubmitSecretsTest, TheValuesReachTheRunAndTheRunAndNoFileHoldsThem) {
   const auto outcome = gkebuild("submit train");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err;
