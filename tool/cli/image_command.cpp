@@ -12,6 +12,7 @@
 #include "base/printable.h"
 #include "base/quantity.h"
 #include "base/source_error.h"
+#include "build/build_secrets.h"
 #include "build/builder.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
@@ -41,6 +42,7 @@ struct ImageFlags {
   std::string compression = "gzip";
   int level = 0;
   std::vector<std::string> build_args;
+  std::vector<std::string> secrets;  // --secret id=ID,src=FILE|env=VAR
   std::string target;
   std::vector<std::string> stage;
   RegistryFlags registry;
@@ -109,6 +111,15 @@ build::BuildOptions common_options(const ImageFlags& flags) {
   options.context = flags.context;
   options.build_args = parse_name_value_map("--build-arg", flags.build_args, "NAME=VALUE for an ARG",
                                            EmptyValue::kAllowed);
+  for (const auto& spec : flags.secrets) {
+    build::SecretSource source;
+    try {
+      source = build::parse_secret_source(spec);
+    } catch (const std::invalid_argument& e) {
+      usage(e.what());
+    }
+    options.secrets[source.id] = build::read_secret(source, fs::current_path());
+  }
   options.compression = {*kind, flags.level, 0};
   try {
     struct Discard : layer::ByteSink {
@@ -238,6 +249,9 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--compression-level", flags->level,
                       "gzip 1-12 (default 1), zstd 1-19 (default 3)");
   command->add_option("--build-arg", flags->build_args, "NAME=VALUE for an ARG");
+  command->add_option("--secret", flags->secrets,
+                      "id=ID,src=FILE or id=ID,env=VAR: a build secret for RUN --mount=type=secret,id=ID "
+                      "(read now, kept in memory, in no layer or cache; repeatable)");
   command->add_option("--target", flags->target, "The stage of a multi-stage Dockerfile to build (default: the last)");
   command->add_option("--stage", flags->stage,
                       "Copy this ELF binary to CONTEXT/bin and the libraries it needs to CONTEXT/lib");

@@ -72,6 +72,9 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--sweep", flags->sweeps, "NAME=V1,V2: replace (or add) a sweep axis (repeatable)");
   command->add_option("--set", flags->sets, "set a template value: key.path=value (repeatable)");
   command->add_option("--values", options.values_files, "a YAML or JSON values file (repeatable, merged in order)");
+  command->add_option("--secret-env", options.secret_env,
+                      "NAME[,NAME]: pass these variables of this environment to the Jobs through the run's "
+                      "Secret, never a file (repeatable; adds to the experiment's secretEnv)");
   command->add_option("--image", flags->images, "NAME=REPO@sha256:…: run this pushed image instead of building");
   command->add_option("--workloads-build", options.workloads_build,
                       "where prebuilt workload binaries are (default: gkebuild builds the CMake target of the "

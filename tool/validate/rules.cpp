@@ -31,6 +31,7 @@ const std::vector<RuleInfo>& all_rules() {
       {"job-gpu-no-deadline", Severity::kInfo, "a GPU Job without activeDeadlineSeconds can hold GPUs forever", "set spec.activeDeadlineSeconds"},
       {"job-restart-policy", Severity::kError, "a Job's pods must use restartPolicy Never or OnFailure (the API server rejects Always)", "set restartPolicy: Never or OnFailure"},
       {"duplicate-env-var", Severity::kWarning, "the same environment variable is set twice; the last one wins", "remove one of the entries"},
+      {"literal-credential", Severity::kWarning, "a variable named like a credential (*_API_KEY, *_TOKEN, *PASSWORD*, *_SECRET*) has its value written out in a manifest or gkebuild project file", "read it from a Secret (valueFrom.secretKeyRef, envFrom) or, in gkebuild.yaml, list it under secretEnv"},
   };
   return rules;
 }

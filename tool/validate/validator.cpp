@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "validate/builtin_groups.h"
+#include "validate/gpu_checks.h"
 #include "validate/rules.h"
 #include "validate/schema_check.h"
 #include "validate/schema_store.h"
@@ -98,6 +99,13 @@ class ObjectChecker {
       // kubeconform fails these ("missing 'kind' key"); a pre-commit hook run on every
       // *.yaml cannot afford to.
       r.report("manifest", {}, "not a Kubernetes object (no apiVersion or kind); skipped", false, Severity::kInfo);
+      ++report_.skipped;
+      return;
+    }
+    if (string_field(m.value, "apiVersion") == "gkebuild/v1" && !has_key(m.value, "kind")) {
+      // gkebuild.yaml: not a Kubernetes object (skipped, as other YAML), but a file whose env:
+      // values end up in Jobs.
+      check_project_credentials(r);
       ++report_.skipped;
       return;
     }
