@@ -69,7 +69,7 @@ class SubmitSecretsTest : public SubmitFixture {
         << "apiVersion: gkebuild/v1\nproject: tracked\nregistry: " << registry.host() << "/exp\n"
         << "cluster: {namespace: tracked}\n"
         << "images:\n  trainer:\n    dockerfile: Dockerfile\n    secrets:\n      - {id: pip, env: PIP_INDEX_TOKEN}\n"
-        << "experiments:\n  train:\n    image: trainer\n    command: [/bin/true]\n    accelerators: [nvidia-l4]\n"
+        << "experiments:\n  train:\n    image: trainer\n    command: [/bin/true, \"{{ n | default(0) }}\"]\n    accelerators: [nvidia-l4]\n"
         << "    secretEnv: [WANDB_API_KEY]\n    secretRefs: [team-s3]\n";
   }
 
