@@ -17,7 +17,8 @@ TEST_F(RunCommandsTest, FollowUpCommandsReadAndChangeTheRun) {
 
   const auto listed = gkebuild("runs");
   EXPECT_EQ(listed.exit_code, 0);
-  EXPECT_NE(listed.out.find(run + "  probe  cluster"), std::string::npos) << listed.out;
+  EXPECT_TRUE(listed.out.starts_with("RUN ")) << listed.out;
+  EXPECT_NE(listed.out.find("\n" + run + "  probe       cluster  "), std::string::npos) << listed.out;
 
   const auto followed = gkebuild("logs " + run.substr(0, 12) + " -f");  // a unique prefix
   ASSERT_EQ(followed.exit_code, 0) << followed.err;
