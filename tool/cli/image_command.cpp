@@ -17,6 +17,7 @@
 #include "cli/name_value.h"
 #include "cli/project_flags.h"
 #include "cli/registry_flags.h"
+#include "cli/verbosity_flags.h"
 #include "elf/stage.h"
 #include "image/docker_archive.h"
 #include "image/layout_sink.h"
@@ -230,7 +231,7 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--workloads-build", flags->workloads_build,
                       "Folder with prebuilt workload binaries (default: gkebuild builds the CMake target of the "
                       "project's CMakeLists.txt or `source:`, else looks in the project's build/)");
-  command->add_flag("--quiet,-q", flags->quiet, "No progress on stderr");
+  add_quiet_flag(*command, flags->quiet);
   add_registry_flags(*command, flags->registry);
   command->callback([flags, &action] {
     action = [flags] { return build(*flags); };

@@ -10,6 +10,7 @@
 #include "cli/name_value.h"
 #include "cli/project_flags.h"
 #include "cli/registry_flags.h"
+#include "cli/verbosity_flags.h"
 #include "submit/interrupt.h"
 #include "submit/submit.h"
 
@@ -81,6 +82,7 @@ void setup(CLI::App& app, Action& action) {
   command->add_flag("--no-check", options.no_check,
                     "do not check first that the cluster can schedule the Jobs (see gkebuild cluster check)");
   command->add_flag("--detach", options.detach, "return once the Jobs are created");
+  add_quiet_flag(*command, options.quiet);  // no plan summary: --dry-run -q prints only the YAML
   command->add_flag("--local", options.local, "run the Jobs on this machine under runc");
   command->add_option("--network", options.network,
                       "with --local: private (a network namespace per container, loopback only) or host")
