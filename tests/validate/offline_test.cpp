@@ -61,6 +61,15 @@ TEST_F(ValidateOffline, WorksWithoutPythonNetworkOrHome) {
   EXPECT_EQ(lenient.exit_code, 0) << lenient.all();
 }
 
+// Packing drops the schemas' descriptions, never a field named description (a PriorityClass
+// has one): the first packing did, and refused every described PriorityClass.
+TEST_F(ValidateOffline, FieldsNamedDescriptionSurviveThePacking) {
+  dir.write("pc.yaml", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: high\n"
+                       "value: 1000\ndescription: training\n");
+  const auto result = offline("pc.yaml");
+  EXPECT_EQ(result.exit_code, 0) << result.all();
+}
+
 TEST_F(ValidateOffline, KubernetesVersionPicksAnEmbeddedVersion) {
   dir.write("dc.yaml", kDeviceClass);  // resource.k8s.io/v1 is served from Kubernetes 1.34
   const auto older = offline("-k 1.33 dc.yaml");

@@ -24,10 +24,15 @@ using nlohmann::ordered_json;
 
 namespace {
 
-void drop_descriptions(ordered_json& value) {
+// Drops "description" where it annotates a schema, never where it names a property (a
+// PriorityClass has a `description` field): under "properties" and its kin every key is a
+// name whose value is a schema, as in schema_bundle.cpp.
+void drop_descriptions(ordered_json& value, bool schema_map = false) {
   if (value.is_object()) {
-    value.erase("description");
-    for (auto& [key, child] : value.items()) drop_descriptions(child);
+    if (!schema_map) value.erase("description");
+    for (auto& [key, child] : value.items())
+      drop_descriptions(child, !schema_map && (key == "properties" || key == "patternProperties" ||
+                                               key == "$defs" || key == "definitions"));
   } else if (value.is_array()) {
     for (auto& child : value) drop_descriptions(child);
   }
