@@ -28,6 +28,11 @@ std::string dollars(double amount) {
   return text;
 }
 
+// "1 Job", "2 Jobs".
+std::string count(long long n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 std::string hours(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%g h", seconds / 3600);
@@ -56,8 +61,8 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
     if (deadline > 0) deadlines.insert(deadline);
     if (deadline <= 0 && job.gpus > 0) unbounded = true;
   }
-  std::string text = "plan: " + std::to_string(plan.jobs.size()) + " Jobs, " + std::to_string(pods) +
-                     " pods, experiment " + plan.experiment + ", namespace " + plan.namespace_name + "\n";
+  std::string text = "plan: " + count(static_cast<long long>(plan.jobs.size()), "Job") + ", " + count(pods, "pod") +
+                     ", experiment " + plan.experiment + ", namespace " + plan.namespace_name + "\n";
   double per_hour = 0;
   double bound = 0;
   std::set<std::string> dates;
@@ -65,8 +70,8 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
   for (const auto& [key, group] : groups) {
     const auto& [label, spot] = key;
     text += "  " + (label.empty() ? std::string("no GPU") : label) + " (" + (spot ? "spot" : "on-demand") +
-            "): " + std::to_string(group.jobs) + " Jobs, " + std::to_string(group.pods) + " pods, " +
-            std::to_string(group.gpus_at_once) + " GPUs at once";
+            "): " + count(group.jobs, "Job") + ", " + count(group.pods, "pod") + ", " +
+            count(group.gpus_at_once, "GPU") + " at once";
     const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
     const auto* price = accelerator && accelerator->price(spot) ? &*accelerator->price(spot) : nullptr;
     if (price) {
