@@ -55,6 +55,11 @@ TEST_F(RunCommandsTest, DeletingARunningRunMarksItsJobs) {
   const auto status = gkebuild("status " + run);
   EXPECT_NE(status.out.find("0/4 succeeded, 4 pending"), std::string::npos) << status.out;
   EXPECT_NE(status.out.find("waiting for a GPU node"), std::string::npos) << status.out;
+  // -v: each API request on stderr, method and path only.
+  const auto verbose = gkebuild("status " + run + " -v");
+  EXPECT_NE(verbose.err.find("gkebuild: GET /apis/batch/v1/namespaces/gpu-info/jobs"), std::string::npos)
+      << verbose.err;
+  EXPECT_EQ(verbose.err.find("Authorization"), std::string::npos) << verbose.err;
   ASSERT_EQ(gkebuild("delete " + run).exit_code, 0);
   const auto record = run_json(only_run());
   for (const auto& job : record["jobs"]) {

@@ -13,6 +13,7 @@
 #include "cli/latest_run.h"
 #include "cli/output_flags.h"
 #include "cli/project_flags.h"
+#include "cli/request_log.h"
 #include "cli/verbosity_flags.h"
 #include "submit/interrupt.h"
 #include "submit/run_commands.h"
@@ -21,6 +22,7 @@ namespace gkebuild::cli {
 
 struct RunCommandFlags {
   submit::RunCommandOptions options;
+  bool verbose = false;
   ProjectFlags project;
   OutputFlags output{"text"};  // status: text or json
   std::string kubeconfig;
@@ -45,11 +47,13 @@ inline void set_run_action(CLI::App* command, Action& action, std::shared_ptr<Ru
                            Outcome (*run)(const submit::RunCommandOptions&), ShortFile short_file = ShortFile::kYes) {
   add_project_flags(*command, flags->project, short_file);
   add_quiet_flag(*command, flags->output.quiet);
+  add_verbose_flag(*command, flags->verbose);
   // `runs` has no RUN; status and logs without one take the latest (delete requires it).
   const bool takes_run = command->get_option_no_throw("run") != nullptr;
   command->callback([&action, flags, run, takes_run, name = command->get_name()] {
     action = [flags, run, takes_run, name] {
       auto& options = flags->options;
+      if (flags->verbose) log_cluster_requests();
       if (flags->output.format == "json") options.json = true;
       options.project_dir = project_dir(flags->project);
       if (takes_run && options.run.empty())
