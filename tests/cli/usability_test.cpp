@@ -245,12 +245,54 @@ TEST_F(CliUsability, BashCompletesCommandsFlagsAndExperiments) {
   EXPECT_EQ(complete("gkebuild __comp").out, "\n");  // hidden
 }
 
-TEST_F(CliUsability, ZshAndFishScriptsAreComplete) {
-  const auto zsh = gkebuild("completion zsh");
-  EXPECT_EQ(zsh.exit_code, 0);
-  EXPECT_TRUE(zsh.out.starts_with("#compdef gkebuild\n")) << zsh.out;
-  const auto fish = gkebuild("completion fish");
-  EXPECT_TRUE(contains(fish.out, "complete -c gkebuild")) << fish.out;
+// fish completes through its own `complete -C` (what a TAB would offer), files only where
+// gkebuild offers nothing; zsh checks the script's syntax and runs its function with compadd
+// standing in for zsh's completion system. Both shells come from setup.sh.
+TEST_F(CliUsability, FishAndZshCompleteToo) {
+  const fs::path bin = scratch / "bin";
+  fs::create_directories(bin);
+  std::string binary = run_command("readlink -f " + gkebuild_binary()).out;
+  binary.pop_back();
+  fs::create_symlink(binary, bin / "gkebuild");
+  const std::string env = "cd " + shell_quoted(project.string()) + " && PATH=" + shell_quoted(bin.string()) +
+                          ":$PATH HOME=" + shell_quoted(scratch.path().string()) + " ";
+
+  const fs::path fish_script = scratch / "gkebuild.fish";
+  write_file_atomically(fish_script, gkebuild("completion fish").out);
+  if (run_command("command -v fish").exit_code != 0) {
+    ADD_FAILURE() << "fish is not installed (scripts/setup.sh installs it)";
+  } else {
+    const auto fish = [&](const std::string& line) {
+      return run_command(env + "fish --no-config -c " +
+                         shell_quoted("source " + fish_script.string() + "; complete -C " + shell_quoted(line)))
+          .out;
+    };
+    EXPECT_EQ(fish("gkebuild sub"), "submit\n");
+    EXPECT_EQ(fish("gkebuild submit "), "gemm\n");
+    EXPECT_EQ(fish("gkebuild submit --dry"), "--dry-run\n");
+    EXPECT_EQ(fish("gkebuild validate gkebuild.y"), "gkebuild.yaml\n");  // files where gkebuild offers none
+  }
+
+  const fs::path zsh_script = scratch / "_gkebuild";
+  write_file_atomically(zsh_script, gkebuild("completion zsh").out);
+  EXPECT_TRUE(read_file(zsh_script).starts_with("#compdef gkebuild\n"));
+  if (run_command("command -v zsh").exit_code != 0) {
+    ADD_FAILURE() << "zsh is not installed (scripts/setup.sh installs it)";
+  } else {
+    EXPECT_EQ(run_command("zsh -n " + shell_quoted(zsh_script.string())).exit_code, 0);
+    const auto zsh = [&](const std::string& words, int current) {
+      return run_command(env + "zsh -f -c " +
+                         // compadd as zsh matches: the candidates the word typed so far begins.
+                         shell_quoted("compdef() { :; }; compadd() { [[ $1 == -a ]] && "
+                                      "print -l -- ${(M)${(P)2}:#${words[CURRENT]}*}; }; "
+                                      "_files() { print FILES; }; source " + zsh_script.string() +
+                                      "; words=(" + words + "); CURRENT=" + std::to_string(current) + "; _gkebuild"))
+          .out;
+    };
+    EXPECT_EQ(zsh("gkebuild sub", 2), "submit\n");
+    EXPECT_EQ(zsh("gkebuild submit ''", 3), "gemm\n");
+    EXPECT_EQ(zsh("gkebuild validate ''", 3), "FILES\n");
+  }
   EXPECT_EQ(gkebuild("completion tcsh").exit_code, 2);
 }
 

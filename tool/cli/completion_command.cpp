@@ -43,13 +43,15 @@ else
 fi
 )";
 
+// Files only where gkebuild offers nothing (validate's files, -f FILE), as bash's -o default.
 constexpr const char* kFish = R"(# fish completion for gkebuild (gkebuild completion fish)
 function __gkebuild_complete
     set -l words (commandline -opc)
     set -e words[1]
     gkebuild __complete -- $words (commandline -ct) 2>/dev/null
 end
-complete -c gkebuild -a '(__gkebuild_complete)'
+complete -c gkebuild -f -n '__gkebuild_complete | string length -q' -a '(__gkebuild_complete)'
+complete -c gkebuild -F -n 'not __gkebuild_complete | string length -q'
 )";
 
 void setup(CLI::App& app, Action& action) {
