@@ -40,6 +40,18 @@ class CliUsability : public ::testing::Test {
                        shell_quoted(scratch.path().string()) + " " + gkebuild_binary() + " " + arguments);
   }
 
+  // `gkebuild` on PATH (scratch/bin), as an installed one is: completion scripts run the word
+  // the user typed. Returns that folder.
+  fs::path gkebuild_on_path() {
+    const fs::path bin = scratch / "bin";
+    if (fs::exists(bin / "gkebuild")) return bin;
+    fs::create_directories(bin);
+    std::string binary = run_command("readlink -f " + gkebuild_binary()).out;
+    binary.pop_back();
+    fs::create_symlink(binary, bin / "gkebuild");
+    return bin;
+  }
+
   TempDir scratch;
   fs::path project = scratch / "p";
 };
@@ -219,13 +231,9 @@ TEST_F(CliUsability, BashCompletesCommandsFlagsAndExperiments) {
   const fs::path script = scratch / "gkebuild.bash";
   write_file_atomically(script, gkebuild("completion bash").out);
   EXPECT_EQ(run_command("bash -n " + shell_quoted(script.string())).exit_code, 0);
-  fs::create_directories(scratch / "bin");
-  // `gkebuild` on PATH, as an installed one is: the script runs the word the user typed.
-  std::string binary = run_command("readlink -f " + gkebuild_binary()).out;
-  binary.pop_back();
-  fs::create_symlink(binary, scratch / "bin/gkebuild");
+  const fs::path bin = gkebuild_on_path();
   const auto complete = [&](const std::string& line) {
-    const std::string shell = "cd " + shell_quoted(project.string()) + " && PATH=" + shell_quoted((scratch / "bin").string()) +
+    const std::string shell = "cd " + shell_quoted(project.string()) + " && PATH=" + shell_quoted(bin.string()) +
                               ":$PATH HOME=" + shell_quoted(scratch.path().string()) + " bash -c " +
                               shell_quoted("source " + script.string() +
                                            "\nfunction=$(complete -p gkebuild | sed -E 's/.*-F ([^ ]+).*/\\1/')"
@@ -249,11 +257,7 @@ TEST_F(CliUsability, BashCompletesCommandsFlagsAndExperiments) {
 // gkebuild offers nothing; zsh checks the script's syntax and runs its function with compadd
 // standing in for zsh's completion system. Both shells come from setup.sh.
 TEST_F(CliUsability, FishAndZshCompleteToo) {
-  const fs::path bin = scratch / "bin";
-  fs::create_directories(bin);
-  std::string binary = run_command("readlink -f " + gkebuild_binary()).out;
-  binary.pop_back();
-  fs::create_symlink(binary, bin / "gkebuild");
+  const fs::path bin = gkebuild_on_path();
   const std::string env = "cd " + shell_quoted(project.string()) + " && PATH=" + shell_quoted(bin.string()) +
                           ":$PATH HOME=" + shell_quoted(scratch.path().string()) + " ";
 
