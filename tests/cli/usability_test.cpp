@@ -4,6 +4,7 @@
 // the cost summary before a submit, shell completion driven through bash itself.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -142,11 +143,12 @@ TEST_F(CliUsability, RunsHasAHeaderAndJson) {
   EXPECT_TRUE(contains(table.out, "\ngemm-20261122-031500      gemm        cluster")) << table.out;
   const auto list = nlohmann::json::parse(gkebuild("runs -o json").out);
   ASSERT_TRUE(list.is_array());
-  ASSERT_EQ(list.size(), 5u);
-  EXPECT_EQ(list[3]["run"], "gemm-20261122-031500");
-  EXPECT_EQ(list[3]["experiment"], "gemm");
-  EXPECT_EQ(list[3]["created"], "2026-11-22T03:15:00.000Z");
-  EXPECT_TRUE(list[3]["jobs"]["total"].is_number());
+  ASSERT_GE(list.size(), 5u);  // the fixture's runs, by name
+  const auto gemm = std::find_if(list.begin(), list.end(), [](const auto& run) { return run["run"] == "gemm-20261122-031500"; });
+  ASSERT_NE(gemm, list.end()) << list.dump();
+  EXPECT_EQ((*gemm)["experiment"], "gemm");
+  EXPECT_EQ((*gemm)["created"], "2026-11-22T03:15:00.000Z");
+  EXPECT_TRUE((*gemm)["jobs"]["total"].is_number());
 }
 
 TEST_F(CliUsability, RenderFormatJsonPrintsOneList) {
@@ -168,19 +170,28 @@ TEST_F(CliUsability, RenderFormatJsonPrintsOneList) {
   EXPECT_EQ(gkebuild("render experiment/gemm --format xml").exit_code, 2);
 }
 
+// The latest run is the one created last, whatever its name: a copy of a fixture run, renamed
+// to sort first and created later than all the others.
 TEST_F(CliUsability, RunCommandsTakeTheLatestRunAndSaySo) {
+  const fs::path runs = project / ".gkebuild/runs";
+  const fs::path latest = runs / "aaa-20991231-000000";
+  fs::copy(runs / "fallback-20261122-070000", latest, fs::copy_options::recursive);
+  auto record = nlohmann::json::parse(read_file(latest / "run.json"));
+  record["run"] = "aaa-20991231-000000";
+  record["created"] = "2099-12-31T00:00:00.000Z";
+  write_file_atomically(latest / "run.json", record.dump(2));
   const auto status = gkebuild("status --no-refresh");
-  EXPECT_TRUE(contains(status.err, "gkebuild status: the latest run, fallback-20261122-070000")) << status.err;
-  EXPECT_TRUE(contains(status.out, "fallback-20261122-070000")) << status.out;
-  EXPECT_EQ(status.exit_code, gkebuild("status fallback-20261122-070000 --no-refresh").exit_code);
+  EXPECT_TRUE(contains(status.err, "gkebuild status: the latest run, aaa-20991231-000000")) << status.err;
+  EXPECT_TRUE(contains(status.out, "aaa-20991231-000000")) << status.out;
+  EXPECT_EQ(status.exit_code, gkebuild("status aaa-20991231-000000 --no-refresh").exit_code);
   const auto quiet = gkebuild("status --no-refresh -q");
   EXPECT_EQ(quiet.err, "");
   const auto logs = gkebuild("logs");
-  EXPECT_TRUE(contains(logs.err, "gkebuild logs: the latest run, fallback-20261122-070000")) << logs.err;
+  EXPECT_TRUE(contains(logs.err, "gkebuild logs: the latest run, aaa-20991231-000000")) << logs.err;
   const auto report = gkebuild("report -o json");
   EXPECT_EQ(report.exit_code, 0) << report.err;
-  EXPECT_TRUE(contains(report.err, "gkebuild report: the latest run, fallback-20261122-070000")) << report.err;
-  EXPECT_TRUE(contains(report.out, "fallback-20261122-070000")) << report.out;
+  EXPECT_TRUE(contains(report.err, "gkebuild report: the latest run, aaa-20991231-000000")) << report.err;
+  EXPECT_TRUE(contains(report.out, "aaa-20991231-000000")) << report.out;
   // delete never guesses.
   EXPECT_EQ(gkebuild("delete").exit_code, 2);
 }
