@@ -20,6 +20,7 @@
 #include "cli/name_value.h"
 #include "cli/project_flags.h"
 #include "cli/registry_flags.h"
+#include "cli/verbosity_flags.h"
 #include "elf/stage.h"
 #include "image/docker_archive.h"
 #include "image/layout_sink.h"
@@ -260,7 +261,7 @@ void setup(CLI::App& app, Action& action) {
                       "project's CMakeLists.txt or `source:`, else looks in the project's build/)");
   command->add_option("--max-add-size", flags->max_add_size,
                       "What one ADD of a local tar may unpack, in bytes (64Gi, 500Mi, …; default 64Gi)");
-  command->add_flag("--quiet,-q", flags->quiet, "No progress on stderr");
+  add_quiet_flag(*command, flags->quiet);
   add_registry_flags(*command, flags->registry);
   command->callback([flags, &action] {
     action = [flags] { return build(*flags); };

@@ -6,6 +6,7 @@
 #include "render/contexts.h"
 #include "render/names.h"
 #include "submit/cluster.h"
+#include "submit/cost_summary.h"
 #include "submit/image_step.h"
 
 namespace gkebuild::submit {
@@ -54,13 +55,17 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
   images.given = options.images;
   images.no_build = options.no_build;
   images.dry_run = true;
-  images.note = [&err](const std::string& line) { err << line << "\n"; };
+  images.note = [&err, &options](const std::string& line) {
+    if (!options.quiet) err << line << "\n";
+  };
   check_plan(project, request);
   request.run_id = render::generate_run_id();
   request.image_references = image_references(project, images_of(project, request.experiment), images);
   const RunPlan plan = plan_run(project, request);
   std::optional<kube::ClusterAccess> access;
   if (has_kubeconfig(options.kubeconfig)) access = cluster_access(options.kubeconfig, project.cluster.context);
+  if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
+  err.flush();
   *options.out << manifest_stream(plan);
   options.out->flush();
   nlohmann::json secret_object;
@@ -72,7 +77,7 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
     err << ", from this environment) would be applied before the Jobs; its values are not shown\n";
   }
   if (!access) {
-    err << "dry run: no kubeconfig, so nothing was sent to a cluster\n";
+    if (!options.quiet) err << "dry run: no kubeconfig, so nothing was sent to a cluster\n";
     return Outcome::kSucceeded;
   }
   kube::Client client(*access);

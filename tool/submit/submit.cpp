@@ -20,6 +20,7 @@
 #include "runrecord/run_store.h"
 #include "submit/cluster.h"
 #include "submit/cluster_check.h"
+#include "submit/cost_summary.h"
 #include "submit/dry_run.h"
 #include "submit/finish.h"
 #include "submit/image_step.h"
@@ -128,7 +129,9 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   images.workloads_build = options.workloads_build;
   images.insecure_registries = options.insecure_registries;
   images.ca_file = options.ca_file;
-  images.note = [&err](const std::string& line) { err << line << "\n"; };
+  images.note = [&err, &options](const std::string& line) {
+    if (!options.quiet) err << line << "\n";
+  };
   const std::size_t job_count = check_plan(project, request);
   if (!secret.empty() && job_count > kMostSecretOwners)
     throw Error(ErrorKind::kBadInput, "a run with secretEnv has at most " + std::to_string(kMostSecretOwners) +
@@ -146,6 +149,7 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   const std::string run = run_dir.filename().string();
   request.run_id = cluster_run_id(run);
   RunPlan plan = plan_run(project, request);
+  if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
   write_manifests(run_dir, plan);
   for (auto& job : plan.jobs) std::string().swap(job.manifest.text);  // in manifests/ now
   auto initial = new_record(project, plan, run, "cluster");

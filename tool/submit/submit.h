@@ -49,6 +49,7 @@ struct SubmitOptions {
   kube::KubeconfigOptions kubeconfig;  // --kubeconfig, --context (default: the project's)
   std::ostream* out = nullptr;  // dry-run YAML and log lines
   std::ostream* err = nullptr;  // notes and the status view
+  bool quiet = false;           // -q: no plan summary or notes on `err` (errors and refusals still)
   bool terminal = false;        // `err` is a terminal: redraw the status in place
   int terminal_rows = 24;
   const std::atomic<bool>* interrupted = nullptr;  // set by the Ctrl-C handler
