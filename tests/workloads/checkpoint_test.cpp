@@ -69,6 +69,7 @@ TEST(Checkpoint, RefusesTornFilesAtEveryLength) {
 }
 
 TEST(Checkpoint, RefusesAFlippedByteByItsChecksum) {
+  EXPECT_EQ(checkpoint_crc32("123456789", 9), 0xCBF43926u);  // the CRC-32 check value
   const std::string bytes = encode_checkpoint(small_state(1));
   for (std::size_t at : {std::size_t{30}, bytes.size() / 2, bytes.size() - 5, bytes.size() - 1}) {
     std::string corrupt = bytes;
@@ -84,6 +85,21 @@ TEST(Checkpoint, RefusesForeignFilesAndOtherVersions) {
   const std::uint32_t version = 2;
   std::memcpy(bytes.data() + 8, &version, sizeof(version));
   EXPECT_EQ(error_of(bytes), "ck: checkpoint version 2, this mnist-train reads version 1");
+}
+
+// A header's sizes are bounded before anything is computed from them (no overflow, no
+// allocation by a size the file does not hold).
+TEST(Checkpoint, RefusesImpossibleModelSizes) {
+  for (const auto& [at, value] : std::vector<std::pair<std::size_t, std::int32_t>>{
+           {24, 1 << 30}, {24, 0}, {36, 100000}, {48, 4}, {48, 17}}) {  // height, height, classes, kernel
+    std::string bytes = encode_checkpoint(small_state(1));
+    std::memcpy(bytes.data() + at, &value, sizeof(value));
+    // The checksum is right again: only the bounds can refuse it.
+    const std::uint32_t crc = checkpoint_crc32(bytes.data(), bytes.size() - 4);
+    std::memcpy(bytes.data() + bytes.size() - 4, &crc, sizeof(crc));
+    const std::string error = error_of(bytes);
+    EXPECT_NE(error.find("ck: corrupt checkpoint: a"), std::string::npos) << at << " " << value << ": " << error;
+  }
 }
 
 TEST(Checkpoint, NamesWhatDiffersFromTheRunItWouldContinue) {

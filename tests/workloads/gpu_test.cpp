@@ -160,22 +160,25 @@ TEST_P(GpuCnn, CudnnFollowsTheCpuStepForStep) {
   }
 }
 
-// A whole epoch: the test accuracy on the GPU is the CPU's within 3 points in every precision.
-TEST_P(GpuCnn, ReachesTheCpusAccuracyInAnEpoch) {
+// Three epochs (past the steep start, where a small difference in a weight can move the
+// accuracy by points): the test accuracy on the GPU is the CPU's within 3 points in every precision.
+TEST_P(GpuCnn, ReachesTheCpusAccuracyInThreeEpochs) {
   const Precision precision = GetParam();
-  const MnistSet train = synthesize_mnist({2000, 1, 0.8});
-  const MnistSet test = synthesize_mnist({500, 2, 0.8});
+  const MnistSet train = synthesize_mnist({3000, 1, 0.5});
+  const MnistSet test = synthesize_mnist({500, 2, 0.5});
   const Model start = cnn_start();
   Side on_cpu = cpu(train, test, start);
   Side on_gpu = gpu(train, test, start, precision);
-  const std::vector<std::int32_t> order = order_of(train.count(), 5);
-  on_cpu.trainer->train_epoch(on_cpu.train, order, 0.01f, 0.9f);
-  on_gpu.trainer->train_epoch(on_gpu.train, order, 0.01f, 0.9f);
+  for (std::uint64_t epoch = 0; epoch < 3; ++epoch) {
+    const std::vector<std::int32_t> order = order_of(train.count(), 5 + epoch);
+    on_cpu.trainer->train_epoch(on_cpu.train, order, 0.01f, 0.9f);
+    on_gpu.trainer->train_epoch(on_gpu.train, order, 0.01f, 0.9f);
+  }
   const double cpu_accuracy = on_cpu.trainer->evaluate(on_cpu.test, test.count()).accuracy;
   const double gpu_accuracy = on_gpu.trainer->evaluate(on_gpu.test, test.count()).accuracy;
   std::printf("%s: test accuracy %.4f on the GPU, %.4f on the CPU\n", to_string(precision).c_str(), gpu_accuracy,
               cpu_accuracy);
-  EXPECT_GT(cpu_accuracy, 0.8);
+  EXPECT_GT(cpu_accuracy, 0.9);
   EXPECT_NEAR(gpu_accuracy, cpu_accuracy, 0.03);
 }
 

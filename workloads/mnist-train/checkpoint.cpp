@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <system_error>
+#include <utility>
 
 #include "base/atomic_file.h"
 #include "base/printable.h"
@@ -21,7 +22,9 @@ constexpr std::uint32_t kVersion = 1;
 constexpr std::size_t kHeaderBytes = 8 + 4 + 8;
 constexpr std::size_t kChecksumBytes = 4;
 
-std::uint32_t crc32(const char* data, std::size_t size) {
+}  // namespace
+
+std::uint32_t checkpoint_crc32(const char* data, std::size_t size) {
   static const std::array<std::uint32_t, 256> table = [] {
     std::array<std::uint32_t, 256> t{};
     for (std::uint32_t i = 0; i < 256; ++i) {
@@ -35,6 +38,8 @@ std::uint32_t crc32(const char* data, std::size_t size) {
   for (std::size_t i = 0; i < size; ++i) c = table[(c ^ static_cast<unsigned char>(data[i])) & 0xFF] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
 }
+
+namespace {
 
 class Writer {
  public:
@@ -112,10 +117,15 @@ ModelShape get_shape(Reader& r) {
     r.fail("model kind " + std::to_string(kind));
   }
   s.kind = static_cast<ModelKind>(kind);
-  for (int* v : {&s.height, &s.width, &s.hidden, &s.classes, &s.conv1, &s.conv2, &s.kernel}) {
+  // Bounds before any size is multiplied: images as the IDX reader takes them (up to
+  // 1024×1024), odd filters (padding k/2 keeps the size).
+  const std::pair<int*, int> fields[] = {{&s.height, 1024}, {&s.width, 1024}, {&s.hidden, 65536}, {&s.classes, 65536},
+                                         {&s.conv1, 1024},  {&s.conv2, 1024}, {&s.kernel, 15}};
+  for (const auto& [v, most] : fields) {
     *v = r.get<std::int32_t>();
-    if (*v < 1 || *v > 65536) r.fail("a model size of " + std::to_string(*v));
+    if (*v < 1 || *v > most) r.fail("a model size of " + std::to_string(*v));
   }
+  if (s.kernel % 2 == 0) r.fail("an even filter size");
   if (s.kind == ModelKind::cnn && (s.conv2_height() < 2 || s.conv2_width() < 2)) r.fail("a CNN too small for its images");
   return s;
 }
@@ -154,7 +164,7 @@ std::string encode_checkpoint(const TrainState& state) {
   std::string& out = w.bytes();
   const std::uint64_t size = out.size() + kChecksumBytes;
   std::memcpy(out.data() + 12, &size, sizeof(size));
-  w.put(crc32(out.data(), out.size()));
+  w.put(checkpoint_crc32(out.data(), out.size()));
   return std::move(out);
 }
 
@@ -180,7 +190,7 @@ TrainState decode_checkpoint(const std::string& bytes, const std::string& where)
   const std::size_t body_end = bytes.size() - kChecksumBytes;
   std::uint32_t stored;
   std::memcpy(&stored, bytes.data() + body_end, sizeof(stored));
-  if (stored != crc32(bytes.data(), body_end)) {
+  if (stored != checkpoint_crc32(bytes.data(), body_end)) {
     throw UsageError(where + ": corrupt checkpoint: the CRC-32 does not match its contents");
   }
   Reader r(bytes, kHeaderBytes, body_end, where);

@@ -45,6 +45,8 @@ struct TrainState {
 };
 
 std::string encode_checkpoint(const TrainState& state);
+// CRC-32 (IEEE 802.3, as zlib's crc32) of `size` bytes.
+std::uint32_t checkpoint_crc32(const char* data, std::size_t size);
 // Throws UsageError "<where>: …" naming what is wrong: not a checkpoint (magic), another
 // version, torn (size), corrupt (checksum), impossible counts.
 TrainState decode_checkpoint(const std::string& bytes, const std::string& where);
