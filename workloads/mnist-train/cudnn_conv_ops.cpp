@@ -23,13 +23,20 @@ struct Choice {
   std::size_t workspace = 0;
 };
 
-// The first of cuDNN's ranked candidates that works within the workspace limit, in FP32 without
-// tensor cores, deterministic where one is (so a resumed run repeats an unbroken one).
+// Whether an algorithm's math type computes in `precision`: FP32 without tensor cores; TF32
+// without rounding FP32 data down to FP16 (ALLOW_CONVERSION); FP16 any.
+bool computes_in(cudnnMathType_t math, Precision precision) {
+  if (precision == Precision::fp32) return math == CUDNN_FMA_MATH || math == CUDNN_DEFAULT_MATH;
+  if (precision == Precision::tf32) return math != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+  return true;
+}
+
+// The first of cuDNN's ranked candidates that works within the workspace limit in `precision`,
+// deterministic where one is (so a resumed run repeats an unbroken one).
 template <typename Algorithm, typename Perf>
 Choice<Algorithm> pick(const Perf* perf, int returned, Precision precision, const std::string& what) {
   auto usable = [&](const Perf& p, bool deterministic_only) {
-    return p.status == CUDNN_STATUS_SUCCESS && p.memory <= kMaxWorkspace &&
-           (precision != Precision::fp32 || p.mathType == CUDNN_FMA_MATH || p.mathType == CUDNN_DEFAULT_MATH) &&
+    return p.status == CUDNN_STATUS_SUCCESS && p.memory <= kMaxWorkspace && computes_in(p.mathType, precision) &&
            (!deterministic_only || p.determinism == CUDNN_DETERMINISTIC);
   };
   for (bool deterministic_only : {true, false}) {
