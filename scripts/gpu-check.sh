@@ -123,7 +123,7 @@ cnn() {
   step cnn-gpu-tests 240 "$bin/workloads_gpu_test" --gtest_color=no \
     --gtest_filter='GpuCnn*:Precisions/GpuCnn*:Gpu.Cnn*:Gpu.CudaTraining*'
   if command -v compute-sanitizer >/dev/null; then
-    step "cnn compute-sanitizer memcheck" 240 compute-sanitizer --tool memcheck --error-exitcode 9 \
+    step "cnn compute-sanitizer memcheck" 120 compute-sanitizer --tool memcheck --error-exitcode 9 \
       "$bin/workloads_gpu_test" --gtest_color=no --gtest_filter='Precisions/GpuCnn.CudnnFollowsTheCpuStepForStep/fp16'
   fi
   local data=/tmp/gpu-check-mnist
