@@ -120,6 +120,17 @@ void write_epoch(ResultWriter& writer, const Measurement& base, int epoch, const
                static_cast<double>(train.samples) / train.seconds);
 }
 
+// The state after a finished epoch, in the checkpoint folder when there is one (before the
+// epoch's result lines: a reader that sees them can count on the checkpoint).
+void record_epoch(TrainState& state, Trainer& trainer, const TrainConfig& config) {
+  state.model = trainer.model();
+  state.velocity = trainer.velocity();
+  state.epochs_done += 1;
+  state.steps += (state.settings.train_samples + config.batch - 1) / config.batch;
+  draw_order(state);
+  if (!config.checkpoint_dir.empty()) CheckpointDir(config.checkpoint_dir).save(state);
+}
+
 int stopped(const TrainConfig& config, int epoch, const EpochResult& trained, std::int64_t batch) {
   const char* name = stop_signal() == SIGINT ? "SIGINT" : "SIGTERM";
   std::fprintf(stderr, "mnist-train: %s in epoch %d: stopped after step %lld of it%s\n", name, epoch,
@@ -176,12 +187,7 @@ int run_training(const TrainConfig& config, const Device& device, ResultWriter& 
     if (trained.stopped) return stopped(config, epoch, trained, config.batch);
     const EpochResult tested = trainer->evaluate(test_id, test.count());
     if (!std::isfinite(trained.loss)) throw RunError("the loss diverged; try a smaller --lr");
-    state.model = trainer->model();
-    state.velocity = trainer->velocity();
-    state.epochs_done = epoch;
-    state.steps += (count + config.batch - 1) / config.batch;
-    draw_order(state);
-    if (!config.checkpoint_dir.empty()) CheckpointDir(config.checkpoint_dir).save(state);
+    record_epoch(state, *trainer, config);
     write_epoch(writer, line, epoch, trained, tested);
   }
   if (first_epoch > config.epochs) {  // nothing (left) to train: the test accuracy as it is
