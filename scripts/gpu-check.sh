@@ -6,7 +6,7 @@
 # run by `gkebuild submit --local` under runc with the GPU passed through, and the demo's GEMM
 # comparison (examples/gemm-compare) the same way. The part `cnn` (about 3 minutes) is the CNN of
 # mnist-train alone: its GPU tests (cuDNN against the CPU step by step in fp32, tf32 and fp16,
-# a checkpoint resumed on the GPU), compute-sanitizer over its kernels, a real SIGTERM in epoch 2
+# a checkpoint resumed on the GPU), compute-sanitizer (memcheck; racecheck of its own kernels), a real SIGTERM in epoch 2
 # and a restart that must end with the unbroken run's weights, and bench/workloads/mnist.sh (MLP
 # and CNN in every precision, and on the CPU path).
 #
@@ -125,6 +125,10 @@ cnn() {
   if command -v compute-sanitizer >/dev/null; then
     step "cnn compute-sanitizer memcheck" 120 compute-sanitizer --tool memcheck --error-exitcode 9 \
       "$bin/workloads_gpu_test" --gtest_color=no --gtest_filter='Precisions/GpuCnn.CudnnFollowsTheCpuStepForStep/fp16'
+    # Shared memory (the bias gradient's reduction) in our kernels only: cuDNN's are not ours.
+    step "cnn compute-sanitizer racecheck" 120 compute-sanitizer --tool racecheck --error-exitcode 9 \
+      --kernel-name kns=gkebuild "$bin/workloads_gpu_test" --gtest_color=no \
+      --gtest_filter='Precisions/GpuCnn.CudnnFollowsTheCpuStepForStep/fp32'
   fi
   local data=/tmp/gpu-check-mnist
   rm -rf "$data"
