@@ -168,7 +168,7 @@ TEST(ReportBuild, CnnRunGivesTimeAndCostPerEpochPerAccelerator) {
   const Report report = fixture_report({"cnn-20261123-080000"}, "nvidia-tesla-t4");
   const std::string md = write_markdown(report);
   EXPECT_TRUE(contains(md, "### mnist-train fp16 batch=64 classes=10 conv1=8 conv2=16 flat=400 hidden=128 inputs=784 "
-                           "kernel=5 model=cnn test_samples=10000 train_samples=60000 (samples/s)\n"))
+                           "kernel=5 model=cnn test_samples=10000 train_samples=60000 lr=0.01 (samples/s)\n"))
       << md;
   EXPECT_TRUE(contains(md, "| GPU-hours | cost on demand | cost spot | time per epoch | on demand per epoch | "
                            "spot per epoch | on demand per 1,000 samples |"))
