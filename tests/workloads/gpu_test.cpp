@@ -132,8 +132,10 @@ class GpuCnn : public Gpu, public ::testing::WithParamInterface<Precision> {
 };
 
 // After each of 12 steps (SGD with momentum), every parameter tensor on the GPU is where the
-// CPU's is, up to a fraction of how far training has moved it: 1e-3 in FP32; 5e-2 where
-// tensor cores round operands to 10 mantissa bits (TF32, FP16).
+// CPU's is, up to a fraction of how far training has moved it: 1e-3 in FP32; 1e-1 where
+// tensor cores round operands to 10 mantissa bits (TF32, FP16). Measured on an H200: up to 5.1%
+// in TF32 and 7.4% in FP16 by step 12 (momentum carries each step's rounding into the next);
+// a wrong gradient term moves a tensor by its whole step, far past either bound.
 TEST_P(GpuCnn, CudnnFollowsTheCpuStepForStep) {
   const Precision precision = GetParam();
   const MnistSet train = synthesize_mnist({384, 1, 0.5});
@@ -141,7 +143,7 @@ TEST_P(GpuCnn, CudnnFollowsTheCpuStepForStep) {
   Side on_cpu = cpu(train, train, start);
   Side on_gpu = gpu(train, train, start, precision);
   const std::vector<std::int32_t> order = order_of(train.count(), 5);
-  const double tolerance = precision == Precision::fp32 ? 1e-3 : 5e-2;
+  const double tolerance = precision == Precision::fp32 ? 1e-3 : 1e-1;
   for (int step = 0; step < 12; ++step) {
     const std::vector<std::int32_t> batch(order.begin() + step * 32, order.begin() + (step + 1) * 32);
     const EpochResult c = on_cpu.trainer->train_epoch(on_cpu.train, batch, 0.01f, 0.9f);
