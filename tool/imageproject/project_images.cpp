@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "base/atomic_file.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
 #include "elf/stage.h"
@@ -45,7 +46,7 @@ fs::path workload_binary(const project::Project& project, const project::Image& 
   }
   std::string searched;
   for (const auto& p : places) searched += (searched.empty() ? "" : ", ") + p.string();
-  throw SourceError(image.where, "the binary of workload '" + image.workload + "' is not built (searched " +
+  throw SourceError(image.where, "the binary of workload " + in_quotes(image.workload) + " is not built (searched " +
                                      searched + "); build it first, e.g. `cmake --build build --target " +
                                      image.workload + "`, or pass --workloads-build DIR; or let gkebuild build "
                                      "it: a CMakeLists.txt beside gkebuild.yaml (or `source: DIR` in the image) "
@@ -140,7 +141,7 @@ std::vector<ProjectImage> build_project_images(const project::Project& project, 
   for (const auto& name : names)
     if (project.find_image(name) == nullptr)
       throw SourceError(SourceLocation{project.file.string()},
-                        "no image '" + name + "' in the project" + did_you_mean(name, project.image_names()));
+                        "no image " + in_quotes(name) + " in the project" + did_you_mean(name, project.image_names()));
   std::vector<ProjectImage> built;
   for (const auto& name : names) {
     const project::Image& image = *project.find_image(name);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/base64.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 
 extern char** environ;
@@ -117,11 +118,11 @@ Credential parse_credential(const ExecConfig& exec, const std::string& output) {
   if (credential.is_discarded() || !credential.is_object())
     throw SourceError(exec.where, who + " did not print an ExecCredential JSON object");
   if (credential.value("kind", "") != "ExecCredential")
-    throw SourceError(exec.where, who + " printed kind '" + credential.value("kind", "") +
-                                      "', expected ExecCredential");
+    throw SourceError(exec.where, who + " printed kind " + in_quotes(credential.value("kind", "")) +
+                                      ", expected ExecCredential");
   if (credential.value("apiVersion", "") != exec.api_version)
-    throw SourceError(exec.where, who + " answered with apiVersion '" + credential.value("apiVersion", "") +
-                                      "' but the kubeconfig asks for '" + exec.api_version + "'");
+    throw SourceError(exec.where, who + " answered with apiVersion " + in_quotes(credential.value("apiVersion", "")) +
+                                      " but the kubeconfig asks for '" + exec.api_version + "'");
   const json status = credential.value("status", json::object());
   Credential out;
   out.token = status.value("token", "");
@@ -136,7 +137,7 @@ Credential parse_credential(const ExecConfig& exec, const std::string& output) {
   if (const std::string expiry = status.value("expirationTimestamp", ""); !expiry.empty()) {
     out.expires = parse_rfc3339(expiry);
     if (!out.expires)
-      throw SourceError(exec.where, who + " returned expirationTimestamp '" + expiry + "', not RFC 3339");
+      throw SourceError(exec.where, who + " returned expirationTimestamp " + in_quotes(expiry) + ", not RFC 3339");
   }
   return out;
 }
