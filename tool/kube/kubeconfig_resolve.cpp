@@ -5,6 +5,7 @@
 #include "base/http_client.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
+#include "kube/credential_file.h"
 #include "kube/in_cluster.h"
 #include "kube/kubeconfig.h"
 #include "kube/kubeconfig_merge.h"
@@ -56,7 +57,7 @@ class Entry {
     }
     if (!has(key)) return {};
     try {
-      return yamlfile::read_bounded(path(key), 1u << 20);
+      return read_credential_file(path(key), kMaxCaFileBytes);
     } catch (const SourceError& error) {
       fail(key, name(key) + ": " + path(key).string() + ": " + error.message());
     }
