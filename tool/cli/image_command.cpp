@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "base/atomic_file.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "build/builder.h"
 #include "cli/command.h"
@@ -91,7 +92,7 @@ void stage_binaries(const std::vector<std::string>& binaries, const fs::path& co
 // What every build shares: compression, times, progress.
 build::BuildOptions common_options(const ImageFlags& flags) {
   auto kind = layer::parse_compression(flags.compression);
-  if (!kind) usage("--compression must be gzip or zstd, got '" + flags.compression + "'");
+  if (!kind) usage("--compression must be gzip or zstd, got " + in_quotes(flags.compression));
   build::BuildOptions options;
   options.context = flags.context;
   options.build_args = parse_name_value_map("--build-arg", flags.build_args, "NAME=VALUE for an ARG",
@@ -108,7 +109,7 @@ build::BuildOptions common_options(const ImageFlags& flags) {
   options.source_date_epoch = source_date_epoch();
   options.target = flags.target;
   const std::string& format = flags.registry.format;
-  if (!format.empty() && format != "oci" && format != "docker") usage("--format must be oci or docker, not '" + format + "'");
+  if (!format.empty() && format != "oci" && format != "docker") usage("--format must be oci or docker, not " + in_quotes(format));
   options.docker_format = format == "docker";
   options.warning = [](const std::string& line) { std::cerr << "warning: " << line << "\n"; };
   if (!flags.quiet && ::isatty(STDERR_FILENO)) {
