@@ -1,6 +1,15 @@
 #include "base/confined_path.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "base/error.h"
+#include "base/printable.h"
 
 namespace gkebuild {
 namespace fs = std::filesystem;
@@ -20,6 +29,54 @@ std::optional<fs::path> confined_path(const fs::path& root, const fs::path& rela
   const fs::path resolved = fs::weakly_canonical(real_root / relative, error);
   if (error || !is_within(real_root, resolved)) return std::nullopt;
   return resolved;
+}
+
+namespace {
+
+[[noreturn]] void refuse(const fs::path& path, const std::string& why) {
+  throw Error(ErrorKind::kBadInput, printable(path.string()) + ": " + why);
+}
+
+}  // namespace
+
+int open_confined_file(const fs::path& root, const fs::path& relative, std::size_t max_bytes) {
+  const fs::path path = root / relative;
+  if (!confined_path(root, relative))
+    refuse(path, "leads outside " + printable(root.string()) + " (through a symlink); gkebuild reads the files it "
+                 "keeps there only from inside it");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0 && errno == ENOENT) return -1;
+  if (fd < 0 && errno == ELOOP)
+    refuse(path, "is a symlink; gkebuild reads the files it keeps here only as regular files (remove it)");
+  if (fd < 0) refuse(path, std::string("cannot read: ") + std::strerror(errno));
+  struct stat status {};
+  std::string why;
+  if (::fstat(fd, &status) != 0) why = std::string("cannot read: ") + std::strerror(errno);
+  else if (!S_ISREG(status.st_mode)) why = "is not a regular file; gkebuild reads the files it keeps here only as regular files";
+  else if (static_cast<std::uintmax_t>(status.st_size) > max_bytes)
+    why = "is larger than the " + std::to_string(max_bytes) + " bytes gkebuild reads of it";
+  if (why.empty()) return fd;
+  ::close(fd);
+  refuse(path, why);
+}
+
+std::optional<std::string> read_confined_file(const fs::path& root, const fs::path& relative, std::size_t max_bytes) {
+  const int fd = open_confined_file(root, relative, max_bytes);
+  if (fd < 0) return std::nullopt;
+  std::string text;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0 || text.size() + static_cast<std::size_t>(n) > max_bytes) {
+      const int saved = errno;
+      ::close(fd);
+      if (n == 0) return text;
+      refuse(root / relative, n < 0 ? std::string("cannot read: ") + std::strerror(saved)
+                                    : "grew past the " + std::to_string(max_bytes) + " bytes gkebuild reads of it");
+    }
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
 }
 
 }  // namespace gkebuild

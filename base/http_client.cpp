@@ -11,6 +11,7 @@
 
 #include "base/http_loop.h"
 #include "base/http_transfer.h"
+#include "base/untrusted_text.h"
 
 namespace gkebuild {
 namespace {
@@ -34,10 +35,11 @@ std::string message_of(HttpError::Failure failure, const std::string& origin, co
 }  // namespace
 
 HttpError::HttpError(Failure failure, std::string origin, std::string reason, long status, bool request_sent)
-    : Error(ErrorKind::kFailed, message_of(failure, origin, reason)),
+    // libcurl's text and a server's may quote a URL with its credentials, or control bytes.
+    : Error(ErrorKind::kFailed, message_of(failure, untrusted_text(origin), untrusted_text(reason))),
       failure_(failure),
-      origin_(std::move(origin)),
-      reason_(std::move(reason)),
+      origin_(untrusted_text(origin)),
+      reason_(untrusted_text(reason)),
       status_(status),
       request_sent_(request_sent) {}
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "base/untrusted_text.h"
 #include "base/version.h"
 
 namespace gkebuild::http_detail {
@@ -81,6 +82,9 @@ void set_proxy(CURL* curl, const HttpClientOptions& options, const ClientCertifi
 // The proxy's password (as written and decoded) never reaches a message, whatever libcurl says.
 std::string without_proxy_password(std::string text, const std::string& proxy) {
   if (proxy.empty()) return text;
+  // By hand first: a proxy-url too malformed for the URL parser below is quoted whole by
+  // libcurl's "Unsupported proxy syntax in '…'".
+  text = without_userinfo(text, proxy);
   std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> parts(curl_url(), curl_url_cleanup);
   if (curl_url_set(parts.get(), CURLUPART_URL, proxy.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) return text;
   for (unsigned flags : {0u, static_cast<unsigned>(CURLU_URLDECODE)}) {

@@ -60,4 +60,14 @@ std::string printable(std::string_view text) {
   return out;
 }
 
+std::string in_quotes(std::string_view text) { return "'" + printable(text) + "'"; }
+
+std::string printable_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t end; (end = text.find_first_of("\n\t")) != std::string_view::npos; text.remove_prefix(end + 1))
+    out += printable(text.substr(0, end)) + text[end];
+  return out + printable(text);
+}
+
 }  // namespace gkebuild

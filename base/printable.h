@@ -13,4 +13,12 @@ namespace gkebuild {
 // expressions in messages read as written) and valid UTF-8 pass unchanged.
 std::string printable(std::string_view text);
 
+// "'text'" with printable(text): how a message quotes a name or value it was given.
+std::string in_quotes(std::string_view text);
+
+// A whole message, as the CLI prints it: printable() line by line, keeping its own line breaks
+// and tabs. The last guard for text that reached a message without printable(); a newline in
+// an echoed name must still be escaped where it is quoted (in_quotes).
+std::string printable_lines(std::string_view text);
+
 }  // namespace gkebuild

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -12,6 +13,7 @@
 #include "base/rfc3339.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
+#include "base/untrusted_text.h"
 #include "common/temp_dir.h"
 
 namespace gkebuild {
@@ -131,6 +133,50 @@ TEST(Printable, EscapesControlCharactersAndInvalidUtf8) {
   EXPECT_EQ(printable("\x9b\xff\xc0\xaf\xed\xa0\x80"),
             "\\x9b\\xff\\xc0\\xaf\\xed\\xa0\\x80");  // lone, invalid, overlong, surrogate
   EXPECT_EQ(printable(std::string("a\0b", 3)), "a\\x00b");
+}
+
+TEST(Printable, QuotesAndWholeMessages) {
+  EXPECT_EQ(in_quotes("a\nb\x1b"), "'a\\x0ab\\x1b'");
+  // A message keeps its own line breaks and tabs; every other control character is escaped.
+  EXPECT_EQ(printable_lines("line 1\n\tline \x1b[2J2\r\n"), "line 1\n\tline \\x1b[2J2\\x0d\n");
+  EXPECT_EQ(printable_lines(printable_lines("a\x07")), "a\\x07");  // escaping twice changes nothing
+}
+
+// Issue 30: libcurl quotes a proxy-url it cannot parse whole, password and control bytes included.
+TEST(UntrustedText, UserinfoIsRedactedEvenFromAUrlTooMalformedToParse) {
+  EXPECT_EQ(without_userinfo("Unsupported proxy syntax in 'http://dave:s3cret@[::1'"),
+            "Unsupported proxy syntax in 'http://***@[::1'");
+  EXPECT_EQ(without_userinfo("see https://u:p@host/path@x and ftp://h/x"), "see https://***@host/path@x and ftp://h/x");
+  // The proxy's own password, wherever the text repeats it (here without a scheme before it).
+  EXPECT_EQ(without_userinfo("proxy dave:pa%24s@[x and pa$s", "http://dave:pa%24s@[x"), "proxy ***@[x and ***");
+  EXPECT_EQ(untrusted_text("bad \x1b[31m http://a:b@h\n"), "bad \\x1b[31m http://***@h\n");
+  EXPECT_EQ(without_userinfo("no url here: a@b"), "no url here: a@b");
+}
+
+// Issue 30: the files gkebuild keeps in .gkebuild/ are read only as regular files inside.
+TEST(ConfinedFile, ReadsOnlyRegularFilesInsideTheRoot) {
+  namespace fs = std::filesystem;
+  testing::TempDir temp;
+  temp.write("root/kept.json", "{}");
+  temp.write("outside.txt", "secret");
+  EXPECT_EQ(read_confined_file(temp / "root", "kept.json", 16), "{}");
+  EXPECT_FALSE(read_confined_file(temp / "root", "missing.json", 16));
+  auto refusal = [&](const fs::path& relative, std::size_t limit = 16) {
+    try {
+      read_confined_file(temp / "root", relative, limit);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  fs::create_symlink(temp / "outside.txt", temp / "root" / "out.json");
+  EXPECT_NE(refusal("out.json").find("leads outside"), std::string::npos);
+  fs::create_symlink("kept.json", temp / "root" / "in.json");
+  EXPECT_NE(refusal("in.json").find("is a symlink"), std::string::npos);
+  ASSERT_EQ(::mkfifo((temp / "root" / "fifo").c_str(), 0600), 0);
+  EXPECT_NE(refusal("fifo").find("is not a regular file"), std::string::npos);  // without waiting for a writer
+  EXPECT_NE(refusal("kept.json", 1).find("larger than the 1 bytes"), std::string::npos);
+  EXPECT_NE(refusal("../outside.txt").find("leads outside"), std::string::npos);
 }
 
 TEST(Suggest, TheSuggestionIsPrintable) {

@@ -210,6 +210,32 @@ TEST_F(ClusterRender, AutopilotJobsCarryTheComputeClass) {
       << jobs.out;
 }
 
+// Issue 30: the script's and the module's header comments quote the project file's name; a
+// newline in it must not end the comment and become a command (or HCL) of its own.
+TEST_F(ClusterRender, ANewlineInTheProjectFileNameStaysInTheComment) {
+  const auto file = dir.write("a\ntouch PWNED\n.yaml", kDerivedPools);
+  const std::string flags = " -f " + shell_quoted(file.string()) + " --format ";
+  const auto script = run_gkebuild("cluster render" + flags + "gcloud");
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  EXPECT_NE(script.out.find("# GKE cluster demo of a\\x0atouch PWNED\\x0a.yaml, rendered by"), std::string::npos)
+      << script.out;
+  // Run as the shell would, with a gcloud that does nothing: nothing but gcloud may run.
+  const auto bin = dir / "stub-bin";
+  std::filesystem::create_directories(bin);
+  dir.write("stub-bin/gcloud", "#!/bin/sh\nexit 0\n");
+  std::filesystem::permissions(bin / "gcloud", std::filesystem::perms::owner_all);
+  const auto script_file = dir.write("work/cluster.sh", script.out);
+  const auto ran = run_command("cd " + shell_quoted(script_file.parent_path().string()) + " && PATH=" +
+                               shell_quoted(bin.string()) + ":\"$PATH\" sh cluster.sh");
+  EXPECT_EQ(ran.exit_code, 0) << ran.all();
+  EXPECT_FALSE(std::filesystem::exists(script_file.parent_path() / "PWNED"));
+
+  const auto module = run_gkebuild("cluster render" + flags + "terraform");
+  ASSERT_EQ(module.exit_code, 0) << module.err;
+  EXPECT_EQ(module.out.find("\ntouch PWNED"), std::string::npos) << module.out;
+  EXPECT_TRUE(resource(terraform_json(module.out, dir), "google_container_cluster", "cluster").is_object());
+}
+
 TEST_F(ClusterRender, AProjectWithoutAClusterSaysWhatToAdd) {
   const auto rendered = render(kProjectHead, "gcloud");
   EXPECT_EQ(rendered.exit_code, 2);

@@ -3,7 +3,12 @@
 // cached credential is renewed.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdlib>
 #include <fstream>
+#include <future>
 
 #include "base/source_error.h"
 #include "common/temp_dir.h"
@@ -102,6 +107,40 @@ TEST(InCluster, WithoutAKubeconfigInAPodTheServiceAccountIsUsed) {
   // Outside a pod, the message is about the kubeconfig.
   ScopedEnv no_host("KUBERNETES_SERVICE_HOST", std::nullopt);
   EXPECT_NE(error_of([] { load_cluster_access({}); }).find("no kubeconfig file found"), std::string::npos);
+}
+
+// Issue 30: a tokenFile that is a FIFO made every request wait forever, and /dev/zero was read
+// up to a megabyte. Only regular files (or the kubelet's symlinks to them) are read.
+std::string token_error(const fs::path& token_file) {
+  UserConfig user;
+  user.token_file = token_file;
+  CredentialSource source(ClusterConfig{}, user);
+  // The guard: a read that waits is a failure here, not a hung test.
+  auto reading = std::async(std::launch::async, [&] { return error_of([&] { source.current(); }); });
+  if (reading.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+    ADD_FAILURE() << token_file << " was read without end";
+    std::abort();  // the thread cannot be stopped; the test cannot go on
+  }
+  return reading.get();
+}
+
+TEST(TokenFile, OnlyARegularFileOrASymlinkToOneIsRead) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
+  EXPECT_NE(token_error(dir / "fifo").find("not a regular file"), std::string::npos) << token_error(dir / "fifo");
+  EXPECT_NE(token_error("/dev/zero").find("not a regular file"), std::string::npos);
+  EXPECT_NE(token_error(dir.path()).find("not a regular file"), std::string::npos);
+  write(dir / "big", std::string(100000, 'x'));
+  EXPECT_NE(token_error(dir / "big").find("at most 65536"), std::string::npos) << token_error(dir / "big");
+  // The kubelet's layout: token -> ..data/token, ..data -> a timestamped folder.
+  fs::create_directories(dir / "..2026_11_28" );
+  write(dir / "..2026_11_28" / "token", "rotated-token\n");
+  fs::create_symlink("..2026_11_28", dir / "..data");
+  fs::create_symlink("..data/token", dir / "token");
+  UserConfig user;
+  user.token_file = dir / "token";
+  CredentialSource source(ClusterConfig{}, user);
+  EXPECT_EQ(source.current().auth.bearer_token, "rotated-token");
 }
 
 TEST(CredentialRenewal, TenSecondsBeforeExpiryButNeverInTheFirstHalfOfALifetime) {

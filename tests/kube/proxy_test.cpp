@@ -155,5 +155,20 @@ TEST(KubeProxy, AProxyThatIsNotThereIsNamedWithoutItsPassword) {
   EXPECT_EQ(message.find(kPassword), std::string::npos) << message;
 }
 
+// Issue 30: a proxy-url too malformed for a URL parser, with a password and a control byte:
+// libcurl's error quotes it whole, and the message must show neither the password nor the
+// raw byte.
+TEST(KubeProxy, AMalformedProxyUrlIsNamedWithoutItsPasswordOrControlBytes) {
+  KubeTestServer server;
+  for (const std::string proxy : {"http://dave:" + std::string(kPassword) + "@[::1\\e]:3128",
+                                  "http://dave:" + std::string(kPassword) + "@127.0.0.1:99999\\e"}) {
+    Client client(through(server, "\"" + proxy + "\""));
+    const std::string message = failure_of([&] { list(client, resource_type("v1", "Namespace"), ""); });
+    EXPECT_NE(message, "(no error)");
+    EXPECT_EQ(message.find(kPassword), std::string::npos) << message;
+    EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace gkebuild::kube

@@ -94,11 +94,31 @@ TEST(ProjectErrors, UnknownTopLevelKey) {
 // line show them escaped, so nothing reaches the terminal raw.
 TEST(ProjectErrors, ControlCharactersInKeysAreEchoedEscaped) {
   const auto text = edit("experiments:", "\"experi\\e]0;pwned\\aments\":");
-  expect_error(text, 7, 1, "unknown key 'experi\\x1b]0;pwned\\x07ments' in the project file");
+  expect_error(text, 7, 1, "the project file: key 'experi\\x1b]0;pwned\\x07ments' holds a control character");
   try {
     parse_project(text, "gkebuild.yaml");
   } catch (const SourceError& e) {
     EXPECT_EQ(std::string(e.what()).find_first_of("\x1b\x07"), std::string::npos) << e.what();
+  }
+}
+
+// Issue 30: a raw ESC or newline in an `env:` name or in `workload:` was printed raw. Keys
+// with control characters are refused where they are (every message after that quotes a
+// clean key); values are quoted escaped.
+TEST(ProjectErrors, ControlCharactersInEnvNamesAndWorkloadsAreEchoedEscaped) {
+  const std::string env_key = kValid + "    env:\n      \"A\\nFAKE: line\\e[2J\": x\n";
+  expect_error(env_key, 12, 7, "key 'A\\x0aFAKE: line\\x1b[2J' holds a control character");
+  const std::string image_env = edit("    workload: gemm-bench\n", "    workload: gemm-bench\n    env: {\"B\\e[31m\": x}\n");
+  expect_error(image_env, 7, 11, "key 'B\\x1b[31m' holds a control character");
+  const std::string workload = edit("workload: gemm-bench", "workload: \"gemm\\e[31m\\nbench\"");
+  expect_error(workload, 6, 15, "workload: 'gemm\\x1b[31m\\x0abench' is not a workload name");
+  for (const auto* text : {&env_key, &image_env, &workload}) {
+    try {
+      parse_project(*text, "gkebuild.yaml");
+    } catch (const SourceError& e) {
+      const std::string message = e.message();
+      EXPECT_EQ(message.find_first_of("\x1b\n"), std::string::npos) << message;
+    }
   }
 }
 

@@ -2,6 +2,10 @@
 // position, and which pins `gkebuild render` uses.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <cstdlib>
+
 #include "base/atomic_file.h"
 #include "base/source_error.h"
 #include "oci/layout.h"
@@ -26,7 +30,7 @@ ImagePin pin(const std::string& repository, const std::string& digest, const std
 std::string error_of(const fs::path& file) {
   try {
     read_pins(file);
-  } catch (const SourceError& e) {
+  } catch (const Error& e) {  // a SourceError, or the refusal of a file that is not gkebuild's
     return e.what();
   }
   return "no error";
@@ -91,6 +95,55 @@ TEST(PinsTest, AnUnknownKeyIsRefusedWithASuggestion) {
   const auto message = error_of(file);
   EXPECT_NE(message.find(file.string() + ":1:"), std::string::npos) << message;
   EXPECT_NE(message.find("built"), std::string::npos) << message;
+}
+
+// Issue 30: `ln -s /proc/self/environ .gkebuild/images.json` in a checkout under review made a
+// read-only `gkebuild render` print the environment in its parse error.
+
+TEST(PinsTest, APinFileSymlinkedAnywhereIsRefusedUnread) {
+  TempDir dir;
+  ::setenv("GKEBUILD_PIN_TEST_SECRET", "hunter2-in-the-environment", 1);
+  const auto file = pins_file(dir.path());
+  fs::create_directories(file.parent_path());
+  fs::create_symlink("/proc/self/environ", file);
+  std::string message = error_of(file);
+  EXPECT_EQ(message.find("hunter2"), std::string::npos) << message;
+  EXPECT_NE(message.find("leads outside"), std::string::npos) << message;
+  // A symlink that stays inside the project is refused too: gkebuild wrote no symlink there.
+  fs::remove(file);
+  dir.write("secret.txt", "{\"images\": {\"hunter2\": 1}}\n");
+  fs::create_symlink("../secret.txt", file);
+  message = error_of(file);
+  EXPECT_NE(message.find("is a symlink"), std::string::npos) << message;
+  EXPECT_EQ(message.find("hunter2"), std::string::npos) << message;
+}
+
+TEST(PinsTest, AGkebuildFolderLeadingOutIsRefused) {
+  TempDir dir, elsewhere;
+  elsewhere.write("images.json", "{\"images\": {}}\n");
+  fs::create_directories(dir / "p");
+  fs::create_symlink(elsewhere.path(), dir / "p" / ".gkebuild");
+  const std::string message = error_of(pins_file(dir / "p"));
+  EXPECT_NE(message.find("leads outside"), std::string::npos) << message;
+}
+
+TEST(PinsTest, AFifoOrADeviceIsRefusedWithoutWaiting) {
+  TempDir dir;
+  const auto file = pins_file(dir.path());
+  fs::create_directories(file.parent_path());
+  ASSERT_EQ(::mkfifo(file.c_str(), 0600), 0);
+  // A FIFO without a writer: reading it would wait forever (ctest's timeout is the guard).
+  EXPECT_NE(error_of(file).find("is not a regular file"), std::string::npos) << error_of(file);
+}
+
+TEST(PinsTest, AnErrorInThePinFileNeverQuotesItsLines) {
+  TempDir dir;
+  const auto file = pins_file(dir.path());
+  write_file_atomically(file, "{\"images\": {\"a\": \"hunter2-on-this-line\"}}\n");
+  const auto message = error_of(file);
+  EXPECT_NE(message.find(file.string() + ":1:"), std::string::npos) << message;
+  EXPECT_NE(message.find("must be a mapping"), std::string::npos) << message;
+  EXPECT_EQ(message.find("hunter2-on-this-line"), std::string::npos) << message;
 }
 
 class PinnedReferencesTest : public ::testing::Test {

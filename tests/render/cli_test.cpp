@@ -125,6 +125,19 @@ TEST_F(RenderCli, ErrorLeavesNoOutputFiles) {
     EXPECT_EQ(entry.path().filename(), "p") << "left behind: " << entry.path();
 }
 
+// Issue 30: a checkout under review plants `.gkebuild/images.json -> /proc/self/environ`; the
+// read-only render CI runs on it must refuse the file, not print the environment.
+TEST_F(RenderCli, APlantedPinFileSymlinkNeverPrintsTheEnvironment) {
+  const std::string project = project_with("project: ", "project: ");
+  std::filesystem::create_directories(scratch / "p/.gkebuild");
+  std::filesystem::create_symlink("/proc/self/environ", scratch / "p/.gkebuild/images.json");
+  const auto result = run_command("GKEBUILD_RENDER_TEST_SECRET=hunter2-token " + gkebuild_binary() + " render -f " +
+                                  project + " --run-id r1");
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_EQ(result.all().find("hunter2-token"), std::string::npos) << result.all();
+  EXPECT_NE(result.err.find("images.json: leads outside"), std::string::npos) << result.err;
+}
+
 TEST_F(RenderCli, MissingProjectFile) {
   expect_usage_error(render("-f " + (scratch / "none.yaml").string()), "none.yaml: error: cannot read: no such file");
 }

@@ -84,6 +84,13 @@ TEST(ResultsFile, MissingFileIsNoResults) {
   EXPECT_TRUE(results.lines.empty());
 }
 
+// Issue 30: results.jsonl planted as a symlink to a secret is refused, not read.
+TEST(ResultsFile, ASymlinkedResultsFileIsRefusedUnread) {
+  TempDir dir;
+  std::filesystem::create_symlink("/proc/self/environ", dir / "results.jsonl");
+  EXPECT_THROW(read_results(dir.path()), Error);
+}
+
 TEST(ResultsFile, AppendAddsTheJobAndReadsBack) {
   TempDir dir;
   auto result = nlohmann::json::parse(kGood);

@@ -44,6 +44,25 @@ TEST(RunDirs, ListHoldsOnlyFoldersWithARunJson) {
   EXPECT_EQ(runs[1].filename(), "gemm-20261122-031500");
 }
 
+// Issue 30: a run folder or the runs folder planted as a symlink out of the checkout.
+TEST(RunDirs, SymlinksAreNoRunsAndARunsFolderLeadingOutIsRefused) {
+  TempDir project, elsewhere;
+  make_run(elsewhere.path(), "outside-20261122-031500");
+  fs::create_directories(runs_dir(project.path()));
+  fs::create_symlink(runs_dir(elsewhere.path()) / "outside-20261122-031500",
+                     runs_dir(project.path()) / "outside-20261122-031500");
+  EXPECT_TRUE(list_runs(project.path()).empty());
+  fs::remove_all(project / ".gkebuild");
+  fs::create_directories(project / ".gkebuild");
+  fs::create_symlink(runs_dir(elsewhere.path()), runs_dir(project.path()));
+  try {
+    list_runs(project.path());
+    ADD_FAILURE() << "a runs folder leading out was listed";
+  } catch (const SourceError& error) {
+    EXPECT_NE(error.message().find("leads outside the project folder"), std::string::npos) << error.what();
+  }
+}
+
 std::string find_error(const fs::path& project, const std::string& name) {
   try {
     find_run(project, name);

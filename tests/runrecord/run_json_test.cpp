@@ -2,8 +2,8 @@
 
 #include <fstream>
 
-#include "common/temp_dir.h"
 #include "base/atomic_file.h"
+#include "common/temp_dir.h"
 #include "runrecord/run_store.h"
 
 namespace gkebuild::runrecord {
@@ -146,7 +146,25 @@ std::string load_error(const std::string& text) {
 TEST(RunJson, MalformedJsonIsNamedByLineAndColumn) {
   auto message = load_error("{\n  \"schema\": \"gkebuild.run.v1\",\n  \"run\": \"x\",,\n}\n");
   EXPECT_EQ(message.substr(0, message.find(": error")), "run.json:3:14") << message;
-  EXPECT_NE(message.find("  \"run\": \"x\",,"), std::string::npos) << message;
+  // gkebuild wrote run.json itself: an error names the place, never quotes the line (issue 30).
+  EXPECT_EQ(message.find("\"x\",,"), std::string::npos) << message;
+  EXPECT_EQ(message.find("last read"), std::string::npos) << message;
+}
+
+// Issue 30: a checkout may plant .gkebuild/runs/R/run.json as a symlink to a secret.
+TEST(RunJson, ARunJsonSymlinkIsRefusedUnread) {
+  TempDir dir;
+  dir.write("secret", "hunter2-line\n");
+  std::filesystem::create_directories(dir / "run");
+  std::filesystem::create_symlink(dir / "secret", dir / "run" / "run.json");
+  std::string message = "no error";
+  try {
+    load_run(dir / "run");
+  } catch (const Error& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find("run.json: leads outside"), std::string::npos) << message;
+  EXPECT_EQ(message.find("hunter2"), std::string::npos) << message;
 }
 
 TEST(RunJson, TruncatedFileIsNamedAtItsEnd) {

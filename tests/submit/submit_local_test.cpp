@@ -7,9 +7,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "common/run.h"
 #include "common/temp_dir.h"
@@ -109,6 +112,62 @@ TEST_F(SubmitLocalTest, NetworkFlagChoosesThePrivateOrTheHostsNetwork) {
   outcome = gkebuild("submit steps --network bridge");
   EXPECT_EQ(outcome.exit_code, 2) << outcome.out;
   EXPECT_NE(outcome.out.find("--network"), std::string::npos) << outcome.out;
+}
+
+// Issue 30: a project's own pod template asked for hostPath volumes, privileges or sidecars and
+// the local runner ran without them, silently. What would reach the host is refused at its
+// place in the rendered Job before anything is built; what is merely absent is named.
+class OwnPodTemplate : public SubmitLocalTest {
+ protected:
+  // The shipped pod spec with `pod` added at the pod's level and `container` at the main
+  // container's, as the project's own templates/pod-spec.yaml.j2.
+  void write_pod_spec(const std::string& pod, const std::string& container) {
+    std::ifstream in(GKEBUILD_SOURCE_ROOT "/templates/pod-spec.yaml.j2");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    const std::string main = "  - name: main\n";
+    text.insert(text.find(main) + main.size(), container);
+    std::filesystem::create_directories(project / "templates");
+    std::ofstream(project / "templates" / "pod-spec.yaml.j2") << text << "\n" << pod;
+  }
+};
+
+TEST_F(OwnPodTemplate, WhatWouldReachTheHostIsRefusedAtItsPlace) {
+  write_project("cluster: local");
+  const std::vector<std::array<std::string, 3>> cases = {
+      {"hostNetwork: true\n", "", "spec.template.spec.hostNetwork"},
+      {"hostPID: true\n", "", "spec.template.spec.hostPID"},
+      {"hostIPC: true\n", "", "spec.template.spec.hostIPC"},
+      {"volumes:\n  - name: root\n    hostPath: {path: /}\n", "", "spec.template.spec.volumes[0].hostPath"},
+      {"initContainers:\n  - name: first\n    image: busybox\n", "", "spec.template.spec.initContainers"},
+      {"", "    securityContext: {privileged: true}\n", "spec.template.spec.containers[0].securityContext.privileged"},
+      {"", "    securityContext: {capabilities: {add: [SYS_ADMIN]}}\n",
+       "spec.template.spec.containers[0].securityContext.capabilities.add"},
+      {"", "    volumeDevices: [{name: d, devicePath: /dev/xvda}]\n", "spec.template.spec.containers[0].volumeDevices"},
+      {"", "    image: busybox\n  - name: second\n", "spec.template.spec.containers[1]"},
+  };
+  for (const auto& [pod, container, path] : cases) {
+    write_pod_spec(pod, container);
+    const auto outcome = gkebuild("submit steps");
+    EXPECT_EQ(outcome.exit_code, 2) << path << "\n" << outcome.out;
+    EXPECT_NE(outcome.out.find(path + ": submit --local cannot honour this safely"), std::string::npos) << outcome.out;
+    EXPECT_NE(outcome.out.find("error: job 'steps-"), std::string::npos) << outcome.out;
+    EXPECT_FALSE(std::filesystem::exists(project / ".gkebuild" / "oci")) << path << ": built before the refusal";
+  }
+}
+
+TEST_F(OwnPodTemplate, WhatTheRunnerLeavesOutIsNamedOnce) {
+  write_project("cluster: local");
+  write_pod_spec("securityContext: {runAsUser: 1000}\n", "    ports: [{containerPort: 8080}]\n");
+  const auto outcome = gkebuild("submit steps --dry-run");
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.out;
+  for (const std::string path : {"spec.template.spec.containers[0].ports", "spec.template.spec.securityContext"}) {
+    const auto at = outcome.out.find("submit --local: drops " + path);
+    EXPECT_NE(at, std::string::npos) << outcome.out;
+    EXPECT_EQ(outcome.out.find("submit --local: drops " + path, at + 1), std::string::npos) << "named once for 2 Jobs";
+  }
+  // The shipped template asks for nothing the runner leaves out.
+  std::filesystem::remove_all(project / "templates");
+  EXPECT_EQ(gkebuild("submit steps --dry-run").out.find("drops"), std::string::npos);
 }
 
 TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {

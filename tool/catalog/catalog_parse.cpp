@@ -4,6 +4,7 @@
 #include <set>
 
 #include "catalog/catalog.h"
+#include "base/printable.h"
 #include "yamlfile/fields.h"
 #include "yamlfile/scalars.h"
 
@@ -54,7 +55,7 @@ void parse_peak(const Document& doc, const YAML::Node& node, const std::string& 
   accelerator.peak_source = fields.required_string("source");
   const YAML::Node values = fields.required("values");
   for (const auto& key : yamlfile::mapping_keys(doc, values, what + ".values")) {
-    if (!precisions.count(key)) doc.fail(values, what + ".values: unknown precision '" + key + "'");
+    if (!precisions.count(key)) doc.fail(values, what + ".values: unknown precision " + in_quotes(key));
     accelerator.peak_tflops[key] = yamlfile::as_number(doc, values[key], what + ".values." + key);
   }
 }
@@ -108,7 +109,7 @@ Catalog Catalog::parse(std::string_view yaml, const std::string& file_name) {
   for (size_t i = 0; i < list.size(); ++i) {
     Accelerator accelerator = parse_accelerator(doc, list[i], i);
     if (!labels.insert(accelerator.label).second)
-      doc.fail(list[i], "accelerator '" + accelerator.label + "' is listed twice");
+      doc.fail(list[i], "accelerator " + in_quotes(accelerator.label) + " is listed twice");
     catalog.accelerators_.push_back(std::move(accelerator));
   }
   return catalog;

@@ -99,7 +99,7 @@ int64_t max_add_bytes(const std::string& text) {
   if (text.empty()) return build::kDefaultMaxAddBytes;
   const auto value = parse_quantity(text);
   if (!value || *value < 1 || *value > 9.0e18 || *value != static_cast<double>(static_cast<int64_t>(*value))) {
-    usage("--max-add-size must be a whole number of bytes such as 64Gi, 500Mi or 1000000, not '" + printable(text) + "'");
+    usage("--max-add-size must be a whole number of bytes such as 64Gi, 500Mi or 1000000, not " + in_quotes(text));
   }
   return static_cast<int64_t>(*value);
 }
@@ -107,7 +107,7 @@ int64_t max_add_bytes(const std::string& text) {
 // What every build shares: compression, times, progress, limits.
 build::BuildOptions common_options(const ImageFlags& flags) {
   auto kind = layer::parse_compression(flags.compression);
-  if (!kind) usage("--compression must be gzip or zstd, got '" + flags.compression + "'");
+  if (!kind) usage("--compression must be gzip or zstd, got " + in_quotes(flags.compression));
   build::BuildOptions options;
   options.context = flags.context;
   options.build_args = parse_name_value_map("--build-arg", flags.build_args, "NAME=VALUE for an ARG",
@@ -134,7 +134,7 @@ build::BuildOptions common_options(const ImageFlags& flags) {
   options.max_add_bytes = max_add_bytes(flags.max_add_size);
   options.target = flags.target;
   const std::string& format = flags.registry.format;
-  if (!format.empty() && format != "oci" && format != "docker") usage("--format must be oci or docker, not '" + format + "'");
+  if (!format.empty() && format != "oci" && format != "docker") usage("--format must be oci or docker, not " + in_quotes(format));
   options.docker_format = format == "docker";
   options.warning = [](const std::string& line) { std::cerr << "warning: " << line << "\n"; };
   if (!flags.quiet && ::isatty(STDERR_FILENO)) {

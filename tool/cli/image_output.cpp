@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "cli/registry_flags.h"
 
@@ -41,7 +42,7 @@ Output parse_output(const std::vector<std::string>& values, bool push, const fs:
       out.format = value;
       format = true;
     } else {
-      usage("--output must be oci:DIR, docker-archive:FILE, text or json, got '" + value + "'");
+      usage("--output must be oci:DIR, docker-archive:FILE, text or json, got " + in_quotes(value));
     }
   }
   if (push && !out.archive.empty()) usage("--push sends the image to a registry; drop docker-archive:");

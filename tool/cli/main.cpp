@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string_view>
 
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "cli/command.h"
 #include "cli/command_line.h"
@@ -25,14 +26,16 @@ namespace {
 
 // "gkebuild push: error: …", naming the command that ran; positioned errors print
 // as compilers print them ("file:line:col: error: …" and a caret).
+// Control characters that reached a message unescaped (from a server, a child process, a
+// name) are escaped here, the last guard before the terminal.
 void report(const CLI::App& app, const std::exception& error) {
   if (dynamic_cast<const SourceError*>(&error) != nullptr) {
-    std::cerr << error.what() << "\n";
+    std::cerr << printable_lines(error.what()) << "\n";
     return;
   }
   auto commands = app.get_subcommands();
   std::string name = commands.empty() ? "gkebuild" : "gkebuild " + commands.front()->get_name();
-  std::cerr << name << ": error: " << error.what() << "\n";
+  std::cerr << name << ": error: " << printable_lines(error.what()) << "\n";
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "cluster/gcloud_commands.h"
 
+#include "base/printable.h"
+
 namespace gkebuild::cluster {
 namespace {
 
@@ -15,6 +17,10 @@ std::string joined(const std::vector<std::string>& items) {
 Argv where(const GkeCluster& cluster) {
   return {"--project=" + cluster.gcp_project, "--location=" + cluster.location};
 }
+
+// A comment line of the script: a newline in what it quotes (a project file named
+// $'a\ntouch x\n.yaml') would end the comment and start a command, so it is escaped.
+std::string comment_line(std::string_view text) { return "# " + printable(text) + "\n"; }
 
 std::string labels() { return std::string("--labels=") + kCreatedByKey + "=" + kCreatedByValue; }
 
@@ -134,9 +140,10 @@ std::string shell_line(const Argv& args) {
 }
 
 std::string gcloud_script(const GkeCluster& cluster, const std::string& project_file) {
-  std::string out = "#!/bin/sh\n# GKE cluster " + cluster.name + " of " + project_file +
-                    ", rendered by `gkebuild cluster render`.\n"
-                    "# `gkebuild cluster up` runs the same commands, skipping what already exists.\n"
+  std::string out = "#!/bin/sh\n" +
+                    comment_line("GKE cluster " + cluster.name + " of " + project_file +
+                                 ", rendered by `gkebuild cluster render`.") +
+                    comment_line("`gkebuild cluster up` runs the same commands, skipping what already exists.") +
                     "set -eu\n\n";
   out += script_lines(create_cluster(cluster));
   for (const auto& pool : cluster.pools) out += "\n" + script_lines(create_pool(cluster, pool));

@@ -1,6 +1,7 @@
 #include "cluster/gcloud_runner.h"
 
 #include "base/error.h"
+#include "base/untrusted_text.h"
 
 namespace gkebuild::cluster {
 
@@ -18,7 +19,8 @@ std::string gcloud_message(const GcloudResult& result) {
   std::string text = result.err;
   if (const auto footer = text.find("\nTo search the help text"); footer != std::string::npos) text.erase(footer);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text.empty() ? "gcloud exited with status " + std::to_string(result.exit_code) : text;
+  // gcloud's own words, as they came: escaped, and any URL in them without credentials.
+  return text.empty() ? "gcloud exited with status " + std::to_string(result.exit_code) : untrusted_text(text);
 }
 
 }  // namespace gkebuild::cluster

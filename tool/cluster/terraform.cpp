@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/printable.h"
 #include "cluster/gcloud_commands.h"
 
 namespace gkebuild::cluster {
@@ -25,7 +26,9 @@ class HclWriter {
     lines_.push_back({depth_, "}", "", false});
   }
   void blank() { lines_.push_back({0, "", "", false}); }
-  void comment(const std::string& text) { lines_.push_back({depth_, "# " + text, "", false}); }
+  // Escaped: a newline in what a comment quotes (the project file's name) would end it and
+  // start HCL of its own.
+  void comment(const std::string& text) { lines_.push_back({depth_, "# " + printable(text), "", false}); }
 
   std::string text() const {
     std::string out;

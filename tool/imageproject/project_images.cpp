@@ -5,6 +5,7 @@
 #include <map>
 
 #include "base/atomic_file.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
 #include "build/build_secrets.h"
@@ -48,7 +49,7 @@ fs::path workload_binary(const project::Project& project, const project::Image& 
   }
   std::string searched;
   for (const auto& p : places) searched += (searched.empty() ? "" : ", ") + p.string();
-  throw SourceError(image.where, "the binary of workload '" + image.workload + "' is not built (searched " +
+  throw SourceError(image.where, "the binary of workload " + in_quotes(image.workload) + " is not built (searched " +
                                      searched + "); build it first, e.g. `cmake --build build --target " +
                                      image.workload + "`, or pass --workloads-build DIR; or let gkebuild build "
                                      "it: a CMakeLists.txt beside gkebuild.yaml (or `source: DIR` in the image) "
@@ -164,7 +165,7 @@ std::vector<ProjectImage> build_project_images(const project::Project& project, 
   for (const auto& name : names)
     if (project.find_image(name) == nullptr)
       throw SourceError(SourceLocation{project.file.string()},
-                        "no image '" + name + "' in the project" + did_you_mean(name, project.image_names()));
+                        "no image " + in_quotes(name) + " in the project" + did_you_mean(name, project.image_names()));
   // Every image's secrets are read before the first is built: a missing one stops nothing halfway.
   std::map<std::string, std::map<std::string, std::string>> secrets;
   for (const auto& name : names) secrets[name] = image_secrets(project, *project.find_image(name), options.build);

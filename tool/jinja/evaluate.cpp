@@ -4,6 +4,7 @@
 #include "base/source_error.h"
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/objects.h"
 #include "jinja/operators.h"
 #include "jinja/parser.h"
@@ -365,7 +366,13 @@ Value Interpreter::eval_node(const Expr& expr) {
     }
     case ExprKind::Concat: {
       std::string out;
-      for (const auto& item : static_cast<const ConcatExpr&>(expr).items) append(out, eval(*item));
+      for (const auto& item : static_cast<const ConcatExpr&>(expr).items) {
+        const Value value = eval(*item);
+        // `s ~ s ~ s` of a 200 MB s: refused before the copy that would pass the limit.
+        if (value.is_str()) require_result_size(out.size() + value.str().size());
+        append(out, value);
+        require_growth_within_limit(out.size());
+      }
       return Value::string(std::move(out));
     }
     case ExprKind::Compare: return eval_compare(static_cast<const CompareExpr&>(expr));

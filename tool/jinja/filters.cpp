@@ -71,6 +71,7 @@ void append_json_string(std::string& out, std::string_view text) {
       case '\'': out += "\\u0027"; continue;
       default: break;
     }
+    require_growth_within_limit(out.size());  // escapes grow a string sixfold
     if (cp < 0x20 || cp > 0x7E) {  // outside " " to "~", like json.dumps(ensure_ascii=True)
       if (cp >= 0x10000) {
         char32_t v = cp - 0x10000;
@@ -89,9 +90,12 @@ void append_json_string(std::string& out, std::string_view text) {
 
 void append_json(std::string& out, const Value& value, int indent, int depth) {
   ValueNesting nesting;
+  // Once per value: a list holding one long string many times is long JSON.
+  require_growth_within_limit(out.size());
   auto newline = [&](int level) {
+    require_result_size(out.size() + static_cast<uint64_t>(indent) * static_cast<uint64_t>(level));
     out += '\n';
-    out.append(static_cast<size_t>(indent * level), ' ');
+    out.append(static_cast<size_t>(indent) * static_cast<size_t>(level), ' ');
   };
   switch (value.kind()) {
     case Kind::None: out += "null"; return;
@@ -174,7 +178,11 @@ void append_tojson(Interpreter& in, const Value& v, CallArgs& a, std::string& ou
   int indent = -1;
   if (!no_args) {
     Bound b = a.bind("tojson", {"indent"});
-    if (b[0] && !b[0]->is_none()) indent = static_cast<int>(arg_int(b[0], 0, "indent"));
+    if (b[0] && !b[0]->is_none()) {
+      const int64_t wanted = arg_int(b[0], 0, "indent");
+      require_result_size(static_cast<uint64_t>(std::max<int64_t>(wanted, 0)));  // tojson(10**12)
+      indent = static_cast<int>(wanted);
+    }
   }
   in.require_defined(v);
   const size_t size = out.size();

@@ -133,6 +133,8 @@ Value f_wordwrap(Interpreter& in, const Value& v, CallArgs& a) {
   bool break_long_words = arg_bool(b[1], true);
   std::string wrapstring = b[2] && !b[2]->is_none() ? in.str(*b[2]) : "\n";
   bool break_on_hyphens = arg_bool(b[3], true);
+  // Code points (4 bytes each) and chunks of them: a long text is refused before that.
+  require_result_size(v.str().size(), 16);
   // Each line of the text is a paragraph wrapped on its own; the wrapped lines and the
   // paragraphs (an empty one included) are joined with wrapstring.
   std::string out;
@@ -143,7 +145,10 @@ Value f_wordwrap(Interpreter& in, const Value& v, CallArgs& a) {
     first_paragraph = false;
     std::vector<std::string> wrapped = wrap_chunks(split_chunks(line, break_on_hyphens),
                                                    static_cast<size_t>(width), break_long_words, break_on_hyphens);
-    for (size_t i = 0; i < wrapped.size(); ++i) out += (i ? wrapstring : "") + wrapped[i];
+    for (size_t i = 0; i < wrapped.size(); ++i) {
+      require_result_size(out.size() + wrapstring.size() + wrapped[i].size());  // a long wrapstring
+      out += (i ? wrapstring : "") + wrapped[i];
+    }
   }
   return Value::string(std::move(out));
 }
@@ -237,6 +242,7 @@ class PrettyPrinter {
   // PrettyPrinter._format: the one-line repr when it fits, else the type's multi-line layout.
   void write(const Value& v, int indent, int allowance, int level) {
     ValueNesting nesting;
+    require_growth_within_limit(out_.size());
     std::string rep = safe_repr(v);
     int max_width = kPprintWidth - indent - allowance;
     if (static_cast<int>(code_point_count(rep)) > max_width) {

@@ -270,6 +270,7 @@ Value f_batch(Interpreter& in, const Value& v, CallArgs& a) {
   Bound b = a.bind("batch", {"linecount", "fill_with"});
   int64_t count = arg_int(b[0], 0, "linecount");
   if (count <= 0) throw EvalError("batch size must be positive");
+  if (b[1] && !b[1]->is_none()) require_result_size(static_cast<uint64_t>(count), sizeof(Value));  // padding
   std::vector<Value> out, current;
   for (const Value& item : items_of(in, v)) {
     if (static_cast<int64_t>(current.size()) == count) {
@@ -290,6 +291,7 @@ Value f_slice(Interpreter& in, const Value& v, CallArgs& a) {
   Bound b = a.bind("slice", {"slices", "fill_with"});
   int64_t slices = arg_int(b[0], 0, "slices");
   if (slices <= 0) throw EvalError("slice count must be positive");
+  require_result_size(static_cast<uint64_t>(slices), sizeof(Value));  // a list per slice
   std::vector<Value> seq = items_of(in, v);
   int64_t length = static_cast<int64_t>(seq.size());
   int64_t per_slice = length / slices;

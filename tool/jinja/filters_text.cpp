@@ -1,4 +1,5 @@
 // String filters: case, trimming, replacing, indentation, formatting, escaping.
+#include <algorithm>
 #include <cmath>
 
 #include "base/ascii_scan.h"
@@ -15,14 +16,17 @@ std::string html_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (char c : text) {
+    const char* entity = nullptr;
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&#34;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&': entity = "&amp;"; break;
+      case '<': entity = "&lt;"; break;
+      case '>': entity = "&gt;"; break;
+      case '"': entity = "&#34;"; break;
+      case '\'': entity = "&#39;"; break;
+      default: out += c; continue;
     }
+    out += entity;
+    require_growth_within_limit(out.size());  // up to sixfold
   }
   return out;
 }
@@ -184,6 +188,11 @@ Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
   if (v.is_undefined()) in.fail_undefined(v);
   if (!v.is_str())
     throw EvalError("unsupported operand type(s) for +=: '" + std::string(type_name(v)) + "' and 'str'");
+  // Every line gains the indentation: counted first when that could pass the limit.
+  if (!indentation.empty() && v.str().size() > kMaxResultBytes / (indentation.size() + 1)) {
+    const auto lines = static_cast<uint64_t>(std::count(v.str().begin(), v.str().end(), '\n')) + 2;
+    require_result_size(v.str().size() + lines * indentation.size());
+  }
   std::string out;
   if (indent_plain_text(v.str(), indentation, first, blank, out)) return text_result(v, std::move(out));
   out.clear();
@@ -197,6 +206,7 @@ Value f_indent(Interpreter& in, const Value& v, CallArgs& a) {
     if (i > 0) out += '\n';
     if (i > 0 && (blank || !lines[i].empty())) out += indentation;
     out += lines[i];
+    require_result_size(out.size());  // lines that end in \r, U+2028 … were not counted above
   }
   // Jinja drops the newline it appended, keeping a trailing newline of the input.
   return text_result(v, out);
@@ -348,6 +358,7 @@ Value f_urlencode(Interpreter& in, const Value& v, CallArgs& a) {
   a.bind("urlencode", {});
   auto quote = [](std::string_view text, bool for_query) {
     static const char* hex = "0123456789ABCDEF";
+    require_result_size(text.size(), 3);  // each byte may become three
     std::string out;
     for (unsigned char c : text) {
       if (std::isalnum(c) || c == '_' || c == '.' || c == '-' || c == '~' || (!for_query && c == '/')) {
@@ -365,6 +376,7 @@ Value f_urlencode(Interpreter& in, const Value& v, CallArgs& a) {
   if (v.is_mapping() || v.is_list_like()) {
     std::string out;
     auto add = [&](const Value& k, const Value& val) {
+      require_result_size(out.size());
       if (!out.empty()) out += '&';
       out += quote(in.str(k), true) + "=" + quote(in.str(val), true);
     };

@@ -2,6 +2,7 @@
 #include <unordered_map>
 
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/objects.h"
 #include "jinja/randomness.h"
 #include "jinja/yaml_helpers.h"
@@ -27,13 +28,22 @@ Value g_range(Interpreter&, CallArgs& args) {
   }
   if (step == 0) throw EvalError("range() arg 3 must not be zero");
   // Jinja's sandbox caps ranges at 100000 items; the plain environment does not, but a
-  // huge range in a manifest template is always a mistake.
-  constexpr int64_t kMaxRange = 10'000'000;
+  // huge range in a manifest template is always a mistake. Counted first, so that
+  // range(10**9) is refused before anything is allocated: at most what one operation may
+  // build (kMaxResultBytes of 40-byte values, 6,710,886 items).
+  constexpr int64_t kMaxRange = static_cast<int64_t>(kMaxResultBytes / sizeof(Value));
+  // In unsigned arithmetic, which wraps instead of overflowing (C++20 converts back modulo 2^64).
+  const bool empty = step > 0 ? start >= stop : start <= stop;
+  const auto ustart = static_cast<uint64_t>(start), ustop = static_cast<uint64_t>(stop), ustep = static_cast<uint64_t>(step);
+  const uint64_t span = empty ? 0 : step > 0 ? ustop - ustart : ustart - ustop;
+  const uint64_t magnitude = step > 0 ? ustep : 0 - ustep;
+  const uint64_t count = span / magnitude + (span % magnitude != 0);
+  if (count > static_cast<uint64_t>(kMaxRange))
+    throw EvalError("range too big: more than " + std::to_string(kMaxRange) + " items (" +
+                    std::to_string(kMaxResultBytes >> 20) + " MiB, what one operation may build)");
   std::vector<Value> items;
-  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
-    if (static_cast<int64_t>(items.size()) >= kMaxRange) throw EvalError("range too big");
-    items.push_back(Value::integer(i));
-  }
+  items.reserve(static_cast<size_t>(count));
+  for (uint64_t n = 0; n < count; ++n) items.push_back(Value::integer(static_cast<int64_t>(ustart + n * ustep)));
   return Value::list(std::move(items));
 }
 

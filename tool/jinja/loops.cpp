@@ -1,5 +1,6 @@
 // `for` loops: filtering, unpacking, the `loop` object, else branches and recursion.
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/objects.h"
 
 namespace gkebuild::jinja {
@@ -155,6 +156,9 @@ bool Interpreter::render_items(const ForStmt& stmt, const Sequence& sequence, Lo
     if (stmt.uses_loop) scope.vars.emplace_back("loop", loop_value);
     bind_loop_item(stmt, sequence, loop, i, scope);
     const Flow flow = render_body(stmt.body);
+    // Text a loop writes into a capture (a macro's, a set block's) is held until it ends:
+    // held to what one operation may build and to the render memory budget.
+    if (out_) require_growth_within_limit(out_->size());
     if (flow == Flow::Normal) completed_iteration = true;
     if (flow == Flow::Break) break;
   }

@@ -69,6 +69,9 @@ std::string_view need_str(const CallArgs& args, size_t i, std::string_view metho
   return v.str();
 }
 
+// What a piece of a split string costs until it is a value: its string, then its value.
+constexpr uint64_t kPartBytes = sizeof(std::string) + sizeof(Value);
+
 Value list_of_strings(const std::vector<std::string>& parts) {
   std::vector<Value> out;
   out.reserve(parts.size());
@@ -99,6 +102,7 @@ Value split(std::string_view text, const CallArgs& args, bool from_right) {
       byte += c.size();
     }
     if (start != std::string_view::npos) spans.emplace_back(start, byte);
+    require_result_size(spans.size(), kPartBytes);
     if (maxsplit < 0 || static_cast<size_t>(maxsplit) + 1 >= spans.size()) {
       for (auto [s, e] : spans) parts.emplace_back(text.substr(s, e - s));
     } else if (!from_right) {
@@ -119,6 +123,7 @@ Value split(std::string_view text, const CallArgs& args, bool from_right) {
       size_t found = text.find(sep, pos);
       if (found == std::string_view::npos) break;
       parts.emplace_back(text.substr(pos, found - pos));
+      require_result_size(parts.size(), kPartBytes);  // ','.join(...) * 10**8 split again
       pos = found + sep.size();
     }
     parts.emplace_back(text.substr(pos));
@@ -130,6 +135,7 @@ Value split(std::string_view text, const CallArgs& args, bool from_right) {
       size_t found = text.rfind(sep, end - sep.size());
       if (found == std::string_view::npos) break;
       reversed.emplace_back(text.substr(found + sep.size(), end - found - sep.size()));
+      require_result_size(reversed.size(), kPartBytes);
       end = found;
     }
     parts.emplace_back(text.substr(0, end));
@@ -277,13 +283,16 @@ Value str_method(Interpreter& in, std::string_view s, std::string_view name, Cal
   if (name == "splitlines") {
     bool keep = !args.positional.empty() && truthy(args.positional[0]);
     std::vector<std::string> parts;
-    for (auto line : split_lines(s, keep)) parts.emplace_back(line);
+    const auto lines = split_lines(s, keep);
+    require_result_size(lines.size(), kPartBytes);
+    for (auto line : lines) parts.emplace_back(line);
     return list_of_strings(parts);
   }
   if (name == "zfill") {
     int64_t width = arg_int(&need(args, 0, name), 0, "width");
     int64_t len = static_cast<int64_t>(code_point_count(s));
     if (width <= len) return Value::string(std::string(s));
+    require_result_size(static_cast<uint64_t>(width));
     std::string zeros(static_cast<size_t>(width - len), '0');
     if (!s.empty() && (s[0] == '-' || s[0] == '+')) return Value::string(std::string(1, s[0]) + zeros + std::string(s.substr(1)));
     return Value::string(zeros + std::string(s));
@@ -353,6 +362,7 @@ Value dict_method(const Value& self, std::string_view name, CallArgs& args) {
     };
     if (!args.positional.empty()) mapping_for_each(need(args, 0, name), put);
     for (const auto& [k, v] : args.keywords) put(Value::string(std::string(k)), v);
+    static_cast<DictBox*>(self.object_ptr())->recharge();
     return Value::none();
   }
   if (name == "setdefault" || name == "pop") {
@@ -365,7 +375,10 @@ Value dict_method(const Value& self, std::string_view name, CallArgs& args) {
     }
     if (args.positional.size() > 1 || name == "setdefault") {
       Value fallback = args.positional.size() > 1 ? args.positional[1] : Value::none();
-      if (name == "setdefault") pairs.emplace_back(key, fallback);
+      if (name == "setdefault") {
+        pairs.emplace_back(key, fallback);
+        static_cast<DictBox*>(self.object_ptr())->recharge();
+      }
       return fallback;
     }
     throw EvalError(repr(key));
@@ -398,12 +411,18 @@ Value list_method(const Value& self, std::string_view name, CallArgs& args) {
     if (i < 0 || i >= n) throw EvalError("pop index out of range");
     return static_cast<size_t>(i);
   };
-  if (name == "append") items.push_back(need(args, 0, name));
-  else if (name == "extend") {
+  auto* box = static_cast<ListBox*>(self.object_ptr());
+  if (name == "append") {
+    items.push_back(need(args, 0, name));
+    box->recharge();
+  } else if (name == "extend") {
     std::vector<Value> more = to_vector(need(args, 0, name));
+    require_result_size(items.size() + more.size(), sizeof(Value));
     items.insert(items.end(), more.begin(), more.end());
+    box->recharge();
   } else if (name == "insert") {
     items.insert(items.begin() + static_cast<std::ptrdiff_t>(position(need(args, 0, name), true)), need(args, 1, name));
+    box->recharge();
   } else if (name == "pop") {
     if (items.empty()) throw EvalError("pop from empty list");
     size_t i = args.positional.empty() ? items.size() - 1 : position(args.positional[0], false);

@@ -105,6 +105,8 @@ Value int_op(BinaryOp op, int64_t a, int64_t b) {
 }
 
 Value concat_sequences(const Value& a, const Value& b) {
+  // Doubling a list with `+` in a loop: refused before the copy, with the template's position.
+  require_result_size(Sequence(a).size() + Sequence(b).size(), sizeof(Value));
   std::vector<Value> items = to_vector(a);
   std::vector<Value> tail = to_vector(b);
   items.insert(items.end(), tail.begin(), tail.end());
@@ -125,6 +127,7 @@ Value binary_op(BinaryOp op, const Value& a, const Value& b) {
     if (a.is_str() && b.is_str()) {
       // Markup + str escapes the plain side, as markupsafe does.
       bool markup = a.is_markup() || b.is_markup();
+      require_result_size(a.str().size() + b.str().size());
       std::string out;
       out.reserve(a.str().size() + b.str().size());
       out += markup && !a.is_markup() ? html_escape(a.str()) : std::string(a.str());

@@ -1,6 +1,7 @@
 // Jinja2's randomness: the `random` filter and the `lipsum` global. Like Jinja2's (Python's
 // random module), they are not seeded by the template: their output changes from run to run,
 // from a generator seeded by std::random_device.
+#include "jinja/limits.h"
 #include "jinja/randomness.h"
 
 #include <iterator>
@@ -110,6 +111,7 @@ Value lipsum_global(Interpreter& in, CallArgs& a) {
   if (n > kMaxParagraphs || max > 100000) throw EvalError("lipsum: at most 10000 paragraphs of 100000 words");
   std::string out;
   for (int64_t i = 0; i < n; ++i) {
+    require_result_size(out.size());  // 10000 paragraphs of 100000 words would be gigabytes
     const std::string text = paragraph(min, max);
     if (html) out += (i ? "\n<p>" : "<p>") + html_escape(text) + "</p>";
     else out += (i ? "\n\n" : "") + text;

@@ -2,15 +2,34 @@
 #include "base/source_error.h"
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/number_format.h"
 #include "jinja/objects.h"
 #include "jinja/parser.h"
 
 namespace gkebuild::jinja {
 
+namespace {
+// The text of the enclosing output while a nested capture runs: counted against the render
+// memory budget, so that captures nested in loops cannot pile up uncounted.
+class HeldOutput {
+ public:
+  explicit HeldOutput(const std::string* out) : bytes_(out && out->size() >= (size_t{1} << 16) ? out->size() : 0) {
+    if (bytes_) RenderMemory::charge(bytes_);
+  }
+  ~HeldOutput() { RenderMemory::release(bytes_); }
+  HeldOutput(const HeldOutput&) = delete;
+  HeldOutput& operator=(const HeldOutput&) = delete;
+
+ private:
+  uint64_t bytes_;
+};
+}  // namespace
+
 std::string Interpreter::capture(const Body& body, Flow* flow) {
   std::string buffer;
   {
+    HeldOutput held(out_);
     StateGuard guard(*this);
     out_ = &buffer;
     Flow ended = render_body(body);

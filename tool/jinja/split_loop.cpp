@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "jinja/interpreter.h"
+#include "jinja/limits.h"
 #include "jinja/objects.h"
 
 namespace gkebuild::jinja {
@@ -220,7 +221,10 @@ bool Interpreter::render_split(const ForStmt& stmt, const Sequence& sequence, in
   } joined{split};
   for (const auto& helper : helpers) {
     try {
-      split.helpers.emplace_back([&split, h = helper.get()] { h->help_split(split); });
+      split.helpers.emplace_back([&split, h = helper.get()] {
+        h->help_split(split);
+        RenderMemory::settle_thread();  // the values it made are freed on other threads
+      });
     } catch (const std::system_error&) {
       break;  // no more threads to be had: fewer helpers
     }

@@ -1,3 +1,4 @@
+#include "jinja/limits.h"
 #include "jinja/unicode.h"
 
 #include <clocale>
@@ -228,6 +229,8 @@ size_t code_point_count(std::string_view text) {
 }
 
 std::vector<std::string_view> split_code_points(std::string_view text) {
+  // 16 bytes for every character, and often a 40-byte value after that: refused for a long string.
+  require_result_size(text.size(), sizeof(std::string_view));
   std::vector<std::string_view> out;
   out.reserve(text.size());
   for (size_t pos = 0; pos < text.size();) {
@@ -323,6 +326,7 @@ std::vector<std::string_view> split_lines(std::string_view text, bool keep_ends)
     if (!boundary) continue;
     if (cp == '\r' && pos < text.size() && text[pos] == '\n') ++pos;
     lines.push_back(text.substr(start, (keep_ends ? pos : here) - start));
+    require_result_size(lines.size(), sizeof(std::string_view));  // "\n" * 200000000
     start = pos;
   }
   if (start < text.size()) lines.push_back(text.substr(start));

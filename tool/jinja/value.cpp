@@ -24,9 +24,39 @@ void Object::repr(std::string& out) const {
   out += " object>";
 }
 
+namespace {
+// What a box costs beside its payload: the object and make_shared's counts.
+constexpr uint64_t kBoxOverhead = 16;
+
+// Counts `now` bytes for a box that had counted `charged`; the budget's error leaves
+// `charged` as it was.
+void charge_to(uint64_t& charged, uint64_t now) {
+  if (now > charged) RenderMemory::charge(now - charged);
+  else RenderMemory::release(charged - now);
+  charged = now;
+}
+}  // namespace
+
+StrBox::~StrBox() { RenderMemory::release(charged); }
+
+void ListBox::recharge() {
+  if (items.size() > kMaxResultBytes / sizeof(Value)) fail_result_size(items.size(), sizeof(Value));
+  charge_to(charged, sizeof(ListBox) + kBoxOverhead + items.capacity() * sizeof(Value));
+}
+
+void DictBox::recharge() {
+  if (pairs.size() > kMaxResultBytes / sizeof(pairs[0])) fail_result_size(pairs.size(), sizeof(pairs[0]));
+  charge_to(charged, sizeof(DictBox) + kBoxOverhead + pairs.capacity() * sizeof(pairs[0]));
+}
+
 Value Value::string(std::string s) {
+  // Every string a template makes passes here: the last check of the one operation's limit
+  // (most operations check before they build), and the count of what the render holds.
+  if (s.size() > kMaxResultBytes) fail_result_size(s.size(), 1);
   auto box = std::make_shared<StrBox>();
   box->text = std::move(s);
+  const uint64_t heap = box->text.capacity() > 15 ? box->text.capacity() + 1 : 0;  // beyond the inline buffer
+  charge_to(box->charged, sizeof(StrBox) + kBoxOverhead + heap);
   Value v(Kind::Str);
   v.s_ = box->text.data();
   v.n_ = box->text.size();
@@ -88,8 +118,14 @@ void free_iteratively(std::vector<Value>* items, std::vector<std::pair<Value, Va
 }
 }  // namespace
 
-ListBox::~ListBox() { free_iteratively(&items, nullptr); }
-DictBox::~DictBox() { free_iteratively(nullptr, &pairs); }
+ListBox::~ListBox() {
+  free_iteratively(&items, nullptr);
+  RenderMemory::release(charged);
+}
+DictBox::~DictBox() {
+  free_iteratively(nullptr, &pairs);
+  RenderMemory::release(charged);
+}
 
 void fail_big_integer(std::string_view text) {
   throw EvalError("integer " + std::string(text) + " in the context does not fit in a signed 64-bit integer");
@@ -123,6 +159,7 @@ const Value& edit_in_place(const Value& doc_container) {
 Value Value::list(std::vector<Value> items) {
   auto box = std::make_shared<ListBox>();
   box->items = std::move(items);
+  box->recharge();
   Value v(Kind::List);
   v.obj_ = std::move(box);
   return v;
@@ -147,6 +184,7 @@ bool Value::is_group_tuple() const {
 Value Value::dict(std::vector<std::pair<Value, Value>> items) {
   auto box = std::make_shared<DictBox>();
   box->pairs = std::move(items);
+  box->recharge();
   Value v(Kind::Dict);
   v.obj_ = std::move(box);
   return v;
@@ -269,6 +307,7 @@ Sequence::Sequence(const Value& value_or_doc) : holder_(resolved(value_or_doc)) 
   switch (value.kind()) {
     case Kind::Undefined: return;
     case Kind::Str:
+      require_result_size(code_point_count(value.str()), sizeof(Value));  // a value per character
       for (std::string_view c : split_code_points(value.str())) owned_.push_back(Value::piece_of(value, c));
       items_ = &owned_;
       size_ = owned_.size();
@@ -364,6 +403,8 @@ Value Sequence::at(size_t index) const {
 std::vector<Value> to_vector(const Value& value) {
   if (value.kind() == Kind::List || value.kind() == Kind::Tuple) return value.items();
   Sequence seq(value);
+  // A 200 MB string is 200 million items of 40 bytes: refused before they are made.
+  require_result_size(seq.size(), sizeof(Value));
   std::vector<Value> out;
   out.reserve(seq.size());
   for (size_t i = 0; i < seq.size(); ++i) out.push_back(seq.at(i));

@@ -213,10 +213,15 @@ inline const Value& resolved(const Value& value) {
 // change; every value of the container sees it from then on). Documents are read by one thread.
 const Value& edit_in_place(const Value& doc_container);
 
+// The boxes of template-made strings, lists and dicts count what they hold against the
+// render memory budget (limits.h) while they live: `charged` is what they counted.
 struct ListBox : Object {
   ~ListBox() override;  // frees nested containers without recursing once per level
   std::vector<Value> items;
   bool group = false;  // made by Value::group_tuple
+  uint64_t charged = 0;
+  // Counts the items' storage again after a change in place (append, extend, insert).
+  void recharge();
   std::string_view type_name() const override { return "list"; }
 };
 struct DictBox : Object {
@@ -224,10 +229,14 @@ struct DictBox : Object {
   std::vector<std::pair<Value, Value>> pairs;
   // Values documents that entries borrow from (a mapping merged from values files keeps them).
   std::vector<std::shared_ptr<Object>> documents;
+  uint64_t charged = 0;
+  void recharge();  // as ListBox's
   std::string_view type_name() const override { return "dict"; }
 };
 struct StrBox : Object {
+  ~StrBox() override;
   std::string text;
+  uint64_t charged = 0;
 };
 
 // Python's type name of a value: int, str, list, dict, NoneType …

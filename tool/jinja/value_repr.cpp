@@ -67,6 +67,7 @@ void append_mapping_repr(std::string& out, const Value& value) {
 }  // namespace
 
 void append_repr(std::string& out, const Value& value) {
+  require_growth_within_limit(out.size());  // once per item: `[s] * 100000 | string` of a long s
   switch (value.kind()) {
     case Kind::Str:
       if (value.is_markup()) {

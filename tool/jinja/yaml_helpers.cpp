@@ -128,6 +128,7 @@ void emit_child(std::string& out, const Value& child, int indent, int level) {
 }
 
 void emit(std::string& out, const Value& value, int indent, int level) {
+  require_growth_within_limit(out.size());  // once per value: a long string listed many times
   ValueNesting nesting;
   std::string pad(static_cast<size_t>(indent * level), ' ');
   if (value.is_mapping()) {

@@ -1,5 +1,8 @@
 #include "kube/api_error.h"
 
+#include "base/printable.h"
+#include "base/untrusted_text.h"
+
 namespace gkebuild::kube {
 namespace {
 
@@ -25,16 +28,20 @@ std::string meaning(long status, const std::string& reason) {
   }
 }
 
+// A field of the server's answer, on one line of the message: escaped (a newline in it must not
+// forge a line of ours) and without the credentials of any URL it quotes.
+std::string server_text(const std::string& text) { return printable(without_userinfo(text)); }
+
 std::string describe(const std::string& action, long status, const std::string& reason,
                      const std::string& message, const std::vector<StatusCause>& causes) {
   std::string text = action + ": " + meaning(status, reason);
-  if (!reason.empty()) text += "\n  reason: " + reason;
-  if (!message.empty()) text += "\n  message: " + message;
+  if (!reason.empty()) text += "\n  reason: " + server_text(reason);
+  if (!message.empty()) text += "\n  message: " + server_text(message);
   for (const auto& cause : causes) {
     text += "\n  - ";
-    if (!cause.field.empty()) text += cause.field + ": ";
-    text += cause.message.empty() ? cause.reason : cause.message;
-    if (!cause.reason.empty() && !cause.message.empty()) text += " (" + cause.reason + ")";
+    if (!cause.field.empty()) text += server_text(cause.field) + ": ";
+    text += server_text(cause.message.empty() ? cause.reason : cause.message);
+    if (!cause.reason.empty() && !cause.message.empty()) text += " (" + server_text(cause.reason) + ")";
   }
   return text;
 }

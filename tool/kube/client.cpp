@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "base/base64.h"
+#include "base/untrusted_text.h"
 #include "kube/api_error.h"
 #include "kube/wait_for.h"
 
@@ -126,7 +127,8 @@ Client::Client(const ClusterAccess& access)
     : namespace_(access.namespace_name),
       server_(access.cluster.server),
       // The proxy's origin only: its URL may hold a password.
-      where_(access.cluster.proxy_url.empty() ? server_ : server_ + " through proxy " + origin_of(access.cluster.proxy_url)),
+      where_(untrusted_text(access.cluster.proxy_url.empty() ? server_
+                                                             : server_ + " through proxy " + origin_of(access.cluster.proxy_url))),
       credentials_(access.cluster, access.user),
       http_(options_of(access.cluster)) {}
 

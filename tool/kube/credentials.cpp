@@ -8,13 +8,13 @@
 #include <optional>
 
 #include "base/source_error.h"
-#include "yamlfile/document.h"
+#include "kube/credential_file.h"
 
 namespace gkebuild::kube {
 namespace {
 
 std::string read_token_file(const std::filesystem::path& path) {
-  std::string token = yamlfile::read_bounded(path, 1u << 20);
+  std::string token = read_credential_file(path, kMaxTokenFileBytes);
   while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' '))
     token.pop_back();
   return token;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/base64.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 
 extern char** environ;
@@ -96,7 +97,7 @@ PluginRun spawn_plugin(const fs::path& program, const ExecConfig& exec, const st
   ::close(pipe_fds[1]);
   if (spawned != 0) {
     ::close(pipe_fds[0]);
-    throw SourceError(exec.where, "cannot run exec plugin '" + exec.command + "': " + std::strerror(spawned));
+    throw SourceError(exec.where, "cannot run exec plugin " + in_quotes(exec.command) + ": " + std::strerror(spawned));
   }
   PluginRun run;
   char buffer[4096];
@@ -112,16 +113,16 @@ PluginRun spawn_plugin(const fs::path& program, const ExecConfig& exec, const st
 }
 
 Credential parse_credential(const ExecConfig& exec, const std::string& output) {
-  const std::string who = "exec plugin '" + exec.command + "'";
+  const std::string who = "exec plugin " + in_quotes(exec.command);
   json credential = json::parse(output, nullptr, false);
   if (credential.is_discarded() || !credential.is_object())
     throw SourceError(exec.where, who + " did not print an ExecCredential JSON object");
   if (credential.value("kind", "") != "ExecCredential")
-    throw SourceError(exec.where, who + " printed kind '" + credential.value("kind", "") +
-                                      "', expected ExecCredential");
+    throw SourceError(exec.where, who + " printed kind " + in_quotes(credential.value("kind", "")) +
+                                      ", expected ExecCredential");
   if (credential.value("apiVersion", "") != exec.api_version)
-    throw SourceError(exec.where, who + " answered with apiVersion '" + credential.value("apiVersion", "") +
-                                      "' but the kubeconfig asks for '" + exec.api_version + "'");
+    throw SourceError(exec.where, who + " answered with apiVersion " + in_quotes(credential.value("apiVersion", "")) +
+                                      " but the kubeconfig asks for " + in_quotes(exec.api_version));
   const json status = credential.value("status", json::object());
   Credential out;
   out.token = status.value("token", "");
@@ -136,7 +137,7 @@ Credential parse_credential(const ExecConfig& exec, const std::string& output) {
   if (const std::string expiry = status.value("expirationTimestamp", ""); !expiry.empty()) {
     out.expires = parse_rfc3339(expiry);
     if (!out.expires)
-      throw SourceError(exec.where, who + " returned expirationTimestamp '" + expiry + "', not RFC 3339");
+      throw SourceError(exec.where, who + " returned expirationTimestamp " + in_quotes(expiry) + ", not RFC 3339");
   }
   return out;
 }
@@ -172,7 +173,7 @@ std::optional<fs::path> resolve_exec_command(const ExecConfig& exec) {
 Credential run_exec_plugin(const ExecConfig& exec, const ClusterConfig& cluster) {
   const auto program = resolve_exec_command(exec);
   if (!program) {
-    std::string message = "exec credential plugin '" + exec.command + "' not found";
+    std::string message = "exec credential plugin " + in_quotes(exec.command) + " not found";
     message += exec.command.find('/') != std::string::npos ? " (relative to " + exec.base_dir.string() + ")"
                                                            : " on PATH";
     if (!exec.install_hint.empty()) message += "\n" + exec.install_hint;
@@ -187,7 +188,7 @@ Credential run_exec_plugin(const ExecConfig& exec, const ClusterConfig& cluster)
   if (!WIFEXITED(run.status) || WEXITSTATUS(run.status) != 0) {
     const std::string how = WIFEXITED(run.status) ? "exited with status " + std::to_string(WEXITSTATUS(run.status))
                                                   : "was killed by signal " + std::to_string(WTERMSIG(run.status));
-    throw SourceError(exec.where, "exec credential plugin '" + exec.command + "' " + how +
+    throw SourceError(exec.where, "exec credential plugin " + in_quotes(exec.command) + " " + how +
                                       " (its own message, if any, is above)" + plugin_hint(exec.command));
   }
   return parse_credential(exec, run.output);

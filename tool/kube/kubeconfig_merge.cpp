@@ -1,5 +1,6 @@
 #include "kube/kubeconfig_merge.h"
 
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "yamlfile/scalars.h"
 
@@ -13,17 +14,17 @@ void merge_list(const yamlfile::Document& doc, const std::string& list_key,
   const YAML::Node list = doc.root()[list_key];
   if (!list || list.IsNull()) return;
   if (!list.IsSequence())
-    doc.fail(list, "'" + list_key + "' must be a list, got " + yamlfile::describe(list));
+    doc.fail(list, in_quotes(list_key) + " must be a list, got " + yamlfile::describe(list));
   for (const YAML::Node& item : list) {
     if (!item.IsMap())
-      doc.fail(item, "each entry of '" + list_key + "' must be a mapping, got " +
+      doc.fail(item, "each entry of " + in_quotes(list_key) + " must be a mapping, got " +
                          yamlfile::describe(item));
     const YAML::Node name = item["name"];
-    if (!name) doc.fail(item, "an entry of '" + list_key + "' has no 'name'");
+    if (!name) doc.fail(item, "an entry of " + in_quotes(list_key) + " has no 'name'");
     const std::string entry_name = yamlfile::as_string(doc, name, list_key + "[].name");
     const YAML::Node body = item[field];
     if (body && !body.IsNull() && !body.IsMap())
-      doc.fail(body, "'" + field + "' of '" + entry_name + "' must be a mapping, got " +
+      doc.fail(body, in_quotes(field) + " of " + in_quotes(entry_name) + " must be a mapping, got " +
                          yamlfile::describe(body));
     into.try_emplace(entry_name, NamedEntry{&doc, body ? body : YAML::Node(YAML::NodeType::Map), name});
   }
@@ -35,7 +36,7 @@ void merge_file(const yamlfile::Document& doc, MergedKubeconfig& merged) {
   if (!root.IsMap()) doc.fail(root, "a kubeconfig must be a mapping, got " + yamlfile::describe(root));
   if (const YAML::Node kind = root["kind"]; kind && !kind.IsNull()) {
     const std::string text = yamlfile::as_string(doc, kind, "kind");
-    if (text != "Config") doc.fail(kind, "kind is '" + text + "'; a kubeconfig has kind: Config");
+    if (text != "Config") doc.fail(kind, "kind is " + in_quotes(text) + "; a kubeconfig has kind: Config");
   }
   merge_list(doc, "clusters", "cluster", merged.clusters);
   merge_list(doc, "users", "user", merged.users);

@@ -3,8 +3,10 @@
 
 #include "base/base64.h"
 #include "base/http_client.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
+#include "kube/credential_file.h"
 #include "kube/in_cluster.h"
 #include "kube/kubeconfig.h"
 #include "kube/kubeconfig_merge.h"
@@ -56,7 +58,7 @@ class Entry {
     }
     if (!has(key)) return {};
     try {
-      return yamlfile::read_bounded(path(key), 1u << 20);
+      return read_credential_file(path(key), kMaxCaFileBytes);
     } catch (const SourceError& error) {
       fail(key, name(key) + ": " + path(key).string() + ": " + error.message());
     }
@@ -74,7 +76,7 @@ const NamedEntry& find_entry(const std::map<std::string, NamedEntry>& entries, c
   std::vector<std::string> names;
   for (const auto& [known, entry] : entries) names.push_back(known);
   const YAML::Node at = referrer.body[key] ? referrer.body[key] : referrer.name_node;
-  referrer.document->fail(at, kind + " '" + name + "' is not defined in any kubeconfig file" +
+  referrer.document->fail(at, kind + " " + in_quotes(name) + " is not defined in any kubeconfig file" +
                                   did_you_mean(name, names));
 }
 
@@ -119,7 +121,7 @@ ExecConfig read_exec(const Entry& user) {
 }
 
 UserConfig read_user(const std::string& name, const NamedEntry& entry) {
-  Entry user(entry, "user '" + name + "'");
+  Entry user(entry, "user " + in_quotes(name));
   if (user.has("auth-provider"))
     user.fail("auth-provider", user.name("auth-provider") +
                                    " is the removed in-tree auth; run `gcloud container clusters "
@@ -147,7 +149,7 @@ UserConfig read_user(const std::string& name, const NamedEntry& entry) {
 }
 
 ClusterConfig read_cluster(const std::string& name, const NamedEntry& entry) {
-  Entry cluster(entry, "cluster '" + name + "'");
+  Entry cluster(entry, "cluster " + in_quotes(name));
   ClusterConfig config;
   config.name = name;
   config.server = cluster.text("server");
@@ -217,11 +219,11 @@ ClusterAccess load_cluster_access(const KubeconfigOptions& options) {
   if (context_it == merged.contexts.end()) {
     std::vector<std::string> names;
     for (const auto& [name, entry] : merged.contexts) names.push_back(name);
-    throw SourceError({joined(files)}, "context '" + context_name + "' is not defined" +
+    throw SourceError({joined(files)}, "context " + in_quotes(context_name) + " is not defined" +
                                            did_you_mean(context_name, names));
   }
   const NamedEntry& context = context_it->second;
-  Entry fields(context, "context '" + context_name + "'");
+  Entry fields(context, "context " + in_quotes(context_name));
   const std::string cluster_name = fields.text("cluster");
   const std::string user_name = fields.text("user");
   if (cluster_name.empty()) fields.fail("cluster", fields.name("cluster") + " is missing");

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "base/http_client.h"
+#include "base/printable.h"
 #include "base/suggest.h"
 
 namespace gkebuild::kube {
@@ -36,7 +37,7 @@ const ResourceType& resource_type(std::string_view api_version, std::string_view
   const std::string asked = std::string(api_version) + " " + std::string(kind);
   std::string list;
   for (const auto& name : known) list += (list.empty() ? "" : ", ") + name;
-  throw std::runtime_error("gkebuild does not send objects of kind '" + asked + "'" +
+  throw std::runtime_error("gkebuild does not send objects of kind " + in_quotes(asked) +
                            did_you_mean(asked, known) + "; it knows " + list);
 }
 

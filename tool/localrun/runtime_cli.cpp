@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/untrusted_text.h"
+
 extern char** environ;
 
 namespace gkebuild::localrun {
@@ -116,7 +118,7 @@ std::string last_runtime_error(const fs::path& log) {
     const auto entry = nlohmann::json::parse(line, nullptr, false);
     if (entry.is_object() && entry.value("level", "") == "error") last = entry.value("msg", "");
   }
-  return last;
+  return untrusted_text(last);  // runc's words go into a message
 }
 
 int wait_for(pid_t pid) {

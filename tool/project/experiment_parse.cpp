@@ -30,7 +30,7 @@ std::vector<std::string> parse_accelerators(const Fields& fields, const catalog:
     const std::string label = yamlfile::as_string(doc, item, fields.name("accelerators") + " item");
     catalog.get(label, doc.where(item), doc.text());
     if (std::find(labels.begin(), labels.end(), label) != labels.end())
-      doc.fail(item, fields.name("accelerators") + ": '" + label + "' is listed twice");
+      doc.fail(item, fields.name("accelerators") + ": " + in_quotes(label) + " is listed twice");
     labels.push_back(label);
   }
   return labels;
@@ -53,10 +53,10 @@ std::vector<SweepAxis> parse_sweep(const Document& doc, const YAML::Node& node, 
     SweepAxis axis{key.Scalar(), {}, doc.where(key)};
     static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
     if (!std::regex_match(axis.name, identifier))
-      doc.fail(key, what + ": '" + axis.name + "' must be a template variable name (letters, digits, _)");
+      doc.fail(key, what + ": " + in_quotes(axis.name) + " must be a template variable name (letters, digits, _)");
     if (std::find(kReservedSweepNames.begin(), kReservedSweepNames.end(), axis.name) != kReservedSweepNames.end() &&
         axis.name != "seed")
-      doc.fail(key, what + ": '" + axis.name + "' is a reserved template variable");
+      doc.fail(key, what + ": " + in_quotes(axis.name) + " is a reserved template variable");
     if (!value.IsSequence() || value.size() == 0)
       doc.fail(value, what + "." + axis.name + ": expected a non-empty list of values, got " + yamlfile::describe(value));
     for (const auto& item : value) {

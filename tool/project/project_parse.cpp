@@ -31,7 +31,7 @@ EnvList parse_string_map(const Document& doc, const YAML::Node& node, const std:
   EnvList out;
   for (const auto& [key, value] : entries(doc, node, what)) {
     if (!std::regex_match(key.Scalar(), key_pattern))
-      doc.fail(key, what + ": '" + key.Scalar() + "' is not a valid name (letters, digits, _ - . /)");
+      doc.fail(key, what + ": " + in_quotes(key.Scalar()) + " is not a valid name (letters, digits, _ - . /)");
     out.emplace_back(key.Scalar(), yamlfile::as_scalar_text(doc, value, what + "." + key.Scalar()));
   }
   return out;
@@ -40,8 +40,8 @@ EnvList parse_string_map(const Document& doc, const YAML::Node& node, const std:
 void require_dns_label(const Document& doc, const YAML::Node& at, const std::string& name,
                        const std::string& what) {
   if (!is_dns_label(name, 40))
-    doc.fail(at, what + " '" + name +
-                     "' must be lower-case letters, digits and '-', at most 40 characters "
+    doc.fail(at, what + " " + in_quotes(name) +
+                     " must be lower-case letters, digits and '-', at most 40 characters "
                      "(it becomes part of Kubernetes names)");
 }
 
@@ -66,7 +66,7 @@ Cluster parse_cluster(const Document& doc, const YAML::Node& node, const std::st
   cluster.namespace_name = fields.string("namespace", project_name);
   if (!is_dns_label(cluster.namespace_name))
     doc.fail(fields.has("namespace") ? fields.get("namespace") : node,
-             "cluster.namespace '" + cluster.namespace_name + "' is not a valid Kubernetes namespace name");
+             "cluster.namespace " + in_quotes(cluster.namespace_name) + " is not a valid Kubernetes namespace name");
   const std::string installer = fields.string("driverInstaller", "auto");
   const std::vector<std::string> choices{"auto", "cos", "ubuntu", "none"};
   if (installer == "auto") cluster.driver_installer = DriverInstaller::Auto;
@@ -118,7 +118,7 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
     doc.fail(value.IsMap() ? value : key, fields.what() + ": give a workload, an entrypoint or a dockerfile");
   static const std::regex workload_name("[A-Za-z0-9][-A-Za-z0-9_.]*");
   if (!image.workload.empty() && !std::regex_match(image.workload, workload_name))
-    doc.fail(fields.get("workload"), fields.name("workload") + ": '" + image.workload + "' is not a workload name");
+    doc.fail(fields.get("workload"), fields.name("workload") + ": " + in_quotes(image.workload) + " is not a workload name");
   image.env = parse_string_map(doc, fields.get("env"), fields.name("env"));
   image.labels = parse_string_map(doc, fields.get("labels"), fields.name("labels"));
   image.secrets = parse_image_secrets(fields, project_dir);

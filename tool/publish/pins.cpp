@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.h"
+#include "base/confined_path.h"
+#include "base/printable.h"
 #include "oci/file_lock.h"
 #include "transport/errors.h"
 #include "transport/reference.h"
@@ -44,11 +46,9 @@ nlohmann::ordered_json to_json(const ImagePin& pin) {
 
 fs::path pins_file(const fs::path& project_dir) { return project_dir / ".gkebuild" / "images.json"; }
 
-ImagePins read_pins(const fs::path& file) {
-  std::error_code error;
-  if (!fs::exists(file, error)) return {};
-  // JSON is YAML, and the YAML reader knows where each node is, for errors.
-  const auto doc = yamlfile::Document::load(file);
+namespace {
+
+ImagePins parse_pins(const yamlfile::Document& doc) {
   if (!doc.root().IsMap()) doc.fail(doc.root(), "the pin file must be a mapping with 'images'");
   yamlfile::Fields top(doc, doc.root(), "the pin file", {"images"});
   ImagePins pins;
@@ -60,6 +60,25 @@ ImagePins read_pins(const fs::path& file) {
     pins[name] = read_pin(doc, entry.second, name);
   }
   return pins;
+}
+
+}  // namespace
+
+ImagePins read_pins(const fs::path& file) {
+  // The pin file lies in PROJECT/.gkebuild/, which a checkout under review may have planted
+  // (`ln -s /proc/self/environ .gkebuild/images.json`): read only as a regular file inside
+  // the project folder.
+  const fs::path gkebuild_dir = file.parent_path();
+  const auto text = read_confined_file(gkebuild_dir.parent_path(), gkebuild_dir.filename() / file.filename(),
+                                       yamlfile::kMaxFileBytes);
+  if (!text) return {};
+  try {
+    // JSON is YAML, and the YAML reader knows where each node is, for errors.
+    return parse_pins(yamlfile::Document::parse(*text, file.string()));
+  } catch (const SourceError& e) {
+    // gkebuild wrote this file: an error in it names the position, never quotes its lines.
+    throw SourceError(e.where(), printable(e.message()) + " (gkebuild writes this file; remove it and push again)");
+  }
 }
 
 void write_pins(const fs::path& file, const ImagePins& pins) {

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "base/parallel.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "project/quantities.h"
 #include "render/contexts.h"
@@ -247,12 +248,12 @@ std::string image_reference(const project::Project& project, const project::Imag
 std::vector<RenderItem> plan_render(const project::Project& project, const RenderOptions& options,
                                     const catalog::Catalog& catalog, const TextExpander& expand) {
   if (!options.run_id.empty() && !is_valid_run_id(options.run_id))
-    throw SourceError(kCommandLine, "run id '" + options.run_id + "': a run id must be lower-case letters, "
+    throw SourceError(kCommandLine, "run id " + in_quotes(options.run_id) + ": a run id must be lower-case letters, "
                                     "digits and '-', at most 40 characters");
   Planner planner{project, options, catalog, expand, options.run_id.empty() ? generate_run_id() : options.run_id, {}};
   for (const auto& label : options.accelerators) catalog.get(label, kCommandLine);
   if (!options.queue.empty() && !project::is_dns_label(options.queue))
-    throw SourceError(kCommandLine, "queue '" + options.queue + "': a LocalQueue name is lower-case letters, digits "
+    throw SourceError(kCommandLine, "queue " + in_quotes(options.queue) + ": a LocalQueue name is lower-case letters, digits "
                                     "and '-', at most 63 characters");
   const Selection selection = select_targets(project, options.targets, options.all_dockerfiles);
   for (const auto* image : selection.dockerfiles) planner.add_dockerfile(*image);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
 
@@ -28,7 +29,7 @@ std::vector<std::string> all_target_names(const project::Project& project) {
 }
 
 [[noreturn]] void unknown(const project::Project& project, const std::string& target, const std::string& why) {
-  throw SourceError({"target '" + target + "'"}, why + did_you_mean(target, all_target_names(project)));
+  throw SourceError({"target " + in_quotes(target)}, why + did_you_mean(target, all_target_names(project)));
 }
 
 void select_one(const project::Project& project, const std::string& target, Selection& selection) {

@@ -1,6 +1,7 @@
 #include "render/values.h"
 
 #include "base/error.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "render/values_builder.h"
 #include "render/values_json.h"
@@ -78,7 +79,7 @@ void apply_set(jinja::Value& values, const Assignment& assignment) {
     const std::size_t dot = path.find('.', start);
     keys.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
     if (keys.back().empty())
-      throw Error(ErrorKind::kBadInput, "empty key in '" + path + "' (keys may be dotted: a.b=1)");
+      throw Error(ErrorKind::kBadInput, "empty key in " + in_quotes(path) + " (keys may be dotted: a.b=1)");
     if (dot == std::string::npos) break;
     start = dot + 1;
   }

@@ -29,7 +29,7 @@ void check_baseline(const Report& report, const std::string& baseline) {
   std::vector<std::string> names(present.begin(), present.end());
   std::string list;
   for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
-  throw Error(ErrorKind::kBadInput, "baseline '" + baseline + "': no run measured its throughput" +
+  throw Error(ErrorKind::kBadInput, "baseline " + in_quotes(baseline) + ": no run measured its throughput" +
                                         did_you_mean(baseline, names) + "; accelerators in these runs: " +
                                         (list.empty() ? "none" : list));
 }

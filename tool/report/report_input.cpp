@@ -4,6 +4,7 @@
 
 #include "base/atomic_file.h"
 #include "base/error.h"
+#include "base/printable.h"
 #include "report/html_writer.h"
 #include "report/report_charts.h"
 #include "report/report_writers.h"
@@ -17,7 +18,7 @@ std::string format_report(const Report& report, const std::string& format) {
   if (format == "md") return write_markdown(report);
   if (format == "csv") return write_csv(report);
   if (format == "json") return write_json(report);
-  throw Error(ErrorKind::kBadInput, "unknown report format '" + format + "': expected md, csv or json");
+  throw Error(ErrorKind::kBadInput, "unknown report format " + in_quotes(format) + ": expected md, csv or json");
 }
 
 catalog::Catalog load_catalog(const fs::path& file) {

@@ -1,5 +1,6 @@
 #include "report/samples.h"
 
+#include "base/printable.h"
 namespace gkebuild::report {
 
 std::string CaseKey::title() const {
@@ -48,7 +49,7 @@ Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::
     for (const auto& line : run.results.lines) {
       auto job = jobs.find(line.job);
       if (job == jobs.end()) {
-        skipped.push_back({line.where, "job '" + line.job + "' is not in run.json"});
+        skipped.push_back({line.where, "job " + in_quotes(line.job) + " is not in run.json"});
         continue;
       }
       CaseKey key{line.workload, line.precision, shape_text(line.shape), line.metric, line.unit,

@@ -22,15 +22,19 @@ std::string json_parse_reason(const nlohmann::json::parse_error& error) {
   // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error …"
   auto column = what.find("column ");
   auto colon = column == std::string_view::npos ? what.find("] ") : what.find(": ", column);
-  if (colon == std::string_view::npos) return std::string(what);
-  return std::string(what.substr(colon + 2));
+  std::string reason(colon == std::string_view::npos ? what : what.substr(colon + 2));
+  // "…; last read: '<bytes of the file>'": run records are files gkebuild wrote itself, and a
+  // planted one must not have its content echoed (issue 30), so the quote is left out.
+  if (auto quote = reason.find("; last read: "); quote != std::string::npos) reason.erase(quote);
+  return reason;
 }
 
 SourceError json_parse_error(const nlohmann::json::parse_error& error, std::string_view text,
                              const std::string& file) {
   // `byte` counts the characters read, the offending one included.
   std::size_t offset = error.byte > 0 ? error.byte - 1 : 0;
-  return SourceError(location_of_offset(text, offset, file), json_parse_reason(error), text);
+  // No source line: the file is gkebuild's own, and its lines are not quoted (see above).
+  return SourceError(location_of_offset(text, offset, file), json_parse_reason(error));
 }
 
 }  // namespace gkebuild::runrecord

@@ -13,11 +13,12 @@ namespace gkebuild::runrecord {
 // The 1-based line and column of byte `offset` (0-based) in `text`.
 SourceLocation location_of_offset(std::string_view text, std::size_t offset, const std::string& file);
 
-// "file:line:col: error: <what the parser expected>" with the line and a caret.
+// "file:line:col: error: <what the parser expected>", never quoting the file's content.
 SourceError json_parse_error(const nlohmann::json::parse_error& error, std::string_view text,
                              const std::string& file);
 
-// The parser's explanation without its "[json.exception…] parse error at line…:" prefix.
+// The parser's explanation without its "[json.exception…] parse error at line…:" prefix and
+// without the bytes it last read.
 std::string json_parse_reason(const nlohmann::json::parse_error& error);
 
 }  // namespace gkebuild::runrecord

@@ -10,7 +10,9 @@
 #include <system_error>
 
 #include "base/atomic_file.h"
+#include "base/confined_path.h"
 #include "runrecord/json_error.h"
+#include "runrecord/run_store.h"
 
 namespace gkebuild::runrecord {
 namespace {
@@ -134,10 +136,9 @@ Results parse_results(std::string_view text, const std::string& file) {
 }
 
 Results read_results(const std::filesystem::path& run_dir) {
-  auto path = run_dir / kResultsFile;
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) return {};
-  return parse_results(read_file(path), path.string());
+  const auto text = read_confined_file(run_dir, kResultsFile, kMaxRecordBytes);
+  if (!text) return {};
+  return parse_results(*text, (run_dir / kResultsFile).string());
 }
 
 void append_result_line(const std::filesystem::path& run_dir, std::string_view job, const json& result) {

@@ -4,6 +4,8 @@
 #include <ctime>
 #include <system_error>
 
+#include "base/confined_path.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
 #include "runrecord/run_store.h"
@@ -48,11 +50,15 @@ fs::path new_run_dir(const fs::path& project_dir, std::string_view experiment, T
 
 std::vector<fs::path> list_runs(const fs::path& project_dir) {
   std::vector<fs::path> runs;
+  // A checkout under review may have planted .gkebuild or runs as a symlink out of it.
+  if (!confined_path(project_dir, fs::path(".gkebuild") / "runs"))
+    throw SourceError({runs_dir(project_dir).string(), 0, 0},
+                      "leads outside the project folder (through a symlink); gkebuild keeps its runs inside it");
   std::error_code error;
   fs::directory_iterator entries(runs_dir(project_dir), error);
   if (error) return runs;  // no runs yet
   for (const auto& entry : entries)
-    if (entry.is_directory() && fs::is_regular_file(entry.path() / "run.json"))
+    if (!entry.is_symlink(error) && entry.is_directory(error) && fs::is_regular_file(entry.path() / "run.json"))
       runs.push_back(entry.path());
   std::sort(runs.begin(), runs.end());
   return runs;
@@ -71,12 +77,12 @@ fs::path find_run(const fs::path& project_dir, std::string_view name_or_prefix) 
   if (matches.size() == 1) return matches.front();
   if (matches.empty()) {
     std::string message = runs.empty() ? "no runs here; `gkebuild submit` records them"
-                                        : "no run named '" + wanted + "'" + did_you_mean(wanted, names_of(runs));
+                                        : "no run named " + in_quotes(wanted) + did_you_mean(wanted, names_of(runs));
     throw SourceError(where, message);
   }
   std::string list;
   for (const auto& name : names_of(matches)) list += "\n  " + name;
-  throw SourceError(where, "'" + wanted + "' names " + std::to_string(matches.size()) +
+  throw SourceError(where, in_quotes(wanted) + " names " + std::to_string(matches.size()) +
                                " runs; give more of the name:" + list);
 }
 

@@ -1,7 +1,10 @@
 // run.json <-> RunRecord. Readers ignore unknown fields (README: later versions may add some).
+#include <cerrno>
 #include <string>
+#include <system_error>
 
 #include "base/atomic_file.h"
+#include "base/confined_path.h"
 #include "runrecord/json_error.h"
 #include "runrecord/run_store.h"
 
@@ -217,7 +220,9 @@ RunRecord run_from_json(const json& document, const std::string& file) {
 
 RunRecord load_run(const std::filesystem::path& run_dir) {
   auto path = run_dir / "run.json";
-  std::string text = read_file(path);
+  const auto read = read_confined_file(run_dir, "run.json", kMaxRecordBytes);
+  if (!read) throw std::system_error(ENOENT, std::generic_category(), "cannot read " + path.string());
+  const std::string& text = *read;
   json document;
   try {
     document = json::parse(text);

@@ -2,6 +2,7 @@
 // run.json, manifests/, logs/ and results.jsonl (format: tool/runrecord/README.md).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -15,10 +16,15 @@ namespace gkebuild::runrecord {
 
 inline constexpr std::string_view kRunSchema = "gkebuild.run.v1";
 
+// run.json and results.jsonl are read whole, and only as regular files inside their run folder
+// (a checkout may have planted a symlink there; base/confined_path.h): past this size they are
+// refused. A sweep of 10,000 Jobs writes a few MiB.
+inline constexpr std::size_t kMaxRecordBytes = std::size_t{256} << 20;
+
 // PROJECT/.gkebuild/runs
 std::filesystem::path runs_dir(const std::filesystem::path& project_dir);
 
-// Reads DIR/run.json. A file that is not JSON is a SourceError at file:line:col; a field
+// Reads DIR/run.json (a regular file, never through a symlink). A file that is not JSON is a SourceError at file:line:col; a field
 // of the wrong type or a missing one is a SourceError naming the file and the field.
 RunRecord load_run(const std::filesystem::path& run_dir);
 
@@ -34,7 +40,8 @@ RunRecord run_from_json(const nlohmann::json& document, const std::string& file)
 std::filesystem::path new_run_dir(const std::filesystem::path& project_dir,
                                   std::string_view experiment, TimePoint now);
 
-// The run folders under PROJECT/.gkebuild/runs that hold a run.json, sorted by name.
+// The run folders under PROJECT/.gkebuild/runs that hold a run.json, sorted by name; a
+// symlink there is no run folder, and a runs folder that leads out of the project is refused.
 std::vector<std::filesystem::path> list_runs(const std::filesystem::path& project_dir);
 
 // The run named exactly `name_or_prefix`, else the one run whose name starts with it.

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "kube/exec_plugin.h"
 #include "kube/in_cluster.h"
@@ -25,7 +26,7 @@ kube::ClusterAccess cluster_access(kube::KubeconfigOptions options, const std::s
   kube::ClusterAccess access = kube::load_cluster_access(options);
   if (access.user.exec && !kube::resolve_exec_command(*access.user.exec)) {
     const auto& exec = *access.user.exec;
-    std::string message = "exec credential plugin '" + exec.command + "' of context '" + access.context +
+    std::string message = "exec credential plugin " + in_quotes(exec.command) + " of context '" + access.context +
                           "' not found" + (exec.command.find('/') != std::string::npos ? "" : " on PATH");
     if (!exec.install_hint.empty()) message += "\n" + exec.install_hint;
     throw SourceError(exec.where, message);

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "base/error.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "imagerun/run_step.h"
 #include "publish/pinned_references.h"
@@ -38,7 +39,7 @@ std::map<std::string, std::string> image_references(const project::Project& proj
                                                     const ImageStepOptions& options) {
   for (const auto& [name, reference] : options.given)
     if (!project.find_image(name))
-      throw Error(ErrorKind::kBadInput, "no image '" + name + "' in " + project.file.string() + " (given as " + name +
+      throw Error(ErrorKind::kBadInput, "no image " + in_quotes(name) + " in " + project.file.string() + " (given as " + name +
                                             "=" + reference + ")");
   std::map<std::string, std::string> pins;
   if (options.no_build || options.dry_run) pins = publish::pinned_references(project, options.note);

@@ -14,6 +14,7 @@
 #include "submit/finish.h"
 #include "submit/interrupt.h"
 #include "submit/local_container.h"
+#include "submit/local_pod_check.h"
 #include "submit/local_runner.h"
 #include "submit/record_writer.h"
 
@@ -73,8 +74,12 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   check_plan(project, request);
   const std::string image = images_of(project, request.experiment).front();
   const fs::path layout = project.dir / ".gkebuild" / "oci";
+  // A project's own job template may ask for what the local runner cannot honour: refused
+  // (or named as dropped) before anything is built.
+  const RunPlan checked = plan_run(project, request);
+  check_local_pod_templates(checked, err);
   if (options.dry_run) {
-    *options.out << manifest_stream(plan_run(project, request));
+    *options.out << manifest_stream(checked);
     err << "dry run: a local run would build image " << image << " into " << layout.string()
         << " and run each Job's container here with runc"
         << (options.network == "host" ? ", on the host's network" : ", each in its own network namespace") << "\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/atomic_file.h"
+#include "base/confined_path.h"
 #include "runrecord/results_file.h"
 #include "runrecord/run_store.h"
 
@@ -158,8 +159,8 @@ void update_record(runrecord::RunRecord& record, const std::vector<JobProgress>&
 
 std::vector<JobProgress> progress_from_record(const fs::path& run_dir, const runrecord::RunRecord& record) {
   json positions = json::object();
-  if (fs::exists(positions_file(run_dir))) {
-    positions = json::parse(read_file(positions_file(run_dir)), nullptr, false);
+  if (const auto text = read_confined_file(run_dir, positions_file(run_dir).filename(), runrecord::kMaxRecordBytes)) {
+    positions = json::parse(*text, nullptr, false);
     if (!positions.is_object()) positions = json::object();
   }
   std::vector<JobProgress> jobs;

@@ -1,6 +1,9 @@
 #include "submit/run_commands.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <string>
@@ -8,6 +11,7 @@
 #include <vector>
 
 #include "base/atomic_file.h"
+#include "base/confined_path.h"
 #include "base/printable.h"
 #include "base/text_table.h"
 #include "kube/api_error.h"
@@ -152,8 +156,20 @@ bool any_failed(const runrecord::RunRecord& record) {
 
 void print_recorded_logs(const LoadedRun& run, std::ostream& out) {
   for (const auto& job : run.record.jobs) {
-    std::ifstream in(run.dir / "logs" / (job.name + ".log"));
-    for (std::string line; std::getline(in, line);) out << "[" << job.name << "] " << line << "\n";
+    // As run.json: only a regular file inside the run folder, never a planted symlink.
+    const int fd = open_confined_file(run.dir, fs::path("logs") / (job.name + ".log"),
+                                      std::numeric_limits<std::size_t>::max());
+    if (fd < 0) continue;
+    std::FILE* in = ::fdopen(fd, "r");
+    char* line = nullptr;
+    std::size_t capacity = 0;
+    for (ssize_t length; (length = ::getline(&line, &capacity, in)) > 0;) {
+      std::string_view text(line, static_cast<std::size_t>(length));
+      if (text.ends_with('\n')) text.remove_suffix(1);
+      out << "[" << job.name << "] " << text << "\n";
+    }
+    std::free(line);
+    std::fclose(in);
   }
   out.flush();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
 #include "catalog/catalog.h"
@@ -19,7 +20,7 @@ using nlohmann::json;
 const project::Experiment& find_experiment(const project::Project& project, const std::string& name) {
   const auto* experiment = project.find_experiment(name);
   if (experiment == nullptr)
-    throw SourceError({project.file.string()}, "no experiment '" + name + "' in this project" +
+    throw SourceError({project.file.string()}, "no experiment " + in_quotes(name) + " in this project" +
                                                    did_you_mean(name, project.experiment_names()));
   return *experiment;
 }

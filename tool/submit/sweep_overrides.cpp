@@ -10,14 +10,14 @@ namespace gkebuild::submit {
 namespace {
 
 project::SweepAxis typed_axis(const SweepOverride& sweep) {
-  if (sweep.values.empty()) throw Error(ErrorKind::kBadInput, "sweep axis '" + sweep.name + "' has no values");
+  if (sweep.values.empty()) throw Error(ErrorKind::kBadInput, "sweep axis " + in_quotes(sweep.name) + " has no values");
   project::SweepAxis axis;
   axis.name = sweep.name;
   std::string flag = "--sweep " + sweep.name + "=";
   for (const auto& text : sweep.values) flag += (flag.back() == '=' ? "" : ",") + text;
   axis.where = {printable(flag)};
   for (const auto& text : sweep.values) {
-    if (text.empty()) throw Error(ErrorKind::kBadInput, "sweep axis '" + sweep.name + "' has an empty value");
+    if (text.empty()) throw Error(ErrorKind::kBadInput, "sweep axis " + in_quotes(sweep.name) + " has an empty value");
     axis.values.push_back(yamlfile::scalar_to_json(text));
   }
   return axis;

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "base/untrusted_text.h"
 
 extern char** environ;
 
@@ -73,7 +74,7 @@ std::string last_lines(const std::string& text, int lines) {
   if (start > 0 && text[start - 1] == '\n') --start;
   for (int seen = 0; start > 0; --start)
     if (text[start - 1] == '\n' && ++seen == lines) break;
-  return text.substr(start);
+  return untrusted_text(std::string_view(text).substr(start));  // for messages: escaped, no credentials
 }
 
 }  // namespace gkebuild::workloadbuild

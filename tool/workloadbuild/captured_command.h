@@ -19,6 +19,6 @@ CommandOutput run_captured(const std::vector<std::string>& argv,
                            const std::map<std::string, std::string>& environment = {});
 
 // The last `lines` lines of `text`, for an error message.
-std::string last_lines(const std::string& text, int lines);
+std::string last_lines(const std::string& text, int lines);  // escaped, URLs without credentials
 
 }  // namespace gkebuild::workloadbuild

@@ -12,6 +12,7 @@
 
 #include "base/atomic_file.h"
 #include "base/error.h"
+#include "base/printable.h"
 #include "base/suggest.h"
 #include "oci/file_lock.h"
 #include "workloadbuild/captured_command.h"
@@ -64,9 +65,9 @@ std::map<std::string, fs::path> codemodel_targets(const fs::path& build) {
 fs::path target_artifact(const fs::path& build, const std::string& name, const fs::path& reply) {
   const json target = read_json(reply);
   if (target.value("type", "") != "EXECUTABLE")
-    fail("CMake target '" + name + "' is a " + target.value("type", "?") + ", not an executable");
+    fail("CMake target " + in_quotes(name) + " is a " + target.value("type", "?") + ", not an executable");
   const auto artifacts = target.value("artifacts", json::array());
-  if (artifacts.empty()) fail("CMake target '" + name + "' names no file it builds");
+  if (artifacts.empty()) fail("CMake target " + in_quotes(name) + " names no file it builds");
   const fs::path path = artifacts.front().value("path", "");
   return path.is_absolute() ? path : build / path;
 }
@@ -138,14 +139,14 @@ fs::path build_cmake_target(const TargetBuild& request) {
   if (found == targets.end()) {
     std::vector<std::string> names;
     for (const auto& [name, reply] : targets) names.push_back(name);
-    fail("the CMake project " + request.source.string() + " has no target '" + request.target + "'" +
+    fail("the CMake project " + request.source.string() + " has no target " + in_quotes(request.target) +
          did_you_mean(request.target, names));
   }
   if (request.note) request.note("building target " + request.target + " in " + request.build.string());
   const std::vector<std::string> argv = {"cmake", "--build", request.build.string(), "--target", request.target};
   const CommandOutput result = run_captured(argv, environment);
   if (result.exit_code != 0)
-    fail("building target '" + request.target + "' failed (" + joined(argv) + "):\n" + last_lines(result.output, 40));
+    fail("building target " + in_quotes(request.target) + " failed (" + joined(argv) + "):\n" + last_lines(result.output, 40));
   // A CMakeLists.txt edited since the configure above was re-read by the build: ask again.
   const auto after = codemodel_targets(request.build);
   if (!after.count(request.target)) fail("the CMake project " + request.source.string() + " no longer has target '" +

@@ -19,6 +19,10 @@ std::vector<std::string> mapping_keys(const Document& doc, const YAML::Node& nod
     // A copy: it-> yields a temporary pair, so a reference to its member would dangle.
     const YAML::Node key = it->first;
     if (!key.IsScalar()) doc.fail(key, what + ": keys must be strings, got " + describe(key));
+    // A key is echoed in messages and written into manifests: a control character in one
+    // (a raw ESC, a newline) is never meant, so it is refused here, once for every message.
+    if (printable(key.Scalar()) != key.Scalar())
+      doc.fail(key, what + ": key " + in_quotes(key.Scalar()) + " holds a control character or invalid UTF-8");
     if (!seen.insert(key.Scalar()).second)
       doc.fail(key, what + ": duplicate key '" + printable(key.Scalar()) + "'");
     keys.push_back(key.Scalar());
