@@ -53,6 +53,12 @@ struct RunChanges {
 struct BuildOptions {
   std::filesystem::path dockerfile;  // as the user named it (for messages)
   std::filesystem::path context;
+  // Context paths left out whatever CONTEXT/.dockerignore says (.dockerignore syntax, one a
+  // line): a project leaves out gkebuild's own folder, .gkebuild.
+  std::string ignore_always;
+  // Named build contexts (BuildKit's --build-context NAME=DIR): `COPY --from=NAME` copies from
+  // DIR as from a build context (no .dockerignore of the main context applies there).
+  std::map<std::string, std::filesystem::path> named_contexts;
   std::map<std::string, std::string> build_args;  // --build-arg NAME=VALUE
   std::string target;  // --target: the stage to build (name or index); empty: the last
   // Docker's image format keeps Healthcheck, Shell and OnBuild in the config; OCI's has no

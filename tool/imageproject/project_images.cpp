@@ -7,6 +7,7 @@
 #include "base/suggest.h"
 #include "elf/stage.h"
 #include "image/layout_sink.h"
+#include "render/dockerfile_template.h"
 #include "render/plan.h"
 #include "render/render.h"
 #include "workloadbuild/cmake_target.h"
@@ -108,7 +109,8 @@ void check_device_code(const project::Project& project, const project::Image& im
   throw SourceError(findings.front().where, message);
 }
 
-// The context folder: the Dockerfile, bin/ and lib/ as the template expects them.
+// The staged folder: the workload's binary in bin/ and the libraries it needs in lib/, and
+// the rendered Dockerfile of a template.
 fs::path stage(const project::Project& project, const project::Image& image, const std::string& reference,
                const ProjectImageOptions& options) {
   fs::path context = project.dir / ".gkebuild" / "context" / image.name;
@@ -128,8 +130,34 @@ fs::path stage(const project::Project& project, const project::Image& image, con
       throw SourceError(image.where, "image '" + image.name + "': cannot read its device code: " + e.what());
     }
   }
-  write_file_atomically(context / "Dockerfile", render::render_dockerfile(project, image, reference));
+  if (render::dockerfile_is_template(image))
+    write_file_atomically(context / "Dockerfile", render::render_dockerfile(project, image, reference));
   return context;
+}
+
+// What the builder reads. The shipped Dockerfile.j2 reads only the staged folder, which is its
+// context. The user's Dockerfile (or rendered template) reads the project: the project folder
+// or `context:` is the context, under its .dockerignore and always without .gkebuild/ (runs,
+// layouts, caches), and a workload's staged folder is the named context `workload`
+// (`COPY --from=workload bin/ /opt/app/bin/`).
+void set_context(const project::Project& project, const project::Image& image, const fs::path& staged,
+                 build::BuildOptions& build) {
+  if (image.dockerfile.empty()) {
+    build.context = staged;
+    build.dockerfile = staged / "Dockerfile";
+    return;
+  }
+  build.context = image.context.empty() ? project.dir : project.dir / image.context;
+  std::error_code error;
+  if (!fs::is_directory(build.context, error))
+    throw SourceError(image.where, "image '" + image.name + "': build context " + build.context.string() +
+                                       " is not a folder");
+  build.dockerfile = render::dockerfile_is_template(image) ? staged / "Dockerfile"
+                                                            : render::user_dockerfile(project, image);
+  const auto gkebuild_folder = fs::relative(project.dir / ".gkebuild", build.context, error);
+  if (!error && !gkebuild_folder.empty() && *gkebuild_folder.begin() != "..")
+    build.ignore_always = gkebuild_folder.generic_string() + "\n";
+  if (!image.workload.empty()) build.named_contexts["workload"] = staged;
 }
 
 }  // namespace
@@ -146,8 +174,7 @@ std::vector<ProjectImage> build_project_images(const project::Project& project, 
     const project::Image& image = *project.find_image(name);
     const std::string reference = render::default_image_reference(project, image);
     build::BuildOptions build = options.build;
-    build.context = stage(project, image, reference, options);
-    build.dockerfile = build.context / "Dockerfile";
+    set_context(project, image, stage(project, image, reference, options), build);
     build::BuildResult result = build::build_image(build, store);
     const oci::Descriptor manifest = image::write_to_layout(*store, result.image);
     store->tag(reference, manifest);
