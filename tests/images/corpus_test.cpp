@@ -259,7 +259,7 @@ TEST_P(CorpusTest, SameAsBuildah) {
   }
 }
 
-// examples/sweep-script (FROM a base, RUN, COPY of a heredoc) built FROM the busybox base and
+// examples/sweep-script (FROM a base, RUN, COPY of a project file) built FROM the busybox base and
 // run under `submit --local`: both sweep points train and report.
 TEST(RunExample, SweepScriptProjectUnderSubmitLocal) {
   if (::geteuid() != 0) GTEST_SKIP() << "RUN and runc need root";
