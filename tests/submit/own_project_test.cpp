@@ -85,8 +85,13 @@ TEST_F(OwnProjectTest, DockerfileSeesTheProjectFolderUnderItsDockerignoreAndKeep
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("2 of 2 Jobs succeeded"), std::string::npos) << r.out;
+  // render, after the build, reads the built image's config as submit does.
   const auto rendered = gkebuild("render train");
   EXPECT_EQ(rendered.exit_code, 0) << rendered.out;
+  EXPECT_NE(rendered.out.find("value: \"/opt/conda/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:"
+                              "/usr/local/nvidia/bin\""),
+            std::string::npos)
+      << rendered.out;
 }
 
 TEST_F(OwnProjectTest, EditsToFilesTheDockerfileDoesNotReadRebuildNothing) {
