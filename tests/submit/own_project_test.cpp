@@ -117,6 +117,17 @@ TEST_F(OwnProjectTest, ErrorsNameTheUsersDockerfileAndLine) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find(".gkebuild/context"), std::string::npos) << r.out;
+  // A template (dockerfile: *.j2) is rendered first; the error names the template's line.
+  std::string yaml = project_file("");
+  yaml.replace(yaml.find("dockerfile: Dockerfile"), 22, "dockerfile: Dockerfile.j2\n    from: " + base);
+  project.write("gkebuild.yaml", yaml);
+  project.write("templates/Dockerfile.j2", "{#- the trainer -#}\nFROM {{ image.from }}\nWORKDIR /app\n"
+                                           "COPY {{ values.script | default('missing.py') }} /app/\n");
+  const auto templated = gkebuild("image");
+  EXPECT_EQ(templated.exit_code, 2) << templated.out;
+  EXPECT_NE(templated.out.find("templates/Dockerfile.j2:4: error: COPY source 'missing.py' matches nothing"),
+            std::string::npos)
+      << templated.out;
   // In a project, --context is refused, not silently ignored.
   const auto context = gkebuild("image --context elsewhere");
   EXPECT_EQ(context.exit_code, 2) << context.out;

@@ -7,7 +7,10 @@
 #include "base/suggest.h"
 #include "elf/stage.h"
 #include "image/layout_sink.h"
+#include "dockerfile/dockerfile_error.h"
 #include "render/dockerfile_template.h"
+#include "render/parse_back.h"
+#include "render/shipped_templates.h"
 #include "render/plan.h"
 #include "render/render.h"
 #include "workloadbuild/cmake_target.h"
@@ -160,6 +163,25 @@ void set_context(const project::Project& project, const project::Image& image, c
   if (!image.workload.empty()) build.named_contexts["workload"] = staged;
 }
 
+// A Dockerfile error in a rendered `dockerfile: *.j2`, pointed at the template line that gave
+// the rendered line when exactly one can have; else at the rendered copy, naming the template.
+[[noreturn]] void rethrow_at_template(const project::Project& project, const project::Image& image,
+                                      const std::string& rendered, const dockerfile::DockerfileError& error) {
+  const std::string source = render::template_source(project.dir, image.dockerfile).value_or("");
+  const std::string rendered_line(line_of(rendered, error.line()));
+  const int line = source.empty() || error.line() == 0 ? 0 : render::locate_template_line(source, rendered_line);
+  const std::string shown = fs::exists(project.dir / "templates" / image.dockerfile)
+                                ? (fs::path("templates") / image.dockerfile).string()
+                                : image.dockerfile;
+  if (line == 0)
+    throw dockerfile::DockerfileError(error.file(), error.line(), error.column(),
+                                      error.message() + " (rendered from " + shown + ")", rendered, error.kind());
+  throw dockerfile::DockerfileError(shown, line, 0,
+                                    error.message() + "\n  rendered (line " + std::to_string(error.line()) +
+                                        " of " + error.file() + "): " + rendered_line,
+                                    source, error.kind());
+}
+
 }  // namespace
 
 std::vector<ProjectImage> build_project_images(const project::Project& project, const ProjectImageOptions& options,
@@ -175,7 +197,13 @@ std::vector<ProjectImage> build_project_images(const project::Project& project, 
     const std::string reference = render::default_image_reference(project, image);
     build::BuildOptions build = options.build;
     set_context(project, image, stage(project, image, reference, options), build);
-    build::BuildResult result = build::build_image(build, store);
+    build::BuildResult result;
+    try {
+      result = build::build_image(build, store);
+    } catch (const dockerfile::DockerfileError& e) {
+      if (image.dockerfile.empty() || !render::dockerfile_is_template(image)) throw;
+      rethrow_at_template(project, image, read_file(build.dockerfile), e);
+    }
     const oci::Descriptor manifest = image::write_to_layout(*store, result.image);
     store->tag(reference, manifest);
     built.push_back({name, reference, std::move(result), manifest});
