@@ -168,6 +168,13 @@ TEST_F(OwnProjectTest, LocalRunsTakeNoBuildAndGivenImagesWithoutBuilding) {
   EXPECT_NE(given.out.find("(given; not built)"), std::string::npos) << given.out;
   EXPECT_NE(given.out.find("\"value\": 0.6"), std::string::npos) << given.out;
   EXPECT_NE(given.out.find("PATH=/opt/conda/bin:"), std::string::npos) << given.out;
+  // The run record names the image that ran.
+  int named = 0;
+  for (const auto& run : fs::directory_iterator(project / ".gkebuild/runs")) {
+    const auto record = nlohmann::json::parse(read_file(run.path() / "run.json"));
+    named += record["images"]["trainer"] == reference;
+  }
+  EXPECT_EQ(named, 1);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ namespace fs = std::filesystem;
 struct LocalImage {
   std::string digest;
   std::vector<std::string> env;
+  std::string reference;  // the pushed image it was pulled from; empty for a local build
 };
 
 registry::SessionOptions session_of(const SubmitOptions& submit) {
@@ -58,7 +59,7 @@ LocalImage pulled_image(const std::string& reference, const fs::path& layout, co
   registry::PullOptions pull;
   pull.session = session_of(submit);
   auto pulled = registry::pull_image(registry::parse_reference(reference), store, pull);
-  return {pulled.descriptor.digest.str(), pulled.config.config.env};
+  return {pulled.descriptor.digest.str(), pulled.config.config.env, reference};
 }
 
 // The image as a cluster submit would take it: --image NAME=REF (pinned by digest) pulled into
@@ -119,6 +120,7 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   }
   const LocalImage built = local_image(project, image, layout, options, request, err);
   request.image_env[image] = built.env;
+  if (!built.reference.empty()) request.image_references[image] = built.reference;  // the record names it
   const bool gpu = localrun::find_host_gpu().present();
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
