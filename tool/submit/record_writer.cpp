@@ -30,6 +30,7 @@ runrecord::JobState record_state(JobState state) {
     case JobState::Running: return runrecord::JobState::running;
     case JobState::Succeeded: return runrecord::JobState::succeeded;
     case JobState::Failed: return runrecord::JobState::failed;
+    case JobState::Stopped: return runrecord::JobState::stopped;
   }
   return runrecord::JobState::pending;
 }
@@ -61,7 +62,18 @@ void save_positions(const fs::path& run_dir, const std::vector<JobProgress>& job
 }  // namespace
 
 RecordWriter::RecordWriter(fs::path run_dir, runrecord::RunRecord record)
-    : dir_(std::move(run_dir)), record_(std::move(record)) {}
+    : dir_(std::move(run_dir)), record_(std::move(record)) {
+  for (std::size_t i = 0; i < record_.jobs.size(); ++i) job_index_.emplace(record_.jobs[i].name, i);
+}
+
+void RecordWriter::append_result(const std::string& job, json result) {
+  if (const auto found = job_index_.find(job); found != job_index_.end()) {
+    const auto& entry = record_.jobs[found->second];
+    result["parameters"] = entry.parameters;
+    result["accelerator"] = entry.accelerator ? json(*entry.accelerator) : json(nullptr);
+  }
+  runrecord::append_result_line(dir_, job, result);
+}
 
 void RecordWriter::jobs_changed(const std::vector<JobProgress>& jobs) {
   update_record(record_, jobs);
@@ -77,11 +89,11 @@ void RecordWriter::log_line(const std::string& job, const std::string& line) {
   if (!out) out = std::make_unique<std::ofstream>(dir_ / "logs" / (job + ".log"), std::ios::app);
   *out << line << "\n";
   out->flush();
-  if (const json result = result_of(line); !result.is_null()) runrecord::append_result_line(dir_, job, result);
+  if (json result = result_of(line); !result.is_null()) append_result(job, std::move(result));
 }
 
 void RecordWriter::result_line(const std::string& job, const std::string& line) {
-  if (const json result = result_of(line); !result.is_null()) runrecord::append_result_line(dir_, job, result);
+  if (json result = result_of(line); !result.is_null()) append_result(job, std::move(result));
 }
 
 runrecord::RunRecord new_record(const project::Project& project, const RunPlan& plan, const std::string& run,
@@ -141,6 +153,7 @@ void update_record(runrecord::RunRecord& record, const std::vector<JobProgress>&
     if (auto entry = entries.find(job.name); entry != entries.end()) update_job(*entry->second, job);
   }
   if (all_finished && !record.finished) record.finished = runrecord::Clock::now();
+  if (all_finished) record.runner.reset();  // nothing of a local run goes on any more
 }
 
 std::vector<JobProgress> progress_from_record(const fs::path& run_dir, const runrecord::RunRecord& record) {
