@@ -4,11 +4,16 @@
 # PyTorch's matmul (when python3 has torch), conv-bench on every layer, mnist-train on the GPU
 # beside its CPU path, examples/saxpy built by CMake + nvcc for the GPU found, the same example
 # run by `gkebuild submit --local` under runc with the GPU passed through, and the demo's GEMM
-# comparison (examples/gemm-compare) the same way.
+# comparison (examples/gemm-compare) the same way. The part `cnn` (about 3 minutes) is the CNN of
+# mnist-train alone: its GPU tests (cuDNN against the CPU step by step in fp32, tf32 and fp16,
+# a checkpoint resumed on the GPU), compute-sanitizer (memcheck; racecheck of its own kernels), a real SIGTERM in epoch 2
+# and a restart that must end with the unbroken run's weights, and bench/workloads/mnist.sh (MLP
+# and CNN in every precision, and on the CPU path).
 #
 #   scripts/gpu-check.sh --stage BIN_DIR [ARCH]   here: builds (Release, CUDA for ARCH, default
 #                                                 90) and copies the programs, gkebuild and runc
-#   scripts/gpu-check.sh BIN_DIR OUT_DIR [workloads] [saxpy] [submit] [demo]   on the GPU machine
+#   scripts/gpu-check.sh BIN_DIR OUT_DIR [workloads] [saxpy] [submit] [demo] [cnn]   on the GPU machine
+#                                                 (no part named: all five)
 #
 # OUT_DIR gets log.txt and one results-*.jsonl per program; exit 1 when a step failed.
 # Not part of CI (CI has no GPU). Each step has its own time limit, so one that hangs does not
@@ -36,7 +41,7 @@ fi
 bin=$(cd "$1" && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 shift 2
-parts=" ${*:-workloads saxpy submit demo} "
+parts=" ${*:-workloads saxpy submit demo cnn} "
 log="$out/log.txt"
 exec > >(tee -a "$log") 2>&1
 failed=0
@@ -107,9 +112,66 @@ PY
   fi
   run_jsonl conv 300 "$bin/conv-bench" --precision fp32,fp16,bf16 --reps 20
   step mnist-synth 120 "$bin/mnist-synth" --out "$out/mnist" --train 60000 --test 10000
-  run_jsonl mnist-gpu 300 "$bin/mnist-train" --data "$out/mnist" --epochs 3 --hidden 256 --device cuda
-  run_jsonl mnist-cpu 300 "$bin/mnist-train" --data "$out/mnist" --epochs 1 --hidden 256 --device cpu
+  run_jsonl mnist-gpu 300 "$bin/mnist-train" --model mlp --data "$out/mnist" --epochs 3 --hidden 256 --device cuda
+  run_jsonl mnist-cpu 300 "$bin/mnist-train" --model mlp --data "$out/mnist" --epochs 1 --hidden 256 --device cpu
   rm -rf "$out/mnist"
+}
+
+# mnist-train's CNN: its GPU tests, compute-sanitizer over its kernels, a real preemption and
+# resume on the GPU, and the MLP beside the CNN in every precision (bench/workloads/mnist.sh).
+cnn() {
+  step cnn-gpu-tests 240 "$bin/workloads_gpu_test" --gtest_color=no \
+    --gtest_filter='GpuCnn*:Precisions/GpuCnn*:Gpu.Cnn*:Gpu.CudaTraining*'
+  if command -v compute-sanitizer >/dev/null; then
+    step "cnn compute-sanitizer memcheck" 120 compute-sanitizer --tool memcheck --error-exitcode 9 \
+      "$bin/workloads_gpu_test" --gtest_color=no --gtest_filter='Precisions/GpuCnn.CudnnFollowsTheCpuStepForStep/fp16'
+    # Shared memory (the bias gradient's reduction) in our kernels only: cuDNN's are not ours.
+    step "cnn compute-sanitizer racecheck" 120 compute-sanitizer --tool racecheck --error-exitcode 9 \
+      --kernel-name kns=gkebuild "$bin/workloads_gpu_test" --gtest_color=no \
+      --gtest_filter='Precisions/GpuCnn.CudnnFollowsTheCpuStepForStep/fp32'
+  fi
+  local data=/tmp/gpu-check-mnist
+  rm -rf "$data"
+  step cnn-synth 120 "$bin/mnist-synth" --out "$data" --train 60000 --test 10000
+  export -f resume_after_sigterm
+  export bin out
+  step cnn-resume-after-sigterm 240 bash -c 'resume_after_sigterm "$0"' "$data"
+  step cnn-bench 300 "$root/bench/workloads/mnist.sh" --bin "$bin" --device cuda --out "$out/mnist-bench"
+  step cnn-bench-cpu 300 "$root/bench/workloads/mnist.sh" --bin "$bin" --device cpu --epochs 1 \
+    --out "$out/mnist-bench-cpu"
+  rm -rf "$data"
+}
+
+# The CNN on the GPU stopped by SIGTERM once epoch 1's lines are out (epoch 1's checkpoint is
+# written before them), then started again with the same command: its final checkpoint must be
+# byte for byte the one of a run that was never stopped.
+resume_after_sigterm() {
+  local data=$1 device=${2:-cuda} dir=/tmp/gpu-check-resume
+  rm -rf "$dir" && mkdir -p "$dir"
+  local args=(--device "$device" --data "$data" --model cnn --epochs 3 --seed 7)
+  "$bin/mnist-train" "${args[@]}" --save "$dir/unbroken.ckpt" > "$out/results-cnn-unbroken.jsonl" || return 1
+  "$bin/mnist-train" "${args[@]}" --checkpoint-dir "$dir/ckpt" --save "$dir/resumed.ckpt" \
+    > "$out/results-cnn-stopped.jsonl" 2> "$dir/stopped.err" &
+  local pid=$!
+  until grep -q '"epoch":1' "$out/results-cnn-stopped.jsonl" 2>/dev/null; do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.01
+  done
+  kill -TERM "$pid"
+  wait "$pid"
+  local rc=$?
+  cat "$dir/stopped.err"
+  [[ $rc == 130 ]] && grep -q 'SIGTERM in epoch 2' "$dir/stopped.err" || { echo "not stopped in epoch 2 (exit $rc)"; return 1; }
+  "$bin/mnist-train" "${args[@]}" --checkpoint-dir "$dir/ckpt" --save "$dir/resumed.ckpt" \
+    > "$out/results-cnn-resumed.jsonl" 2> "$dir/resumed.err" || return 1
+  cat "$dir/resumed.err"
+  grep -q 'resuming from .*epoch-000001.ckpt' "$dir/resumed.err" || return 1
+  if cmp -s "$dir/unbroken.ckpt" "$dir/resumed.ckpt"; then
+    echo "resumed on the GPU: the final checkpoint is byte for byte the unbroken run's"
+  else
+    echo "resumed on the GPU: the final checkpoint DIFFERS from the unbroken run's"
+    return 1
+  fi
 }
 
 # The saxpy example as gkebuild image builds it (CMake, Ninja, Release), for this GPU only.
@@ -152,7 +214,7 @@ demo() {
     "$bin/gkebuild" report -f "$project/gkebuild.yaml" "$(ls "$project/.gkebuild/runs")"
 }
 
-for part in workloads saxpy submit demo; do
+for part in workloads saxpy submit demo cnn; do
   [[ $parts == *" $part "* ]] || continue
   if [[ $part == submit || $part == demo ]] && [[ -z $accelerator ]]; then
     echo "== $part: no catalog accelerator for compute capability $arch"

@@ -38,6 +38,19 @@ struct RunRequest {
     std::string id;
   };
   std::vector<CacheMount> cache_mounts;
+  // --mount=type=secret (build/build_secrets.h): `value` is set when the build has the secret;
+  // a mount whose secret the build lacks (and is not required) is left out of the request.
+  struct SecretMount {
+    std::string id;
+    std::string target;  // a read-only file there, or "" (only env)
+    std::string env;     // a variable of this RUN only, or ""
+    bool required = false;
+    uint32_t mode = 0400;
+    uint32_t uid = 0;
+    uint32_t gid = 0;
+    std::string value;
+  };
+  std::vector<SecretMount> secret_mounts;
   // Each line the command writes (stdout and stderr), for the person watching.
   std::function<void(std::string_view line)> output;
 };
@@ -62,6 +75,8 @@ struct BuildOptions {
   // DIR as from a build context (no .dockerignore of the main context applies there).
   std::map<std::string, std::filesystem::path> named_contexts;
   std::map<std::string, std::string> build_args;  // --build-arg NAME=VALUE
+  // --secret id=…: id -> value, in memory only; RUN --mount=type=secret hands them to one RUN.
+  std::map<std::string, std::string> secrets;
   std::string target;  // --target: the stage to build (name or index); empty: the last
   // Docker's image format keeps Healthcheck, Shell and OnBuild in the config; OCI's has no
   // such keys, and buildah drops them with a warning, as this does.

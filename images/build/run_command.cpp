@@ -54,7 +54,8 @@ RunRequest::CacheMount parse_cache_mount(const std::string& value) {
     }
   }
   if (type != "cache") {
-    throw std::invalid_argument("RUN --mount=type=" + type + " is not supported: only type=cache mounts are");
+    throw std::invalid_argument("RUN --mount=type=" + type +
+                                " is not supported: only type=cache and type=secret mounts are");
   }
   if (!mount.target.starts_with('/')) {
     throw std::invalid_argument("RUN --mount=type=cache needs target=/ABSOLUTE/DIR");

@@ -5,6 +5,8 @@
 #include "base/atomic_file.h"
 #include "base/printable.h"
 #include "base/rfc3339.h"
+#include "base/secret_mask.h"
+#include "build/build_secrets.h"
 #include "build/image_users.h"
 #include "build/run_command.h"
 #include "dockerfile/dockerfile_error.h"
@@ -305,6 +307,22 @@ void StageBuilder::workdir(const Instruction& in) {
   append(in, std::move(layer));
 }
 
+// A secret the build has is handed to this RUN; one it lacks is left out, unless required.
+void StageBuilder::add_secret_mount(const Instruction& in, const dockerfile::Flag& flag, const std::string& value,
+                                    RunRequest& request) const {
+  RunRequest::SecretMount mount = parse_secret_mount(value);
+  const auto given = options_.secrets.find(mount.id);
+  if (given == options_.secrets.end()) {
+    if (mount.required)
+      fail_at(in, flag.column, "RUN --mount=type=secret,id=" + printable(mount.id) + " is required, and the build has "
+                               "no secret '" + printable(mount.id) + "' (gkebuild image --secret id=" +
+                               printable(mount.id) + ",src=FILE or env=VAR, or the image's secrets: in gkebuild.yaml)");
+    return;
+  }
+  mount.value = given->second;
+  request.secret_mounts.push_back(std::move(mount));
+}
+
 void StageBuilder::run_step(const Instruction& in) {
   RunRequest request;
   request.image = image_;
@@ -319,13 +337,18 @@ void StageBuilder::run_step(const Instruction& in) {
   for (const auto& flag : in.flags) {
     std::string value = word(in, flag.value);
     try {
-      if (flag.name == "mount") request.cache_mounts.push_back(parse_cache_mount(value));
+      if (flag.name == "mount" && mount_type(value) == "secret") add_secret_mount(in, flag, value, request);
+      else if (flag.name == "mount") request.cache_mounts.push_back(parse_cache_mount(value));
       if (flag.name == "network") check_network(value);
     } catch (const std::invalid_argument& e) {
       fail_at(in, flag.column, e.what());
     }
   }
-  request.output = [this](std::string_view line) { progress(std::string(line)); };
+  std::vector<std::string> secret_values;
+  for (const auto& m : request.secret_mounts) secret_values.push_back(m.value);
+  request.output = [this, secret_values](std::string_view line) {
+    progress(mask_secrets(std::string(line), secret_values));
+  };
   // As BuildKit: the parent chain, the command, and the environment it runs with.
   std::string material = "run\n";
   for (const auto& layer : image_.layers()) material += layer.diff_id.str() + "\n";
@@ -334,6 +357,10 @@ void StageBuilder::run_step(const Instruction& in) {
   for (const auto& e : request.env) material += e + "\n";
   material += request.user + "\n" + request.working_dir + "\n";
   for (const auto& m : request.cache_mounts) material += m.target + "\n" + m.id + "\n";
+  // The mount, never the value: a changed secret does not rerun the step (as BuildKit).
+  for (const auto& m : request.secret_mounts)
+    material += "secret " + m.id + "\n" + m.target + "\n" + m.env + "\n" + std::to_string(m.mode) + " " +
+                std::to_string(m.uid) + " " + std::to_string(m.gid) + "\n";
   const auto& c = options_.compression;
   material += std::string(layer::name_of(c.kind)) + " " + std::to_string(layer::effective_level(c)) + " " +
               std::to_string(options_.source_date_epoch);
@@ -349,10 +376,12 @@ void StageBuilder::run_step(const Instruction& in) {
     } catch (const Error& e) {
       // The step's kind stays (a command that fails is a failed build, exit 1, not bad input);
       // the message gains the Dockerfile's line.
-      throw DockerfileError(shared_.dockerfile.file, in.line, in.column, printable_lines(e.what()),
-                            shared_.dockerfile.source, e.kind());
+      throw DockerfileError(shared_.dockerfile.file, in.line, in.column,
+                            printable_lines(mask_secrets(e.what(), secret_values)), shared_.dockerfile.source,
+                            e.kind());
     } catch (const std::exception& e) {
-      throw DockerfileError(shared_.dockerfile.file, in.line, in.column, "RUN failed: " + printable_lines(e.what()),
+      throw DockerfileError(shared_.dockerfile.file, in.line, in.column,
+                            "RUN failed: " + printable_lines(mask_secrets(e.what(), secret_values)),
                             shared_.dockerfile.source, ErrorKind::kFailed);
     }
     built = unlocked([&] { return layer::write_layer(*store_, changes.entries, {c, options_.source_date_epoch}); });

@@ -74,6 +74,8 @@ class StageBuilder {
   [[noreturn]] void fail(const Instruction& in, const std::string& message) const { fail_at(in, in.column, message); }
   [[noreturn]] void fail_at(const Instruction& in, int column, const std::string& message) const;
   void progress(const std::string& message) const;
+  void add_secret_mount(const Instruction& in, const dockerfile::Flag& flag, const std::string& value,
+                        RunRequest& request) const;
   void warn(const std::string& message) const;
   std::optional<std::string> lookup(std::string_view name) const;
   dockerfile::Lookup lookup_fn() const;

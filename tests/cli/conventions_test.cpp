@@ -167,7 +167,7 @@ TEST_F(CliConventions, ImageTakesTheDockerfileAsDockerfileOnly) {
 TEST_F(CliConventions, VersionIsCMakesProjectVersion) {
   const auto version = from_outside("version");
   EXPECT_EQ(version.exit_code, 0);
-  EXPECT_EQ(version.out, std::string("gkebuild ") + GKEBUILD_PROJECT_VERSION + "\n");
+  EXPECT_TRUE(version.out.starts_with(std::string("gkebuild ") + GKEBUILD_PROJECT_VERSION + "\n")) << version.out;
   const auto flag = from_outside("--version");
   EXPECT_EQ(flag.out, version.out);
 }
@@ -187,7 +187,7 @@ TEST_F(CliConventions, EveryListedCommandAnswersToItsName) {
     names.emplace_back();
     words >> names.back();
   }
-  EXPECT_EQ(names.size(), 13u) << help.out;
+  EXPECT_EQ(names.size(), 15u) << help.out;  // init and the one main added
   for (const auto& name : names) {
     const auto own = from_outside(name + " --help");
     EXPECT_EQ(own.exit_code, 0) << name << ": " << own.all();
@@ -195,7 +195,7 @@ TEST_F(CliConventions, EveryListedCommandAnswersToItsName) {
   }
   const auto typo = from_outside("rendr");
   EXPECT_EQ(typo.exit_code, 2);
-  EXPECT_TRUE(contains(typo.all(), "A subcommand is required")) << typo.all();
+  EXPECT_TRUE(contains(typo.err, "unknown command 'rendr' (did you mean 'render'?)")) << typo.all();
 }
 
 // -o is one flag group: each data command checks the format against its own list the same way,

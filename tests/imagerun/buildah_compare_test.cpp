@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "busybox_base.h"
+#include "rootfs_tree.h"
 #include "common/run.h"
 #include "common/temp_dir.h"
 #include "image/layout_source.h"
@@ -23,26 +24,6 @@ namespace fs = std::filesystem;
 using gkebuild::testing::run_command;
 using gkebuild::testing::shell_quoted;
 using gkebuild::testing::TempDir;
-
-// Each path of an unpacked root file system, described by what the comparison looks at.
-std::map<std::string, std::string> tree_of(const fs::path& rootfs) {
-  std::map<std::string, std::string> out;
-  for (auto it = fs::recursive_directory_iterator(rootfs); it != fs::recursive_directory_iterator(); ++it) {
-    const fs::path& path = it->path();
-    struct stat st {};
-    ::lstat(path.c_str(), &st);
-    std::ostringstream d;
-    d << std::oct << (st.st_mode & 0177777) << std::dec << " " << st.st_uid << ":" << st.st_gid;
-    if (S_ISREG(st.st_mode)) {
-      std::ifstream in(path, std::ios::binary);
-      const std::string content(std::istreambuf_iterator<char>(in), {});
-      d << " links=" << st.st_nlink << " " << (content.size() < 100 ? content : std::to_string(std::hash<std::string>()(content)));
-    }
-    if (S_ISLNK(st.st_mode)) d << " -> " << fs::read_symlink(path).string();
-    out[fs::relative(path, rootfs).string()] = d.str();
-  }
-  return out;
-}
 
 std::string run_or_fail(const std::string& command) {
   const auto result = run_command(command);
@@ -93,7 +74,7 @@ class BuildahCompareTest : public ::testing::Test {
   std::map<std::string, std::string> unpacked(const fs::path& layout, const std::string& tag) {
     const fs::path bundle = dir_ / ("bundle-" + layout.filename().string() + "-" + tag);
     run_or_fail("umoci unpack --image " + shell_quoted(layout.string() + ":" + tag) + " " + shell_quoted(bundle.string()));
-    return tree_of(bundle / "rootfs");
+    return testing::tree_of(bundle / "rootfs");
   }
 
   void expect_same(const std::string& script, const std::string& tag, const std::string& user = "") {

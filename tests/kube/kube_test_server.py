@@ -12,7 +12,8 @@ delete with a propagation policy, bearer tokens and client certificates,
 
 What a real server decides lives in modules beside this one: server_side_apply.py (list-map
 merges, managedFields, conflicts), api_defaults.py (defaults, immutable Job fields),
-job_controller.py (retries, podFailurePolicy, deadlines, TTL, Indexed Jobs), pod_failures.py
+job_controller.py (retries, podFailurePolicy, deadlines, TTL, Indexed Jobs), secret_objects.py
+(Secrets' data, stringData and keys, their garbage collection, secretKeyRef), pod_failures.py
 (OOM, eviction, spot and scheduler preemption), watch_window.py (watch timeouts, bookmarks,
 compaction), pod_logs.py (log options), kueue_model.py (Kueue's admission).
 
@@ -104,6 +105,7 @@ import job_controller
 import kueue_model
 import pod_failures
 import pod_logs
+import secret_objects
 import server_side_apply
 import watch_window
 from api_contract import Contract
@@ -344,6 +346,8 @@ class Store:
         obj = copy.deepcopy(obj)
         obj["metadata"]["resourceVersion"] = str(self.next_rv())
         self.remember(plural, ns, "DELETED", obj)
+        if plural == "jobs":  # the garbage collector: Secrets the run's Jobs owned
+            secret_objects.collect_garbage(self, ns)
         self.cond.notify_all()
         return obj
 
@@ -499,8 +503,11 @@ class Store:
         for var in ((pod["spec"].get("containers") or [{}])[0].get("env") or []):
             field = ((var.get("valueFrom") or {}).get("fieldRef") or {}).get("fieldPath", "")
             match = re.match(r"^metadata\.(annotations|labels)\['(.+)'\]$", field)
+            secret = secret_objects.resolve(STORE, metadata.get("namespace", ""), var)
             if "value" in var:
                 values[var["name"]] = var["value"]
+            elif secret is not None:
+                values[var["name"]] = secret
             elif match:
                 values[var["name"]] = (metadata.get(match.group(1)) or {}).get(match.group(2), "")
             elif field in ("metadata.name", "metadata.namespace"):
@@ -1310,12 +1317,26 @@ def apply_configuration(route, current, applied, managers, manager, force):
                        for owner, path in conflict.conflicts]})
     except api_defaults.Invalid as refused:
         raise invalid(route, route["name"], refused.causes)
+    check_secret(route, result, current)
     result["metadata"]["managedFields"] = managers.managed_fields()
     return result
 
 
+def check_secret(route, obj, current):
+    """A Secret's data, stringData, keys and type as the API server checks them (secret_objects.py)."""
+    if route["kind"] != "Secret":
+        return
+    try:
+        causes = secret_objects.prepare(obj, current)
+    except secret_objects.BadRequest as error:
+        raise ApiFailure(400, "BadRequest", str(error))
+    if causes:
+        raise invalid(route, obj["metadata"].get("name", ""), causes)
+
+
 def record_creation(route, obj, manager):
     """A create's defaults, and its manager owning what it set (managedFields, operation Update)."""
+    check_secret(route, obj, None)
     managers = server_side_apply.record_create(obj, manager, route["apiVersion"], now_rfc3339(), schemas())
     api_defaults.prepare_create(obj)
     obj["metadata"]["managedFields"] = managers.managed_fields()

@@ -331,3 +331,35 @@ TEST(KubeTestServerContract, AnUndeclaredParameterAndAnUnknownFieldAreViolations
 
 }  // namespace
 }  // namespace gkebuild
+
+namespace gkebuild {
+namespace {
+
+// Secrets as the API server treats them (secret_objects.py), through kubectl: data is base64,
+// stringData is merged into it and never stored, keys are config keys, type never changes.
+TEST_F(KubectlTest, SecretsKeepDataAsTheApiServerDoes) {
+  const std::string text = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: mixed\n";
+  auto created = kubectl("apply --server-side -f " +
+                         write("tok.yaml", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: tok\nstringData: {HF_TOKEN: abc}\n"));
+  ASSERT_EQ(created.exit_code, 0) << created.all();
+  EXPECT_EQ(kubectl("get secret tok -o jsonpath={.type}/{.data.HF_TOKEN}").out, "Opaque/YWJj");
+  auto applied = kubectl("apply --server-side -f " +
+                         write("mixed.yaml", text + "data: {A: eA==}\nstringData: {B: plain, A: wins}\n"));
+  ASSERT_EQ(applied.exit_code, 0) << applied.all();
+  auto stored = json::parse(kubectl("get secret mixed -o json").out);
+  EXPECT_EQ(stored["data"], json({{"A", "d2lucw=="}, {"B", "cGxhaW4="}}));
+  EXPECT_FALSE(stored.contains("stringData"));
+  auto bad_key = kubectl("apply --server-side -f " + write("key.yaml", text + "data: {'bad key': eA==}\n"));
+  EXPECT_NE(bad_key.exit_code, 0);
+  EXPECT_NE(bad_key.err.find("a valid config key must consist of alphanumeric characters"), std::string::npos)
+      << bad_key.err;
+  auto bad_data = kubectl("apply --server-side -f " + write("data.yaml", text + "data: {A: 'not base64!'}\n"));
+  EXPECT_NE(bad_data.exit_code, 0);
+  EXPECT_NE(bad_data.err.find("illegal base64 data"), std::string::npos) << bad_data.err;
+  auto retyped = kubectl("apply --server-side -f " + write("type.yaml", text + "type: kubernetes.io/basic-auth\n"));
+  EXPECT_NE(retyped.exit_code, 0);
+  EXPECT_NE(retyped.err.find("field is immutable"), std::string::npos) << retyped.err;
+}
+
+}  // namespace
+}  // namespace gkebuild

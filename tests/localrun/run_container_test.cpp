@@ -10,6 +10,7 @@
 
 #include "common/temp_dir.h"
 #include "image_fixture.h"
+#include "localrun/bundle.h"
 #include "localrun/local_run.h"
 
 namespace gkebuild::localrun {
@@ -273,6 +274,29 @@ TEST_F(RunContainerTest, StopContainerEndsARunFromOutside) {
   EXPECT_EQ(result.reason, "exit code 137");
   EXPECT_FALSE(stop_container(s.name, work.path()));
   expect_clean();
+}
+
+}  // namespace
+}  // namespace gkebuild::localrun
+
+namespace gkebuild::localrun {
+namespace {
+
+// config.json holds the container's environment (a run's secret values among it): the bundle
+// is the owner's only, and goes with the Bundle.
+TEST(BundleAccess, ConfigIsOwnerOnlyAndGoesWithTheBundle) {
+  if (::geteuid() != 0) GTEST_SKIP() << "the overlay mount needs root";
+  TempDir dir;
+  std::filesystem::create_directories(dir / "image");
+  std::filesystem::path folder = dir / "bundles" / "job";
+  {
+    const Bundle bundle(folder, dir / "image");
+    bundle.write_config("{\"process\": {\"env\": [\"WANDB_API_KEY=value\"]}}");
+    EXPECT_EQ(std::filesystem::status(folder).permissions(), std::filesystem::perms::owner_all);
+    EXPECT_EQ(std::filesystem::status(folder / "config.json").permissions(),
+              std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  }
+  EXPECT_FALSE(std::filesystem::exists(folder));
 }
 
 }  // namespace

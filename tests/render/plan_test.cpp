@@ -73,7 +73,7 @@ TEST(Plan, GemmCompareIsTheGridTimesTheAccelerators) {
 
 TEST(Plan, SeedsBecomeOneIndexedJobPerPoint) {
   const auto items = plan("mnist");
-  EXPECT_EQ(count(items, "job.yaml.j2"), 2 * 2);  // lr x accelerators, seeds inside each Job
+  EXPECT_EQ(count(items, "job.yaml.j2"), 2 * 4);  // lr x accelerators, seeds inside each Job
   EXPECT_EQ(count(items, "driver-installer-cos.yaml.j2"), 1);
   EXPECT_EQ(count(items, "nfs.yaml.j2"), 1);
   for (const auto& item : items) {
@@ -88,7 +88,7 @@ TEST(Plan, PodsGetOnePerSeed) {
   RenderOptions options;
   options.targets = {"pod/train"};
   const auto items = plan("mnist", options);
-  EXPECT_EQ(count(items, "pod.yaml.j2"), 2 * 2 * 3);
+  EXPECT_EQ(count(items, "pod.yaml.j2"), 2 * 4 * 3);
   EXPECT_EQ(count(items, "job.yaml.j2"), 0);
 }
 
@@ -98,7 +98,7 @@ TEST(Plan, EachPodOfASeededExperimentIsNamedForItsSeed) {
   std::vector<std::string> files;
   for (const auto& item : plan("mnist", options))
     if (item.template_name == "pod.yaml.j2") files.push_back(item.file_name);
-  ASSERT_EQ(files.size(), 12u);
+  ASSERT_EQ(files.size(), 24u);
   EXPECT_EQ(files[0], "pod-train-nvidia-tesla-t4-0-seed0.yaml");
   EXPECT_EQ(files[2], "pod-train-nvidia-tesla-t4-0-seed2.yaml");
   EXPECT_EQ(files[3], "pod-train-nvidia-tesla-t4-1-seed0.yaml");

@@ -90,7 +90,7 @@ TEST(RenderExamples, MnistHasIndexedJobsStorageAndDriverInstaller) {
   const auto files = render_example("mnist", options);
   std::map<std::string, int> kinds;
   for (const auto& file : files) ++kinds[file.object_kind];
-  EXPECT_EQ(kinds["Job"], 4);
+  EXPECT_EQ(kinds["Job"], 8);  // 4 accelerators x 2 learning rates
   EXPECT_EQ(kinds["DaemonSet"], 1);
   EXPECT_EQ(kinds["PersistentVolumeClaim"], 2);
   EXPECT_EQ(kinds["PersistentVolume"], 1);
@@ -104,7 +104,15 @@ TEST(RenderExamples, MnistHasIndexedJobsStorageAndDriverInstaller) {
   EXPECT_EQ(args[1].as<std::string>(), "/storage/mnist-data");
   EXPECT_EQ(args[3].as<std::string>(), "7");                 // values.epochs
   EXPECT_EQ(args[7].as<std::string>(), "$(GKEBUILD_SEED)");  // seed = completion index
-  EXPECT_EQ(args[9].as<std::string>(), "/storage/train/lr0.01/seed$(GKEBUILD_SEED).ckpt");
+  EXPECT_EQ(args[9].as<std::string>(), "/storage/train/nvidia-tesla-t4/lr0.01/seed$(GKEBUILD_SEED).ckpt");
+  // One checkpoint folder per Job and seed: a preempted pod's replacement (same Job, same
+  // index) resumes from it; another run starts afresh.
+  EXPECT_EQ(args[15].as<std::string>(),
+            "/storage/checkpoints/" + job["metadata"]["labels"]["gkebuild.io/run"].as<std::string>() +
+                "/train-nvidia-tesla-t4-lr0.01/seed$(GKEBUILD_SEED)");
+  EXPECT_EQ(job["spec"]["template"]["spec"]["nodeSelector"]["cloud.google.com/gke-spot"].as<std::string>(), "true");
+  EXPECT_EQ(job["spec"]["podFailurePolicy"]["rules"][0]["onPodConditions"][0]["type"].as<std::string>(),
+            "DisruptionTarget");
 }
 
 TEST(RenderExamples, DockerfileKeepsLibrariesAndWorkloadInSeparateLayers) {

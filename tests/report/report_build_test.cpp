@@ -57,11 +57,12 @@ TEST(ReportBuild, MarkdownCarriesTheHandComputedFigures) {
   //   spot $0.0001364 ($0.000125-$0.00015); per 1,000 samples 0.36 x (1000 / 22000) / 3600 =
   //   $0.000004545 (0.000004167-0.000005), spot $0.000002273; 40 s = 0.01111 GPU-hours = $0.004.
   // CPU: median of 1000, 1200, 1100 = 1100; 50 s; no price; 1100 / 22000 = 0.05x.
+  //   Time per epoch: 60000 / 22000 = 2.727 s; the CPU's 60000 / 1100 = 54.55 s.
   EXPECT_TRUE(contains(md,
-      "| nvidia-tesla-t4 | 3 | 22000 | 20000 | 24000 | 40 s | 0.01111 | $0.004 | $0.002 | "
+      "| nvidia-tesla-t4 | 3 | 22000 | 20000 | 24000 | 40 s | 0.01111 | $0.004 | $0.002 | 2.73 s | "
       "$0.0002727 ($0.00025-$0.0003) | $0.0001364 ($0.000125-$0.00015) | "
       "$0.000004545 ($0.000004167-$0.000005) | $0.000002273 ($0.000002083-$0.0000025) | 1.00x | 1.00x | - |\n"
-      "| cpu (local) | 3 | 1100 | 1000 | 1200 | 50 s | n/a | n/a | n/a | n/a | n/a | n/a | n/a | 0.05x | n/a | - |\n"))
+      "| cpu (local) | 3 | 1100 | 1000 | 1200 | 50 s | n/a | n/a | n/a | 54.5 s | n/a | n/a | n/a | n/a | 0.05x | n/a | - |\n"))
       << md;
   // 0.6745 x (2 - 8.2) / MAD; MAD = median(0.2, 0.2, 0.6, 6.2) = 0.4, so z = -10.45.
   EXPECT_TRUE(contains(md, "- gemm-bench fp32 k=4096 m=4096 n=4096, nvidia-l4: 2 TFLOP/s (modified z -10.5, "
@@ -158,6 +159,42 @@ TEST(ReportBuild, CsvHasOneRowPerAcceleratorCaseAndUnitOfWork) {
                             "60.0,"));
   EXPECT_TRUE(contains(csv, ",10^15 FLOP,")) << csv;
   EXPECT_TRUE(contains(csv, ",\"1,000 samples\",")) << csv;
+}
+
+// The accelerator comparison of examples/mnist: the CNN (fp16) on spot L4 and T4 nodes, the
+// T4's first pod preempted in epoch 2 and its replacement resumed. Per accelerator: samples/s,
+// time and cost per epoch, and the last epoch's test accuracy.
+TEST(ReportBuild, CnnRunGivesTimeAndCostPerEpochPerAccelerator) {
+  const Report report = fixture_report({"cnn-20261123-080000"}, "nvidia-tesla-t4");
+  const std::string md = write_markdown(report);
+  EXPECT_TRUE(contains(md, "### mnist-train fp16 batch=64 classes=10 conv1=8 conv2=16 flat=400 hidden=128 inputs=784 "
+                           "kernel=5 model=cnn test_samples=10000 train_samples=60000 lr=0.01 (samples/s)\n"))
+      << md;
+  EXPECT_TRUE(contains(md, "| GPU-hours | cost on demand | cost spot | time per epoch | on demand per epoch | "
+                           "spot per epoch | on demand per 1,000 samples |"))
+      << md;
+  // L4: median of 40000, 48000, 50000 = 48000 samples/s; an epoch of 60000 samples takes
+  //   1.25 s: 0.72 x 1.25 / 3600 = $0.00025 (at 50000: $0.00024, at 40000: $0.0003), spot
+  //   half; 30 s = 0.008333 GPU-hours = $0.006 ($0.003 spot); 48000 / 20000 = 2.4x.
+  // T4: median of 15000, 20000, 24000 = 20000; 3 s an epoch: 0.36 x 3 / 3600 = $0.0003
+  //   (at 24000: $0.00025, at 15000: $0.0004); 60 s = 0.01667 GPU-hours = $0.006.
+  EXPECT_TRUE(contains(md, "| nvidia-l4 | 3 | 48000 | 40000 | 50000 | 30 s | 0.008333 | $0.006 | $0.003 | 1.25 s | "
+                           "$0.00025 ($0.00024-$0.0003) | $0.000125 ($0.00012-$0.00015) | "))
+      << md;
+  EXPECT_TRUE(contains(md, "| nvidia-tesla-t4 | 3 | 20000 | 15000 | 24000 | 60 s | 0.01667 | $0.006 | $0.003 | 3 s | "
+                           "$0.0003 ($0.00025-$0.0004) | $0.00015 ($0.000125-$0.0002) | "))
+      << md;
+  EXPECT_TRUE(contains(md, "| 2.40x | 0.83x | - |\n")) << md;  // L4: (0.00025 / 0.0003) the cost ratio
+  EXPECT_TRUE(contains(md, "| test_accuracy | nvidia-l4 | 1 | 0.985 | 0.985 | 0.985 | fraction |")) << md;
+  EXPECT_TRUE(contains(md, "| test_accuracy | nvidia-tesla-t4 | 1 | 0.984 | 0.984 | 0.984 | fraction |")) << md;
+  const json document = json::parse(write_json(report));
+  const json& l4 = row_of(document, "mnist-train", "nvidia-l4");
+  EXPECT_EQ(l4["cost_per_unit"][0]["unit"], "epoch");
+  expect_figure(l4["cost_per_unit"][0]["seconds"], 60000.0 / 48000);
+  expect_figure(l4["cost_per_unit"][0]["spot_usd"], 0.36 * (60000.0 / 48000) / 3600);
+  const std::string csv = write_csv(report);
+  EXPECT_TRUE(contains(csv, ",nvidia-tesla-t4,1,3,1,20000.0,15000.0,24000.0,60.0,")) << csv;
+  EXPECT_TRUE(contains(csv, ",0.006,0.003,epoch,3.0,0.0003")) << csv;  // seconds_per_unit, then the costs
 }
 
 TEST(ReportBuild, OtherMetricsKeepEveryLineButEarlierEpochs) {

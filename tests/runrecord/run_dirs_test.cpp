@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "common/temp_dir.h"
 #include "runrecord/run_store.h"
 
@@ -11,9 +13,10 @@ namespace fs = std::filesystem;
 
 const TimePoint kNow = *parse_timestamp("2026-11-22T03:15:00.987Z");
 
-void make_run(const fs::path& project, const std::string& name) {
+void make_run(const fs::path& project, const std::string& name, TimePoint created = {}) {
   RunRecord record;
   record.run = name;
+  record.created = created;
   fs::create_directories(runs_dir(project) / name);
   save_run(runs_dir(project) / name, record);
 }
@@ -63,6 +66,21 @@ TEST(RunDirs, FindByNameOrUniquePrefix) {
             "'gemm' names 2 runs; give more of the name:\n  gemm-20261122-031500\n  gemm-20261122-031500-2");
   EXPECT_EQ(find_error(project.path(), "conv-20261122-031501"),
             "no run named 'conv-20261122-031501' (did you mean 'conv-20261122-031500'?)");
+}
+
+// The latest run is the last created, not the last by name (names start with the experiment);
+// the later name wins a tie; an unreadable run.json is no candidate.
+TEST(RunDirs, LatestRunIsTheLastCreated) {
+  TempDir project;
+  EXPECT_FALSE(latest_run(project.path()).has_value());
+  make_run(project.path(), "zeta-20261122-031500", kNow);
+  make_run(project.path(), "alpha-20261122-041500", kNow + std::chrono::hours(1));
+  EXPECT_EQ(latest_run(project.path())->filename(), "alpha-20261122-041500");
+  make_run(project.path(), "beta-20261122-041500", kNow + std::chrono::hours(1));
+  EXPECT_EQ(latest_run(project.path())->filename(), "beta-20261122-041500");
+  fs::create_directories(runs_dir(project.path()) / "omega-20261122-051500");
+  std::ofstream(runs_dir(project.path()) / "omega-20261122-051500" / "run.json") << "{not json";
+  EXPECT_EQ(latest_run(project.path())->filename(), "beta-20261122-041500");
 }
 
 }  // namespace

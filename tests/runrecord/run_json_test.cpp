@@ -91,6 +91,27 @@ TEST(RunJson, SaveThenLoadGivesTheSameRecord) {
   EXPECT_FALSE(loaded.finished);
 }
 
+// The secrets of a run are names only, and appear only in runs that have them.
+TEST(RunJson, SecretNamesRoundTripAndOnlyWhenThere) {
+  TempDir dir;
+  auto original = sample_run();
+  EXPECT_FALSE(to_json(original).contains("secrets"));
+  original.secret = "demo-run-secret-env";
+  original.secret_env = {"WANDB_API_KEY", "HF_TOKEN"};
+  original.secret_refs = {"team-s3"};
+  save_run(dir.path(), original);
+  const auto loaded = load_run(dir.path());
+  EXPECT_EQ(loaded.secret, "demo-run-secret-env");
+  EXPECT_EQ(loaded.secret_env, original.secret_env);
+  EXPECT_EQ(loaded.secret_refs, original.secret_refs);
+  EXPECT_EQ(to_json(loaded)["secrets"],
+            nlohmann::json({{"secret", "demo-run-secret-env"}, {"env", {"WANDB_API_KEY", "HF_TOKEN"}}, {"refs", {"team-s3"}}}));
+  write_file_atomically(dir.path() / "run.json",
+                        "{\"schema\": \"gkebuild.run.v1\", \"run\": \"r\", \"target\": \"cluster\", "
+                        "\"created\": \"2026-11-22T03:15:00Z\", \"jobs\": [], \"secrets\": {\"env\": [1]}}");
+  EXPECT_THROW(load_run(dir.path()), SourceError);
+}
+
 TEST(RunJson, WrittenFormatMatchesTheReadme) {
   auto document = to_json(sample_run());
   EXPECT_EQ(document["schema"], "gkebuild.run.v1");

@@ -13,11 +13,18 @@ TEST_F(RunCommandsTest, FollowUpCommandsReadAndChangeTheRun) {
   ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
   const std::string run = only_run().filename().string();
   EXPECT_NE(submitted.err.find("gkebuild logs " + run + " -f"), std::string::npos) << submitted.err;
+  // The plan summary opens a real submit as it opens a dry run, before anything is applied.
+  const auto summary = submitted.err.find("plan: 4 Jobs, 4 pods, experiment probe");
+  EXPECT_NE(summary, std::string::npos) << submitted.err;
+  EXPECT_NE(submitted.err.find("  nvidia-h100-80gb (spot): 1 Job, 1 pod, 1 GPU at once, $"), std::string::npos)
+      << submitted.err;
+  EXPECT_LT(summary, submitted.err.find("run " + run + ": 4 Jobs")) << submitted.err;
   EXPECT_EQ(job_names("gpu-info").size(), 4u);
 
   const auto listed = gkebuild("runs");
   EXPECT_EQ(listed.exit_code, 0);
-  EXPECT_NE(listed.out.find(run + "  probe  cluster"), std::string::npos) << listed.out;
+  EXPECT_TRUE(listed.out.starts_with("RUN ")) << listed.out;
+  EXPECT_NE(listed.out.find("\n" + run + "  probe       cluster  "), std::string::npos) << listed.out;
 
   const auto followed = gkebuild("logs " + run.substr(0, 12) + " -f");  // a unique prefix
   ASSERT_EQ(followed.exit_code, 0) << followed.err;
@@ -48,6 +55,11 @@ TEST_F(RunCommandsTest, DeletingARunningRunMarksItsJobs) {
   const auto status = gkebuild("status " + run);
   EXPECT_NE(status.out.find("0/4 succeeded, 4 pending"), std::string::npos) << status.out;
   EXPECT_NE(status.out.find("waiting for a GPU node"), std::string::npos) << status.out;
+  // -v: each API request on stderr, method and path only.
+  const auto verbose = gkebuild("status " + run + " -v");
+  EXPECT_NE(verbose.err.find("gkebuild: GET /apis/batch/v1/namespaces/gpu-info/jobs"), std::string::npos)
+      << verbose.err;
+  EXPECT_EQ(verbose.err.find("Authorization"), std::string::npos) << verbose.err;
   ASSERT_EQ(gkebuild("delete " + run).exit_code, 0);
   const auto record = run_json(only_run());
   for (const auto& job : record["jobs"]) {

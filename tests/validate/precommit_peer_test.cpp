@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include "base/atomic_file.h"
 #include "common/run.h"
 #include "common/temp_dir.h"
 
@@ -24,20 +25,29 @@ std::string local_config() {
   return std::string(out.c_str()) + "\n";
 }
 
-TEST(PreCommit, RefusesBadManifestAndAcceptsTheFix) {
-  if (run_command("pre-commit --version >/dev/null 2>&1").exit_code != 0)
-    GTEST_SKIP() << "pre-commit is not installed (scripts/setup.sh installs it)";
+// A scratch folder with gkebuild on PATH (bin/), pre-commit's home and cache inside it, and
+// `env`: the shell prefix that enters repo/ with them.
+class PreCommit : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (run_command("pre-commit --version >/dev/null 2>&1").exit_code != 0)
+      GTEST_SKIP() << "pre-commit is not installed (scripts/setup.sh installs it)";
+    dir.write("bin/.keep", "");
+    std::filesystem::create_symlink(GKEBUILD_BINARY, dir.path() / "bin" / "gkebuild");
+    std::filesystem::create_directories(repo);
+  }
   TempDir dir;
-  auto repo = dir.path() / "repo";
-  dir.write("bin/.keep", "");
-  std::filesystem::create_symlink(GKEBUILD_BINARY, dir.path() / "bin" / "gkebuild");
-  dir.write("repo/.pre-commit-config.yaml", local_config());
-  std::string env = "cd " + shell_quoted(repo.string()) +
-                    " && export PATH=" + shell_quoted((dir.path() / "bin").string()) +
-                    ":\"$PATH\" PRE_COMMIT_HOME=" + shell_quoted((dir.path() / "pre-commit-home").string()) +
+  std::filesystem::path repo = dir.path() / "repo";
+  std::string env = "cd " + shell_quoted(repo.string()) + " && export PATH=" +
+                    shell_quoted((dir.path() / "bin").string()) + ":\"$PATH\" PRE_COMMIT_HOME=" +
+                    shell_quoted((dir.path() / "pre-commit-home").string()) +
                     " XDG_CACHE_HOME=" + shell_quoted((dir.path() / "cache").string()) +
                     " GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t"
                     " GIT_COMMITTER_EMAIL=t@example.com GITHUB_ACTIONS= && ";
+};
+
+TEST_F(PreCommit, RefusesBadManifestAndAcceptsTheFix) {
+  dir.write("repo/.pre-commit-config.yaml", local_config());
   auto setup = run_command(env + "git init -q . && git add .pre-commit-config.yaml && "
                                  "git commit -q --no-verify -m config && pre-commit install 2>&1");
   ASSERT_EQ(setup.exit_code, 0) << setup.out;
@@ -60,6 +70,36 @@ TEST(PreCommit, RefusesBadManifestAndAcceptsTheFix) {
   EXPECT_EQ(accepted.exit_code, 0) << accepted.out;
   EXPECT_NE(accepted.out.find("gkebuild validate"), std::string::npos) << accepted.out;
   EXPECT_EQ(run_command(env + "git log --oneline | wc -l").out, "2\n");
+}
+
+// The hook as a user adds it, by repository: `pre-commit try-repo` on this source tree (its
+// .pre-commit-hooks.yaml, uncommitted edits included) in a scratch repository holding a
+// project file beside manifests. The project file passes as one, not as a Kubernetes object
+// without a kind; a misspelt key in it fails the hook with its position and a "did you mean".
+TEST_F(PreCommit, TryRepoChecksTheProjectFileAsOne) {
+  std::string project = read_file(std::string(GKEBUILD_SOURCE_ROOT) + "/examples/gemm-compare/gkebuild.yaml");
+  dir.write("repo/gkebuild.yaml", project);
+  dir.write("repo/k8s/job.yaml",
+            "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\nspec:\n  template:\n    spec:\n"
+            "      restartPolicy: Never\n      containers:\n      - name: main\n        image: busybox\n");
+  const std::string try_repo = "pre-commit try-repo " + shell_quoted(GKEBUILD_SOURCE_ROOT) +
+                               " gkebuild-validate --all-files 2>&1";
+  ASSERT_EQ(run_command(env + "git init -q . && git add .").exit_code, 0);
+  const auto passed = run_command(env + try_repo);
+  EXPECT_EQ(passed.exit_code, 0) << passed.out;
+  EXPECT_NE(passed.out.find("gkebuild validate"), std::string::npos) << passed.out;
+  EXPECT_NE(passed.out.find("Passed"), std::string::npos) << passed.out;
+
+  const auto at = project.find("    spot: true");
+  ASSERT_NE(at, std::string::npos);
+  project.replace(at, 14, "    spto: true");
+  dir.write("repo/gkebuild.yaml", project);
+  const auto failed = run_command(env + "git add . && " + try_repo);
+  EXPECT_NE(failed.exit_code, 0) << failed.out;
+  EXPECT_NE(failed.out.find("gkebuild.yaml:"), std::string::npos) << failed.out;
+  EXPECT_NE(failed.out.find("did you mean 'spot'?"), std::string::npos) << failed.out;
+  EXPECT_NE(failed.out.find("[project-file]"), std::string::npos) << failed.out;
+  EXPECT_EQ(failed.out.find("k8s/job.yaml"), std::string::npos) << failed.out;
 }
 
 }  // namespace

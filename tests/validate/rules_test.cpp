@@ -227,6 +227,32 @@ TEST(BatchRules, JobRestartPolicyAndDuplicateEnv) {
   EXPECT_EQ(find(f, "duplicate-env-var")->line, 14);
 }
 
+// Names that say "credential" with their value written out warn at the value; references to
+// Secrets, $(VAR) references, empty values and other names stay quiet.
+TEST(CredentialRule, LiteralCredentialsInContainerEnvWarnAtTheirValue) {
+  std::string job =
+      "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: j\nspec:\n  template:\n    spec:\n"
+      "      restartPolicy: Never\n      containers:\n      - name: c\n        image: x\n        env:\n"
+      "        - {name: WANDB_API_KEY, value: 0123abcd}\n"                                    // 13
+      "        - {name: HF_TOKEN, valueFrom: {secretKeyRef: {name: hf, key: token}}}\n"       // 14
+      "        - {name: github_token, value: '$(GH_TOKEN)'}\n"                                // 15
+      "        - {name: DB_PASSWORD, value: ''}\n"                                           // 16
+      "        - {name: TOKEN_COUNT, value: '5'}\n"                                          // 17
+      "        - {name: AWS_SECRET_ACCESS_KEY, value: abc}\n"                                // 18
+      "        - name: POSTGRES_PASSWORD\n          value: hunter2\n";                       // 19, 20
+  auto f = check(job);
+  std::vector<int> lines;
+  for (const auto& finding : f)
+    if (finding.rule == "literal-credential") {
+      EXPECT_EQ(finding.severity, Severity::kWarning);
+      lines.push_back(finding.line);
+    }
+  EXPECT_EQ(lines, (std::vector<int>{13, 18, 20}));
+  EXPECT_NE(find(f, "literal-credential")->message.find("WANDB_API_KEY looks like a credential"), std::string::npos);
+  EXPECT_TRUE(find_rule("literal-credential"));
+  EXPECT_EQ(check(job, {"literal-credential"}).size(), f.size() - 3);
+}
+
 TEST(ApiRules, DeprecatedAndRemovedForTheTargetVersion) {
   std::string cron = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: c\n";
   auto loaded = load_manifests(cron, "c.yaml");

@@ -2,6 +2,10 @@
 // and stdout holding nothing but valid result lines.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -107,14 +111,133 @@ TEST_F(WorkloadCli, MnistTrainLearnsFromGeneratedData) {
   const std::string data = (dir.path() / "data").string();
   const ProgramRun synth = run(MNIST_SYNTH, "--out " + data + " --train 600 --test 200");
   ASSERT_EQ(synth.exit_code, 0) << synth.err;
-  const std::string checkpoint = (dir.path() / "model.ckpt").string();
-  const ProgramRun r = run(MNIST_TRAIN, "--device cpu --data " + data + " --epochs 2 --hidden 32 --save " + checkpoint);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(expect_result_lines(r.out, "mnist-train"), 10);  // five metrics an epoch
-  EXPECT_TRUE(std::filesystem::exists(checkpoint));
-  const ProgramRun resumed = run(MNIST_TRAIN, "--device cpu --data " + data + " --epochs 0 --load " + checkpoint);
+  for (const std::string model : {"cnn", "mlp"}) {
+    const std::string checkpoint = (dir.path() / (model + ".ckpt")).string();
+    const ProgramRun r = run(MNIST_TRAIN, "--device cpu --model " + model + " --data " + data +
+                                              " --epochs 2 --hidden 32 --save " + checkpoint);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(expect_result_lines(r.out, "mnist-train"), 10);  // five metrics an epoch
+    const auto first = nlohmann::json::parse(r.out.substr(0, r.out.find('\n')));
+    EXPECT_EQ(first["shape"]["model"], model);
+    EXPECT_EQ(first["shape"]["train_samples"], 600);
+    if (model == "cnn") {
+      EXPECT_EQ(first["shape"]["conv1"], 8);
+      EXPECT_EQ(first["shape"]["flat"], 400);
+    }
+    EXPECT_TRUE(std::filesystem::exists(checkpoint));
+    const ProgramRun loaded = run(MNIST_TRAIN, "--device cpu --model " + model + " --hidden 32 --data " + data +
+                                                   " --epochs 0 --load " + checkpoint);
+    ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
+    EXPECT_EQ(expect_result_lines(loaded.out, "mnist-train"), 1);
+  }
+  const ProgramRun other = run(MNIST_TRAIN, "--device cpu --model mlp --hidden 32 --data " + data +
+                                                " --epochs 0 --load " + (dir.path() / "cnn.ckpt").string());
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("cnn.ckpt: it holds the model cnn 1x28x28"), std::string::npos) << other.err;
+}
+
+TEST_F(WorkloadCli, MnistTrainRejectsUnknownModelsAndCpuTensorPrecisions) {
+  const ProgramRun model = run(MNIST_TRAIN, "--device cpu --data . --model cnm");
+  EXPECT_EQ(model.exit_code, 2);
+  EXPECT_NE(model.err.find("unknown model 'cnm': expected cnn or mlp (did you mean 'cnn'?)"), std::string::npos)
+      << model.err;
+  const std::string data = (dir.path() / "data").string();
+  ASSERT_EQ(run(MNIST_SYNTH, "--out " + data + " --train 50 --test 20").exit_code, 0);
+  const ProgramRun fp16 = run(MNIST_TRAIN, "--device cpu --data " + data + " --precision fp16");
+  EXPECT_EQ(fp16.exit_code, 2);
+  EXPECT_NE(fp16.err.find("the CPU path trains in fp32 only; --precision fp16 needs a CUDA device"),
+            std::string::npos)
+      << fp16.err;
+  EXPECT_EQ(run(MNIST_TRAIN, "--device cpu --data " + data + " --precision bf16").exit_code, 2);
+}
+
+// A preempted pod: SIGTERM while epoch 2 trains (sent once the epoch-1 lines are out, which
+// come after epoch 1's checkpoint), then the same command again. It resumes from epoch 1's
+// checkpoint and ends with the same weights, optimizer state and test accuracy, byte for
+// byte, as a run that was never stopped (CPU, fixed thread count).
+TEST_F(WorkloadCli, MnistTrainResumesAfterSigtermToTheSameWeights) {
+  const std::string data = (dir.path() / "data").string();
+  ASSERT_EQ(run(MNIST_SYNTH, "--out " + data + " --train 3000 --test 300").exit_code, 0);
+  const std::string common = std::string(MNIST_TRAIN) + " --device cpu --threads 2 --data " + data +
+                             " --epochs 3 --hidden 32 --seed 4";
+  const ProgramRun unbroken = run(common, "--save " + (dir.path() / "unbroken.ckpt").string());
+  ASSERT_EQ(unbroken.exit_code, 0) << unbroken.err;
+
+  const std::string resumed_args = "--checkpoint-dir " + (dir.path() / "ckpt").string() + " --save " +
+                                   (dir.path() / "resumed.ckpt").string();
+  const std::string err_file = (dir.path() / "stopped.err").string();
+  // sh starts mnist-train, says its pid, waits for it and says how it exited.
+  FILE* out = ::popen((common + " " + resumed_args + " 2>" + err_file + " & pid=$!; echo pid $pid; wait $pid; echo exit $?")
+                          .c_str(),
+                      "r");
+  ASSERT_NE(out, nullptr);
+  char line[8192];
+  std::string stopped_out;
+  pid_t pid = 0;
+  bool signalled = false;
+  while (std::fgets(line, sizeof(line), out)) {
+    stopped_out += line;
+    if (pid == 0) std::sscanf(line, "pid %d", &pid);
+    if (!signalled && pid > 0 && stopped_out.find("\"epoch\":1") != std::string::npos) {
+      ASSERT_EQ(::kill(pid, SIGTERM), 0);
+      signalled = true;
+    }
+  }
+  ::pclose(out);
+  const std::string stopped_err = read_file(err_file);
+  ASSERT_TRUE(signalled) << stopped_out << stopped_err;
+  EXPECT_NE(stopped_out.find("exit 130"), std::string::npos) << stopped_out << stopped_err;
+  EXPECT_NE(stopped_err.find("SIGTERM in epoch 2: stopped after step"), std::string::npos) << stopped_err;
+  EXPECT_EQ(stopped_out.find("\"epoch\":2"), std::string::npos) << "epoch 2 finished before the signal";
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "ckpt" / "epoch-000001.ckpt"));
+
+  const ProgramRun resumed = run(common, resumed_args);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  EXPECT_EQ(expect_result_lines(resumed.out, "mnist-train"), 1);
+  EXPECT_NE(resumed.err.find("resuming from " + (dir.path() / "ckpt" / "epoch-000001.ckpt").string() +
+                             ": 1 epoch(s) done"),
+            std::string::npos)
+      << resumed.err;
+  EXPECT_TRUE(read_file(dir.path() / "resumed.ckpt") == read_file(dir.path() / "unbroken.ckpt"))
+      << "the resumed run ended with other weights, optimizer state or sample order";
+  const auto last_accuracy = [](const std::string& out) {
+    double accuracy = -1;
+    std::istringstream lines(out);
+    std::string l;
+    while (std::getline(lines, l)) {
+      const auto j = nlohmann::json::parse(l);
+      if (j["metric"] == "test_accuracy") accuracy = j["value"].get<double>();
+    }
+    return accuracy;
+  };
+  EXPECT_EQ(last_accuracy(resumed.out), last_accuracy(unbroken.out));
+  EXPECT_EQ(expect_result_lines(resumed.out, "mnist-train"), 10);  // epochs 2 and 3
+}
+
+TEST_F(WorkloadCli, MnistTrainRefusesAnotherRunsCheckpointAndSkipsATornOne) {
+  const std::string data = (dir.path() / "data").string();
+  ASSERT_EQ(run(MNIST_SYNTH, "--out " + data + " --train 200 --test 50").exit_code, 0);
+  const auto ckpt = dir.path() / "ckpt";
+  const std::string common = std::string(MNIST_TRAIN) + " --device cpu --data " + data + " --model mlp " +
+                             "--checkpoint-dir " + ckpt.string();
+  const ProgramRun first = run(common, "--epochs 2 --hidden 16");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.err.find("no checkpoint in " + ckpt.string() + " yet: starting at epoch 1"), std::string::npos);
+
+  const ProgramRun other = run(common, "--epochs 3 --hidden 24");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.err.find("epoch-000002.ckpt: not a checkpoint of this run: it holds the model mlp 784 16 10, "
+                           "this run trains mlp 784 24 10"),
+            std::string::npos)
+      << other.err;
+  EXPECT_TRUE(other.out.empty());
+
+  const auto newest = ckpt / "epoch-000002.ckpt";
+  std::filesystem::resize_file(newest, std::filesystem::file_size(newest) / 2);
+  const ProgramRun torn = run(common, "--epochs 2 --hidden 16");
+  ASSERT_EQ(torn.exit_code, 0) << torn.err;
+  EXPECT_NE(torn.err.find("skipped " + newest.string() + ": torn checkpoint"), std::string::npos) << torn.err;
+  EXPECT_NE(torn.err.find("resuming from " + (ckpt / "epoch-000001.ckpt").string()), std::string::npos) << torn.err;
+  EXPECT_EQ(expect_result_lines(torn.out, "mnist-train"), 5);  // epoch 2 again
 }
 
 TEST_F(WorkloadCli, MnistTrainNamesMissingAndTruncatedFiles) {

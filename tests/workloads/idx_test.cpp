@@ -1,5 +1,5 @@
 // IDX files: a round trip, and every way a file can be cut short or corrupt, each a clear
-// UsageError naming the file. Checkpoints likewise.
+// UsageError naming the file. (Checkpoints: checkpoint_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,7 +8,6 @@
 #include "common/errors.h"
 #include "mnist-synth/synth.h"
 #include "mnist-train/idx.h"
-#include "mnist-train/mlp_model.h"
 #include "common/temp_dir.h"
 
 namespace gkebuild::workloads {
@@ -103,21 +102,6 @@ TEST_F(IdxFiles, MissingFileIsNamed) {
   const std::string error = load_error();
   EXPECT_NE(error.find("train-labels-idx1-ubyte"), std::string::npos) << error;
   EXPECT_NE(error.find("mnist-synth"), std::string::npos) << error;
-}
-
-TEST(Checkpoint, RoundTripAndCorruption) {
-  TempDir dir;
-  const MlpModel model = init_mlp(12, 5, 10, 9);
-  const auto path = dir.path() / "model.ckpt";
-  save_checkpoint(model, path);
-  const MlpModel loaded = load_checkpoint(path);
-  EXPECT_EQ(loaded.w1, model.w1);
-  EXPECT_EQ(loaded.b2, model.b2);
-  const std::string bytes = read_file(path);
-  write_file_atomically(path, bytes.substr(0, bytes.size() - 3));
-  EXPECT_NE(usage_error([&] { load_checkpoint(path); }).find("the header promises"), std::string::npos);
-  write_file_atomically(path, "not a checkpoint at all");
-  EXPECT_NE(usage_error([&] { load_checkpoint(path); }).find("not an mnist-train checkpoint"), std::string::npos);
 }
 
 }  // namespace

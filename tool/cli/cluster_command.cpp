@@ -6,6 +6,8 @@
 #include "cli/command.h"
 #include "cli/exit_codes.h"
 #include "cli/project_flags.h"
+#include "cli/request_log.h"
+#include "cli/verbosity_flags.h"
 #include "cluster/gcloud_commands.h"
 #include "cluster/terraform.h"
 #include "cluster/up_down.h"
@@ -23,6 +25,7 @@ struct ClusterFlags {
   std::string experiment;  // check: only this experiment's Jobs
   std::string kubeconfig;
   kube::KubeconfigOptions kube;
+  bool verbose = false;
 };
 
 // The project and the GKE cluster its `cluster:` describes (an error naming the file when none).
@@ -54,6 +57,7 @@ int up_or_down(const ClusterFlags& flags, bool up) {
 }
 
 int check(ClusterFlags& flags) {
+  if (flags.verbose) log_cluster_requests();
   const auto project = project::load_project(project_file(flags.project));
   if (!flags.kubeconfig.empty()) flags.kube.kubeconfig = flags.kubeconfig;
   const auto access = submit::cluster_access(flags.kube, project.cluster.context);
@@ -79,6 +83,7 @@ void add_check(CLI::App* cluster, Action& action, const std::shared_ptr<ClusterF
   command->add_option("--experiment", flags->experiment, "only this experiment's Jobs (default: every experiment)");
   command->add_option("--kubeconfig", flags->kubeconfig, "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
   command->add_option("--context", flags->kube.context, "kubeconfig context (default: the project's)");
+  add_verbose_flag(*command, flags->verbose);
   command->callback([&action, flags] { action = [flags] { return check(*flags); }; });
 }
 

@@ -8,7 +8,7 @@ namespace {
 void setup(CLI::App& app, Action& action) {
   auto flags = std::make_shared<RunCommandFlags>();
   auto* command = app.add_subcommand("delete", "Delete a run's Jobs (and their pods) from the cluster and mark the record");
-  add_run_argument(command, *flags);
+  add_run_argument(command, *flags, RunArgument::kRequired);
   set_run_action(command, action, flags, submit::delete_command);
 }
 

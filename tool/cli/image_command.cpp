@@ -12,6 +12,7 @@
 #include "base/printable.h"
 #include "base/quantity.h"
 #include "base/source_error.h"
+#include "build/build_secrets.h"
 #include "build/builder.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
@@ -19,6 +20,7 @@
 #include "cli/name_value.h"
 #include "cli/project_flags.h"
 #include "cli/registry_flags.h"
+#include "cli/verbosity_flags.h"
 #include "elf/stage.h"
 #include "image/docker_archive.h"
 #include "image/layout_sink.h"
@@ -41,6 +43,7 @@ struct ImageFlags {
   std::string compression = "gzip";
   int level = 0;
   std::vector<std::string> build_args;
+  std::vector<std::string> secrets;  // --secret id=ID,src=FILE|env=VAR
   std::string target;
   std::vector<std::string> stage;
   RegistryFlags registry;
@@ -109,6 +112,15 @@ build::BuildOptions common_options(const ImageFlags& flags) {
   options.context = flags.context.empty() ? "." : flags.context;
   options.build_args = parse_name_value_map("--build-arg", flags.build_args, "NAME=VALUE for an ARG",
                                            EmptyValue::kAllowed);
+  for (const auto& spec : flags.secrets) {
+    build::SecretSource source;
+    try {
+      source = build::parse_secret_source(spec);
+    } catch (const std::invalid_argument& e) {
+      usage(e.what());
+    }
+    options.secrets[source.id] = build::read_secret(source, fs::current_path());
+  }
   options.compression = {*kind, flags.level, 0};
   try {
     struct Discard : layer::ByteSink {
@@ -241,6 +253,9 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--compression-level", flags->level,
                       "gzip 1-12 (default 1), zstd 1-19 (default 3)");
   command->add_option("--build-arg", flags->build_args, "NAME=VALUE for an ARG");
+  command->add_option("--secret", flags->secrets,
+                      "id=ID,src=FILE or id=ID,env=VAR: a build secret for RUN --mount=type=secret,id=ID "
+                      "(read now, kept in memory, in no layer or cache; repeatable)");
   command->add_option("--target", flags->target, "The stage of a multi-stage Dockerfile to build (default: the last)");
   command->add_option("--stage", flags->stage,
                       "Copy this ELF binary to CONTEXT/bin and the libraries it needs to CONTEXT/lib");
@@ -249,7 +264,7 @@ void setup(CLI::App& app, Action& action) {
                       "project's CMakeLists.txt or `source:`, else looks in the project's build/)");
   command->add_option("--max-add-size", flags->max_add_size,
                       "What one ADD of a local tar may unpack, in bytes (64Gi, 500Mi, …; default 64Gi)");
-  command->add_flag("--quiet,-q", flags->quiet, "No progress on stderr");
+  add_quiet_flag(*command, flags->quiet);
   add_registry_flags(*command, flags->registry);
   command->callback([flags, &action] {
     action = [flags] { return build(*flags); };

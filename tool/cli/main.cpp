@@ -5,9 +5,10 @@
 #include <string_view>
 
 #include "base/source_error.h"
-#include "base/version.h"
 #include "cli/command.h"
+#include "cli/command_line.h"
 #include "cli/exit_codes.h"
+#include "cli/version_text.h"
 
 namespace gkebuild::cli {
 
@@ -40,10 +41,13 @@ void report(const CLI::App& app, const std::exception& error) {
 int main(int argc, char** argv) {
   using namespace gkebuild;
   using namespace gkebuild::cli;
-  CLI::App app{"gkebuild: render, build, push, validate and run GPU experiments on GKE"};
-  app.set_version_flag("--version", std::string("gkebuild ") + kVersion);
+  CLI::App app{std::string("gkebuild: ") + kGkebuildDescription};
+  app.set_version_flag("--version", version_text, "Print the version, git commit and build type");
   app.require_subcommand(1);
 
+  const std::vector<std::string> arguments = command_line_arguments(argc, argv);
+  std::vector<char*> argument_pointers;
+  for (const auto& argument : arguments) argument_pointers.push_back(const_cast<char*>(argument.c_str()));
   auto commands = registered_commands();
   std::stable_sort(commands.begin(), commands.end(),
                    [](const auto& a, const auto& b) { return a.order < b.order; });
@@ -52,11 +56,18 @@ int main(int argc, char** argv) {
   // were two thirds of a trivial render's start (pre-commit and editors start gkebuild once per
   // file). Anything else (--help, --version, a typo, nothing) sets them all up, for the list of
   // commands and CLI11's suggestions.
-  const std::string_view first = argc > 1 ? argv[1] : "";
+  const std::string_view first = arguments.size() > 1 ? std::string_view(arguments[1]) : "";
   const auto named = std::find_if(commands.begin(), commands.end(), [&](const auto& c) { return first == c.name; });
   if (named != commands.end()) {
     named->setup(app, action);
   } else {
+    std::vector<std::string> names;
+    for (const auto& command : commands)
+      if (command.name[0] != '_') names.push_back(command.name);  // hidden ones are not suggested
+    if (auto message = unknown_command_message(arguments, names)) {
+      std::cerr << *message << "\n";
+      return kExitUsage;
+    }
     for (const auto& command : commands) command.setup(app, action);
     // A registration whose name is not the subcommand it adds would set up the wrong command.
     for (const auto& command : commands) {
@@ -70,7 +81,12 @@ int main(int argc, char** argv) {
   }
 
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(argument_pointers.size()), argument_pointers.data());
+  } catch (const CLI::ExtrasError& e) {
+    const std::string message = named == commands.end() ? "" : unknown_flags_message(*app.get_subcommand(named->name), arguments);
+    if (message.empty()) return app.exit(e) == 0 ? kExitSuccess : kExitUsage;
+    std::cerr << message << "\n";
+    return kExitUsage;
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? kExitSuccess : kExitUsage;
   }

@@ -1,4 +1,5 @@
 #include "cli/registry_flags.h"
+#include "cli/verbosity_flags.h"
 
 #include <unistd.h>
 
@@ -35,7 +36,7 @@ void add_registry_flags(CLI::App& command, RegistryFlags& flags) {
   add_registry_connection_flags(command, flags);
   command.add_option("--format", flags.format, "Manifest format: oci or docker (default: as built)");
   command.add_option("-j,--jobs", flags.jobs, "Blobs in flight at once")->check(CLI::Range(1, 64));
-  command.add_flag("-v,--verbose", flags.verbose, "Log each request (never credentials) to stderr");
+  add_verbose_flag(command, flags.verbose);
 }
 
 registry::SessionOptions session_options(const RegistryFlags& flags) {

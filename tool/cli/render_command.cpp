@@ -17,11 +17,13 @@
 #include "cli/held_stdout.h"
 #include "cli/name_value.h"
 #include "cli/project_flags.h"
+#include "cli/verbosity_flags.h"
 #include "project/project.h"
 #include "image/layout_source.h"
 #include "oci/layout.h"
 #include "publish/pinned_references.h"
 #include "render/parallelism.h"
+#include "render/manifest_json.h"
 #include "render/render.h"
 #include "render/template_file.h"
 #include "render/values.h"
@@ -35,6 +37,8 @@ struct RenderArguments {
   std::vector<std::string> sets;
   std::vector<std::string> values_files;
   std::string output_dir;
+  std::string format = "yaml";  // --format: yaml (a stream) or json (one list), on stdout
+  bool quiet = false;
   ProjectFlags project;
   std::vector<std::string> accelerators;
   std::string queue;
@@ -72,6 +76,8 @@ std::map<std::string, std::string> image_references(const std::vector<std::strin
 int render_template(const RenderArguments& args) {
   if (!args.targets.empty() || !args.output_dir.empty())
     throw SourceError({"--template"}, "renders one template to stdout; TARGETs and -o belong to project renders");
+  if (args.format != "yaml")
+    throw SourceError({"--template"}, "renders the template's text as it is; --format json belongs to project renders");
   jinja::Options options;
   options.trim_blocks = args.trim_blocks;
   options.lstrip_blocks = args.lstrip_blocks;
@@ -151,9 +157,11 @@ int render_project(const RenderArguments& args) {
   const auto files = render::render_project(project, options, catalog::Catalog::builtin(), &made_from);
   kept_render_inputs = new std::shared_ptr<const void>(std::move(made_from));
   warn_about_device_code(project, args.accelerators);
+  if (args.format == "json" && !args.output_dir.empty())
+    throw SourceError({"render"}, "--format json prints one list on stdout; -o DIR writes a YAML file per object");
   if (!args.output_dir.empty()) {
     render::write_files(args.output_dir, files);
-    if (::isatty(STDERR_FILENO))
+    if (!args.quiet && ::isatty(STDERR_FILENO))
       std::cerr << "wrote " << files.size() << " files to " << args.output_dir << "\n";
     return kExitSuccess;
   }
@@ -163,6 +171,13 @@ int render_project(const RenderArguments& args) {
   };
   if (has_text(render::OutputKind::Dockerfile) && has_text(render::OutputKind::Manifest))
     throw SourceError({"render"}, "Dockerfiles and manifests together need -o DIR (one file each)");
+  if (args.format == "json") {
+    if (has_text(render::OutputKind::Dockerfile))
+      throw SourceError({"render"}, "--format json prints manifests; a Dockerfile is no object (name the "
+                                    "experiments or manifests, or use -o DIR)");
+    render::write_manifest_list_json(std::cout, files);
+    return kExitSuccess;
+  }
   for (const auto& file : files)
     if (file.kind == render::OutputKind::Dockerfile) std::cout << file.text;
   render::write_manifest_stream(std::cout, files);
@@ -179,7 +194,11 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--set", args->sets, "set a value: key.path=value (typed as a YAML scalar)");
   command->add_option("--values", args->values_files, "a YAML or JSON values file (repeatable, merged in order)");
   command->add_option("-o,--output", args->output_dir, "write one file per object into DIR (atomically)");
+  command->add_option("--format", args->format, "on stdout: yaml (a multi-document stream) or json (one list)")
+      ->check(CLI::IsMember({"yaml", "json"}))
+      ->capture_default_str();
   add_project_flags(*command, args->project);
+  add_quiet_flag(*command, args->quiet);
   command->add_option("--accelerator", args->accelerators, "accelerator labels replacing the experiments' lists")
       ->delimiter(',');
   command->add_option("--queue", args->queue, "a Kueue LocalQueue for every experiment's Jobs (created suspended)");

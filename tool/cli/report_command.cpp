@@ -5,8 +5,10 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/latest_run.h"
 #include "cli/output_flags.h"
 #include "cli/project_flags.h"
+#include "cli/verbosity_flags.h"
 #include "report/report_input.h"
 
 namespace gkebuild::cli {
@@ -25,8 +27,9 @@ void setup(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand(
       "report", "Compare accelerators by throughput, time and cost from recorded runs");
   command->add_option("runs", options.runs,
-                      "run folders, or run names (or unique prefixes) under .gkebuild/runs")
-      ->required();
+                      "run folders, or run names (or unique prefixes) under .gkebuild/runs (default: the "
+                      "project's latest run)");
+  add_quiet_flag(*command, flags->output.quiet);
   command->add_option("--baseline", options.baseline,
                       "accelerator label (or cpu) for speed-up and cost ratio (default: the slowest of each case)");
   command->add_option("--group-by", options.group_by,
@@ -46,6 +49,8 @@ void setup(CLI::App& app, Action& action) {
       options.format = flags->output.format;
       options.project_dir =
           flags->project_folder.empty() ? project_dir(flags->project) : std::filesystem::path(flags->project_folder);
+      if (options.runs.empty())
+        options.runs.push_back(latest_run_name(options.project_dir, "report", flags->output.quiet, std::cerr));
       report::run_report(options, std::cout, std::cerr);
       return kExitSuccess;
     };

@@ -10,8 +10,11 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/latest_run.h"
 #include "cli/output_flags.h"
 #include "cli/project_flags.h"
+#include "cli/request_log.h"
+#include "cli/verbosity_flags.h"
 #include "submit/interrupt.h"
 #include "submit/run_commands.h"
 
@@ -19,13 +22,22 @@ namespace gkebuild::cli {
 
 struct RunCommandFlags {
   submit::RunCommandOptions options;
+  bool verbose = false;
   ProjectFlags project;
   OutputFlags output{"text"};  // status: text or json
   std::string kubeconfig;
 };
 
-inline void add_run_argument(CLI::App* command, RunCommandFlags& flags) {
-  command->add_option("run", flags.options.run, "the run's name, or a unique prefix of it")->required();
+// kLatest: RUN may be left out for the project's latest run (status, logs); kRequired: delete.
+enum class RunArgument { kRequired, kLatest };
+
+inline void add_run_argument(CLI::App* command, RunCommandFlags& flags, RunArgument run = RunArgument::kLatest) {
+  if (run == RunArgument::kRequired) {
+    command->add_option("run", flags.options.run, "the run's name, or a unique prefix of it")->required();
+  } else {
+    command->add_option("run", flags.options.run,
+                        "the run's name, or a unique prefix of it (default: the project's latest run)");
+  }
   command->add_option("--kubeconfig", flags.kubeconfig, "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
   command->add_option("--context", flags.options.kubeconfig.context, "kubeconfig context (default: the run's)");
 }
@@ -34,11 +46,18 @@ inline void add_run_argument(CLI::App* command, RunCommandFlags& flags) {
 inline void set_run_action(CLI::App* command, Action& action, std::shared_ptr<RunCommandFlags> flags,
                            Outcome (*run)(const submit::RunCommandOptions&), ShortFile short_file = ShortFile::kYes) {
   add_project_flags(*command, flags->project, short_file);
-  command->callback([&action, flags, run] {
-    action = [flags, run] {
+  add_quiet_flag(*command, flags->output.quiet);
+  add_verbose_flag(*command, flags->verbose);
+  // `runs` has no RUN; status and logs without one take the latest (delete requires it).
+  const bool takes_run = command->get_option_no_throw("run") != nullptr;
+  command->callback([&action, flags, run, takes_run, name = command->get_name()] {
+    action = [flags, run, takes_run, name] {
       auto& options = flags->options;
+      if (flags->verbose) log_cluster_requests();
       if (flags->output.format == "json") options.json = true;
       options.project_dir = project_dir(flags->project);
+      if (takes_run && options.run.empty())
+        options.run = latest_run_name(options.project_dir, name, flags->output.quiet, std::cerr);
       if (!flags->kubeconfig.empty()) options.kubeconfig.kubeconfig = flags->kubeconfig;
       options.out = &std::cout;
       options.err = &std::cerr;

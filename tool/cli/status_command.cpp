@@ -12,7 +12,9 @@ void setup(CLI::App& app, Action& action) {
   add_run_argument(command, *flags);
   add_output_flags(*command, flags->output, {"text", "json"}, "text, or json: run.json (after asking the cluster)", false);
   command->add_flag("--json", flags->options.json)->group("");  // hidden: the old spelling of -o json
-  command->add_flag("!--no-refresh", flags->options.refresh, "show the record as it is, without asking the cluster");
+  // A flag callback, not "!--no-refresh": CLI11 prints a negated flag's default in --help ("{false}").
+  command->add_flag_callback("--no-refresh", [flags] { flags->options.refresh = false; },
+                             "show the record as it is, without asking the cluster");
   set_run_action(command, action, flags, submit::status_command);
 }
 

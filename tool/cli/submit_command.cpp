@@ -10,6 +10,8 @@
 #include "cli/name_value.h"
 #include "cli/project_flags.h"
 #include "cli/registry_flags.h"
+#include "cli/request_log.h"
+#include "cli/verbosity_flags.h"
 #include "submit/interrupt.h"
 #include "submit/submit.h"
 
@@ -24,6 +26,7 @@ struct SubmitFlags {
   std::vector<std::string> sweeps;
   std::vector<std::string> sets;
   std::vector<std::string> images;
+  bool verbose = false;
 };
 
 // --sweep NAME=V1,V2: the values are a comma-separated list.
@@ -57,6 +60,7 @@ int run(SubmitFlags& flags) {
   options.terminal = ::isatty(STDERR_FILENO) != 0;
   options.terminal_rows = submit::terminal_rows();
   options.interrupted = &submit::install_interrupt_handler();
+  if (flags.verbose) log_cluster_requests();
   return exit_code(submit::run_submit(options));
 }
 
@@ -72,6 +76,9 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--sweep", flags->sweeps, "NAME=V1,V2: replace (or add) a sweep axis (repeatable)");
   command->add_option("--set", flags->sets, "set a template value: key.path=value (repeatable)");
   command->add_option("--values", options.values_files, "a YAML or JSON values file (repeatable, merged in order)");
+  command->add_option("--secret-env", options.secret_env,
+                      "NAME[,NAME]: pass these variables of this environment to the Jobs through the run's "
+                      "Secret, never a file (repeatable; adds to the experiment's secretEnv)");
   command->add_option("--image", flags->images, "NAME=REPO@sha256:…: run this pushed image instead of building");
   command->add_option("--workloads-build", options.workloads_build,
                       "where prebuilt workload binaries are (default: gkebuild builds the CMake target of the "
@@ -81,6 +88,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_flag("--no-check", options.no_check,
                     "do not check first that the cluster can schedule the Jobs (see gkebuild cluster check)");
   command->add_flag("--detach", options.detach, "return once the Jobs are created");
+  add_quiet_flag(*command, options.quiet);
+  add_verbose_flag(*command, flags->verbose);  // the Kubernetes API requests  // no plan summary: --dry-run -q prints only the YAML
   command->add_flag("--local", options.local, "run the Jobs on this machine under runc");
   command->add_option("--network", options.network,
                       "with --local: private (a network namespace per container, loopback only) or host")

@@ -5,7 +5,9 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "base/printable.h"
 #include "cli/output_flags.h"
+#include "cli/verbosity_flags.h"
 #include "validate/package_schemas.h"
 #include "validate/report_format.h"
 #include "validate/rules.h"
@@ -19,6 +21,11 @@ struct ValidateFlags {
   std::vector<std::string> schema_locations;
   std::vector<std::string> disabled;
   std::vector<std::string> skip;
+  std::vector<std::string> reject;
+  std::vector<std::string> ignore_filename_patterns;
+  int workers = 1;
+  bool exit_on_error = false;
+  bool verbose = false;
   std::string kubernetes_version;
   OutputFlags output;  // format empty: text, or github under GitHub Actions
   std::string fail_on = "error";
@@ -61,6 +68,10 @@ int run(const ValidateFlags& flags) {
   options.strict_kinds = flags.strict_kinds;
   options.ignore_missing_schemas = flags.ignore_missing_schemas;
   options.skip_kinds = flags.skip;
+  options.reject_kinds = flags.reject;
+  options.ignore_filename_patterns = flags.ignore_filename_patterns;
+  options.workers = flags.workers;
+  options.exit_on_error = flags.exit_on_error;
   options.cache_dir = validate::default_cache_dir();
   for (const auto& rule : flags.disabled) {
     if (!validate::find_rule(rule)) {
@@ -81,6 +92,9 @@ int run(const ValidateFlags& flags) {
   auto threshold = validate::parse_severity(flags.fail_on);
   auto report = validate::run_validation(options, std::cin);
   auto format = choose_format(flags.output.format);
+  // -v, as kubeconform's -verbose: the objects that passed too, on stderr (the report stays parseable).
+  if (flags.verbose && !flags.output.quiet)
+    for (const auto& object : report.valid) std::cerr << printable(object) << " is valid\n";
   std::cout << validate::format_report(report, format);
   // The summary is a line of text: the structured formats (JSON, JUnit, SARIF) stay parseable.
   if (flags.summary && (format == validate::OutputFormat::kText || format == validate::OutputFormat::kGithub))
@@ -98,7 +112,7 @@ void setup(CLI::App& app, Action& action) {
   auto* command = app.add_subcommand("validate", "Check Kubernetes manifests: schema, GPU and batch rules");
   command->add_option("inputs", flags->inputs, "Files or folders (.yaml .yml .json, recursive); - for stdin");
   command->add_option("--kubernetes-version,-k", flags->kubernetes_version,
-                      "Target Kubernetes version (default: the newest with schemas available)");
+                      "Target Kubernetes version (default: the newest built in; 1.33 to 1.37 are built in, others come from kubernetes-validate or --schema-location)");
   command->add_option("--schema-location", flags->schema_locations,
                       "Schema folder, one schema .json, or kubeconform URL/path template; tried before the bundled "
                       "schemas")
@@ -118,6 +132,21 @@ void setup(CLI::App& app, Action& action) {
                       "Kinds not to check: Kind or apiVersion/Kind, comma-separated or repeated (kubeconform's -skip)")
       ->delimiter(',')
       ->allow_extra_args(false);
+  command->add_option("--reject", flags->reject,
+                      "Kinds that are an error wherever they appear: Kind or apiVersion/Kind, comma-separated or "
+                      "repeated (kubeconform's -reject)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  command->add_option("--ignore-filename-pattern", flags->ignore_filename_patterns,
+                      "Files whose path matches this regular expression are not read (repeatable; "
+                      "kubeconform's -ignore-filename-pattern)")
+      ->allow_extra_args(false);
+  command->add_option("-n,--workers", flags->workers, "Files validated at once (kubeconform's -n; default 1)")
+      ->check(CLI::Range(1, 256));
+  command->add_flag("--exit-on-error", flags->exit_on_error,
+                    "Stop after the first file with an error (kubeconform's -exit-on-error)");
+  add_verbose_flag(*command, flags->verbose);  // kubeconform's -verbose: the valid objects too
+  add_quiet_flag(*command, flags->output.quiet);
   command->add_flag("--summary", flags->summary,
                     "Print a kubeconform-style count of valid, invalid and skipped objects (text and tap output)");
   auto* strict = command->add_flag("--strict", flags->strict,

@@ -1,18 +1,40 @@
-// `gkebuild version`: the version, as `kubectl version --client` prints it.
+// `gkebuild version`: the version, the git commit and the build type, as `kubectl version
+// --client` prints its own; -o json for scripts.
 #include <iostream>
+
+#include <nlohmann/json.hpp>
 
 #include "base/version.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/git_commit.h"
+#include "cli/output_flags.h"
+#include "cli/version_text.h"
 
 namespace gkebuild::cli {
+
+#ifndef GKEBUILD_BUILD_TYPE
+#define GKEBUILD_BUILD_TYPE "none"
+#endif
+
+std::string version_text() {
+  return std::string("gkebuild ") + kVersion + "\ngit commit: " + kGitCommit + "\nbuild type: " + GKEBUILD_BUILD_TYPE;
+}
+
 namespace {
 
 void setup(CLI::App& app, Action& action) {
-  auto* command = app.add_subcommand("version", "Print the gkebuild version");
-  command->callback([&action] {
-    action = [] {
-      std::cout << "gkebuild " << kVersion << "\n";
+  auto flags = std::make_shared<OutputFlags>(OutputFlags{"text"});
+  auto* command = app.add_subcommand("version", "Print the gkebuild version, git commit and build type");
+  add_output_flags(*command, *flags, {"text", "json"}, "text, or json", false);
+  command->callback([&action, flags] {
+    action = [flags] {
+      if (flags->format == "json")
+        std::cout << nlohmann::ordered_json{{"version", kVersion}, {"gitCommit", kGitCommit}, {"buildType", GKEBUILD_BUILD_TYPE}}
+                         .dump(2)
+                  << "\n";
+      else
+        std::cout << version_text() << "\n";
       return kExitSuccess;
     };
   });

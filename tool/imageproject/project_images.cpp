@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <map>
+
 #include "base/atomic_file.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
+#include "build/build_secrets.h"
 #include "elf/stage.h"
 #include "image/layout_sink.h"
 #include "dockerfile/dockerfile_error.h"
@@ -182,7 +185,28 @@ void set_context(const project::Project& project, const project::Image& image, c
                                     source, error.kind());
 }
 
+// The values of the image's `secrets:` that --secret did not give already.
+std::map<std::string, std::string> image_secrets(const project::Project& project, const project::Image& image,
+                                                 const build::BuildOptions& given) {
+  std::map<std::string, std::string> values;
+  for (const auto& secret : image.secrets) {
+    if (given.secrets.count(secret.id)) continue;
+    try {
+      values[secret.id] = build::read_secret({secret.id, secret.src, secret.env}, project.dir);
+    } catch (const Error& e) {
+      throw SourceError(secret.where, "image '" + image.name + "'.secrets: " + e.what());
+    }
+  }
+  return values;
+}
+
 }  // namespace
+
+void check_image_secrets(const project::Project& project, const std::vector<std::string>& names,
+                         const build::BuildOptions& given) {
+  for (const auto& name : names)
+    if (const project::Image* image = project.find_image(name)) image_secrets(project, *image, given);
+}
 
 std::vector<ProjectImage> build_project_images(const project::Project& project, const ProjectImageOptions& options,
                                                std::shared_ptr<oci::Layout> store) {
@@ -191,11 +215,15 @@ std::vector<ProjectImage> build_project_images(const project::Project& project, 
     if (project.find_image(name) == nullptr)
       throw SourceError(SourceLocation{project.file.string()},
                         "no image '" + name + "' in the project" + did_you_mean(name, project.image_names()));
+  // Every image's secrets are read before the first is built: a missing one stops nothing halfway.
+  std::map<std::string, std::map<std::string, std::string>> secrets;
+  for (const auto& name : names) secrets[name] = image_secrets(project, *project.find_image(name), options.build);
   std::vector<ProjectImage> built;
   for (const auto& name : names) {
     const project::Image& image = *project.find_image(name);
     const std::string reference = render::default_image_reference(project, image);
     build::BuildOptions build = options.build;
+    for (auto& [id, value] : secrets[name]) build.secrets.try_emplace(id, std::move(value));  // --secret wins
     set_context(project, image, stage(project, image, reference, options), build);
     build::BuildResult result;
     try {

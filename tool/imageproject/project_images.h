@@ -42,6 +42,12 @@ struct ProjectImageOptions {
   build::BuildOptions build;  // compression, epoch, progress, pull
 };
 
+// Reads the build secrets (`secrets:`) of the images `names` that `given` (--secret) does not
+// give, and forgets them: a missing one is a SourceError at its entry, found before anything is
+// built or made (build_project_images reads them again when it builds).
+void check_image_secrets(const project::Project& project, const std::vector<std::string>& names,
+                         const build::BuildOptions& given = {});
+
 // Builds each image in turn into `store` and tags it there. Throws SourceError
 // (unknown image, before anything is built; missing workload binary; a workload that
 // does not build; staged device code that cannot run on an accelerator of an experiment

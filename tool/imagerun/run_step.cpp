@@ -125,6 +125,26 @@ RuntimeMade missing_before(const fs::path& rootfs, const std::vector<std::string
   return made;
 }
 
+// Each secret file of the RUN (RUN --mount=type=secret,target=…): written, with the mount's
+// mode and owner, into secrets/ of the bundle (owner-only, removed when the container has
+// ended), and bound read-only at its target; each env= secret is a variable of this RUN only.
+void add_secret_mounts(const build::RunRequest& request, const localrun::Bundle& bundle, json& spec) {
+  const fs::path folder = bundle.dir() / "secrets";
+  for (std::size_t i = 0; i < request.secret_mounts.size(); ++i) {
+    const auto& mount = request.secret_mounts[i];
+    if (!mount.env.empty()) spec["process"]["env"].push_back(mount.env + "=" + mount.value);
+    if (mount.target.empty()) continue;
+    fs::create_directories(folder);
+    fs::permissions(folder, fs::perms::owner_all, fs::perm_options::replace);
+    const fs::path file = folder / std::to_string(i);
+    write_file_atomically(file, mount.value, FileAccess::kOwnerOnly);
+    if (::chown(file.c_str(), mount.uid, mount.gid) != 0 || ::chmod(file.c_str(), mount.mode) != 0)
+      cannot_run("cannot set the owner and mode of secret " + mount.id + "'s file");
+    spec["mounts"].push_back(json{{"destination", mount.target}, {"type", "bind"}, {"source", file.string()},
+                                  {"options", {"rbind", "ro", "nosuid", "nodev", "noexec"}}});
+  }
+}
+
 // As many open files as this process may have (buildah's choice; runc's default is 1024, too few
 // for some package builds).
 json open_files_limit() {
@@ -166,6 +186,7 @@ json container_spec(const build::RunRequest& request, const localrun::Bundle& bu
                                      {"permitted", kCapabilities}};
   spec["process"]["noNewPrivileges"] = false;  // sudo and setuid helpers work in a build, as in Docker's
   spec["process"]["rlimits"] = json::array({open_files_limit()});
+  add_secret_mounts(request, bundle, spec);
   for (const auto& mount : request.cache_mounts) {
     const fs::path folder = cache_mount_folder(mount, cache_dir);
     fs::create_directories(folder);
@@ -263,6 +284,10 @@ build::RunChanges run_in_container(const build::RunRequest& request, const fs::p
   LastLines last;
   const int status = run_to_end(cli, *bundle, name, request, last);
   bundle->unmount();
+  // The secrets go with the container; the bundle itself stays until the layer is written.
+  std::error_code ignored;
+  fs::remove_all(bundle->dir() / "secrets", ignored);
+  if (!request.secret_mounts.empty()) fs::remove(bundle->dir() / "config.json", ignored);
   if (status != 0) {
     const std::string start_error = localrun::last_runtime_error(bundle->dir() / "runtime.log");
     if (!start_error.empty()) throw Error(ErrorKind::kFailed, "RUN could not start its container: " + start_error);

@@ -130,7 +130,17 @@ Client::Client(const ClusterAccess& access)
       credentials_(access.cluster, access.user),
       http_(options_of(access.cluster)) {}
 
+namespace {
+std::function<void(const std::string&)>& request_log() {
+  static std::function<void(const std::string&)> log;
+  return log;
+}
+}  // namespace
+
+void set_request_log(std::function<void(const std::string& line)> log) { request_log() = std::move(log); }
+
 void Client::start(const HttpRequest& request, BodySink sink, ResultCompletion done) {
+  if (request_log()) request_log()(request.method + " " + request.url);
   HttpRequest full = request;
   full.url = server_ + request.url;
   full.headers.push_back("Accept: application/json");

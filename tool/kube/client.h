@@ -42,6 +42,11 @@ inline constexpr int kMaxThrottledRetries = 10;  // client-go's default
 // be reached, or what the sink threw).
 using ResultCompletion = std::function<void(HttpResult result, std::exception_ptr error)>;
 
+// `gkebuild … -v`: each request of every Client, as "METHOD /path?query" (never a header,
+// a body or the server's credentials), to `log`; empty (the default): nothing. Set once,
+// before any Client starts a request.
+void set_request_log(std::function<void(const std::string& line)> log);
+
 class Client {
  public:
   explicit Client(const ClusterAccess& access);

@@ -90,7 +90,7 @@ PreparedCreate prepare_create(const Client& client, const json& object) {
   return {name_of(object), collection_path(type, ns), body.dump(), "create " + describe_object(type, ns, name_of(object))};
 }
 
-void send_create(Client& client, const PreparedCreate& create) {
+void send_create(Client& client, const PreparedCreate& create, std::string* uid) {
   HttpRequest request;
   request.method = "POST";
   request.url = create.url;
@@ -98,6 +98,7 @@ void send_create(Client& client, const PreparedCreate& create) {
   request.body = create.body;
   const HttpResult result = client.send(request);
   if (result.status < 200 || result.status >= 300) throw ApiError(create.action, result.status, result.body);
+  if (uid) *uid = Client::json_body(result, create.action)["metadata"].value("uid", "");
 }
 
 std::optional<json> get(Client& client, const ResourceType& type, const std::string& namespace_name,

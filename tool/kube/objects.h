@@ -38,8 +38,9 @@ struct PreparedCreate {
   std::string action;  // "create Job ns/name", for errors
 };
 PreparedCreate prepare_create(const Client& client, const nlohmann::json& object);
-// POSTs it. The answer (the object as stored) is not read; ApiError unless 2xx.
-void send_create(Client& client, const PreparedCreate& create);
+// POSTs it. The answer (the object as stored) is not read unless `uid` is given, which gets
+// the new object's metadata.uid (to name it as an owner); ApiError unless 2xx.
+void send_create(Client& client, const PreparedCreate& create, std::string* uid = nullptr);
 
 // nullopt on 404.
 std::optional<nlohmann::json> get(Client& client, const ResourceType& type, const std::string& namespace_name,

@@ -39,6 +39,9 @@ Bundle::Bundle(fs::path dir, const std::vector<fs::path>& lowers, const std::str
     lowerdir += (lowerdir.empty() ? "" : ":") + lower.string();
   }
   remove_bundle(dir_);
+  // Owner only: config.json holds the container's environment, a run's secret values included.
+  fs::create_directories(dir_);
+  fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::replace);
   for (const char* sub : {"rootfs", "upper", "work"}) fs::create_directories(dir_ / sub);
   std::string options = "lowerdir=" + lowerdir + ",upperdir=" + upper().string() + ",workdir=" + (dir_ / "work").string();
   if (!more_options.empty()) options += "," + more_options;
@@ -54,6 +57,8 @@ Bundle::~Bundle() { remove_bundle(dir_); }
 
 void Bundle::unmount() const { ::umount2(rootfs().c_str(), MNT_DETACH); }
 
-void Bundle::write_config(const std::string& json) const { write_file_atomically(dir_ / "config.json", json); }
+void Bundle::write_config(const std::string& json) const {
+  write_file_atomically(dir_ / "config.json", json, FileAccess::kOwnerOnly);
+}
 
 }  // namespace gkebuild::localrun

@@ -29,7 +29,8 @@ class Bundle {
   std::filesystem::path upper() const { return dir_ / "upper"; }
   // Unmounts the root file system early; upper() stays until the Bundle goes.
   void unmount() const;
-  // Writes config.json (temporary name, then rename).
+  // Writes config.json (temporary name, then rename), 0600 in the bundle's 0700 folder: it
+  // holds the container's environment.
   void write_config(const std::string& json) const;
 
  private:

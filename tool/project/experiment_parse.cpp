@@ -137,7 +137,8 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   require_dns_label(doc, key, experiment.name, "experiment name");
   Fields fields(doc, value, "experiment '" + experiment.name + "'",
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
-                 "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism"});
+                 "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
+                 "secretEnv", "secretRefs"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
@@ -147,6 +148,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   experiment.args = fields.strings("args");
   experiment.env = parse_string_map(doc, fields.get("env"), fields.name("env"));
   check_reserved_env(fields);
+  parse_experiment_secrets(fields, experiment);
   parse_resources(fields, experiment, catalog);
   experiment.sweep = parse_sweep(doc, fields.get("sweep"), fields.name("sweep"));
   parse_schedule(fields, experiment);

@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "catalog/catalog.h"
 #include "project/project.h"
 #include "yamlfile/document.h"
+#include "yamlfile/fields.h"
 
 namespace gkebuild::project::detail {
 
@@ -31,6 +33,11 @@ std::optional<GkeCluster> parse_gke_cluster(const yamlfile::Document& doc, const
 
 Experiment parse_experiment(const yamlfile::Document& doc, const YAML::Node& key, const YAML::Node& value,
                             const std::vector<std::string>& image_names, const catalog::Catalog& catalog);
+
+// secretEnv and secretRefs of an experiment whose env is read already (secrets_parse.cpp).
+void parse_experiment_secrets(const yamlfile::Fields& fields, Experiment& experiment);
+// `secrets:` of an image: build secrets, each {id, src} (a file in the project folder) or {id, env}.
+std::vector<ImageSecret> parse_image_secrets(const yamlfile::Fields& fields, const std::filesystem::path& project_dir);
 
 // `kueue:` at the top level.
 Kueue parse_kueue(const yamlfile::Document& doc, const YAML::Node& node, const std::string& project_name,

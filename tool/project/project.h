@@ -22,6 +22,23 @@ std::string to_string(DriverInstaller installer);
 
 using EnvList = std::vector<std::pair<std::string, std::string>>;  // in file order
 
+// A name written in the project file, with where it was written (for errors found later, such
+// as a secret variable missing from the submitter's environment).
+struct NameAt {
+  std::string name;
+  SourceLocation where;
+};
+
+// A build secret of an image (`secrets:` in the project file, `gkebuild image --secret`): its
+// value is read when the image is built, from the file `src` (relative to the project folder)
+// or the submitter's environment variable `env`, and reaches only the RUNs that mount it.
+struct ImageSecret {
+  std::string id;
+  std::string src;
+  std::string env;
+  SourceLocation where;
+};
+
 // A node taint as gcloud writes it: key=value:Effect (Effect NoSchedule, PreferNoSchedule, NoExecute).
 struct Taint {
   std::string key;
@@ -95,6 +112,7 @@ struct Image {
   std::vector<std::string> entrypoint;     // default: the workload binary
   EnvList env;
   EnvList labels;
+  std::vector<ImageSecret> secrets;  // build secrets for RUN --mount=type=secret
   SourceLocation where;
 };
 
@@ -110,6 +128,10 @@ struct Experiment {
   std::vector<std::string> command;  // replaces the image entrypoint when set
   std::vector<std::string> args;     // may use {{ sweep variables }}, {{ seed }}, {{ values.x }}
   EnvList env;                       // values may use the same variables
+  // Environment variables whose values are read from the submitter's environment at submit
+  // and reach the Job through a Secret of the run (secretKeyRef): never in a manifest or record.
+  std::vector<NameAt> secret_env;
+  std::vector<NameAt> secret_refs;  // existing Secrets of the namespace, every key as a variable (envFrom)
   std::vector<std::string> accelerators;
   int gpus = 1;
   std::string cpu;     // Kubernetes quantity, empty = not set

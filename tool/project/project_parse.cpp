@@ -99,7 +99,8 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
   image.where = doc.where(key);
   require_dns_label(doc, key, image.name, "image name");
   Fields fields(doc, value, "image '" + image.name + "'",
-                {"from", "workload", "source", "cudaLibraries", "dockerfile", "context", "entrypoint", "env", "labels"});
+                {"from", "workload", "source", "cudaLibraries", "dockerfile", "context", "entrypoint", "env", "labels",
+                 "secrets"});
   image.from = fields.string("from", "scratch");
   if (image.from.empty() || image.from.find_first_of(" \t\r\n") != std::string::npos)
     doc.fail(fields.get("from"), fields.name("from") + ": expected scratch, an image reference or oci:DIR");
@@ -128,6 +129,7 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
     doc.fail(fields.get("workload"), fields.name("workload") + ": '" + image.workload + "' is not a workload name");
   image.env = parse_string_map(doc, fields.get("env"), fields.name("env"));
   image.labels = parse_string_map(doc, fields.get("labels"), fields.name("labels"));
+  image.secrets = parse_image_secrets(fields, project_dir);
   return image;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "render/names.h"
+
 namespace gkebuild::render {
 namespace {
 
@@ -45,6 +47,22 @@ json env_list(const project::EnvList& env) {
   return list;
 }
 
+// Each secretEnv variable as the template writes its secretKeyRef: the run's Secret holds it
+// under its own name.
+json secret_env_list(const RunUnit& unit) {
+  json list = json::array();
+  const std::string secret = run_secret_name(unit.project->name, unit.run_id);
+  for (const auto& variable : unit.experiment->secret_env)
+    list.push_back(Members(3).add("name", variable.name).add("secret", secret).add("key", variable.name).done());
+  return list;
+}
+
+json secret_ref_list(const project::Experiment& experiment) {
+  json list = json::array();
+  for (const auto& ref : experiment.secret_refs) list.push_back(ref.name);
+  return list;
+}
+
 json string_map(const project::EnvList& pairs) {
   json object = json::object();
   for (const auto& [key, value] : pairs) object[key] = value;
@@ -52,6 +70,10 @@ json string_map(const project::EnvList& pairs) {
 }
 
 }  // namespace
+
+std::string run_secret_name(const std::string& project, const std::string& run_id) {
+  return kube_name({project, run_id, "secret-env"}, 253);
+}
 
 std::string storage_volume_name(const project::Project& project) {
   return "pvc-nfs-" + project.cluster.namespace_name;
@@ -76,7 +98,7 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
   json storage = nullptr;
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
-  return Members(18)
+  return Members(20)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
       .add("experiment", experiment.name)
@@ -101,6 +123,8 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
       .add("storage", std::move(storage))
       .add("values", *unit.values)
       .add("queue", unit.queue)
+      .add("secret_env", secret_env_list(unit))
+      .add("secret_refs", secret_ref_list(experiment))
       .done();
 }
 

@@ -38,6 +38,9 @@ ImagePaths image_paths(const std::vector<std::string>* config_env);
 // `own` (a PATH-like list) with `folder` appended unless it is in it already.
 std::string with_folder_appended(const std::string& own, const std::string& folder);
 
+// The Secret that holds a run's secretEnv values: one per run, named after the project and run.
+std::string run_secret_name(const std::string& project, const std::string& run_id);
+
 // Variables the experiment's args and env values are rendered with: the sweep point's
 // variables, seed, values, experiment, accelerator (label), project and run_id.
 nlohmann::ordered_json args_context(const RunUnit& unit, const nlohmann::ordered_json& point,
@@ -46,7 +49,8 @@ nlohmann::ordered_json args_context(const RunUnit& unit, const nlohmann::ordered
 // job.yaml.j2 / pod.yaml.j2, in two parts. What every Job (or Pod) of `unit` shares, built
 // once for them all (a 1,000-point sweep spent a tenth of its time building and freeing
 // copies of it): namespace, project, experiment, run_id, job, indexed, seeded, points, spot,
-// compute_class, accelerator, image, gpus, cpu, memory, storage, values, queue. `seeds` > 0
+// compute_class, accelerator, image, gpus, cpu, memory, storage, values, queue, secret_env
+// ({name, secret, key} per secretEnv variable) and secret_refs (Secret names). `seeds` > 0
 // makes Indexed Jobs of that many completions.
 nlohmann::ordered_json workload_shared_context(const RunUnit& unit, int seeds);
 // What is one sweep point's own: name, labels, point, command, args and env (`args` and

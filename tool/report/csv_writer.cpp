@@ -30,7 +30,7 @@ std::string write_csv(const Report& report) {
   std::ostringstream out;
   line_to(out, {"workload", "precision", "shape", "parameters", "metric", "unit", "accelerator", "gpus", "values", "jobs",
                 "median", "min", "max", "wall_seconds", "gpu_hours", "cost_on_demand_usd", "cost_spot_usd",
-                "work_unit", "on_demand_usd_per_unit", "spot_usd_per_unit", "speedup", "cost_ratio",
+                "work_unit", "seconds_per_unit", "on_demand_usd_per_unit", "spot_usd_per_unit", "speedup", "cost_ratio",
                 "outliers"});
   for (const auto& row : report.throughput) {
     std::string outliers;
@@ -42,7 +42,7 @@ std::string write_csv(const Report& report) {
                     row.accelerator, std::to_string(row.gpus), std::to_string(row.samples),
                     std::to_string(row.jobs.size()), number(row.median), number(row.min), number(row.max),
                     number(row.wall_seconds), row.label ? number(row.gpu_hours) : "",
-                    number(row.cost_on_demand), number(row.cost_spot), cost.unit, number(cost.on_demand),
+                    number(row.cost_on_demand), number(row.cost_spot), cost.unit, number(cost.seconds), number(cost.on_demand),
                     number(cost.spot), number(row.speedup), number(row.cost_ratio), outliers});
     }
   }

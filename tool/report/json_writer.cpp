@@ -19,6 +19,7 @@ json key_json(const CaseKey& key) {
 
 json unit_cost_json(const UnitCost& cost) {
   return {{"unit", cost.unit},
+          {"seconds", optional_json(cost.seconds)},
           {"on_demand_usd", optional_json(cost.on_demand)},
           {"on_demand_usd_range", {optional_json(cost.on_demand_low), optional_json(cost.on_demand_high)}},
           {"spot_usd", optional_json(cost.spot)},

@@ -39,6 +39,7 @@ struct Outlier {
 // Cost of one unit of work, from the median throughput (low/high: at max/min throughput).
 struct UnitCost {
   std::string unit;  // "10^15 FLOP", "1,000 samples", "epoch"
+  std::optional<double> seconds;  // one unit at the median throughput
   std::optional<double> on_demand, on_demand_low, on_demand_high;
   std::optional<double> spot, spot_low, spot_high;
 };

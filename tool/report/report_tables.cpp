@@ -56,6 +56,7 @@ Table throughput_table(const std::vector<const ThroughputRow*>& rows, const std:
   table.header = {"accelerator", "values", "median " + unit, "min", "max", "wall time per run",
                   "GPU-hours", "cost on demand", "cost spot"};
   for (const auto& cost : rows.front()->unit_costs) {
+    if (cost.unit == "epoch") table.header.push_back("time per epoch");  // a training's figure of merit
     table.header.push_back("on demand per " + cost.unit);
     table.header.push_back("spot per " + cost.unit);
   }
@@ -69,6 +70,7 @@ Table throughput_table(const std::vector<const ThroughputRow*>& rows, const std:
         row->label ? format_number(row->gpu_hours) : "n/a", format_usd(row->cost_on_demand),
         format_usd(row->cost_spot)};
     for (const auto& cost : row->unit_costs) {
+      if (cost.unit == "epoch") cells.push_back(cost.seconds ? format_duration(*cost.seconds) : "n/a");
       cells.push_back(cost_with_range(cost.on_demand, cost.on_demand_low, cost.on_demand_high));
       cells.push_back(cost_with_range(cost.spot, cost.spot_low, cost.spot_high));
     }

@@ -12,6 +12,7 @@ std::optional<double> cost(std::optional<double> usd_per_hour, double amount, do
 UnitCost unit_cost(const std::string& unit, double amount, const ThroughputRow& row,
                    const HourlyRate& rate) {
   return {unit,
+          row.median > 0 ? std::optional<double>(amount / row.median) : std::nullopt,
           cost(rate.on_demand, amount, row.median), cost(rate.on_demand, amount, row.max),
           cost(rate.on_demand, amount, row.min),
           cost(rate.spot, amount, row.median), cost(rate.spot, amount, row.max),

@@ -80,4 +80,21 @@ fs::path find_run(const fs::path& project_dir, std::string_view name_or_prefix) 
                                " runs; give more of the name:" + list);
 }
 
+std::optional<fs::path> latest_run(const fs::path& project_dir) {
+  std::optional<fs::path> latest;
+  TimePoint latest_created{};
+  for (const auto& run : list_runs(project_dir)) {  // by name: a later name wins a tie
+    try {
+      const TimePoint created = load_run(run).created;
+      if (!latest || created >= latest_created) {
+        latest = run;
+        latest_created = created;
+      }
+    } catch (const std::exception&) {
+      // An unreadable run is no candidate; `gkebuild runs` lists it as unreadable.
+    }
+  }
+  return latest;
+}
+
 }  // namespace gkebuild::runrecord

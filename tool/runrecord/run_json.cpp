@@ -147,14 +147,41 @@ JobRecord job_from_json(const json& value, const std::string& path, const std::s
 json to_json(const RunRecord& record) {
   json jobs = json::array();
   for (const auto& job : record.jobs) jobs.push_back(job_json(job));
-  return {{"schema", kRunSchema}, {"run", record.run}, {"project", record.project},
-          {"experiment", record.experiment}, {"target", record.target},
-          {"context", record.context}, {"namespace", record.namespace_name},
-          {"created", format_timestamp(record.created)},
-          {"finished", time_or_null(record.finished)}, {"images", record.images}, {"jobs", jobs},
-          {"runner", record.runner ? json{{"pid", record.runner->pid}, {"start_ticks", record.runner->start_ticks}}
-                                   : json(nullptr)}};
+  json out = {{"schema", kRunSchema}, {"run", record.run}, {"project", record.project},
+              {"experiment", record.experiment}, {"target", record.target},
+              {"context", record.context}, {"namespace", record.namespace_name},
+              {"created", format_timestamp(record.created)},
+              {"finished", time_or_null(record.finished)}, {"images", record.images}};
+  // Only in runs that have them, so that other runs' files stay as they were.
+  if (!record.secret_env.empty() || !record.secret_refs.empty())
+    out["secrets"] = {{"secret", record.secret}, {"env", record.secret_env}, {"refs", record.secret_refs}};
+  out["jobs"] = std::move(jobs);
+  out["runner"] = record.runner ? json{{"pid", record.runner->pid}, {"start_ticks", record.runner->start_ticks}}
+                                : json(nullptr);
+  return out;
 }
+
+namespace {
+
+std::vector<std::string> names_of(const json& list, const std::string& what, const std::string& file) {
+  std::vector<std::string> names;
+  if (!list.is_array()) throw SourceError({file, 0, 0}, what + ": expected a list of names");
+  for (const auto& item : list) {
+    if (!item.is_string()) throw SourceError({file, 0, 0}, what + ": expected a list of names");
+    names.push_back(item.get<std::string>());
+  }
+  return names;
+}
+
+void read_secrets(const json* secrets, RunRecord& record, const std::string& file) {
+  if (!secrets || secrets->is_null()) return;
+  Fields fields(*secrets, "secrets", file);
+  record.secret = fields.string("secret");
+  record.secret_env = names_of(secrets->value("env", json::array()), "secrets.env", file);
+  record.secret_refs = names_of(secrets->value("refs", json::array()), "secrets.refs", file);
+}
+
+}  // namespace
 
 RunRecord run_from_json(const json& document, const std::string& file) {
   Fields fields(document, "", file);
@@ -177,6 +204,7 @@ RunRecord run_from_json(const json& document, const std::string& file) {
     for (const auto& [name, reference] : images->items())
       record.images[name] = image_fields.string(name.c_str());
   }
+  read_secrets(fields.find("secrets"), record, file);
   const json& jobs = fields.array("jobs");
   for (std::size_t i = 0; i < jobs.size(); ++i)
     record.jobs.push_back(job_from_json(jobs[i], "jobs[" + std::to_string(i) + "]", file));

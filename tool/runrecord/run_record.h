@@ -63,6 +63,11 @@ struct RunRecord {
   TimePoint created{};
   std::optional<TimePoint> finished;  // nullopt while a Job is pending or running
   std::map<std::string, std::string> images;  // image name -> pushed reference
+  // Where the Jobs' secret variables came from: the run's own Secret (holding `secret_env`,
+  // read from the submitter's environment) and existing Secrets (envFrom). Names only.
+  std::string secret;
+  std::vector<std::string> secret_env;
+  std::vector<std::string> secret_refs;
   std::vector<JobRecord> jobs;
   std::optional<LocalRunner> runner;  // a local run's, until it has finished
 };

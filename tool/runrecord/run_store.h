@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,5 +41,9 @@ std::vector<std::filesystem::path> list_runs(const std::filesystem::path& projec
 // None or several: SourceError naming the candidates (or the closest name).
 std::filesystem::path find_run(const std::filesystem::path& project_dir,
                                std::string_view name_or_prefix);
+
+// The run created last (run.json's `created`; the later name on a tie); nullopt when the
+// project has no readable run. `gkebuild status`, `logs` and `report` take it without RUN.
+std::optional<std::filesystem::path> latest_run(const std::filesystem::path& project_dir);
 
 }  // namespace gkebuild::runrecord

@@ -3,8 +3,10 @@
 #include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/objects.h"
+#include "render/contexts.h"
 #include "render/names.h"
 #include "submit/cluster.h"
+#include "submit/cost_summary.h"
 #include "submit/image_step.h"
 
 namespace gkebuild::submit {
@@ -13,7 +15,7 @@ namespace {
 // Sends the plan with dryRun=All; namespaced objects (the Jobs, a ConfigMap of sweep points,
 // storage) only when their namespace exists already, since the dry-run of the Namespace does
 // not create it.
-Outcome check_on_server(kube::Client& client, const RunPlan& plan, std::ostream& err) {
+Outcome check_on_server(kube::Client& client, const RunPlan& plan, const nlohmann::json& secret, std::ostream& err) {
   try {
     kube::ApplyOptions apply;
     apply.dry_run = true;
@@ -27,6 +29,7 @@ Outcome check_on_server(kube::Client& client, const RunPlan& plan, std::ostream&
       }
       kube::server_side_apply(client, object.object, apply);
     }
+    if (!secret.is_null() && namespace_exists) kube::server_side_apply(client, secret, apply);
     if (!namespace_exists) {
       err << "dry run: the API server accepted the " << plan.support.size() - held << " other objects; namespace "
           << plan.namespace_name << " does not exist yet, so the " << plan.jobs.size() << " Jobs"
@@ -45,28 +48,41 @@ Outcome check_on_server(kube::Client& client, const RunPlan& plan, std::ostream&
 
 }  // namespace
 
-Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
+Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+                const RunSecret& secret) {
   std::ostream& err = *options.err;
   ImageStepOptions images;
   images.given = options.images;
   images.no_build = options.no_build;
   images.dry_run = true;
-  images.note = [&err](const std::string& line) { err << line << "\n"; };
+  images.note = [&err, &options](const std::string& line) {
+    if (!options.quiet) err << line << "\n";
+  };
   check_plan(project, request);
   request.run_id = render::generate_run_id();
   request.image_references = image_references(project, images_of(project, request.experiment), images);
   const RunPlan plan = plan_run(project, request);
   std::optional<kube::ClusterAccess> access;
   if (has_kubeconfig(options.kubeconfig)) access = cluster_access(options.kubeconfig, project.cluster.context);
+  if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
+  err.flush();
   *options.out << manifest_stream(plan);
   options.out->flush();
+  nlohmann::json secret_object;
+  if (!secret.empty()) {
+    const std::string name = render::run_secret_name(project.name, plan.run_id);
+    secret_object = secret.object(plan.namespace_name, name, project.name, plan.experiment, plan.run_id);
+    err << "dry run: the run's Secret " << name << " (keys";
+    for (const auto& key : secret.names()) err << " " << key;
+    err << ", from this environment) would be applied before the Jobs; its values are not shown\n";
+  }
   if (!access) {
-    err << "dry run: no kubeconfig, so nothing was sent to a cluster\n";
+    if (!options.quiet) err << "dry run: no kubeconfig, so nothing was sent to a cluster\n";
     return Outcome::kSucceeded;
   }
   kube::Client client(*access);
   try {
-    return check_on_server(client, plan, err);
+    return check_on_server(client, plan, secret_object, err);
   } catch (const std::runtime_error& error) {  // not reachable: the printed YAML is the answer
     err << "dry run: " << error.what() << "; nothing was sent\n";
     return Outcome::kSucceeded;

@@ -5,11 +5,15 @@
 
 #include "project/project.h"
 #include "submit/run_plan.h"
+#include "submit/run_secret.h"
 #include "submit/submit.h"
 
 namespace gkebuild::submit {
 
 // Succeeded when the server accepted everything (or there is no cluster to ask), failed when it refused.
-Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request);
+// The run's Secret is not printed (its values are its whole content): a note on stderr names
+// it and its keys, and the server checks it with dryRun=All like the rest.
+Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+                const RunSecret& secret);
 
 }  // namespace gkebuild::submit

@@ -41,7 +41,7 @@ void FollowView::show(const std::vector<std::pair<std::string, std::string>>& li
 
 void FollowView::log(const std::string& prefix, const std::string& line) {
   if (terminal_) erase_block();
-  logs_ << "[" << prefix << "] " << line << "\n";
+  logs_ << "[" << prefix << "] " << (mask_ ? mask_(line) : line) << "\n";
   logs_.flush();
   if (terminal_) draw_block();
 }

@@ -3,6 +3,7 @@
 // otherwise only status lines that changed are printed, so a CI log stays readable.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -19,6 +20,8 @@ class FollowView {
   // (job, words) for every Job, in the run's order.
   void show(const std::vector<std::pair<std::string, std::string>>& lines);
   void log(const std::string& prefix, const std::string& line);
+  // Every log line passes through `mask` before it is shown (a run's secret values become ***).
+  void mask_with(std::function<std::string(std::string)> mask) { mask_ = std::move(mask); }
   // Leaves the last block on screen; later output goes below it.
   void finish();
 
@@ -34,6 +37,7 @@ class FollowView {
   std::vector<std::pair<std::string, std::string>> current_;
   std::vector<std::pair<std::string, std::string>> printed_;  // non-terminal: what was last said
   std::size_t name_width_ = 0;
+  std::function<std::string(std::string)> mask_;
 };
 
 }  // namespace gkebuild::submit

@@ -40,6 +40,9 @@ json what_progress_reads(const json& job) {
   return kept;
 }
 
+// Jobs created before the loop looks at the view and Ctrl-C again.
+constexpr std::size_t kCreateBatch = 100;
+
 class Follower {
  public:
   Follower(kube::Client& client, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
@@ -51,7 +54,7 @@ class Follower {
 
   FollowEnd run() {
     if (!options_.follow) {
-      while (!options_.to_create.empty()) create_next();
+      while (!options_.to_create.empty()) create_round(kCreateBatch);
       std::lock_guard lock(mutex_);
       publish();
       return FollowEnd::Detached;
@@ -293,7 +296,6 @@ class Follower {
   // Creates Jobs while the cap allows, at most kCreateBatch before the loop looks at the
   // view and Ctrl-C again (in_flight() reads every Job: once per batch, not once per Job).
   void create_up_to_cap() {
-    static constexpr std::size_t kCreateBatch = 100;
     std::size_t room = 0;
     {
       std::lock_guard lock(mutex_);
@@ -301,13 +303,22 @@ class Follower {
       const std::size_t busy = in_flight();
       room = std::min({busy < cap ? cap - busy : 0, options_.to_create.size(), kCreateBatch});
     }
-    while (room-- > 0) create_next();
+    create_round(room);
   }
 
-  void create_next() {
+  // Creates `count` Jobs (at most those still queued), then tells options_.created of them.
+  void create_round(std::size_t count) {
+    std::vector<std::pair<std::string, std::string>> created;
+    while (count-- > 0 && !options_.to_create.empty()) create_next(created);
+    if (options_.created && !created.empty()) options_.created(created);
+  }
+
+  void create_next(std::vector<std::pair<std::string, std::string>>& created) {
     const kube::PreparedCreate create = std::move(options_.to_create.front());
     options_.to_create.pop_front();
-    kube::send_create(client_, create);
+    std::string uid;
+    kube::send_create(client_, create, options_.created ? &uid : nullptr);
+    created.emplace_back(create.name, uid);
     std::lock_guard lock(mutex_);
     queued_.erase(create.name);
     mark_changed();

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ struct FollowOptions {
   int watch_timeout_seconds = 300;
   int max_log_streams = 8;  // log streams at once: a 10,000-Job sweep must not mean 10,000
   LogPolicy logs = LogPolicy::Failed;
+  // Given, it hears of the Jobs each round of creates made (name and uid), after the round
+  // and before anything else happens: the run's Secret takes them as owners.
+  std::function<void(const std::vector<std::pair<std::string, std::string>>&)> created;
 };
 
 enum class FollowEnd { Finished, Interrupted, Detached };

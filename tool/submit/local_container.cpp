@@ -4,6 +4,8 @@
 #include <exception>
 #include <string>
 
+#include "base/error.h"
+#include "base/printable.h"
 #include "localrun/local_run.h"
 
 namespace gkebuild::submit {
@@ -19,13 +21,35 @@ std::vector<std::string> strings(const json& container, const char* key) {
 
 bool stopped(const std::atomic<bool>* flag) { return flag && flag->load(); }
 
+const json* secret_key_ref(const json& item) {
+  const auto from = item.find("valueFrom");
+  if (from == item.end() || !from->is_object()) return nullptr;
+  const auto ref = from->find("secretKeyRef");
+  return ref == from->end() ? nullptr : &*ref;
+}
+
+// Only the run's own Secret exists here, and only in memory.
+std::string secret_value(const json& ref, const std::string& variable, const RunSecret* secret) {
+  const std::string key = ref.value("key", "");
+  const std::string* value = secret ? secret->find(key) : nullptr;
+  if (!value)
+    throw Error(ErrorKind::kBadInput, "variable " + printable(variable) + " reads key " + printable(key) +
+                                          " of Secret " + printable(ref.value("name", "")) +
+                                          ", which a local run cannot read: only the experiment's secretEnv "
+                                          "variables (from this environment) reach a local container");
+  return *value;
+}
+
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> container_env(const json& container, int index) {
+std::vector<std::pair<std::string, std::string>> container_env(const json& container, int index,
+                                                               const RunSecret* secret) {
   std::vector<std::pair<std::string, std::string>> env;
   for (const auto& item : container.value("env", json::array())) {
     const std::string name = item.value("name", "");
-    if (item.contains("value"))
+    if (const json* ref = secret_key_ref(item))
+      env.emplace_back(name, secret_value(*ref, name, secret));
+    else if (item.contains("value"))
       env.emplace_back(name, item["value"].is_string() ? item["value"].get<std::string>() : item["value"].dump());
     else if (item.dump().find("job-completion-index") != std::string::npos)
       env.emplace_back(name, std::to_string(index));
@@ -116,7 +140,7 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
     localrun::ContainerSpec spec;
     spec.layout_dir = layout_;
     spec.image = image_;
-    spec.env = container_env(container, completion);
+    spec.env = container_env(container, completion, secret_);
     for (const auto& word : strings(container, "command")) spec.command.push_back(expand_variables(word, spec.env));
     for (const auto& word : strings(container, "args")) spec.args.push_back(expand_variables(word, spec.env));
     spec.working_dir = container.value("workingDir", "");

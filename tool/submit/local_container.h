@@ -14,12 +14,15 @@
 #include "submit/follow_view.h"
 #include "submit/follower.h"
 #include "submit/run_plan.h"
+#include "submit/run_secret.h"
 
 namespace gkebuild::submit {
 
-// The env of a Job's container for completion `index`: values as written, and the
-// completion index where a fieldRef asks for it.
-std::vector<std::pair<std::string, std::string>> container_env(const nlohmann::json& container, int index);
+// The env of a Job's container for completion `index`: values as written, the completion index
+// where a fieldRef asks for it, and the run's secret values where a secretKeyRef names them
+// (`secret`, or none; a secretKeyRef it cannot answer is an error: a local run has no cluster).
+std::vector<std::pair<std::string, std::string>> container_env(const nlohmann::json& container, int index,
+                                                               const RunSecret* secret = nullptr);
 // Kubernetes' $(VAR) expansion of command and args: a defined VAR is replaced, $$ is a
 // literal $, anything else is left as written.
 std::string expand_variables(const std::string& text, const std::vector<std::pair<std::string, std::string>>& env);
@@ -36,6 +39,8 @@ class LocalJobs {
             std::filesystem::path work_dir, bool gpus, bool host_network, const std::atomic<bool>* interrupted,
             const std::atomic<bool>* forced = nullptr);
   FollowEnd run(RunSink& sink, FollowView& view);
+  // The values of the Jobs' secretKeyRef variables (kept by the caller for the whole run).
+  void use_secret(const RunSecret& secret) { secret_ = &secret; }
 
  private:
   void run_job(std::size_t index, RunSink& sink, FollowView& view);
@@ -53,6 +58,7 @@ class LocalJobs {
   const std::atomic<bool>* interrupted_;
   const std::atomic<bool>* forced_;
   std::vector<JobProgress> jobs_;
+  const RunSecret* secret_ = nullptr;
 };
 
 }  // namespace gkebuild::submit

@@ -105,10 +105,22 @@ runrecord::RunRecord local_record(const project::Project& project, const RunPlan
   return record;
 }
 
+// A local run has no cluster whose Secrets envFrom could read.
+void refuse_secret_refs(const project::Project& project, const std::string& experiment) {
+  const project::Experiment* found = project.find_experiment(experiment);
+  if (found && !found->secret_refs.empty())
+    throw SourceError(found->secret_refs.front().where,
+                      "experiment '" + experiment + "'.secretRefs: '" + found->secret_refs.front().name +
+                          "' is a Secret of the cluster, which a local run cannot read; use secretEnv "
+                          "(values from this environment) for a local run");
+}
+
 }  // namespace
 
-Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
+Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+                       const RunSecret& secret) {
   std::ostream& err = *options.err;
+  refuse_secret_refs(project, request.experiment);
   request.indexed_sweeps = false;  // Jobs run here one after another; no ConfigMap of points is mounted
   check_plan(project, request);
   const std::string image = images_of(project, request.experiment).front();
@@ -132,6 +144,7 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
     write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text, FileAccess::kOwnerOnly);
   runrecord::RunRecord first = local_record(project, plan, run, gpu);
   first.runner = current_runner();  // a later reader can tell whether this process still runs it
+  first.secret_env = secret.names();  // no Secret object: the values go to the containers only
   RecordWriter record(run_dir, std::move(first));
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)")
@@ -141,7 +154,10 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   let_second_interrupt_force();
   LocalJobs jobs(plan, layout, built.digest, project.dir / ".gkebuild" / "local", gpu, options.network == "host",
                  options.interrupted, &forced_interrupt());
-  const FollowEnd end = jobs.run(record, view);
+  jobs.use_secret(secret);
+  mask_view(view, secret);
+  MaskingSink sink(record, secret);
+  const FollowEnd end = jobs.run(sink, view);
   return finish_follow(end, record.record(), err);
 }
 

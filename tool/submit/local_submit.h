@@ -8,10 +8,14 @@
 
 #include "project/project.h"
 #include "submit/run_plan.h"
+#include "submit/run_secret.h"
 #include "submit/submit.h"
 
 namespace gkebuild::submit {
 
-Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request);
+// The run's secret values reach each container's environment from memory; the runtime's
+// bundle that holds them (config.json) is owner-only and removed with the container.
+Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+                       const RunSecret& secret);
 
 }  // namespace gkebuild::submit

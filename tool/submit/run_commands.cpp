@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "base/atomic_file.h"
+#include "base/printable.h"
+#include "base/text_table.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/events.h"
@@ -171,17 +173,56 @@ Outcome follow_again(const RunCommandOptions& options, LoadedRun& run) {
 
 }  // namespace
 
-Outcome list_runs_command(const RunCommandOptions& options) {
-  for (const auto& dir : runrecord::list_runs(options.project_dir)) {
-    try {
-      const auto record = load_settled(dir);
-      *options.out << record.run << "  " << record.experiment << "  " << record.target << "  "
-                   << runrecord::format_timestamp(record.created) << "  " << counts(record)
-                   << (record.finished ? "" : " (not finished)") << "\n";
-    } catch (const std::exception& error) {
-      *options.out << dir.filename().string() << "  unreadable: " << error.what() << "\n";
-    }
+namespace {
+
+// One line of `gkebuild runs`: the record's columns, or the folder and why it cannot be read.
+struct RunsRow {
+  std::vector<std::string> cells;
+  json object;
+};
+
+RunsRow runs_row(const fs::path& dir) {
+  try {
+    const auto record = load_settled(dir);
+    int by_state[4] = {0, 0, 0, 0};
+    for (const auto& job : record.jobs) ++by_state[static_cast<int>(job.state)];
+    json object{{"run", record.run},
+                {"experiment", record.experiment},
+                {"target", record.target},
+                {"created", runrecord::format_timestamp(record.created)},
+                {"finished", record.finished ? json(runrecord::format_timestamp(*record.finished)) : json(nullptr)},
+                {"jobs", {{"total", record.jobs.size()}, {"succeeded", by_state[2]}, {"failed", by_state[3]},
+                          {"running", by_state[1]}, {"pending", by_state[0]}}}};
+    return {{record.run, record.experiment, record.target, runrecord::format_timestamp(record.created),
+             counts(record) + (record.finished ? "" : " (not finished)")},
+            std::move(object)};
+  } catch (const std::exception& error) {
+    const std::string name = dir.filename().string();
+    return {{name, "unreadable: " + std::string(error.what())}, json{{"run", name}, {"error", error.what()}}};
   }
+}
+
+// Names from the run folders and records are the user's bytes: escaped before printing.
+void print_table(std::vector<std::vector<std::string>> rows, std::ostream& out) {
+  for (auto& row : rows)
+    for (auto& cell : row) cell = printable(cell);
+  print_text_table(rows, out);
+}
+
+}  // namespace
+
+Outcome list_runs_command(const RunCommandOptions& options) {
+  std::vector<std::vector<std::string>> rows{{"RUN", "EXPERIMENT", "TARGET", "CREATED", "JOBS"}};
+  json list = json::array();
+  for (const auto& dir : runrecord::list_runs(options.project_dir)) {
+    auto row = runs_row(dir);
+    rows.push_back(std::move(row.cells));
+    list.push_back(std::move(row.object));
+  }
+  if (options.json)
+    *options.out << list.dump(2) << "\n";
+  else if (rows.size() > 1)  // no runs: nothing, as kubectl get prints no header for no objects
+    print_table(std::move(rows), *options.out);
   return Outcome::kSucceeded;
 }
 
@@ -221,11 +262,15 @@ Outcome delete_command(const RunCommandOptions& options) {
   for (const auto& job : jobs.value("items", json::array()))
     deleted += kube::remove(client, type, run.record.namespace_name, job["metadata"].value("name", ""),
                             kube::Propagation::Background);
-  // An Indexed sweep's ConfigMap of points carries the run's label too; nothing else uses it.
-  const auto& config_maps = kube::resource_type("v1", "ConfigMap");
-  for (const auto& item : kube::list(client, config_maps, run.record.namespace_name, selectors).value("items", json::array()))
-    kube::remove(client, config_maps, run.record.namespace_name, item["metadata"].value("name", ""),
-                 kube::Propagation::Background);
+  // An Indexed sweep's ConfigMap of points and the run's Secret (secretEnv) carry the run's
+  // label too; nothing else uses them. The Secret would go with its last owning Job anyway, but
+  // not before the garbage collector came round, and not at all if no Job was ever created.
+  for (const char* kind : {"ConfigMap", "Secret"}) {
+    const auto& type = kube::resource_type("v1", kind);
+    for (const auto& item : kube::list(client, type, run.record.namespace_name, selectors).value("items", json::array()))
+      kube::remove(client, type, run.record.namespace_name, item["metadata"].value("name", ""),
+                   kube::Propagation::Background);
+  }
   for (auto& job : run.record.jobs)
     if (job.state == runrecord::JobState::pending || job.state == runrecord::JobState::running) {
       job.state = runrecord::JobState::failed;

@@ -103,10 +103,10 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   return plan;
 }
 
-void check_plan(const project::Project& project, PlanRequest request) {
+std::size_t check_plan(const project::Project& project, PlanRequest request) {
   request.run_id = cluster_run_id(request.experiment + "-00000000-000000");
   request.objects = false;
-  plan_run(project, request);
+  return plan_run(project, request).jobs.size();
 }
 
 std::string manifest_stream(const RunPlan& plan) {

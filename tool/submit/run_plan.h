@@ -68,8 +68,9 @@ struct RunPlan {
 RunPlan plan_run(const project::Project& project, const PlanRequest& request);
 
 // Renders once without converting objects, with a run id as long as a real one: every bad
-// input of `request` is found before an image is built or a run folder made.
-void check_plan(const project::Project& project, PlanRequest request);
+// input of `request` is found before an image is built or a run folder made. Returns how many
+// Jobs the run has.
+std::size_t check_plan(const project::Project& project, PlanRequest request);
 
 // The images `experiment` needs (its own image), for the build and push step.
 std::vector<std::string> images_of(const project::Project& project, const std::string& experiment);

@@ -7,22 +7,27 @@
 #include <cerrno>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <system_error>
 
 #include "base/atomic_file.h"
+#include "imageproject/project_images.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
 #include "kube/objects.h"
 #include "project/project.h"
+#include "render/contexts.h"
 #include "runrecord/run_store.h"
 #include "submit/cluster.h"
 #include "submit/cluster_check.h"
+#include "submit/cost_summary.h"
 #include "submit/dry_run.h"
 #include "submit/finish.h"
 #include "submit/image_step.h"
 #include "submit/local_submit.h"
 #include "submit/record_writer.h"
 #include "submit/run_plan.h"
+#include "submit/run_secret.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -62,7 +67,8 @@ std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
 // Takes the Jobs' objects out of `plan` (a 10,000-Job sweep's objects take 100 MB and more),
 // leaving their requests, serialised, for the follow.
 Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, RunPlan& plan,
-                      std::vector<JobProgress>& jobs, RecordWriter& record) {
+                      std::vector<JobProgress>& jobs, RecordWriter& record, const RunSecret& secret,
+                      SecretOwners* owners) {
   FollowOptions follow;
   follow.namespace_name = plan.namespace_name;
   follow.run_id = plan.run_id;
@@ -87,12 +93,34 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, Ru
     *options.err << "a detached run creates all " << plan.jobs.size()
                  << " Jobs at once: the cap on unfinished Jobs needs gkebuild to follow the run\n";
   follow.interrupted = options.interrupted;
+  if (owners) follow.created = [owners](const auto& created) { owners->add(created); };
   FollowView view(*options.err, *options.out, options.terminal, options.terminal_rows);
-  const FollowEnd end = follow_run(client, jobs, std::move(follow), record, view);
+  mask_view(view, secret);
+  MaskingSink sink(record, secret);
+  const FollowEnd end = follow_run(client, jobs, std::move(follow), sink, view);
   return finish_follow(end, record.record(), *options.err);
 }
 
-Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request) {
+// The run's Secret, before any Job: a pod never starts without it. Its owners come as the Jobs
+// are created (SecretOwners); until the first is, only `gkebuild delete RUN` removes it.
+std::optional<SecretOwners> apply_run_secret(kube::Client& client, const project::Project& project,
+                                             const RunPlan& plan, const RunSecret& secret) {
+  if (secret.empty()) return std::nullopt;
+  const std::string name = render::run_secret_name(project.name, plan.run_id);
+  kube::server_side_apply(client, secret.object(plan.namespace_name, name, project.name, plan.experiment, plan.run_id));
+  return std::optional<SecretOwners>(std::in_place, client, plan.namespace_name, name);
+}
+
+void record_secrets(runrecord::RunRecord& record, const project::Project& project, const RunPlan& plan,
+                    const RunSecret& secret) {
+  const project::Experiment& experiment = *project.find_experiment(plan.experiment);
+  if (!secret.empty()) record.secret = render::run_secret_name(project.name, plan.run_id);
+  record.secret_env = secret.names();
+  for (const auto& ref : experiment.secret_refs) record.secret_refs.push_back(ref.name);
+}
+
+Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+                          const RunSecret& secret) {
   std::ostream& err = *options.err;
   const auto access = cluster_access(options.kubeconfig, project.cluster.context);
   ImageStepOptions images;
@@ -101,8 +129,15 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   images.workloads_build = options.workloads_build;
   images.insecure_registries = options.insecure_registries;
   images.ca_file = options.ca_file;
-  images.note = [&err](const std::string& line) { err << line << "\n"; };
-  check_plan(project, request);
+  images.note = [&err, &options](const std::string& line) {
+    if (!options.quiet) err << line << "\n";
+  };
+  const std::size_t job_count = check_plan(project, request);
+  if (!secret.empty() && job_count > kMostSecretOwners)
+    throw Error(ErrorKind::kBadInput, "a run with secretEnv has at most " + std::to_string(kMostSecretOwners) +
+                                          " Jobs (each owns the run's Secret), and this one has " +
+                                          std::to_string(job_count) + "; run the sweep as Indexed Jobs "
+                                                                      "(parallelism: N, one Job per accelerator)");
   if (!options.no_check) check_before_submit(access, project, request, err);
   images.run = {request.experiment, request.accelerators};
   request.image_references =
@@ -115,18 +150,22 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   const std::string run = run_dir.filename().string();
   request.run_id = cluster_run_id(run);
   RunPlan plan = plan_run(project, request);
+  if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
   write_manifests(run_dir, plan);
   for (auto& job : plan.jobs) std::string().swap(job.manifest.text);  // in manifests/ now
   auto initial = new_record(project, plan, run, "cluster");
   initial.context = access.context;
+  record_secrets(initial, project, plan, secret);
   RecordWriter record(run_dir, std::move(initial));
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs in namespace " << plan.namespace_name << " (context "
       << access.context << "), recorded in " << run_dir.string() << "\n";
   kube::Client client(access);
   auto jobs = pending_jobs(plan);
+  std::optional<SecretOwners> owners;
   try {
     for (const auto& object : plan.support) kube::server_side_apply(client, object.object);
+    owners = apply_run_secret(client, project, plan, secret);
   } catch (const std::exception& error) {
     // The record says why no Job started; the CLI prints it too.
     for (auto& job : jobs) {
@@ -136,13 +175,19 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
     record.jobs_changed(jobs);
     throw;
   }
-  return follow_to_the_end(options, client, plan, jobs, record);
+  return follow_to_the_end(options, client, plan, jobs, record, secret, owners ? &*owners : nullptr);
 }
 
 }  // namespace
 
 Outcome run_submit(const SubmitOptions& options) {
-  const auto project = project::load_project(options.project_file);
+  auto project = project::load_project(options.project_file);
+  add_secret_env_flags(project, options.experiment, options.secret_env);
+  // Every secret value is read here, before anything is built, created or started.
+  const project::Experiment* experiment = project.find_experiment(options.experiment);
+  const RunSecret secret = experiment ? RunSecret::read(*experiment) : RunSecret();
+  if (experiment && !options.no_build && !options.dry_run && !options.images.count(experiment->image))
+    imageproject::check_image_secrets(project, {experiment->image});
   PlanRequest request;
   request.experiment = options.experiment;
   request.accelerators = options.accelerators;
@@ -151,9 +196,9 @@ Outcome run_submit(const SubmitOptions& options) {
   request.sweeps = options.sweeps;
   request.sets = options.sets;
   request.values_files = options.values_files;
-  if (options.local || project.cluster.local) return submit_locally(options, project, request);
-  if (options.dry_run) return dry_run(options, project, request);
-  return submit_to_cluster(options, project, request);
+  if (options.local || project.cluster.local) return submit_locally(options, project, request, secret);
+  if (options.dry_run) return dry_run(options, project, request, secret);
+  return submit_to_cluster(options, project, request, secret);
 }
 
 }  // namespace gkebuild::submit

@@ -27,6 +27,9 @@ struct SubmitOptions {
   std::vector<SweepOverride> sweeps;
   std::vector<render::Assignment> sets;
   std::vector<std::string> values_files;
+  // --secret-env NAME[,NAME]: more variables for the experiment's secretEnv (read at submit from
+  // this process's environment; they reach the Jobs through the run's Secret).
+  std::vector<std::string> secret_env;
   std::map<std::string, std::string> images;  // image name -> a pushed reference (pinned by digest) to run
   std::string workloads_build;  // where compiled workload binaries are (default: the project's build/)
   bool no_build = false;
@@ -46,6 +49,7 @@ struct SubmitOptions {
   kube::KubeconfigOptions kubeconfig;  // --kubeconfig, --context (default: the project's)
   std::ostream* out = nullptr;  // dry-run YAML and log lines
   std::ostream* err = nullptr;  // notes and the status view
+  bool quiet = false;           // -q: no plan summary or notes on `err` (errors and refusals still)
   bool terminal = false;        // `err` is a terminal: redraw the status in place
   int terminal_rows = 24;
   const std::atomic<bool>* interrupted = nullptr;  // set by the Ctrl-C handler

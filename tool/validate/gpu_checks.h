@@ -33,6 +33,11 @@ void check_batch(RuleReporter& r, const nlohmann::json& object, bool uses_gpus);
 // Duplicate env names within a container.
 void check_env(RuleReporter& r, const ContainerRef& container);
 
+// literal-credential: a credential-like variable with its value written out (credential_checks.cpp),
+// in a container's env, or in a gkebuild project file's experiments and images.
+void check_literal_credentials(RuleReporter& r, const ContainerRef& container);
+void check_project_credentials(RuleReporter& r);
+
 // The known GKE accelerator labels (from the accelerator catalog).
 const std::vector<std::string>& accelerator_labels();
 

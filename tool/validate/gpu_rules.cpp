@@ -12,6 +12,7 @@ void check_gpu_rules(RuleReporter& r) {
     for (const auto& container : containers(pod)) {
       GpuUse use = check_container_gpus(r, container);
       check_env(r, container);
+      check_literal_credentials(r, container);
       if (use.requests_gpu && !pod_use.requests_gpu) pod_use = use;
     }
     check_gpu_scheduling(r, pod, pod_use, system_daemonset);

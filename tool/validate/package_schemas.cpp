@@ -5,11 +5,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -62,8 +60,6 @@ fs::path default_cache_dir() {
 namespace {
 
 constexpr const char* kPathCacheName = "kubernetes-validate-path";
-constexpr const char* kNotInstalled = "-";
-constexpr std::time_t kRetryNotInstalledSeconds = 3600;
 
 std::string ask_python() {
   FILE* pipe = popen(
@@ -80,34 +76,28 @@ std::string ask_python() {
 }
 
 std::optional<fs::path> schema_root_in(const std::string& package_dir) {
-  if (package_dir.empty() || package_dir == kNotInstalled) return std::nullopt;
+  if (package_dir.empty()) return std::nullopt;
   fs::path root = fs::path(package_dir) / "kubernetes-json-schema";
   std::error_code ec;
   if (fs::is_directory(root, ec)) return root;
   return std::nullopt;
 }
 
-bool recently_checked(const fs::path& cache_file) {
-  std::error_code ec;
-  auto written = fs::last_write_time(cache_file, ec);
-  if (ec) return false;
-  auto age = fs::file_time_type::clock::now() - written;
-  return age < std::chrono::seconds(kRetryNotInstalledSeconds);
-}
-
 }  // namespace
 
+// Only a found package is remembered: "not installed" is asked again each time (a package
+// installed a minute later is used at once). The embedded schemas mean Python is asked only
+// for a Kubernetes version gkebuild does not carry.
 std::optional<fs::path> kubernetes_validate_schema_root(const fs::path& cache_dir) {
   fs::path cache_file = cache_dir / kPathCacheName;
   std::string remembered;
   if (std::ifstream in(cache_file); in) std::getline(in, remembered);
   if (auto root = schema_root_in(remembered)) return root;
-  // Not installed when we last asked: ask Python again only now and then.
-  if (remembered == kNotInstalled && recently_checked(cache_file)) return std::nullopt;
   std::string package_dir = ask_python();
   auto root = schema_root_in(package_dir);
+  if (!root) return std::nullopt;
   try {
-    write_file_atomically(cache_file, (root ? package_dir : std::string(kNotInstalled)) + "\n");
+    write_file_atomically(cache_file, package_dir + "\n");
   } catch (const std::exception&) {
     // A read-only cache only costs the next run another Python start.
   }

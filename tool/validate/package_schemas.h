@@ -1,6 +1,6 @@
-// Finding the schemas the kubernetes-validate Python package ships, without paying
-// for a Python start on every run: the package directory is looked up once and
-// remembered in a small file under the cache directory.
+// Finding the schemas the kubernetes-validate Python package ships, for Kubernetes versions
+// gkebuild does not embed, without paying for a Python start on every run: the package
+// directory, once found, is remembered in a small file under the cache directory.
 #pragma once
 
 #include <filesystem>

@@ -6,6 +6,7 @@
 
 #include "base/atomic_file.h"
 #include "base/http_client.h"
+#include "validate/embedded_schemas.h"
 #include "validate/package_schemas.h"
 
 namespace gkebuild::validate {
@@ -51,11 +52,28 @@ std::optional<std::string> read_text(const fs::path& path) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::string_view kEmbeddedPrefix = "embedded:";
+
+bool same_minor(const KubernetesVersion& a, const KubernetesVersion& b) {
+  return a.major == b.major && a.minor == b.minor;
+}
+
+}  // namespace
+
+// The package is asked (a Python start) only for a version gkebuild has no schemas of: the
+// embedded ones answer every run that names none or one of theirs.
 SchemaLocator::SchemaLocator(SchemaLocatorOptions options) : options_(std::move(options)) {
-  std::vector<fs::path> roots;
-  if (auto package = kubernetes_validate_schema_root(options_.cache_dir)) roots.push_back(*package);
-  roots.push_back(options_.cache_dir / "kubernetes-json-schema");
+  const auto embedded = embedded_schema_versions();
   std::optional<KubernetesVersion> newest;
+  if (!embedded.empty()) newest = embedded.back();
+  std::vector<fs::path> roots;
+  const bool embedded_exact = options_.version && embedded_version_for(*options_.version) &&
+                              same_minor(*embedded_version_for(*options_.version), *options_.version);
+  if (options_.version && !embedded_exact)
+    if (auto package = kubernetes_validate_schema_root(options_.cache_dir)) roots.push_back(*package);
+  roots.push_back(options_.cache_dir / "kubernetes-json-schema");
   for (const auto& root : roots) {
     auto versions = VersionedSchemaRoot{root}.versions(options_.strict);
     if (versions.empty()) continue;
@@ -63,6 +81,7 @@ SchemaLocator::SchemaLocator(SchemaLocatorOptions options) : options_(std::move(
     if (!newest || versions.back() > *newest) newest = versions.back();
   }
   version_ = options_.version.value_or(newest.value_or(kFallbackKubernetesVersion));
+  embedded_ = embedded_version_for(version_);
 }
 
 std::optional<SchemaSource> SchemaLocator::find(std::string_view api_version, std::string_view kind) const {
@@ -74,7 +93,23 @@ std::optional<SchemaSource> SchemaLocator::find(std::string_view api_version, st
     if (!dir) continue;
     if (auto found = from_file(*dir / names.file_name())) return found;
   }
+  if (embedded_ && has_embedded_schema(*embedded_, names.file_name())) {
+    const std::string base = std::string(kEmbeddedPrefix) + "v" + embedded_->to_string() +
+                             (options_.strict ? "-local-strict/" : "-local/");
+    // The text is read on a cache miss only (text_of): most runs never decompress it.
+    return SchemaSource{base + names.file_name(), base, "", embedded_schemas_stamp()};
+  }
   return std::nullopt;
+}
+
+std::string SchemaLocator::text_of(const SchemaSource& source) const {
+  if (!source.text.empty() || !source.id.starts_with(kEmbeddedPrefix)) return source.text;
+  return read_sibling(source, source.id.substr(source.base.size()));
+}
+
+std::optional<std::string> SchemaLocator::from_embedded(const std::string& target) const {
+  if (!embedded_) return std::nullopt;
+  return embedded_schema(*embedded_, target.substr(target.rfind('/') + 1), options_.strict);
 }
 
 std::optional<SchemaSource> SchemaLocator::from_location(const std::string& location,
@@ -131,6 +166,10 @@ std::optional<SchemaSource> SchemaLocator::from_url(const std::string& url) cons
 std::string SchemaLocator::read_sibling(const SchemaSource& from, const std::string& name) const {
   std::string leaf = name.substr(name.rfind('/') == std::string::npos ? 0 : name.rfind('/') + 1);
   std::string target = from.base + leaf;
+  if (target.starts_with(kEmbeddedPrefix)) {
+    if (auto text = from_embedded(target)) return std::move(*text);
+    throw std::runtime_error("schema " + from.id + " refers to " + name + ", which gkebuild does not embed");
+  }
   std::optional<SchemaSource> sibling = is_url(target) ? from_url(target) : from_file(target);
   if (!sibling) throw std::runtime_error("schema " + from.id + " refers to " + name + ", which is not at " + target);
   return std::move(sibling->text);
@@ -140,6 +179,7 @@ std::string SchemaLocator::searched() const {
   std::string out;
   for (const auto& location : options_.locations) out += (out.empty() ? "" : ", ") + location;
   for (const auto& root : bundled_dirs_) out += (out.empty() ? "" : ", ") + root.string();
+  if (embedded_) out += (out.empty() ? "" : ", ") + std::string("the schemas built into gkebuild (") + embedded_->to_string() + ")";
   return out.empty() ? "no schema source" : out;
 }
 

@@ -66,7 +66,7 @@ const CompiledSchema* SchemaStore::find(std::string_view api_version, std::strin
 nlohmann::json SchemaStore::load_bundled(const SchemaSource& source) {
   fs::path cached = cache_dir_ / "schemas" / (cache_key(source) + ".json");
   if (auto hit = read_json(cached)) return std::move(*hit);
-  auto kind_schema = nlohmann::json::parse(source.text);
+  auto kind_schema = nlohmann::json::parse(locator_.text_of(source));
   DocumentLoader load = [&](const std::string& name) -> const nlohmann::json& {
     std::string id = source.base + "\n" + name;
     auto it = documents_.find(id);

@@ -1,12 +1,22 @@
 #include "validate/validator.h"
 
 #include <algorithm>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <thread>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
 
+#include "base/parallel.h"
 #include "validate/builtin_groups.h"
+#include "validate/gpu_checks.h"
+#include "validate/embedded_schemas.h"
+#include "validate/project_file_check.h"
 #include "validate/rules.h"
 #include "validate/schema_check.h"
 #include "validate/schema_store.h"
@@ -57,9 +67,9 @@ std::string read_input(const std::string& name, std::istream& standard_input, st
   return text;
 }
 
-// kubeconform's -skip: "Pod" skips every Pod, "v1/Pod" only that version's.
-bool is_skipped_kind(const std::vector<std::string>& skip, const Manifest& m) {
-  return std::any_of(skip.begin(), skip.end(), [&](const std::string& entry) {
+// kubeconform's -skip and -reject: "Pod" names every Pod, "v1/Pod" only that version's.
+bool is_named_kind(const std::vector<std::string>& kinds, const Manifest& m) {
+  return std::any_of(kinds.begin(), kinds.end(), [&](const std::string& entry) {
     return entry == m.kind() || entry == m.api_version() + "/" + m.kind();
   });
 }
@@ -80,8 +90,9 @@ class ObjectChecker {
     for (size_t i = before; i < report_.findings.size(); ++i)
       if (report_.findings[i].severity == Severity::kError) {
         ++report_.invalid;
-        break;
+        return;
       }
+    report_.valid.push_back(m.file + ":" + std::to_string(m.position({}).line) + ": " + m.kind() + " " + m.name());
   }
 
  private:
@@ -101,6 +112,13 @@ class ObjectChecker {
       ++report_.skipped;
       return;
     }
+    if (string_field(m.value, "apiVersion") == "gkebuild/v1" && !has_key(m.value, "kind")) {
+      // gkebuild.yaml: not a Kubernetes object (skipped, as other YAML), but a file whose env:
+      // values end up in Jobs.
+      check_project_credentials(r);
+      ++report_.skipped;
+      return;
+    }
     // One of the two is there, so the document means to be an object: as kubeconform and
     // kubernetes-validate, a missing or empty apiVersion or kind fails it.
     for (const char* key : {"apiVersion", "kind"}) {
@@ -110,7 +128,11 @@ class ObjectChecker {
                present ? std::string(key) + " is empty or not a string" : std::string("object has no ") + key, present);
     }
     if (m.api_version().empty() || m.kind().empty()) return;
-    if (is_skipped_kind(options_.skip_kinds, m)) {
+    if (is_named_kind(options_.reject_kinds, m)) {
+      r.report("rejected-kind", {"kind"}, m.api_version() + "/" + m.kind() + " is rejected here (--reject)", true);
+      return;
+    }
+    if (is_named_kind(options_.skip_kinds, m)) {
       ++report_.skipped;
       return;
     }
@@ -149,6 +171,86 @@ class ObjectChecker {
   ValidateReport& report_;
 };
 
+// "1.33, 1.34, 1.35, 1.36 and 1.37".
+std::string embedded_versions_text() {
+  std::string text;
+  const auto versions = embedded_schema_versions();
+  for (std::size_t i = 0; i < versions.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == versions.size() ? " and " : ", ") + std::to_string(versions[i].major) + "." +
+            std::to_string(versions[i].minor);
+  return text.empty() ? std::string("none") : text;
+}
+
+}  // namespace
+
+namespace {
+
+// One file's part of the report: its YAML, then each object (a project file as a whole).
+ValidateReport validate_file(const std::string& input, const ValidateOptions& options, SchemaStore& store,
+                             const SchemaLocator& locator, std::istream& standard_input) {
+  ValidateReport report;
+  ObjectChecker checker(options, store, locator, report);
+  ++report.files;
+  std::string name = input == "-" ? "<stdin>" : input;
+  report.file_names.push_back(name);
+  std::string text = read_input(input, standard_input, options.limits.max_bytes);
+  LoadResult loaded = load_manifests(text, name, options.limits);
+  if (std::any_of(loaded.findings.begin(), loaded.findings.end(),
+                  [](const Finding& f) { return f.rule == "yaml-syntax" || f.rule == "yaml-limits"; }))
+    ++report.errors;
+  for (auto& finding : loaded.findings)
+    if (!options.disabled_rules.count(finding.rule)) report.findings.push_back(std::move(finding));
+  bool project_checked = false;
+  for (const auto& manifest : loaded.manifests) {
+    if (string_field(manifest.value, "apiVersion") != kProjectApiVersion) {
+      checker.check(manifest);
+      continue;
+    }
+    ++report.resources;
+    if (project_checked || options.disabled_rules.count("project-file")) continue;
+    project_checked = true;  // the loader reads the whole file
+    auto findings = check_project_file(text, name);
+    if (findings.empty()) report.valid.push_back(name + ":1: gkebuild project " + string_field(manifest.value, "project"));
+    else ++report.invalid;
+    for (auto& finding : findings) report.findings.push_back(std::move(finding));
+  }
+  return report;
+}
+
+void merge(ValidateReport& into, ValidateReport&& part) {
+  std::move(part.findings.begin(), part.findings.end(), std::back_inserter(into.findings));
+  std::move(part.file_names.begin(), part.file_names.end(), std::back_inserter(into.file_names));
+  std::move(part.valid.begin(), part.valid.end(), std::back_inserter(into.valid));
+  into.files += part.files;
+  into.resources += part.resources;
+  into.skipped += part.skipped;
+  into.invalid += part.invalid;
+  into.errors += part.errors;
+}
+
+bool has_error(const ValidateReport& report) {
+  return report.errors > 0 ||
+         std::any_of(report.findings.begin(), report.findings.end(),
+                     [](const Finding& f) { return f.severity == Severity::kError; });
+}
+
+std::vector<std::string> files_to_read(const ValidateOptions& options) {
+  std::vector<std::regex> ignored;
+  for (const auto& pattern : options.ignore_filename_patterns) {
+    try {
+      ignored.emplace_back(pattern, std::regex::ECMAScript);
+    } catch (const std::regex_error& error) {
+      throw std::runtime_error("--ignore-filename-pattern '" + pattern + "' is no regular expression: " + error.what());
+    }
+  }
+  std::vector<std::string> files;
+  for (auto& file : expand_inputs(options.inputs))
+    if (file == "-" || std::none_of(ignored.begin(), ignored.end(),
+                                    [&](const std::regex& re) { return std::regex_search(file, re); }))
+      files.push_back(std::move(file));
+  return files;
+}
+
 }  // namespace
 
 ValidateReport run_validation(const ValidateOptions& options, std::istream& standard_input) {
@@ -156,24 +258,36 @@ ValidateReport run_validation(const ValidateOptions& options, std::istream& stan
   if (options.schema_locations.empty() && !locator.has_bundled_schemas() &&
       !options.disabled_rules.count("schema"))
     throw std::runtime_error(
-        "no Kubernetes JSON schemas found: install them with `pip install kubernetes-validate`, pass "
+        "no Kubernetes JSON schemas of " + locator.version().to_string() + " found: gkebuild carries " +
+        embedded_versions_text() + "; for other versions install `pip install kubernetes-validate`, pass "
         "--schema-location DIR|URL-TEMPLATE, or turn schema checks off with --disable schema");
-  SchemaStore store(locator, options.cache_dir);
+  const auto files = files_to_read(options);
+  // Each worker thread compiles its own schemas (a SchemaStore is not shared); parts are
+  // merged in file order, so the report does not depend on thread timing.
+  std::vector<std::optional<ValidateReport>> parts(files.size());
+  std::mutex stores_mutex;
+  std::map<std::thread::id, std::unique_ptr<SchemaStore>> stores;
+  std::atomic<bool> stop{false};
+  const int workers = std::max(1, std::min<int>(options.workers, static_cast<int>(files.size())));
+  run_parallel(files.size(), workers, [&](std::size_t i) {
+    if (options.exit_on_error && stop.load()) return;
+    SchemaStore* store;
+    {
+      std::lock_guard lock(stores_mutex);
+      auto& slot = stores[std::this_thread::get_id()];
+      if (!slot) slot = std::make_unique<SchemaStore>(locator, options.cache_dir);
+      store = slot.get();
+    }
+    parts[i] = validate_file(files[i], options, *store, locator, standard_input);
+    if (options.exit_on_error && has_error(*parts[i])) stop = true;
+  });
   ValidateReport report;
   report.kubernetes_version = locator.version();
-  ObjectChecker checker(options, store, locator, report);
-  for (const auto& input : expand_inputs(options.inputs)) {
-    ++report.files;
-    std::string name = input == "-" ? "<stdin>" : input;
-    report.file_names.push_back(name);
-    std::string text = read_input(input, standard_input, options.limits.max_bytes);
-    LoadResult loaded = load_manifests(text, name, options.limits);
-    if (std::any_of(loaded.findings.begin(), loaded.findings.end(),
-                    [](const Finding& f) { return f.rule == "yaml-syntax" || f.rule == "yaml-limits"; }))
-      ++report.errors;
-    for (auto& finding : loaded.findings)
-      if (!options.disabled_rules.count(finding.rule)) report.findings.push_back(std::move(finding));
-    for (const auto& manifest : loaded.manifests) checker.check(manifest);
+  for (auto& part : parts) {
+    if (!part) break;  // after an error under --exit-on-error
+    const bool failed = has_error(*part);
+    merge(report, std::move(*part));
+    if (options.exit_on_error && failed) break;
   }
   return report;
 }

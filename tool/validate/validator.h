@@ -24,6 +24,13 @@ struct ValidateOptions {
   bool ignore_missing_schemas = false;  // also built-in groups' unknown kinds are skipped (kubeconform)
   // --skip: kinds ("Pod") or apiVersion/kind ("v1/Pod") not checked at all, as kubeconform's -skip.
   std::vector<std::string> skip_kinds;
+  // --reject: kinds (same forms) that are an error wherever they appear (kubeconform's -reject).
+  std::vector<std::string> reject_kinds;
+  // --ignore-filename-pattern: files whose path matches one of these regular expressions (ECMAScript,
+  // searched anywhere in the path) are not read (kubeconform's -ignore-filename-pattern).
+  std::vector<std::string> ignore_filename_patterns;
+  int workers = 1;             // -n: files validated at once, each worker with its own schemas
+  bool exit_on_error = false;  // stop after the first file with an error (kubeconform's -exit-on-error)
   std::set<std::string, std::less<>> disabled_rules;
   std::filesystem::path cache_dir;
   LoadLimits limits;
@@ -37,6 +44,7 @@ struct ValidateReport {
   int skipped = 0;  // objects without a schema, not objects, or named by --skip
   int invalid = 0;  // objects with at least one error
   int errors = 0;   // files that could not be read as YAML (kubeconform's "Errors")
+  std::vector<std::string> valid;  // "file:line: Kind name" of each object without an error (-v)
   KubernetesVersion kubernetes_version;
 };
 

@@ -11,7 +11,7 @@
 #include "common/random_values.h"
 #include "conv-bench/conv_cpu.h"
 #include "conv-bench/conv_runs.h"
-#include "conv-bench/cudnn_objects.h"
+#include "common/cudnn_objects.h"
 
 namespace gkebuild::workloads {
 namespace {

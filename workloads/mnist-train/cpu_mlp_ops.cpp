@@ -79,8 +79,12 @@ class CpuMlpOps final : public MlpOps {
     }
   }
 
-  void sgd_step(float* param, const float* grad, std::size_t count, float lr) override {
-    for (std::size_t i = 0; i < count; ++i) param[i] -= lr * grad[i];
+  void sgd_step(float* param, const float* grad, float* velocity, std::size_t count, float lr,
+                float momentum) override {
+    for (std::size_t i = 0; i < count; ++i) {
+      velocity[i] = momentum * velocity[i] + grad[i];
+      param[i] -= lr * velocity[i];
+    }
   }
 
   void reset_totals() override { totals_ = {}; }

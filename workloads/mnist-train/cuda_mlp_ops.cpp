@@ -25,7 +25,8 @@ struct DeviceSet {
 
 class CudaMlpOps final : public MlpOps {
  public:
-  explicit CudaMlpOps(int device) : device_((check_cuda(cudaSetDevice(device), "cudaSetDevice"), device)) {
+  CudaMlpOps(int device, Precision precision)
+      : device_((check_cuda(cudaSetDevice(device), "cudaSetDevice"), device)), precision_(precision) {
     reset_totals();
   }
 
@@ -56,12 +57,22 @@ class CudaMlpOps final : public MlpOps {
     check_launch("gather kernel");
   }
 
-  // Row-major C = op(A)·op(B) is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ: swap the operands.
+  // Row-major C = op(A)·op(B) is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ: swap the operands. FP32 data
+  // and result in every precision (the master weights stay FP32); TF32 and FP16 let cuBLAS
+  // round the inputs for the tensor cores.
   void gemm(Transpose ta, Transpose tb, int m, int n, int k, const float* a, int lda, const float* b, int ldb,
             float beta, float* c, int ldc) override {
     const float one = 1.0f;
-    check_cublas(cublasSgemm(blas_.get(), op(tb), op(ta), n, m, k, &one, b, ldb, a, lda, &beta, c, ldc),
-                 "cublasSgemm");
+    if (precision_ == Precision::fp32) {
+      check_cublas(cublasSgemm(blas_.get(), op(tb), op(ta), n, m, k, &one, b, ldb, a, lda, &beta, c, ldc),
+                   "cublasSgemm");
+      return;
+    }
+    const cublasComputeType_t compute =
+        precision_ == Precision::tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F_FAST_16F;
+    check_cublas(cublasGemmEx(blas_.get(), op(tb), op(ta), n, m, k, &one, b, CUDA_R_32F, ldb, a, CUDA_R_32F, lda,
+                              &beta, c, CUDA_R_32F, ldc, compute, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmEx " + to_string(precision_));
   }
 
   void add_bias(float* x, const float* bias, int rows, int cols, bool relu) override {
@@ -85,8 +96,9 @@ class CudaMlpOps final : public MlpOps {
     check_launch("column sum kernel");
   }
 
-  void sgd_step(float* param, const float* grad, std::size_t count, float lr) override {
-    kernels::sgd_step(param, grad, count, lr);
+  void sgd_step(float* param, const float* grad, float* velocity, std::size_t count, float lr,
+                float momentum) override {
+    kernels::sgd_step(param, grad, velocity, count, lr, momentum);
     check_launch("SGD kernel");
   }
 
@@ -103,6 +115,7 @@ class CudaMlpOps final : public MlpOps {
 
  private:
   int device_;
+  Precision precision_;
   CublasHandle blas_;
   DeviceBuffer<double> loss_{1};
   DeviceBuffer<unsigned long long> correct_{1};
@@ -114,6 +127,8 @@ class CudaMlpOps final : public MlpOps {
 
 }  // namespace
 
-std::unique_ptr<MlpOps> make_cuda_mlp_ops(int device) { return std::make_unique<CudaMlpOps>(device); }
+std::unique_ptr<MlpOps> make_cuda_mlp_ops(int device, Precision precision) {
+  return std::make_unique<CudaMlpOps>(device, precision);
+}
 
 }  // namespace gkebuild::workloads

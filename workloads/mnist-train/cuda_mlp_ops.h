@@ -3,10 +3,12 @@
 
 #include <memory>
 
+#include "common/precision.h"
 #include "mnist-train/mlp_ops.h"
 
 namespace gkebuild::workloads {
 
-std::unique_ptr<MlpOps> make_cuda_mlp_ops(int device);
+// fp32, tf32 or fp16: the compute type of the matrix products.
+std::unique_ptr<MlpOps> make_cuda_mlp_ops(int device, Precision precision = Precision::fp32);
 
 }  // namespace gkebuild::workloads

@@ -59,9 +59,14 @@ __global__ void column_sums_kernel(const float* x, int rows, int cols, float* su
   sums[col] = sum;
 }
 
-__global__ void sgd_kernel(float* param, const float* grad, std::size_t count, float lr) {
+// Separate multiply and add (no FMA contraction), as the CPU path computes it.
+__global__ void sgd_kernel(float* param, const float* grad, float* velocity, std::size_t count, float lr,
+                           float momentum) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < count) param[i] -= lr * grad[i];
+  if (i >= count) return;
+  const float v = __fadd_rn(__fmul_rn(momentum, velocity[i]), grad[i]);
+  velocity[i] = v;
+  param[i] = __fsub_rn(param[i], __fmul_rn(lr, v));
 }
 
 }  // namespace
@@ -90,8 +95,8 @@ void column_sums(const float* x, int rows, int cols, float* sums) {
   column_sums_kernel<<<blocks_for(static_cast<std::size_t>(cols)), kThreads>>>(x, rows, cols, sums);
 }
 
-void sgd_step(float* param, const float* grad, std::size_t count, float lr) {
-  sgd_kernel<<<blocks_for(count), kThreads>>>(param, grad, count, lr);
+void sgd_step(float* param, const float* grad, float* velocity, std::size_t count, float lr, float momentum) {
+  sgd_kernel<<<blocks_for(count), kThreads>>>(param, grad, velocity, count, lr, momentum);
 }
 
 }  // namespace gkebuild::workloads::kernels

@@ -14,6 +14,6 @@ void softmax_cross_entropy(const float* logits, const int* y, int rows, int clas
                            double* loss_sum, unsigned long long* correct);
 void relu_backward(float* grad, const float* activation, std::size_t count);
 void column_sums(const float* x, int rows, int cols, float* sums);
-void sgd_step(float* param, const float* grad, std::size_t count, float lr);
+void sgd_step(float* param, const float* grad, float* velocity, std::size_t count, float lr, float momentum);
 
 }  // namespace gkebuild::workloads::kernels

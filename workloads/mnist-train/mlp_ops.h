@@ -1,5 +1,6 @@
-// The operations one MLP training step needs, on one device. The step itself (mlp_trainer)
-// is written once against this interface; the CPU and CUDA paths implement it.
+// The operations one training step needs, on one device (the CNN adds conv_ops.h). The step
+// itself (trainer, mlp_trainer, cnn_trainer) is written once against this interface; the CPU
+// and CUDA paths implement it.
 #pragma once
 
 #include <cstddef>
@@ -32,7 +33,7 @@ class MlpOps {
   // x[i] = pixels of item indices[i] scaled to [0, 1], y[i] = its label; `indices` is host memory.
   virtual void gather(int dataset, const std::int32_t* indices, int count, float* x, int* y) = 0;
 
-  // Row-major C = op(A)·op(B) + beta·C, as cpu_sgemm.
+  // Row-major C = op(A)·op(B) + beta·C, as cpu_sgemm (on a GPU in the ops' precision).
   virtual void gemm(Transpose ta, Transpose tb, int m, int n, int k, const float* a, int lda, const float* b,
                     int ldb, float beta, float* c, int ldc) = 0;
   // x(rows×cols) += bias per column, then max(0, x) when relu.
@@ -44,8 +45,9 @@ class MlpOps {
   virtual void relu_backward(float* grad, const float* activation, std::size_t count) = 0;
   // sums[j] = Σ_i x(i, j).
   virtual void column_sums(const float* x, int rows, int cols, float* sums) = 0;
-  // param −= lr·grad.
-  virtual void sgd_step(float* param, const float* grad, std::size_t count, float lr) = 0;
+  // SGD with momentum: velocity = momentum·velocity + grad, param −= lr·velocity.
+  virtual void sgd_step(float* param, const float* grad, float* velocity, std::size_t count, float lr,
+                        float momentum) = 0;
 
   virtual void reset_totals() = 0;
   // Waits for the device's queued work.

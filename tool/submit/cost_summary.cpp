@@ -1,0 +1,101 @@
+#include "submit/cost_summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace gkebuild::submit {
+namespace {
+
+// One accelerator and provisioning of the plan, summed over its Jobs.
+struct Group {
+  long long jobs = 0;
+  long long pods = 0;            // completions
+  long long gpus_at_once = 0;    // GPUs of the pods that may run at once
+  double gpu_hours_bound = 0;    // each Job's pods at once, for its whole deadline
+};
+
+long long field_or(const nlohmann::json& spec, const char* name, long long fallback) {
+  const auto found = spec.find(name);
+  return found != spec.end() && found->is_number_integer() ? found->get<long long>() : fallback;
+}
+
+std::string dollars(double amount) {
+  char text[32];
+  std::snprintf(text, sizeof text, amount < 100 ? "$%.2f" : "$%.0f", amount);
+  return text;
+}
+
+// "1 Job", "2 Jobs".
+std::string count(long long n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+std::string hours(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g h", seconds / 3600);
+  return text;
+}
+
+}  // namespace
+
+std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
+  std::map<std::pair<std::string, bool>, Group> groups;  // (accelerator, spot)
+  long long pods = 0;
+  std::set<long long> deadlines;
+  bool unbounded = false;  // a Job without activeDeadlineSeconds may run for ever
+  for (const auto& job : plan.jobs) {
+    const nlohmann::json& spec = job.manifest.object.is_object() ? job.manifest.object.value("spec", nlohmann::json::object())
+                                                                   : nlohmann::json::object();
+    const long long completions = field_or(spec, "completions", job.completions);
+    const long long at_once = std::min(field_or(spec, "parallelism", 1), completions);
+    const long long deadline = field_or(spec, "activeDeadlineSeconds", 0);
+    Group& group = groups[{job.accelerator, job.spot}];
+    ++group.jobs;
+    group.pods += completions;
+    group.gpus_at_once += at_once * job.gpus;
+    group.gpu_hours_bound += static_cast<double>(at_once * job.gpus) * static_cast<double>(deadline) / 3600;
+    pods += completions;
+    if (deadline > 0) deadlines.insert(deadline);
+    if (deadline <= 0 && job.gpus > 0) unbounded = true;
+  }
+  std::string text = "plan: " + count(static_cast<long long>(plan.jobs.size()), "Job") + ", " + count(pods, "pod") +
+                     ", experiment " + plan.experiment + ", namespace " + plan.namespace_name + "\n";
+  double per_hour = 0;
+  double bound = 0;
+  std::set<std::string> dates;
+  std::vector<std::string> unpriced;
+  for (const auto& [key, group] : groups) {
+    const auto& [label, spot] = key;
+    text += "  " + (label.empty() ? std::string("no GPU") : label) + " (" + (spot ? "spot" : "on-demand") +
+            "): " + count(group.jobs, "Job") + ", " + count(group.pods, "pod") + ", " +
+            count(group.gpus_at_once, "GPU") + " at once";
+    const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
+    const auto* price = accelerator && accelerator->price(spot) ? &*accelerator->price(spot) : nullptr;
+    if (price) {
+      text += ", " + dollars(price->usd_per_gpu_hour) + "/GPU-hour";
+      per_hour += group.gpus_at_once * price->usd_per_gpu_hour;
+      bound += group.gpu_hours_bound * price->usd_per_gpu_hour;
+      dates.insert(price->date);
+    } else if (!label.empty()) {
+      text += ", no catalog price";
+      unpriced.push_back(label);
+    }
+    text += "\n";
+  }
+  if (dates.empty()) return text + (unpriced.empty() ? "" : "  cost: unknown (no catalog price)\n");
+  std::string deadline_text;
+  for (long long deadline : deadlines) deadline_text += (deadline_text.empty() ? "" : ", ") + hours(deadline);
+  std::string date_text;
+  for (const auto& date : dates) date_text += (date_text.empty() ? "" : ", ") + date;
+  text += "  cost: about " + dollars(per_hour) + " per hour with every pod running; " +
+          (unbounded ? std::string("no upper bound (a Job has no activeDeadlineSeconds)")
+                     : "at most " + dollars(bound) + " if every Job runs to its deadline (" + deadline_text + ")") +
+          "; catalog GPU prices of " + date_text + ", GPUs only";
+  if (!unpriced.empty()) text += ", without " + std::to_string(unpriced.size()) + " unpriced accelerators";
+  return text + "\n";
+}
+
+}  // namespace gkebuild::submit
