@@ -159,7 +159,7 @@ TEST(Plan, JobsOfOneAcceleratorShareOneCopyOfTheirCommonVariables) {
     EXPECT_EQ(keys, (std::vector<std::string>{"accelerator", "args", "command", "compute_class", "cpu", "env",
                                               "experiment", "gpus", "image", "indexed", "job", "labels", "library_path",
                                               "memory", "name", "namespace", "path", "point", "points", "project", "queue", "run_id",
-                                              "seeded", "spot", "storage", "values"}));
+                                              "secret_env", "secret_refs", "seeded", "spot", "storage", "values"}));
     const std::string label = full["accelerator"]["label"];
     auto [at, first] = shared_by_accelerator.emplace(label, item.shared.get());
     if (!first) {
