@@ -85,7 +85,7 @@ BuildResult build_image(const BuildOptions& options, std::shared_ptr<oci::Layout
   const StagePlan plan(dockerfile, options.build_args, options.target);
   refuse_run_without_runtime(options, dockerfile, plan);
   BuildShared shared{options, store, dockerfile, plan, LayerCache(*store), ScratchDir(scratch_path(*store)),
-                     Dockerignore::load(options.context)};
+                     Dockerignore::load(options.context, options.ignore_always)};
   build_stages(shared);
   return BuildResult{shared.results.at(plan.target()), shared.built, shared.cached};
 }

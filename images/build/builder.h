@@ -68,6 +68,12 @@ inline constexpr int64_t kDefaultMaxAddBytes = int64_t{64} << 30;  // 64 GiB
 struct BuildOptions {
   std::filesystem::path dockerfile;  // as the user named it (for messages)
   std::filesystem::path context;
+  // Context paths left out whatever CONTEXT/.dockerignore says (.dockerignore syntax, one a
+  // line): a project leaves out gkebuild's own folder, .gkebuild.
+  std::string ignore_always;
+  // Named build contexts (BuildKit's --build-context NAME=DIR): `COPY --from=NAME` copies from
+  // DIR as from a build context (no .dockerignore of the main context applies there).
+  std::map<std::string, std::filesystem::path> named_contexts;
   std::map<std::string, std::string> build_args;  // --build-arg NAME=VALUE
   // --secret id=…: id -> value, in memory only; RUN --mount=type=secret hands them to one RUN.
   std::map<std::string, std::string> secrets;

@@ -45,10 +45,10 @@ std::string to_regex(const std::string& pattern) {
 
 }  // namespace
 
-Dockerignore Dockerignore::load(const fs::path& context) {
+Dockerignore Dockerignore::load(const fs::path& context, const std::string& always) {
   std::error_code error;
-  if (!fs::is_regular_file(context / ".dockerignore", error)) return {};
-  return parse(read_file(context / ".dockerignore"));
+  if (!fs::is_regular_file(context / ".dockerignore", error)) return parse(always);
+  return parse(read_file(context / ".dockerignore") + "\n" + always);
 }
 
 Dockerignore Dockerignore::parse(const std::string& text) {

@@ -15,8 +15,9 @@ namespace gkebuild::build {
 class Dockerignore {
  public:
   Dockerignore() = default;  // excludes nothing
-  // The patterns of CONTEXT/.dockerignore; none when there is no such file.
-  static Dockerignore load(const std::filesystem::path& context);
+  // The patterns of CONTEXT/.dockerignore (none when there is no such file), then
+  // `always` (.dockerignore syntax), which the file cannot re-include: they come last.
+  static Dockerignore load(const std::filesystem::path& context, const std::string& always = "");
   static Dockerignore parse(const std::string& text);
 
   // `path` is relative to the context ("a/b.txt").

@@ -89,7 +89,13 @@ void StageBuilder::copy(const Instruction& in, bool add) {
 // are the context.
 void StageBuilder::copy_from_image(const Instruction& in, const std::string& from, CopyRequest& request) {
   image::Image source;
-  if (auto s = shared_.plan.stage_named(from, shared_.plan.stage_of(index_of(in)))) {
+  const auto stage = shared_.plan.stage_named(from, shared_.plan.stage_of(index_of(in)));
+  if (auto named = options_.named_contexts.find(from); !stage && named != options_.named_contexts.end()) {
+    request.context = named->second;  // a build context of its own: files normalised as the main one's
+    request.ignore = nullptr;
+    return;
+  }
+  if (auto s = stage) {
     source = shared_.results.at(*s);
   } else if (is_stage_index(from)) {
     source = shared_.results.at(std::stoul(from));

@@ -391,6 +391,27 @@ TEST_F(BuilderTest, DockerignoreExcludesBeforeAnythingIsRead) {
   EXPECT_NE(error_of("FROM scratch\nCOPY secret.txt /\n").find("matches nothing"), std::string::npos);
 }
 
+// A project: .gkebuild/ is left out whatever .dockerignore says, and a workload's staged
+// folder is the named context `workload` (BuildKit's --build-context), read without the
+// main context's .dockerignore.
+TEST_F(BuilderTest, IgnoredAlwaysAndNamedContexts) {
+  write("ctx/.dockerignore", "!.gkebuild\nlib\n");
+  write("ctx/.gkebuild/oci/blob", "b");
+  write("staged/lib/libw.so", "w");
+  options.ignore_always = ".gkebuild\n";
+  options.named_contexts["workload"] = dir / "staged";
+  dockerfile("FROM scratch\nCOPY . /app/\nCOPY --from=workload lib/ /opt/lib/\n");
+  auto files = files_of(build().image);
+  EXPECT_FALSE(files.contains("app/.gkebuild"));
+  EXPECT_FALSE(files.contains("app/.gkebuild/oci/blob"));
+  EXPECT_FALSE(files.contains("app/lib"));
+  EXPECT_TRUE(files.contains("app/bin/app"));
+  EXPECT_EQ(files.at("opt/lib/libw.so"), "0 420 0:0 w");
+  // A stage of that name comes first, as in BuildKit.
+  dockerfile("FROM scratch AS workload\nCOPY bin/app /w\nFROM scratch\nCOPY --from=workload /w /x\n");
+  EXPECT_TRUE(files_of(build().image).contains("x"));
+}
+
 TEST_F(BuilderTest, WorkdirAndChownCreateFoldersOwnedAsBuildahDoes) {
   write("ctx/etc/passwd", "root:x:0:0::/root:/bin/sh\nalice:x:1234:2345::/home/alice:/bin/sh\n");
   write("ctx/etc/group", "root:x:0:\nstaff:x:3456:\n");

@@ -261,7 +261,57 @@ TEST_P(CorpusTest, SameAsBuildah) {
   }
 }
 
-// examples/sweep-script (FROM a base, RUN, COPY of a heredoc) built FROM the busybox base and
+// A project image (gkebuild.yaml naming the user's Dockerfile): gkebuild builds it with the
+// project folder as context under its .dockerignore, buildah bud gets the same folder and
+// Dockerfile; both images hold the same files. buildah builds first, before gkebuild's
+// .gkebuild/ folder exists (which gkebuild leaves out of any project context anyway).
+TEST(ProjectImage, SameFilesAsBuildahFromTheProjectFolder) {
+  TempDir dir;
+  const fs::path project = dir / "project";
+  write_file_atomically(project / "gkebuild.yaml",
+                        "apiVersion: gkebuild/v1\nproject: peer\nregistry: registry.test/exp\n"
+                        "images:\n  trainer:\n    dockerfile: docker/Dockerfile\n");
+  write_file_atomically(project / "docker/Dockerfile",
+                        "FROM " + base().reference + "\nWORKDIR /app\nCOPY . /app/\nCOPY src/*.py /lib/py/\n"
+                        "COPY --chmod=0755 run.sh /usr/local/bin/run\n");
+  write_file_atomically(project / ".dockerignore", "# not for the image\n*.log\ndata/\n!data/keep.txt\nsecrets\n");
+  write_file_atomically(project / "train.py", "print('train')\n");
+  write_file_atomically(project / "src/model.py", "model = 1\n");
+  write_file_atomically(project / "src/util.py", "util = 2\n");
+  write_file_atomically(project / "run.sh", "#!/bin/sh\nexec python /app/train.py\n");
+  write_file_atomically(project / "run.log", "ignored\n");
+  write_file_atomically(project / "data/big.bin", "ignored\n");
+  write_file_atomically(project / "data/keep.txt", "re-included\n");
+  write_file_atomically(project / "secrets", "hunter2\n");
+  const std::string buildah = "buildah --root " + shell_quoted((dir / "b-root").string()) + " --runroot " +
+                              shell_quoted((dir / "b-run").string()) + " --storage-driver vfs ";
+  expect_ok(run_command(buildah + "bud --isolation chroot -q --tls-verify=false -f " +
+                        shell_quoted((project / "docker/Dockerfile").string()) + " -t localhost/c:1 " +
+                        shell_quoted(project.string())),
+            "buildah bud");
+  expect_ok(run_command(buildah + "push localhost/c:1 " + shell_quoted("oci:" + (dir / "theirs").string() + ":c:1")),
+            "buildah push");
+  run_command(buildah + "rmi --all --force");
+  expect_ok(run_command("cd " + shell_quoted(project.string()) + " && " + testing::gkebuild_binary() +
+                        " image -q --insecure-registry " + base().host() + " -o docker-archive:" +
+                        shell_quoted((dir / "ours.tar").string())),
+            "gkebuild image");
+  expect_ok(run_command("skopeo copy -q docker-archive:" + shell_quoted((dir / "ours.tar").string()) + " " +
+                        shell_quoted("oci:" + (dir / "ours").string() + ":c:1")),
+            "skopeo copy");
+  for (const char* side : {"ours", "theirs"})
+    expect_ok(run_command("umoci unpack --image " + shell_quoted((dir / side).string() + ":c:1") + " " +
+                          shell_quoted((dir / (std::string("u-") + side)).string())),
+              "umoci unpack");
+  const auto ours = describe_tree(dir / "u-ours/rootfs");
+  EXPECT_EQ(ours, describe_tree(dir / "u-theirs/rootfs"));
+  EXPECT_TRUE(ours.contains("app/data/keep.txt"));
+  EXPECT_FALSE(ours.contains("app/secrets"));
+  EXPECT_FALSE(ours.contains("app/run.log"));
+  EXPECT_TRUE(ours.contains("usr/lib/py/model.py"));  // the base's /lib is a symlink to usr/lib
+}
+
+// examples/sweep-script (FROM a base, RUN, COPY of a project file) built FROM the busybox base and
 // run under `submit --local`: both sweep points train and report.
 TEST(RunExample, SweepScriptProjectUnderSubmitLocal) {
   if (::geteuid() != 0) GTEST_SKIP() << "RUN and runc need root";

@@ -169,7 +169,17 @@ TEST(ProjectErrors, BadDurationQuantityAndNames) {
 }
 
 TEST(ProjectErrors, EnvThatTheTemplateSets) {
-  expect_error(kValid + "    env: {LD_LIBRARY_PATH: /x}\n", 11, 11, "is set by gkebuild");
+  expect_error(kValid + "    env: {GKEBUILD_SEED: '1'}\n", 11, 11, "is set by gkebuild");
+  // PATH and LD_LIBRARY_PATH are the experiment's to set: the driver's folders are appended.
+  EXPECT_EQ(parse_project(kValid + "    env: {PATH: /opt/conda/bin, LD_LIBRARY_PATH: /x}\n", "gkebuild.yaml")
+                .experiments[0].env.size(), 2u);
+}
+
+TEST(ProjectErrors, ImageContextNeedsAUserDockerfileInsideTheProject) {
+  const std::string image = "    workload: gemm-bench\n";
+  expect_error(edit(image, image + "    context: app\n"), 7, 14, "add dockerfile: FILE");
+  expect_error(edit(image, image + "    dockerfile: Dockerfile\n    context: ../elsewhere\n"), 8, 14,
+               "leads outside the project folder");
 }
 
 TEST(ProjectErrors, MissingRequiredKey) {

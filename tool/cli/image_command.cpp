@@ -37,7 +37,7 @@ namespace fs = std::filesystem;
 
 struct ImageFlags {
   std::string dockerfile;
-  std::string context = ".";
+  std::string context;  // empty: "." for --dockerfile builds; refused for a project
   std::string tag;
   std::vector<std::string> outputs;  // -o: oci:DIR, docker-archive:FILE, text or json
   std::string compression = "gzip";
@@ -109,7 +109,7 @@ build::BuildOptions common_options(const ImageFlags& flags) {
   auto kind = layer::parse_compression(flags.compression);
   if (!kind) usage("--compression must be gzip or zstd, got " + in_quotes(flags.compression));
   build::BuildOptions options;
-  options.context = flags.context;
+  options.context = flags.context.empty() ? "." : flags.context;
   options.build_args = parse_name_value_map("--build-arg", flags.build_args, "NAME=VALUE for an ARG",
                                            EmptyValue::kAllowed);
   for (const auto& spec : flags.secrets) {
@@ -154,12 +154,12 @@ std::string publish(oci::Layout& store, const image::Image& image, const std::st
 int build_dockerfile(const ImageFlags& flags) {
   if (flags.tag.empty()) usage("--tag NAME[:TAG] is required with --dockerfile");
   build::BuildOptions options = common_options(flags);
-  options.dockerfile = flags.dockerfile.empty() ? fs::path(flags.context) / "Dockerfile"
+  options.dockerfile = flags.dockerfile.empty() ? options.context / "Dockerfile"
                                                 : fs::path(flags.dockerfile);
   Output output = parse_output(flags.outputs, flags.push, default_layout(flags.project));
   std::string tag = with_default_tag(flags.tag);
   auto destination = flags.push ? std::optional(registry::parse_reference(tag)) : std::nullopt;
-  if (!flags.stage.empty()) stage_binaries(flags.stage, flags.context);
+  if (!flags.stage.empty()) stage_binaries(flags.stage, options.context);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.pull = publish::registry_pull(store, session_options(flags.registry));
   options.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
@@ -199,6 +199,9 @@ int build_project(const ImageFlags& flags) {
           "to build any Dockerfile");
   }
   if (!flags.stage.empty()) usage("--stage is for --dockerfile builds; a project stages its workloads");
+  if (!flags.context.empty())
+    usage("--context is for --dockerfile builds; a project image's build context is the folder of gkebuild.yaml, "
+          "or the image's `context: DIR` in gkebuild.yaml");
   Output output = parse_output(flags.outputs, flags.push, default_layout(flags.project));
   const project::Project project = project::load_project(project_file);
   imageproject::ProjectImageOptions options;
@@ -237,7 +240,7 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("images", flags->images, "Images of gkebuild.yaml to build");
   command->add_option("--dockerfile", flags->dockerfile, "Dockerfile (default: CONTEXT/Dockerfile)");
   add_project_flags(*command, flags->project);
-  command->add_option("--context", flags->context, "Build context folder")->capture_default_str();
+  command->add_option("--context", flags->context, "Build context folder of --dockerfile (default: .)");
   command->add_option("--tag,-t", flags->tag, "Image name, NAME[:TAG] (TAG defaults to latest)");
   command->add_option("--output,-o", flags->outputs,
                       "oci:DIR or docker-archive:FILE (default: the project's .gkebuild/oci); with --push "

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@
 #include "cli/project_flags.h"
 #include "cli/verbosity_flags.h"
 #include "project/project.h"
+#include "image/layout_source.h"
+#include "oci/layout.h"
 #include "publish/pinned_references.h"
 #include "render/parallelism.h"
 #include "render/manifest_json.h"
@@ -110,6 +113,26 @@ void warn_about_device_code(const project::Project& project, const std::vector<s
   }
 }
 
+// The config Env of each image last built into the project's layout (.gkebuild/oci, tagged
+// with its default reference): the Jobs keep that image's PATH and LD_LIBRARY_PATH. An image
+// not built yet is left out (the render assumes what the shipped Dockerfile.j2 sets).
+std::map<std::string, std::vector<std::string>> built_image_env(const project::Project& project) {
+  std::map<std::string, std::vector<std::string>> env;
+  const auto root = project.dir / ".gkebuild" / "oci";
+  std::error_code error;
+  if (!std::filesystem::exists(root / "index.json", error)) return env;
+  try {
+    auto layout = std::make_shared<oci::Layout>(oci::Layout::open(root));
+    for (const auto& image : project.images)
+      if (auto built = layout->resolve(render::default_image_reference(project, image)))
+        env[image.name] = image::load_image(layout, *built).config().config.env;
+  } catch (const std::exception& e) {
+    std::cerr << "gkebuild render: warning: cannot read the built images in " << root.string() << ": " << e.what()
+              << "\n";
+  }
+  return env;
+}
+
 // What a project render was made from, kept until the process exits (see render_project).
 // Volatile, so that the store is not dropped and the leak checker finds it reachable.
 std::shared_ptr<const void>* volatile kept_render_inputs = nullptr;
@@ -127,6 +150,7 @@ int render_project(const RenderArguments& args) {
   options.jobs = args.jobs;
   options.values = jinja::to_json(render::load_values(paths(args.values_files), assignments(args.sets)));
   options.image_references = image_references(args.images, project, !args.no_pinned);
+  options.image_env = built_image_env(project);
   options.nfs_server = args.nfs_server;
   options.all_dockerfiles = !args.output_dir.empty() && args.targets.empty();
   std::shared_ptr<const void> made_from;

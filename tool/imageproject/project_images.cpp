@@ -11,6 +11,10 @@
 #include "build/build_secrets.h"
 #include "elf/stage.h"
 #include "image/layout_sink.h"
+#include "dockerfile/dockerfile_error.h"
+#include "render/dockerfile_template.h"
+#include "render/parse_back.h"
+#include "render/shipped_templates.h"
 #include "render/plan.h"
 #include "render/render.h"
 #include "workloadbuild/cmake_target.h"
@@ -112,7 +116,8 @@ void check_device_code(const project::Project& project, const project::Image& im
   throw SourceError(findings.front().where, message);
 }
 
-// The context folder: the Dockerfile, bin/ and lib/ as the template expects them.
+// The staged folder: the workload's binary in bin/ and the libraries it needs in lib/, and
+// the rendered Dockerfile of a template.
 fs::path stage(const project::Project& project, const project::Image& image, const std::string& reference,
                const ProjectImageOptions& options) {
   fs::path context = project.dir / ".gkebuild" / "context" / image.name;
@@ -132,8 +137,53 @@ fs::path stage(const project::Project& project, const project::Image& image, con
       throw SourceError(image.where, "image '" + image.name + "': cannot read its device code: " + e.what());
     }
   }
-  write_file_atomically(context / "Dockerfile", render::render_dockerfile(project, image, reference));
+  if (render::dockerfile_is_template(image))
+    write_file_atomically(context / "Dockerfile", render::render_dockerfile(project, image, reference));
   return context;
+}
+
+// What the builder reads. The shipped Dockerfile.j2 reads only the staged folder, which is its
+// context. The user's Dockerfile (or rendered template) reads the project: the project folder
+// or `context:` is the context, under its .dockerignore and always without .gkebuild/ (runs,
+// layouts, caches), and a workload's staged folder is the named context `workload`
+// (`COPY --from=workload bin/ /opt/app/bin/`).
+void set_context(const project::Project& project, const project::Image& image, const fs::path& staged,
+                 build::BuildOptions& build) {
+  if (image.dockerfile.empty()) {
+    build.context = staged;
+    build.dockerfile = staged / "Dockerfile";
+    return;
+  }
+  build.context = image.context.empty() ? project.dir : project.dir / image.context;
+  std::error_code error;
+  if (!fs::is_directory(build.context, error))
+    throw SourceError(image.where, "image '" + image.name + "': build context " + build.context.string() +
+                                       " is not a folder");
+  build.dockerfile = render::dockerfile_is_template(image) ? staged / "Dockerfile"
+                                                            : render::user_dockerfile(project, image);
+  const auto gkebuild_folder = fs::relative(project.dir / ".gkebuild", build.context, error);
+  if (!error && !gkebuild_folder.empty() && *gkebuild_folder.begin() != "..")
+    build.ignore_always = gkebuild_folder.generic_string() + "\n";
+  if (!image.workload.empty()) build.named_contexts["workload"] = staged;
+}
+
+// A Dockerfile error in a rendered `dockerfile: *.j2`, pointed at the template line that gave
+// the rendered line when exactly one can have; else at the rendered copy, naming the template.
+[[noreturn]] void rethrow_at_template(const project::Project& project, const project::Image& image,
+                                      const std::string& rendered, const dockerfile::DockerfileError& error) {
+  const std::string source = render::template_source(project.dir, image.dockerfile).value_or("");
+  const std::string rendered_line(line_of(rendered, error.line()));
+  const int line = source.empty() || error.line() == 0 ? 0 : render::locate_template_line(source, rendered_line);
+  const std::string shown = fs::exists(project.dir / "templates" / image.dockerfile)
+                                ? (fs::path("templates") / image.dockerfile).string()
+                                : image.dockerfile;
+  if (line == 0)
+    throw dockerfile::DockerfileError(error.file(), error.line(), error.column(),
+                                      error.message() + " (rendered from " + shown + ")", rendered, error.kind());
+  throw dockerfile::DockerfileError(shown, line, 0,
+                                    error.message() + "\n  rendered (line " + std::to_string(error.line()) +
+                                        " of " + error.file() + "): " + rendered_line,
+                                    source, error.kind());
 }
 
 // The values of the image's `secrets:` that --secret did not give already.
@@ -175,9 +225,14 @@ std::vector<ProjectImage> build_project_images(const project::Project& project, 
     const std::string reference = render::default_image_reference(project, image);
     build::BuildOptions build = options.build;
     for (auto& [id, value] : secrets[name]) build.secrets.try_emplace(id, std::move(value));  // --secret wins
-    build.context = stage(project, image, reference, options);
-    build.dockerfile = build.context / "Dockerfile";
-    build::BuildResult result = build::build_image(build, store);
+    set_context(project, image, stage(project, image, reference, options), build);
+    build::BuildResult result;
+    try {
+      result = build::build_image(build, store);
+    } catch (const dockerfile::DockerfileError& e) {
+      if (image.dockerfile.empty() || !render::dockerfile_is_template(image)) throw;
+      rethrow_at_template(project, image, read_file(build.dockerfile), e);
+    }
     const oci::Descriptor manifest = image::write_to_layout(*store, result.image);
     store->tag(reference, manifest);
     built.push_back({name, reference, std::move(result), manifest});

@@ -1,8 +1,11 @@
 // Building the images a loaded project declares (the build half of ko's build and
-// publish; tool/publish pushes): for each image, the Dockerfile rendered from
-// templates/Dockerfile.j2 (or the project's own template), a build context under
-// <project>/.gkebuild/context/<image> holding the workload binary (bin/) and the
-// libraries it needs (lib/), then the daemonless build into a layout, tagged there.
+// publish; tool/publish pushes). An image of a workload without `dockerfile:` is the shipped
+// templates/Dockerfile.j2 around the folder <project>/.gkebuild/context/<image> holding the
+// workload binary (bin/) and the libraries it needs (lib/), which is its build context. An
+// image with `dockerfile:` is the user's Dockerfile used as written (a .j2 one rendered
+// first) with the project folder (or `context:`) as build context, its .dockerignore applied
+// and .gkebuild/ always left out; a workload's staged folder is then the named context
+// `workload` (COPY --from=workload bin/ …). Then the daemonless build into a layout, tagged.
 #pragma once
 
 #include <filesystem>

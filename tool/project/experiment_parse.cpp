@@ -68,16 +68,16 @@ std::vector<SweepAxis> parse_sweep(const Document& doc, const YAML::Node& node, 
   return axes;
 }
 
-// The Job template sets these itself (driver paths, the seed of an Indexed Job); a second
-// entry with the same name would silently replace ours.
+// The Job template sets these itself (the seed of an Indexed Job, the index of a sweep point);
+// a second entry with the same name would silently replace ours. PATH and LD_LIBRARY_PATH
+// may be set: the driver's folders are appended to them.
 void check_reserved_env(const Fields& fields) {
   if (!fields.has("env") || !fields.get("env").IsMap()) return;
   for (auto it = fields.get("env").begin(); it != fields.get("env").end(); ++it) {
     const std::string& name = it->first.Scalar();
-    if (name == "PATH" || name == "LD_LIBRARY_PATH" || name == "GKEBUILD_SEED" || name == "GKEBUILD_INDEX")
+    if (name == "GKEBUILD_SEED" || name == "GKEBUILD_INDEX")
       fields.document().fail(it->first, fields.name("env") + ": " + name +
-                                            " is set by gkebuild (the NVIDIA driver paths, the seed, the sweep index); "
-                                            "set it in the image instead");
+                                            " is set by gkebuild (the seed, the sweep point's index); use another name");
   }
 }
 

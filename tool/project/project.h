@@ -103,7 +103,12 @@ struct Image {
   std::string source;                      // the CMake project (relative to the project folder); empty: the
                                            // project folder when it has a CMakeLists.txt
   std::vector<std::string> cuda_libraries; // taken from the CUDA toolkit into their own layer
-  std::string dockerfile;                  // a project template used instead of Dockerfile.j2
+  // The user's Dockerfile (relative to the project folder), used as written; a name ending
+  // in .j2 is a template (looked up in templates/, then beside gkebuild.yaml) rendered first.
+  // Empty: the shipped Dockerfile.j2 around the staged workload.
+  std::string dockerfile;
+  std::string context;                     // the build context of `dockerfile`, inside the project
+                                           // folder; empty: the project folder
   std::vector<std::string> entrypoint;     // default: the workload binary
   EnvList env;
   EnvList labels;

@@ -99,7 +99,8 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
   image.where = doc.where(key);
   require_dns_label(doc, key, image.name, "image name");
   Fields fields(doc, value, "image '" + image.name + "'",
-                {"from", "workload", "source", "cudaLibraries", "dockerfile", "entrypoint", "env", "labels", "secrets"});
+                {"from", "workload", "source", "cudaLibraries", "dockerfile", "context", "entrypoint", "env", "labels",
+                 "secrets"});
   image.from = fields.string("from", "scratch");
   if (image.from.empty() || image.from.find_first_of(" \t\r\n") != std::string::npos)
     doc.fail(fields.get("from"), fields.name("from") + ": expected scratch, an image reference or oci:DIR");
@@ -113,6 +114,13 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
   image.cuda_libraries = fields.strings("cudaLibraries");
   image.dockerfile = fields.string("dockerfile", "");
   check_dockerfile_path(doc, fields, image.dockerfile, project_dir);
+  image.context = fields.string("context", "");
+  if (!image.context.empty() && image.dockerfile.empty())
+    doc.fail(fields.get("context"), fields.name("context") + ": is the build context of your own Dockerfile; add "
+                                                             "dockerfile: FILE (the shipped one reads only the staged workload)");
+  if (!image.context.empty() && !confined_path(project_dir, image.context))
+    doc.fail(fields.get("context"), fields.name("context") + ": '" + printable(image.context) +
+                                        "' leads outside the project folder; give a folder inside it");
   image.entrypoint = fields.strings("entrypoint");
   if (image.workload.empty() && image.dockerfile.empty() && image.entrypoint.empty())
     doc.fail(value.IsMap() ? value : key, fields.what() + ": give a workload, an entrypoint or a dockerfile");

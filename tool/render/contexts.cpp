@@ -128,9 +128,39 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
       .done();
 }
 
+ImagePaths image_paths(const std::vector<std::string>* config_env) {
+  ImagePaths out{"/opt/gkebuild/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "/opt/gkebuild/lib"};
+  if (config_env == nullptr) return out;
+  out = {};
+  for (const auto& entry : *config_env) {
+    if (entry.starts_with("PATH=")) out.path = entry.substr(5);
+    if (entry.starts_with("LD_LIBRARY_PATH=")) out.library_path = entry.substr(16);
+  }
+  return out;
+}
+
+std::string with_folder_appended(const std::string& own, const std::string& folder) {
+  size_t start = 0;
+  while (start <= own.size()) {
+    size_t end = own.find(':', start);
+    if (end == std::string::npos) end = own.size();
+    if (own.compare(start, end - start, folder) == 0) return own;
+    start = end + 1;
+  }
+  return own.empty() ? folder : own + ":" + folder;
+}
+
 json workload_point_context(const RunUnit& unit, const std::string& name, int point_index, const json& point,
                             const std::vector<std::string>& command, const std::vector<std::string>& args,
-                            const project::EnvList& env) {
+                            const project::EnvList& given_env) {
+  std::string path = unit.image_path, library_path = unit.image_library_path;
+  project::EnvList env;
+  env.reserve(given_env.size());
+  for (const auto& entry : given_env) {
+    if (entry.first == "PATH") path = entry.second;
+    else if (entry.first == "LD_LIBRARY_PATH") library_path = entry.second;
+    else env.push_back(entry);
+  }
   json labels = Members(5)
                     .add("gkebuild.io/project", unit.project->name)
                     .add("gkebuild.io/experiment", unit.experiment->name)
@@ -138,13 +168,15 @@ json workload_point_context(const RunUnit& unit, const std::string& name, int po
                     .add("gkebuild.io/accelerator", unit.accelerator->label)
                     .add("gkebuild.io/point", std::to_string(point_index))
                     .done();
-  return Members(6)
+  return Members(8)
       .add("name", name)
       .add("labels", std::move(labels))
       .add("point", point)
       .add("command", command)
       .add("args", args)
       .add("env", env_list(env))
+      .add("path", with_folder_appended(path, "/usr/local/nvidia/bin"))
+      .add("library_path", with_folder_appended(library_path, "/usr/local/nvidia/lib64"))
       .done();
 }
 

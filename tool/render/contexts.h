@@ -20,7 +20,23 @@ struct RunUnit {
   std::string image;                      // reference
   const nlohmann::ordered_json* values;   // --values / --set
   std::string queue;                      // the Kueue LocalQueue its Jobs go to, or empty
+  // The image's own PATH and LD_LIBRARY_PATH (its config's Env), which the container's env
+  // keeps: the NVIDIA driver's folders are appended to them, never substituted.
+  std::string image_path;
+  std::string image_library_path;
 };
+
+// The image's PATH and LD_LIBRARY_PATH from its config's Env ("NAME=value"); when the config
+// is not known (a render before the image is built), what the shipped Dockerfile.j2 sets,
+// without the NVIDIA folders: the Docker default PATH after /opt/gkebuild/bin.
+struct ImagePaths {
+  std::string path;
+  std::string library_path;
+};
+ImagePaths image_paths(const std::vector<std::string>* config_env);
+
+// `own` (a PATH-like list) with `folder` appended unless it is in it already.
+std::string with_folder_appended(const std::string& own, const std::string& folder);
 
 // The Secret that holds a run's secretEnv values: one per run, named after the project and run.
 std::string run_secret_name(const std::string& project, const std::string& run_id);
@@ -38,7 +54,9 @@ nlohmann::ordered_json args_context(const RunUnit& unit, const nlohmann::ordered
 // makes Indexed Jobs of that many completions.
 nlohmann::ordered_json workload_shared_context(const RunUnit& unit, int seeds);
 // What is one sweep point's own: name, labels, point, command, args and env (`args` and
-// `env` already rendered).
+// `env` already rendered), and path and library_path: the PATH and LD_LIBRARY_PATH of the
+// container (the experiment's own if it sets them, else the image's) with the NVIDIA
+// driver's folders appended; `env` then holds neither.
 nlohmann::ordered_json workload_point_context(const RunUnit& unit, const std::string& name, int point_index,
                                               const nlohmann::ordered_json& point,
                                               const std::vector<std::string>& command,

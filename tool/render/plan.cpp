@@ -137,8 +137,13 @@ struct Planner {
     const auto points = sweep_points(experiment.sweep);
     if (!origins.contains(&experiment)) origins.emplace(&experiment, text_origins(experiment));
     for (const auto* accelerator : accelerators(experiment)) {
-      RunUnit unit{&project, &experiment, accelerator, run_id, image_reference(project, *image, options),
-                   &options.values, options.queue.empty() ? experiment.queue : options.queue};
+      const auto env = options.image_env.find(image->name);
+      const ImagePaths paths = image_paths(env == options.image_env.end() ? nullptr : &env->second);
+      RunUnit unit{&project,        &experiment,
+                   accelerator,     run_id,
+                   image_reference(project, *image, options),
+                   &options.values, options.queue.empty() ? experiment.queue : options.queue,
+                   paths.path,      paths.library_path};
       if (experiment.parallelism > 0 && !pod && options.indexed_sweeps) {
         add_indexed_sweep(unit, points);
         continue;
@@ -217,6 +222,11 @@ struct Planner {
   }
 
   void add_dockerfile(const project::Image& image) {
+    if (!dockerfile_is_template(image)) {
+      items.push_back({image.dockerfile, json::object(), OutputKind::Dockerfile, "Dockerfile." + image.name, nullptr,
+                       read_user_dockerfile(project, image)});
+      return;
+    }
     const std::string reference = image_reference(project, image, options);
     items.push_back({dockerfile_template_name(image),
                      dockerfile_context(project, image, reference, options.values), OutputKind::Dockerfile,

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct RenderItem {
   // Variables that many items have in common (every Job of an experiment on one accelerator),
   // held once; null when `context` has them all. Their keys are not in `context`.
   std::shared_ptr<const nlohmann::ordered_json> shared;
+  // The user's own Dockerfile, used as written: the output, with no template rendered.
+  std::optional<std::string> as_written;
 
   // `context` and `shared` in one object.
   nlohmann::ordered_json full_context() const;

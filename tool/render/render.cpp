@@ -110,12 +110,14 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
   inputs->items = plan_render(project, options, catalog, expand);
   const auto& items = inputs->items;
   SourceCache& sources = inputs->sources;
-  for (const auto& item : items) sources.load(item.template_name);
+  for (const auto& item : items)
+    if (!item.as_written) sources.load(item.template_name);
   // Each item renders and reads back on its own: a sweep of many Jobs uses every core.
   std::vector<std::vector<RenderedFile>> per_item(items.size());
   run_parallel(items.size(), parallel_jobs(items.size(), options.jobs), [&](size_t i) {
     const auto& item = items[i];
-    std::string rendered = environment.render_file(item.template_name, context_value(item));
+    std::string rendered =
+        item.as_written ? *item.as_written : environment.render_file(item.template_name, context_value(item));
     if (item.kind == OutputKind::Dockerfile)
       per_item[i].push_back({item.file_name, with_newline(std::move(rendered)), OutputKind::Dockerfile, "", ""});
     else
@@ -130,6 +132,7 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
 
 std::string render_dockerfile(const project::Project& project, const project::Image& image,
                               const std::string& reference, const nlohmann::ordered_json& values) {
+  if (!dockerfile_is_template(image)) return read_user_dockerfile(project, image);
   jinja::Environment environment;
   add_project_templates(environment, project.dir);
   add_dockerfile_template(environment, project, image);

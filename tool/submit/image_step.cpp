@@ -9,6 +9,7 @@
 #include "publish/pinned_references.h"
 #include "publish/publish.h"
 #include "publish/registry_pull.h"
+#include "remote/pull.h"
 #include "render/plan.h"
 
 namespace gkebuild::submit {
@@ -16,8 +17,10 @@ namespace {
 
 bool pinned(const std::string& reference) { return reference.find("@sha256:") != std::string::npos; }
 
-// Builds the image into the project's layout, pushes and pins it; its digest reference.
-std::string publish_one(const project::Project& project, const std::string& image, const ImageStepOptions& options) {
+// Builds the image into the project's layout, pushes and pins it; its digest reference, and
+// its config's Env into `env`.
+std::string publish_one(const project::Project& project, const std::string& image, const ImageStepOptions& options,
+                        ImageEnv* env) {
   registry::PushOptions push;
   push.session.insecure_registries = options.insecure_registries;
   push.session.ca_file = options.ca_file;
@@ -29,14 +32,32 @@ std::string publish_one(const project::Project& project, const std::string& imag
   build.build.pull = publish::registry_pull(store, push.session);
   build.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   const auto built = imageproject::build_project_images(project, build, store);
+  if (env) (*env)[image] = built.front().result.image.config().config.env;
   return publish::publish_images(project, *store, built, push).front().reference;
 }
 
 }  // namespace
 
+std::optional<std::vector<std::string>> pushed_image_env(const project::Project& project, const std::string& reference,
+                                                         const ImageStepOptions& options) {
+  registry::PullOptions pull;
+  pull.session.insecure_registries = options.insecure_registries;
+  pull.session.ca_file = options.ca_file;
+  pull.fetch_layers = false;
+  try {
+    auto store = oci::Layout::open_or_create(project.dir / ".gkebuild" / "oci");
+    return registry::pull_image(registry::parse_reference(reference), store, pull).config.config.env;
+  } catch (const std::exception& e) {
+    if (options.note)
+      options.note("image " + reference + ": cannot read its config (" + e.what() +
+                   "); the Jobs' PATH and LD_LIBRARY_PATH are gkebuild's defaults, not the image's");
+    return std::nullopt;
+  }
+}
+
 std::map<std::string, std::string> image_references(const project::Project& project,
                                                     const std::vector<std::string>& images,
-                                                    const ImageStepOptions& options) {
+                                                    const ImageStepOptions& options, ImageEnv* env) {
   for (const auto& [name, reference] : options.given)
     if (!project.find_image(name))
       throw Error(ErrorKind::kBadInput, "no image " + in_quotes(name) + " in " + project.file.string() + " (given as " + name +
@@ -67,9 +88,12 @@ std::map<std::string, std::string> image_references(const project::Project& proj
                    ", a real submit builds, pushes and names the pushed digest");
     } else {
       options.note("image " + image + ": building and pushing to " + project.registry);
-      out[image] = publish_one(project, image, options);
+      out[image] = publish_one(project, image, options, env);
       options.note("image " + image + ": " + out[image]);
+      continue;
     }
+    if (env && pinned(out[image]))
+      if (auto found = pushed_image_env(project, out[image], options)) (*env)[image] = std::move(*found);
   }
   return out;
 }

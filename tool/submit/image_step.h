@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,10 +27,21 @@ struct ImageStepOptions {
   std::function<void(const std::string&)> note;  // what happened, for the user (stderr)
 };
 
-// Image name -> reference, for `images`. Throws Error(kBadInput) for bad input (an unpinned
-// given reference, an image never pushed with no_build) and whatever the build or push throws.
+// Image name -> its config's Env ("NAME=value"): what the Jobs keep of the image's PATH and
+// LD_LIBRARY_PATH. Images whose config could not be read are not listed.
+using ImageEnv = std::map<std::string, std::vector<std::string>>;
+
+// Image name -> reference, for `images`, and into `env` each image's config Env: of the image
+// built now, else read from the registry (manifest and config only, into the project's layout;
+// a registry that cannot be reached leaves the image out, with a note). Throws Error(kBadInput)
+// for bad input (an unpinned given reference, an image never pushed with no_build) and
+// whatever the build or push throws.
 std::map<std::string, std::string> image_references(const project::Project& project,
                                                     const std::vector<std::string>& images,
-                                                    const ImageStepOptions& options);
+                                                    const ImageStepOptions& options, ImageEnv* env = nullptr);
+
+// The config Env of the pushed image `reference`, read as above; none when unreadable.
+std::optional<std::vector<std::string>> pushed_image_env(const project::Project& project, const std::string& reference,
+                                                         const ImageStepOptions& options);
 
 }  // namespace gkebuild::submit

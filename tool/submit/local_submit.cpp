@@ -3,15 +3,19 @@
 #include <memory>
 
 #include "base/atomic_file.h"
+#include "image/layout_source.h"
 #include "imageproject/project_images.h"
 #include "imagerun/run_step.h"
 #include "localrun/host_gpu.h"
 #include "localrun/local_run.h"
 #include "oci/layout.h"
 #include "publish/registry_pull.h"
+#include "remote/pull.h"
+#include "render/plan.h"
 #include "runrecord/run_store.h"
 #include "submit/cluster.h"
 #include "submit/finish.h"
+#include "submit/image_step.h"
 #include "submit/interrupt.h"
 #include "submit/local_container.h"
 #include "submit/local_pod_check.h"
@@ -23,22 +27,70 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Builds the experiment's image into the project's layout; returns its manifest digest.
+// The image a local run runs, in the project's layout: its manifest digest and its config's Env.
+struct LocalImage {
+  std::string digest;
+  std::vector<std::string> env;
+  std::string reference;  // the pushed image it was pulled from; empty for a local build
+};
+
+registry::SessionOptions session_of(const SubmitOptions& submit) {
+  registry::SessionOptions session;
+  session.insecure_registries = submit.insecure_registries;
+  session.ca_file = submit.ca_file;
+  return session;
+}
+
+// Builds the experiment's image into the project's layout.
 // A base image comes from its registry as for a cluster run (--insecure-registry, --ca-file).
-std::string build_image(const project::Project& project, const std::string& image, const fs::path& layout,
-                        const SubmitOptions& submit, const PlanRequest& request, std::ostream& err) {
+LocalImage build_image(const project::Project& project, const std::string& image, const fs::path& layout,
+                       const SubmitOptions& submit, const PlanRequest& request, std::ostream& err) {
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
   imageproject::ProjectImageOptions options;
   options.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
   options.images = {image};
   options.workloads_build = submit.workloads_build;
   options.run = workloadbuild::SubmittedRun{request.experiment, request.accelerators};
-  registry::SessionOptions session;
-  session.insecure_registries = submit.insecure_registries;
-  session.ca_file = submit.ca_file;
-  options.build.pull = publish::registry_pull(store, session);
+  options.build.pull = publish::registry_pull(store, session_of(submit));
   err << "image " << image << ": building into " << layout.string() << " (not pushed: a local run)\n";
-  return imageproject::build_project_images(project, options, store).front().manifest.digest.str();
+  const auto built = imageproject::build_project_images(project, options, store).front();
+  return {built.manifest.digest.str(), built.result.image.config().config.env};
+}
+
+LocalImage pulled_image(const std::string& reference, const fs::path& layout, const SubmitOptions& submit) {
+  auto store = oci::Layout::open_or_create(layout);
+  registry::PullOptions pull;
+  pull.session = session_of(submit);
+  auto pulled = registry::pull_image(registry::parse_reference(reference), store, pull);
+  return {pulled.descriptor.digest.str(), pulled.config.config.env, reference};
+}
+
+// The image as a cluster submit would take it: --image NAME=REF (pinned by digest) pulled into
+// the layout; --no-build the last local build (the layout's tag), else the last push's pin;
+// otherwise built now.
+LocalImage local_image(const project::Project& project, const std::string& image, const fs::path& layout,
+                       const SubmitOptions& submit, const PlanRequest& request, std::ostream& err) {
+  ImageStepOptions step;
+  step.given = submit.images;
+  step.note = [&err](const std::string& line) { err << line << "\n"; };
+  if (auto given = submit.images.find(image); given != submit.images.end()) {
+    const std::string reference = image_references(project, {image}, step).at(image);
+    err << "image " << image << ": " << reference << " (given; not built)\n";
+    return pulled_image(reference, layout, submit);
+  }
+  if (submit.no_build) {
+    auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
+    const std::string tag = render::default_image_reference(project, *project.find_image(image));
+    if (auto built = store->resolve(tag)) {
+      err << "image " << image << ": the last local build, " << built->digest.str() << " (--no-build)\n";
+      return {built->digest.str(), image::load_image(store, *built).config().config.env};
+    }
+    step.no_build = true;
+    const std::string reference = image_references(project, {image}, step).at(image);
+    err << "image " << image << ": the last push, " << reference << " (--no-build)\n";
+    return pulled_image(reference, layout, submit);
+  }
+  return build_image(project, image, layout, submit, request, err);
 }
 
 // Without a GPU the Jobs run on CPU paths: no accelerator, no GPUs, the local machine.
@@ -85,7 +137,9 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
         << (options.network == "host" ? ", on the host's network" : ", each in its own network namespace") << "\n";
     return Outcome::kSucceeded;
   }
-  const std::string digest = build_image(project, image, layout, options, request, err);
+  const LocalImage built = local_image(project, image, layout, options, request, err);
+  request.image_env[image] = built.env;
+  if (!built.reference.empty()) request.image_references[image] = built.reference;  // the record names it
   const bool gpu = localrun::find_host_gpu().present();
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
@@ -103,7 +157,7 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   FollowView view(err, *options.out, options.terminal, options.terminal_rows);
   // From here a second signal kills the containers at once instead of leaving them behind.
   let_second_interrupt_force();
-  LocalJobs jobs(plan, layout, digest, project.dir / ".gkebuild" / "local", gpu, options.network == "host",
+  LocalJobs jobs(plan, layout, built.digest, project.dir / ".gkebuild" / "local", gpu, options.network == "host",
                  options.interrupted, &forced_interrupt());
   jobs.use_secret(secret);
   mask_view(view, secret);

@@ -48,6 +48,7 @@ struct PlanRequest {
   std::vector<std::string> values_files;  // YAML or JSON values files, merged in order before `sets`
   std::string run_id;                     // the gkebuild.io/run label and the suffix of Job names
   std::map<std::string, std::string> image_references;  // image name -> reference
+  std::map<std::string, std::vector<std::string>> image_env;  // image name -> its config's Env, when known
   bool objects = true;  // false: only check and render (PlannedObject::object stays null)
   bool indexed_sweeps = true;  // false: one Job per sweep point even with parallelism: (--local)
 };

@@ -140,7 +140,8 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
                                                                       "(parallelism: N, one Job per accelerator)");
   if (!options.no_check) check_before_submit(access, project, request, err);
   images.run = {request.experiment, request.accelerators};
-  request.image_references = image_references(project, images_of(project, request.experiment), images);
+  request.image_references =
+      image_references(project, images_of(project, request.experiment), images, &request.image_env);
   if (options.interrupted && options.interrupted->load()) {
     err << "stopped with Ctrl-C before anything was applied\n";
     return Outcome::kInterrupted;
