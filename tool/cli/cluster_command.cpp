@@ -39,8 +39,9 @@ std::pair<project::Project, project::GkeCluster> described_cluster(const Project
 int render(const ClusterFlags& flags) {
   const auto [project, cluster] = described_cluster(flags.project);
   const std::string file = project.file.filename().string();
-  std::cout << (flags.format == "terraform" ? cluster::terraform_module(cluster, file)
-                                            : cluster::gcloud_script(cluster, file));
+  const auto bucket = cluster::bucket_access(project);
+  std::cout << (flags.format == "terraform" ? cluster::terraform_module(cluster, file, bucket)
+                                            : cluster::gcloud_script(cluster, file, bucket));
   return kExitSuccess;
 }
 
@@ -49,6 +50,7 @@ int up_or_down(const ClusterFlags& flags, bool up) {
   cluster::UpDownOptions options;
   options.dry_run = flags.dry_run;
   options.out = &std::cout;
+  options.bucket = cluster::bucket_access(project);
   (up ? cluster::cluster_up : cluster::cluster_down)(cluster, options);
   return kExitSuccess;
 }

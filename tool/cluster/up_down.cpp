@@ -105,6 +105,8 @@ void cluster_up(const GkeCluster& cluster, const UpDownOptions& options) {
   if (!options.dry_run)
     *options.out << "cluster " << cluster.name << " is up; kubectl credentials: gcloud container clusters get-credentials "
                  << cluster.name << " --project=" << cluster.gcp_project << " --location=" << cluster.location << "\n";
+  // Granting a bucket is the bucket owner's call: printed, not run.
+  if (options.bucket) *options.out << "\n" << bucket_binding_lines(cluster, *options.bucket);
 }
 
 void cluster_down(const GkeCluster& cluster, const UpDownOptions& options) {
