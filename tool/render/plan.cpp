@@ -126,8 +126,9 @@ struct Planner {
     }
     name_parts.push_back(run_id);
     const std::string name = kube_name(name_parts, pod ? 63 : 52);
-    return {pod ? "pod.yaml.j2" : "job.yaml.j2", workload_point_context(unit, name, index, point, command, args, env),
-            OutputKind::Manifest, file.append(".yaml"), shared};
+    json context = workload_point_context(unit, name, index, point, command, args, env);
+    context["multi_node"] = pod ? json() : multi_node_json(name, experiment);
+    return {pod ? "pod.yaml.j2" : "job.yaml.j2", std::move(context), OutputKind::Manifest, file.append(".yaml"), shared};
   }
 
   // Appends the workload items in plan order; a large sweep is built on every core.
@@ -200,6 +201,7 @@ struct Planner {
     json context = workload_context(unit, name, 0, json::object(), 0, command,
                                     {"--args-from", std::string(kPointsDir) + "/$(GKEBUILD_INDEX)"}, env);
     make_indexed_sweep(context, static_cast<int>(points.size()), experiment.parallelism, config_map);
+    context["multi_node"] = nullptr;  // parallelism: excludes nodes > 1
     items.push_back({"job.yaml.j2", std::move(context), OutputKind::Manifest,
                      "job-" + experiment.name + "-" + unit.accelerator->label + "-sweep.yaml"});
   }
