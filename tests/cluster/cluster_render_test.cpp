@@ -114,7 +114,8 @@ TEST_F(ClusterRender, GcloudParsesEveryRenderedCommand) {
   // And what `cluster up` and `down` send (describe, list, quota questions, creates, deletes), as
   // the stand-in gcloud recorded them.
   for (const auto& call : up_and_down_calls(kEveryPool, dir)) commands.push_back("gcloud " + call);
-  ASSERT_EQ(commands.size(), 17u + 8u + 3u);  // up: describe, 2 quota, create, 4 pools; down: describe, list, delete
+  // up: describe, 2 quota, the GPU zones, create, 4 pools; down: describe, list, delete
+  ASSERT_EQ(commands.size(), 17u + 9u + 3u);
   // The control: a misspelt flag must be told apart, or the check proves nothing.
   commands.push_back("gcloud container node-pools create p --cluster=c --location=us-central1 --spott");
   const auto outputs = run_without_account(commands, dir);

@@ -9,6 +9,7 @@
 #include "cluster/gcloud_commands.h"
 #include "cluster/terraform.h"
 #include "cluster/up_down.h"
+#include "cluster/zones.h"
 #include "project/project.h"
 #include "submit/cluster.h"
 #include "submit/cluster_check.h"
@@ -39,6 +40,7 @@ std::pair<project::Project, project::GkeCluster> described_cluster(const Project
 int render(const ClusterFlags& flags) {
   const auto [project, cluster] = described_cluster(flags.project);
   const std::string file = project.file.filename().string();
+  for (const auto& line : cluster::zone_warnings(cluster, catalog::Catalog::builtin())) std::cerr << line << "\n";
   const auto bucket = cluster::bucket_access(project);
   std::cout << (flags.format == "terraform" ? cluster::terraform_module(cluster, file, bucket)
                                             : cluster::gcloud_script(cluster, file, bucket));
