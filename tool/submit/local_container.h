@@ -1,6 +1,7 @@
 // Runs a plan's Jobs on this machine, one container at a time (each completion of an
 // Indexed Job is one container, with JOB_COMPLETION_INDEX and GKEBUILD_SEED set as the
-// Job controller would), reporting states and log lines like the cluster follower.
+// Job controller would), reporting states and log lines like the cluster follower. The
+// pods of a multi-node Job run together, one container per node.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -34,6 +35,10 @@ class LocalJobs {
 
  private:
   void run_job(std::size_t index, RunSink& sink, FollowView& view);
+  // A multi-node Job: its N containers at once, on one private network where each pod's name
+  // <job>-<rank>.<service> (and <job>-<rank>) resolves, as in the cluster; one that fails
+  // stops the others and fails the Job (its podFailurePolicy).
+  void run_group(std::size_t index, RunSink& sink, FollowView& view);
   void publish(RunSink& sink, FollowView& view);
   // Marks every Job that has not finished failed: `started_reason` for those with a container
   // started (or being started), `unstarted_reason` for the others.
