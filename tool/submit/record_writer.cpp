@@ -69,7 +69,7 @@ void RecordWriter::jobs_changed(const std::vector<JobProgress>& jobs) {
   save_positions(dir_, jobs);
 }
 
-void RecordWriter::log_line(const std::string& job, const std::string& line) {
+void RecordWriter::log_line(const std::string& job, const std::string& line, int index) {
   // A sweep of thousands of Jobs must not hold thousands of files open: keep a few, and
   // reopen (appending) the one a later line needs.
   if (!logs_.count(job) && logs_.size() >= kOpenLogFiles) logs_.erase(logs_.begin());
@@ -77,11 +77,16 @@ void RecordWriter::log_line(const std::string& job, const std::string& line) {
   if (!out) out = std::make_unique<std::ofstream>(dir_ / "logs" / (job + ".log"), std::ios::app);
   *out << line << "\n";
   out->flush();
-  if (const json result = result_of(line); !result.is_null()) runrecord::append_result_line(dir_, job, result);
+  result_line(job, line, index);
 }
 
-void RecordWriter::result_line(const std::string& job, const std::string& line) {
-  if (const json result = result_of(line); !result.is_null()) runrecord::append_result_line(dir_, job, result);
+void RecordWriter::result_line(const std::string& job, const std::string& line, int index) {
+  json result = result_of(line);
+  if (result.is_null()) return;
+  const auto found = std::find_if(record_.jobs.begin(), record_.jobs.end(),
+                                  [&](const runrecord::JobRecord& entry) { return entry.name == job; });
+  if (found != record_.jobs.end() && found->nodes > 1 && index >= 0) result["node_rank"] = index;
+  runrecord::append_result_line(dir_, job, result);
 }
 
 runrecord::RunRecord new_record(const project::Project& project, const RunPlan& plan, const std::string& run,
@@ -101,6 +106,7 @@ runrecord::RunRecord new_record(const project::Project& project, const RunPlan& 
     entry.gpus = job.gpus;
     entry.machine_type = job.machine_type;
     entry.spot = job.spot;
+    entry.nodes = job.nodes;
     entry.parameters = job.parameters;
     record.jobs.push_back(std::move(entry));
   }

@@ -44,6 +44,7 @@ PlannedJob planned_job(PlannedObject manifest, const project::Experiment& experi
   job.accelerator = metadata.value("labels", json::object()).value("gkebuild.io/accelerator", "");
   job.gpus = experiment.gpus;
   job.spot = experiment.spot;
+  job.nodes = experiment.nodes;
   if (const auto* accelerator = catalog::Catalog::builtin().find(job.accelerator))
     job.machine_type = machine_type(*accelerator, job.gpus);
   const std::string point = metadata.value("annotations", json::object()).value("gkebuild.io/point", "{}");
