@@ -414,12 +414,15 @@ class Store:
             if indexed:
                 annotations["batch.kubernetes.io/job-completion-index"] = str(index)
             containers = (template.get("spec") or {}).get("containers") or []
+            pod_spec = copy.deepcopy(template.get("spec") or {})
+            if indexed:  # as the Job controller: <job>-<index>, in the template's subdomain if any
+                pod_spec["hostname"] = f"{name}-{index}"
             pod = {"apiVersion": "v1", "kind": "Pod",
                    "metadata": {"name": pod_name, "namespace": ns, "labels": labels,
                                 "annotations": annotations,
                                 "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": name,
                                                      "uid": uid, "controller": True}]},
-                   "spec": template.get("spec") or {},
+                   "spec": pod_spec,
                    "status": {"phase": "Pending",
                               "conditions": [{"type": "PodScheduled", "status": "False",
                                               "reason": "Unschedulable"}],

@@ -182,5 +182,37 @@ TEST_F(ServerSideQueueing, ParallelismFlagTurnsASweepIntoAnIndexedJob) {
   EXPECT_NE(refused.err.find("has seeds:"), std::string::npos) << refused.err;
 }
 
+// A multi-node sweep (nodes: 2) in a queue of 2 GPUs: Kueue admits each Job whole (both pods
+// at once, one Job at a time), each Job comes with its headless Service, its pods are named
+// <job>-<rank> in that Service's subdomain, and every result line carries its node rank.
+TEST_F(ServerSideQueueing, MultiNodeSweepIsAdmittedWholeJobByJob) {
+  use_example("gpu-info");
+  std::ofstream(project.path() / "gkebuild.yaml", std::ios::app)
+      << "  pair:\n    image: info\n    accelerators: [nvidia-l4]\n    nodes: 2\n    queue: gpu\n";
+  queue_with(2);
+  server.control("config", {{"auto", auto_run(0.2)}});
+  const auto outcome = gkebuild(std::string("submit pair --sweep x=1,2,3 --image info=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const json kueue = server.control("kueue");
+  EXPECT_EQ(kueue["admissions"], 3) << kueue.dump();
+  EXPECT_EQ(kueue["max_admitted"], 1) << kueue.dump();  // 2 GPUs: one 2-node Job at a time, never half of one
+  const json services = server_list("/api/v1/namespaces/gpu-info/services");
+  ASSERT_EQ(services["items"].size(), 3u) << services.dump();
+  for (const auto& service : services["items"]) EXPECT_EQ(service["spec"]["clusterIP"], "None");
+  const json pods = server_list("/api/v1/namespaces/gpu-info/pods");
+  ASSERT_EQ(pods["items"].size(), 6u);
+  for (const auto& pod : pods["items"]) {
+    const std::string job = pod["metadata"]["labels"]["batch.kubernetes.io/job-name"];
+    EXPECT_EQ(pod["spec"]["subdomain"], job);
+    EXPECT_EQ(pod["spec"]["hostname"], job + "-" + pod["metadata"]["annotations"]["batch.kubernetes.io/job-completion-index"].get<std::string>());
+  }
+  const auto lines = results(only_run());
+  ASSERT_EQ(lines.size(), 6u);
+  std::map<int, int> per_rank;
+  for (const auto& line : lines) ++per_rank[line.value("node_rank", -1)];
+  EXPECT_EQ(per_rank, (std::map<int, int>{{0, 3}, {1, 3}}));
+  EXPECT_EQ(run_json(only_run())["jobs"][0]["nodes"], 2);
+}
+
 }  // namespace
 }  // namespace gkebuild::testing
