@@ -92,6 +92,22 @@ TEST(JobProgress, SuspendedJobIsQueuedInKueue) {
   EXPECT_EQ(job.describe(), "pending");
 }
 
+// Queued provisioning: quota is reserved, but Kueue admits the Job only when GKE has made the
+// nodes its ProvisioningRequest asks for; until then the admission check says so.
+TEST(JobProgress, QuotaReservedJobWaitsForItsProvisioningRequest) {
+  JobProgress job{"train"};
+  update_from_job(job, json::parse(R"({"spec": {"suspend": true}, "status": {}})"));
+  const json workload = json::parse(R"({"status": {
+      "conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved"},
+                     {"type": "Admitted", "status": "False", "reason": "UnsatisfiedAdmissionChecks"}],
+      "admissionChecks": [{"name": "big-queued", "state": "Pending",
+                           "message": "Waiting for resources. Currently there are not enough resources available"}]}})");
+  update_from_workload(job, workload);
+  EXPECT_EQ(job.describe(), "pending: queued (Kueue: quota reserved; nodes not provisioned yet: admission check "
+                            "big-queued Pending: Waiting for resources. Currently there are not enough resources "
+                            "available)");
+}
+
 TEST(JobProgress, PendingPodSaysWhyItWaits) {
   JobProgress job{"train"};
   PodProgress& pod = job.pods["train-abc"];
