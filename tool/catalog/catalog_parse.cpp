@@ -109,7 +109,8 @@ Accelerator parse_accelerator(const Document& doc, const YAML::Node& node, size_
   parse_prices(doc, fields.required("prices"), fields.name("prices"), accelerator);
   if (fields.has("peakTflops")) parse_peak(doc, fields.get("peakTflops"), fields.name("peakTflops"), accelerator);
   accelerator.notes = fields.string("notes", "");
-  accelerator.zones = parse_zones(doc, fields.required("zones"), fields.name("zones"));
+  // Optional for other catalogs (tests, reports); the built-in one has zones or a note for every GPU.
+  if (fields.has("zones")) accelerator.zones = parse_zones(doc, fields.get("zones"), fields.name("zones"));
   return accelerator;
 }
 
