@@ -111,23 +111,28 @@ void LocalJobs::fail_unfinished(const std::string& started_reason, const std::st
   }
 }
 
+localrun::ContainerSpec LocalJobs::container_spec(const json& container, int completion) const {
+  localrun::ContainerSpec spec;
+  spec.layout_dir = layout_;
+  spec.image = image_;
+  spec.env = container_env(container, completion);
+  for (const auto& word : strings(container, "command")) spec.command.push_back(expand_variables(word, spec.env));
+  for (const auto& word : strings(container, "args")) spec.args.push_back(expand_variables(word, spec.env));
+  spec.working_dir = container.value("workingDir", "");
+  spec.gpus = gpus_;
+  spec.limits = localrun::limits_from_resources(container.value("resources", json::object()));
+  return spec;
+}
+
 void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
   const PlannedJob& planned = plan_.jobs[index];
   JobProgress& job = jobs_[index];
   const json container = planned.manifest.object["spec"]["template"]["spec"]["containers"][0];
   job.state = JobState::Running;
   for (int completion = 0; completion < planned.completions && !stopped(interrupted_); ++completion) {
-    localrun::ContainerSpec spec;
-    spec.layout_dir = layout_;
-    spec.image = image_;
-    spec.env = container_env(container, completion);
-    for (const auto& word : strings(container, "command")) spec.command.push_back(expand_variables(word, spec.env));
-    for (const auto& word : strings(container, "args")) spec.args.push_back(expand_variables(word, spec.env));
-    spec.working_dir = container.value("workingDir", "");
+    localrun::ContainerSpec spec = container_spec(container, completion);
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
-    spec.gpus = gpus_;
     spec.host_network = host_network_;
-    spec.limits = localrun::limits_from_resources(container.value("resources", json::object()));
     spec.stop = interrupted_;
     PodProgress& pod = job.pods[spec.name];
     pod.name = spec.name;
@@ -188,19 +193,11 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
   job.state = JobState::Running;
   std::vector<localrun::ContainerSpec> specs;
   for (int rank = 0; rank < nodes; ++rank) {
-    localrun::ContainerSpec spec;
-    spec.layout_dir = layout_;
-    spec.image = image_;
-    spec.env = container_env(container, rank);
-    for (const auto& word : strings(container, "command")) spec.command.push_back(expand_variables(word, spec.env));
-    for (const auto& word : strings(container, "args")) spec.args.push_back(expand_variables(word, spec.env));
-    spec.working_dir = container.value("workingDir", "");
+    localrun::ContainerSpec spec = container_spec(container, rank);
     spec.name = job.name + "-" + std::to_string(rank);
     spec.hostname = spec.name;  // the pod's hostname in an Indexed Job
-    spec.gpus = gpus_;
     spec.network_namespace = network.path();
     spec.hosts_file = hosts;
-    spec.limits = localrun::limits_from_resources(container.value("resources", json::object()));
     spec.stop = &stop;
     PodProgress& pod = job.pods[spec.name];
     pod.name = spec.name;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "localrun/local_run.h"
 #include "submit/follow_view.h"
 #include "submit/follower.h"
 #include "submit/run_plan.h"
@@ -34,6 +35,9 @@ class LocalJobs {
   FollowEnd run(RunSink& sink, FollowView& view);
 
  private:
+  // The container of completion `completion` of a Job's pod template's first container:
+  // image, env, command and args expanded, working dir, GPUs, limits (no name, network or stop).
+  localrun::ContainerSpec container_spec(const nlohmann::json& container, int completion) const;
   void run_job(std::size_t index, RunSink& sink, FollowView& view);
   // A multi-node Job: its N containers at once, on one private network where each pod's name
   // <job>-<rank>.<service> (and <job>-<rank>) resolves, as in the cluster; one that fails
