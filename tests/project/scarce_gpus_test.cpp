@@ -3,6 +3,7 @@
 // cluster.serviceAccount; the pools derived from them; every mistake at its position.
 #include <gtest/gtest.h>
 
+#include "parse_error.h"
 #include "project/project.h"
 
 namespace gkebuild::project {
@@ -19,14 +20,7 @@ const std::string kHead =
 Project parse(const std::string& rest) { return parse_project(kHead + rest, "gkebuild.yaml"); }
 
 void expect_error(const std::string& rest, int line, int column, const std::string& words) {
-  try {
-    parse(rest);
-    ADD_FAILURE() << "no error for:\n" << rest;
-  } catch (const SourceError& e) {
-    EXPECT_EQ(e.where().line, line) << e.what();
-    EXPECT_EQ(e.where().column, column) << e.what();
-    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-  }
+  expect_parse_error(kHead + rest, line, column, words);
 }
 
 const std::string kCluster = "cluster: {gcpProject: my-project, location: us-central1, serviceAccount: trainer}\n";
