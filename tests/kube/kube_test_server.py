@@ -60,7 +60,9 @@ The test drives it through /_control/* (no authentication):
                            a ClusterQueue with that GPU quota per flavor and a LocalQueue (Kueue objects may
                            also be created through the API); Jobs created suspended with the label
                            kueue.x-k8s.io/queue-name are admitted by quota (kueue_model.py). Answers (also
-                           to GET) {"admitted", "max_admitted", "admissions"}.
+                           to GET) {"admitted", "max_admitted", "admissions"}. With "admission_check": NAME
+                           the ClusterQueue goes through that provisioning AdmissionCheck (queued
+                           provisioning); POST {"provision": true} then provisions every waiting request.
   GET  /_control/stats    request counts by method ("stats") and by verb and resource ("requests", e.g.
                            "create jobs", "watch pods", "get pods/log"), and the most pods each Job had active
                            at once ("max_active_pods": the Job controller keeps `parallelism`), and the
@@ -1261,7 +1263,9 @@ class Handler(BaseHTTPRequestHandler):
             STORE.watch_generation += 1
             STORE.watches_suspended = False
         elif action == "kueue":
-            if request:
+            if request and request.get("provision"):
+                STORE.kueue.provision()
+            elif request:
                 STORE.kueue.configure(request)
             return STORE.kueue.report()
         elif action == "reset_stats":

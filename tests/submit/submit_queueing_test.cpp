@@ -214,5 +214,35 @@ TEST_F(ServerSideQueueing, MultiNodeSweepIsAdmittedWholeJobByJob) {
   EXPECT_EQ(run_json(only_run())["jobs"][0]["nodes"], 2);
 }
 
+// Queued provisioning: the queue's ClusterQueue has the ProvisioningRequest admission check.
+// Kueue reserves the quota and asks for both nodes of the Job at once (a ProvisioningRequest of
+// class queued-provisioning.gke.io, count 2); until GKE provisions them the status says so; then
+// the Job is admitted whole and runs.
+TEST_F(ServerSideQueueing, QueuedProvisioningWaitsForItsNodesThenRunsWhole) {
+  use_example("gpu-info");
+  std::ofstream(project.path() / "gkebuild.yaml", std::ios::app)
+      << "  pair:\n    image: info\n    accelerators: [nvidia-l4]\n    nodes: 2\n    provisioning: queued\n"
+         "    queue: gpu-queued\n";
+  server.control("kueue", {{"namespace", "gpu-info"}, {"queue", "gpu-queued"}, {"gpus", {{"nvidia-l4", 4}}},
+                           {"admission_check", "dws"}});
+  server.control("config", {{"auto", auto_run(0.1)}});
+  const auto outcome = gkebuild(std::string("submit pair --detach --image info=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const std::string run = only_run().filename().string();
+  const std::string waiting = status_until(run, "nodes not provisioned yet");
+  EXPECT_NE(waiting.find("queued (Kueue: quota reserved; nodes not provisioned yet: admission check dws Pending: "
+                         "Waiting for resources."),
+            std::string::npos) << waiting;
+  const json requests = server_list("/apis/autoscaling.x-k8s.io/v1/namespaces/gpu-info/provisioningrequests");
+  ASSERT_EQ(requests["items"].size(), 1u) << requests.dump();
+  EXPECT_EQ(requests["items"][0]["spec"]["provisioningClassName"], "queued-provisioning.gke.io");
+  EXPECT_EQ(requests["items"][0]["spec"]["podSets"][0]["count"], 2);
+  EXPECT_EQ(server.control("kueue")["admissions"], 0);  // quota reserved, not admitted
+  server.control("kueue", {{"provision", true}});
+  const std::string done = status_until(run, "1/1 succeeded");
+  EXPECT_NE(done.find("1/1 succeeded"), std::string::npos) << done;
+  EXPECT_EQ(server.control("kueue")["admissions"], 1);
+}
+
 }  // namespace
 }  // namespace gkebuild::testing
