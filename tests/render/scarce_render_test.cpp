@@ -140,6 +140,15 @@ TEST_F(ScarceRender, CloudStorageVolumeAndServiceAccount) {
   EXPECT_EQ(pod["containers"][0]["volumeMounts"][0]["mountPath"].as<std::string>(), "/data");
 }
 
+// A bare Pod (render pod/NAME) mounts the bucket too, so it needs the annotation that brings the sidecar.
+TEST_F(ScarceRender, APodOfTheExperimentGetsTheGcsFuseAnnotation) {
+  const auto rendered = run_gkebuild("render --run-id r1 pod/flex -f " + (scratch / "gkebuild.yaml").string());
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const YAML::Node pod = YAML::Load(rendered.out.substr(rendered.out.find("kind: Pod") - 16));
+  EXPECT_EQ(pod["metadata"]["annotations"]["gke-gcsfuse/volumes"].as<std::string>(), "true") << rendered.out;
+  EXPECT_EQ(pod["spec"]["volumes"][0]["csi"]["driver"].as<std::string>(), "gcsfuse.csi.storage.gke.io");
+}
+
 TEST_F(ScarceRender, QueuedProvisioningKueueObjects) {
   const YAML::Node check = object("admissioncheck-big-queued.yaml");
   EXPECT_EQ(check["spec"]["controllerName"].as<std::string>(), "kueue.x-k8s.io/provisioning-request");
