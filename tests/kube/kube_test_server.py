@@ -1220,6 +1220,8 @@ class Handler(BaseHTTPRequestHandler):
                         STORE.put("pods", route["ns"], orphan)
                     else:
                         STORE.delete("pods", route["ns"], pod["metadata"]["name"])
+            if route["kind"] == "Service":  # its registry returns the deleted object (ReturnDeletedObject)
+                return self.send_json(200, removed)
             self.send_json(200, {"kind": "Status", "apiVersion": "v1", "status": "Success",
                                  "details": {"name": route["name"], "kind": route["plural"],
                                              "uid": removed["metadata"]["uid"]}})

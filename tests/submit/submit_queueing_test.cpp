@@ -212,6 +212,9 @@ TEST_F(ServerSideQueueing, MultiNodeSweepIsAdmittedWholeJobByJob) {
   for (const auto& line : lines) ++per_rank[line.value("node_rank", -1)];
   EXPECT_EQ(per_rank, (std::map<int, int>{{0, 3}, {1, 3}}));
   EXPECT_EQ(run_json(only_run())["jobs"][0]["nodes"], 2);
+  // delete takes the headless Services with the Jobs.
+  ASSERT_EQ(gkebuild("delete " + only_run().filename().string()).exit_code, 0);
+  EXPECT_TRUE(server_list("/api/v1/namespaces/gpu-info/services")["items"].empty());
 }
 
 // Queued provisioning: the queue's ClusterQueue has the ProvisioningRequest admission check.

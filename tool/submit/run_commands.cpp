@@ -205,11 +205,14 @@ Outcome delete_command(const RunCommandOptions& options) {
   for (const auto& job : jobs.value("items", json::array()))
     deleted += kube::remove(client, type, run.record.namespace_name, job["metadata"].value("name", ""),
                             kube::Propagation::Background);
-  // An Indexed sweep's ConfigMap of points carries the run's label too; nothing else uses it.
-  const auto& config_maps = kube::resource_type("v1", "ConfigMap");
-  for (const auto& item : kube::list(client, config_maps, run.record.namespace_name, selectors).value("items", json::array()))
-    kube::remove(client, config_maps, run.record.namespace_name, item["metadata"].value("name", ""),
-                 kube::Propagation::Background);
+  // An Indexed sweep's ConfigMap of points and a multi-node Job's headless Service carry the
+  // run's label too; nothing else uses them (the Job's TTL does not take them).
+  for (const char* kind : {"ConfigMap", "Service"}) {
+    const auto& type = kube::resource_type("v1", kind);
+    for (const auto& item : kube::list(client, type, run.record.namespace_name, selectors).value("items", json::array()))
+      kube::remove(client, type, run.record.namespace_name, item["metadata"].value("name", ""),
+                   kube::Propagation::Background);
+  }
   for (auto& job : run.record.jobs)
     if (job.state == runrecord::JobState::pending || job.state == runrecord::JobState::running) {
       job.state = runrecord::JobState::failed;
