@@ -1,9 +1,13 @@
 // Paths that a user's file names relative to a folder it must stay in (a project's
-// templates, a build context): `..` or a symlink must not lead out of that folder.
+// templates, a build context): `..` or a symlink must not lead out of that folder. And
+// trees from an untrusted image layer or tar written into a folder they cannot leave.
 #pragma once
 
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace gkebuild {
 
@@ -15,5 +19,51 @@ std::optional<std::filesystem::path> confined_path(const std::filesystem::path& 
 
 // Whether `path` is `root` or below it, both taken as they are (no symlinks resolved).
 bool is_within(const std::filesystem::path& root, const std::filesystem::path& path);
+
+// The non-empty components of a '/'-separated path: "/a//b/" -> {"a", "b"}.
+std::vector<std::string> path_components(std::string_view path);
+
+// A tree's path ("usr/lib/x", "/etc/passwd", "./a//b/") as the relative, normal path it names
+// ("usr/lib/x", "etc/passwd", "a/b"; "" for the root itself), or nullopt when a `..` climbs
+// above the root. A leading '/' is dropped: an absolute name in a tar is relative to where the
+// tar is unpacked, as tar, buildah and BuildKit take it.
+std::optional<std::string> tree_path(std::string_view path);
+
+// A folder that a tree from an untrusted source (an image layer, a tar) is written into, so
+// that no name and no symlink of the tree makes a write land outside it. Each entry's folders
+// are opened beneath the root one component at a time with O_NOFOLLOW; a symlink met on the way
+// is read and resolved as the container will see it (an absolute target starts again at the
+// root, `..` stops there: openat2's RESOLVE_IN_ROOT), never by the host's kernel. The entry's
+// own name is never followed: a symlink there is replaced, not written through. Folders missing
+// on the way are made (0755). Paths are tree_path()s: a `..` in one is refused.
+class ConfinedTree {
+ public:
+  // Opens `root`, making it when missing. Throws std::runtime_error.
+  explicit ConfinedTree(const std::filesystem::path& root);
+  ~ConfinedTree();
+  ConfinedTree(const ConfinedTree&) = delete;
+  ConfinedTree& operator=(const ConfinedTree&) = delete;
+
+  // Each throws std::runtime_error naming `path` when it cannot be written where it belongs.
+  void make_directory(std::string_view path);
+  void make_symlink(std::string_view path, const std::string& target);
+  // `path` as another name of `existing`, a file outside the tree that gkebuild wrote itself.
+  void make_hard_link(std::string_view path, const std::filesystem::path& existing);
+
+ private:
+  struct Folder {
+    std::string name;
+    int fd;
+  };
+  int parent_folder(std::string_view path, std::string& name);
+  int resolve_rest(const std::vector<std::string>& parts, size_t from, std::string_view path);
+  void forget(size_t depth);
+  template <typename Make>
+  void make(std::string_view path, bool directory, Make make_at);
+
+  int root_ = -1;
+  std::vector<Folder> cached_;  // the last parent's folders, as named, while no symlink was met
+  int resolved_ = -1;           // the last parent reached through a symlink
+};
 
 }  // namespace gkebuild

@@ -14,7 +14,7 @@ seconds=${1:-300}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(jinja_parse dockerfile_parse values_file values_json validate_yaml image_reference www_authenticate layer_tar oci_manifest fatbin)
+  targets=(jinja_parse dockerfile_parse values_file values_json validate_yaml image_reference www_authenticate layer_tar copy_from_tree oci_manifest fatbin)
 fi
 build=build/fuzz
 if [ -z "${GKEBUILD_FUZZ_NO_BUILD:-}" ]; then
@@ -56,8 +56,8 @@ for target in "${targets[@]}"; do
   run=("$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$found/" "$corpus" tests/fuzz/corpus/"$target")
   [ -d "$seeds/$target" ] && run+=("$seeds/$target")
-  # The layer target unpacks hostile tars: as nobody, an escape cannot reach the project or the system.
-  if [ "$target" = layer_tar ] && [ "$(id -u)" = 0 ]; then
+  # The layer and tree targets unpack hostile tars: as nobody, an escape cannot reach the project or the system.
+  if { [ "$target" = layer_tar ] || [ "$target" = copy_from_tree ]; } && [ "$(id -u)" = 0 ]; then
     chmod -R a+rX "$build/tests/fuzz" "$seeds" tests/fuzz/corpus
     run=(setpriv --reuid=nobody --regid=nogroup --clear-groups "${run[@]}")
   fi

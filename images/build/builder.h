@@ -50,6 +50,8 @@ struct RunChanges {
   std::shared_ptr<const void> holder;
 };
 
+inline constexpr int64_t kDefaultMaxAddBytes = int64_t{64} << 30;  // 64 GiB
+
 struct BuildOptions {
   std::filesystem::path dockerfile;  // as the user named it (for messages)
   std::filesystem::path context;
@@ -61,6 +63,9 @@ struct BuildOptions {
   std::function<void(const std::string&)> warning;  // always shown
   layer::CompressionOptions compression;
   int64_t source_date_epoch = 0;  // layer mtimes, config and history "created"
+  // What one ADD of a local tar may unpack (its files' bytes, hard links counted again), so that
+  // a small compressed archive cannot fill the disk; more is an error at the ADD's line.
+  int64_t max_add_bytes = kDefaultMaxAddBytes;
   // One line per step for a person watching; may be empty.
   std::function<void(const std::string&)> progress;
   // Fetches a registry base image into a layout; empty when no registry client is linked.

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.h"
+#include "base/confined_path.h"
+#include "base/printable.h"
 
 namespace gkebuild::build {
 namespace fs = std::filesystem;
@@ -44,8 +46,19 @@ void write_content(archive* a, const fs::path& target) {
 
 }  // namespace
 
+// The entry's name as a path of the tree; a name that climbs above the tree's root is refused.
+std::string entry_path(const char* raw, const char* role) {
+  auto path = tree_path(raw ? raw : "");
+  if (!path) {
+    throw std::runtime_error(std::string(role) + " '" + printable(raw) +
+                             "' leads outside the folder it is unpacked into (its '..' climb above the root); "
+                             "the archive is refused, as buildah and Docker refuse it");
+  }
+  return *path;
+}
+
 bool read_tar(const fs::path& file, const fs::path& scratch, const std::function<bool(const std::string&)>& extract,
-              std::vector<layer::Entry>& out) {
+              std::vector<layer::Entry>& out, std::optional<int64_t> max_bytes) {
   ArchivePtr a(archive_read_new(), archive_read_free);
   archive_read_support_filter_all(a.get());
   archive_read_support_format_tar(a.get());
@@ -53,22 +66,29 @@ bool read_tar(const fs::path& file, const fs::path& scratch, const std::function
   std::map<std::string, size_t> by_path;
   archive_entry* entry = nullptr;
   size_t count = 0;
+  int64_t bytes = 0;  // what the entries' files hold, hard links counted again: what a layer of them holds
+  auto count_bytes = [&](const layer::Entry& e) {
+    bytes += e.size;
+    if (max_bytes && bytes > *max_bytes) throw TarTooLarge("unpacks to more than " + std::to_string(*max_bytes) +
+                                                           " bytes (at entry '" + printable(e.path) + "')");
+  };
   for (int r; (r = archive_read_next_header(a.get(), &entry)) != ARCHIVE_EOF; ++count) {
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
       if (count == 0) return false;  // not a tar at all: ADD copies such a file as it is
       throw std::runtime_error(std::string("damaged archive: ") + archive_error_string(a.get()));
     }
     layer::Entry e;
-    e.path = clean_path(archive_entry_pathname(entry));
-    if (e.path.empty() || e.path == ".") continue;
+    e.path = entry_path(archive_entry_pathname(entry), "entry");
+    if (e.path.empty()) continue;  // "./": the root itself
     e.mode = archive_entry_perm(entry) & 07777;
     e.uid = static_cast<uint32_t>(archive_entry_uid(entry));
     e.gid = static_cast<uint32_t>(archive_entry_gid(entry));
     if (const char* link = archive_entry_hardlink(entry)) {
-      auto target = by_path.find(clean_path(link));
-      if (target == by_path.end()) throw std::runtime_error("hard link to a missing file: " + e.path);
+      auto target = by_path.find(entry_path(link, ("hard link '" + printable(e.path) + "' to").c_str()));
+      if (target == by_path.end()) throw std::runtime_error("hard link to a missing file: " + printable(e.path));
       layer::Entry copy = out[target->second];
       copy.path = e.path;
+      if (copy.type == layer::EntryType::kFile) count_bytes(copy);
       by_path[e.path] = out.size();
       out.push_back(std::move(copy));
       continue;
@@ -82,6 +102,7 @@ bool read_tar(const fs::path& file, const fs::path& scratch, const std::function
       case AE_IFREG:
         e.type = layer::EntryType::kFile;
         e.size = archive_entry_size(entry);
+        count_bytes(e);
         if (extract(e.path)) {
           e.source = scratch / std::to_string(out.size());
           write_content(a.get(), e.source);
@@ -101,8 +122,12 @@ std::vector<layer::Entry> ImageFiles::read_layer(size_t layer, const std::functi
   const image::Layer& l = image_.layers().at(layer);
   std::vector<layer::Entry> entries;
   fs::path scratch = scratch_ / ("layer-" + std::to_string(extractions_++));
-  if (!read_tar(l.store->blob_path(l.blob.digest), scratch, extract, entries)) {
-    throw std::runtime_error("layer " + l.blob.digest.str() + " is not a tar archive");
+  try {
+    if (!read_tar(l.store->blob_path(l.blob.digest), scratch, extract, entries)) {
+      throw std::runtime_error("not a tar archive");
+    }
+  } catch (const std::runtime_error& e) {
+    throw LayerReadError("layer " + l.blob.digest.str() + ": " + e.what());
   }
   return entries;
 }

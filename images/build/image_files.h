@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,12 +18,26 @@
 
 namespace gkebuild::build {
 
+// A layer of the image that cannot be read: damaged, not a tar, or with an entry that climbs out.
+struct LayerReadError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A tar whose files hold more bytes than read_tar was allowed.
+struct TarTooLarge : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Reads a tar file (plain, gzip, xz, zstd, bzip2) into entries ("a/b", no leading "/"), in
 // archive order. Files whose path `extract` accepts get their content written under
 // `scratch` (entry.source); hard links become copies of their target. Returns false when
-// `file` is not a tar archive. Throws std::runtime_error for a damaged one.
+// `file` is not a tar archive. Throws std::runtime_error for a damaged one and for an entry
+// or hard link whose name climbs above the root with `..` (an absolute name is relative to the
+// root); TarTooLarge once the files (hard links counted again) hold more than `max_bytes`,
+// before their bytes are written. Devices and fifos are left out.
 bool read_tar(const std::filesystem::path& file, const std::filesystem::path& scratch,
-              const std::function<bool(const std::string& path)>& extract, std::vector<layer::Entry>& out);
+              const std::function<bool(const std::string& path)>& extract, std::vector<layer::Entry>& out,
+              std::optional<int64_t> max_bytes = std::nullopt);
 
 // Each layer's entries by path, by diff_id: filled as layers are listed, and beforehand with
 // the layers gkebuild wrote in this build, so those are never read back.

@@ -67,7 +67,11 @@ image::Image StageBuilder::build(size_t index, std::unique_lock<std::mutex>& loc
   for (size_t i = stage.begin; i < stage.end; ++i) {
     const Instruction& in = shared_.dockerfile.instructions[i];
     step_ = "[" + std::to_string(i + 1) + "/" + std::to_string(total) + "] " + in.name;
-    apply(in);
+    try {
+      apply(in);
+    } catch (const LayerReadError& e) {  // a base layer read for WORKDIR, USER names, COPY's parents...
+      fail(in, e.what());
+    }
   }
   return finished_image();
 }

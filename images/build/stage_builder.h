@@ -114,6 +114,7 @@ class StageBuilder {
   void copy(const Instruction& in, bool add);
   CopyRequest copy_request(const Instruction& in, bool add, std::vector<std::string> parts);
   void copy_from_image(const Instruction& in, const std::string& from, CopyRequest& request);
+  static void materialise(const std::map<std::string, layer::Entry>& tree, const std::filesystem::path& root);
   void add_heredocs(const Instruction& in, const CopyRequest& request, CopyLayer& layer);
   void add_remote(const Instruction& in, CopyRequest& request, CopyLayer& layer);
   void add_folders(const CopyRequest& request, const std::filesystem::path& folder, CopyLayer& layer);

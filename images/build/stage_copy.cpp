@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/atomic_file.h"
+#include "base/confined_path.h"
 #include "base/http_client.h"
 #include "build/remote_source.h"
 
@@ -95,13 +96,13 @@ void StageBuilder::copy_from_image(const Instruction& in, const std::string& fro
   } else {
     source = load_image(in, from, "COPY --from image");
   }
-  auto tree = std::make_shared<std::map<std::string, layer::Entry>>(files(source).all());
+  auto tree = std::make_shared<std::map<std::string, layer::Entry>>();
   fs::path root = shared_.scratch.next("from");
-  fs::create_directories(root);
-  for (const auto& [path, e] : *tree) {
-    if (e.type == layer::EntryType::kDirectory) fs::create_directories(root / path);
-    if (e.type == layer::EntryType::kSymlink) fs::create_symlink(e.link_target, root / path);
-    if (e.type == layer::EntryType::kFile && !e.source.empty()) fs::create_hard_link(e.source, root / path);
+  try {
+    *tree = files(source).all();
+    materialise(*tree, root);
+  } catch (const std::runtime_error& e) {
+    fail(in, "COPY --from=" + from + ": " + e.what());
   }
   request.context = root;
   request.ignore = nullptr;  // .dockerignore is about the build context only
@@ -113,6 +114,17 @@ void StageBuilder::copy_from_image(const Instruction& in, const std::string& fro
     auto it = tree->find(path);
     return it == tree->end() ? std::nullopt : std::optional(it->second);
   };
+}
+
+// The image's tree under `root`, every path written beneath it (base/confined_path.h): symlinks
+// are made as symlinks and never written through, and a path through one stays inside `root`.
+void StageBuilder::materialise(const std::map<std::string, layer::Entry>& tree, const fs::path& root) {
+  ConfinedTree out(root);
+  for (const auto& [path, e] : tree) {
+    if (e.type == layer::EntryType::kDirectory) out.make_directory(path);
+    if (e.type == layer::EntryType::kSymlink) out.make_symlink(path, e.link_target);
+    if (e.type == layer::EntryType::kFile && !e.source.empty()) out.make_hard_link(path, e.source);
+  }
 }
 
 // COPY <<EOF /dest: each heredoc becomes a file named after its delimiter (in a folder
@@ -193,6 +205,7 @@ void StageBuilder::add_remote(const Instruction& in, CopyRequest& request, CopyL
 void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>& sources, const std::string& dest,
                                 const CopyRequest& request, CopyLayer& layer) {
   std::vector<std::string> kept;
+  int64_t unpacked = 0;  // by the archives before this one: the limit is on the whole ADD
   for (const auto& source : sources) {
     CopyRequest probe = request;
     probe.sources = {source};
@@ -206,7 +219,13 @@ void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>&
     std::vector<layer::Entry> entries;
     bool archive = false;
     try {
-      archive = read_tar(found.entries[0].source, folder, [](const std::string&) { return true; }, entries);
+      archive = read_tar(found.entries[0].source, folder, [](const std::string&) { return true; }, entries,
+                         options_.max_add_bytes - unpacked);
+    } catch (const TarTooLarge& e) {
+      fail(in, "ADD " + source + ": the archive " + e.what() +
+                   (unpacked > 0 ? " after the " + std::to_string(unpacked) + " bytes of the archives before it" : "") +
+                   "; one ADD may write at most " + std::to_string(options_.max_add_bytes) +
+                   " bytes (gkebuild image --max-add-size)");
     } catch (const std::runtime_error& e) {
       fail(in, "ADD " + source + ": " + e.what());
     }
@@ -219,6 +238,7 @@ void StageBuilder::add_archives(const Instruction& in, std::vector<std::string>&
     if (base == ".") base.clear();
     // As buildah: the archive's own owners stay; --chown owns only the folders made for it.
     for (auto& e : entries) {
+      if (e.type == layer::EntryType::kFile) unpacked += e.size;
       e.path = base.empty() ? e.path : base + "/" + e.path;
       layer.entries.push_back(e);
     }

@@ -1,6 +1,10 @@
 #include "layer/layer_writer.h"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "base/confined_path.h"
+#include "base/printable.h"
 
 #include "layer/tar_writer.h"
 #include "oci/media_types.h"
@@ -31,6 +35,18 @@ class BlobSink final : public ByteSink {
   oci::BlobWriter& writer_;
 };
 
+// A layer gkebuild writes names every entry (and hard link target) by its normal relative path:
+// no leading '/', no "." or ".." component, nothing that a runtime could take to lead out.
+void check_normal(const Entry& e) {
+  auto normal = [](const std::string& path) { return !path.empty() && tree_path(path) == path; };
+  if (!normal(e.path) || (e.type == EntryType::kHardlink && !normal(e.link_target))) {
+    const std::string& bad = normal(e.path) ? e.link_target : e.path;
+    throw std::runtime_error("layer entry '" + printable(bad) +
+                             "' is not a normal relative path (a '..', '.' or empty component, or a leading '/'); "
+                             "gkebuild writes no such entry");
+  }
+}
+
 }  // namespace
 
 std::string_view layer_media_type(Compression kind) {
@@ -40,6 +56,7 @@ std::string_view layer_media_type(Compression kind) {
 void write_tar(std::vector<Entry> entries, int64_t mtime, ByteSink& out) {
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.path < b.path; });
+  for (const Entry& e : entries) check_normal(e);
   TarWriter tar(out, mtime);
   for (const Entry& e : entries) tar.add(e);
   tar.finish();

@@ -160,6 +160,50 @@ TEST(ConfinedPath, DotDotAbsoluteAndSymlinksCannotLeaveTheRoot) {
   fs::remove_all(root);
 }
 
+TEST(TreePath, DropsDotsAndLeadingSlashesAndRefusesToClimbAboveTheRoot) {
+  EXPECT_EQ(tree_path("usr/lib/x"), "usr/lib/x");
+  EXPECT_EQ(tree_path("/etc//passwd"), "etc/passwd");
+  EXPECT_EQ(tree_path("./a/../b/"), "b");
+  EXPECT_EQ(tree_path("./"), "");
+  EXPECT_EQ(tree_path("../etc/passwd"), std::nullopt);
+  EXPECT_EQ(tree_path("a/../../b"), std::nullopt);
+}
+
+// Issue 30: a tree written through ConfinedTree stays beneath its root whatever its symlinks
+// say, keeps them as symlinks, and never writes through one at the entry's own name.
+TEST(ConfinedTree, SymlinksAreResolvedInsideTheRootAndNeverWrittenThrough) {
+  namespace fs = std::filesystem;
+  testing::TempDir dir;
+  const fs::path root = dir / "root", outside = dir / "outside";
+  write_file_atomically(outside / "victim", "victim");
+  write_file_atomically(dir / "content", "content");
+  {
+    ConfinedTree tree(root);
+    tree.make_directory("usr/lib");
+    tree.make_symlink("lib", "usr/lib");                            // relative, inside
+    tree.make_symlink("out", outside.string());                     // absolute: the root's own
+    tree.make_symlink("up", "../../../../../../../../..");          // climbs: stops at the root
+    tree.make_symlink("victim", (outside / "victim").string());
+    tree.make_hard_link("lib/a", dir / "content");                  // through lib: usr/lib/a
+    tree.make_hard_link("out/b", dir / "content");                  // through out: <root>/<outside>/b
+    tree.make_hard_link("up" + outside.string() + "/c", dir / "content");
+    tree.make_hard_link("victim", dir / "content");                 // replaces the symlink itself
+    tree.make_hard_link("usr/lib/d", dir / "content");              // after a walk through a symlink
+    tree.make_directory("usr/lib");                                  // a folder meets a folder
+    EXPECT_THROW(tree.make_hard_link("usr/lib", dir / "content"), std::runtime_error);
+    EXPECT_THROW(tree.make_directory("a/../b"), std::runtime_error);
+    EXPECT_THROW(tree.make_hard_link("usr/lib/a/x", dir / "content"), std::runtime_error);  // a file on the way
+  }
+  EXPECT_EQ(read_file(root / "usr/lib/a"), "content");
+  EXPECT_EQ(read_file(root / "usr/lib/d"), "content");
+  EXPECT_EQ(read_file(root / outside.relative_path() / "b"), "content");
+  EXPECT_EQ(read_file(root / outside.relative_path() / "c"), "content");
+  EXPECT_EQ(fs::read_symlink(root / "out"), outside);
+  EXPECT_FALSE(fs::is_symlink(root / "victim"));
+  EXPECT_EQ(read_file(outside / "victim"), "victim");
+  EXPECT_EQ(std::distance(fs::directory_iterator(outside), fs::directory_iterator()), 1);
+}
+
 TEST(AtomicFile, UncommittedTemporaryIsRemoved) {
   testing::TempDir temp;
   const auto dir = temp / "new";

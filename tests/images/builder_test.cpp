@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <functional>
+
 #include <gtest/gtest.h>
 
 #include "base/atomic_file.h"
@@ -9,7 +11,11 @@
 #include "build/copy_sources.h"
 #include "dockerfile/dockerfile_error.h"
 #include "image/layout_sink.h"
+#include "common/run.h"
 #include "common/temp_dir.h"
+#include "common/test_tar.h"
+#include "images/unpacked_tree.h"
+#include "images/tar_image.h"
 #include "layer/layer_writer.h"
 
 namespace gkebuild::build {
@@ -162,6 +168,127 @@ TEST_F(BuilderTest, BadCopySourcesNameTheLine) {
   EXPECT_NE(error_of("FROM scratch\nCOPY --chown=root lib/ /x/").find("no user 'root' in the image's /etc/passwd"),
             std::string::npos);
   EXPECT_NE(error_of("FROM registry.example/base:1\n").find("registry client"), std::string::npos);
+}
+
+// Issue 30: a tar ADDed in one stage, or the layer of an `oci:` image, whose entries climb with
+// `..`, are absolute, go through a symlink out, hard-link a file outside or are devices: the
+// tree that COPY --from materialises must not change anything outside the build (here the
+// folder "outside", beside the store that holds the build's scratch folders).
+class HostileTreeTest : public BuilderTest {
+ protected:
+  // The build's error message, or "" when it built.
+  std::string build_error() {
+    try {
+      build();
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  }
+  // Builds the Dockerfile `dockerfile_for(name, tar)` gives for each hostile tar (with a file
+  // "keep" added) and checks that "outside" is as it was; returns the error of the "dotdot" tar.
+  std::string build_each_hostile_tar(const std::function<std::string(const std::string&, const fs::path&)>& dockerfile_for) {
+    write_file_atomically(outside / "victim", "victim");
+    const auto before = testing::describe_tree(outside);
+    std::string dotdot_error;
+    for (auto [name, entries] : testing::hostile_tars(outside)) {
+      entries.push_back({"keep", 'f', "kept"});
+      testing::write_test_tar(dir / "evil.tar", entries);
+      dockerfile(dockerfile_for(name, dir / "evil.tar"));
+      const std::string error = build_error();
+      EXPECT_EQ(testing::describe_tree(outside), before) << name << ": " << error;
+      if (name == "dotdot") dotdot_error = error;
+    }
+    return dotdot_error;
+  }
+  const fs::path outside = dir / "outside";
+};
+
+TEST_F(HostileTreeTest, AddedTarsCopiedFromAStageWriteNothingOutside) {
+  const std::string dotdot_error = build_each_hostile_tar([&](const std::string&, const fs::path& tar) {
+    fs::rename(tar, dir / "ctx/evil.tar");
+    return "FROM scratch AS a\nADD evil.tar /app/\nFROM scratch\nCOPY --from=a /app/keep /keep\n";
+  });
+  EXPECT_NE(dotdot_error.find("Dockerfile:2"), std::string::npos) << dotdot_error;
+  EXPECT_NE(dotdot_error.find("ADD evil.tar: entry '../../"), std::string::npos) << dotdot_error;
+  EXPECT_NE(dotdot_error.find("leads outside the folder it is unpacked into"), std::string::npos) << dotdot_error;
+}
+
+TEST_F(HostileTreeTest, ImagesFromAnOciLayoutWriteNothingOutside) {
+  const std::string dotdot_error = build_each_hostile_tar([&](const std::string& name, const fs::path& tar) {
+    testing::image_of_tar(dir / "evil-oci", name, tar);
+    return "FROM oci:" + (dir / "evil-oci").string() + ":" + name + " AS a\nFROM scratch\nCOPY --from=a /keep /keep\n";
+  });
+  EXPECT_NE(dotdot_error.find("Dockerfile:3"), std::string::npos) << dotdot_error;
+  EXPECT_NE(dotdot_error.find("COPY --from=a: layer sha256:"), std::string::npos) << dotdot_error;
+  EXPECT_NE(dotdot_error.find("entry '../../"), std::string::npos) << dotdot_error;
+}
+
+// A base layer that climbs out is refused at the first instruction that reads it, with its line.
+TEST_F(HostileTreeTest, ABaseLayerThatClimbsOutIsRefusedAtTheLineThatReadsIt) {
+  testing::write_test_tar(dir / "evil.tar", {{"../../x", 'f', "x"}});
+  testing::image_of_tar(dir / "evil-oci", "evil", dir / "evil.tar");
+  const std::string error = error_of("FROM oci:" + (dir / "evil-oci").string() + ":evil\nWORKDIR /w\n");
+  EXPECT_TRUE(error.starts_with("2: layer sha256:")) << error;
+  EXPECT_NE(error.find("entry '../../x' leads outside the folder it is unpacked into"), std::string::npos) << error;
+}
+
+// Symlinks of the image stay symlinks in the tree COPY --from reads, their targets as they were:
+// a path through one lands where the container would see it, inside the tree.
+TEST_F(HostileTreeTest, SymlinksStaySymlinksAndPathsThroughThemStayInside) {
+  write_file_atomically(outside / "victim", "victim");
+  testing::write_test_tar(dir / "ctx/t.tar", {{"link", 'l', outside.string()}, {"link/file", 'f', "x"},
+                                               {"rel", 'l', "sub"}, {"sub/", 'd', ""}, {"rel/y", 'f', "y"}});
+  dockerfile("FROM scratch AS a\nADD t.tar /app/\nFROM scratch\nCOPY --from=a /app/ /x/\n");
+  auto files = files_of(build().image);
+  EXPECT_TRUE(files.at("x/link").starts_with("2 ")) << files.at("x/link");  // a symlink
+  EXPECT_TRUE(files.at("x/link").ends_with(" -> " + outside.string())) << files.at("x/link");
+  EXPECT_TRUE(files.at("x/rel").starts_with("2 ")) << files.at("x/rel");
+  EXPECT_TRUE(files.at("x/rel").ends_with(" -> sub")) << files.at("x/rel");
+  EXPECT_EQ(files.at("x/sub/y"), "0 420 0:0 y");
+  EXPECT_EQ(testing::describe_tree(outside).size(), 1u);
+}
+
+// Issue 30: a small compressed tar that unpacks to more than one ADD may write is refused at
+// its line before its bytes are written (hard links count again: a layer holds them again).
+TEST_F(BuilderTest, AnAddThatUnpacksPastItsLimitIsRefused) {
+  options.max_add_bytes = 1 << 20;
+  testing::write_test_tar(dir / "ctx/bomb.tar.gz", {{"zeros", 'f', std::string(64 << 20, '\0')}},
+                          testing::TarFilter::kGzip);
+  EXPECT_LT(fs::file_size(dir / "ctx/bomb.tar.gz"), 1u << 20);
+  EXPECT_EQ(error_of("FROM scratch\nADD bomb.tar.gz /data/\n"),
+            "2: ADD bomb.tar.gz: the archive unpacks to more than 1048576 bytes (at entry 'zeros'); one ADD "
+            "may write at most 1048576 bytes (gkebuild image --max-add-size)");
+  EXPECT_FALSE(fs::exists(store->scratch_dir()) && !fs::is_empty(store->scratch_dir()));
+  testing::write_test_tar(dir / "ctx/links.tar", {{"a", 'f', std::string(400 << 10, 'a')}, {"b", 'h', "a"},
+                                                   {"c", 'h', "a"}});
+  EXPECT_EQ(error_of("FROM scratch\nADD links.tar /data/\n"),
+            "2: ADD links.tar: the archive unpacks to more than 1048576 bytes (at entry 'c'); one ADD "
+            "may write at most 1048576 bytes (gkebuild image --max-add-size)");
+  options.max_add_bytes = 2 << 20;
+  dockerfile("FROM scratch\nADD links.tar /data/\n");
+  EXPECT_EQ(build().image.layers().size(), 1u);
+  // The limit is on the whole ADD, not on each of its archives.
+  EXPECT_EQ(error_of("FROM scratch\nADD links.tar links.tar /data/\n"),
+            "2: ADD links.tar: the archive unpacks to more than 868352 bytes (at entry 'c') after the 1228800 "
+            "bytes of the archives before it; one ADD may write at most 2097152 bytes (gkebuild image --max-add-size)");
+}
+
+TEST_F(BuilderTest, MaxAddSizeIsAFlagOfGkebuildImage) {
+  testing::write_test_tar(dir / "ctx/bomb.tar.gz", {{"zeros", 'f', std::string(4 << 20, '\0')}},
+                          testing::TarFilter::kGzip);
+  dockerfile("FROM scratch\nADD bomb.tar.gz /data/\n");
+  const std::string image = "image -q --context " + testing::shell_quoted((dir / "ctx").string()) +
+                            " --tag t:1 -o oci:" + testing::shell_quoted((dir / "out").string());
+  auto refused = testing::run_gkebuild(image + " --max-add-size 1Mi");
+  EXPECT_EQ(refused.exit_code, 2) << refused.all();
+  EXPECT_NE(refused.err.find("Dockerfile:2:5: error: ADD bomb.tar.gz: the archive unpacks to more than 1048576 bytes"),
+            std::string::npos) << refused.err;
+  auto built = testing::run_gkebuild(image + " --max-add-size 5Mi");
+  EXPECT_EQ(built.exit_code, 0) << built.all();
+  auto bad = testing::run_gkebuild(image + " --max-add-size 1.5x");
+  EXPECT_EQ(bad.exit_code, 2) << bad.all();
+  EXPECT_NE(bad.err.find("--max-add-size must be a whole number of bytes such as 64Gi"), std::string::npos) << bad.err;
 }
 
 // A symlink in the context that leads out (here to /etc) is never listed or resolved in a

@@ -20,6 +20,8 @@
 #include "image/layout_source.h"
 #include "common/run.h"
 #include "common/temp_dir.h"
+#include "common/test_tar.h"
+#include "images/tar_image.h"
 #include "unpacked_tree.h"
 #include "tests/registry/harness.h"
 
@@ -317,6 +319,36 @@ TEST(AddChecksum, DownloadsOnlyWhatItCanVerify) {
   EXPECT_NE(missing.err.find("expected sha256:<64 hex digits>"), std::string::npos) << missing.err;
   auto gone = build("ADD --checksum=sha256:" + std::string(64, '1') + " " + url + "x /m");
   EXPECT_NE(gone.err.find("the server answered 404"), std::string::npos) << gone.err;
+}
+
+// Issue 30: an image in a registry whose layer names climb out with `..`, go through a symlink
+// out, hard-link a file outside or hold devices: building FROM it and copying one file from it
+// changes nothing outside the build (the folder "outside" beside the output layout).
+TEST(HostileImage, FromARegistryWritesNothingOutside) {
+  TempDir dir;
+  const fs::path outside = dir / "outside";
+  write_file_atomically(outside / "victim", "victim");
+  const auto before = describe_tree(outside);
+  const std::string host = base().host();
+  for (auto [name, entries] : testing::hostile_tars(outside)) {
+    entries.push_back({"keep", 'f', "kept"});
+    testing::write_test_tar(dir / "evil.tar", entries);
+    testing::image_of_tar(dir / "evil-oci", name, dir / "evil.tar");
+    const std::string reference = host + "/hostile/" + name + ":1";
+    expect_ok(run_command(testing::gkebuild_binary() + " push -q --insecure-registry " + host + " " +
+                          shell_quoted("oci:" + (dir / "evil-oci").string() + ":" + name) + " " + reference),
+              "push of " + name);
+    write_file_atomically(dir / "ctx/Dockerfile", "FROM " + reference + " AS a\nFROM scratch\nCOPY --from=a /keep /keep\n");
+    auto built = run_command(testing::gkebuild_binary() + " image -q --insecure-registry " + host + " --context " +
+                             shell_quoted((dir / "ctx").string()) + " --tag t:1 -o oci:" +
+                             shell_quoted((dir / "oci").string()));
+    EXPECT_EQ(describe_tree(outside), before) << name << ": " << built.all();
+    if (name == "dotdot") {
+      EXPECT_EQ(built.exit_code, 2) << built.all();
+      EXPECT_NE(built.err.find("Dockerfile:3:15: error: COPY --from=a: layer sha256:"), std::string::npos) << built.err;
+      EXPECT_NE(built.err.find("entry '../../"), std::string::npos) << built.err;
+    }
+  }
 }
 
 std::vector<std::string> cases() {

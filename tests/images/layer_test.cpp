@@ -130,6 +130,28 @@ TEST_F(LayerTest, AFileThatShrankIsAnError) {
   EXPECT_THROW(write_layer(layout, list, {}), std::runtime_error);
 }
 
+// Issue 30: a layer gkebuild writes never names an entry, or a hard link's target, with `..`,
+// `.`, an empty component or a leading '/'; an entry that would is refused before a byte is written.
+TEST_F(LayerTest, EntriesThatAreNotNormalRelativePathsAreRefused) {
+  auto layout = oci::Layout::open_or_create(dir / "oci");
+  for (const std::string bad : {"../x", "app/../../x", "/abs", "app/./x", "app//x", "app/..", "."}) {
+    auto list = entries();
+    list.push_back({bad, EntryType::kDirectory, 0755});
+    try {
+      write_layer(layout, list, {});
+      ADD_FAILURE() << bad << " was written";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("layer entry '" + bad + "' is not a normal relative path"),
+                std::string::npos) << e.what();
+    }
+  }
+  auto hard = entries();
+  hard.push_back({"app/h", EntryType::kHardlink, 0644, 0, 0, 0, "../etc/passwd"});
+  EXPECT_THROW(diff_id_of(hard, 0), std::runtime_error);
+  hard.back().link_target = "app/bin/run";
+  EXPECT_NO_THROW(diff_id_of(hard, 0));
+}
+
 // The tar of the entries above, as written before hard links, whiteouts and devices were
 // added: the existing kinds keep their bytes (and so every cached layer its digest).
 TEST_F(LayerTest, ExistingKindsKeepTheirBytes) {

@@ -1,6 +1,4 @@
 #include <gtest/gtest.h>
-#include <archive.h>
-#include <archive_entry.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -8,6 +6,8 @@
 #include <filesystem>
 
 #include "common/temp_dir.h"
+#include "common/test_tar.h"
+#include "images/unpacked_tree.h"
 #include "base/atomic_file.h"
 #include "localrun/layer_apply.h"
 
@@ -17,41 +17,11 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempDir;
 
-struct TarEntry {
-  std::string path;
-  char kind = 'f';  // f file, d directory, l symlink, h hard link
-  std::string content_or_target;
-  int mode = 0644;
-  int uid = 0;
-  int gid = 0;
-};
-
-enum class Filter { kNone, kGzip, kZstd };
+using testing::TarEntry;
+using Filter = testing::TarFilter;
 
 void write_tar(const fs::path& out, const std::vector<TarEntry>& entries, Filter filter) {
-  archive* a = archive_write_new();
-  archive_write_set_format_pax_restricted(a);
-  if (filter == Filter::kGzip) archive_write_add_filter_gzip(a);
-  if (filter == Filter::kZstd) archive_write_add_filter_zstd(a);
-  ASSERT_EQ(archive_write_open_filename(a, out.c_str()), ARCHIVE_OK);
-  for (const auto& e : entries) {
-    archive_entry* entry = archive_entry_new();
-    archive_entry_set_pathname(entry, e.path.c_str());
-    archive_entry_set_perm(entry, static_cast<mode_t>(e.mode));
-    archive_entry_set_uid(entry, e.uid);
-    archive_entry_set_gid(entry, e.gid);
-    archive_entry_set_mtime(entry, 1700000000, 0);
-    const bool file = e.kind == 'f';
-    archive_entry_set_filetype(entry, e.kind == 'd' ? AE_IFDIR : e.kind == 'l' ? AE_IFLNK : AE_IFREG);
-    if (e.kind == 'l') archive_entry_set_symlink(entry, e.content_or_target.c_str());
-    if (e.kind == 'h') archive_entry_set_hardlink(entry, e.content_or_target.c_str());
-    archive_entry_set_size(entry, file ? static_cast<la_int64_t>(e.content_or_target.size()) : 0);
-    archive_write_header(a, entry);
-    if (file) archive_write_data(a, e.content_or_target.data(), e.content_or_target.size());
-    archive_entry_free(entry);
-  }
-  archive_write_close(a);
-  archive_write_free(a);
+  testing::write_test_tar(out, entries, filter);
 }
 
 class LayerApplyTest : public ::testing::Test {
@@ -166,6 +136,27 @@ TEST_F(LayerApplyTest, SymlinksCannotLeadOutOfTheRoot) {
   EXPECT_TRUE(fs::is_empty(outside));
   EXPECT_EQ(read(outside.relative_path().string() + "/file"), "x");
   EXPECT_EQ(read(outside.relative_path().string() + "/other"), "y");
+}
+
+// Issue 30: whatever a layer names (`..`, absolute names, symlinks out and files through them,
+// hard links to a file outside, device nodes), in the runner's form and in the overlay form of
+// a RUN's lower folders, nothing outside the root file system changes.
+TEST_F(LayerApplyTest, HostileLayersChangeNothingOutsideTheRoot) {
+  const fs::path outside = dir / "outside";
+  write_file_atomically(outside / "victim", "victim");
+  const auto before = testing::describe_tree(outside);
+  for (const auto whiteouts : {Whiteouts::kApply, Whiteouts::kOverlay}) {
+    for (const auto& [name, entries] : testing::hostile_tars(outside)) {
+      fs::remove_all(rootfs);
+      fs::create_directories(rootfs);
+      try {
+        apply(entries, Filter::kNone, whiteouts);
+      } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("layer sha256:"), std::string::npos) << name << ": " << e.what();
+      }
+      EXPECT_EQ(testing::describe_tree(outside), before) << name;
+    }
+  }
 }
 
 TEST_F(LayerApplyTest, DotDotEntriesAreRefused) {

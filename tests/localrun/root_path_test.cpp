@@ -11,18 +11,6 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempDir;
 
-TEST(NormalRelativePath, DropsDotsAndLeadingSlashes) {
-  EXPECT_EQ(normal_relative_path("usr/lib/x"), "usr/lib/x");
-  EXPECT_EQ(normal_relative_path("/etc//passwd"), "etc/passwd");
-  EXPECT_EQ(normal_relative_path("./a/../b/"), "b");
-  EXPECT_EQ(normal_relative_path("./"), "");
-}
-
-TEST(NormalRelativePath, RefusesToClimbAboveTheRoot) {
-  EXPECT_EQ(normal_relative_path("../etc/passwd"), std::nullopt);
-  EXPECT_EQ(normal_relative_path("a/../../b"), std::nullopt);
-}
-
 TEST(ResolveInRoot, FollowsSymlinksInsideTheRoot) {
   TempDir dir;
   fs::create_directories(dir / "usr/lib");

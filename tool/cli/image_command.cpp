@@ -9,6 +9,8 @@
 #include <iostream>
 
 #include "base/atomic_file.h"
+#include "base/printable.h"
+#include "base/quantity.h"
 #include "base/source_error.h"
 #include "build/builder.h"
 #include "cli/command.h"
@@ -47,6 +49,7 @@ struct ImageFlags {
   std::vector<std::string> images;
   ProjectFlags project;
   bool quiet = false;
+  std::string max_add_size;  // a Kubernetes quantity of bytes: "64Gi"
 };
 
 [[noreturn]] void usage(const std::string& message) {
@@ -88,7 +91,17 @@ void stage_binaries(const std::vector<std::string>& binaries, const fs::path& co
   }
 }
 
-// What every build shares: compression, times, progress.
+// --max-add-size: bytes, as a Kubernetes quantity ("64Gi", "500Mi", "1000000").
+int64_t max_add_bytes(const std::string& text) {
+  if (text.empty()) return build::kDefaultMaxAddBytes;
+  const auto value = parse_quantity(text);
+  if (!value || *value < 1 || *value > 9.0e18 || *value != static_cast<double>(static_cast<int64_t>(*value))) {
+    usage("--max-add-size must be a whole number of bytes such as 64Gi, 500Mi or 1000000, not '" + printable(text) + "'");
+  }
+  return static_cast<int64_t>(*value);
+}
+
+// What every build shares: compression, times, progress, limits.
 build::BuildOptions common_options(const ImageFlags& flags) {
   auto kind = layer::parse_compression(flags.compression);
   if (!kind) usage("--compression must be gzip or zstd, got '" + flags.compression + "'");
@@ -106,6 +119,7 @@ build::BuildOptions common_options(const ImageFlags& flags) {
     usage(std::string("--compression-level: ") + e.what());
   }
   options.source_date_epoch = source_date_epoch();
+  options.max_add_bytes = max_add_bytes(flags.max_add_size);
   options.target = flags.target;
   const std::string& format = flags.registry.format;
   if (!format.empty() && format != "oci" && format != "docker") usage("--format must be oci or docker, not '" + format + "'");
@@ -230,6 +244,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--workloads-build", flags->workloads_build,
                       "Folder with prebuilt workload binaries (default: gkebuild builds the CMake target of the "
                       "project's CMakeLists.txt or `source:`, else looks in the project's build/)");
+  command->add_option("--max-add-size", flags->max_add_size,
+                      "What one ADD of a local tar may unpack, in bytes (64Gi, 500Mi, …; default 64Gi)");
   command->add_flag("--quiet,-q", flags->quiet, "No progress on stderr");
   add_registry_flags(*command, flags->registry);
   command->callback([flags, &action] {

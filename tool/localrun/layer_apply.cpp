@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/confined_path.h"
 #include "base/printable.h"
 #include "localrun/root_path.h"
 
@@ -95,7 +96,7 @@ class LayerApplier {
   }
 
   std::string checked_path(const char* raw) const {
-    auto path = normal_relative_path(raw ? raw : "");
+    auto path = tree_path(raw ? raw : "");
     if (!path) {
       throw std::runtime_error("layer " + digest_.str() + ": entry '" + printable(raw ? raw : "") +
                                "' points outside the root file system");

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "base/confined_path.h"
+
 namespace gkebuild::localrun {
 namespace fs = std::filesystem;
 namespace {
@@ -12,15 +14,8 @@ namespace {
 constexpr int kMaxLinks = 40;
 
 std::deque<std::string> split(std::string_view path) {
-  std::deque<std::string> parts;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string_view::npos) slash = path.size();
-    if (slash > start) parts.emplace_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
-  return parts;
+  auto parts = path_components(path);
+  return {parts.begin(), parts.end()};
 }
 
 fs::path join(const fs::path& root, const std::vector<std::string>& parts) {
@@ -30,22 +25,6 @@ fs::path join(const fs::path& root, const std::vector<std::string>& parts) {
 }
 
 }  // namespace
-
-std::optional<std::string> normal_relative_path(std::string_view path) {
-  std::vector<std::string> kept;
-  for (auto& part : split(path)) {
-    if (part == ".") continue;
-    if (part == "..") {
-      if (kept.empty()) return std::nullopt;
-      kept.pop_back();
-      continue;
-    }
-    kept.push_back(std::move(part));
-  }
-  std::string out;
-  for (const auto& p : kept) out += (out.empty() ? "" : "/") + p;
-  return out;
-}
 
 fs::path resolve_in_root(const fs::path& root, std::string_view relative) {
   std::deque<std::string> pending = split(relative);

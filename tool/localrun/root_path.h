@@ -5,16 +5,12 @@
 #pragma once
 
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <string_view>
 
 namespace gkebuild::localrun {
 
-// `path` ("usr/lib/x", "/etc/passwd", "./a/../b") made relative and lexically normal
-// ("usr/lib/x", "etc/passwd", "b"; "" for the root itself), or nullopt when ".." would
-// leave the root.
-std::optional<std::string> normal_relative_path(std::string_view path);
+// Entry names are made relative and normal with tree_path (base/confined_path.h).
 
 // The host path of `relative` inside `root`, every existing symlink on the way resolved
 // within `root` (like chroot + realpath). Missing components are kept as they are; a
