@@ -182,5 +182,39 @@ TEST_F(ScarceRender, EverythingPassesValidateAndKubernetesValidate) {
   EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
 }
 
+// cluster.jobset: true: a multi-node sweep point as a JobSet, checked against JobSet's CRD schema
+// (v0.12.0); its pods find rank 0 under the name the JobSet controller gives it. submit refuses it.
+TEST(ScarceRenderJobSet, MultiNodeExperimentAsAJobSet) {
+  TempDir scratch;
+  std::string text = kProject;
+  text.replace(text.find("  serviceAccount: trainer\n"), 25, "  serviceAccount: trainer\n  jobset: true\n");
+  write_file_atomically(scratch / "gkebuild.yaml", text);
+  const auto out = scratch / "out";
+  const auto rendered = run_gkebuild("render --run-id r1 experiment/ddp -f " + (scratch / "gkebuild.yaml").string() +
+                                     " -o " + out.string());
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  EXPECT_FALSE(std::filesystem::exists(out / "service-ddp-h100-0-r1.yaml"));  // the JobSet controller makes it
+  const YAML::Node jobset = YAML::LoadFile((out / "jobset-ddp-nvidia-h100-80gb-0.yaml").string());
+  EXPECT_EQ(jobset["kind"].as<std::string>(), "JobSet");
+  EXPECT_EQ(jobset["metadata"]["labels"]["kueue.x-k8s.io/queue-name"].as<std::string>(), "gpu-queued");
+  EXPECT_TRUE(jobset["spec"]["suspend"].as<bool>());
+  const YAML::Node job = jobset["spec"]["replicatedJobs"][0];
+  EXPECT_EQ(job["name"].as<std::string>(), "nodes");
+  EXPECT_EQ(job["template"]["spec"]["completions"].as<int>(), 2);
+  const YAML::Node container = job["template"]["spec"]["template"]["spec"]["containers"][0];
+  std::map<std::string, std::string> env;
+  for (const auto& item : container["env"])
+    if (item["value"]) env[item["name"].as<std::string>()] = item["value"].as<std::string>();
+  EXPECT_EQ(env["MASTER_ADDR"], "ddp-h100-0-r1-nodes-0-0.ddp-h100-0-r1");
+  std::string files;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) files += " '" + entry.path().string() + "'";
+  const auto checked = run_gkebuild("validate --strict-kinds --schema-location " + kSchemas + files);
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  const auto submitted = run_gkebuild("submit ddp --dry-run -f " + (scratch / "gkebuild.yaml").string());
+  EXPECT_EQ(submitted.exit_code, 2) << submitted.out << submitted.err;
+  EXPECT_NE(submitted.err.find("cluster.jobset: submit creates and follows Indexed Jobs"), std::string::npos)
+      << submitted.err;
+}
+
 }  // namespace
 }  // namespace gkebuild::testing

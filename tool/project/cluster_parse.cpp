@@ -311,7 +311,7 @@ void check_locations(const Fields& fields, const GkeCluster& cluster) {
 
 const std::vector<std::string>& cluster_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> all{"context", "namespace", "driverInstaller", "serviceAccount"};
+    std::vector<std::string> all{"context", "namespace", "driverInstaller", "serviceAccount", "jobset"};
     all.insert(all.end(), kGkeKeys.begin(), kGkeKeys.end());
     return all;
   }();

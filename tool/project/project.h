@@ -100,6 +100,7 @@ struct Cluster {
   DriverInstaller driver_installer = DriverInstaller::Auto;
   bool local = false;  // `cluster: local`: `gkebuild submit` runs the Jobs on this machine (as --local)
   std::string service_account;  // the Kubernetes ServiceAccount the Jobs run as; "" = the namespace's default
+  bool jobset = false;  // render multi-node experiments as JobSets (jobset.x-k8s.io/v1alpha2), as xpk runs them
   std::optional<GkeCluster> gke;  // when the file describes the cluster (name, gcpProject, location…)
 };
 

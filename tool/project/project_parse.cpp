@@ -71,6 +71,7 @@ Cluster parse_cluster(const Document& doc, const YAML::Node& node, const std::st
   if (fields.has("serviceAccount") && !is_dns_subdomain(cluster.service_account))
     doc.fail(fields.get("serviceAccount"), "cluster.serviceAccount: '" + printable(cluster.service_account) +
                                                "' is not a ServiceAccount name (lower-case letters, digits, '-', '.')");
+  cluster.jobset = fields.boolean("jobset", false);
   const std::string installer = fields.string("driverInstaller", "auto");
   const std::vector<std::string> choices{"auto", "cos", "ubuntu", "none"};
   if (installer == "auto") cluster.driver_installer = DriverInstaller::Auto;

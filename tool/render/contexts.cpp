@@ -106,10 +106,12 @@ std::string checkpoint_root(const project::Project& project, const project::Expe
 
 }  // namespace
 
-json multi_node_json(const std::string& job_name, const project::Experiment& experiment) {
+json multi_node_json(const std::string& job_name, const project::Experiment& experiment, bool jobset) {
   if (experiment.nodes <= 1) return nullptr;
-  // Pod i of an Indexed Job is host <job>-i in the subdomain of the headless Service named as the Job.
-  const std::string master = job_name + "-0." + job_name;
+  // Pod i of an Indexed Job is host <job>-i in the subdomain of the headless Service named as the
+  // Job; a JobSet's pod i of its first Job is <jobset>-<replicated Job>-0-i.<jobset>.
+  const std::string master =
+      jobset ? job_name + "-" + kJobSetNodes + "-0-0." + job_name : job_name + "-0." + job_name;
   bool port_given = false;
   for (const auto& [name, value] : experiment.env) port_given = port_given || name == "MASTER_PORT";
   return Members(4)

@@ -125,10 +125,15 @@ struct Planner {
       file.append("-seed").append(seed_text);
     }
     name_parts.push_back(run_id);
-    const std::string name = kube_name(name_parts, pod ? 63 : 52);
+    // A JobSet's pod host names add "-nodes-0-<rank>" to its name, within 63 characters.
+    const bool jobset = !pod && experiment.nodes > 1 && project.cluster.jobset;
+    const std::string name = kube_name(name_parts, pod ? 63 : jobset ? 48 : 52);
     json context = workload_point_context(unit, name, index, point, command, args, env);
-    context["multi_node"] = pod ? json() : multi_node_json(name, experiment);
-    return {pod ? "pod.yaml.j2" : "job.yaml.j2", std::move(context), OutputKind::Manifest, file.append(".yaml"), shared};
+    context["multi_node"] = pod ? json() : multi_node_json(name, experiment, jobset);
+    if (jobset) context["replicated_job"] = kJobSetNodes;
+    const char* template_name = pod ? "pod.yaml.j2" : jobset ? "jobset.yaml.j2" : "job.yaml.j2";
+    if (jobset) file.replace(0, 3, "jobset");
+    return {template_name, std::move(context), OutputKind::Manifest, file.append(".yaml"), shared};
   }
 
   // Appends the workload items in plan order; a large sweep is built on every core.

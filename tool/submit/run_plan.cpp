@@ -93,6 +93,11 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
     if (file.kind != render::OutputKind::Manifest) continue;
     json converted = request.objects ? object_of(file.text, file.file_name) : json();
     PlannedObject object{file.file_name, std::move(file.text), std::move(converted)};
+    if (file.object_kind == "JobSet")
+      throw SourceError({project.file.string()},
+                        "cluster.jobset: submit creates and follows Indexed Jobs; render the JobSets with "
+                        "`gkebuild render experiment/" + experiment.name + "` and apply them with kubectl, or drop "
+                        "cluster.jobset");
     if (file.object_kind == "Job")
       plan.jobs.push_back(request.objects ? planned_job(std::move(object), experiment)
                                           : PlannedJob{std::move(object), file.object_name});
