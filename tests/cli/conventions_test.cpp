@@ -129,10 +129,10 @@ TEST_F(CliConventions, FileFlagNamesTheProjectForEveryProjectCommand) {
   const auto report = from_outside("report gemm-20261122-031500 -o json --catalog " + kCatalog + file);
   EXPECT_EQ(report.exit_code, 0) << report.err;
 
-  // A local run has no Jobs to delete: bad input, found through -f.
+  // A finished local run: nothing of it to stop, found through -f.
   const auto deleted = from_outside("delete mnist-20261122-040000" + file);
-  EXPECT_EQ(deleted.exit_code, 2) << deleted.err;
-  EXPECT_TRUE(contains(deleted.err, "gkebuild delete: error: run mnist-20261122-040000 ran locally")) << deleted.err;
+  EXPECT_EQ(deleted.exit_code, 0) << deleted.err;
+  EXPECT_TRUE(contains(deleted.out, "run mnist-20261122-040000 ran locally: nothing of it runs any more")) << deleted.out;
 }
 
 TEST_F(CliConventions, WithoutAProjectFileCommandsSaySoOrLookHere) {

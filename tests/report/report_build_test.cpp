@@ -154,7 +154,7 @@ TEST(ReportBuild, CsvHasOneRowPerAcceleratorCaseAndUnitOfWork) {
   std::string csv = write_csv(fixture_report(kGoodRuns, "nvidia-tesla-t4"));
   // 3 GEMM rows with one unit each, 2 training rows with two units each, and the header.
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 8);
-  EXPECT_TRUE(contains(csv, "gemm-bench,fp32,k=4096 m=4096 n=4096,throughput,TFLOP/s,nvidia-l4,1,4,1,8.2,2.0,8.8,"
+  EXPECT_TRUE(contains(csv, "gemm-bench,fp32,k=4096 m=4096 n=4096,,throughput,TFLOP/s,nvidia-l4,1,4,1,8.2,2.0,8.8,"
                             "60.0,"));
   EXPECT_TRUE(contains(csv, ",10^15 FLOP,")) << csv;
   EXPECT_TRUE(contains(csv, ",\"1,000 samples\",")) << csv;
@@ -189,6 +189,66 @@ TEST(ReportBuild, OtherMetricsKeepEveryLineButEarlierEpochs) {
   EXPECT_DOUBLE_EQ(report.metrics[1].max, 3e-7);
   EXPECT_TRUE(report.throughput.empty());
   EXPECT_EQ(empty_report_reason(report), "");
+}
+
+}  // namespace
+}  // namespace gkebuild::report
+
+namespace gkebuild::report {
+namespace {
+
+using namespace testing;
+
+const std::string kSweepRun = "train-20261122-080000";  // lr 0.1, 0.01, 0.001 x seed 0, 1: one loss each
+
+std::map<std::string, const MetricRow*> rows_by_parameters(const Report& report) {
+  std::map<std::string, const MetricRow*> rows;
+  for (const auto& row : report.metrics) rows[row.key.parameters] = &row;
+  return rows;
+}
+
+// Losses at lr 0.1, 0.01 and 0.001 are never one median: each sweep point is a row of its own.
+TEST(ReportSweep, EachSweepPointIsARowOfItsOwn) {
+  const Report report = fixture_report({kSweepRun});
+  ASSERT_EQ(report.metrics.size(), 6u);
+  const auto rows = rows_by_parameters(report);
+  ASSERT_TRUE(rows.count("lr=0.1 seed=1"));
+  EXPECT_EQ(rows.at("lr=0.1 seed=1")->samples, 1u);
+  EXPECT_DOUBLE_EQ(rows.at("lr=0.1 seed=1")->median, 0.8);
+  EXPECT_EQ(rows.at("lr=0.1 seed=1")->accelerator, "nvidia-l4");
+  const std::string markdown = write_markdown(report);
+  EXPECT_TRUE(contains(markdown, "| train lr=0.001 seed=0 | loss | nvidia-l4 | 1 | 0.3 |")) << markdown;
+}
+
+// --group-by seed pools the seeds of each point, and only them.
+TEST(ReportSweep, GroupByPoolsOnlyOverTheNamedVariables) {
+  const Report report = build_report({load_run_argument(kSweepRun, kProject)}, fixture_catalog(), "", {"seed"});
+  ASSERT_EQ(report.metrics.size(), 3u);
+  const auto rows = rows_by_parameters(report);
+  for (const auto& [point, median] : std::map<std::string, double>{{"lr=0.1", 0.85}, {"lr=0.01", 0.6},
+                                                                    {"lr=0.001", 0.35}}) {
+    ASSERT_TRUE(rows.count(point)) << point;
+    EXPECT_EQ(rows.at(point)->samples, 2u) << point;
+    EXPECT_DOUBLE_EQ(rows.at(point)->median, median) << point;
+  }
+  const json document = json::parse(write_json(report));
+  EXPECT_EQ(document["metrics"][0]["case"]["parameters"], "lr=0.001") << document.dump();
+  // Every variable pooled: one row.
+  EXPECT_EQ(build_report({load_run_argument(kSweepRun, kProject)}, fixture_catalog(), "", {"seed", "lr"})
+                .metrics.size(),
+            1u);
+}
+
+TEST(ReportSweep, GroupByAVariableNoJobHasIsBadInput) {
+  try {
+    build_report({load_run_argument(kSweepRun, kProject)}, fixture_catalog(), "", {"sed"});
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
+    EXPECT_TRUE(contains(error.what(), "--group-by sed: no Job of these runs has a sweep variable 'sed' "
+                                       "(did you mean 'seed'?); their variables: lr, seed"))
+        << error.what();
+  }
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ TEST(ReportPeer, JsonAndCsvOnStdout) {
   EXPECT_EQ(document["throughput"].size(), 4u);  // 3 GEMM rows and the T4 training row
   auto csv = run_command(report_command("broken -o csv"));
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  EXPECT_TRUE(csv.out.starts_with("workload,precision,shape,metric,unit,accelerator,"));
+  EXPECT_TRUE(csv.out.starts_with("workload,precision,shape,parameters,metric,unit,accelerator,"));
   // CSV has no room for them, so the skipped lines go to stderr, each by file and line.
   EXPECT_TRUE(contains(csv.err, "broken-20261122-050000/results.jsonl:3: skipped: missing field 'unit'\n")) << csv.err;
 }

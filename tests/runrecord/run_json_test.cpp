@@ -53,6 +53,25 @@ TEST(RunJson, JobStatesByName) {
   EXPECT_EQ(parse_job_state("succeeded"), JobState::succeeded);
   EXPECT_EQ(to_string(JobState::running), "running");
   EXPECT_FALSE(parse_job_state("Succeeded"));
+  EXPECT_EQ(parse_job_state("stopped"), JobState::stopped);
+  EXPECT_EQ(to_string(JobState::stopped), "stopped");
+}
+
+// A local run names the gkebuild process running it until it has finished.
+TEST(RunJson, TheRunnerOfALocalRunGoesAndComesBack) {
+  TempDir dir;
+  auto original = sample_run();
+  original.target = "local";
+  original.runner = LocalRunner{4242, 18446744073709551615ull};
+  save_run(dir.path(), original);
+  const auto loaded = load_run(dir.path());
+  ASSERT_TRUE(loaded.runner);
+  EXPECT_EQ(loaded.runner->pid, 4242);
+  EXPECT_EQ(loaded.runner->start_ticks, 18446744073709551615ull);
+  EXPECT_TRUE(to_json(sample_run())["runner"].is_null());
+  auto document = to_json(original);
+  document["runner"]["start_ticks"] = -1;
+  EXPECT_THROW(run_from_json(document, "run.json"), SourceError);
 }
 
 TEST(RunJson, SaveThenLoadGivesTheSameRecord) {

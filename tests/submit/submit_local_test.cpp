@@ -1,6 +1,8 @@
 // `gkebuild submit --local` (and `cluster: local`): the project's image built into its OCI
 // layout and each Job's container run here under runc, recorded like a cluster run.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -18,7 +20,8 @@ namespace {
 
 using nlohmann::json;
 
-// The probe prints each `print` argument as a line and exits with `exit`'s code.
+// The probe prints each `print` argument as a line and exits with `exit`'s code; the Job of
+// point n=2 sleeps values.sleep seconds first (the probe, PID 1 of its container, ignores SIGTERM).
 constexpr const char* kProject = R"(apiVersion: gkebuild/v1
 project: local-demo
 registry: registry.test/exp
@@ -30,7 +33,8 @@ experiments:
   steps:
     image: probe
     args: ["print", '{"schema":"gkebuild.workload.v1","workload":"probe","metric":"time","value":{{ n }},"unit":"ms"}',
-           "err", "step {{ n }} on stderr", "sleep", "{{ values.sleep | default(0) }}", "exit", "{{ code }}"]
+           "err", "step {{ n }} on stderr", "sleep", "{{ (values.sleep | default(0)) if n == 2 else 0 }}",
+           "exit", "{{ code }}"]
     accelerators: [nvidia-l4]
     sweep:
       n: [1, 2]
@@ -140,16 +144,113 @@ TEST_F(SubmitLocalTest, AContainerThatCannotStartFailsTheRecordedJobs) {
   EXPECT_FALSE(record["finished"].is_null());
 }
 
-TEST_F(SubmitLocalTest, CtrlCStopsTheContainerAndRecordsWhatRan) {
-  write_project("cluster: local");
-  const auto outcome = gkebuild("submit steps --set sleep=20 & pid=$!; sleep 3; kill -INT $pid; wait $pid");
-  EXPECT_EQ(outcome.exit_code, 130) << outcome.out;
-  EXPECT_NE(outcome.out.find("stopped run steps-"), std::string::npos) << outcome.out;
-  const json record = only_record();
-  EXPECT_EQ(record["jobs"][0]["state"], "failed");
-  EXPECT_EQ(record["jobs"][0]["reason"], "Stopped");
-  EXPECT_EQ(record["jobs"][1]["reason"], "not run: stopped with Ctrl-C");
-  EXPECT_FALSE(record["finished"].is_null());
+// Stopping a local run with a signal, `gkebuild delete` or SIGKILL leaves nothing behind: no
+// container in runc's list, no overlay mount, no bundle, and a record whose finished Job keeps
+// its state and results while the stopped one says "stopped".
+class LocalRunStop : public SubmitLocalTest {
+ protected:
+  // Starts `gkebuild submit steps --set sleep=600` as a child of this test, and waits until
+  // the second Job's container runs (its line on stderr is out; it sleeps next).
+  pid_t start_long_run() {
+    write_project("cluster: local");
+    log = project / "submit.log";
+    const std::string command = "cd " + shell_quoted(project.path().string()) + " && exec " + gkebuild_binary() +
+                                " submit steps --set sleep=600 >" + shell_quoted(log.string()) + " 2>&1";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    for (int i = 0; i < 3000 && log_text().find("step 2 on stderr") == std::string::npos; ++i) ::usleep(100000);
+    EXPECT_NE(log_text().find("step 2 on stderr"), std::string::npos) << log_text();
+    EXPECT_EQ(containers(), only_record()["jobs"][1]["name"].get<std::string>()) << log_text();
+    return pid;
+  }
+  int wait_exit(pid_t pid) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  std::string log_text() {
+    std::ifstream in(log);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+  // The containers runc knows under the project's local state folder, one name a line.
+  std::string containers() {
+    const auto state = project / ".gkebuild" / "local" / "state" / "runc";
+    if (!std::filesystem::exists(state)) return "";
+    auto listed = run_command("runc --root " + shell_quoted(state.string()) + " list -q");
+    while (!listed.out.empty() && listed.out.back() == '\n') listed.out.pop_back();
+    return listed.out;
+  }
+  void expect_nothing_left() {
+    EXPECT_EQ(containers(), "");
+    std::ifstream mounts("/proc/mounts");
+    for (std::string line; std::getline(mounts, line);)
+      EXPECT_EQ(line.find(project.path().string()), std::string::npos) << line;
+    const auto bundles = project / ".gkebuild" / "local" / "bundles";
+    if (std::filesystem::exists(bundles)) EXPECT_TRUE(std::filesystem::is_empty(bundles));
+  }
+  // The first Job finished with its result; the second was stopped.
+  void expect_recorded_stopped(const std::string& reason) {
+    const json record = only_record();
+    EXPECT_EQ(record["jobs"][0]["state"], "succeeded") << record.dump(2);
+    EXPECT_EQ(record["jobs"][1]["state"], "stopped") << record.dump(2);
+    EXPECT_EQ(record["jobs"][1]["reason"].get<std::string>().rfind(reason, 0), 0u) << record.dump(2);
+    EXPECT_FALSE(record["finished"].is_null());
+    EXPECT_TRUE(record["runner"].is_null());
+    std::ifstream results(run_dir / "results.jsonl");
+    std::string line;
+    ASSERT_TRUE(std::getline(results, line));
+    EXPECT_EQ(json::parse(line)["job"], record["jobs"][0]["name"]);
+  }
+  std::filesystem::path log;
+};
+
+TEST_F(LocalRunStop, SigtermStopsTheContainerAndLeavesNothingBehind) {
+  const pid_t pid = start_long_run();
+  ::kill(pid, SIGTERM);  // the container ignores SIGTERM: SIGKILL after the 10 s grace period
+  EXPECT_EQ(wait_exit(pid), 130) << log_text();
+  EXPECT_NE(log_text().find("stopped run steps-"), std::string::npos) << log_text();
+  expect_nothing_left();
+  expect_recorded_stopped("Stopped");
+}
+
+TEST_F(LocalRunStop, ASecondCtrlCForcesTheStopAndStillLeavesNothingBehind) {
+  const pid_t pid = start_long_run();
+  ::kill(pid, SIGINT);
+  ::usleep(500000);
+  ::kill(pid, SIGINT);  // within the grace period: SIGKILL at once
+  EXPECT_EQ(wait_exit(pid), 130) << log_text();
+  expect_nothing_left();
+  expect_recorded_stopped("Stopped");
+}
+
+// A gkebuild killed with SIGKILL cannot clean up: the next command that reads the run does.
+TEST_F(LocalRunStop, AfterSigkillTheNextCommandSettlesTheRun) {
+  const pid_t pid = start_long_run();
+  ::kill(pid, SIGKILL);
+  EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
+  EXPECT_NE(containers(), "");  // left behind, running
+  const auto runs = gkebuild("runs");
+  EXPECT_EQ(runs.exit_code, 0) << runs.out;
+  EXPECT_NE(runs.out.find("1/2 succeeded, 1 stopped"), std::string::npos) << runs.out;
+  EXPECT_EQ(runs.out.find("not finished"), std::string::npos) << runs.out;
+  expect_nothing_left();
+  expect_recorded_stopped("Stopped: the gkebuild that ran it ended");
+  const auto status = gkebuild("status " + only_record()["run"].get<std::string>());
+  EXPECT_NE(status.out.find("stopped: Stopped: the gkebuild that ran it ended"), std::string::npos) << status.out;
+}
+
+TEST_F(LocalRunStop, DeleteStopsARunStillGoing) {
+  const pid_t pid = start_long_run();
+  const auto deleted = gkebuild("delete " + only_record()["run"].get<std::string>());
+  EXPECT_EQ(deleted.exit_code, 0) << deleted.out;
+  EXPECT_NE(deleted.out.find("ran locally: nothing of it runs any more; 1 of its Jobs stopped"), std::string::npos)
+      << deleted.out;
+  EXPECT_EQ(wait_exit(pid), 130) << log_text();
+  expect_nothing_left();
+  expect_recorded_stopped("Stopped");
 }
 
 // nodes: 2 under submit --local: both containers at once on one private network where the

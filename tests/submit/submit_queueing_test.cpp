@@ -15,6 +15,11 @@ class ServerSideQueueing : public SubmitFixture {
   void queue_with(int gpus) {
     server.control("kueue", {{"namespace", "gpu-info"}, {"queue", "gpu"}, {"gpus", {{"nvidia-l4", gpus}}}});
   }
+  // The gpu-info example with its probe reading the sweep variable x: each point is a Job of its own.
+  void use_probe_sweeping_x() {
+    use_example("gpu-info");
+    std::ofstream(project.path() / "gkebuild.yaml", std::ios::app) << "    env: {POINT: \"{{ x }}\"}\n";
+  }
   // `gkebuild status RUN` until its output has `words` (the detached run goes on in the server).
   std::string status_until(const std::string& run, const std::string& words) {
     std::string last;
@@ -28,7 +33,7 @@ class ServerSideQueueing : public SubmitFixture {
 };
 
 TEST_F(ServerSideQueueing, QueuedSweepRunsWithinTheQuota) {
-  use_example("gpu-info");
+  use_probe_sweeping_x();
   queue_with(2);
   server.control("config", {{"auto", auto_run(0.3)}});
   const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --sweep x=1,2,3,4 --queue gpu ") +
@@ -57,7 +62,7 @@ TEST_F(ServerSideQueueing, QueuedSweepRunsWithinTheQuota) {
 // client-side validation asks for (the objects themselves are checked against Kueue's CRD
 // schemas by the API contract and by KueueRender).
 TEST_F(ServerSideQueueing, RenderedQueueObjectsAppliedWithKubectlAdmitByTheirQuota) {
-  use_example("gpu-info");
+  use_probe_sweeping_x();
   std::ofstream(project.path() / "gkebuild.yaml", std::ios::app) << "kueue:\n  queue: gpu\n  gpus: {nvidia-l4: 1}\n";
   const auto rendered = gkebuild("render namespace kueue");
   ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
@@ -79,7 +84,7 @@ TEST_F(ServerSideQueueing, RenderedQueueObjectsAppliedWithKubectlAdmitByTheirQuo
 }
 
 TEST_F(ServerSideQueueing, DetachedRunGoesOnWithoutTheClient) {
-  use_example("gpu-info");
+  use_probe_sweeping_x();
   queue_with(1);
   server.control("config", {{"auto", auto_run(0.4)}});
   const auto outcome = gkebuild(std::string("submit probe --accelerator nvidia-l4 --sweep x=1,2 --queue gpu --detach ") +
@@ -188,7 +193,8 @@ TEST_F(ServerSideQueueing, ParallelismFlagTurnsASweepIntoAnIndexedJob) {
 TEST_F(ServerSideQueueing, MultiNodeSweepIsAdmittedWholeJobByJob) {
   use_example("gpu-info");
   std::ofstream(project.path() / "gkebuild.yaml", std::ios::app)
-      << "  pair:\n    image: info\n    accelerators: [nvidia-l4]\n    nodes: 2\n    queue: gpu\n";
+      << "  pair:\n    image: info\n    accelerators: [nvidia-l4]\n    nodes: 2\n    queue: gpu\n"
+         "    env: {POINT: \"{{ x }}\"}\n";
   queue_with(2);
   server.control("config", {{"auto", auto_run(0.2)}});
   const auto outcome = gkebuild(std::string("submit pair --sweep x=1,2,3 --image info=") + kPinned);

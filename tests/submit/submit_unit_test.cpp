@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "base/source_error.h"
+#include "common/temp_dir.h"
+#include "runrecord/results_file.h"
 #include "project/project.h"
 #include "submit/follow_view.h"
 #include "submit/job_progress.h"
@@ -206,6 +208,52 @@ TEST(ResultLines, OnlyWorkloadSchemaObjectsCount) {
   EXPECT_TRUE(result_of(R"({"schema":"other"})").is_null());
   EXPECT_TRUE(result_of("{not json").is_null());
   EXPECT_TRUE(result_of("epoch 1 loss 0.3").is_null());
+}
+
+// Each result line carries its Job's sweep point and accelerator exactly as run.json has them,
+// so that a line read on its own still says which point it measured.
+TEST(ResultLines, CarryTheJobsSweepPointAndAccelerator) {
+  gkebuild::testing::TempDir dir;
+  std::filesystem::create_directories(dir / "logs");
+  runrecord::RunRecord record;
+  runrecord::JobRecord gpu_job, cpu_job;
+  gpu_job.name = "train-0";
+  gpu_job.accelerator = "nvidia-l4";
+  gpu_job.parameters = {{"lr", 0.1}, {"opt", "adam"}};
+  cpu_job.name = "train-1";  // ran without a GPU: accelerator null
+  cpu_job.parameters = {{"lr", 0.01}, {"opt", "adam"}};
+  record.jobs = {gpu_job, cpu_job};
+  RecordWriter writer(dir.path(), record);
+  const std::string line = R"({"schema":"gkebuild.workload.v1","workload":"train","metric":"loss","value":0.5,"unit":""})";
+  writer.log_line("train-0", line, -1);
+  writer.result_line("train-1", line, 3);  // a completion index of a one-node Job: no node_rank
+  const auto results = runrecord::read_results(dir.path());
+  ASSERT_EQ(results.lines.size(), 2u);
+  EXPECT_FALSE(results.lines[1].line.contains("node_rank"));
+  EXPECT_EQ(results.lines[0].line["parameters"], gpu_job.parameters);
+  EXPECT_EQ(results.lines[0].line["accelerator"], "nvidia-l4");
+  EXPECT_EQ(results.lines[1].line["parameters"], cpu_job.parameters);
+  EXPECT_TRUE(results.lines[1].line["accelerator"].is_null());
+  EXPECT_EQ(results.lines[1].job, "train-1");
+}
+
+// A multi-node Job's result lines say which node (pod) printed them.
+TEST(ResultLines, OfAMultiNodeJobCarryTheNodeRank) {
+  gkebuild::testing::TempDir dir;
+  std::filesystem::create_directories(dir / "logs");
+  runrecord::RunRecord record;
+  runrecord::JobRecord job;
+  job.name = "ddp-0";
+  job.nodes = 2;
+  record.jobs = {job};
+  RecordWriter writer(dir.path(), record);
+  const std::string line = R"({"schema":"gkebuild.workload.v1","workload":"train","metric":"loss","value":0.5,"unit":""})";
+  writer.log_line("ddp-0", line, 1);
+  writer.result_line("ddp-0", line, 0);
+  const auto results = runrecord::read_results(dir.path());
+  ASSERT_EQ(results.lines.size(), 2u);
+  EXPECT_EQ(results.lines[0].line["node_rank"], 1);
+  EXPECT_EQ(results.lines[1].line["node_rank"], 0);
 }
 
 TEST(SweepOverrides, ReplaceOrAddAxesTypedAsYaml) {

@@ -29,6 +29,10 @@ void setup(CLI::App& app, Action& action) {
       ->required();
   command->add_option("--baseline", options.baseline,
                       "accelerator label (or cpu) for speed-up and cost ratio (default: the slowest of each case)");
+  command->add_option("--group-by", options.group_by,
+                      "VAR,…: pool the sweep points that differ only in these variables (e.g. seed) into one row; "
+                      "by default every point has rows of its own")
+      ->delimiter(',');
   add_output_flags(*command, flags->output, {"md", "csv", "json"}, "md (default), csv or json, on stdout", false);
   command->add_option("--svg", options.svg_file, "write the charts to this SVG file");
   command->add_option("--html", options.html_file, "write a page with the tables and charts to this file");

@@ -170,4 +170,13 @@ std::string Environment::render_string(std::string_view source, const nlohmann::
   return run(*store_, options_, store_->parse_string(source, name), context_value(context));
 }
 
+ContextReads Environment::context_reads(const std::string& name) {
+  return jinja::context_reads(*find_template(name), [this](const std::string& other) { return store_->find(other); });
+}
+
+ContextReads Environment::context_reads_of_string(std::string_view source, const std::string& name) {
+  return jinja::context_reads(*store_->parse_string(source, name),
+                              [this](const std::string& other) { return store_->find(other); });
+}
+
 }  // namespace gkebuild::jinja

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "jinja/context_reads.h"
 #include "jinja/value.h"
 
 namespace gkebuild::jinja {
@@ -56,6 +57,12 @@ class Environment {
   void render_file(const std::string& name, const Value& context, const OutputSink& sink);
   std::string render_string(std::string_view source, const nlohmann::ordered_json& context,
                             const std::string& name = "<string>");
+
+  // What a template (and what it includes, extends or imports with context) reads from its
+  // context, from its syntax alone; see context_reads.h. Throws like render_file when the
+  // template is missing or has a syntax error.
+  ContextReads context_reads(const std::string& name);
+  ContextReads context_reads_of_string(std::string_view source, const std::string& name = "<string>");
 
   const Options& options() const { return options_; }
 

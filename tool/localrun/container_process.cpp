@@ -44,7 +44,8 @@ struct Pipe {
 };
 
 // Escalates a stop request: SIGTERM at once (repeated until the container exists),
-// SIGKILL after the grace period, and the runtime process itself after twice that.
+// SIGKILL after the grace period (at once when forced), and the runtime process itself after
+// twice that.
 class Stopper {
  public:
   Stopper(const RuntimeCli& cli, const std::string& name, pid_t runtime, std::chrono::seconds grace)
@@ -52,15 +53,15 @@ class Stopper {
 
   bool requested() const { return requested_; }
 
-  void tick(bool stop_now) {
-    if (!requested_ && !stop_now) return;
+  void tick(bool stop_now, bool force_now) {
+    if (!requested_ && !stop_now && !force_now) return;
     const auto now = Clock::now();
     if (!requested_) {
       requested_ = true;
       since_ = now;
     }
     if (!signalled_) signalled_ = cli_.kill(name_, "TERM");
-    if (now - since_ >= grace_ && !killed_) killed_ = cli_.kill(name_, "KILL");
+    if ((force_now || now - since_ >= grace_) && !killed_) killed_ = cli_.kill(name_, "KILL");
     if (now - since_ >= 2 * grace_) ::kill(-runtime_, SIGKILL);
   }
 
@@ -112,7 +113,8 @@ class Streamer {
 
 StreamedExit run_streaming(const RuntimeCli& cli, const std::vector<std::string>& argv, const std::string& name,
                            const std::function<void(std::string_view, bool)>& on_line,
-                           const std::atomic<bool>* stop, std::chrono::seconds grace, int stdin_fd) {
+                           const std::atomic<bool>* stop, std::chrono::seconds grace, int stdin_fd,
+                           const std::atomic<bool>* force) {
   Pipe out, err;
   const pid_t pid = spawn(argv, out.write, err.write, stdin_fd);
   out.close_write();
@@ -122,7 +124,7 @@ StreamedExit run_streaming(const RuntimeCli& cli, const std::vector<std::string>
   try {
     while (streamer.open()) {
       streamer.poll_once();
-      stopper.tick(stop != nullptr && stop->load());
+      stopper.tick(stop != nullptr && stop->load(), force != nullptr && force->load());
     }
   } catch (...) {
     cli.kill(name, "KILL");

@@ -20,9 +20,11 @@ struct StreamedExit {
 };
 
 // Delivers every line on this thread. When `on_line` throws, the container is killed and the
-// runtime process reaped before the exception goes on.
+// runtime process reaped before the exception goes on. `force` set (a second Ctrl-C) skips
+// the rest of the grace period: SIGKILL at once.
 StreamedExit run_streaming(const RuntimeCli& cli, const std::vector<std::string>& argv, const std::string& name,
                            const std::function<void(std::string_view, bool)>& on_line,
-                           const std::atomic<bool>* stop, std::chrono::seconds grace, int stdin_fd = -1);
+                           const std::atomic<bool>* stop, std::chrono::seconds grace, int stdin_fd = -1,
+                           const std::atomic<bool>* force = nullptr);
 
 }  // namespace gkebuild::localrun

@@ -95,7 +95,8 @@ ContainerResult run_container(const ContainerSpec& spec, const fs::path& work_di
   ContainerResult result;
   result.started_at = SystemClock::now();
   const StreamedExit exit =
-      run_streaming(cli, cli.run_command(bundle.dir(), spec.name, log), spec.name, on_line, spec.stop, spec.stop_grace);
+      run_streaming(cli, cli.run_command(bundle.dir(), spec.name, log), spec.name, on_line, spec.stop, spec.stop_grace,
+                    -1, spec.force);
   result.ended_at = SystemClock::now();
   result.exit_code = exit.status;
   result.reason = reason_for(exit, last_runtime_error(log));
@@ -107,10 +108,13 @@ ContainerResult run_container(const ContainerSpec& spec, const fs::path& work_di
 bool stop_container(const std::string& name, const fs::path& work_dir, const std::string& runtime) {
   const std::string binary = find_runtime(runtime);
   const RuntimeCli cli(binary, state_root(fs::absolute(work_dir), binary));
-  if (!cli.exists(name)) return false;
-  cli.kill(name, "KILL");
-  cli.remove(name);
-  return true;
+  const bool found = cli.exists(name);
+  if (found) {
+    cli.kill(name, "KILL");
+    cli.remove(name);
+  }
+  remove_bundle(fs::absolute(work_dir) / "bundles" / name);
+  return found;
 }
 
 }  // namespace gkebuild::localrun

@@ -39,6 +39,7 @@ struct ContainerSpec {
   // SIGKILL after stop_grace, and is deleted; the result's reason is then "Stopped".
   const std::atomic<bool>* stop = nullptr;
   std::chrono::seconds stop_grace{10};
+  const std::atomic<bool>* force = nullptr;  // set: SIGKILL at once, without waiting out stop_grace
 };
 
 struct ContainerResult {
@@ -65,8 +66,9 @@ ContainerResult run_container(const ContainerSpec& spec, const std::filesystem::
                               const LineSink& on_line);
 
 // Kills (SIGKILL) and deletes the container `name` that run_container started under
-// `work_dir`, from another process (the running call then returns). Quiet when it is gone;
-// returns whether one was found.
+// `work_dir`, from another process (the running call then returns), and removes its bundle
+// (unmounting its root file system): what a killed gkebuild left behind. Quiet when it is
+// gone; returns whether a container was found.
 bool stop_container(const std::string& name, const std::filesystem::path& work_dir,
                     const std::string& runtime = "");
 

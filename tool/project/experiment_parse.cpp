@@ -50,7 +50,7 @@ void check_gpu_count(const Fields& fields, const Experiment& experiment, const c
 std::vector<SweepAxis> parse_sweep(const Document& doc, const YAML::Node& node, const std::string& what) {
   std::vector<SweepAxis> axes;
   for (const auto& [key, value] : entries(doc, node, what)) {
-    SweepAxis axis{key.Scalar(), {}};
+    SweepAxis axis{key.Scalar(), {}, doc.where(key)};
     static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
     if (!std::regex_match(axis.name, identifier))
       doc.fail(key, what + ": '" + axis.name + "' must be a template variable name (letters, digits, _)");

@@ -121,6 +121,7 @@ struct Image {
 struct SweepAxis {
   std::string name;
   std::vector<nlohmann::ordered_json> values;  // scalars, typed as YAML reads them
+  SourceLocation where;  // its key in the project file, or the --sweep flag that gave it
 };
 
 struct Experiment {

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gkebuild::render {
@@ -22,6 +23,9 @@ struct RenderOptions {
   std::string run_id;  // empty = generate_run_id()
   // --values / --set: visible to every template and to experiment args as `values`.
   nlohmann::ordered_json values = nlohmann::ordered_json::object();
+  // --set assignments {"a.b", "1"} whose key every selected experiment's render must read as
+  // values.a (submit refuses a misspelt key; render leaves them unchecked: it renders any target).
+  std::vector<std::pair<std::string, std::string>> checked_sets;
   // Image name -> reference to use in manifests (e.g. repo@sha256:… after a push);
   // images not listed use default_image_reference().
   std::map<std::string, std::string> image_references;

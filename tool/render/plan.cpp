@@ -29,13 +29,6 @@ std::string origin(const project::Experiment& experiment, const std::string& fie
   return experiment.where.file + ": experiments." + experiment.name + "." + field;
 }
 
-// Most arguments are plain words: only text with template syntax goes to the engine (a sweep
-// plans thousands of them).
-bool has_template_syntax(const std::string& text) {
-  return text.find("{{") != std::string::npos || text.find("{%") != std::string::npos ||
-         text.find("{#") != std::string::npos;
-}
-
 // Where each string of an experiment's command, args and env came from, for messages: made
 // once per experiment, not once per sweep point.
 struct TextOrigins {
@@ -238,6 +231,11 @@ struct Planner {
 };
 
 }  // namespace
+
+bool has_template_syntax(const std::string& text) {
+  return text.find("{{") != std::string::npos || text.find("{%") != std::string::npos ||
+         text.find("{#") != std::string::npos;
+}
 
 json RenderItem::full_context() const { return shared ? merged_context(context, *shared) : context; }
 

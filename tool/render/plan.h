@@ -39,6 +39,10 @@ struct RenderItem {
 using TextExpander = std::function<std::string(const std::string& text, const nlohmann::ordered_json& context,
                                                const std::string& name)>;
 
+// Whether a string of the project file is a template. Most arguments are plain words: only
+// text with template syntax goes to the engine (a sweep plans thousands of them).
+bool has_template_syntax(const std::string& text);
+
 // The image reference manifests use by default: <registry>/<project>-<image>:latest.
 std::string default_image_reference(const project::Project& project, const project::Image& image);
 // The reference for `image`: options.image_references when it names the image, else the default.

@@ -12,6 +12,8 @@
 #include "render/parallelism.h"
 #include "render/parse_back.h"
 #include "render/shipped_templates.h"
+#include "render/targets.h"
+#include "render/variable_check.h"
 
 namespace gkebuild::render {
 namespace {
@@ -81,6 +83,17 @@ struct RenderInputs {
   SourceCache sources;
 };
 
+// Sweep axes and --set keys nothing reads are refused before anything renders.
+void check_variables(const project::Project& project, const RenderOptions& options,
+                     jinja::Environment& environment) {
+  const Selection selection = select_targets(project, options.targets, options.all_dockerfiles);
+  for (const auto& experiments : {selection.jobs, selection.pods})
+    for (const auto* experiment : experiments) {
+      check_sweep_axes(project, *experiment, environment);
+      check_set_keys(project, *experiment, environment, options.checked_sets);
+    }
+}
+
 }  // namespace
 
 std::vector<RenderedFile> render_project(const project::Project& project, const RenderOptions& options,
@@ -89,6 +102,7 @@ std::vector<RenderedFile> render_project(const project::Project& project, const 
   jinja::Environment& environment = inputs->environment;
   add_project_templates(environment, project.dir);
   for (const auto& image : project.images) add_dockerfile_template(environment, project, image);
+  check_variables(project, options, environment);
   const TextExpander expand = [&environment](const std::string& text, const nlohmann::ordered_json& context,
                                              const std::string& name) {
     return environment.render_string(text, context, name);

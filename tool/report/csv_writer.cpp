@@ -28,7 +28,7 @@ void line_to(std::ostream& out, const std::vector<std::string>& fields) {
 
 std::string write_csv(const Report& report) {
   std::ostringstream out;
-  line_to(out, {"workload", "precision", "shape", "metric", "unit", "accelerator", "gpus", "values", "jobs",
+  line_to(out, {"workload", "precision", "shape", "parameters", "metric", "unit", "accelerator", "gpus", "values", "jobs",
                 "median", "min", "max", "wall_seconds", "gpu_hours", "cost_on_demand_usd", "cost_spot_usd",
                 "work_unit", "on_demand_usd_per_unit", "spot_usd_per_unit", "speedup", "cost_ratio",
                 "outliers"});
@@ -38,7 +38,7 @@ std::string write_csv(const Report& report) {
     std::vector<UnitCost> costs = row.unit_costs;
     if (costs.empty()) costs.push_back({});  // the row still appears, without a unit of work
     for (const auto& cost : costs) {
-      line_to(out, {row.key.workload, row.key.precision, row.key.shape, row.key.metric, row.key.unit,
+      line_to(out, {row.key.workload, row.key.precision, row.key.shape, row.key.parameters, row.key.metric, row.key.unit,
                     row.accelerator, std::to_string(row.gpus), std::to_string(row.samples),
                     std::to_string(row.jobs.size()), number(row.median), number(row.min), number(row.max),
                     number(row.wall_seconds), row.label ? number(row.gpu_hours) : "",

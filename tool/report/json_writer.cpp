@@ -13,7 +13,8 @@ json optional_json(const std::optional<double>& value) { return value ? json(*va
 
 json key_json(const CaseKey& key) {
   return {{"workload", key.workload}, {"precision", key.precision}, {"shape", key.shape},
-          {"metric", key.metric}, {"unit", key.unit}};
+          {"metric", key.metric}, {"unit", key.unit},
+          {"parameters", key.parameters}};
 }
 
 json unit_cost_json(const UnitCost& cost) {

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "base/error.h"
+#include "base/printable.h"
 #include "base/suggest.h"
 #include "report/report_notes.h"
 #include "report/samples.h"
@@ -68,6 +69,23 @@ void compare_with_baseline(Report& report, const std::string& baseline) {
   }
 }
 
+void check_pooled(const std::vector<LoadedRun>& runs, const std::vector<std::string>& pooled) {
+  std::set<std::string> variables;
+  for (const auto& run : runs)
+    for (const auto& job : run.record.jobs)
+      if (job.parameters.is_object())
+        for (const auto& [name, value] : job.parameters.items()) variables.insert(name);
+  const std::vector<std::string> names(variables.begin(), variables.end());
+  for (const auto& name : pooled) {
+    if (variables.count(name)) continue;
+    std::string list;
+    for (const auto& each : names) list += (list.empty() ? "" : ", ") + printable(each);
+    throw Error(ErrorKind::kBadInput, "--group-by " + printable(name) + ": no Job of these runs has a sweep variable '" +
+                                          printable(name) + "'" + did_you_mean(name, names) +
+                                          "; their variables: " + (list.empty() ? "none" : list));
+  }
+}
+
 RunSummary summarize(const LoadedRun& run) {
   RunSummary summary{run.record.run, run.record.target, runrecord::format_timestamp(run.record.created),
                      run.record.jobs.size(), 0, run.results.skipped.size(), run.results.file_found};
@@ -83,7 +101,8 @@ RunSummary summarize(const LoadedRun& run) {
 }  // namespace
 
 Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& catalog,
-                    const std::string& baseline) {
+                    const std::string& baseline, const std::vector<std::string>& pooled) {
+  check_pooled(runs, pooled);
   Report report;
   report.catalog_date = catalog.date();
   report.baseline = baseline;
@@ -91,7 +110,7 @@ Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& 
     report.runs.push_back(summarize(run));
     report.skipped.insert(report.skipped.end(), run.results.skipped.begin(), run.results.skipped.end());
   }
-  Groups groups = group_samples(runs, report.skipped);
+  Groups groups = group_samples(runs, report.skipped, pooled);
   std::stable_sort(report.skipped.begin(), report.skipped.end(), [](const auto& a, const auto& b) {
     return std::tie(a.where.file, a.where.line) < std::tie(b.where.file, b.where.line);
   });

@@ -47,7 +47,7 @@ void run_report(const ReportOptions& options, std::ostream& out, std::ostream& e
     LoadedRun run = load_run_argument(argument, options.project_dir);
     if (seen.insert(fs::weakly_canonical(run.dir)).second) runs.push_back(std::move(run));
   }
-  Report report = build_report(runs, catalog, options.baseline);
+  Report report = build_report(runs, catalog, options.baseline, options.group_by);
   if (std::string reason = empty_report_reason(report); !reason.empty()) {
     for (const auto& skipped : report.skipped)
       reason += "\n" + to_string(skipped.where) + ": skipped: " + skipped.reason;

@@ -19,6 +19,7 @@ struct ReportOptions {
   std::vector<std::string> runs;
   std::filesystem::path project_dir;  // where .gkebuild/runs is
   std::string baseline;               // "" : the slowest accelerator of each case
+  std::vector<std::string> group_by;  // sweep variables pooled over (--group-by seed)
   std::string format = "md";          // md, csv, json
   std::filesystem::path svg_file, html_file;  // empty: not written
   std::filesystem::path catalog_file;         // empty: the built-in catalog

@@ -11,15 +11,18 @@
 
 namespace gkebuild::report {
 
-// One measured case: the same workload, precision, shape, metric and unit.
+// One measured case: the same workload, precision, shape, metric and unit, at the same sweep
+// point (different points are never pooled).
 struct CaseKey {
   std::string workload;
   std::string precision;  // "" where none applies
   std::string shape;      // "k=4096 m=4096 n=4096"
   std::string metric;
   std::string unit;
+  // The Job's sweep point less the variables pooled over (--group-by): "lr=0.1 seed=0"; "" for none.
+  std::string parameters;
 
-  // "gemm-bench fp32 k=4096 m=4096 n=4096"
+  // "gemm-bench fp32 k=4096 m=4096 n=4096", then the parameters
   std::string title() const;
   auto operator<=>(const CaseKey&) const = default;
 };

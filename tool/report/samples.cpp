@@ -4,7 +4,7 @@ namespace gkebuild::report {
 
 std::string CaseKey::title() const {
   std::string text = workload;
-  for (const auto* part : {&precision, &shape})
+  for (const auto* part : {&precision, &shape, &parameters})
     if (!part->empty()) text += " " + *part;
   return text;
 }
@@ -31,7 +31,16 @@ std::string shape_text(const nlohmann::json& shape) {
   return text;
 }
 
-Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::SkippedLine>& skipped) {
+// The Job's sweep point as run.json holds it, less the variables pooled over.
+std::string point_text(const runrecord::JobRecord& job, const std::vector<std::string>& pooled) {
+  if (!job.parameters.is_object()) return "";
+  nlohmann::json point = job.parameters;
+  for (const auto& name : pooled) point.erase(name);
+  return shape_text(point);
+}
+
+Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::SkippedLine>& skipped,
+                     const std::vector<std::string>& pooled) {
   Groups groups;
   for (const auto& run : runs) {
     std::map<std::string, const runrecord::JobRecord*> jobs;
@@ -42,7 +51,8 @@ Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::
         skipped.push_back({line.where, "job '" + line.job + "' is not in run.json"});
         continue;
       }
-      CaseKey key{line.workload, line.precision, shape_text(line.shape), line.metric, line.unit};
+      CaseKey key{line.workload, line.precision, shape_text(line.shape), line.metric, line.unit,
+                  point_text(*job->second, pooled)};
       groups[{key, accelerator_name(*job->second, run.record, line)}].push_back({&run, job->second, &line});
     }
   }

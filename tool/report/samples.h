@@ -34,7 +34,10 @@ std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::R
 // "k=4096 m=4096 n=4096" from a result's shape object.
 std::string shape_text(const nlohmann::json& shape);
 
-// Every usable result line by group; lines naming no Job of their run join `skipped`.
-Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::SkippedLine>& skipped);
+// Every usable result line by group; lines naming no Job of their run join `skipped`. Lines
+// of different sweep points (the Jobs' parameters in run.json) are different groups, but for
+// the variables named in `pooled`.
+Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::SkippedLine>& skipped,
+                     const std::vector<std::string>& pooled = {});
 
 }  // namespace gkebuild::report

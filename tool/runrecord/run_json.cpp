@@ -66,6 +66,12 @@ class Fields {
     if (!value->is_number_integer()) fail(name(key), "expected an integer, got " + value->dump());
     return value->get<int>();
   }
+  unsigned long long unsigned_integer(const char* key) const {
+    const json* value = find(key);
+    if (!value || value->is_null()) return 0;
+    if (!value->is_number_unsigned()) fail(name(key), "expected a whole number, got " + value->dump());
+    return value->get<unsigned long long>();
+  }
   std::optional<int> nullable_integer(const char* key) const {
     const json* value = find(key);
     if (!value || value->is_null()) return std::nullopt;
@@ -127,7 +133,7 @@ JobRecord job_from_json(const json& value, const std::string& path, const std::s
   auto state_text = fields.string("state", true);
   auto state = parse_job_state(state_text);
   if (!state)
-    fields.fail(fields.name("state"), "expected pending, running, succeeded or failed, got \"" +
+    fields.fail(fields.name("state"), "expected pending, running, succeeded, failed or stopped, got \"" +
                                           state_text + "\"");
   job.state = *state;
   job.reason = fields.string("reason");
@@ -148,7 +154,9 @@ json to_json(const RunRecord& record) {
           {"experiment", record.experiment}, {"target", record.target},
           {"context", record.context}, {"namespace", record.namespace_name},
           {"created", format_timestamp(record.created)},
-          {"finished", time_or_null(record.finished)}, {"images", record.images}, {"jobs", jobs}};
+          {"finished", time_or_null(record.finished)}, {"images", record.images}, {"jobs", jobs},
+          {"runner", record.runner ? json{{"pid", record.runner->pid}, {"start_ticks", record.runner->start_ticks}}
+                                   : json(nullptr)}};
 }
 
 RunRecord run_from_json(const json& document, const std::string& file) {
@@ -175,6 +183,10 @@ RunRecord run_from_json(const json& document, const std::string& file) {
   const json& jobs = fields.array("jobs");
   for (std::size_t i = 0; i < jobs.size(); ++i)
     record.jobs.push_back(job_from_json(jobs[i], "jobs[" + std::to_string(i) + "]", file));
+  if (const json* runner = fields.find("runner"); runner && !runner->is_null()) {
+    Fields runner_fields(*runner, "runner", file);
+    record.runner = LocalRunner{runner_fields.integer("pid"), runner_fields.unsigned_integer("start_ticks")};
+  }
   return record;
 }
 

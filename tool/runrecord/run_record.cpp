@@ -9,7 +9,7 @@
 namespace gkebuild::runrecord {
 namespace {
 
-constexpr std::array<std::string_view, 4> kStateNames = {"pending", "running", "succeeded", "failed"};
+constexpr std::array<std::string_view, 5> kStateNames = {"pending", "running", "succeeded", "failed", "stopped"};
 
 }  // namespace
 

@@ -16,10 +16,12 @@ namespace gkebuild::runrecord {
 using Clock = std::chrono::system_clock;
 using TimePoint = Clock::time_point;
 
-enum class JobState { pending, running, succeeded, failed };
+// stopped: a local run's Job that was stopped (a signal, `gkebuild delete`) before it finished,
+// or never started because of that.
+enum class JobState { pending, running, succeeded, failed, stopped };
 
 std::string_view to_string(JobState state);
-// nullopt for anything but the four names.
+// nullopt for anything but the five names.
 std::optional<JobState> parse_job_state(std::string_view text);
 
 struct PodRecord {
@@ -45,6 +47,13 @@ struct JobRecord {
   std::vector<PodRecord> pods;
 };
 
+// The gkebuild process running a local run: while it holds the record, a reader can tell a run
+// still going from one whose runner was killed (a pid alone may be reused by then).
+struct LocalRunner {
+  long pid = 0;
+  unsigned long long start_ticks = 0;  // its start time, field 22 of /proc/PID/stat
+};
+
 struct RunRecord {
   std::string run;  // folder name, EXPERIMENT-YYYYMMDD-HHMMSS[-N]
   std::string project;
@@ -56,6 +65,7 @@ struct RunRecord {
   std::optional<TimePoint> finished;  // nullopt while a Job is pending or running
   std::map<std::string, std::string> images;  // image name -> pushed reference
   std::vector<JobRecord> jobs;
+  std::optional<LocalRunner> runner;  // a local run's, until it has finished
 };
 
 // "2026-11-22T03:15:00.123Z": RFC 3339 UTC with milliseconds, as run.json stores times.

@@ -18,7 +18,7 @@ Outcome finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::os
     return Outcome::kSucceeded;
   }
   if (end == FollowEnd::Interrupted && record.target == "local") {
-    err << "stopped run " << record.run << " with Ctrl-C; its record keeps what ran\n";
+    err << "stopped run " << record.run << ": its containers are gone, its record keeps what ran\n";
     return Outcome::kInterrupted;
   }
   if (end == FollowEnd::Interrupted) {

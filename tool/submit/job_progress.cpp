@@ -80,12 +80,13 @@ std::string to_string(JobState state) {
     case JobState::Running: return "running";
     case JobState::Succeeded: return "succeeded";
     case JobState::Failed: return "failed";
+    case JobState::Stopped: return "stopped";
   }
   return "pending";
 }
 
 std::optional<JobState> parse_job_state(const std::string& text) {
-  for (auto state : {JobState::Pending, JobState::Running, JobState::Succeeded, JobState::Failed})
+  for (auto state : {JobState::Pending, JobState::Running, JobState::Succeeded, JobState::Failed, JobState::Stopped})
     if (to_string(state) == text) return state;
   return std::nullopt;
 }
@@ -93,6 +94,7 @@ std::optional<JobState> parse_job_state(const std::string& text) {
 std::string JobProgress::describe() const {
   if (state == JobState::Succeeded) return "succeeded";
   if (state == JobState::Failed) return "failed: " + reason;
+  if (state == JobState::Stopped) return "stopped: " + reason;
   if (state == JobState::Running) {
     int running = 0, live = 0;
     const PodProgress* only = nullptr;

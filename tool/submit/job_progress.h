@@ -14,10 +14,13 @@
 
 namespace gkebuild::submit {
 
-enum class JobState { Pending, Running, Succeeded, Failed };
+// Stopped: a local run's Job stopped by a signal or `gkebuild delete` before it finished.
+enum class JobState { Pending, Running, Succeeded, Failed, Stopped };
 std::string to_string(JobState state);
 std::optional<JobState> parse_job_state(const std::string& text);
-inline bool is_finished(JobState state) { return state == JobState::Succeeded || state == JobState::Failed; }
+inline bool is_finished(JobState state) {
+  return state == JobState::Succeeded || state == JobState::Failed || state == JobState::Stopped;
+}
 
 struct PodProgress {
   std::string name;

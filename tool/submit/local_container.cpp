@@ -72,9 +72,9 @@ std::string expand_variables(const std::string& text, const std::vector<std::pai
 
 LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
                      std::filesystem::path work_dir, bool gpus, bool host_network,
-                     const std::atomic<bool>* interrupted)
+                     const std::atomic<bool>* interrupted, const std::atomic<bool>* forced)
     : plan_(plan), layout_(std::move(layout)), image_(std::move(image_digest)), work_dir_(std::move(work_dir)),
-      gpus_(gpus), host_network_(host_network), interrupted_(interrupted) {
+      gpus_(gpus), host_network_(host_network), interrupted_(interrupted), forced_(forced) {
   for (const auto& job : plan.jobs) jobs_.push_back(JobProgress{job.name});
 }
 
@@ -87,7 +87,7 @@ FollowEnd LocalJobs::run(RunSink& sink, FollowView& view) {
     } catch (const std::exception& e) {
       // The image did not unpack or the runtime did not start: the record must not say
       // "running" for ever. The same cause stops the Jobs after this one.
-      fail_unfinished(e.what(), std::string("not run: ") + e.what());
+      end_unfinished(JobState::Failed, e.what(), std::string("not run: ") + e.what());
       publish(sink, view);
       view.finish();
       throw;
@@ -95,16 +95,16 @@ FollowEnd LocalJobs::run(RunSink& sink, FollowView& view) {
   }
   view.finish();
   if (!stopped(interrupted_)) return FollowEnd::Finished;
-  // Nothing goes on without this process: the record says which Jobs Ctrl-C stopped or skipped.
-  fail_unfinished("Stopped", "not run: stopped with Ctrl-C");
+  // Nothing goes on without this process: the record says which Jobs the signal stopped or skipped.
+  end_unfinished(JobState::Stopped, "Stopped", "not run: stopped");
   publish(sink, view);
   return FollowEnd::Interrupted;
 }
 
-void LocalJobs::fail_unfinished(const std::string& started_reason, const std::string& unstarted_reason) {
+void LocalJobs::end_unfinished(JobState state, const std::string& started_reason, const std::string& unstarted_reason) {
   for (auto& job : jobs_) {
     if (is_finished(job.state)) continue;
-    job.state = JobState::Failed;
+    job.state = state;
     job.reason = job.pods.empty() ? unstarted_reason : started_reason;
     for (auto& [name, pod] : job.pods)
       if (pod.phase == "Running") pod.phase = "Failed";
@@ -127,13 +127,17 @@ localrun::ContainerSpec LocalJobs::container_spec(const json& container, int com
 void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
   const PlannedJob& planned = plan_.jobs[index];
   JobProgress& job = jobs_[index];
-  const json container = planned.manifest.object["spec"]["template"]["spec"]["containers"][0];
+  const json& pod_spec = planned.manifest.object["spec"]["template"]["spec"];
+  const json container = pod_spec["containers"][0];
   job.state = JobState::Running;
+  int completed = 0;
   for (int completion = 0; completion < planned.completions && !stopped(interrupted_); ++completion) {
     localrun::ContainerSpec spec = container_spec(container, completion);
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
     spec.host_network = host_network_;
     spec.stop = interrupted_;
+    spec.force = forced_;
+    spec.stop_grace = std::chrono::seconds(pod_spec.value("terminationGracePeriodSeconds", 10));
     PodProgress& pod = job.pods[spec.name];
     pod.name = spec.name;
     pod.index = planned.completions > 1 ? completion : -1;
@@ -153,12 +157,20 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
     if (job.start.empty()) job.start = result.start;
     job.end = result.end;
     if (result.exit_code != 0) {
-      job.state = JobState::Failed;
+      // A container stopped by a signal to gkebuild (or `gkebuild delete`) did not fail.
+      job.state = result.reason == "Stopped" ? JobState::Stopped : JobState::Failed;
       job.reason = result.reason.empty() ? "exit code " + std::to_string(result.exit_code) : result.reason;
       break;
     }
+    ++completed;
   }
-  if (job.state == JobState::Running && !stopped(interrupted_)) job.state = JobState::Succeeded;
+  // Every container exited 0: the Job finished, even if the stop came as the last one ended.
+  if (job.state == JobState::Running && completed == planned.completions) job.state = JobState::Succeeded;
+  if (job.state == JobState::Running) {
+    job.state = JobState::Stopped;
+    job.reason = "Stopped after " + std::to_string(completed) + " of " + std::to_string(planned.completions) +
+                 " completions";
+  }
   publish(sink, view);
 }
 
@@ -199,6 +211,8 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
     spec.network_namespace = network.path();
     spec.hosts_file = hosts;
     spec.stop = &stop;
+    spec.force = forced_;
+    spec.stop_grace = std::chrono::seconds(pod_spec.value("terminationGracePeriodSeconds", 10));
     PodProgress& pod = job.pods[spec.name];
     pod.name = spec.name;
     pod.index = rank;
@@ -250,8 +264,9 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
     }
   }
   if (job.state == JobState::Running) {
+    // Every node exited 0: the Job finished; else a signal to gkebuild (or `delete`) stopped them all.
     const bool all_done = std::all_of(results.begin(), results.end(), [](const auto& r) { return r.exit_code == 0; });
-    job.state = all_done ? JobState::Succeeded : JobState::Failed;
+    job.state = all_done ? JobState::Succeeded : JobState::Stopped;
     if (!all_done) job.reason = "Stopped";
   }
   publish(sink, view);

@@ -30,8 +30,13 @@ class LocalJobs {
  public:
   // host_network: the containers share the host's network (--network host) instead of each
   // having a namespace of its own. Each container gets its Job's CPU and memory limits.
+  // `interrupted` set (SIGINT, SIGTERM): the running container gets SIGTERM, then SIGKILL after
+  // its Job's terminationGracePeriodSeconds (10 s when not set); `forced` set: SIGKILL at once.
+  // Either way the container, its bundle and mount are removed and the Jobs not finished are
+  // recorded stopped; a Job whose containers all exited 0 is succeeded, stopped or not.
   LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
-            std::filesystem::path work_dir, bool gpus, bool host_network, const std::atomic<bool>* interrupted);
+            std::filesystem::path work_dir, bool gpus, bool host_network, const std::atomic<bool>* interrupted,
+            const std::atomic<bool>* forced = nullptr);
   FollowEnd run(RunSink& sink, FollowView& view);
 
  private:
@@ -44,9 +49,9 @@ class LocalJobs {
   // stops the others and fails the Job (its podFailurePolicy).
   void run_group(std::size_t index, RunSink& sink, FollowView& view);
   void publish(RunSink& sink, FollowView& view);
-  // Marks every Job that has not finished failed: `started_reason` for those with a container
-  // started (or being started), `unstarted_reason` for the others.
-  void fail_unfinished(const std::string& started_reason, const std::string& unstarted_reason);
+  // Ends every Job that has not finished in `state`: `started_reason` for those with a
+  // container started (or being started), `unstarted_reason` for the others.
+  void end_unfinished(JobState state, const std::string& started_reason, const std::string& unstarted_reason);
 
   const RunPlan& plan_;
   std::filesystem::path layout_;
@@ -55,6 +60,7 @@ class LocalJobs {
   bool gpus_;
   bool host_network_;
   const std::atomic<bool>* interrupted_;
+  const std::atomic<bool>* forced_;
   std::vector<JobProgress> jobs_;
 };
 

@@ -12,7 +12,9 @@
 #include "runrecord/run_store.h"
 #include "submit/cluster.h"
 #include "submit/finish.h"
+#include "submit/interrupt.h"
 #include "submit/local_container.h"
+#include "submit/local_runner.h"
 #include "submit/record_writer.h"
 
 namespace gkebuild::submit {
@@ -74,13 +76,17 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   const RunPlan plan = plan_run(project, request);
   for (const auto& job : plan.jobs)  // owner only, as in submit.cpp
     write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text, FileAccess::kOwnerOnly);
-  RecordWriter record(run_dir, local_record(project, plan, run, gpu));
+  runrecord::RunRecord first = local_record(project, plan, run, gpu);
+  first.runner = current_runner();  // a later reader can tell whether this process still runs it
+  RecordWriter record(run_dir, std::move(first));
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)")
       << ", recorded in " << run_dir.string() << "\n";
   FollowView view(err, *options.out, options.terminal, options.terminal_rows);
+  // From here a second signal kills the containers at once instead of leaving them behind.
+  let_second_interrupt_force();
   LocalJobs jobs(plan, layout, digest, project.dir / ".gkebuild" / "local", gpu, options.network == "host",
-                 options.interrupted);
+                 options.interrupted, &forced_interrupt());
   const FollowEnd end = jobs.run(record, view);
   return finish_follow(end, record.record(), err);
 }

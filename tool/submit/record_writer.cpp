@@ -30,6 +30,7 @@ runrecord::JobState record_state(JobState state) {
     case JobState::Running: return runrecord::JobState::running;
     case JobState::Succeeded: return runrecord::JobState::succeeded;
     case JobState::Failed: return runrecord::JobState::failed;
+    case JobState::Stopped: return runrecord::JobState::stopped;
   }
   return runrecord::JobState::pending;
 }
@@ -61,7 +62,19 @@ void save_positions(const fs::path& run_dir, const std::vector<JobProgress>& job
 }  // namespace
 
 RecordWriter::RecordWriter(fs::path run_dir, runrecord::RunRecord record)
-    : dir_(std::move(run_dir)), record_(std::move(record)) {}
+    : dir_(std::move(run_dir)), record_(std::move(record)) {
+  for (std::size_t i = 0; i < record_.jobs.size(); ++i) job_index_.emplace(record_.jobs[i].name, i);
+}
+
+void RecordWriter::append_result(const std::string& job, json result, int index) {
+  if (const auto found = job_index_.find(job); found != job_index_.end()) {
+    const auto& entry = record_.jobs[found->second];
+    result["parameters"] = entry.parameters;
+    result["accelerator"] = entry.accelerator ? json(*entry.accelerator) : json(nullptr);
+    if (entry.nodes > 1 && index >= 0) result["node_rank"] = index;  // a multi-node Job's pod
+  }
+  runrecord::append_result_line(dir_, job, result);
+}
 
 void RecordWriter::jobs_changed(const std::vector<JobProgress>& jobs) {
   update_record(record_, jobs);
@@ -81,12 +94,7 @@ void RecordWriter::log_line(const std::string& job, const std::string& line, int
 }
 
 void RecordWriter::result_line(const std::string& job, const std::string& line, int index) {
-  json result = result_of(line);
-  if (result.is_null()) return;
-  const auto found = std::find_if(record_.jobs.begin(), record_.jobs.end(),
-                                  [&](const runrecord::JobRecord& entry) { return entry.name == job; });
-  if (found != record_.jobs.end() && found->nodes > 1 && index >= 0) result["node_rank"] = index;
-  runrecord::append_result_line(dir_, job, result);
+  if (json result = result_of(line); !result.is_null()) append_result(job, std::move(result), index);
 }
 
 runrecord::RunRecord new_record(const project::Project& project, const RunPlan& plan, const std::string& run,
@@ -147,6 +155,7 @@ void update_record(runrecord::RunRecord& record, const std::vector<JobProgress>&
     if (auto entry = entries.find(job.name); entry != entries.end()) update_job(*entry->second, job);
   }
   if (all_finished && !record.finished) record.finished = runrecord::Clock::now();
+  if (all_finished) record.runner.reset();  // nothing of a local run goes on any more
 }
 
 std::vector<JobProgress> progress_from_record(const fs::path& run_dir, const runrecord::RunRecord& record) {

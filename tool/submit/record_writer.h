@@ -33,8 +33,12 @@ class RecordWriter : public RunSink {
   const std::filesystem::path& dir() const { return dir_; }
 
  private:
+  // Appends a result line of `job` with its Job's sweep point and accelerator, as in run.json.
+  void append_result(const std::string& job, nlohmann::json result, int index);
+
   std::filesystem::path dir_;
   runrecord::RunRecord record_;
+  std::map<std::string, std::size_t> job_index_;  // Job name -> its place in record_.jobs
   static constexpr std::size_t kOpenLogFiles = 32;
   std::map<std::string, std::unique_ptr<std::ofstream>> logs_;  // at most kOpenLogFiles open
 };

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "base/atomic_file.h"
@@ -14,6 +15,7 @@
 #include "runrecord/run_store.h"
 #include "submit/cluster.h"
 #include "submit/finish.h"
+#include "submit/local_runner.h"
 #include "submit/record_writer.h"
 #include "submit/run_plan.h"
 
@@ -28,18 +30,31 @@ struct LoadedRun {
   runrecord::RunRecord record;
 };
 
+// A local run whose gkebuild was killed is settled as it is read (local_runner.h). A reader
+// that may not change it (another user's run: run.json is the owner's alone) sees it as it is.
+runrecord::RunRecord load_settled(const fs::path& dir) {
+  auto record = runrecord::load_run(dir);
+  try {
+    auto settled = record;
+    if (settle_dead_local_run(dir, settled)) record = std::move(settled);
+  } catch (const std::system_error&) {
+  }
+  return record;
+}
+
 LoadedRun load(const RunCommandOptions& options) {
   const fs::path dir = runrecord::find_run(options.project_dir, options.run);
-  return {dir, runrecord::load_run(dir)};
+  return {dir, load_settled(dir)};
 }
 
 bool on_cluster(const runrecord::RunRecord& record) { return record.target == "cluster"; }
 
 std::string counts(const runrecord::RunRecord& record) {
-  int by_state[4] = {0, 0, 0, 0};
+  int by_state[5] = {0, 0, 0, 0, 0};
   for (const auto& job : record.jobs) ++by_state[static_cast<int>(job.state)];
   std::string text = std::to_string(by_state[2]) + "/" + std::to_string(record.jobs.size()) + " succeeded";
   if (by_state[3]) text += ", " + std::to_string(by_state[3]) + " failed";
+  if (by_state[4]) text += ", " + std::to_string(by_state[4]) + " stopped";
   if (by_state[1]) text += ", " + std::to_string(by_state[1]) + " running";
   if (by_state[0]) text += ", " + std::to_string(by_state[0]) + " pending";
   return text;
@@ -159,7 +174,7 @@ Outcome follow_again(const RunCommandOptions& options, LoadedRun& run) {
 Outcome list_runs_command(const RunCommandOptions& options) {
   for (const auto& dir : runrecord::list_runs(options.project_dir)) {
     try {
-      const auto record = runrecord::load_run(dir);
+      const auto record = load_settled(dir);
       *options.out << record.run << "  " << record.experiment << "  " << record.target << "  "
                    << runrecord::format_timestamp(record.created) << "  " << counts(record)
                    << (record.finished ? "" : " (not finished)") << "\n";
@@ -194,7 +209,8 @@ Outcome logs_command(const RunCommandOptions& options) {
 Outcome delete_command(const RunCommandOptions& options) {
   auto run = load(options);
   if (!on_cluster(run.record)) {
-    throw Error(ErrorKind::kBadInput, "run " + run.record.run + " ran locally: there are no Jobs to delete");
+    stop_local_run(run.dir, run.record, *options.out);
+    return Outcome::kSucceeded;
   }
   kube::Client client = client_for(options, run.record);
   kube::ListOptions selectors;

@@ -32,7 +32,8 @@ Outcome list_runs_command(const RunCommandOptions& options);
 Outcome status_command(const RunCommandOptions& options);
 // Failed when asked to follow a local run that did not finish (there is nothing to follow).
 Outcome logs_command(const RunCommandOptions& options);
-// Throws Error(kBadInput) for a run that ran locally.
+// A cluster run's Jobs are deleted; a local run's runner, if it still goes, is stopped (with
+// its containers) and what it left is removed (local_runner.h).
 Outcome delete_command(const RunCommandOptions& options);
 
 }  // namespace gkebuild::submit

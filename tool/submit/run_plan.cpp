@@ -82,6 +82,7 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   options.values =
       jinja::to_json(render::load_values({request.values_files.begin(), request.values_files.end()}, request.sets));
   options.image_references = request.image_references;
+  options.checked_sets = request.sets;
   RunPlan plan;
   plan.experiment = experiment.name;
   plan.namespace_name = project.cluster.namespace_name;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/printable.h"
 #include "yamlfile/to_json.h"
 
 namespace gkebuild::submit {
@@ -12,6 +13,9 @@ project::SweepAxis typed_axis(const SweepOverride& sweep) {
   if (sweep.values.empty()) throw Error(ErrorKind::kBadInput, "sweep axis '" + sweep.name + "' has no values");
   project::SweepAxis axis;
   axis.name = sweep.name;
+  std::string flag = "--sweep " + sweep.name + "=";
+  for (const auto& text : sweep.values) flag += (flag.back() == '=' ? "" : ",") + text;
+  axis.where = {printable(flag)};
   for (const auto& text : sweep.values) {
     if (text.empty()) throw Error(ErrorKind::kBadInput, "sweep axis '" + sweep.name + "' has an empty value");
     axis.values.push_back(yamlfile::scalar_to_json(text));
