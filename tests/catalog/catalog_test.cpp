@@ -46,7 +46,25 @@ TEST(Catalog, EveryEntryIsComplete) {
     if (!a.peak_tflops.empty()) {
       EXPECT_FALSE(a.peak_source.empty());
     }
+    // Zones with their source and date, or a note saying the reference gives none.
+    if (a.zones.list.empty()) {
+      EXPECT_FALSE(a.zones.note.empty());
+    } else {
+      EXPECT_FALSE(a.zones.source.empty());
+      EXPECT_FALSE(a.zones.date.empty());
+      EXPECT_FALSE(a.zones.regions.empty());
+    }
   }
+}
+
+TEST(Catalog, ZonesOfAGpu) {
+  const auto& l4 = Catalog::builtin().get("nvidia-l4").zones;
+  EXPECT_EQ(l4.in_region("us-central1"), (std::vector<std::string>{"us-central1-a", "us-central1-b", "us-central1-c"}));
+  EXPECT_TRUE(l4.lacks("us-central1-f"));
+  EXPECT_FALSE(l4.lacks("us-central1-a"));
+  EXPECT_FALSE(l4.lacks("europe-west2-a"));  // a region the source does not cover: nothing known
+  EXPECT_FALSE(Catalog::builtin().get("nvidia-tesla-t4").zones.lacks("us-central1-f"));
+  EXPECT_TRUE(Catalog::builtin().get("nvidia-tesla-v100").zones.list.empty());  // the reference gives none
 }
 
 TEST(Catalog, KnownFacts) {

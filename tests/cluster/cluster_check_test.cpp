@@ -106,6 +106,19 @@ TEST_F(ClusterCheck, AHealthyPoolAndAPoolAtZeroThatCanScaleUp) {
   EXPECT_EQ(check.out.find("problem"), std::string::npos) << check.out;
 }
 
+// Flex-start, queued and reservation pools at zero: their Jobs select gke-flex-start and
+// reservation-name, which GKE puts on the nodes it makes; a pool at zero is not "never schedulable".
+TEST_F(ClusterCheck, FlexStartQueuedAndReservationPoolsAtZeroCanScaleUp) {
+  admin_node();
+  add({autoscaler_status({{"l4-flex", 4, ""}, {"h100-queued", 4, ""}, {"h100-res-h100-res", 4, ""}})});
+  const auto check = gkebuild("cluster check", kScarce);
+  EXPECT_EQ(check.exit_code, 0) << check.all();
+  expect_has(check.out, "ok: nvidia-l4 (experiment flex): no node now; pool l4-flex scales from 0 up to 4 nodes\n");
+  expect_has(check.out, "ok: nvidia-h100-80gb (experiment queued, 8 GPUs per pod): no node now; pool h100-queued scales from 0 up to 4 nodes\n");
+  expect_has(check.out, "ok: nvidia-h100-80gb (experiment res, 8 GPUs per pod): no node now; pool h100-res-h100-res scales from 0 up to 4 nodes\n");
+  EXPECT_EQ(check.out.find("never schedulable"), std::string::npos) << check.out;
+}
+
 TEST_F(ClusterCheck, AGpuPoolAtZeroThatCannotScale) {
   admin_node();
   add({autoscaler_status({{"l4-spot", 0, ""}, {"t4", 2, "QUOTA_EXCEEDED"}})});

@@ -44,4 +44,32 @@ inline const std::string kAutopilot = kProjectHead +
     "  location: us-central1\n"
     "  autopilot: true\n";
 
+// Scarce GPUs: flex-start, queued provisioning (multi-node, so gVNIC), a shared reservation
+// with compact placement, a written-out flex-start pool with maxRunDuration, and storage.gcs
+// (the GCS FUSE add-on, Workload Identity, the GKE metadata server, the bucket's IAM binding).
+inline const std::string kScarce =
+    "apiVersion: gkebuild/v1\n"
+    "project: demo\n"
+    "registry: 127.0.0.1:5000/exp\n"
+    "images:\n"
+    "  gemm: {workload: gemm-bench}\n"
+    "storage:\n"
+    "  gcs: {bucket: my-bucket, mountPath: /data, onlyDir: datasets}\n"
+    "experiments:\n"
+    "  flex: {image: gemm, accelerators: [nvidia-l4], provisioning: flex-start}\n"
+    "  queued: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, provisioning: queued, queue: q}\n"
+    "  res: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true,\n"
+    "        reservation: projects/owner-proj/reservations/h100-res}\n"
+    "cluster:\n"
+    "  gcpProject: my-project\n"
+    "  location: us-central1\n"
+    "  nodeLocations: [us-central1-a]\n"
+    "  serviceAccount: trainer\n";
+
+// The same with the pools written out: a flex-start pool with a run-time limit beside them.
+inline const std::string kScarcePools = kScarce +
+    "  gpuPools:\n"
+    "    pools:\n"
+    "      l4-flex: {accelerator: nvidia-l4, provisioning: flex-start, maxRunDuration: 24h}\n";
+
 }  // namespace gkebuild::testing

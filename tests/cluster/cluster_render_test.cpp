@@ -114,7 +114,8 @@ TEST_F(ClusterRender, GcloudParsesEveryRenderedCommand) {
   // And what `cluster up` and `down` send (describe, list, quota questions, creates, deletes), as
   // the stand-in gcloud recorded them.
   for (const auto& call : up_and_down_calls(kEveryPool, dir)) commands.push_back("gcloud " + call);
-  ASSERT_EQ(commands.size(), 17u + 8u + 3u);  // up: describe, 2 quota, create, 4 pools; down: describe, list, delete
+  // up: describe, 2 quota, the GPU zones, create, 4 pools; down: describe, list, delete
+  ASSERT_EQ(commands.size(), 17u + 9u + 3u);
   // The control: a misspelt flag must be told apart, or the check proves nothing.
   commands.push_back("gcloud container node-pools create p --cluster=c --location=us-central1 --spott");
   const auto outputs = run_without_account(commands, dir);
@@ -280,6 +281,91 @@ TEST_F(ClusterRender, GkeAuthPluginWithoutAnAccountNamesTheFix) {
                            "gcloud: without an account there, run `gcloud auth login`"),
             std::string::npos)
       << check.err;
+}
+
+}  // namespace
+}  // namespace gkebuild::testing
+
+namespace gkebuild::testing {
+namespace {
+
+// Every flag of the scarce-GPU pools, the GCS add-on and the bucket binding, read by the real gcloud.
+TEST_F(ClusterRender, GcloudParsesFlexQueuedReservationAndGcsCommands) {
+  std::vector<std::string> commands;
+  for (const auto* project : {&kScarce, &kScarcePools}) {
+    const auto rendered = render(*project, "gcloud");
+    ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+    for (const auto& command : commands_of(rendered.out)) commands.push_back(command);
+  }
+  // create, 3 pools, credentials, bucket binding; create, 1 pool, credentials, binding.
+  ASSERT_EQ(commands.size(), 10u);
+  const std::string& create = commands[0];
+  EXPECT_NE(create.find(" --addons=HttpLoadBalancing,HorizontalPodAutoscaling,GcsFuseCsiDriver "), std::string::npos);
+  EXPECT_NE(create.find(" --workload-pool=my-project.svc.id.goog "), std::string::npos);
+  const std::string& flex = commands[1];
+  for (const char* flag : {" --flex-start ", " --reservation-affinity=none ", " --num-nodes=0 ", " --total-min-nodes=0 ",
+                           " --location-policy=ANY ", " --no-enable-autorepair ", " --workload-metadata=GKE_METADATA ",
+                           "cloud.google.com/gke-flex-start=true:NoSchedule"})
+    EXPECT_NE(flex.find(flag), std::string::npos) << flag << " in " << flex;
+  EXPECT_EQ(flex.find("--enable-queued-provisioning"), std::string::npos);
+  const std::string& queued = commands[2];
+  for (const char* flag : {" --flex-start ", " --enable-queued-provisioning ", " --enable-gvnic "})
+    EXPECT_NE(queued.find(flag), std::string::npos) << flag << " in " << queued;
+  EXPECT_EQ(queued.find("--max-run-duration"), std::string::npos);
+  const std::string& reserved = commands[3];
+  for (const char* flag : {" --reservation-affinity=specific ", " --reservation=projects/owner-proj/reservations/h100-res ",
+                           " --placement-type=COMPACT ", " --enable-gvnic "})
+    EXPECT_NE(reserved.find(flag), std::string::npos) << flag << " in " << reserved;
+  for (const char* part : {"gcloud storage buckets add-iam-policy-binding gs://my-bucket ",
+                           " --member=principal://iam.googleapis.com/projects/\"$project_number\"/locations/global/"
+                           "workloadIdentityPools/my-project.svc.id.goog/subject/ns/demo/sa/trainer ",
+                           " --role=roles/storage.objectUser"})
+    EXPECT_NE(commands[5].find(part), std::string::npos) << part << " in " << commands[5];
+  EXPECT_NE(commands[7].find(" --max-run-duration=86400s "), std::string::npos) << commands[7];
+  const auto outputs = run_without_account(commands, dir);
+  for (std::size_t i = 0; i < commands.size(); ++i)
+    EXPECT_TRUE(parsed_to_the_account_check(outputs[i])) << commands[i] << "\n" << outputs[i];
+}
+
+TEST_F(ClusterRender, TerraformModuleHasFlexQueuedReservationAndGcs) {
+  const auto rendered = render(kScarce, "terraform");
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const json module = terraform_json(rendered.out, dir);
+  const json cluster = resource(module, "google_container_cluster", "cluster");
+  EXPECT_EQ(cluster["workload_identity_config"][0]["workload_pool"], "my-project.svc.id.goog");
+  EXPECT_EQ(cluster["addons_config"][0]["gcs_fuse_csi_driver_config"][0]["enabled"], true);
+  EXPECT_EQ(resource(module, "google_container_node_pool", "admin")["node_config"][0]["workload_metadata_config"][0]["mode"],
+            "GKE_METADATA");
+
+  const json flex = resource(module, "google_container_node_pool", "l4_flex");
+  EXPECT_EQ(flex["node_config"][0]["flex_start"], true);
+  EXPECT_EQ(flex["node_config"][0]["reservation_affinity"][0]["consume_reservation_type"], "NO_RESERVATION");
+  EXPECT_EQ(flex["management"][0]["auto_repair"], false);
+  EXPECT_EQ(flex["autoscaling"][0]["location_policy"], "ANY");
+  EXPECT_FALSE(flex.contains("queued_provisioning"));
+
+  const json queued = resource(module, "google_container_node_pool", "h100_queued");
+  EXPECT_EQ(queued["queued_provisioning"][0]["enabled"], true);
+  EXPECT_EQ(queued["node_config"][0]["flex_start"], true);
+  EXPECT_EQ(queued["node_config"][0]["gvnic"][0]["enabled"], true);
+
+  const json reserved = resource(module, "google_container_node_pool", "h100_res_h100_res");
+  const json affinity = reserved["node_config"][0]["reservation_affinity"][0];
+  EXPECT_EQ(affinity["consume_reservation_type"], "SPECIFIC_RESERVATION");
+  EXPECT_EQ(affinity["key"], "compute.googleapis.com/reservation-name");
+  EXPECT_EQ(affinity["values"], json({"projects/owner-proj/reservations/h100-res"}));
+  EXPECT_EQ(reserved["placement_policy"][0]["type"], "COMPACT");
+
+  const json binding = resource(module, "google_storage_bucket_iam_member", "jobs");
+  EXPECT_EQ(binding["bucket"], "my-bucket");
+  EXPECT_EQ(binding["role"], "roles/storage.objectUser");
+  EXPECT_NE(binding["member"].get<std::string>().find("${data.google_project.project.number}"), std::string::npos);
+
+  const auto limited = render(kScarcePools, "terraform");
+  ASSERT_EQ(limited.exit_code, 0) << limited.err;
+  EXPECT_EQ(resource(terraform_json(limited.out, dir), "google_container_node_pool", "l4_flex")["node_config"][0]
+                    ["max_run_duration"],
+            "86400s");
 }
 
 }  // namespace

@@ -170,5 +170,46 @@ TEST_F(ClusterUpDown, AFailingCreateStopsWithGcloudsMessage) {
   EXPECT_EQ(calls().size(), 3u);  // describe, create cluster, the failed pool: nothing after it
 }
 
+
+// l4 and t4 pools in us-central1-f, which the catalog lists for T4 but not for L4.
+std::string in_zone_f() { return kDerivedPools + "  nodeLocations: [us-central1-f]\n"; }
+
+TEST_F(ClusterUpDown, RenderWarnsOfAZoneWithoutThePoolsGpu) {
+  const auto rendered = gkebuild("render", in_zone_f());
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.all();
+  EXPECT_NE(rendered.err.find("warning: node pool l4-spot: nvidia-l4 is not offered in us-central1-f by the catalog ("),
+            std::string::npos) << rendered.err;
+  EXPECT_NE(rendered.err.find("zones of us-central1 that offer it: us-central1-a, us-central1-b, us-central1-c"),
+            std::string::npos) << rendered.err;
+  EXPECT_EQ(rendered.err.find("node pool t4:"), std::string::npos) << rendered.err;  // T4 is in us-central1-f
+  EXPECT_EQ(gkebuild("render").err.find("warning"), std::string::npos);            // GKE picks the zones
+}
+
+TEST_F(ClusterUpDown, UpRefusesAPoolWhoseZoneLacksItsGpuBeforeCreatingAnything) {
+  dir.write("accelerator-types.json", R"([
+    {"name": "nvidia-l4", "zone": "https://www.googleapis.com/compute/v1/projects/my-project/zones/us-central1-a"},
+    {"name": "nvidia-l4", "zone": "us-central1-b"},
+    {"name": "nvidia-tesla-t4", "zone": "us-central1-f"}])");
+  const auto up = gkebuild("up", in_zone_f());
+  EXPECT_EQ(up.exit_code, 1) << up.all();
+  EXPECT_NE(up.err.find("node pool l4-spot: nvidia-l4 is not offered in us-central1-f (gcloud compute accelerator-types "
+                        "list); zones of us-central1 that offer it: us-central1-a, us-central1-b"),
+            std::string::npos) << up.all();
+  const auto made = calls(true);
+  ASSERT_EQ(made.size(), 4u) << up.all();  // describe, 2 quota, the listing: nothing created
+  EXPECT_EQ(made[3], "compute accelerator-types list --filter=name~^(nvidia-l4|nvidia-tesla-t4)$ --format=json");
+  // The same zones with the GPU there: the pools are made.
+  dir.write("accelerator-types.json", R"([{"name": "nvidia-l4", "zone": "us-central1-f"},
+                                          {"name": "nvidia-tesla-t4", "zone": "us-central1-f"}])");
+  const auto again = gkebuild("up", in_zone_f());
+  ASSERT_EQ(again.exit_code, 0) << again.all();
+  EXPECT_EQ(calls().size(), 4u);  // describe, create, 2 pools
+  // A listing gcloud refuses is a note, not a stop.
+  std::filesystem::remove(dir / "accelerator-types.json");
+  const auto unchecked = gkebuild("up --dry-run", in_zone_f());
+  ASSERT_EQ(unchecked.exit_code, 0) << unchecked.all();
+  EXPECT_NE(unchecked.out.find("accelerator zones not checked: "), std::string::npos) << unchecked.out;
+}
+
 }  // namespace
 }  // namespace gkebuild::testing

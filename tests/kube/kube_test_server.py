@@ -61,7 +61,9 @@ The test drives it through /_control/* (no authentication):
                            a ClusterQueue with that GPU quota per flavor and a LocalQueue (Kueue objects may
                            also be created through the API); Jobs created suspended with the label
                            kueue.x-k8s.io/queue-name are admitted by quota (kueue_model.py). Answers (also
-                           to GET) {"admitted", "max_admitted", "admissions"}.
+                           to GET) {"admitted", "max_admitted", "admissions"}. With "admission_check": NAME
+                           the ClusterQueue goes through that provisioning AdmissionCheck (queued
+                           provisioning); POST {"provision": true} then provisions every waiting request.
   GET  /_control/stats    request counts by method ("stats") and by verb and resource ("requests", e.g.
                            "create jobs", "watch pods", "get pods/log"), and the most pods each Job had active
                            at once ("max_active_pods": the Job controller keeps `parallelism`), and the
@@ -418,12 +420,15 @@ class Store:
             if indexed:
                 annotations["batch.kubernetes.io/job-completion-index"] = str(index)
             containers = (template.get("spec") or {}).get("containers") or []
+            pod_spec = copy.deepcopy(template.get("spec") or {})
+            if indexed:  # as the Job controller: <job>-<index>, in the template's subdomain if any
+                pod_spec["hostname"] = f"{name}-{index}"
             pod = {"apiVersion": "v1", "kind": "Pod",
                    "metadata": {"name": pod_name, "namespace": ns, "labels": labels,
                                 "annotations": annotations,
                                 "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": name,
                                                      "uid": uid, "controller": True}]},
-                   "spec": template.get("spec") or {},
+                   "spec": pod_spec,
                    "status": {"phase": "Pending",
                               "conditions": [{"type": "PodScheduled", "status": "False",
                                               "reason": "Unschedulable"}],
@@ -1222,6 +1227,8 @@ class Handler(BaseHTTPRequestHandler):
                         STORE.put("pods", route["ns"], orphan)
                     else:
                         STORE.delete("pods", route["ns"], pod["metadata"]["name"])
+            if route["kind"] == "Service":  # its registry returns the deleted object (ReturnDeletedObject)
+                return self.send_json(200, removed)
             self.send_json(200, {"kind": "Status", "apiVersion": "v1", "status": "Success",
                                  "details": {"name": route["name"], "kind": route["plural"],
                                              "uid": removed["metadata"]["uid"]}})
@@ -1265,7 +1272,9 @@ class Handler(BaseHTTPRequestHandler):
             STORE.watch_generation += 1
             STORE.watches_suspended = False
         elif action == "kueue":
-            if request:
+            if request and request.get("provision"):
+                STORE.kueue.provision()
+            elif request:
                 STORE.kueue.configure(request)
             return STORE.kueue.report()
         elif action == "reset_stats":

@@ -16,8 +16,14 @@ Modelled from Kueue's documented API (kueue.x-k8s.io/v1beta1, see
   Workload with QuotaReserved False, reason Inadmissible;
 - a finished Job marks its Workload Finished (Succeeded/Failed) and gives its quota back; a
   deleted Job takes its Workload with it. Either way the next Workloads are admitted.
-Not modelled: cohorts and borrowing, preemption, priorities, StrictFIFO, admission checks,
-partial admission, waitForPodsReady, the visibility API.
+- a ClusterQueue with spec.admissionChecks (queued provisioning: Kueue's ProvisioningRequest
+  controller, as GKE's DWS samples set it up) reserves the quota but does not admit yet: the Workload
+  gets QuotaReserved True, Admitted False (UnsatisfiedAdmissionChecks) and status.admissionChecks
+  Pending, and a ProvisioningRequest (autoscaling.x-k8s.io/v1) of the check's class asks for the
+  PodSet's count; when the test says the nodes are there (POST /_control/kueue {"provision": true})
+  the request is Provisioned, the check Ready, and the Job admitted whole.
+Not modelled: cohorts and borrowing, preemption, priorities, StrictFIFO, other admission check
+controllers, a request that fails, partial admission, waitForPodsReady, the visibility API.
 
 The Store calls these methods with its lock held.
 """
@@ -29,8 +35,12 @@ from datetime import datetime, timezone
 API_VERSION = "kueue.x-k8s.io/v1beta1"
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 # plural -> (kind, apiVersion, namespaced), merged into the server's RESOURCES
+PROVISIONING_API = "autoscaling.x-k8s.io/v1"
 RESOURCES = {
     "workloads": ("Workload", API_VERSION, True),
+    "admissionchecks": ("AdmissionCheck", API_VERSION, False),
+    "provisioningrequestconfigs": ("ProvisioningRequestConfig", API_VERSION, False),
+    "provisioningrequests": ("ProvisioningRequest", PROVISIONING_API, True),
     "localqueues": ("LocalQueue", API_VERSION, True),
     "clusterqueues": ("ClusterQueue", API_VERSION, False),
     "resourceflavors": ("ResourceFlavor", API_VERSION, False),
@@ -65,6 +75,7 @@ class KueueModel:
         self.max_admitted = 0
         self.admissions = 0
         self.order = {}  # (ns, workload) -> creation sequence: admission goes in this order
+        self.checking = {}  # (ns, workload) -> flavor: quota reserved, waiting for its admission checks
 
     # --- hooks from the Job controller ------------------------------------------------------
     @staticmethod
@@ -119,6 +130,7 @@ class KueueModel:
         return None
 
     def release(self, ns, workload_name):
+        self.checking.pop((ns, workload_name), None)
         held = self.admitted.pop((ns, workload_name), None)
         if held is not None:
             queue, flavor, needs = held
@@ -213,7 +225,6 @@ class KueueModel:
         for resource, amount in needs.items():
             self.usage[(cq_name, flavor_name, resource)] = self.usage.get((cq_name, flavor_name, resource), 0) + amount
         self.admitted[(ns, workload["metadata"]["name"])] = (cq_name, flavor_name, needs)
-        self.admissions += 1
         self.max_admitted = max(self.max_admitted, len(self.admitted))
         workload = copy.deepcopy(workload)
         pod_set = workload["spec"]["podSets"][0]
@@ -223,8 +234,57 @@ class KueueModel:
                                                  "flavors": {r: flavor_name for r in needs},
                                                  "resourceUsage": {r: f"{v:g}" for r, v in needs.items()}}]},
             "conditions": [_condition("QuotaReserved", "True", "QuotaReserved",
-                                      f"Quota reserved in ClusterQueue {cq_name}"),
-                           _condition("Admitted", "True", "Admitted", "The workload is admitted")]}
+                                      f"Quota reserved in ClusterQueue {cq_name}")]}
+        checks = (self.store.objects[("clusterqueues", "", cq_name)].get("spec") or {}).get("admissionChecks") or []
+        if checks:
+            workload["status"]["conditions"].append(_condition(
+                "Admitted", "False", "UnsatisfiedAdmissionChecks", "The workload has not all admission checks"))
+            workload["status"]["admissionChecks"] = [
+                {"name": check, "state": "Pending", "lastTransitionTime": _now(),
+                 "message": "Waiting for resources. Currently there are not enough resources available to "
+                            "fulfill the request."} for check in checks]
+            self.store.put("workloads", ns, workload)
+            for check in checks:
+                self.request_nodes(ns, workload, check)
+            self.checking[(ns, workload["metadata"]["name"])] = flavor_name
+            return
+        self.start(ns, workload, flavor_name)
+
+    def request_nodes(self, ns, workload, check):
+        """The ProvisioningRequest Kueue's provisioning controller makes for a Workload."""
+        admission_check = self.store.objects.get(("admissionchecks", "", check)) or {}
+        config_name = ((admission_check.get("spec") or {}).get("parameters") or {}).get("name", "")
+        config = self.store.objects.get(("provisioningrequestconfigs", "", config_name)) or {}
+        name = workload["metadata"]["name"]
+        self.store.put("provisioningrequests", ns, {
+            "apiVersion": PROVISIONING_API, "kind": "ProvisioningRequest",
+            "metadata": {"name": f"{name}-{check}-1", "namespace": ns,
+                         "ownerReferences": [{"apiVersion": API_VERSION, "kind": "Workload", "name": name,
+                                              "uid": workload["metadata"].get("uid", ""), "controller": True}]},
+            "spec": {"provisioningClassName": (config.get("spec") or {}).get("provisioningClassName", ""),
+                     "podSets": [{"podTemplateRef": {"name": f"ppt-{name}-{check}-main"},
+                                  "count": workload["spec"]["podSets"][0]["count"]}]},
+            "status": {"conditions": [_condition("Accepted", "True", "Accepted", "")]}})
+
+    def provision(self):
+        """GKE found the nodes: every request Provisioned, every waiting Workload admitted."""
+        for (ns, name), flavor_name in sorted(self.checking.items()):
+            for (item_ns, pr_name), request in list(self.store.by_plural.get("provisioningrequests", {}).items()):
+                if item_ns == ns and pr_name.startswith(name + "-"):
+                    request = copy.deepcopy(request)
+                    request["status"]["conditions"].append(_condition("Provisioned", "True", "Provisioned", ""))
+                    self.store.put("provisioningrequests", ns, request)
+            workload = copy.deepcopy(self.store.objects[("workloads", ns, name)])
+            for check in workload["status"].get("admissionChecks") or []:
+                check.update({"state": "Ready", "message": "", "lastTransitionTime": _now()})
+            workload["status"]["conditions"] = [c for c in workload["status"]["conditions"] if c["type"] != "Admitted"]
+            self.start(ns, workload, flavor_name)
+        self.checking = {}
+
+    def start(self, ns, workload, flavor_name):
+        """Admitted: the flavor's labels into the Job's pod template, and the Job unsuspended."""
+        self.admissions += 1
+        workload["status"]["conditions"].append(_condition("Admitted", "True", "Admitted", "The workload is admitted"))
         self.store.put("workloads", ns, workload)
         job_name = next(o["name"] for o in workload["metadata"]["ownerReferences"] if o["kind"] == "Job")
         job = copy.deepcopy(self.store.objects[("jobs", ns, job_name)])
@@ -250,6 +310,19 @@ class KueueModel:
             "apiVersion": API_VERSION, "kind": "ClusterQueue", "metadata": {"name": cq_name},
             "spec": {"namespaceSelector": {}, "queueingStrategy": "BestEffortFIFO",
                      "resourceGroups": [{"coveredResources": ["nvidia.com/gpu"], "flavors": flavors}]}})
+        if request.get("admission_check"):  # queued provisioning: the check and its config, as render kueue writes
+            check = request["admission_check"]
+            self.store.put("provisioningrequestconfigs", "", {
+                "apiVersion": API_VERSION, "kind": "ProvisioningRequestConfig", "metadata": {"name": check},
+                "spec": {"provisioningClassName": "queued-provisioning.gke.io", "managedResources": ["nvidia.com/gpu"]}})
+            self.store.put("admissionchecks", "", {
+                "apiVersion": API_VERSION, "kind": "AdmissionCheck", "metadata": {"name": check},
+                "spec": {"controllerName": "kueue.x-k8s.io/provisioning-request",
+                         "parameters": {"apiGroup": "kueue.x-k8s.io", "kind": "ProvisioningRequestConfig",
+                                        "name": check}}})
+            cluster_queue = copy.deepcopy(self.store.objects[("clusterqueues", "", cq_name)])
+            cluster_queue["spec"]["admissionChecks"] = [check]
+            self.store.put("clusterqueues", "", cluster_queue)
         if request.get("queue"):
             self.store.put("localqueues", request["namespace"], {
                 "apiVersion": API_VERSION, "kind": "LocalQueue",

@@ -2,7 +2,12 @@
 // steps, so one image shows streaming, exit codes, the environment, the user and the
 // working directory a container gets.
 //   print TEXT | err TEXT | env NAME | id | cwd | write PATH | exists PATH | sleep SECONDS | exit CODE
+//   | rendezvous: the torchrun handshake in small: NODE_RANK 0 listens on MASTER_PORT and takes
+//     one line from each of the NNODES-1 others, which resolve MASTER_ADDR and connect to it.
 #include <grp.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -27,6 +32,62 @@ std::string identity() {
   return out;
 }
 
+int env_int(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::atoi(value) : -1;
+}
+
+// Rank 0: accepts NNODES-1 connections and prints what each sent. Returns the exit code.
+int serve(int port, int peers) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  const int yes = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || ::listen(fd, peers) != 0) {
+    line(stderr, "rank 0: cannot listen on " + std::to_string(port));
+    return 3;
+  }
+  for (int met = 0; met < peers; ++met) {
+    const int peer = ::accept(fd, nullptr, nullptr);
+    char buffer[128] = {};
+    const ssize_t got = ::read(peer, buffer, sizeof buffer - 1);
+    ::close(peer);
+    line(stdout, "rank 0 met " + std::string(buffer, got > 0 ? static_cast<size_t>(got) : 0));
+  }
+  ::close(fd);
+  return 0;
+}
+
+// Rank > 0: resolves the master's name (its /etc/hosts) and connects, retrying while rank 0 starts.
+int reach(const std::string& host, int port, int rank) {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    addrinfo hints{};
+    hints.ai_family = AF_INET;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* found = nullptr;
+    if (::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) {
+      line(stderr, "rank " + std::to_string(rank) + ": cannot resolve " + host);
+      return 4;
+    }
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    const bool connected = ::connect(fd, found->ai_addr, found->ai_addrlen) == 0;
+    ::freeaddrinfo(found);
+    if (connected) {
+      const std::string hello = "rank " + std::to_string(rank);
+      const bool sent = ::write(fd, hello.data(), hello.size()) == static_cast<ssize_t>(hello.size());
+      ::close(fd);
+      line(stdout, "rank " + std::to_string(rank) + " reached " + host);
+      return sent ? 0 : 5;
+    }
+    ::close(fd);
+    ::usleep(50000);
+  }
+  line(stderr, "rank " + std::to_string(rank) + ": no answer from " + host);
+  return 6;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -35,6 +96,12 @@ int main(int argc, char** argv) {
     const std::string& step = steps[i];
     if (step == "id") {
       line(stdout, identity());
+    } else if (step == "rendezvous") {
+      const int rank = env_int("NODE_RANK");
+      const char* master = std::getenv("MASTER_ADDR");
+      const int port = env_int("MASTER_PORT");
+      const int code = rank == 0 ? serve(port, env_int("NNODES") - 1) : reach(master ? master : "", port, rank);
+      if (code != 0) return code;
     } else if (step == "cwd") {
       line(stdout, std::string("cwd=") + std::filesystem::current_path().string());
     } else if (i + 1 < steps.size()) {

@@ -3,6 +3,7 @@
 // mistake at its line and column.
 #include <gtest/gtest.h>
 
+#include "parse_error.h"
 #include "project/project.h"
 
 namespace gkebuild::project {
@@ -23,14 +24,7 @@ const std::string kHead =
 Project parse(const std::string& cluster) { return parse_project(kHead + cluster, "gkebuild.yaml"); }
 
 void expect_error(const std::string& cluster, int line, int column, const std::string& words) {
-  try {
-    parse(cluster);
-    ADD_FAILURE() << "no error for:\n" << cluster;
-  } catch (const SourceError& e) {
-    EXPECT_EQ(e.where().line, line) << e.what();
-    EXPECT_EQ(e.where().column, column) << e.what();
-    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-  }
+  expect_parse_error(kHead + cluster, line, column, words);
 }
 
 TEST(ClusterSection, PoolsAreDerivedFromTheExperiments) {

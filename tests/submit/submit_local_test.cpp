@@ -10,6 +10,7 @@
 #include <array>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -309,6 +310,42 @@ TEST_F(LocalRunStop, DeleteStopsARunStillGoing) {
   EXPECT_EQ(wait_exit(pid), 130) << log_text();
   expect_nothing_left();
   expect_recorded_stopped("Stopped");
+}
+
+// nodes: 2 under submit --local: both containers at once on one private network where the
+// Job's pod names resolve (the probe's rendezvous: rank 1 resolves MASTER_ADDR and reaches
+// rank 0 at MASTER_PORT); each result line carries its node rank; a node that fails fails the Job.
+TEST_F(SubmitLocalTest, TwoNodeRendezvousOnOnePrivateNetwork) {
+  write_project("cluster: local");
+  std::ofstream(project / "gkebuild.yaml", std::ios::app)
+      << "  pair:\n    image: probe\n    accelerators: [nvidia-l4]\n    nodes: 2\n"
+         "    args: [\"rendezvous\", \"env\", \"MASTER_ADDR\", \"print\",\n"
+         "           '{\"schema\":\"gkebuild.workload.v1\",\"workload\":\"probe\",\"metric\":\"time\",\"value\":1,\"unit\":\"ms\"}']\n"
+         "  broken:\n    image: probe\n    accelerators: [nvidia-l4]\n    nodes: 2\n"
+         "    args: [\"exit\", \"$(NODE_RANK)\"]\n";
+  const auto outcome = gkebuild("submit pair");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out;
+  EXPECT_NE(outcome.out.find("rank 0 met rank 1"), std::string::npos) << outcome.out;
+  const json record = only_record();
+  ASSERT_EQ(record["jobs"].size(), 1u);
+  const json& job = record["jobs"][0];
+  const std::string name = job["name"];
+  EXPECT_NE(outcome.out.find("rank 1 reached " + name + "-0." + name), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("MASTER_ADDR=" + name + "-0." + name), std::string::npos) << outcome.out;
+  EXPECT_EQ(job["nodes"], 2);
+  EXPECT_EQ(job["state"], "succeeded") << job.dump();
+  EXPECT_EQ(job["pods"].size(), 2u) << job.dump();
+  std::ifstream results(run_dir / "results.jsonl");
+  std::set<int> ranks;
+  for (std::string line; std::getline(results, line);) ranks.insert(json::parse(line).value("node_rank", -1));
+  EXPECT_EQ(ranks, (std::set<int>{0, 1}));
+
+  std::filesystem::remove_all(project / ".gkebuild" / "runs");
+  const auto broken = gkebuild("submit broken");
+  EXPECT_EQ(broken.exit_code, 1) << broken.out;
+  const json failed = only_record()["jobs"][0];
+  EXPECT_EQ(failed["state"], "failed") << failed.dump();
+  EXPECT_EQ(failed["reason"], "node 1: exit code 1") << failed.dump();
 }
 
 }  // namespace

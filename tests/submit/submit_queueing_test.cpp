@@ -187,5 +187,71 @@ TEST_F(ServerSideQueueing, ParallelismFlagTurnsASweepIntoAnIndexedJob) {
   EXPECT_NE(refused.err.find("has seeds:"), std::string::npos) << refused.err;
 }
 
+// A multi-node sweep (nodes: 2) in a queue of 2 GPUs: Kueue admits each Job whole (both pods
+// at once, one Job at a time), each Job comes with its headless Service, its pods are named
+// <job>-<rank> in that Service's subdomain, and every result line carries its node rank.
+TEST_F(ServerSideQueueing, MultiNodeSweepIsAdmittedWholeJobByJob) {
+  use_example("gpu-info");
+  std::ofstream(project.path() / "gkebuild.yaml", std::ios::app)
+      << "  pair:\n    image: info\n    accelerators: [nvidia-l4]\n    nodes: 2\n    queue: gpu\n"
+         "    env: {POINT: \"{{ x }}\"}\n";
+  queue_with(2);
+  server.control("config", {{"auto", auto_run(0.2)}});
+  const auto outcome = gkebuild(std::string("submit pair --sweep x=1,2,3 --image info=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const json kueue = server.control("kueue");
+  EXPECT_EQ(kueue["admissions"], 3) << kueue.dump();
+  EXPECT_EQ(kueue["max_admitted"], 1) << kueue.dump();  // 2 GPUs: one 2-node Job at a time, never half of one
+  const json services = server_list("/api/v1/namespaces/gpu-info/services");
+  ASSERT_EQ(services["items"].size(), 3u) << services.dump();
+  for (const auto& service : services["items"]) EXPECT_EQ(service["spec"]["clusterIP"], "None");
+  const json pods = server_list("/api/v1/namespaces/gpu-info/pods");
+  ASSERT_EQ(pods["items"].size(), 6u);
+  for (const auto& pod : pods["items"]) {
+    const std::string job = pod["metadata"]["labels"]["batch.kubernetes.io/job-name"];
+    EXPECT_EQ(pod["spec"]["subdomain"], job);
+    EXPECT_EQ(pod["spec"]["hostname"], job + "-" + pod["metadata"]["annotations"]["batch.kubernetes.io/job-completion-index"].get<std::string>());
+  }
+  const auto lines = results(only_run());
+  ASSERT_EQ(lines.size(), 6u);
+  std::map<int, int> per_rank;
+  for (const auto& line : lines) ++per_rank[line.value("node_rank", -1)];
+  EXPECT_EQ(per_rank, (std::map<int, int>{{0, 3}, {1, 3}}));
+  EXPECT_EQ(run_json(only_run())["jobs"][0]["nodes"], 2);
+  // delete takes the headless Services with the Jobs.
+  ASSERT_EQ(gkebuild("delete " + only_run().filename().string()).exit_code, 0);
+  EXPECT_TRUE(server_list("/api/v1/namespaces/gpu-info/services")["items"].empty());
+}
+
+// Queued provisioning: the queue's ClusterQueue has the ProvisioningRequest admission check.
+// Kueue reserves the quota and asks for both nodes of the Job at once (a ProvisioningRequest of
+// class queued-provisioning.gke.io, count 2); until GKE provisions them the status says so; then
+// the Job is admitted whole and runs.
+TEST_F(ServerSideQueueing, QueuedProvisioningWaitsForItsNodesThenRunsWhole) {
+  use_example("gpu-info");
+  std::ofstream(project.path() / "gkebuild.yaml", std::ios::app)
+      << "  pair:\n    image: info\n    accelerators: [nvidia-l4]\n    nodes: 2\n    provisioning: queued\n"
+         "    queue: gpu-queued\n";
+  server.control("kueue", {{"namespace", "gpu-info"}, {"queue", "gpu-queued"}, {"gpus", {{"nvidia-l4", 4}}},
+                           {"admission_check", "dws"}});
+  server.control("config", {{"auto", auto_run(0.1)}});
+  const auto outcome = gkebuild(std::string("submit pair --detach --image info=") + kPinned);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const std::string run = only_run().filename().string();
+  const std::string waiting = status_until(run, "nodes not provisioned yet");
+  EXPECT_NE(waiting.find("queued (Kueue: quota reserved; nodes not provisioned yet: admission check dws Pending: "
+                         "Waiting for resources."),
+            std::string::npos) << waiting;
+  const json requests = server_list("/apis/autoscaling.x-k8s.io/v1/namespaces/gpu-info/provisioningrequests");
+  ASSERT_EQ(requests["items"].size(), 1u) << requests.dump();
+  EXPECT_EQ(requests["items"][0]["spec"]["provisioningClassName"], "queued-provisioning.gke.io");
+  EXPECT_EQ(requests["items"][0]["spec"]["podSets"][0]["count"], 2);
+  EXPECT_EQ(server.control("kueue")["admissions"], 0);  // quota reserved, not admitted
+  server.control("kueue", {{"provision", true}});
+  const std::string done = status_until(run, "1/1 succeeded");
+  EXPECT_NE(done.find("1/1 succeeded"), std::string::npos) << done;
+  EXPECT_EQ(server.control("kueue")["admissions"], 1);
+}
+
 }  // namespace
 }  // namespace gkebuild::testing

@@ -94,6 +94,22 @@ TEST(JobProgress, SuspendedJobIsQueuedInKueue) {
   EXPECT_EQ(job.describe(), "pending");
 }
 
+// Queued provisioning: quota is reserved, but Kueue admits the Job only when GKE has made the
+// nodes its ProvisioningRequest asks for; until then the admission check says so.
+TEST(JobProgress, QuotaReservedJobWaitsForItsProvisioningRequest) {
+  JobProgress job{"train"};
+  update_from_job(job, json::parse(R"({"spec": {"suspend": true}, "status": {}})"));
+  const json workload = json::parse(R"({"status": {
+      "conditions": [{"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved"},
+                     {"type": "Admitted", "status": "False", "reason": "UnsatisfiedAdmissionChecks"}],
+      "admissionChecks": [{"name": "big-queued", "state": "Pending",
+                           "message": "Waiting for resources. Currently there are not enough resources available"}]}})");
+  update_from_workload(job, workload);
+  EXPECT_EQ(job.describe(), "pending: queued (Kueue: quota reserved; nodes not provisioned yet: admission check "
+                            "big-queued Pending: Waiting for resources. Currently there are not enough resources "
+                            "available)");
+}
+
 TEST(JobProgress, PendingPodSaysWhyItWaits) {
   JobProgress job{"train"};
   PodProgress& pod = job.pods["train-abc"];
@@ -209,15 +225,35 @@ TEST(ResultLines, CarryTheJobsSweepPointAndAccelerator) {
   record.jobs = {gpu_job, cpu_job};
   RecordWriter writer(dir.path(), record);
   const std::string line = R"({"schema":"gkebuild.workload.v1","workload":"train","metric":"loss","value":0.5,"unit":""})";
-  writer.log_line("train-0", line);
-  writer.result_line("train-1", line);
+  writer.log_line("train-0", line, -1);
+  writer.result_line("train-1", line, 3);  // a completion index of a one-node Job: no node_rank
   const auto results = runrecord::read_results(dir.path());
   ASSERT_EQ(results.lines.size(), 2u);
+  EXPECT_FALSE(results.lines[1].line.contains("node_rank"));
   EXPECT_EQ(results.lines[0].line["parameters"], gpu_job.parameters);
   EXPECT_EQ(results.lines[0].line["accelerator"], "nvidia-l4");
   EXPECT_EQ(results.lines[1].line["parameters"], cpu_job.parameters);
   EXPECT_TRUE(results.lines[1].line["accelerator"].is_null());
   EXPECT_EQ(results.lines[1].job, "train-1");
+}
+
+// A multi-node Job's result lines say which node (pod) printed them.
+TEST(ResultLines, OfAMultiNodeJobCarryTheNodeRank) {
+  gkebuild::testing::TempDir dir;
+  std::filesystem::create_directories(dir / "logs");
+  runrecord::RunRecord record;
+  runrecord::JobRecord job;
+  job.name = "ddp-0";
+  job.nodes = 2;
+  record.jobs = {job};
+  RecordWriter writer(dir.path(), record);
+  const std::string line = R"({"schema":"gkebuild.workload.v1","workload":"train","metric":"loss","value":0.5,"unit":""})";
+  writer.log_line("ddp-0", line, 1);
+  writer.result_line("ddp-0", line, 0);
+  const auto results = runrecord::read_results(dir.path());
+  ASSERT_EQ(results.lines.size(), 2u);
+  EXPECT_EQ(results.lines[0].line["node_rank"], 1);
+  EXPECT_EQ(results.lines[1].line["node_rank"], 0);
 }
 
 TEST(SweepOverrides, ReplaceOrAddAxesTypedAsYaml) {

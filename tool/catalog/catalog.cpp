@@ -1,8 +1,27 @@
 #include "catalog/catalog.h"
 
+#include <algorithm>
+
 #include "base/suggest.h"
 
 namespace gkebuild::catalog {
+
+namespace {
+std::string region_of(const std::string& zone) { return zone.substr(0, zone.rfind('-')); }
+}  // namespace
+
+bool Zones::lacks(const std::string& zone) const {
+  const std::string region = region_of(zone);
+  return std::find(regions.begin(), regions.end(), region) != regions.end() &&
+         std::find(list.begin(), list.end(), zone) == list.end();
+}
+
+std::vector<std::string> Zones::in_region(const std::string& region) const {
+  std::vector<std::string> out;
+  for (const auto& zone : list)
+    if (region_of(zone) == region) out.push_back(zone);
+  return out;
+}
 
 std::string Accelerator::compute_capability() const {
   return std::to_string(compute_major) + "." + std::to_string(compute_minor);

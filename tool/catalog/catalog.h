@@ -27,6 +27,20 @@ struct Price {
   std::string date;      // when (YYYY-MM-DD)
 };
 
+// The zones that offer a GPU, as far as the catalog's source knows.
+struct Zones {
+  std::vector<std::string> list;     // "us-central1-a", …
+  std::vector<std::string> regions;  // regions whose zones `list` covers completely
+  std::string source;
+  std::string date;                  // when the source was read (YYYY-MM or YYYY-MM-DD)
+  std::string note;                  // why there is no list, when there is none
+
+  // Whether `zone` is known to lack the GPU: its region is covered and the zone is not listed.
+  bool lacks(const std::string& zone) const;
+  // The listed zones of `region`.
+  std::vector<std::string> in_region(const std::string& region) const;
+};
+
 struct Accelerator {
   std::string label;       // cloud.google.com/gke-accelerator value
   std::string short_name;  // for object and file names: "t4", "a100-80gb"
@@ -43,6 +57,7 @@ struct Accelerator {
   std::map<std::string, double> peak_tflops;  // "fp32", "tf32", "fp16", "bf16"…, dense
   std::string peak_source;
   std::string notes;
+  Zones zones;
 
   // "7.5"
   std::string compute_capability() const;

@@ -60,6 +60,23 @@ void parse_peak(const Document& doc, const YAML::Node& node, const std::string& 
   }
 }
 
+Zones parse_zones(const Document& doc, const YAML::Node& node, const std::string& what) {
+  Fields fields(doc, node, what, {"list", "regions", "source", "date", "note"});
+  Zones zones;
+  zones.note = fields.string("note", "");
+  if (!zones.note.empty() && !fields.has("list")) return zones;
+  zones.list = fields.strings("list");
+  zones.regions = fields.strings("regions");
+  zones.source = fields.required_string("source");
+  zones.date = fields.required_string("date");
+  static const std::regex date_pattern("[0-9]{4}-[0-9]{2}(-[0-9]{2})?");
+  if (!std::regex_match(zones.date, date_pattern)) doc.fail(fields.get("date"), what + ".date: expected YYYY-MM or YYYY-MM-DD");
+  static const std::regex zone("[a-z]+-[a-z]+[0-9]+-[a-z]");
+  for (std::size_t i = 0; i < zones.list.size(); ++i)
+    if (!std::regex_match(zones.list[i], zone)) doc.fail(fields.get("list")[i], what + ".list: '" + zones.list[i] + "' is not a zone");
+  return zones;
+}
+
 void parse_capability(const Fields& fields, Accelerator& accelerator) {
   static const std::regex capability("([0-9]+)\\.([0-9]+)");
   const std::string text = fields.required_string("computeCapability");
@@ -76,7 +93,7 @@ void parse_capability(const Fields& fields, Accelerator& accelerator) {
 Accelerator parse_accelerator(const Document& doc, const YAML::Node& node, size_t index) {
   Fields fields(doc, node, "accelerators[" + std::to_string(index) + "]",
                 {"label", "shortName", "gpu", "computeCapability", "cudaArch", "memoryGiB",
-                 "machineTypes", "migProfiles", "prices", "peakTflops", "notes"});
+                 "machineTypes", "migProfiles", "prices", "peakTflops", "notes", "zones"});
   Accelerator accelerator;
   accelerator.label = fields.required_string("label");
   accelerator.short_name = fields.required_string("shortName");
@@ -93,6 +110,8 @@ Accelerator parse_accelerator(const Document& doc, const YAML::Node& node, size_
   parse_prices(doc, fields.required("prices"), fields.name("prices"), accelerator);
   if (fields.has("peakTflops")) parse_peak(doc, fields.get("peakTflops"), fields.name("peakTflops"), accelerator);
   accelerator.notes = fields.string("notes", "");
+  // Optional for other catalogs (tests, reports); the built-in one has zones or a note for every GPU.
+  if (fields.has("zones")) accelerator.zones = parse_zones(doc, fields.get("zones"), fields.name("zones"));
   return accelerator;
 }
 

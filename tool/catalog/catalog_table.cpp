@@ -64,6 +64,11 @@ void write_accelerator(std::ostream& out, const Accelerator& a) {
       << "    a.price_note = " << literal(a.price_note) << ";\n";
   for (const auto& [precision, tflops] : a.peak_tflops)
     out << "    a.peak_tflops[" << literal(precision) << "] = " << number(tflops) << ";\n";
+  for (const auto& zone : a.zones.list) out << "    a.zones.list.push_back(" << literal(zone) << ");\n";
+  for (const auto& region : a.zones.regions) out << "    a.zones.regions.push_back(" << literal(region) << ");\n";
+  out << "    a.zones.source = " << literal(a.zones.source) << ";\n"
+      << "    a.zones.date = " << literal(a.zones.date) << ";\n"
+      << "    a.zones.note = " << literal(a.zones.note) << ";\n";
   out << "    a.peak_source = " << literal(a.peak_source) << ";\n"
       << "    a.notes = " << literal(a.notes) << ";\n  }\n";
 }

@@ -11,6 +11,7 @@
 #include "cluster/gcloud_commands.h"
 #include "cluster/terraform.h"
 #include "cluster/up_down.h"
+#include "cluster/zones.h"
 #include "project/project.h"
 #include "submit/cluster.h"
 #include "submit/cluster_check.h"
@@ -42,8 +43,10 @@ std::pair<project::Project, project::GkeCluster> described_cluster(const Project
 int render(const ClusterFlags& flags) {
   const auto [project, cluster] = described_cluster(flags.project);
   const std::string file = project.file.filename().string();
-  std::cout << (flags.format == "terraform" ? cluster::terraform_module(cluster, file)
-                                            : cluster::gcloud_script(cluster, file));
+  for (const auto& line : cluster::zone_warnings(cluster, catalog::Catalog::builtin())) std::cerr << line << "\n";
+  const auto bucket = cluster::bucket_access(project);
+  std::cout << (flags.format == "terraform" ? cluster::terraform_module(cluster, file, bucket)
+                                            : cluster::gcloud_script(cluster, file, bucket));
   return kExitSuccess;
 }
 
@@ -52,6 +55,7 @@ int up_or_down(const ClusterFlags& flags, bool up) {
   cluster::UpDownOptions options;
   options.dry_run = flags.dry_run;
   options.out = &std::cout;
+  options.bucket = cluster::bucket_access(project);
   (up ? cluster::cluster_up : cluster::cluster_down)(cluster, options);
   return kExitSuccess;
 }

@@ -73,6 +73,15 @@ Node stand_in_node(const project::GpuPool& pool) {
   node.labels[kPoolLabel] = pool.name;
   node.labels["cloud.google.com/gke-accelerator-count"] = std::to_string(pool.gpus_per_node);
   if (pool.spot) node.labels["cloud.google.com/gke-spot"] = "true";
+  // The labels GKE gives flex-start (and queued) nodes and those of a specific reservation,
+  // which the Jobs select (gke-scarce-gpus-and-multinode.md 1.3, 3; see the README's assumptions).
+  if (project::is_flex(pool.provisioning)) node.labels["cloud.google.com/gke-flex-start"] = "true";
+  if (!pool.reservation.empty()) {
+    const auto slash = pool.reservation.rfind('/');
+    node.labels["cloud.google.com/reservation-name"] = pool.reservation.substr(slash == std::string::npos ? 0 : slash + 1);
+    if (slash != std::string::npos)
+      node.labels["cloud.google.com/reservation-project"] = pool.reservation.substr(9, pool.reservation.find('/', 9) - 9);
+  }
   if (pool.driver != project::GpuDriver::Installer)
     node.labels[kDriverVersionLabel] = pool.driver == project::GpuDriver::Latest ? "latest" : "default";
   if (!pool.sharing.empty()) {

@@ -35,7 +35,43 @@ std::string driver_version(project::GpuDriver driver) {
   return "default";
 }
 
+// Flex-start (and queued provisioning) and reservation affinity, as GKE's recipes write them.
+Argv provisioning_flags(const GpuPool& pool) {
+  Argv args;
+  if (project::is_flex(pool.provisioning)) args.push_back("--flex-start");
+  if (pool.provisioning == project::Provisioning::Queued) args.push_back("--enable-queued-provisioning");
+  if (pool.max_run_seconds > 0) args.push_back("--max-run-duration=" + std::to_string(pool.max_run_seconds) + "s");
+  if (project::is_flex(pool.provisioning)) args.push_back("--reservation-affinity=none");
+  if (!pool.reservation.empty()) {
+    args.push_back("--reservation-affinity=specific");
+    args.push_back("--reservation=" + pool.reservation);
+  }
+  return args;
+}
+
 }  // namespace
+
+std::string location_policy(const GpuPool& pool) {
+  // ANY: whichever zone has capacity (or an unused reservation), fewer Spot preemptions;
+  // BALANCED spreads on-demand nodes.
+  const bool any = pool.spot || project::is_flex(pool.provisioning) || !pool.reservation.empty();
+  return any ? "ANY" : "BALANCED";
+}
+
+std::optional<BucketAccess> bucket_access(const project::Project& project) {
+  if (!project.gcs || !project.cluster.gke) return std::nullopt;
+  const std::string account = project.cluster.service_account.empty() ? "default" : project.cluster.service_account;
+  return BucketAccess{project.gcs->bucket, project.gcs->read_only, project.cluster.namespace_name, account};
+}
+
+Argv bind_bucket(const GkeCluster& cluster, const BucketAccess& access, const std::string& project_number) {
+  return {"storage", "buckets", "add-iam-policy-binding", "gs://" + access.bucket,
+          "--member=principal://iam.googleapis.com/projects/" + project_number +
+              "/locations/global/workloadIdentityPools/" + cluster.workload_pool() + "/subject/ns/" +
+              access.namespace_name + "/sa/" + access.service_account,
+          // objectUser writes too (gcsfuse docs: read-write needs uniform bucket-level access).
+          std::string("--role=roles/storage.") + (access.read_only ? "objectViewer" : "objectUser")};
+}
 
 std::string accelerator_flag(const GpuPool& pool) {
   // gpu-driver-version is always written: gcloud and the provider disagree on what its absence means.
@@ -58,6 +94,11 @@ Argv create_cluster(const GkeCluster& cluster) {
     args.push_back("--num-nodes=" + std::to_string(cluster.admin_nodes));
     // Scale-down of idle GPU nodes sooner than the balanced profile.
     args.push_back("--autoscaling-profile=optimize-utilization");
+    if (cluster.gcs_fuse) {
+      // --addons enables only what it lists: the defaults stay on by being listed too.
+      args.push_back("--addons=HttpLoadBalancing,HorizontalPodAutoscaling,GcsFuseCsiDriver");
+      args.push_back("--workload-pool=" + cluster.workload_pool());
+    }
   }
   args.push_back(labels());
   return args;
@@ -70,12 +111,16 @@ Argv create_pool(const GkeCluster& cluster, const GpuPool& pool) {
   args.push_back("--machine-type=" + pool.machine_type);
   args.push_back("--accelerator=" + accelerator_flag(pool));
   if (pool.spot) args.push_back("--spot");
+  append(args, provisioning_flags(pool));
   args.push_back("--num-nodes=" + std::to_string(pool.min_nodes));
   args.push_back("--enable-autoscaling");
   args.push_back("--total-min-nodes=" + std::to_string(pool.min_nodes));
   args.push_back("--total-max-nodes=" + std::to_string(pool.max_nodes));
-  // ANY: whichever zone has capacity, fewer Spot preemptions; BALANCED spreads on-demand nodes.
-  args.push_back(std::string("--location-policy=") + (pool.spot ? "ANY" : "BALANCED"));
+  args.push_back("--location-policy=" + location_policy(pool));
+  if (project::is_flex(pool.provisioning)) args.push_back("--no-enable-autorepair");  // as GKE's flex-start recipes
+  if (pool.gvnic) args.push_back("--enable-gvnic");
+  if (pool.compact) args.push_back("--placement-type=COMPACT");
+  if (pool.gke_metadata) args.push_back("--workload-metadata=GKE_METADATA");
   std::vector<std::string> taints;
   for (const auto& taint : pool.taints) taints.push_back(taint.key + "=" + taint.value + ":" + taint.effect);
   if (!taints.empty()) args.push_back("--node-taints=" + joined(taints));
@@ -139,7 +184,19 @@ std::string shell_line(const Argv& args) {
   return out;
 }
 
-std::string gcloud_script(const GkeCluster& cluster, const std::string& project_file) {
+std::string bucket_binding_lines(const GkeCluster& cluster, const BucketAccess& access) {
+  // The member names the project by number, which only GCP knows: the script asks for it.
+  std::string binding = script_lines(bind_bucket(cluster, access, "PROJECT_NUMBER"));
+  binding.replace(binding.find("PROJECT_NUMBER"), 14, "\"$project_number\"");
+  return comment_line("Workload Identity: the Jobs' ServiceAccount " + access.namespace_name + "/" +
+                      access.service_account + " gets the bucket " + access.bucket +
+                      (access.read_only ? " (read)." : " (read and write).")) +
+         "project_number=$(gcloud projects describe " + quoted(cluster.gcp_project) +
+         " --format='value(projectNumber)')\n" + binding;
+}
+
+std::string gcloud_script(const GkeCluster& cluster, const std::string& project_file,
+                          const std::optional<BucketAccess>& bucket) {
   std::string out = "#!/bin/sh\n" +
                     comment_line("GKE cluster " + cluster.name + " of " + project_file +
                                  ", rendered by `gkebuild cluster render`.") +
@@ -149,6 +206,7 @@ std::string gcloud_script(const GkeCluster& cluster, const std::string& project_
   for (const auto& pool : cluster.pools) out += "\n" + script_lines(create_pool(cluster, pool));
   out += "\ngcloud container clusters get-credentials " + quoted(cluster.name) + " --project=" +
          quoted(cluster.gcp_project) + " --location=" + quoted(cluster.location) + "\n";
+  if (bucket) out += "\n" + bucket_binding_lines(cluster, *bucket);
   return out;
 }
 

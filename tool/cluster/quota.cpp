@@ -59,7 +59,9 @@ std::vector<std::string> quota_warnings(const project::GkeCluster& cluster, cons
   for (const auto& pool : cluster.pools) {
     add(all, pool);
     const std::string metric = family_metric(pool.accelerator);
-    if (!metric.empty()) add(regional[(pool.spot ? "PREEMPTIBLE_" : "") + metric], pool);
+    // Flex-start (and queued) nodes use the preemptible GPU quota, as Spot does (GKE flex-start how-to).
+    const bool preemptible = pool.spot || project::is_flex(pool.provisioning);
+    if (!metric.empty()) add(regional[(preemptible ? "PREEMPTIBLE_" : "") + metric], pool);
   }
   std::vector<std::string> lines;
   auto check = [&](const json& answer, const std::string& metric, const Need& need, const std::string& where) {

@@ -135,7 +135,73 @@ void write_cluster(HclWriter& hcl, const GkeCluster& cluster) {
     hcl.attribute("autoscaling_profile", quoted("OPTIMIZE_UTILIZATION"));
     hcl.close();
   }
+  if (cluster.gcs_fuse && !cluster.autopilot) {  // Autopilot has both already
+    hcl.open("workload_identity_config");
+    hcl.attribute("workload_pool", quoted(cluster.workload_pool()));
+    hcl.close();
+    hcl.open("addons_config");
+    hcl.open("gcs_fuse_csi_driver_config");
+    hcl.attribute("enabled", "true");
+    hcl.close();
+    hcl.close();
+  }
   hcl.close();
+}
+
+void write_bucket_access(HclWriter& hcl, const GkeCluster& cluster, const BucketAccess& access) {
+  hcl.blank();
+  hcl.comment("storage.gcs: the Jobs' ServiceAccount " + access.namespace_name + "/" + access.service_account +
+              " gets the bucket through Workload Identity.");
+  hcl.open("data \"google_project\" \"project\"");
+  hcl.attribute("project_id", quoted(cluster.gcp_project));
+  hcl.close();
+  hcl.blank();
+  const Argv binding = bind_bucket(cluster, access, "PROJECT_NUMBER");
+  std::string member = quoted(binding[4].substr(std::string("--member=").size()));
+  member.replace(member.find("PROJECT_NUMBER"), 14, "${data.google_project.project.number}");
+  hcl.open("resource \"google_storage_bucket_iam_member\" \"jobs\"");
+  hcl.attribute("bucket", quoted(access.bucket));
+  hcl.attribute("role", quoted(binding[5].substr(std::string("--role=").size())));
+  hcl.attribute("member", member);
+  hcl.close();
+}
+
+void write_gke_metadata(HclWriter& hcl) {
+  hcl.open("workload_metadata_config");
+  hcl.attribute("mode", quoted("GKE_METADATA"));
+  hcl.close();
+}
+
+void write_reservation_affinity(HclWriter& hcl, const GpuPool& pool) {
+  if (!project::is_flex(pool.provisioning) && pool.reservation.empty()) return;
+  hcl.open("reservation_affinity");
+  if (pool.reservation.empty()) {
+    hcl.attribute("consume_reservation_type", quoted("NO_RESERVATION"));
+  } else {
+    hcl.attribute("consume_reservation_type", quoted("SPECIFIC_RESERVATION"));
+    hcl.attribute("key", quoted("compute.googleapis.com/reservation-name"));
+    hcl.attribute("values", string_list({pool.reservation}));
+  }
+  hcl.close();
+}
+
+// The pool-level blocks of flex-start, queued provisioning and compact placement.
+void write_pool_scheduling(HclWriter& hcl, const GpuPool& pool) {
+  if (project::is_flex(pool.provisioning)) {
+    hcl.open("management");
+    hcl.attribute("auto_repair", "false");
+    hcl.close();
+  }
+  if (pool.provisioning == project::Provisioning::Queued) {
+    hcl.open("queued_provisioning");
+    hcl.attribute("enabled", "true");
+    hcl.close();
+  }
+  if (pool.compact) {
+    hcl.open("placement_policy");
+    hcl.attribute("type", quoted("COMPACT"));
+    hcl.close();
+  }
 }
 
 void write_admin_pool(HclWriter& hcl, const GkeCluster& cluster) {
@@ -150,6 +216,7 @@ void write_admin_pool(HclWriter& hcl, const GkeCluster& cluster) {
   hcl.open("node_config");
   hcl.attribute("machine_type", quoted(cluster.admin_machine_type));
   hcl.attribute("resource_labels", created_by_labels());
+  if (cluster.gcs_fuse) write_gke_metadata(hcl);
   hcl.close();
   hcl.close();
 }
@@ -184,12 +251,22 @@ void write_gpu_pool(HclWriter& hcl, const GkeCluster& cluster, const GpuPool& po
   hcl.open("autoscaling");
   hcl.attribute("total_min_node_count", std::to_string(pool.min_nodes));
   hcl.attribute("total_max_node_count", std::to_string(pool.max_nodes));
-  hcl.attribute("location_policy", quoted(pool.spot ? "ANY" : "BALANCED"));
+  hcl.attribute("location_policy", quoted(location_policy(pool)));
   hcl.close();
+  write_pool_scheduling(hcl, pool);
   hcl.open("node_config");
   hcl.attribute("machine_type", quoted(pool.machine_type));
   hcl.attribute("spot", pool.spot ? "true" : "false");
+  if (project::is_flex(pool.provisioning)) hcl.attribute("flex_start", "true");
+  if (pool.max_run_seconds > 0) hcl.attribute("max_run_duration", quoted(std::to_string(pool.max_run_seconds) + "s"));
   hcl.attribute("resource_labels", created_by_labels());
+  write_reservation_affinity(hcl, pool);
+  if (pool.gvnic) {
+    hcl.open("gvnic");
+    hcl.attribute("enabled", "true");
+    hcl.close();
+  }
+  if (pool.gke_metadata) write_gke_metadata(hcl);
   for (const auto& taint : pool.taints) {
     hcl.open("taint");
     hcl.attribute("key", quoted(taint.key));
@@ -204,7 +281,8 @@ void write_gpu_pool(HclWriter& hcl, const GkeCluster& cluster, const GpuPool& po
 
 }  // namespace
 
-std::string terraform_module(const GkeCluster& cluster, const std::string& project_file) {
+std::string terraform_module(const GkeCluster& cluster, const std::string& project_file,
+                             const std::optional<BucketAccess>& bucket) {
   HclWriter hcl;
   hcl.comment("GKE cluster " + cluster.name + " of " + project_file + ", rendered by `gkebuild cluster render`.");
   hcl.open("terraform");
@@ -218,6 +296,7 @@ std::string terraform_module(const GkeCluster& cluster, const std::string& proje
     write_admin_pool(hcl, cluster);
     for (const auto& pool : cluster.pools) write_gpu_pool(hcl, cluster, pool);
   }
+  if (bucket) write_bucket_access(hcl, cluster, *bucket);
   return hcl.text();
 }
 

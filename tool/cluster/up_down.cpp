@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "cluster/quota.h"
+#include "cluster/zones.h"
 
 namespace gkebuild::cluster {
 namespace {
@@ -84,20 +85,39 @@ void warn_about_quota(const GkeCluster& cluster, const UpDownOptions& options) {
     *options.out << line << "\n";
 }
 
+// Before anything is created: the catalog's warnings, then gcloud's own list of the zones
+// that offer each GPU, for the pools still to make. A listing refused (permissions) is a note.
+void check_zones(const GkeCluster& cluster, const UpDownOptions& options, const std::map<std::string, json>& existing) {
+  for (const auto& line : zone_warnings(cluster, catalog::Catalog::builtin())) *options.out << line << "\n";
+  std::vector<const project::GpuPool*> to_create;
+  for (const auto& pool : cluster.pools)
+    if (!existing.contains(pool.name)) to_create.push_back(&pool);
+  if (to_create.empty()) return;
+  const GcloudResult listed = options.gcloud(list_accelerator_types(cluster));
+  if (listed.exit_code != 0) {
+    *options.out << "accelerator zones not checked: " << gcloud_message(listed) << "\n";
+    return;
+  }
+  const json types = json::parse(listed.out, nullptr, false);
+  for (const auto* pool : to_create)
+    if (const std::string problem = live_zone_problem(cluster, *pool, types); !problem.empty())
+      throw Error(ErrorKind::kFailed, problem);
+}
+
 }  // namespace
 
 void cluster_up(const GkeCluster& cluster, const UpDownOptions& options) {
   const auto existing = describe(cluster, options);
   warn_about_quota(cluster, options);
   std::map<std::string, json> pools;
-  if (!existing) {
-    perform(options, create_cluster(cluster));
-  } else {
+  if (existing) {
     *options.out << "cluster " << cluster.name << " exists in " << cluster.gcp_project << " (" << cluster.location
                  << ")\n";
     if (!cluster.autopilot)
       for (const auto& pool : run_json(options, list_pools(cluster))) pools[pool.value("name", "")] = pool;
   }
+  check_zones(cluster, options, pools);
+  if (!existing) perform(options, create_cluster(cluster));
   for (const auto& pool : cluster.pools) {
     if (auto found = pools.find(pool.name); found != pools.end()) note_existing_pool(options, pool, found->second);
     else perform(options, create_pool(cluster, pool));
@@ -105,6 +125,8 @@ void cluster_up(const GkeCluster& cluster, const UpDownOptions& options) {
   if (!options.dry_run)
     *options.out << "cluster " << cluster.name << " is up; kubectl credentials: gcloud container clusters get-credentials "
                  << cluster.name << " --project=" << cluster.gcp_project << " --location=" << cluster.location << "\n";
+  // Granting a bucket is the bucket owner's call: printed, not run.
+  if (options.bucket) *options.out << "\n" << bucket_binding_lines(cluster, *options.bucket);
 }
 
 void cluster_down(const GkeCluster& cluster, const UpDownOptions& options) {

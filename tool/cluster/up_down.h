@@ -5,6 +5,7 @@
 
 #include <ostream>
 
+#include "cluster/gcloud_commands.h"
 #include "cluster/gcloud_runner.h"
 #include "project/project.h"
 
@@ -14,6 +15,7 @@ struct UpDownOptions {
   bool dry_run = false;  // describe and list, print what would be created or deleted, change nothing
   std::ostream* out = nullptr;
   GcloudRunner gcloud = run_gcloud;
+  std::optional<BucketAccess> bucket;  // storage.gcs: up ends with the IAM binding to run
 };
 
 // A failing gcloud (no account, quota, a refused create) is an Error (kFailed) with its message.

@@ -45,8 +45,10 @@ RuntimeInputs inputs_for(const ContainerSpec& spec, const UnpackedImage& image, 
   in.process.cwd = !spec.working_dir.empty() ? spec.working_dir : config.working_dir.empty() ? "/" : config.working_dir;
   in.process.user = resolve_user(config.user, image.rootfs);
   in.rootfs = rootfs;
-  in.hostname = spec.name.substr(0, 63);
+  in.hostname = (spec.hostname.empty() ? spec.name : spec.hostname).substr(0, 63);
   in.host_network = spec.host_network;
+  in.network_namespace = spec.network_namespace;
+  in.hosts_file = spec.hosts_file;
   if (spec.host_network) in.host_network_files = existing_host_network_files();
   in.limits = spec.limits;
   if (spec.gpus) in.gpu = find_host_gpu();

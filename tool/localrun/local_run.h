@@ -29,6 +29,11 @@ struct ContainerSpec {
   std::string runtime;      // "runc", "crun" or a path; empty: runc, else crun, from PATH
   // Hardening: a network namespace of its own unless host_network, and the Job's limits.
   bool host_network = false;
+  // A multi-node Job's container: join this network namespace (SharedNetwork::path()) instead
+  // of one of its own, with this file as its /etc/hosts (read-only) and this host name.
+  std::filesystem::path network_namespace;
+  std::filesystem::path hosts_file;
+  std::string hostname;  // empty: the container name
   ResourceLimits limits;
   // Set (from a SIGINT handler, another thread…) to stop the container: it gets SIGTERM,
   // SIGKILL after stop_grace, and is deleted; the result's reason is then "Stopped".

@@ -51,11 +51,14 @@ json default_mounts() {
   });
 }
 
-json namespaces(bool host_network) {
+json namespaces(const RuntimeInputs& inputs) {
   // Without a network namespace the container uses the host's network, as hostNetwork would.
   json out = json::array();
   for (const char* type : {"pid", "ipc", "uts", "mount"}) out.push_back({{"type", type}});
-  if (!host_network) out.push_back({{"type", "network"}});
+  if (inputs.host_network) return out;
+  json network = {{"type", "network"}};
+  if (!inputs.network_namespace.empty()) network["path"] = inputs.network_namespace.string();
+  out.push_back(std::move(network));
   return out;
 }
 
@@ -91,7 +94,7 @@ void add_gpu(const HostGpu& gpu, json& mounts, json& devices, json& allowed) {
 json linux_section(const RuntimeInputs& inputs, json devices, json allowed) {
   return {{"resources", resources(inputs.limits, std::move(allowed))},
           {"devices", std::move(devices)},
-          {"namespaces", namespaces(inputs.host_network)},
+          {"namespaces", namespaces(inputs)},
           {"maskedPaths",
            {"/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list",
             "/proc/timer_stats", "/proc/sched_debug", "/sys/firmware", "/proc/scsi"}},
@@ -124,6 +127,8 @@ json runtime_spec(const RuntimeInputs& inputs) {
   json mounts = default_mounts();
   if (inputs.host_network)
     for (const auto& file : inputs.host_network_files) mounts.push_back(read_only_bind(file.string(), file.string()));
+  if (!inputs.host_network && !inputs.hosts_file.empty())
+    mounts.push_back(read_only_bind(inputs.hosts_file.string(), "/etc/hosts"));
   json devices = json::array();
   json allowed = json::array({{{"allow", false}, {"access", "rwm"}}});
   add_gpu(inputs.gpu, mounts, devices, allowed);

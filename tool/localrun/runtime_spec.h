@@ -47,6 +47,10 @@ struct RuntimeInputs {
   // Host files bind-mounted read-only at the same path (/etc/resolv.conf, /etc/hosts) when the
   // container shares the host's network, so that it resolves names like the host.
   std::vector<std::filesystem::path> host_network_files;
+  // Not host_network: a network namespace to join (empty: a new one), and a file bind-mounted
+  // read-only at /etc/hosts (empty: the image's).
+  std::filesystem::path network_namespace;
+  std::filesystem::path hosts_file;
   ResourceLimits limits;
   HostGpu gpu;  // empty: no GPU passed through
 };

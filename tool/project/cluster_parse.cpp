@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <tuple>
 
 #include "base/printable.h"
 #include "base/suggest.h"
@@ -22,7 +23,8 @@ const std::vector<std::string> kGkeKeys{"name",          "gcpProject", "location
                                         "autopilot",     "adminPool",  "gpuPools",      "computeClass"};
 const std::vector<std::string> kPoolKeys{"accelerator", "machineType", "gpusPerNode", "minNodes",      "maxNodes",
                                          "spot",        "taints",      "gpuDriver",   "sharing",       "clientsPerGpu",
-                                         "migPartition"};
+                                         "migPartition", "provisioning", "reservation", "maxRunDuration", "gvnic",
+                                         "compact"};
 
 // The settings every pool starts from: gpuPools' own keys, then each pool's.
 struct PoolDefaults {
@@ -138,11 +140,51 @@ void read_sharing(const Fields& fields, const catalog::Accelerator& accelerator,
 }
 
 // The GPU taint GKE adds only when a CPU pool existed first (a pool created in parallel may
-// come up without it), written explicitly; spot pools also keep on-demand Jobs off.
-std::vector<Taint> default_taints(bool spot) {
+// come up without it), written explicitly; spot and flex-start pools also keep on-demand Jobs
+// off (GKE taints queued-provisioning nodes itself, cloud.google.com/gke-queued).
+std::vector<Taint> default_taints(Provisioning provisioning) {
   std::vector<Taint> taints{{"nvidia.com/gpu", "present", "NoSchedule"}};
-  if (spot) taints.push_back({"cloud.google.com/gke-spot", "true", "NoSchedule"});
+  if (provisioning == Provisioning::Spot) taints.push_back({"cloud.google.com/gke-spot", "true", "NoSchedule"});
+  if (provisioning == Provisioning::FlexStart)
+    taints.push_back({"cloud.google.com/gke-flex-start", "true", "NoSchedule"});
   return taints;
+}
+
+// A pool's provisioning, reservation and run-time limit; spot: true is provisioning: spot.
+void read_pool_provisioning(const Fields& fields, GpuPool& pool) {
+  const Document& doc = fields.document();
+  const bool spot = fields.boolean("spot", false);
+  const std::string text = fields.string("provisioning", spot ? "spot" : "on-demand");
+  const auto provisioning = parse_provisioning(text);
+  if (!provisioning)
+    doc.fail(fields.get("provisioning"), fields.name("provisioning") + ": expected on-demand, spot, flex-start or queued, got '" +
+                                             printable(text) + "'" +
+                                             did_you_mean(text, {"on-demand", "spot", "flex-start", "queued"}));
+  if (spot && *provisioning != Provisioning::Spot)
+    doc.fail(fields.get("spot"), fields.name("spot") + ": spot: true is provisioning: spot, but provisioning says " + text);
+  pool.provisioning = *provisioning;
+  pool.spot = pool.provisioning == Provisioning::Spot;
+  if (is_flex(pool.provisioning) && !fields.has("minNodes")) pool.min_nodes = 0;
+  if (is_flex(pool.provisioning) && pool.min_nodes > 0)
+    doc.fail(fields.get(fields.has("minNodes") ? "minNodes" : "provisioning"),
+             fields.what() + ": a " + text + " pool starts at zero nodes (minNodes 0); GKE adds nodes when it finds capacity");
+  pool.reservation = fields.string("reservation", "");
+  if (fields.has("reservation") && pool.provisioning != Provisioning::OnDemand)
+    doc.fail(fields.get("reservation"), fields.name("reservation") + ": only on-demand pools consume a reservation");
+  if (fields.has("reservation") && !is_reservation(pool.reservation))
+    doc.fail(fields.get("reservation"), fields.name("reservation") + ": '" + printable(pool.reservation) +
+                                            "' is neither a reservation name nor projects/PROJECT/reservations/NAME");
+  if (!fields.has("maxRunDuration")) return;
+  if (pool.provisioning != Provisioning::FlexStart)
+    doc.fail(fields.get("maxRunDuration"), fields.name("maxRunDuration") + ": only flex-start pools take it (queued "
+                                                                            "nodes live as long as their request asks)");
+  const YAML::Node node = fields.get("maxRunDuration");
+  const auto seconds = yamlfile::resolve_scalar(node) == yamlfile::ScalarKind::Integer
+                           ? std::optional<long long>(yamlfile::as_integer(doc, node, fields.name("maxRunDuration")))
+                           : parse_duration(yamlfile::as_string(doc, node, fields.name("maxRunDuration")));
+  if (!seconds || *seconds <= 0 || *seconds > 7 * 86400)
+    doc.fail(node, fields.name("maxRunDuration") + ": expected a duration up to 7d (seconds, or such as 24h)");
+  pool.max_run_seconds = *seconds;
 }
 
 GpuPool parse_pool(const Document& doc, const YAML::Node& key, const YAML::Node& value, const PoolDefaults& defaults,
@@ -158,40 +200,75 @@ GpuPool parse_pool(const Document& doc, const YAML::Node& key, const YAML::Node&
   pool.min_nodes = defaults.min_nodes;
   pool.max_nodes = defaults.max_nodes;
   read_node_counts(fields, pool.min_nodes, pool.max_nodes);
-  pool.spot = fields.boolean("spot", false);
-  pool.taints = fields.has("taints") ? parse_taints(fields) : defaults.taints.value_or(default_taints(pool.spot));
+  read_pool_provisioning(fields, pool);
+  pool.gvnic = fields.boolean("gvnic", false);
+  pool.compact = fields.boolean("compact", false);
+  pool.taints = fields.has("taints") ? parse_taints(fields) : defaults.taints.value_or(default_taints(pool.provisioning));
   pool.driver = parse_driver(fields, defaults.driver, installer);
   read_sharing(fields, accelerator, pool);
   return pool;
 }
 
-// One pool per accelerator and provisioning (spot or on-demand) the experiments use, with
-// the smallest machine type that holds the most GPUs one of their Jobs asks for.
+// What the experiments ask of one derived pool.
+struct PoolNeeds {
+  int gpus = 1;       // the most GPUs one Job's pod asks for
+  int nodes = 1;      // the most nodes one Job spans
+  bool multi_node = false;
+  bool compact = false;
+};
+
+// "l4", "l4-spot", "h100-flex", "a100-queued", "h100-res-NAME" (a pool name is at most 40 characters).
+std::string derived_pool_name(const catalog::Accelerator& accelerator, Provisioning provisioning,
+                              const std::string& reservation) {
+  std::string name = accelerator.short_name;
+  if (provisioning == Provisioning::Spot) name += "-spot";
+  if (provisioning == Provisioning::FlexStart) name += "-flex";
+  if (provisioning == Provisioning::Queued) name += "-queued";
+  if (!reservation.empty()) name += "-res-" + reservation.substr(reservation.rfind('/') + 1);
+  if (name.size() > 40) name.resize(40);
+  while (name.back() == '-') name.pop_back();
+  return name;
+}
+
+// One pool per accelerator, provisioning and reservation the experiments use, with the smallest
+// machine type that holds the most GPUs one of their Jobs asks for (per node), room for the
+// most nodes one Job spans, and gVNIC (and compact placement when asked) for multi-node Jobs.
 std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, const PoolDefaults& defaults,
                                    const catalog::Catalog& catalog, const SourceLocation& where) {
-  std::map<std::pair<std::string, bool>, int> wanted;  // (label, spot) -> GPUs per Job
-  std::vector<std::pair<std::string, bool>> order;
+  using Key = std::tuple<std::string, Provisioning, std::string>;  // label, provisioning, reservation
+  std::map<Key, PoolNeeds> wanted;
+  std::vector<Key> order;
   for (const auto& experiment : experiments)
     for (const auto& label : experiment.accelerators) {
-      const auto key = std::make_pair(label, experiment.spot);
+      const Key key{label, experiment.provisioning, experiment.reservation};
       if (!wanted.count(key)) order.push_back(key);
-      wanted[key] = std::max(wanted[key], experiment.gpus);
+      PoolNeeds& needs = wanted[key];
+      needs.gpus = std::max(needs.gpus, experiment.gpus);
+      needs.nodes = std::max(needs.nodes, experiment.nodes);
+      needs.multi_node = needs.multi_node || experiment.nodes > 1;
+      needs.compact = needs.compact || experiment.compact;
     }
   std::vector<GpuPool> pools;
   for (const auto& key : order) {
-    const auto& accelerator = *catalog.find(key.first);
+    const auto& [label, provisioning, reservation] = key;
+    const PoolNeeds& needs = wanted[key];
+    const auto& accelerator = *catalog.find(label);
     GpuPool pool;
-    pool.name = accelerator.short_name + (key.second ? "-spot" : "");
+    pool.name = derived_pool_name(accelerator, provisioning, reservation);
     pool.accelerator = accelerator.label;
     for (const auto& type : accelerator.machine_types)
-      if (pool.machine_type.empty() && type.gpus >= wanted[key]) {
+      if (pool.machine_type.empty() && type.gpus >= needs.gpus) {
         pool.machine_type = type.name;
         pool.gpus_per_node = type.gpus;
       }
-    pool.min_nodes = defaults.min_nodes;
-    pool.max_nodes = defaults.max_nodes;
-    pool.spot = key.second;
-    pool.taints = defaults.taints.value_or(default_taints(pool.spot));
+    pool.min_nodes = is_flex(provisioning) ? 0 : defaults.min_nodes;
+    pool.max_nodes = std::max(defaults.max_nodes, needs.nodes);
+    pool.provisioning = provisioning;
+    pool.spot = provisioning == Provisioning::Spot;
+    pool.reservation = reservation;
+    pool.gvnic = needs.multi_node;
+    pool.compact = needs.compact;
+    pool.taints = defaults.taints.value_or(default_taints(provisioning));
     pool.driver = defaults.driver;
     pool.derived = true;
     pool.where = where;
@@ -234,7 +311,7 @@ void check_locations(const Fields& fields, const GkeCluster& cluster) {
 
 const std::vector<std::string>& cluster_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> all{"context", "namespace", "driverInstaller"};
+    std::vector<std::string> all{"context", "namespace", "driverInstaller", "serviceAccount", "jobset"};
     all.insert(all.end(), kGkeKeys.begin(), kGkeKeys.end());
     return all;
   }();
@@ -277,12 +354,15 @@ std::optional<GkeCluster> parse_gke_cluster(const Document& doc, const YAML::Nod
                                                                  "(GKE makes nodes from each Pod's requests)");
     if (!cluster.regional())
       doc.fail(fields.get("location"), "cluster.location: Autopilot clusters are regional; give a region");
+    cluster.gcs_fuse = project.gcs.has_value();  // on by default there; recorded for the IAM binding
     return cluster;
   }
   Fields admin(doc, fields.get("adminPool"), "cluster.adminPool", {"machineType", "nodes"});
   cluster.admin_machine_type = admin.string("machineType", cluster.admin_machine_type);
   cluster.admin_nodes = static_cast<int>(admin.integer("nodes", cluster.admin_nodes, 1));
   cluster.pools = parse_gpu_pools(doc, fields.get("gpuPools"), project, catalog);
+  cluster.gcs_fuse = project.gcs.has_value();
+  for (auto& pool : cluster.pools) pool.gke_metadata = cluster.gcs_fuse;
   return cluster;
 }
 

@@ -68,16 +68,24 @@ std::vector<SweepAxis> parse_sweep(const Document& doc, const YAML::Node& node, 
   return axes;
 }
 
-// The Job template sets these itself (the seed of an Indexed Job, the index of a sweep point);
-// a second entry with the same name would silently replace ours. PATH and LD_LIBRARY_PATH
-// may be set: the driver's folders are appended to them.
-void check_reserved_env(const Fields& fields) {
+// The Job template sets these itself (the seed of an Indexed Job, the index of a sweep point,
+// the checkpoint folder); a second entry with the same name would silently replace ours.
+// PATH and LD_LIBRARY_PATH may be set: the driver's folders are appended to them.
+// A multi-node Job sets the torchrun rendezvous variables (MASTER_PORT may be given).
+void check_reserved_env(const Fields& fields, int nodes) {
   if (!fields.has("env") || !fields.get("env").IsMap()) return;
+  static const std::vector<std::string> always{"GKEBUILD_SEED", "GKEBUILD_INDEX", "GKEBUILD_CHECKPOINT_DIR"};
+  static const std::vector<std::string> multi_node{"MASTER_ADDR", "NNODES", "NODE_RANK", "GPUS_PER_NODE"};
   for (auto it = fields.get("env").begin(); it != fields.get("env").end(); ++it) {
     const std::string& name = it->first.Scalar();
-    if (name == "GKEBUILD_SEED" || name == "GKEBUILD_INDEX")
+    if (std::find(always.begin(), always.end(), name) != always.end())
       fields.document().fail(it->first, fields.name("env") + ": " + name +
-                                            " is set by gkebuild (the seed, the sweep point's index); use another name");
+                                            " is set by gkebuild (the seed, the sweep point's index, the checkpoint "
+                                            "folder); use another name");
+    if (nodes > 1 && std::find(multi_node.begin(), multi_node.end(), name) != multi_node.end())
+      fields.document().fail(it->first, fields.name("env") + ": " + name +
+                                            " is set by gkebuild in a multi-node Job (nodes > 1); only MASTER_PORT "
+                                            "may be given");
   }
 }
 
@@ -100,13 +108,49 @@ std::string parse_quantity(const Fields& fields, const std::string& key) {
   return text;
 }
 
+void read_provisioning(const Fields& fields, Experiment& experiment) {
+  const Document& doc = fields.document();
+  const bool spot = fields.boolean("spot", false);
+  if (fields.has("provisioning")) {
+    const std::string text = fields.string("provisioning", "");
+    const auto provisioning = parse_provisioning(text);
+    const std::vector<std::string> choices{"on-demand", "spot", "flex-start", "queued"};
+    if (!provisioning)
+      doc.fail(fields.get("provisioning"), fields.name("provisioning") + ": expected on-demand, spot, flex-start or "
+                                                                         "queued, got '" + printable(text) + "'" +
+                                               did_you_mean(text, choices));
+    experiment.provisioning = *provisioning;
+    if (spot && *provisioning != Provisioning::Spot)
+      doc.fail(fields.get("spot"), fields.name("spot") + ": spot: true is provisioning: spot, but provisioning says " +
+                                       text);
+  } else if (spot) {
+    experiment.provisioning = Provisioning::Spot;
+  }
+  experiment.spot = experiment.provisioning == Provisioning::Spot;
+  experiment.reservation = fields.string("reservation", "");
+  if (!fields.has("reservation")) return;
+  if (!is_reservation(experiment.reservation))
+    doc.fail(fields.get("reservation"), fields.name("reservation") + ": '" + printable(experiment.reservation) +
+                                            "' is neither a reservation name nor projects/PROJECT/reservations/NAME");
+  if (experiment.provisioning != Provisioning::OnDemand)
+    doc.fail(fields.get("reservation"), fields.name("reservation") + ": a reservation is consumed by on-demand "
+                                                                       "nodes; drop provisioning: " +
+                                            to_string(experiment.provisioning) + " or the reservation");
+}
+
 void parse_resources(const Fields& fields, Experiment& experiment, const catalog::Catalog& catalog) {
   experiment.accelerators = parse_accelerators(fields, catalog);
   experiment.gpus = static_cast<int>(fields.integer("gpus", 1, 1));
   check_gpu_count(fields, experiment, catalog);
   experiment.cpu = parse_quantity(fields, "cpu");
   experiment.memory = parse_quantity(fields, "memory");
-  experiment.spot = fields.boolean("spot", false);
+  read_provisioning(fields, experiment);
+  experiment.nodes = static_cast<int>(fields.integer("nodes", 1, 1));
+  if (experiment.nodes > 1000) fields.document().fail(fields.get("nodes"), fields.name("nodes") + ": at most 1000");
+  experiment.compact = fields.boolean("compact", false);
+  if (experiment.compact && experiment.nodes == 1)
+    fields.document().fail(fields.get("compact"), fields.name("compact") + ": compact placement puts the nodes of a "
+                                                                           "multi-node Job close together; give nodes > 1");
 }
 
 void parse_schedule(const Fields& fields, Experiment& experiment) {
@@ -115,6 +159,11 @@ void parse_schedule(const Fields& fields, Experiment& experiment) {
   if (experiment.parallelism > 0 && experiment.seeds > 0)
     fields.document().fail(fields.get("parallelism"), fields.what() + ": give seeds (an Indexed Job per sweep point) or "
                                                                       "parallelism (an Indexed Job of the sweep points), not both");
+  // A multi-node Job's completion index is its node rank: it cannot also be a seed or a point.
+  for (const char* key : {"seeds", "parallelism"})
+    if (experiment.nodes > 1 && fields.has(key))
+      fields.document().fail(fields.get(key), fields.name(key) + ": a multi-node experiment (nodes > 1) runs one Job "
+                                                                 "per sweep point; use sweep instead of " + key);
   if (experiment.seeds > 100000) fields.document().fail(fields.get("seeds"), fields.name("seeds") + ": at most 100000");
   experiment.timeout_seconds = parse_duration_field(fields, "timeout", experiment.timeout_seconds);
   experiment.ttl_seconds_after_finished =
@@ -125,9 +174,21 @@ void parse_schedule(const Fields& fields, Experiment& experiment) {
   if (!experiment.queue.empty() && !is_dns_label(experiment.queue, 63))
     fields.document().fail(fields.get("queue"), fields.name("queue") + ": '" + printable(experiment.queue) +
                                                     "' is not a LocalQueue name (lower-case letters, digits and '-')");
+  // Queued nodes exist only through a ProvisioningRequest, which Kueue makes for admitted Jobs.
+  if (experiment.provisioning == Provisioning::Queued && experiment.queue.empty())
+    fields.document().fail(fields.get("provisioning"),
+                           fields.name("provisioning") + ": queued provisioning needs a Kueue queue: add queue: (the "
+                                                          "LocalQueue whose ClusterQueue has the provisioning admission "
+                                                          "check; `gkebuild render kueue` makes one)");
 }
 
 }  // namespace
+
+bool is_reservation(const std::string& text) {
+  static const std::regex pattern("([a-z]([-a-z0-9]{0,61}[a-z0-9])?)|(projects/[a-z][-a-z0-9]{4,28}[a-z0-9]/reservations/"
+                                  "[a-z]([-a-z0-9]{0,61}[a-z0-9])?)");
+  return std::regex_match(text, pattern);
+}
 
 Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YAML::Node& value,
                             const std::vector<std::string>& image_names, const catalog::Catalog& catalog) {
@@ -138,7 +199,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   Fields fields(doc, value, "experiment '" + experiment.name + "'",
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
                  "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
-                 "secretEnv", "secretRefs"});
+                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
@@ -147,9 +208,9 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   experiment.command = fields.strings("command");
   experiment.args = fields.strings("args");
   experiment.env = parse_string_map(doc, fields.get("env"), fields.name("env"));
-  check_reserved_env(fields);
   parse_experiment_secrets(fields, experiment);
   parse_resources(fields, experiment, catalog);
+  check_reserved_env(fields, experiment.nodes);
   experiment.sweep = parse_sweep(doc, fields.get("sweep"), fields.name("sweep"));
   parse_schedule(fields, experiment);
   bool sweeps_seed = std::any_of(experiment.sweep.begin(), experiment.sweep.end(),

@@ -56,14 +56,24 @@ Kueue parse_kueue(const Document& doc, const YAML::Node& node, const std::string
 
 void check_queue_fits(const Document& doc, const YAML::Node& experiment_node, const Experiment& experiment,
                       const Kueue& kueue) {
-  if (experiment.queue != kueue.queue) return;  // another queue on the cluster: nothing known about it here
   const YAML::Node at = experiment_node["queue"];
   const std::string what = "experiment '" + experiment.name + "'";
+  const bool queued = experiment.provisioning == Provisioning::Queued;
+  if (queued && experiment.queue == kueue.queue)
+    doc.fail(at, what + ": queued provisioning goes through queue '" + kueue.queued_queue() +
+                     "' (its ClusterQueue has the ProvisioningRequest admission check), not '" + kueue.queue + "'");
+  if (!queued && experiment.queue == kueue.queued_queue())
+    doc.fail(at, what + ": queue '" + experiment.queue + "' is for provisioning: queued; use '" + kueue.queue + "'");
+  if (experiment.queue != kueue.queue && experiment.queue != kueue.queued_queue())
+    return;  // another queue on the cluster: nothing known about it here
+  if (queued && kueue.queued_queue().size() > 63)
+    doc.fail(at, what + ": kueue.queue '" + kueue.queue + "' is too long for its queued twin '" + kueue.queued_queue() +
+                     "' (at most 56 characters)");
   // Kueue admits a Job's pods all at once: min(parallelism, completions) of them.
-  const int pods = std::max({1, experiment.seeds, experiment.parallelism});
+  const int pods = std::max({1, experiment.seeds, experiment.parallelism, experiment.nodes});
   for (const auto& label : experiment.accelerators)
     if (kueue.gpu_quota(label) < experiment.gpus * pods)
-      doc.fail(at, what + ": queue '" + kueue.queue + "' has " + std::to_string(kueue.gpu_quota(label)) + " " + label +
+      doc.fail(at, what + ": queue '" + experiment.queue + "' has " + std::to_string(kueue.gpu_quota(label)) + " " + label +
                        " GPUs (kueue.gpus), one of the experiment's Jobs needs " +
                        std::to_string(experiment.gpus * pods) + ": Kueue would never admit it");
   if (!experiment.cpu.empty() && kueue.cpu.empty())

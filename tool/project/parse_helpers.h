@@ -24,6 +24,9 @@ void require_dns_label(const yamlfile::Document& doc, const YAML::Node& at, cons
 std::vector<std::pair<YAML::Node, YAML::Node>> entries(const yamlfile::Document& doc,
                                                        const YAML::Node& node, const std::string& what);
 
+// A specific reservation: a name, or a shared one as projects/OWNER/reservations/NAME.
+bool is_reservation(const std::string& text);
+
 // The keys `cluster:` accepts (cluster_parse.cpp).
 const std::vector<std::string>& cluster_keys();
 // The GKE cluster `cluster:` describes, if it names one (gcpProject, location…); GPU pools

@@ -23,6 +23,22 @@ std::string to_string(GpuDriver driver) {
   return "default";
 }
 
+std::string to_string(Provisioning provisioning) {
+  switch (provisioning) {
+    case Provisioning::OnDemand: return "on-demand";
+    case Provisioning::Spot: return "spot";
+    case Provisioning::FlexStart: return "flex-start";
+    case Provisioning::Queued: return "queued";
+  }
+  return "on-demand";
+}
+
+std::optional<Provisioning> parse_provisioning(std::string_view text) {
+  for (auto provisioning : {Provisioning::OnDemand, Provisioning::Spot, Provisioning::FlexStart, Provisioning::Queued})
+    if (text == to_string(provisioning)) return provisioning;
+  return std::nullopt;
+}
+
 bool GkeCluster::regional() const {
   // Zones end in -a, -b…; regions in a digit (us-central1).
   return location.empty() || (location.back() >= '0' && location.back() <= '9');

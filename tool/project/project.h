@@ -51,6 +51,19 @@ struct Taint {
 enum class GpuDriver { Default, Latest, Installer };
 std::string to_string(GpuDriver driver);
 
+// How GKE obtains a GPU pool's nodes (gke-scarce-gpus-and-multinode.md): ordinary VMs, Spot VMs,
+// flex-start VMs (Dynamic Workload Scheduler: the autoscaler adds nodes when capacity is found),
+// or flex-start with queued provisioning (nodes only through a ProvisioningRequest, all at once;
+// gkebuild lets Kueue make the request).
+enum class Provisioning { OnDemand, Spot, FlexStart, Queued };
+std::string to_string(Provisioning provisioning);
+// The project-file word ("on-demand", "spot", "flex-start", "queued"); nullopt for others.
+std::optional<Provisioning> parse_provisioning(std::string_view text);
+// Flex-start and queued pools start at zero nodes and are never repaired.
+inline bool is_flex(Provisioning provisioning) {
+  return provisioning == Provisioning::FlexStart || provisioning == Provisioning::Queued;
+}
+
 // One autoscaled GPU node pool of a Standard cluster; node counts are for the whole pool.
 struct GpuPool {
   std::string name;
@@ -59,7 +72,13 @@ struct GpuPool {
   int gpus_per_node = 1;     // fixed by the machine type
   int min_nodes = 0;
   int max_nodes = 4;
-  bool spot = false;
+  bool spot = false;          // provisioning == Spot, kept for the code that only asks this
+  Provisioning provisioning = Provisioning::OnDemand;
+  std::string reservation;    // a specific reservation (NAME or projects/P/reservations/R); "" = none
+  long long max_run_seconds = 0;  // flex-start VMs: --max-run-duration; 0 = GKE's default (7 days)
+  bool gvnic = false;         // Google Virtual NIC: the pools of multi-node experiments
+  bool compact = false;       // compact placement (nodes close together)
+  bool gke_metadata = false;  // the GKE metadata server (Workload Identity; storage.gcs needs it)
   std::vector<Taint> taints;
   GpuDriver driver = GpuDriver::Default;
   std::string sharing;      // "", "time-sharing" or "mps"
@@ -81,9 +100,13 @@ struct GkeCluster {
   std::string admin_machine_type = "e2-standard-4";  // the CPU pool kube-system runs on
   int admin_nodes = 1;                                // per zone
   std::vector<GpuPool> pools;
+  // storage.gcs: the Cloud Storage FUSE CSI driver add-on and Workload Identity
+  // (--workload-pool=PROJECT.svc.id.goog) on the cluster, the GKE metadata server on its pools.
+  bool gcs_fuse = false;
   SourceLocation where;
 
   bool regional() const;
+  std::string workload_pool() const { return gcp_project + ".svc.id.goog"; }
   // The context `gcloud container clusters get-credentials` writes: gke_PROJECT_LOCATION_NAME.
   std::string context_name() const;
 };
@@ -93,6 +116,8 @@ struct Cluster {
   std::string namespace_name;
   DriverInstaller driver_installer = DriverInstaller::Auto;
   bool local = false;  // `cluster: local`: `gkebuild submit` runs the Jobs on this machine (as --local)
+  std::string service_account;  // the Kubernetes ServiceAccount the Jobs run as; "" = the namespace's default
+  bool jobset = false;  // render multi-node experiments as JobSets (jobset.x-k8s.io/v1alpha2), as xpk runs them
   std::optional<GkeCluster> gke;  // when the file describes the cluster (name, gcpProject, location…)
 };
 
@@ -136,7 +161,13 @@ struct Experiment {
   int gpus = 1;
   std::string cpu;     // Kubernetes quantity, empty = not set
   std::string memory;  // Kubernetes quantity, empty = not set
-  bool spot = false;
+  bool spot = false;  // provisioning == Spot (`spot: true` is the same)
+  Provisioning provisioning = Provisioning::OnDemand;
+  std::string reservation;  // NAME or projects/P/reservations/R: Jobs select its nodes
+  // Nodes per Job: > 1 makes each Job an Indexed Job of `nodes` pods (one per node, `gpus` each)
+  // with a headless Service, so that pod i is <job>-i.<service> (torchrun's rendezvous).
+  int nodes = 1;
+  bool compact = false;        // its derived pool gets compact placement
   std::vector<SweepAxis> sweep;  // grid product, in file order
   int seeds = 0;                 // > 0: an Indexed Job with seed = completion index 0..seeds-1
   // > 0: the sweep runs as one Indexed Job per accelerator, index i = sweep point i, at most
@@ -164,12 +195,28 @@ struct Kueue {
   SourceLocation where;
 
   int gpu_quota(std::string_view accelerator) const;  // 0 when the accelerator has no flavor
+  // Queued provisioning (experiments' provisioning: queued) gets queues of its own, as GKE's
+  // samples do: a ClusterQueue whose flavors all pass the ProvisioningRequest admission check,
+  // and the LocalQueue those experiments name. A shared ClusterQueue could admit a queued Job
+  // on an ordinary flavor, where no node would ever come for it.
+  std::string queued_queue() const { return queue + "-queued"; }
+  std::string queued_cluster_queue() const { return cluster_queue + "-queued"; }
 };
 
 struct NfsStorage {
   std::string size = "10Gi";
   std::string mount_path = "/storage";
   std::string storage_class;  // for the server's disk; empty = the cluster default
+};
+
+// storage.gcs: a Cloud Storage bucket mounted with the GCS FUSE CSI driver (an ephemeral
+// CSI volume in every Job; the Jobs' ServiceAccount needs access to the bucket).
+struct GcsStorage {
+  std::string bucket;
+  std::string mount_path = "/gcs";
+  bool read_only = false;
+  std::string only_dir;  // mount only this folder of the bucket; "" = the whole bucket
+  SourceLocation where;
 };
 
 struct Project {
@@ -181,6 +228,7 @@ struct Project {
   std::vector<Image> images;
   std::vector<Experiment> experiments;
   std::optional<NfsStorage> nfs;
+  std::optional<GcsStorage> gcs;
   std::optional<Kueue> kueue;
 
   const Image* find_image(std::string_view name) const;

@@ -67,6 +67,11 @@ Cluster parse_cluster(const Document& doc, const YAML::Node& node, const std::st
   if (!is_dns_label(cluster.namespace_name))
     doc.fail(fields.has("namespace") ? fields.get("namespace") : node,
              "cluster.namespace " + in_quotes(cluster.namespace_name) + " is not a valid Kubernetes namespace name");
+  cluster.service_account = fields.string("serviceAccount", "");
+  if (fields.has("serviceAccount") && !is_dns_subdomain(cluster.service_account))
+    doc.fail(fields.get("serviceAccount"), "cluster.serviceAccount: " + in_quotes(cluster.service_account) +
+                                               " is not a ServiceAccount name (lower-case letters, digits, '-', '.')");
+  cluster.jobset = fields.boolean("jobset", false);
   const std::string installer = fields.string("driverInstaller", "auto");
   const std::vector<std::string> choices{"auto", "cos", "ubuntu", "none"};
   if (installer == "auto") cluster.driver_installer = DriverInstaller::Auto;
@@ -133,9 +138,40 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
   return image;
 }
 
-NfsStorage parse_storage(const Document& doc, const YAML::Node& node) {
-  Fields top(doc, node, "storage", {"nfs"});
-  Fields fields(doc, top.required("nfs"), "storage.nfs", {"size", "mountPath", "storageClass"});
+// A bucket name as Cloud Storage allows it (names with dots, up to 222 characters, included).
+bool is_bucket_name(const std::string& name) {
+  static const std::regex pattern("[a-z0-9][-a-z0-9_.]{1,220}[a-z0-9]");
+  return std::regex_match(name, pattern) && (name.size() <= 63 || name.find('.') != std::string::npos) &&
+         name.find("..") == std::string::npos;
+}
+
+GcsStorage parse_gcs(const Document& doc, const YAML::Node& node) {
+  Fields fields(doc, node, "storage.gcs", {"bucket", "mountPath", "readOnly", "onlyDir"});
+  GcsStorage gcs;
+  gcs.where = doc.where(node);
+  gcs.bucket = fields.required_string("bucket");
+  if (gcs.bucket.starts_with("gs://")) gcs.bucket.erase(0, 5);
+  if (!is_bucket_name(gcs.bucket))
+    doc.fail(fields.get("bucket"), "storage.gcs.bucket: '" + printable(gcs.bucket) +
+                                       "' is not a bucket name (lower-case letters, digits, '-', '_', '.')");
+  gcs.mount_path = fields.string("mountPath", gcs.mount_path);
+  if (gcs.mount_path.empty() || gcs.mount_path[0] != '/')
+    doc.fail(fields.get("mountPath"), "storage.gcs.mountPath: expected an absolute path");
+  gcs.read_only = fields.boolean("readOnly", false);
+  gcs.only_dir = fields.string("onlyDir", "");
+  while (gcs.only_dir.ends_with('/')) gcs.only_dir.pop_back();
+  // The folder goes into gcsfuse's comma-separated mountOptions: no commas, no way out of the bucket.
+  static const std::regex folder("[A-Za-z0-9_.=@+-]+(/[A-Za-z0-9_.=@+-]+)*");
+  if (fields.has("onlyDir") &&
+      (!std::regex_match(gcs.only_dir, folder) || ("/" + gcs.only_dir + "/").find("/../") != std::string::npos ||
+       ("/" + gcs.only_dir + "/").find("/./") != std::string::npos))
+    doc.fail(fields.get("onlyDir"), "storage.gcs.onlyDir: '" + printable(gcs.only_dir) +
+                                        "' is not a folder of the bucket such as datasets/imagenet");
+  return gcs;
+}
+
+NfsStorage parse_nfs(const Document& doc, const YAML::Node& node) {
+  Fields fields(doc, node, "storage.nfs", {"size", "mountPath", "storageClass"});
   NfsStorage nfs;
   nfs.size = fields.string("size", nfs.size);
   if (!is_resource_quantity(nfs.size)) doc.fail(fields.get("size"), "storage.nfs.size: expected a quantity such as 100Gi");
@@ -171,7 +207,15 @@ Project parse_project(std::string text, const std::filesystem::path& file_name,
   project.cluster = parse_cluster(doc, top.get("cluster"), project.name);
   for (const auto& [key, value] : entries(doc, top.get("images"), "images"))
     project.images.push_back(parse_image(doc, key, value, project.dir));
-  if (top.has("storage")) project.nfs = parse_storage(doc, top.get("storage"));
+  if (top.has("storage")) {
+    Fields storage(doc, top.get("storage"), "storage", {"nfs", "gcs"});
+    if (!storage.has("nfs") && !storage.has("gcs"))
+      doc.fail(top.get("storage"), "storage: expected nfs: or gcs: (or both)");
+    if (storage.has("nfs")) project.nfs = parse_nfs(doc, storage.get("nfs"));
+    if (storage.has("gcs")) project.gcs = parse_gcs(doc, storage.get("gcs"));
+    if (project.nfs && project.gcs && project.nfs->mount_path == project.gcs->mount_path)
+      doc.fail(storage.get("gcs"), "storage.gcs.mountPath: " + project.gcs->mount_path + " is storage.nfs's mountPath too");
+  }
   if (top.has("kueue")) project.kueue = parse_kueue(doc, top.get("kueue"), project.name, catalog);
   const auto image_names = project.image_names();
   for (const auto& [key, value] : entries(doc, top.get("experiments"), "experiments")) {

@@ -13,6 +13,16 @@ bool is_dns_label(std::string_view name, std::size_t max_length) {
   return !name.empty() && name.size() <= max_length && std::regex_match(name.begin(), name.end(), pattern);
 }
 
+bool is_dns_subdomain(std::string_view name) {
+  if (name.empty() || name.size() > 253) return false;
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = name.find('.', start);
+    if (!is_dns_label(name.substr(start, dot == std::string_view::npos ? dot : dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
 bool is_resource_quantity(std::string_view text) {
   auto value = parse_quantity(text);
   return value && *value >= 0;

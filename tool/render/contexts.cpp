@@ -92,13 +92,79 @@ json args_context(const RunUnit& unit, const json& point, const json& seed) {
   return context;
 }
 
+namespace {
+
+// A specific reservation as the nodes carry it: the name, and the owner project of a shared one.
+json reservation_json(const std::string& reservation) {
+  if (reservation.empty()) return nullptr;
+  const auto slash = reservation.rfind('/');
+  const std::string owner = slash == std::string::npos ? "" : reservation.substr(9, reservation.find('/', 9) - 9);
+  return Members(2).add("name", reservation.substr(slash == std::string::npos ? 0 : slash + 1)).add("project", owner).done();
+}
+
+// storage.gcs as the GCS FUSE CSI driver's volume attributes want it.
+json gcs_json(const project::Project& project, const project::Experiment& experiment) {
+  if (!project.gcs || !experiment.storage) return nullptr;
+  const auto& gcs = *project.gcs;
+  std::string options = "implicit-dirs";  // folders made by other tools show up
+  if (!gcs.only_dir.empty()) options += ",only-dir=" + gcs.only_dir;
+  return Members(4)
+      .add("bucket", gcs.bucket)
+      .add("mount_path", gcs.mount_path)
+      .add("read_only", gcs.read_only)
+      .add("mount_options", options)
+      .done();
+}
+
+// Where checkpoints go: the run's storage (a writable bucket first, else the NFS share), in a
+// folder of the run; without storage an emptyDir, which lasts as long as the pod.
+std::string checkpoint_root(const project::Project& project, const project::Experiment& experiment,
+                            const std::string& run_id) {
+  if (experiment.storage && project.gcs && !project.gcs->read_only)
+    return project.gcs->mount_path + "/checkpoints/" + run_id;
+  if (experiment.storage && project.nfs) return project.nfs->mount_path + "/checkpoints/" + run_id;
+  return "";
+}
+
+}  // namespace
+
+json multi_node_json(const std::string& job_name, const project::Experiment& experiment, bool jobset) {
+  if (experiment.nodes <= 1) return nullptr;
+  // Pod i of an Indexed Job is host <job>-i in the subdomain of the headless Service named as the
+  // Job; a JobSet's pod i of its first Job is <jobset>-<replicated Job>-0-i.<jobset>.
+  const std::string master =
+      jobset ? job_name + "-" + kJobSetNodes + "-0-0." + job_name : job_name + "-0." + job_name;
+  bool port_given = false;
+  for (const auto& [name, value] : experiment.env) port_given = port_given || name == "MASTER_PORT";
+  return Members(4)
+      .add("service", job_name)
+      .add("master_addr", master)
+      .add("master_port", port_given ? std::string() : std::string("29500"))
+      .add("nodes", experiment.nodes)
+      .done();
+}
+
+namespace {
+
+json provisioning_json(const project::Experiment& experiment) {
+  return Members(4)
+      .add("kind", project::to_string(experiment.provisioning))
+      .add("flex_start", project::is_flex(experiment.provisioning))
+      .add("queued", experiment.provisioning == project::Provisioning::Queued)
+      .add("reservation", reservation_json(experiment.reservation))
+      .done();
+}
+
+}  // namespace
+
 json workload_shared_context(const RunUnit& unit, int seeds) {
   const auto& experiment = *unit.experiment;
   const auto& project = *unit.project;
   json storage = nullptr;
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
-  return Members(20)
+  const int nodes = experiment.nodes;
+  return Members(24)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
       .add("experiment", experiment.name)
@@ -107,13 +173,17 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
                       .add("backoff_limit", experiment.backoff_limit)
                       .add("active_deadline_seconds", experiment.timeout_seconds)
                       .add("ttl_seconds_after_finished", experiment.ttl_seconds_after_finished)
-                      .add("completions", seeds > 0 ? seeds : 1)
-                      .add("parallelism", seeds > 0 ? seeds : 1)
+                      .add("completions", seeds > 0 ? seeds : nodes)
+                      .add("parallelism", seeds > 0 ? seeds : nodes)
                       .done())
-      .add("indexed", seeds > 0)
+      .add("indexed", seeds > 0 || nodes > 1)
       .add("seeded", seeds > 0)
       .add("points", nullptr)
       .add("spot", experiment.spot)
+      .add("provisioning", provisioning_json(experiment))
+      .add("gcs", gcs_json(project, experiment))
+      .add("service_account", project.cluster.service_account)
+      .add("checkpoint_root", checkpoint_root(project, experiment, unit.run_id))
       .add("compute_class", project.cluster.gke ? project.cluster.gke->compute_class : std::string())
       .add("accelerator", accelerator_json(*unit.accelerator))
       .add("image", unit.image)
@@ -218,6 +288,32 @@ void make_indexed_sweep(json& context, int points, int parallelism, const std::s
   context["points"] = {{"config_map", config_map}, {"mount_path", kPointsDir}};
 }
 
+namespace {
+
+// The queues of queued provisioning, when an experiment asks for it: a flavor per accelerator
+// those experiments use (quota from kueue.gpus), the ProvisioningRequestConfig and AdmissionCheck
+// (both named as the ClusterQueue) that make Kueue ask GKE for the nodes of each admitted Job.
+json queued_kueue(const project::Project& project) {
+  const auto& kueue = *project.kueue;
+  json flavors = json::array();
+  std::vector<std::string> seen;
+  for (const auto& experiment : project.experiments) {
+    if (experiment.provisioning != project::Provisioning::Queued) continue;
+    for (const auto& label : experiment.accelerators) {
+      if (std::find(seen.begin(), seen.end(), label) != seen.end()) continue;
+      seen.push_back(label);
+      flavors.push_back({{"name", label + "-queued"}, {"label", label}, {"gpus", kueue.gpu_quota(label)}});
+    }
+  }
+  if (flavors.empty()) return nullptr;
+  return {{"queue", kueue.queued_queue()},
+          {"cluster_queue", kueue.queued_cluster_queue()},
+          {"check", kueue.queued_cluster_queue()},
+          {"flavors", std::move(flavors)}};
+}
+
+}  // namespace
+
 json kueue_context(const project::Project& project, const json& values) {
   const auto& kueue = *project.kueue;
   json flavors = json::array();
@@ -229,7 +325,8 @@ json kueue_context(const project::Project& project, const json& values) {
             {"cluster_queue", kueue.cluster_queue},
             {"cpu", kueue.cpu},
             {"memory", kueue.memory},
-            {"flavors", std::move(flavors)}}},
+            {"flavors", std::move(flavors)},
+            {"queued", queued_kueue(project)}}},
           {"values", values}};
 }
 

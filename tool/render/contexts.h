@@ -70,6 +70,15 @@ nlohmann::ordered_json workload_context(const RunUnit& unit, const std::string& 
 // `own`'s members, then `shared`'s (their keys are distinct).
 nlohmann::ordered_json merged_context(nlohmann::ordered_json own, const nlohmann::ordered_json& shared);
 
+// A multi-node Job's rendezvous (experiment nodes > 1), else null: {service, master_addr,
+// master_port ("" when the experiment's env sets MASTER_PORT), nodes}. The Job named
+// `job_name` has a headless Service of the same name, so pod i is <job>-i.<job>; with
+// `jobset`, the JobSet `job_name`'s one replicated Job kJobSetNodes has pods
+// <jobset>-nodes-0-i in the subdomain the JobSet controller makes, <jobset>.
+nlohmann::ordered_json multi_node_json(const std::string& job_name, const project::Experiment& experiment,
+                                       bool jobset);
+inline constexpr const char* kJobSetNodes = "nodes";
+
 nlohmann::ordered_json namespace_context(const project::Project& project, const nlohmann::ordered_json& values);
 // An Indexed sweep (an experiment's parallelism:): index i of the Job runs sweep point i, whose
 // args it reads from kPointsDir/i, a key of the ConfigMap `config_map` mounted there

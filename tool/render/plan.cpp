@@ -119,9 +119,15 @@ struct Planner {
       file.append("-seed").append(seed_text);
     }
     name_parts.push_back(run_id);
-    const std::string name = kube_name(name_parts, pod ? 63 : 52);
-    return {pod ? "pod.yaml.j2" : "job.yaml.j2", workload_point_context(unit, name, index, point, command, args, env),
-            OutputKind::Manifest, file.append(".yaml"), shared};
+    // A JobSet's pod host names add "-nodes-0-<rank>" to its name, within 63 characters.
+    const bool jobset = !pod && experiment.nodes > 1 && project.cluster.jobset;
+    const std::string name = kube_name(name_parts, pod ? 63 : jobset ? 48 : 52);
+    json context = workload_point_context(unit, name, index, point, command, args, env);
+    context["multi_node"] = pod ? json() : multi_node_json(name, experiment, jobset);
+    if (jobset) context["replicated_job"] = kJobSetNodes;
+    const char* template_name = pod ? "pod.yaml.j2" : jobset ? "jobset.yaml.j2" : "job.yaml.j2";
+    if (jobset) file.replace(0, 3, "jobset");
+    return {template_name, std::move(context), OutputKind::Manifest, file.append(".yaml"), shared};
   }
 
   // Appends the workload items in plan order; a large sweep is built on every core.
@@ -199,6 +205,7 @@ struct Planner {
     json context = workload_context(unit, name, 0, json::object(), 0, command,
                                     {"--args-from", std::string(kPointsDir) + "/$(GKEBUILD_INDEX)"}, env);
     make_indexed_sweep(context, static_cast<int>(points.size()), experiment.parallelism, config_map);
+    context["multi_node"] = nullptr;  // parallelism: excludes nodes > 1
     items.push_back({"job.yaml.j2", std::move(context), OutputKind::Manifest,
                      "job-" + experiment.name + "-" + unit.accelerator->label + "-sweep.yaml"});
   }

@@ -26,11 +26,13 @@ json pod_json(const PodRecord& pod) {
 json job_json(const JobRecord& job) {
   json pods = json::array();
   for (const auto& pod : job.pods) pods.push_back(pod_json(pod));
-  return {{"name", job.name},
-          {"accelerator", job.accelerator ? json(*job.accelerator) : json(nullptr)},
-          {"gpus", job.gpus}, {"machine_type", job.machine_type}, {"spot", job.spot},
-          {"parameters", job.parameters}, {"state", to_string(job.state)}, {"reason", job.reason},
-          {"start", time_or_null(job.start)}, {"end", time_or_null(job.end)}, {"pods", pods}};
+  json out = {{"name", job.name},
+              {"accelerator", job.accelerator ? json(*job.accelerator) : json(nullptr)},
+              {"gpus", job.gpus}, {"machine_type", job.machine_type}, {"spot", job.spot},
+              {"parameters", job.parameters}, {"state", to_string(job.state)}, {"reason", job.reason},
+              {"start", time_or_null(job.start)}, {"end", time_or_null(job.end)}, {"pods", pods}};
+  if (job.nodes > 1) out["nodes"] = job.nodes;  // absent for one node, as in records before it
+  return out;
 }
 
 // Reads the fields of one JSON object; errors name the file and the field's path.
@@ -126,6 +128,7 @@ JobRecord job_from_json(const json& value, const std::string& path, const std::s
   job.gpus = fields.integer("gpus");
   job.machine_type = fields.string("machine_type");
   job.spot = fields.boolean("spot");
+  if (fields.find("nodes")) job.nodes = fields.integer("nodes");
   if (const json* parameters = fields.find("parameters"); parameters && !parameters->is_null()) {
     if (!parameters->is_object()) fields.fail(fields.name("parameters"), "expected an object");
     job.parameters = *parameters;

@@ -38,6 +38,7 @@ struct JobRecord {
   int gpus = 0;
   std::string machine_type;  // "local" for the local runner
   bool spot = false;
+  int nodes = 1;  // a multi-node Job's pods (its results carry their node_rank)
   nlohmann::json parameters = nlohmann::json::object();
   JobState state = JobState::pending;
   std::string reason;  // why it failed or waits; empty otherwise

@@ -364,7 +364,7 @@ class Follower {
     if (pod.phase == "Failed" || pod.exit_code.value_or(1) != 0) return true;
     const auto results = complete_results(pod.termination_message);
     if (!results) return true;
-    for (const auto& line : *results) sink_.result_line(job.name, line);
+    for (const auto& line : *results) sink_.result_line(job.name, line, pod.index);
     pod.results_from_message = true;
     pod.termination_message.clear();  // recorded: thousands of pods need not keep theirs
     mark_changed();
@@ -385,9 +385,10 @@ class Follower {
         [this, log, skip](std::string_view text) {
           if ((*skip)-- > 0) return true;
           std::lock_guard lock(mutex_);
-          ++pod_of(log.job, log.pod).log_lines;
+          PodProgress& pod = pod_of(log.job, log.pod);
+          ++pod.log_lines;
           const std::string line(text);
-          sink_.log_line(log.job, line);
+          sink_.log_line(log.job, line, pod.index);
           view_.log(log.prefix, line);
           return true;
         },

@@ -30,10 +30,11 @@ class RunSink {
   virtual ~RunSink() = default;
   // Every Job as it stands, after any change.
   virtual void jobs_changed(const std::vector<JobProgress>& jobs) = 0;
-  // One log line of one of `job`'s pods, without its prefix.
-  virtual void log_line(const std::string& job, const std::string& line) = 0;
+  // One log line of one of `job`'s pods, without its prefix; `index` is the pod's completion
+  // index in an Indexed Job (a multi-node Job's node rank), else -1.
+  virtual void log_line(const std::string& job, const std::string& line, int index) = 0;
   // One result line of `job` that came in a pod's termination message (its log is not read).
-  virtual void result_line(const std::string& job, const std::string& line) = 0;
+  virtual void result_line(const std::string& job, const std::string& line, int index) = 0;
 };
 
 // Which pods' logs are read.

@@ -143,16 +143,34 @@ void update_from_job(JobProgress& job, const json& object) {
                   : JobState::Pending;
 }
 
+namespace {
+
+void update_from_checks(JobProgress& job, const json& status) {
+  auto checks = status.find("admissionChecks");
+  if (checks == status.end() || !checks->is_array()) return;
+  for (const auto& check : *checks)
+    if (text(check, "state") != "Ready") {
+      job.queued = "Kueue: quota reserved; nodes not provisioned yet: admission check " + text(check, "name") + " " +
+                   text(check, "state") + ": " + text(check, "message");
+      return;
+    }
+}
+
+}  // namespace
+
 void update_from_workload(JobProgress& job, const json& workload) {
   if (job.queued.empty()) return;
   const json& status = field(workload, "status");
   auto conditions = status.find("conditions");
   if (conditions == status.end() || !conditions->is_array()) return;
-  for (const auto& item : *conditions)
+  for (const auto& item : *conditions) {
     if (text(item, "type") == "QuotaReserved" && text(item, "status") == "False") {
       const std::string reason = text(item, "reason");
       job.queued = reason == "Inadmissible" ? "Kueue: inadmissible: " + text(item, "message") : kWaitingForQuota;
     }
+    // Quota reserved, not admitted: an admission check (queued provisioning's ProvisioningRequest) holds it.
+    if (text(item, "type") == "QuotaReserved" && text(item, "status") == "True") update_from_checks(job, status);
+  }
 }
 
 std::string job_of_workload(const json& workload) {

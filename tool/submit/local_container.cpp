@@ -1,12 +1,17 @@
 #include "submit/local_container.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
 
+#include "base/atomic_file.h"
 #include "base/error.h"
 #include "base/printable.h"
 #include "localrun/local_run.h"
+#include "localrun/shared_network.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -101,7 +106,8 @@ FollowEnd LocalJobs::run(RunSink& sink, FollowView& view) {
   publish(sink, view);
   for (std::size_t i = 0; i < jobs_.size() && !stopped(interrupted_); ++i) {
     try {
-      run_job(i, sink, view);
+      if (plan_.jobs[i].nodes > 1) run_group(i, sink, view);
+      else run_job(i, sink, view);
     } catch (const std::exception& e) {
       // The image did not unpack or the runtime did not start: the record must not say
       // "running" for ever. The same cause stops the Jobs after this one.
@@ -129,6 +135,19 @@ void LocalJobs::end_unfinished(JobState state, const std::string& started_reason
   }
 }
 
+localrun::ContainerSpec LocalJobs::container_spec(const json& container, int completion) const {
+  localrun::ContainerSpec spec;
+  spec.layout_dir = layout_;
+  spec.image = image_;
+  spec.env = container_env(container, completion, secret_);
+  for (const auto& word : strings(container, "command")) spec.command.push_back(expand_variables(word, spec.env));
+  for (const auto& word : strings(container, "args")) spec.args.push_back(expand_variables(word, spec.env));
+  spec.working_dir = container.value("workingDir", "");
+  spec.gpus = gpus_;
+  spec.limits = localrun::limits_from_resources(container.value("resources", json::object()));
+  return spec;
+}
+
 void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
   const PlannedJob& planned = plan_.jobs[index];
   JobProgress& job = jobs_[index];
@@ -137,17 +156,9 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
   job.state = JobState::Running;
   int completed = 0;
   for (int completion = 0; completion < planned.completions && !stopped(interrupted_); ++completion) {
-    localrun::ContainerSpec spec;
-    spec.layout_dir = layout_;
-    spec.image = image_;
-    spec.env = container_env(container, completion, secret_);
-    for (const auto& word : strings(container, "command")) spec.command.push_back(expand_variables(word, spec.env));
-    for (const auto& word : strings(container, "args")) spec.args.push_back(expand_variables(word, spec.env));
-    spec.working_dir = container.value("workingDir", "");
+    localrun::ContainerSpec spec = container_spec(container, completion);
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
-    spec.gpus = gpus_;
     spec.host_network = host_network_;
-    spec.limits = localrun::limits_from_resources(container.value("resources", json::object()));
     spec.stop = interrupted_;
     spec.force = forced_;
     spec.stop_grace = std::chrono::seconds(pod_spec.value("terminationGracePeriodSeconds", 10));
@@ -159,7 +170,7 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
     publish(sink, view);
     const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(completion) : job.name;
     const auto result = localrun::run_container(spec, work_dir_, [&](std::string_view line, bool) {
-      sink.log_line(job.name, std::string(line));
+      sink.log_line(job.name, std::string(line), pod.index);
       view.log(prefix, std::string(line));
       ++pod.log_lines;
     });
@@ -183,6 +194,104 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
     job.state = JobState::Stopped;
     job.reason = "Stopped after " + std::to_string(completed) + " of " + std::to_string(planned.completions) +
                  " completions";
+  }
+  publish(sink, view);
+}
+
+namespace {
+
+// /etc/hosts of a multi-node Job's containers: every pod name on the one shared loopback.
+std::string group_hosts(const std::string& job, const std::string& service, int nodes) {
+  std::string hosts = "127.0.0.1\tlocalhost\n";
+  for (int rank = 0; rank < nodes; ++rank) {
+    const std::string pod = job + "-" + std::to_string(rank);
+    hosts += "127.0.0.1\t" + pod + "." + service + " " + pod + "\n";
+  }
+  return hosts;
+}
+
+}  // namespace
+
+void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
+  const PlannedJob& planned = plan_.jobs[index];
+  JobProgress& job = jobs_[index];
+  const json pod_spec = planned.manifest.object["spec"]["template"]["spec"];
+  const json container = pod_spec["containers"][0];
+  const int nodes = planned.nodes;
+  const localrun::SharedNetwork network;
+  const auto hosts = work_dir_ / "hosts" / (job.name + ".hosts");
+  write_file_atomically(hosts, group_hosts(job.name, pod_spec.value("subdomain", job.name), nodes));
+  std::mutex mutex;  // the sink, the view and the Job's progress, from every rank's thread
+  std::atomic<bool> stop = false;
+  std::atomic<int> running = nodes;
+  std::vector<localrun::ContainerResult> results(static_cast<std::size_t>(nodes));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(nodes));
+  job.state = JobState::Running;
+  std::vector<localrun::ContainerSpec> specs;
+  for (int rank = 0; rank < nodes; ++rank) {
+    localrun::ContainerSpec spec = container_spec(container, rank);
+    spec.name = job.name + "-" + std::to_string(rank);
+    spec.hostname = spec.name;  // the pod's hostname in an Indexed Job
+    spec.network_namespace = network.path();
+    spec.hosts_file = hosts;
+    spec.stop = &stop;
+    spec.force = forced_;
+    spec.stop_grace = std::chrono::seconds(pod_spec.value("terminationGracePeriodSeconds", 10));
+    PodProgress& pod = job.pods[spec.name];
+    pod.name = spec.name;
+    pod.index = rank;
+    pod.node = "local";
+    pod.phase = "Running";
+    specs.push_back(std::move(spec));
+  }
+  publish(sink, view);
+  std::vector<std::thread> ranks;
+  for (int rank = 0; rank < nodes; ++rank)
+    ranks.emplace_back([&, rank] {
+      const auto& spec = specs[static_cast<std::size_t>(rank)];
+      const std::string prefix = job.name + "/" + std::to_string(rank);
+      try {
+        results[static_cast<std::size_t>(rank)] = localrun::run_container(spec, work_dir_, [&](std::string_view line, bool) {
+          std::lock_guard lock(mutex);
+          sink.log_line(job.name, std::string(line), rank);
+          view.log(prefix, std::string(line));
+          ++job.pods[spec.name].log_lines;
+        });
+      } catch (...) {
+        errors[static_cast<std::size_t>(rank)] = std::current_exception();
+      }
+      // A node that fails fails the Job: the others are stopped, not left at a rendezvous.
+      if (errors[static_cast<std::size_t>(rank)] || results[static_cast<std::size_t>(rank)].exit_code != 0) stop = true;
+      --running;
+    });
+  while (running > 0) {  // Ctrl-C reaches every rank through the group's flag
+    if (stopped(interrupted_)) stop = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (auto& thread : ranks) thread.join();
+  for (const auto& error : errors)
+    if (error) std::rethrow_exception(error);
+  for (int rank = 0; rank < nodes; ++rank) {
+    const auto& result = results[static_cast<std::size_t>(rank)];
+    PodProgress& pod = job.pods[specs[static_cast<std::size_t>(rank)].name];
+    pod.phase = result.exit_code == 0 ? "Succeeded" : "Failed";
+    pod.exit_code = result.exit_code;
+    pod.start = result.start;
+    pod.end = result.end;
+    if (job.start.empty() || result.start < job.start) job.start = result.start;
+    if (result.end > job.end) job.end = result.end;
+    // The first node that failed on its own (not stopped because another did) names the reason.
+    if (result.exit_code != 0 && job.state == JobState::Running && result.reason != "Stopped") {
+      job.state = JobState::Failed;
+      job.reason = "node " + std::to_string(rank) + ": " +
+                   (result.reason.empty() ? "exit code " + std::to_string(result.exit_code) : result.reason);
+    }
+  }
+  if (job.state == JobState::Running) {
+    // Every node exited 0: the Job finished; else a signal to gkebuild (or `delete`) stopped them all.
+    const bool all_done = std::all_of(results.begin(), results.end(), [](const auto& r) { return r.exit_code == 0; });
+    job.state = all_done ? JobState::Succeeded : JobState::Stopped;
+    if (!all_done) job.reason = "Stopped";
   }
   publish(sink, view);
 }

@@ -1,6 +1,7 @@
 // Runs a plan's Jobs on this machine, one container at a time (each completion of an
 // Indexed Job is one container, with JOB_COMPLETION_INDEX and GKEBUILD_SEED set as the
-// Job controller would), reporting states and log lines like the cluster follower.
+// Job controller would), reporting states and log lines like the cluster follower. The
+// pods of a multi-node Job run together, one container per node.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "localrun/local_run.h"
 #include "submit/follow_view.h"
 #include "submit/follower.h"
 #include "submit/run_plan.h"
@@ -43,7 +45,14 @@ class LocalJobs {
   void use_secret(const RunSecret& secret) { secret_ = &secret; }
 
  private:
+  // The container of completion `completion` of a Job's pod template's first container:
+  // image, env, command and args expanded, working dir, GPUs, limits (no name, network or stop).
+  localrun::ContainerSpec container_spec(const nlohmann::json& container, int completion) const;
   void run_job(std::size_t index, RunSink& sink, FollowView& view);
+  // A multi-node Job: its N containers at once, on one private network where each pod's name
+  // <job>-<rank>.<service> (and <job>-<rank>) resolves, as in the cluster; one that fails
+  // stops the others and fails the Job (its podFailurePolicy).
+  void run_group(std::size_t index, RunSink& sink, FollowView& view);
   void publish(RunSink& sink, FollowView& view);
   // Ends every Job that has not finished in `state`: `started_reason` for those with a
   // container started (or being started), `unstarted_reason` for the others.

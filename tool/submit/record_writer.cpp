@@ -67,11 +67,12 @@ RecordWriter::RecordWriter(fs::path run_dir, runrecord::RunRecord record)
   for (std::size_t i = 0; i < record_.jobs.size(); ++i) job_index_.emplace(record_.jobs[i].name, i);
 }
 
-void RecordWriter::append_result(const std::string& job, json result) {
+void RecordWriter::append_result(const std::string& job, json result, int index) {
   if (const auto found = job_index_.find(job); found != job_index_.end()) {
     const auto& entry = record_.jobs[found->second];
     result["parameters"] = entry.parameters;
     result["accelerator"] = entry.accelerator ? json(*entry.accelerator) : json(nullptr);
+    if (entry.nodes > 1 && index >= 0) result["node_rank"] = index;  // a multi-node Job's pod
   }
   runrecord::append_result_line(dir_, job, result);
 }
@@ -82,7 +83,7 @@ void RecordWriter::jobs_changed(const std::vector<JobProgress>& jobs) {
   save_positions(dir_, jobs);
 }
 
-void RecordWriter::log_line(const std::string& job, const std::string& line) {
+void RecordWriter::log_line(const std::string& job, const std::string& line, int index) {
   // A sweep of thousands of Jobs must not hold thousands of files open: keep a few, and
   // reopen (appending) the one a later line needs.
   if (!logs_.count(job) && logs_.size() >= kOpenLogFiles) logs_.erase(logs_.begin());
@@ -90,11 +91,11 @@ void RecordWriter::log_line(const std::string& job, const std::string& line) {
   if (!out) out = std::make_unique<std::ofstream>(dir_ / "logs" / (job + ".log"), std::ios::app);
   *out << line << "\n";
   out->flush();
-  if (json result = result_of(line); !result.is_null()) append_result(job, std::move(result));
+  result_line(job, line, index);
 }
 
-void RecordWriter::result_line(const std::string& job, const std::string& line) {
-  if (json result = result_of(line); !result.is_null()) append_result(job, std::move(result));
+void RecordWriter::result_line(const std::string& job, const std::string& line, int index) {
+  if (json result = result_of(line); !result.is_null()) append_result(job, std::move(result), index);
 }
 
 runrecord::RunRecord new_record(const project::Project& project, const RunPlan& plan, const std::string& run,
@@ -114,6 +115,7 @@ runrecord::RunRecord new_record(const project::Project& project, const RunPlan& 
     entry.gpus = job.gpus;
     entry.machine_type = job.machine_type;
     entry.spot = job.spot;
+    entry.nodes = job.nodes;
     entry.parameters = job.parameters;
     record.jobs.push_back(std::move(entry));
   }

@@ -25,15 +25,16 @@ class RecordWriter : public RunSink {
   RecordWriter(std::filesystem::path run_dir, runrecord::RunRecord record);
 
   void jobs_changed(const std::vector<JobProgress>& jobs) override;
-  void log_line(const std::string& job, const std::string& line) override;
-  void result_line(const std::string& job, const std::string& line) override;
+  void log_line(const std::string& job, const std::string& line, int index) override;
+  // A multi-node Job's result lines get "node_rank": the completion index of the pod.
+  void result_line(const std::string& job, const std::string& line, int index) override;
 
   const runrecord::RunRecord& record() const { return record_; }
   const std::filesystem::path& dir() const { return dir_; }
 
  private:
   // Appends a result line of `job` with its Job's sweep point and accelerator, as in run.json.
-  void append_result(const std::string& job, nlohmann::json result);
+  void append_result(const std::string& job, nlohmann::json result, int index);
 
   std::filesystem::path dir_;
   runrecord::RunRecord record_;

@@ -278,10 +278,11 @@ Outcome delete_command(const RunCommandOptions& options) {
   for (const auto& job : jobs.value("items", json::array()))
     deleted += kube::remove(client, type, run.record.namespace_name, job["metadata"].value("name", ""),
                             kube::Propagation::Background);
-  // An Indexed sweep's ConfigMap of points and the run's Secret (secretEnv) carry the run's
-  // label too; nothing else uses them. The Secret would go with its last owning Job anyway, but
-  // not before the garbage collector came round, and not at all if no Job was ever created.
-  for (const char* kind : {"ConfigMap", "Secret"}) {
+  // An Indexed sweep's ConfigMap of points, a multi-node Job's headless Service and the run's
+  // Secret (secretEnv) carry the run's label too; nothing else uses them, and the Job's TTL does
+  // not take them. The Secret would go with its last owning Job anyway, but not before the
+  // garbage collector came round, and not at all if no Job was ever created.
+  for (const char* kind : {"ConfigMap", "Service", "Secret"}) {
     const auto& type = kube::resource_type("v1", kind);
     for (const auto& item : kube::list(client, type, run.record.namespace_name, selectors).value("items", json::array()))
       kube::remove(client, type, run.record.namespace_name, item["metadata"].value("name", ""),

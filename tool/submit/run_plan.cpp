@@ -45,6 +45,7 @@ PlannedJob planned_job(PlannedObject manifest, const project::Experiment& experi
   job.accelerator = metadata.value("labels", json::object()).value("gkebuild.io/accelerator", "");
   job.gpus = experiment.gpus;
   job.spot = experiment.spot;
+  job.nodes = experiment.nodes;
   if (const auto* accelerator = catalog::Catalog::builtin().find(job.accelerator))
     job.machine_type = machine_type(*accelerator, job.gpus);
   const std::string point = metadata.value("annotations", json::object()).value("gkebuild.io/point", "{}");
@@ -95,6 +96,11 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
     if (file.kind != render::OutputKind::Manifest) continue;
     json converted = request.objects ? object_of(file.text, file.file_name) : json();
     PlannedObject object{file.file_name, std::move(file.text), std::move(converted)};
+    if (file.object_kind == "JobSet")
+      throw SourceError({project.file.string()},
+                        "cluster.jobset: submit creates and follows Indexed Jobs; render the JobSets with "
+                        "`gkebuild render experiment/" + experiment.name + "` and apply them with kubectl, or drop "
+                        "cluster.jobset");
     if (file.object_kind == "Job")
       plan.jobs.push_back(request.objects ? planned_job(std::move(object), experiment)
                                           : PlannedJob{std::move(object), file.object_name});

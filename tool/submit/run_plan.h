@@ -29,6 +29,7 @@ struct PlannedJob {
   bool spot = false;
   nlohmann::json parameters = nlohmann::json::object();  // the sweep point
   int completions = 1;
+  int nodes = 1;  // pods of the Job that run together, one per node (completions then equals it)
 };
 
 // An axis NAME with its values as the user wrote them (typed as YAML scalars when

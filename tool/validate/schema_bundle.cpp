@@ -46,6 +46,44 @@ std::string escape_pointer_token(const std::string& token) {
   return out;
 }
 
+char other_case(char c) {
+  if (c >= 'a' && c <= 'z') return static_cast<char>(c - 'a' + 'A');
+  if (c >= 'A' && c <= 'Z') return static_cast<char>(c - 'A' + 'a');
+  return c;
+}
+
+bool is_letter(char c) { return other_case(c) != c; }
+
+}  // namespace
+
+std::string ecmascript_pattern(const std::string& pattern) {
+  const bool anchored = pattern.starts_with("^(?i)");
+  if (!anchored && !pattern.starts_with("(?i)")) return pattern;
+  const std::string body = pattern.substr(anchored ? 5 : 4);
+  std::string out = anchored ? "^" : "";
+  bool in_class = false;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (c == '\\' && i + 1 < body.size()) {  // an escape (\d, \.) stays as it is
+      out += body.substr(i++, 2);
+      continue;
+    }
+    if (!in_class && c == '[') in_class = true;
+    else if (in_class && c == ']') in_class = false;
+    if (in_class && is_letter(c) && i + 2 < body.size() && body[i + 1] == '-' && is_letter(body[i + 2])) {
+      out += body.substr(i, 3) + other_case(c) + "-" + other_case(body[i + 2]);  // a-z: a-zA-Z
+      i += 2;
+    } else if (is_letter(c)) {
+      out += in_class ? std::string{c, other_case(c)} : std::string{'[', c, other_case(c), ']'};
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
 class Bundler {
  public:
   explicit Bundler(const DocumentLoader& load) : load_(load) {}
@@ -70,6 +108,8 @@ class Bundler {
       if (is_dropped_keyword(key)) continue;
       if (key == "$ref" && value.is_string()) {
         out[key] = rewrite_ref(value.get<std::string>(), doc);
+      } else if (key == "pattern" && value.is_string()) {
+        out[key] = ecmascript_pattern(value.get<std::string>());
       } else if (is_schema_map(key) && value.is_object()) {
         nlohmann::json map = nlohmann::json::object();
         for (const auto& [name, sub] : value.items()) map[name] = trim(sub, doc);

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bump when the bundled form changes, so stale cache files are not used.
-constexpr const char* kBundleFormat = "bundle-v1";
+constexpr const char* kBundleFormat = "bundle-v2";
 
 std::string cache_key(const SchemaSource& source) {
   return fnv1a_hex(std::string(kBundleFormat) + "\n" + source.id + "\n" + std::to_string(source.stamp));

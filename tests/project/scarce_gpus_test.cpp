@@ -1,0 +1,142 @@
+// The project-file keys of scarce GPUs and big runs: provisioning (flex-start, queued),
+// reservations, multi-node experiments (nodes, compact), storage.gcs and
+// cluster.serviceAccount; the pools derived from them; every mistake at its position.
+#include <gtest/gtest.h>
+
+#include "parse_error.h"
+#include "project/project.h"
+
+namespace gkebuild::project {
+namespace {
+
+const std::string kHead =
+    "apiVersion: gkebuild/v1\n"        // 1
+    "project: demo\n"                  // 2
+    "registry: 127.0.0.1:5000/exp\n"   // 3
+    "images:\n"                        // 4
+    "  gemm: {workload: gemm-bench}\n" // 5
+    "experiments:\n";                  // 6
+
+Project parse(const std::string& rest) { return parse_project(kHead + rest, "gkebuild.yaml"); }
+
+void expect_error(const std::string& rest, int line, int column, const std::string& words) {
+  expect_parse_error(kHead + rest, line, column, words);
+}
+
+const std::string kCluster = "cluster: {gcpProject: my-project, location: us-central1, serviceAccount: trainer}\n";
+
+TEST(ScarceGpus, ExperimentKeysAndDerivedPools) {
+  const Project project = parse(
+      "  flex: {image: gemm, accelerators: [nvidia-l4], provisioning: flex-start}\n"
+      "  queued: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 6, provisioning: queued, queue: q}\n"
+      "  res: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true, reservation: r1}\n"
+      "  spot: {image: gemm, accelerators: [nvidia-l4], spot: true}\n"
+      "  spot2: {image: gemm, accelerators: [nvidia-l4], provisioning: spot}\n" +
+      kCluster);
+  const auto& experiments = project.experiments;
+  EXPECT_EQ(experiments[0].provisioning, Provisioning::FlexStart);
+  EXPECT_EQ(experiments[1].nodes, 6);
+  EXPECT_EQ(experiments[2].reservation, "r1");
+  EXPECT_TRUE(experiments[3].spot);
+  EXPECT_EQ(experiments[3].provisioning, Provisioning::Spot);
+  EXPECT_TRUE(experiments[4].spot);  // provisioning: spot is spot: true
+  EXPECT_EQ(project.cluster.service_account, "trainer");
+  const auto& pools = project.cluster.gke->pools;
+  ASSERT_EQ(pools.size(), 4u);  // spot and spot2 share l4-spot
+  EXPECT_EQ(pools[0].name, "l4-flex");
+  EXPECT_EQ(pools[0].provisioning, Provisioning::FlexStart);
+  EXPECT_EQ(pools[0].min_nodes, 0);
+  EXPECT_FALSE(pools[0].gvnic);
+  EXPECT_EQ(pools[0].taints.back().key, "cloud.google.com/gke-flex-start");
+  EXPECT_EQ(pools[1].name, "h100-queued");
+  EXPECT_EQ(pools[1].max_nodes, 6);  // room for the 6-node Job
+  EXPECT_TRUE(pools[1].gvnic);
+  EXPECT_FALSE(pools[1].compact);
+  EXPECT_EQ(pools[2].name, "h100-res-r1");
+  EXPECT_EQ(pools[2].reservation, "r1");
+  EXPECT_TRUE(pools[2].compact);
+  EXPECT_EQ(pools[3].name, "l4-spot");
+}
+
+TEST(ScarceGpus, GcsStorageAndWorkloadIdentity) {
+  const Project project = parse("  a: {image: gemm, accelerators: [nvidia-l4]}\n"
+                                "storage:\n  gcs: {bucket: gs://my-data, mountPath: /data, readOnly: true, onlyDir: sets/a/}\n" +
+                                kCluster);
+  ASSERT_TRUE(project.gcs);
+  EXPECT_EQ(project.gcs->bucket, "my-data");
+  EXPECT_EQ(project.gcs->mount_path, "/data");
+  EXPECT_TRUE(project.gcs->read_only);
+  EXPECT_EQ(project.gcs->only_dir, "sets/a");
+  EXPECT_FALSE(project.nfs);
+  EXPECT_TRUE(project.cluster.gke->gcs_fuse);
+  EXPECT_TRUE(project.cluster.gke->pools[0].gke_metadata);
+  EXPECT_EQ(project.cluster.gke->workload_pool(), "my-project.svc.id.goog");
+}
+
+TEST(ScarceGpus, PoolsWrittenOut) {
+  const Project project = parse("  a: {image: gemm, accelerators: [nvidia-l4]}\n"
+                                "cluster:\n  gcpProject: my-project\n  location: us-central1\n  gpuPools:\n"
+                                "    minNodes: 1\n    pools:\n"
+                                "      f: {accelerator: nvidia-l4, provisioning: flex-start, maxRunDuration: 24h}\n"
+                                "      r: {accelerator: nvidia-l4, reservation: projects/owner-1/reservations/l4, gvnic: true}\n");
+  const auto& pools = project.cluster.gke->pools;
+  EXPECT_EQ(pools[0].min_nodes, 0);  // a flex-start pool starts at zero whatever gpuPools says
+  EXPECT_EQ(pools[0].max_run_seconds, 86400);
+  EXPECT_EQ(pools[1].reservation, "projects/owner-1/reservations/l4");
+  EXPECT_TRUE(pools[1].gvnic);
+  EXPECT_EQ(pools[1].min_nodes, 1);
+}
+
+TEST(ScarceGpus, MistakesAtTheirPositions) {
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], provisioning: flexstart}\n", 7, 61,
+               "expected on-demand, spot, flex-start or queued, got 'flexstart' (did you mean 'flex-start'?)");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], provisioning: queued}\n", 7, 61,
+               "queued provisioning needs a Kueue queue: add queue:");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], provisioning: flex-start, spot: true}\n", 7, 79,
+               "spot: true is provisioning: spot");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], spot: true, reservation: r}\n", 7, 72,
+               "a reservation is consumed by on-demand nodes");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], reservation: R_1}\n", 7, 60,
+               "'R_1' is neither a reservation name nor projects/PROJECT/reservations/NAME");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], nodes: 2, seeds: 3}\n", 7, 64,
+               "a multi-node experiment (nodes > 1) runs one Job per sweep point");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], compact: true}\n", 7, 56, "give nodes > 1");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], nodes: 2, env: {NODE_RANK: '1'}}\n", 7, 63,
+               "NODE_RANK is set by gkebuild in a multi-node Job");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], env: {GKEBUILD_CHECKPOINT_DIR: /x}}\n", 7, 53,
+               "GKEBUILD_CHECKPOINT_DIR is set by gkebuild");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4]}\nstorage:\n  gcs: {bucket: My_Bucket}\n", 9, 17,
+               "storage.gcs.bucket: 'My_Bucket' is not a bucket name");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4]}\nstorage:\n  gcs: {bucket: b-1, onlyDir: a/../b}\n", 9, 31,
+               "storage.gcs.onlyDir: 'a/../b' is not a folder");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4]}\nstorage:\n  gcs: {bucket: b-1, onlyDir: 'a,ro'}\n", 9, 31,
+               "is not a folder");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4]}\ncluster: {serviceAccount: Trainer}\n", 8, 27,
+               "cluster.serviceAccount: 'Trainer' is not a ServiceAccount name");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4]}\n"
+               "cluster:\n  gcpProject: my-project\n  location: us-central1\n  gpuPools:\n    pools:\n"
+               "      f: {accelerator: nvidia-l4, provisioning: queued, minNodes: 1}\n",
+               13, 67, "starts at zero nodes");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4]}\n"
+               "cluster:\n  gcpProject: my-project\n  location: us-central1\n  gpuPools:\n    pools:\n"
+               "      f: {accelerator: nvidia-l4, maxRunDuration: 2h}\n",
+               13, 51, "only flex-start pools take it");
+}
+
+TEST(ScarceGpus, QueuedExperimentsUseTheQueuedQueue) {
+  const std::string kueue = "kueue: {queue: gpu, gpus: {nvidia-h100-80gb: 16}}\n";
+  const Project project = parse(
+      "  q: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, provisioning: queued, queue: gpu-queued}\n" +
+      kueue);
+  EXPECT_EQ(project.kueue->queued_queue(), "gpu-queued");
+  expect_error("  q: {image: gemm, accelerators: [nvidia-h100-80gb], provisioning: queued, queue: gpu}\n" + kueue, 7, 83,
+               "queued provisioning goes through queue 'gpu-queued'");
+  expect_error("  q: {image: gemm, accelerators: [nvidia-h100-80gb], queue: gpu-queued}\n" + kueue, 7, 61,
+               "queue 'gpu-queued' is for provisioning: queued; use 'gpu'");
+  // Kueue admits the whole Job: 3 nodes of 8 GPUs do not fit 16.
+  expect_error("  q: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 3, provisioning: queued, "
+               "queue: gpu-queued}\n" + kueue, 7, 102, "one of the experiment's Jobs needs 24");
+}
+
+}  // namespace
+}  // namespace gkebuild::project

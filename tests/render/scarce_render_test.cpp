@@ -1,0 +1,220 @@
+// `gkebuild render` of scarce-GPU and multi-node experiments: flex-start, queued and
+// reservation selectors and tolerations; a multi-node experiment as an Indexed Job of one pod
+// per node with its headless Service and the torchrun variables; storage.gcs as a GCS FUSE CSI
+// volume with the Jobs' ServiceAccount; GKEBUILD_CHECKPOINT_DIR; the queued-provisioning Kueue
+// objects. Everything rendered passes `gkebuild validate` (Kueue's and the autoscaler's CRD
+// schemas, tests/kube/kueue-schemas) and kubernetes-validate in strict mode.
+#include <gtest/gtest.h>
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+
+#include "base/atomic_file.h"
+#include "common/run.h"
+#include "common/temp_dir.h"
+
+namespace gkebuild::testing {
+namespace {
+
+const std::string kSchemas = std::string(GKEBUILD_SOURCE_ROOT) + "/tests/kube/kueue-schemas";
+
+const std::string kProject = R"(apiVersion: gkebuild/v1
+project: big
+registry: registry.test/p
+images:
+  train: {workload: gpu-info}
+storage:
+  gcs: {bucket: my-data, mountPath: /data, onlyDir: runs}
+kueue:
+  queue: gpu
+  gpus: {nvidia-h100-80gb: 16, nvidia-l4: 4}
+experiments:
+  flex: {image: train, accelerators: [nvidia-l4], provisioning: flex-start}
+  ddp:
+    image: train
+    accelerators: [nvidia-h100-80gb]
+    gpus: 8
+    nodes: 2
+    provisioning: queued
+    queue: gpu-queued
+    sweep: {lr: [0.1, 0.2]}
+    args: ["--lr", "{{ lr }}"]
+  held: {image: train, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, env: {MASTER_PORT: "23456"},
+         reservation: projects/owner-proj/reservations/h100}
+cluster:
+  gcpProject: my-project
+  location: us-central1
+  serviceAccount: trainer
+)";
+
+class ScarceRender : public ::testing::Test {
+ protected:
+  TempDir scratch;
+  std::filesystem::path out = scratch / "out";
+
+  void SetUp() override {
+    write_file_atomically(scratch / "gkebuild.yaml", kProject);
+    const auto rendered = run_gkebuild("render --run-id r1 -f " + (scratch / "gkebuild.yaml").string() + " -o " +
+                                       out.string());
+    ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  }
+  YAML::Node object(const std::string& file) const { return YAML::LoadFile((out / file).string()); }
+  std::string files() const {
+    std::string list;
+    for (const auto& entry : std::filesystem::directory_iterator(out))
+      if (entry.path().extension() == ".yaml") list += " '" + entry.path().string() + "'";
+    return list;
+  }
+};
+
+// The env of a container as name -> value (or the fieldRef's path).
+std::map<std::string, std::string> env_of(const YAML::Node& container) {
+  std::map<std::string, std::string> env;
+  for (const auto& item : container["env"])
+    env[item["name"].as<std::string>()] =
+        item["value"] ? item["value"].as<std::string>() : item["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>();
+  return env;
+}
+
+TEST_F(ScarceRender, MultiNodeJobIsAnIndexedJobWithItsHeadlessService) {
+  const YAML::Node job = object("job-ddp-h100-0-r1.yaml");
+  const YAML::Node service = object("service-ddp-h100-0-r1.yaml");
+  EXPECT_EQ(service["spec"]["clusterIP"].as<std::string>(), "None");
+  EXPECT_EQ(service["spec"]["selector"]["batch.kubernetes.io/job-name"].as<std::string>(), "ddp-h100-0-r1");
+  const YAML::Node spec = job["spec"];
+  EXPECT_EQ(spec["completionMode"].as<std::string>(), "Indexed");
+  EXPECT_EQ(spec["completions"].as<int>(), 2);
+  EXPECT_EQ(spec["parallelism"].as<int>(), 2);
+  const YAML::Node rules = spec["podFailurePolicy"]["rules"];
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[0]["action"].as<std::string>(), "Ignore");  // preemption does not count
+  EXPECT_EQ(rules[0]["onPodConditions"][0]["type"].as<std::string>(), "DisruptionTarget");
+  EXPECT_EQ(rules[1]["action"].as<std::string>(), "FailJob");  // a failed node fails the Job
+  EXPECT_EQ(rules[1]["onExitCodes"]["operator"].as<std::string>(), "NotIn");
+  const YAML::Node pod = spec["template"]["spec"];
+  EXPECT_EQ(pod["subdomain"].as<std::string>(), "ddp-h100-0-r1");
+  const auto env = env_of(pod["containers"][0]);
+  EXPECT_EQ(env.at("MASTER_ADDR"), "ddp-h100-0-r1-0.ddp-h100-0-r1");
+  EXPECT_EQ(env.at("MASTER_PORT"), "29500");
+  EXPECT_EQ(env.at("NNODES"), "2");
+  EXPECT_EQ(env.at("NODE_RANK"), "metadata.annotations['batch.kubernetes.io/job-completion-index']");
+  EXPECT_EQ(env.at("GPUS_PER_NODE"), "8");
+  EXPECT_EQ(env.at("GKEBUILD_CHECKPOINT_DIR"), "/data/checkpoints/r1/ddp-h100-0-r1");
+  // The second sweep point is a Job (and Service) of its own.
+  EXPECT_EQ(object("job-ddp-h100-1-r1.yaml")["spec"]["template"]["spec"]["subdomain"].as<std::string>(), "ddp-h100-1-r1");
+  // An experiment's own MASTER_PORT replaces the default.
+  const auto held = env_of(object("job-held-h100-0-r1.yaml")["spec"]["template"]["spec"]["containers"][0]);
+  EXPECT_EQ(held.at("MASTER_PORT"), "23456");
+}
+
+TEST_F(ScarceRender, ProvisioningSelectsItsNodes) {
+  const YAML::Node queued = object("job-ddp-h100-0-r1.yaml");
+  EXPECT_EQ(queued["metadata"]["labels"]["kueue.x-k8s.io/queue-name"].as<std::string>(), "gpu-queued");
+  EXPECT_EQ(queued["metadata"]["annotations"]["provreq.kueue.x-k8s.io/maxRunDurationSeconds"].as<std::string>(), "86400");
+  const YAML::Node pod = queued["spec"]["template"]["spec"];
+  EXPECT_EQ(pod["nodeSelector"]["cloud.google.com/gke-flex-start"].as<std::string>(), "true");
+  std::vector<std::string> tolerated;
+  for (const auto& toleration : pod["tolerations"]) tolerated.push_back(toleration["key"].as<std::string>());
+  EXPECT_EQ(tolerated, (std::vector<std::string>{"nvidia.com/gpu", "cloud.google.com/gke-flex-start",
+                                                 "cloud.google.com/gke-queued"}));
+  const YAML::Node flex = object("job-flex-nvidia-l4-0.yaml")["spec"]["template"]["spec"];
+  EXPECT_EQ(flex["nodeSelector"]["cloud.google.com/gke-flex-start"].as<std::string>(), "true");
+  EXPECT_EQ(flex["tolerations"].size(), 2u);  // no gke-queued
+  const YAML::Node held = object("job-held-h100-0-r1.yaml")["spec"]["template"]["spec"]["nodeSelector"];
+  EXPECT_EQ(held["cloud.google.com/reservation-name"].as<std::string>(), "h100");
+  EXPECT_EQ(held["cloud.google.com/reservation-project"].as<std::string>(), "owner-proj");
+  EXPECT_FALSE(held["cloud.google.com/gke-flex-start"]);
+}
+
+TEST_F(ScarceRender, CloudStorageVolumeAndServiceAccount) {
+  const YAML::Node job = object("job-flex-nvidia-l4-0.yaml");
+  EXPECT_EQ(job["spec"]["template"]["metadata"]["annotations"]["gke-gcsfuse/volumes"].as<std::string>(), "true");
+  const YAML::Node pod = job["spec"]["template"]["spec"];
+  EXPECT_EQ(pod["serviceAccountName"].as<std::string>(), "trainer");
+  const YAML::Node csi = pod["volumes"][0]["csi"];
+  EXPECT_EQ(csi["driver"].as<std::string>(), "gcsfuse.csi.storage.gke.io");
+  EXPECT_FALSE(csi["readOnly"].as<bool>());
+  EXPECT_EQ(csi["volumeAttributes"]["bucketName"].as<std::string>(), "my-data");
+  EXPECT_EQ(csi["volumeAttributes"]["mountOptions"].as<std::string>(), "implicit-dirs,only-dir=runs");
+  EXPECT_EQ(pod["containers"][0]["volumeMounts"][0]["mountPath"].as<std::string>(), "/data");
+}
+
+// A bare Pod (render pod/NAME) mounts the bucket too, so it needs the annotation that brings the sidecar.
+TEST_F(ScarceRender, APodOfTheExperimentGetsTheGcsFuseAnnotation) {
+  const auto rendered = run_gkebuild("render --run-id r1 pod/flex -f " + (scratch / "gkebuild.yaml").string());
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const YAML::Node pod = YAML::Load(rendered.out.substr(rendered.out.find("kind: Pod") - 16));
+  EXPECT_EQ(pod["metadata"]["annotations"]["gke-gcsfuse/volumes"].as<std::string>(), "true") << rendered.out;
+  EXPECT_EQ(pod["spec"]["volumes"][0]["csi"]["driver"].as<std::string>(), "gcsfuse.csi.storage.gke.io");
+}
+
+TEST_F(ScarceRender, QueuedProvisioningKueueObjects) {
+  const YAML::Node check = object("admissioncheck-big-queued.yaml");
+  EXPECT_EQ(check["spec"]["controllerName"].as<std::string>(), "kueue.x-k8s.io/provisioning-request");
+  EXPECT_EQ(check["spec"]["parameters"]["kind"].as<std::string>(), "ProvisioningRequestConfig");
+  EXPECT_EQ(check["spec"]["parameters"]["name"].as<std::string>(), "big-queued");
+  EXPECT_EQ(object("provisioningrequestconfig-big-queued.yaml")["spec"]["provisioningClassName"].as<std::string>(),
+            "queued-provisioning.gke.io");
+  const YAML::Node queue = object("clusterqueue-big-queued.yaml")["spec"];
+  EXPECT_EQ(queue["admissionChecks"][0].as<std::string>(), "big-queued");
+  EXPECT_EQ(queue["resourceGroups"][0]["flavors"][0]["name"].as<std::string>(), "nvidia-h100-80gb-queued");
+  EXPECT_EQ(object("localqueue-gpu-queued.yaml")["spec"]["clusterQueue"].as<std::string>(), "big-queued");
+  EXPECT_FALSE(object("clusterqueue-big.yaml")["spec"]["admissionChecks"]);  // the ordinary queue has no check
+}
+
+TEST_F(ScarceRender, EverythingPassesValidateAndKubernetesValidate) {
+  const auto checked = run_gkebuild("validate --strict-kinds --schema-location " + kSchemas + files());
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  std::string core;  // kubernetes-validate knows the built-in kinds only
+  for (const auto& entry : std::filesystem::directory_iterator(out))
+    if (entry.path().filename().string().starts_with("job-") || entry.path().filename().string().starts_with("service-"))
+      core += " '" + entry.path().string() + "'";
+  const auto peer = run_command("kubernetes-validate --strict --quiet -k 1.33.0" + core);
+  EXPECT_EQ(peer.exit_code, 0) << peer.out << peer.err;
+  // The schemas are applied: an AdmissionCheck with a wrong field fails.
+  std::ifstream in(out / "admissioncheck-big-queued.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  text.replace(text.find("controllerName"), 14, "controller");
+  write_file_atomically(scratch / "wrong.yaml", text);
+  const auto refused = run_gkebuild("validate --strict-kinds --schema-location " + kSchemas + " " +
+                                    (scratch / "wrong.yaml").string());
+  EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+}
+
+// cluster.jobset: true: a multi-node sweep point as a JobSet, checked against JobSet's CRD schema
+// (v0.12.0); its pods find rank 0 under the name the JobSet controller gives it. submit refuses it.
+TEST(ScarceRenderJobSet, MultiNodeExperimentAsAJobSet) {
+  TempDir scratch;
+  std::string text = kProject;
+  text.replace(text.find("  serviceAccount: trainer\n"), 25, "  serviceAccount: trainer\n  jobset: true\n");
+  write_file_atomically(scratch / "gkebuild.yaml", text);
+  const auto out = scratch / "out";
+  const auto rendered = run_gkebuild("render --run-id r1 experiment/ddp -f " + (scratch / "gkebuild.yaml").string() +
+                                     " -o " + out.string());
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  EXPECT_FALSE(std::filesystem::exists(out / "service-ddp-h100-0-r1.yaml"));  // the JobSet controller makes it
+  const YAML::Node jobset = YAML::LoadFile((out / "jobset-ddp-nvidia-h100-80gb-0.yaml").string());
+  EXPECT_EQ(jobset["kind"].as<std::string>(), "JobSet");
+  EXPECT_EQ(jobset["metadata"]["labels"]["kueue.x-k8s.io/queue-name"].as<std::string>(), "gpu-queued");
+  EXPECT_TRUE(jobset["spec"]["suspend"].as<bool>());
+  const YAML::Node job = jobset["spec"]["replicatedJobs"][0];
+  EXPECT_EQ(job["name"].as<std::string>(), "nodes");
+  EXPECT_EQ(job["template"]["spec"]["completions"].as<int>(), 2);
+  const YAML::Node container = job["template"]["spec"]["template"]["spec"]["containers"][0];
+  std::map<std::string, std::string> env;
+  for (const auto& item : container["env"])
+    if (item["value"]) env[item["name"].as<std::string>()] = item["value"].as<std::string>();
+  EXPECT_EQ(env["MASTER_ADDR"], "ddp-h100-0-r1-nodes-0-0.ddp-h100-0-r1");
+  std::string files;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) files += " '" + entry.path().string() + "'";
+  const auto checked = run_gkebuild("validate --strict-kinds --schema-location " + kSchemas + files);
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  const auto submitted = run_gkebuild("submit ddp --dry-run -f " + (scratch / "gkebuild.yaml").string());
+  EXPECT_EQ(submitted.exit_code, 2) << submitted.out << submitted.err;
+  EXPECT_NE(submitted.err.find("cluster.jobset: submit creates and follows Indexed Jobs"), std::string::npos)
+      << submitted.err;
+}
+
+}  // namespace
+}  // namespace gkebuild::testing
