@@ -57,9 +57,11 @@ class MaskingSink : public RunSink {
  public:
   MaskingSink(RunSink& sink, const RunSecret& secret) : sink_(sink), secret_(secret) {}
   void jobs_changed(const std::vector<JobProgress>& jobs) override { sink_.jobs_changed(jobs); }
-  void log_line(const std::string& job, const std::string& line) override { sink_.log_line(job, secret_.mask(line)); }
-  void result_line(const std::string& job, const std::string& line) override {
-    sink_.result_line(job, secret_.mask(line));
+  void log_line(const std::string& job, const std::string& line, int index) override {
+    sink_.log_line(job, secret_.mask(line), index);
+  }
+  void result_line(const std::string& job, const std::string& line, int index) override {
+    sink_.result_line(job, secret_.mask(line), index);
   }
 
  private:
