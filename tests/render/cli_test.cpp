@@ -96,7 +96,8 @@ TEST_F(RenderCli, OutputDirHasOneFilePerObjectAndTheDockerfiles) {
   size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(scratch.path())) files += entry.path() != out;
   EXPECT_EQ(files, 0u) << "the staging folder was left behind";
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1 + 1 + 1 + 5 + 4);
+  // Dockerfile, Namespace, driver installer, 5 NFS objects, 4 accelerators x 2 learning rates.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1 + 1 + 1 + 5 + 8);
 }
 
 // Rendered files may carry secrets passed with --set: they get the mode the user's umask allows.

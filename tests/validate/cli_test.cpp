@@ -68,17 +68,17 @@ TEST_F(Cli, UnknownFieldExitsOneWithPosition) {
 // credential-like name with a literal value warns at its line; secretEnv is the way out.
 TEST_F(Cli, AProjectFileWithALiteralCredentialWarnsAtItsLine) {
   auto file = dir_.write("gkebuild.yaml",
-                         "apiVersion: gkebuild/v1\nproject: p\nimages:\n  i:\n    entrypoint: [/x]\n"
+                         "apiVersion: gkebuild/v1\nproject: p\nregistry: 127.0.0.1:5000/p\nimages:\n  i:\n    entrypoint: [/x]\n"
                          "    env: {PIP_INDEX_TOKEN: abc123}\nexperiments:\n  train:\n    image: i\n"
                          "    accelerators: [nvidia-l4]\n    env:\n      EPOCHS: '3'\n      WANDB_API_KEY: 0123abcd\n"
                          "    secretEnv: [HF_TOKEN]\n");
   EXPECT_EQ(validate(shell_quoted(file.string())).exit_code, 0);  // warnings pass at the default --fail-on error
   auto r = validate("--fail-on warning " + shell_quoted(file.string()));
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_NE(r.out.find(file.string() + ":13:22: warning: environment variable WANDB_API_KEY looks like a credential"),
+  EXPECT_NE(r.out.find(file.string() + ":14:22: warning: environment variable WANDB_API_KEY looks like a credential"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find(file.string() + ":6:28: warning: environment variable PIP_INDEX_TOKEN"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(file.string() + ":7:28: warning: environment variable PIP_INDEX_TOKEN"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("EPOCHS"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("HF_TOKEN"), std::string::npos) << r.out;
 }

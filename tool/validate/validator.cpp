@@ -83,6 +83,13 @@ class ObjectChecker {
                 ValidateReport& report)
       : options_(options), store_(store), locator_(locator), report_(report) {}
 
+  // gkebuild.yaml is checked as a project file, not as an object; its env: values still end
+  // up in Jobs, so a literal credential there warns at its line.
+  void check_project_credentials_of(const Manifest& m) {
+    RuleReporter r(m, options_.disabled_rules, report_.findings);
+    check_project_credentials(r);
+  }
+
   void check(const Manifest& m) {
     ++report_.resources;
     size_t before = report_.findings.size();
@@ -109,13 +116,6 @@ class ObjectChecker {
       // kubeconform fails these ("missing 'kind' key"); a pre-commit hook run on every
       // *.yaml cannot afford to.
       r.report("manifest", {}, "not a Kubernetes object (no apiVersion or kind); skipped", false, Severity::kInfo);
-      ++report_.skipped;
-      return;
-    }
-    if (string_field(m.value, "apiVersion") == "gkebuild/v1" && !has_key(m.value, "kind")) {
-      // gkebuild.yaml: not a Kubernetes object (skipped, as other YAML), but a file whose env:
-      // values end up in Jobs.
-      check_project_credentials(r);
       ++report_.skipped;
       return;
     }
@@ -207,6 +207,7 @@ ValidateReport validate_file(const std::string& input, const ValidateOptions& op
       continue;
     }
     ++report.resources;
+    checker.check_project_credentials_of(manifest);
     if (project_checked || options.disabled_rules.count("project-file")) continue;
     project_checked = true;  // the loader reads the whole file
     auto findings = check_project_file(text, name);
