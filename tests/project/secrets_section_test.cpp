@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "project/project.h"
+#include "parse_error.h"
 
 namespace gkebuild::project {
 namespace {
@@ -28,17 +29,6 @@ std::string project_text(const std::string& image, const std::string& experiment
   return text;
 }
 
-void expect_error(const std::string& text, int line, int column, const std::string& words) {
-  try {
-    parse_project(text, "gkebuild.yaml");
-    ADD_FAILURE() << "no error for:\n" << text;
-  } catch (const SourceError& e) {
-    EXPECT_EQ(e.where().line, line) << e.what();
-    EXPECT_EQ(e.where().column, column) << e.what();
-    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-  }
-}
-
 TEST(ProjectSecrets, NamesWithWhereTheyAreWritten) {
   const Project project = parse_project(
       project_text("    secrets:\n      - {id: pip, env: PIP_TOKEN}\n      - {id: netrc, src: secrets/netrc}\n",
@@ -57,20 +47,20 @@ TEST(ProjectSecrets, NamesWithWhereTheyAreWritten) {
 }
 
 TEST(ProjectSecrets, MistakesAtTheirPosition) {
-  expect_error(project_text("", "    secretEnv: [WANDB-KEY]\n"), 11, 17, "'WANDB-KEY' is not an environment variable name");
-  expect_error(project_text("", "    secretEnv: [A, A]\n"), 11, 20, "'A' is listed twice");
-  expect_error(project_text("", "    secretEnv: WANDB_API_KEY\n"), 11, 16, "expected a list of names");
-  expect_error(project_text("", "    env: {HF_TOKEN: x}\n    secretEnv: [HF_TOKEN]\n"), 12, 16,
+  expect_parse_error(project_text("", "    secretEnv: [WANDB-KEY]\n"), 11, 17, "'WANDB-KEY' is not an environment variable name");
+  expect_parse_error(project_text("", "    secretEnv: [A, A]\n"), 11, 20, "'A' is listed twice");
+  expect_parse_error(project_text("", "    secretEnv: WANDB_API_KEY\n"), 11, 16, "expected a list of names");
+  expect_parse_error(project_text("", "    env: {HF_TOKEN: x}\n    secretEnv: [HF_TOKEN]\n"), 12, 16,
                "HF_TOKEN is also under env:");
-  expect_error(project_text("", "    secretEnv: [GKEBUILD_SEED]\n"), 11, 17, "GKEBUILD_SEED is set by gkebuild");
-  expect_error(project_text("", "    secretRefs: [Bad_Name]\n"), 11, 18, "is not a Secret name");
-  expect_error(project_text("", "    secretEnvs: [A]\n"), 11, 5, "did you mean 'secretEnv'");
-  expect_error(project_text("    secrets: [{id: pip}]\n", ""), 7, 15, "give src (a file in the project folder) or env");
-  expect_error(project_text("    secrets: [{id: pip, src: a, env: B}]\n", ""), 7, 15, "one of them");
-  expect_error(project_text("    secrets: [{id: pip, src: ../../home/me/.netrc}]\n", ""), 7, 30,
+  expect_parse_error(project_text("", "    secretEnv: [GKEBUILD_SEED]\n"), 11, 17, "GKEBUILD_SEED is set by gkebuild");
+  expect_parse_error(project_text("", "    secretRefs: [Bad_Name]\n"), 11, 18, "is not a Secret name");
+  expect_parse_error(project_text("", "    secretEnvs: [A]\n"), 11, 5, "did you mean 'secretEnv'");
+  expect_parse_error(project_text("    secrets: [{id: pip}]\n", ""), 7, 15, "give src (a file in the project folder) or env");
+  expect_parse_error(project_text("    secrets: [{id: pip, src: a, env: B}]\n", ""), 7, 15, "one of them");
+  expect_parse_error(project_text("    secrets: [{id: pip, src: ../../home/me/.netrc}]\n", ""), 7, 30,
                "leads outside the project folder; name such a file with gkebuild image --secret id=pip,src=FILE");
-  expect_error(project_text("    secrets: [{id: 'a b', env: B}]\n", ""), 7, 20, "is not a secret id");
-  expect_error(project_text("    secrets: [{id: a, env: B}, {id: a, env: C}]\n", ""), 7, 37, "'a' is listed twice");
+  expect_parse_error(project_text("    secrets: [{id: 'a b', env: B}]\n", ""), 7, 20, "is not a secret id");
+  expect_parse_error(project_text("    secrets: [{id: a, env: B}, {id: a, env: C}]\n", ""), 7, 37, "'a' is listed twice");
 }
 
 }  // namespace

@@ -128,6 +128,13 @@ class OwnPodTemplate : public SubmitLocalTest {
     const std::string main = "  - name: main\n";
     text.insert(text.find(main) + main.size(), container);
     std::filesystem::create_directories(project / "templates");
+    // The shipped spec has a volumes list of its own (the checkpoint folder): more go into it.
+    const std::string volumes = "\nvolumes:\n";
+    if (pod.starts_with("volumes:\n")) {
+      text.insert(text.find(volumes) + volumes.size(), pod.substr(volumes.size() - 1));
+      std::ofstream(project / "templates" / "pod-spec.yaml.j2") << text << "\n";
+      return;
+    }
     std::ofstream(project / "templates" / "pod-spec.yaml.j2") << text << "\n" << pod;
   }
 };

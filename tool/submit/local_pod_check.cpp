@@ -59,8 +59,18 @@ class JobCheck {
       refuse(item(containers, 1), "the local runner runs one container per pod, not its sidecars");
     for (const char* more : {"initContainers", "ephemeralContainers"})
       if (non_empty(child(pod, more))) refuse(child(pod, more), "the local runner runs one container per pod");
+    if (is_sequence(volumes))
+      for (std::size_t i = 0; i < volumes.node.size(); ++i) {
+        const Field volume = item(volumes, i);
+        const Field name = child(volume, "name");
+        // An emptyDir lives as long as the pod, as the container's own writable files do here.
+        if (present(child(volume, "emptyDir"))) {
+          if (present(name) && name.node.IsScalar()) empty_dirs_.insert(name.node.Scalar());
+          continue;
+        }
+        drop(volume, "the volume (the container gets none: its files are the image's)");
+      }
     if (is_sequence(containers) && containers.node.size() > 0) check_container(item(containers, 0));
-    if (non_empty(volumes)) drop(volumes, "volumes (the container gets none: its files are the image's)");
     for (const char* key : {"securityContext", "shareProcessNamespace", "hostAliases", "dnsConfig", "runtimeClassName"})
       if (present(child(pod, key))) drop(child(pod, key), key);
   }
@@ -75,15 +85,23 @@ class JobCheck {
     if (non_empty(child(container, "volumeDevices")))
       refuse(child(container, "volumeDevices"), "host devices are not passed to a local container");
     if (present(security)) drop(security, "securityContext (the image's user runs, without added privileges)");
-    for (const char* key : {"volumeMounts", "envFrom", "ports", "livenessProbe", "readinessProbe", "startupProbe",
-                            "lifecycle"})
+    const Field mounts = child(container, "volumeMounts");
+    if (is_sequence(mounts))
+      for (std::size_t i = 0; i < mounts.node.size(); ++i) {
+        const Field name = child(item(mounts, i), "name");
+        if (!present(name) || !name.node.IsScalar() || !empty_dirs_.count(name.node.Scalar()))
+          drop(item(mounts, i), "the volume mount (the container gets none: its files are the image's)");
+      }
+    for (const char* key : {"envFrom", "ports", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle"})
       if (non_empty(child(container, key))) drop(child(container, key), key);
     const Field env = child(container, "env");
     if (!is_sequence(env)) return;
     for (std::size_t i = 0; i < env.node.size(); ++i) {
       const Field from = child(item(env, i), "valueFrom");
-      if (present(from) && YAML::Dump(from.node).find("job-completion-index") == std::string::npos)
-        drop(from, "env valueFrom other than the completion index (the variable is left unset)");
+      // The completion index and the run's secretEnv values (secretKeyRef) are set here too.
+      if (present(from) && !present(child(from, "secretKeyRef")) &&
+          YAML::Dump(from.node).find("job-completion-index") == std::string::npos)
+        drop(from, "env valueFrom other than the completion index or the run's secrets (the variable is left unset)");
     }
   }
 
@@ -102,6 +120,7 @@ class JobCheck {
   std::string job_;
   std::set<std::string>& noted_;
   std::ostream& err_;
+  std::set<std::string> empty_dirs_;  // the pod's emptyDir volumes, by name
 };
 
 }  // namespace
