@@ -10,6 +10,7 @@
 
 #include "jinja/environment.h"
 #include "jinja/errors.h"
+#include "jinja/json_document.h"
 
 namespace gkebuild::jinja {
 namespace {
@@ -35,7 +36,7 @@ Rendered render_on(int threads, const std::string& tmpl, const ordered_json& con
     rendered.largest_piece = std::max(rendered.largest_piece, piece.size());
   };
   try {
-    environment.render_file("t.j2", Value::from_json(context), sink);
+    environment.render_file("t.j2", json_document(context), sink);
   } catch (const TemplateError& error) {
     rendered.error = error.what();
   }

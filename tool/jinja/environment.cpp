@@ -10,6 +10,7 @@
 
 #include "base/source_error.h"
 #include "jinja/interpreter.h"
+#include "jinja/json_document.h"
 #include "jinja/parser.h"
 
 namespace gkebuild::jinja {
@@ -138,11 +139,9 @@ std::string run(TemplateLibrary& store, const Options& options, const std::share
   }
 }
 
-// A JSON context is borrowed, not converted: the engine reads it in place.
+// A JSON context is indexed as a values document, its strings read in place.
 // (Interpreter::render refuses anything but a mapping or null.)
-Value context_value(const nlohmann::ordered_json& context) {
-  return Value::from_json(context);
-}
+Value context_value(const nlohmann::ordered_json& context) { return json_document(context); }
 }  // namespace
 
 std::shared_ptr<const Template> Environment::find_template(const std::string& name) {

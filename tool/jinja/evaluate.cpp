@@ -91,7 +91,6 @@ Value Interpreter::getattr(const Value& object, std::string_view name) {
   switch (object.kind()) {
     case Kind::Undefined: fail_undefined(object);
     case Kind::Dict:
-    case Kind::JsonDict:
     case Kind::DocDict: {
       if (has_method(object, name)) break;
       Value found;
@@ -126,7 +125,6 @@ Value Interpreter::getitem(const Value& object, const Value& key) {
   switch (object.kind()) {
     case Kind::Undefined: fail_undefined(object);
     case Kind::Dict:
-    case Kind::JsonDict:
     case Kind::DocDict: {
       Value found;
       if (mapping_find(object, key, found)) return found;
@@ -134,7 +132,6 @@ Value Interpreter::getitem(const Value& object, const Value& key) {
     }
     case Kind::List:
     case Kind::Tuple:
-    case Kind::JsonList:
     case Kind::DocList:
       if (key.is_int() || key.is_bool()) {
         int64_t index = key.as_int();

@@ -111,7 +111,6 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
     case Kind::Str: append_json_string(out, value.str()); return;
     case Kind::List:
     case Kind::Tuple:
-    case Kind::JsonList:
     case Kind::DocList: {
       // A values document's list of strings (`args | tojson`): read from its slots.
       if (value.kind() == Kind::DocList && indent < 0 && all_strings(value.doc_slot())) {
@@ -139,7 +138,6 @@ void append_json(std::string& out, const Value& value, int indent, int depth) {
       return;
     }
     case Kind::Dict:
-    case Kind::JsonDict:
     case Kind::DocDict: {
       std::vector<std::pair<std::string, Value>> entries;
       mapping_for_each(value, [&](const Value& k, const Value& v) {

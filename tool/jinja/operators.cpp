@@ -114,7 +114,7 @@ Value concat_sequences(const Value& a, const Value& b) {
 }
 
 bool is_list(const Value& v) {
-  return v.kind() == Kind::List || v.kind() == Kind::JsonList || v.kind() == Kind::DocList;
+  return v.kind() == Kind::List || v.kind() == Kind::DocList;
 }
 }  // namespace
 

@@ -100,8 +100,6 @@ bool t_sameas(Interpreter&, const Value& value, CallArgs& args) {
     case Kind::Undefined: return true;
     case Kind::Bool: return v.as_bool() == other.as_bool();
     case Kind::Int: return v.as_int() == other.as_int() && v.as_int() >= -5 && v.as_int() <= 256;
-    case Kind::JsonList:
-    case Kind::JsonDict: return &v.json() == &other.json();
     case Kind::DocList:
     case Kind::DocDict: return &v.doc_slot() == &other.doc_slot();
     case Kind::Str: return v.str().data() == other.str().data() && v.str().size() == other.str().size();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <mutex>
 
 #include "jinja/errors.h"
 #include "jinja/limits.h"
@@ -62,24 +63,6 @@ Value Value::string(std::string s) {
   v.n_ = box->text.size();
   v.obj_ = std::move(box);
   return v;
-}
-
-Value Value::from_json(const Json& j) {
-  switch (j.type()) {
-    case Json::value_t::null: return none();
-    case Json::value_t::boolean: return boolean(j.get<bool>());
-    case Json::value_t::number_integer: return integer(j.get<int64_t>());
-    case Json::value_t::number_unsigned: {
-      uint64_t u = j.get<uint64_t>();
-      if (u > static_cast<uint64_t>(INT64_MAX)) fail_big_integer(std::to_string(u));
-      return integer(static_cast<int64_t>(u));
-    }
-    case Json::value_t::number_float: return floating(j.get<double>());
-    case Json::value_t::string: return borrowed(j.get_ref<const std::string&>());
-    case Json::value_t::array: { Value v(Kind::JsonList); v.j_ = &j; return v; }
-    case Json::value_t::object: { Value v(Kind::JsonDict); v.j_ = &j; return v; }
-    default: return none();
-  }
 }
 
 namespace {
@@ -147,8 +130,11 @@ const Value& edit_in_place(const Value& doc_container) {
     mapping_for_each(doc_container, [&](const Value& k, const Value& v) { pairs.emplace_back(k, v); });
     copy = Value::dict(std::move(pairs));
   }
-  // Kept until the process exits, as the documents of a command's values files are.
+  // Kept until the process exits, as the documents of a command's values files are. Renders
+  // on several threads (a project's items) change their own documents at once.
+  static std::mutex copies_mutex;
   static std::deque<Value> copies;
+  std::lock_guard lock(copies_mutex);
   const Value& kept = copies.emplace_back(std::move(copy));
   auto& slot = const_cast<DocSlot&>(doc_container.doc_slot());  // a document is ours to change
   slot.type = DocSlot::Edited;
@@ -225,11 +211,9 @@ std::string_view type_name(const Value& value) {
     case Kind::Float: return "float";
     case Kind::Str: return "str";
     case Kind::List:
-    case Kind::JsonList:
     case Kind::DocList: return "list";
     case Kind::Tuple: return "tuple";
     case Kind::Dict:
-    case Kind::JsonDict:
     case Kind::DocDict: return "dict";
     case Kind::Object: return value.object_ptr()->type_name();
   }
@@ -252,8 +236,6 @@ bool truthy(const Value& value) {
     case Kind::List:
     case Kind::Tuple: return !value.items().empty();
     case Kind::Dict: return !value.pairs().empty();
-    case Kind::JsonList:
-    case Kind::JsonDict: return !value.json().empty();
     case Kind::DocList:
     case Kind::DocDict: {
       const Value& current = resolved(value);
@@ -271,8 +253,6 @@ size_t length(const Value& value) {
     case Kind::List:
     case Kind::Tuple: return value.items().size();
     case Kind::Dict: return value.pairs().size();
-    case Kind::JsonList:
-    case Kind::JsonDict: return value.json().size();
     case Kind::DocList:
     case Kind::DocDict: {
       const Value& current = resolved(value);
@@ -294,8 +274,6 @@ bool is_iterable(const Value& value) {
     case Kind::List:
     case Kind::Tuple:
     case Kind::Dict:
-    case Kind::JsonList:
-    case Kind::JsonDict:
     case Kind::DocList:
     case Kind::DocDict: return true;
     default: return false;
@@ -321,11 +299,6 @@ Sequence::Sequence(const Value& value_or_doc) : holder_(resolved(value_or_doc)) 
       pairs_ = &value.pairs();
       size_ = pairs_->size();
       return;
-    case Kind::JsonList:
-    case Kind::JsonDict:
-      json_ = &value.json();
-      size_ = json_->size();
-      return;
     case Kind::DocList:
     case Kind::DocDict:
       doc_ = &value.doc_slot();
@@ -338,19 +311,13 @@ Sequence::Sequence(const Value& value_or_doc) : holder_(resolved(value_or_doc)) 
 
 Sequence::Sequence(const Value& mapping_or_doc, ItemsTag) : holder_(resolved(mapping_or_doc)), items_mode_(true) {
   const Value& mapping = holder_;
-  if (mapping.kind() == Kind::Dict) {
-    pairs_ = &mapping.pairs();  // DictBox's vector: holder_ keeps it, pair_at re-reads it
-    size_ = pairs_->size();
-    return;
-  }
   if (mapping.kind() == Kind::DocDict) {
     doc_ = &mapping.doc_slot();  // read in place; pair_at notices when a template changes it
     size_ = doc_->size;
     return;
   }
-  owned_pairs_.reserve(mapping.json().size());
-  mapping_for_each(mapping, [&](const Value& k, const Value& v) { owned_pairs_.emplace_back(k, v); });
-  size_ = owned_pairs_.size();
+  pairs_ = &mapping.pairs();  // DictBox's vector: holder_ keeps it, pair_at re-reads it
+  size_ = pairs_->size();
 }
 
 void Sequence::follow_edit() const {
@@ -370,7 +337,6 @@ const std::pair<Value, Value>* Sequence::pair_at(size_t index) const {
     }
     follow_edit();
   }
-  if (!pairs_) return &owned_pairs_[index];
   if (pairs_->size() != size_) throw EvalError("dictionary changed size during iteration");
   return &(*pairs_)[index];
 }
@@ -394,10 +360,7 @@ Value Sequence::at(size_t index) const {
     follow_edit();
   }
   if (items_) return (*items_)[index];
-  if (pairs_) return (*pairs_)[index].first;
-  if (json_->is_array()) return Value::from_json((*json_)[index]);
-  const auto& map = json_->get_ref<const Json::object_t&>();
-  return Value::borrowed((map.begin() + static_cast<std::ptrdiff_t>(index))->first);
+  return (*pairs_)[index].first;
 }
 
 std::vector<Value> to_vector(const Value& value) {
@@ -431,16 +394,6 @@ bool mapping_find(const Value& mapping, std::string_view key, Value& out) {
     }
     return false;
   }
-  if (mapping.kind() == Kind::JsonDict) {
-    const auto& map = mapping.json().get_ref<const Json::object_t&>();
-    for (const auto& entry : map) {
-      if (entry.first == key) {
-        out = Value::from_json(entry.second);
-        return true;
-      }
-    }
-    return false;
-  }
   for (const auto& [k, v] : mapping.pairs()) {
     // The first letter rules out most keys before a comparison (attribute lookups land here).
     if (k.is_str() && k.str().size() == key.size() && (key.empty() || k.str()[0] == key[0]) && k.str() == key) {
@@ -453,7 +406,6 @@ bool mapping_find(const Value& mapping, std::string_view key, Value& out) {
 
 bool mapping_find(const Value& mapping, const Value& key, Value& out) {
   if (key.is_str()) return mapping_find(mapping, key.str(), out);
-  if (mapping.kind() == Kind::JsonDict) return false;
   if (mapping.kind() == Kind::DocDict) {  // a document's keys are strings
     const Value* edited = mapping.doc_edited();
     return edited && mapping_find(*edited, key, out);
@@ -497,8 +449,8 @@ bool equals(const Value& a, const Value& b) {
   if (a.is_str() && b.is_str()) return a.str() == b.str();
   if (a.is_none() || b.is_none()) return a.is_none() && b.is_none();
   if (a.is_undefined() || b.is_undefined()) return a.is_undefined() && b.is_undefined();
-  bool a_list = a.kind() == Kind::List || a.kind() == Kind::JsonList || a.kind() == Kind::DocList;
-  bool b_list = b.kind() == Kind::List || b.kind() == Kind::JsonList || b.kind() == Kind::DocList;
+  bool a_list = a.kind() == Kind::List || a.kind() == Kind::DocList;
+  bool b_list = b.kind() == Kind::List || b.kind() == Kind::DocList;
   if (a_list && b_list) return sequence_equals(a, b);
   if (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple) return sequence_equals(a, b);
   if (a.is_mapping() && b.is_mapping()) return mapping_equals(a, b);
@@ -529,8 +481,8 @@ int compare(const Value& a, const Value& b, bool case_insensitive) {
     int c = a.str().compare(b.str());
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
-  bool a_list = a.kind() == Kind::List || a.kind() == Kind::JsonList || a.kind() == Kind::DocList;
-  bool b_list = b.kind() == Kind::List || b.kind() == Kind::JsonList || b.kind() == Kind::DocList;
+  bool a_list = a.kind() == Kind::List || a.kind() == Kind::DocList;
+  bool b_list = b.kind() == Kind::List || b.kind() == Kind::DocList;
   if ((a_list && b_list) || (a.kind() == Kind::Tuple && b.kind() == Kind::Tuple)) {
     ValueNesting nesting;
     Sequence sa(a), sb(b);
@@ -550,8 +502,6 @@ Json to_json(const Value& value) {
     case Kind::Int: return value.as_int();
     case Kind::Float: return value.as_float();
     case Kind::Str: return std::string(value.str());
-    case Kind::JsonList:
-    case Kind::JsonDict: return value.json();
     case Kind::DocList: {
       if (const Value* edited = value.doc_edited()) return to_json(*edited);
       ValueNesting nesting;

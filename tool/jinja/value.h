@@ -1,6 +1,8 @@
-// The values templates compute with. Scalars live inline; strings, lists and dicts from the
-// render context are borrowed (a pointer into the caller's ordered_json or values document,
-// which outlives the render), so looking up and iterating context data never copies it.
+// The values templates compute with. Scalars live inline. Containers are of two families:
+// those a template makes (owned, reference-counted boxes) and those of the data it is given,
+// borrowed from a values document (DocSlot) that outlives the render, so that looking up and
+// iterating context data never copies it. A values file is read into a document; a JSON
+// context is indexed as one (json_document.h).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +24,6 @@ using Json = nlohmann::ordered_json;
 enum class Kind : uint8_t {
   Undefined, None, Bool, Int, Float, Str,
   List, Tuple, Dict,        // owned containers (ListBox / DictBox)
-  JsonList, JsonDict,       // borrowed containers from the context
   DocList, DocDict,         // borrowed containers of a values document (DocSlot)
   Object,                   // macros, methods, namespaces, loops, modules …
 };
@@ -33,7 +34,7 @@ class Interpreter;
 struct CallArgs;
 
 // One entry of a values document: the compact, read-only tree a values file is read into
-// (render/values_json.h). A list's items lie side by side. A mapping's `items` start with a
+// (render/values_json.h, render/values_yaml.h) and a JSON context is indexed as (json_document.h). A list's items lie side by side. A mapping's `items` start with a
 // Keys slot, whose `items` are its keys, then hold its values: the mappings of a document
 // that have the same keys in the same order (a list of records) share one array of keys.
 // Nothing in a document is reference-counted: its values are borrowed, and the document
@@ -91,7 +92,6 @@ class Value {
     return v;
   }
   static Value markup(std::string s) { Value v = string(std::move(s)); v.markup_ = true; return v; }
-  static Value from_json(const Json& j);
   // The value of a document's slot (strings, lists and dicts borrowed from the document).
   static Value doc(const DocSlot& slot);
   // The root of a document: like doc(), and it keeps `document` alive.
@@ -126,9 +126,9 @@ class Value {
   bool is_bool() const { return kind_ == Kind::Bool; }
   bool is_number() const { return kind_ == Kind::Int || kind_ == Kind::Float || kind_ == Kind::Bool; }
   bool is_list_like() const {
-    return kind_ == Kind::List || kind_ == Kind::Tuple || kind_ == Kind::JsonList || kind_ == Kind::DocList;
+    return kind_ == Kind::List || kind_ == Kind::Tuple || kind_ == Kind::DocList;
   }
-  bool is_mapping() const { return kind_ == Kind::Dict || kind_ == Kind::JsonDict || kind_ == Kind::DocDict; }
+  bool is_mapping() const { return kind_ == Kind::Dict || kind_ == Kind::DocDict; }
   bool is_doc() const { return kind_ == Kind::DocList || kind_ == Kind::DocDict; }
   bool is_object() const { return kind_ == Kind::Object; }
   bool is_markup() const { return markup_; }
@@ -138,7 +138,6 @@ class Value {
   int64_t as_int() const { return kind_ == Kind::Bool ? (b_ ? 1 : 0) : i_; }
   double as_float() const { return kind_ == Kind::Float ? f_ : static_cast<double>(as_int()); }
   std::string_view str() const { return {s_, n_}; }
-  const Json& json() const { return *j_; }
   // DocList / DocDict: the container's slot, and the copy a template changed (else null).
   const DocSlot& doc_slot() const { return *d_; }
   const Value* doc_edited() const { return d_->type == DocSlot::Edited ? d_->edited : nullptr; }
@@ -172,7 +171,6 @@ class Value {
     int64_t i_;
     double f_;
     const char* s_;
-    const Json* j_;
     const DocSlot* d_;
   };
   size_t n_ = 0;
@@ -210,7 +208,8 @@ inline const Value& resolved(const Value& value) {
 }
 
 // The copy of a document container that a template may change in place (made on the first
-// change; every value of the container sees it from then on). Documents are read by one thread.
+// change; every value of the container sees it from then on). A document is read by one
+// thread at a time (split loops change nothing in parallel).
 const Value& edit_in_place(const Value& doc_container);
 
 // The boxes of template-made strings, lists and dicts count what they hold against the
@@ -265,8 +264,8 @@ class Sequence {
   explicit Sequence(const Value& value);
   // What `mapping.items()` yields, as (key, value) tuples, without building them: a template's
   // own dict is read in place at each step (the body may update it: a change of size is
-  // Python's RuntimeError), a context mapping's pairs are taken now; each tuple is made only
-  // when asked.
+  // Python's RuntimeError), a document's mapping slot by slot; each tuple is made only when
+  // asked.
   static Sequence items_of(const Value& mapping) { return Sequence(mapping, ItemsTag{}); }
   size_t size() const { return size_; }
   Value at(size_t index) const;
@@ -286,13 +285,11 @@ class Sequence {
   void follow_edit() const;
 
   Value holder_;
-  const Json* json_ = nullptr;
   mutable const DocSlot* doc_ = nullptr;
   mutable const std::vector<Value>* items_ = nullptr;
   mutable const std::vector<std::pair<Value, Value>>* pairs_ = nullptr;
   mutable std::pair<Value, Value> doc_pair_;  // what pair_at gives for a document mapping
-  std::vector<Value> owned_;
-  std::vector<std::pair<Value, Value>> owned_pairs_;
+  std::vector<Value> owned_;  // a string's characters
   bool items_mode_ = false;
   size_t size_ = 0;
 };
@@ -300,7 +297,7 @@ class Sequence {
 bool is_iterable(const Value& value);
 std::vector<Value> to_vector(const Value& value);
 
-// Mapping access for Dict, JsonDict and DocDict; a key that is not found gives std::nullopt-like false.
+// Mapping access for Dict and DocDict; false when the key is not found.
 bool mapping_find(const Value& mapping, const Value& key, Value& out);
 bool mapping_find(const Value& mapping, std::string_view key, Value& out);
 // Whether the key.size() bytes at `text` are `key`. Names and keys are short: a loop beats a
@@ -321,11 +318,8 @@ void mapping_for_each(const Value& mapping_or_doc, F&& f) {
   if (mapping.kind() == Kind::DocDict) {
     const DocSlot& slot = mapping.doc_slot();
     for (uint32_t i = 0; i < slot.size; ++i) f(Value::doc(slot.key(i)), Value::doc(slot.value(i)));
-  } else if (mapping.kind() == Kind::Dict) {
-    for (const auto& [k, v] : mapping.pairs()) f(k, v);
   } else {
-    for (auto it = mapping.json().begin(); it != mapping.json().end(); ++it)
-      f(Value::borrowed(it.key()), Value::from_json(it.value()));
+    for (const auto& [k, v] : mapping.pairs()) f(k, v);
   }
 }
 

@@ -80,11 +80,9 @@ void append_repr(std::string& out, const Value& value) {
       return;
     case Kind::Undefined: out += "Undefined"; return;
     case Kind::List:
-    case Kind::JsonList:
     case Kind::DocList: append_sequence_repr(out, value, '[', ']'); return;
     case Kind::Tuple: append_sequence_repr(out, value, '(', ')'); return;
     case Kind::Dict:
-    case Kind::JsonDict:
     case Kind::DocDict: append_mapping_repr(out, value); return;
     default: append_str(out, value); return;
   }

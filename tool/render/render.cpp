@@ -7,6 +7,7 @@
 #include "base/parallel.h"
 #include "base/source_error.h"
 #include "jinja/environment.h"
+#include "jinja/json_document.h"
 #include "render/contexts.h"
 #include "render/dockerfile_template.h"
 #include "render/parallelism.h"
@@ -56,15 +57,11 @@ void add_manifests(const RenderItem& item, const std::string& rendered, const So
 }
 
 // The item's variables as the engine reads them, borrowed from the item: its own, then the
-// shared ones.
+// shared ones. Each render has a document of its own: what a template changes in place stays
+// in its render.
 jinja::Value context_value(const RenderItem& item) {
-  if (!item.shared) return jinja::Value::from_json(item.context);
-  std::vector<std::pair<jinja::Value, jinja::Value>> pairs;
-  pairs.reserve(item.context.size() + item.shared->size());
-  for (const auto* part : {&item.context, item.shared.get()})
-    for (auto it = part->begin(); it != part->end(); ++it)
-      pairs.emplace_back(jinja::Value::borrowed(it.key()), jinja::Value::from_json(it.value()));
-  return jinja::Value::dict(std::move(pairs));
+  if (!item.shared) return jinja::json_document(item.context);
+  return jinja::json_document({&item.context, item.shared.get()});
 }
 
 void check_unique_names(const std::vector<RenderedFile>& files) {
