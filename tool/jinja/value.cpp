@@ -502,35 +502,23 @@ Json to_json(const Value& value) {
     case Kind::Int: return value.as_int();
     case Kind::Float: return value.as_float();
     case Kind::Str: return std::string(value.str());
+    case Kind::List:
+    case Kind::Tuple:
     case Kind::DocList: {
-      if (const Value* edited = value.doc_edited()) return to_json(*edited);
       ValueNesting nesting;
       Json out = Json::array();
-      Sequence items(value);
+      Sequence items(value);  // a document's list as a template changed it, if it did
       for (size_t i = 0; i < items.size(); ++i) out.push_back(to_json(items.at(i)));
       return out;
     }
+    case Kind::Dict:
     case Kind::DocDict: {
-      if (const Value* edited = value.doc_edited()) return to_json(*edited);
       ValueNesting nesting;
       Json out = Json::object();
-      mapping_for_each(value, [&](const Value& k, const Value& v) { out[std::string(k.str())] = to_json(v); });
-      return out;
-    }
-    case Kind::List:
-    case Kind::Tuple: {
-      ValueNesting nesting;
-      Json out = Json::array();
-      for (const Value& item : value.items()) out.push_back(to_json(item));
-      return out;
-    }
-    case Kind::Dict: {
-      ValueNesting nesting;
-      Json out = Json::object();
-      for (const auto& [k, v] : value.pairs()) {
+      mapping_for_each(value, [&](const Value& k, const Value& v) {
         if (!k.is_str()) throw EvalError("keys must be str for JSON, not " + std::string(type_name(k)));
         out[std::string(k.str())] = to_json(v);
-      }
+      });
       return out;
     }
     default: break;
