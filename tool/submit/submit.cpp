@@ -1,7 +1,6 @@
 #include "submit/submit.h"
 
 #include <fcntl.h>
-#include <malloc.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +10,7 @@
 #include <system_error>
 
 #include "base/atomic_file.h"
+#include "base/free_memory.h"
 #include "imageproject/project_images.h"
 #include "kube/api_error.h"
 #include "kube/client.h"
@@ -76,11 +76,9 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, Ru
     follow.to_create.push_back(kube::prepare_create(client, job.manifest.object));
     job.manifest.object = nullptr;
   }
-#ifdef __GLIBC__
-  // The plans' objects are gone; give their pages back: the watches' threads allocate from
-  // arenas of their own and would not reuse them (tens of MB for a 10,000-Job sweep).
-  malloc_trim(0);
-#endif
+  // The plans' objects are gone: the watches' threads allocate from arenas of their own and
+  // would not reuse their pages (tens of MB for a 10,000-Job sweep).
+  release_free_memory();
   // With a Kueue queue the cluster decides what runs: every Job is created at once, suspended.
   follow.max_in_flight = plan.queue.empty() ? options.max_in_flight : std::numeric_limits<int>::max();
   follow.follow = !options.detach;
