@@ -23,7 +23,9 @@ README_MAX_LINE_LENGTH = 400
 FENCE = re.compile(r"^\s*(```|~~~)")
 HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 INLINE_CODE = re.compile(r"(`+)(.+?)\1")
-# [text](target) or [text](target "title"); the text may hold inline code with brackets removed first.
+INLINE_CODE_SPAN = re.compile(r"(`+)(?:(?!\n\s*\n).)+?\1", re.DOTALL)
+# [text](target) or [text](target "title"); the text may run over line breaks and hold one level of
+# brackets; inline code is blanked before links are looked for.
 LINK = re.compile(r"\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"", re.IGNORECASE)
 LINE_ANCHOR = re.compile(r"^L\d+(-L\d+)?$")
@@ -72,30 +74,41 @@ def anchors_of(path, cache={}):
     return cache[path]
 
 
+def prose_text(path):
+    """The file's text with fenced code blocks and inline code blanked, line numbers kept."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    kept = dict(prose_lines("\n".join(lines)))
+    text = "\n".join(kept.get(number, "") for number in range(1, len(lines) + 1))
+    # Inline code may run over a line break (not over a blank line); keep only its line breaks.
+    return INLINE_CODE_SPAN.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
 def check_links(root, path):
     problems = []
     shown = path.relative_to(root)
-    for number, line in prose_lines(path.read_text(encoding="utf-8")):
-        for target in LINK.findall(INLINE_CODE.sub("", line)):
-            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
-                continue  # https:, mailto: … : not ours to check
-            file_part, _, anchor = target.partition("#")
-            destination = (path.parent / file_part).resolve() if file_part else path
-            where = f"{shown}:{number}"
-            if not destination.exists():
-                problems.append(f"{where}: link to '{target}': {file_part} does not exist")
-                continue
-            if not anchor:
-                continue
-            if destination.is_dir():
-                problems.append(f"{where}: link to '{target}': a folder has no anchors")
-            elif destination.suffix.lower() == ".md":
-                if anchor not in anchors_of(destination):
-                    problems.append(f"{where}: link to '{target}': {destination.name} has no heading "
-                                    f"with the anchor #{anchor}")
-            elif not LINE_ANCHOR.match(anchor):
-                problems.append(f"{where}: link to '{target}': only line anchors (#L12) lead into "
-                                f"{destination.name}")
+    text = prose_text(path)
+    for match in LINK.finditer(text):
+        target = match.group(1)
+        number = text.count("\n", 0, match.start()) + 1
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
+            continue  # https:, mailto: … : not ours to check
+        file_part, _, anchor = target.partition("#")
+        destination = (path.parent / file_part).resolve() if file_part else path
+        where = f"{shown}:{number}"
+        if not destination.exists():
+            problems.append(f"{where}: link to '{target}': {file_part} does not exist")
+            continue
+        if not anchor:
+            continue
+        if destination.is_dir():
+            problems.append(f"{where}: link to '{target}': a folder has no anchors")
+        elif destination.suffix.lower() == ".md":
+            if anchor not in anchors_of(destination):
+                problems.append(f"{where}: link to '{target}': {destination.name} has no heading "
+                                f"with the anchor #{anchor}")
+        elif not LINE_ANCHOR.match(anchor):
+            problems.append(f"{where}: link to '{target}': only line anchors (#L12) lead into "
+                            f"{destination.name}")
     return problems
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 SOUND = {
     "README.md": "# gkebuild\n\n## Install\n\nSee [commands](docs/commands.md#submit), "
                  "[the same page](#install), [a folder](docs/) and [code](tool/x.cpp#L3).\n"
-                 "[Away](https://example.com/x.md#nowhere) is not checked.\n",
+                 "[Away](https://example.com/x.md#nowhere) is not checked, nor is code: `[x](gone.md)`.\n"
+                 "A [link over a\nline break](docs/commands.md#submit) is checked.\n",
     "docs/commands.md": "# Commands\n\n## submit\n\n## `render --template`\n\n## Limits\n\n### Limits\n\n"
                         "```sh\n# not a heading\n```\n"
                         "Back to [render](#render---template), [the second Limits](#limits-1), "
@@ -35,6 +36,8 @@ FAULTS = {
     "a repeated heading's anchor numbered past its count": {
         "CHANGELOG.md": SOUND["CHANGELOG.md"] + "[x](docs/commands.md#limits-2)\n"},
     "an anchor into a file that is not Markdown": {"README.md": SOUND["README.md"] + "[x](tool/x.cpp#main)\n"},
+    "a link over a line break to a missing anchor": {
+        "README.md": SOUND["README.md"] + "[two\nlines](docs/commands.md#sumbit)\n"},
     "a missing CHANGELOG.md": {"CHANGELOG.md": None},
 }
 
