@@ -1,5 +1,5 @@
 // Run folders on disk: .gkebuild/runs/RUN/ beside the project's gkebuild.yaml, with
-// run.json, manifests/, logs/ and results.jsonl (format: docs/run-records.md).
+// run.json, manifests/, logs/ and results.jsonl (format: tool/runrecord/README.md).
 #pragma once
 
 #include <cstddef>

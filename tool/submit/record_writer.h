@@ -1,4 +1,4 @@
-// The run record a follow keeps up to date (format: docs/run-records.md): run.json
+// The run record a follow keeps up to date (format: tool/runrecord/README.md): run.json
 // rewritten atomically whenever a Job changes, logs/JOB.log appended line by line, and
 // each result line a workload prints appended to results.jsonl with "job" added.
 #pragma once
