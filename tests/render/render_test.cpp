@@ -222,6 +222,25 @@ TEST_F(ProjectOverride, TemplatesLeadingOutOfTheProjectAreRefused) {
   expect_refused("templates");
 }
 
+// A Job's template may change its context in place, as in Jinja2; the variables the Jobs of a
+// sweep share are not changed for the others (each render reads a document of its own).
+TEST_F(ProjectOverride, AChangeToTheContextStaysInItsJob) {
+  write_template("job.yaml.j2",
+                 "{% set _ = secret_refs.append('x') %}{% set _ = labels.update(seen='yes') %}"
+                 "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ name }}\n"
+                 "  annotations: {refs: '{{ secret_refs | length }}', labels: '{{ labels | length }}'}\n");
+  RenderOptions options;
+  options.targets = {"experiment/gemm"};
+  const auto files = render_project(project::load_project(dir / "gkebuild.yaml"), options);
+  const auto rendered = jobs(files);
+  ASSERT_GT(rendered.size(), 2u);
+  const std::string labels = rendered[0]["metadata"]["annotations"]["labels"].as<std::string>();
+  for (const auto& job : rendered) {
+    EXPECT_EQ(job["metadata"]["annotations"]["refs"].as<std::string>(), "1") << job;
+    EXPECT_EQ(job["metadata"]["annotations"]["labels"].as<std::string>(), labels) << job;
+  }
+}
+
 TEST_F(ProjectOverride, BrokenYamlFromAnOverrideIsAnErrorAtTheTemplateLine) {
   write_template("namespace.yaml.j2", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: [{{ namespace }}\n");
   RenderOptions options;
