@@ -19,6 +19,7 @@ namespace {
 // file). A project renders one context per Job and expands each argument with a small one:
 // their slots fit in the document itself, and the document is then the only allocation.
 struct JsonDocument : Object {
+  JsonDocument() {}  // user-provided: make_shared then leaves the slots unwritten, not zeroed
   static constexpr size_t kInlineSlots = 32;
   DocSlot root{};
   DocSlot inline_slots[kInlineSlots];
@@ -26,9 +27,12 @@ struct JsonDocument : Object {
   std::forward_list<std::string> big_integers;     // nothing allocated while empty
 };
 
-uint32_t slot_size(size_t size) {
-  if (size > std::numeric_limits<uint32_t>::max())
-    throw EvalError("a string or container of the context has more than 2^32 entries");
+[[noreturn, gnu::cold]] void fail_slot_size() {
+  throw EvalError("a string or container of the context has more than 2^32 entries");
+}
+
+inline uint32_t slot_size(size_t size) {
+  if (size > std::numeric_limits<uint32_t>::max()) fail_slot_size();
   return static_cast<uint32_t>(size);
 }
 
