@@ -34,9 +34,10 @@ class Interpreter;
 struct CallArgs;
 
 // One entry of a values document: the compact, read-only tree a values file is read into
-// (render/values_json.h, render/values_yaml.h) and a JSON context is indexed as (json_document.h). A list's items lie side by side. A mapping's `items` start with a
-// Keys slot, whose `items` are its keys, then hold its values: the mappings of a document
-// that have the same keys in the same order (a list of records) share one array of keys.
+// (render/values_json.h, render/values_yaml.h) and a JSON context is indexed as
+// (json_document.h). A list's items lie side by side. A mapping's `items` start with a Keys
+// slot, whose `items` are its keys, then hold its values: the mappings of a values file that
+// have the same keys in the same order (a list of records) share one array of keys.
 // Nothing in a document is reference-counted: its values are borrowed, and the document
 // outlives every value taken from it. A container that a template changes in place
 // (`list.append`) is copied out once and its slot becomes Edited.
