@@ -42,6 +42,10 @@ json job_object(const std::string& name, bool suspended = false) {
 
 Change lasting(json object, std::chrono::milliseconds lasts) { return {std::move(object), false, lasts}; }
 
+// Long enough for the follower to publish a state (at most every 100 ms, its loop waking at
+// least every 200 ms), with room for a loaded machine.
+constexpr std::chrono::milliseconds kSeen{600};
+
 // What the follower tells the record: every Job's words at each publish, and the lines.
 class RecordingSink : public submit::RunSink {
  public:
@@ -136,7 +140,7 @@ TEST_F(FollowRun, JobThatSucceedsIsFollowedToItsLog) {
     const json pod = pod_of(job, "x1", "Pending");
     cluster->set_log(pod["metadata"]["name"], {"hello", "world"});
     return {{pod},
-            lasting(running(pod, "gpu-node-1"), 300ms),
+            lasting(running(pod, "gpu-node-1"), kSeen),
             {terminated(pod, 0)},
             {finished(job, true)}};
   });
@@ -183,9 +187,9 @@ TEST_F(FollowRun, PendingPodSaysWhyItWaits) {
     return {{unschedulable(pod, "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.")},
             lasting(pod_event(pod, "TriggeredScaleUp", "pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]",
                               "2026-01-01T00:00:01Z"),
-                    300ms),
+                    kSeen),
             {scheduled},
-            lasting(pod_event(pod, "Pulling", "Pulling image", "2026-01-01T00:00:02Z"), 300ms),
+            lasting(pod_event(pod, "Pulling", "Pulling image", "2026-01-01T00:00:02Z"), kSeen),
             {running(pod, "gpu-node-7")},
             {terminated(pod, 0)},
             {finished(job, true)}};
@@ -210,7 +214,7 @@ TEST_F(FollowRun, PreemptedPodIsReplacedAndTheJobSucceeds) {
     const json second = pod_of(job, "x2", "Pending");
     return {{first},
             {preempted},
-            lasting(running(second, "spot-node-2"), 300ms),
+            lasting(running(second, "spot-node-2"), kSeen),
             {terminated(second, 0)},
             {with_status(job, {{"succeeded", 1},
                                {"failed", 1},
@@ -236,7 +240,7 @@ TEST_F(FollowRun, EvictionAndDeadlineEndJobs) {
   });
   cluster->script("train-b", [](const json& job) -> std::vector<Change> {
     const json pod = running(pod_of(job, "x1", "Pending"), "n2");
-    return {lasting(pod, 300ms), {pod, true}, {finished(job, false, "DeadlineExceeded")}};
+    return {lasting(pod, kSeen), {pod, true}, {finished(job, false, "DeadlineExceeded")}};
   });
   plan({job_object("train-a"), job_object("train-b")});
   ASSERT_EQ(follow(), FollowEnd::Finished);
@@ -253,7 +257,7 @@ TEST_F(FollowRun, MultiNodePodsAreFollowedWithTheirRanks) {
     cluster->set_log(rank0["metadata"]["name"], {"rank 0 up"});
     cluster->set_log(rank1["metadata"]["name"], {"rank 1 up"});
     return {{running(rank0, "n1")},
-            lasting(running(rank1, "n2"), 300ms),
+            lasting(running(rank1, "n2"), kSeen),
             {terminated(rank0, 0)},
             {terminated(rank1, 0)},
             {with_status(job, {{"succeeded", 2}, {"conditions", {{{"type", "Complete"}, {"status", "True"}}}}})}};
@@ -338,7 +342,7 @@ TEST_F(FollowRun, QueuedJobOnAClusterWithoutKueueSaysSo) {
     json admitted = job;
     admitted["spec"]["suspend"] = false;
     const json pod = pod_of(job, "x1", "Pending");
-    return {lasting(with_status(job, json::object()), 300ms), {admitted}, {running(pod, "n1")},
+    return {lasting(with_status(job, json::object()), kSeen), {admitted}, {running(pod, "n1")},
             {terminated(pod, 0)}, {finished(admitted, true)}};
   });
   options.queue = "lq";
@@ -361,7 +365,7 @@ TEST_F(FollowRun, QueuedJobSaysWhyKueueDoesNotAdmitIt) {
          {{"conditions",
            {{{"type", "QuotaReserved"}, {"status", "False"}, {"reason", "Inadmissible"},
              {"message", "LocalQueue lq doesn't exist"}}}}}}};
-    return {{with_status(job, json::object())}, lasting(workload, 300ms), {job, true}};  // deleted by its user
+    return {{with_status(job, json::object())}, lasting(workload, kSeen), {job, true}};  // deleted by its user
   });
   options.queue = "lq";
   plan({job_object("train-a", true)});

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <set>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "base/base64.h"
@@ -105,7 +106,9 @@ class SubmitOnFake : public ::testing::Test {
 
 TEST_F(SubmitOnFake, AppliesTheRunsObjectsThenCreatesAndFollowsItsJobs) {
   cluster->script("", succeeds(*cluster));
+  options.max_in_flight = 1;
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  EXPECT_NE(err.str().find("queued (at most 1 Jobs in flight)"), std::string::npos) << err.str();
   EXPECT_GE(first_call("apply Namespace " + std::string(kNamespace)), 0);
   EXPECT_LT(first_call("apply Namespace"), first_call("create Job"));
   const auto jobs = cluster->objects("Job");
@@ -186,22 +189,32 @@ TEST_F(SubmitOnFake, DryRunChecksWithTheServerAndStoresNothing) {
   EXPECT_FALSE(std::filesystem::exists(project.path() / ".gkebuild" / "runs"));
 }
 
+// The three Jobs: one done, one waiting for a node (its events say why: the only events
+// listed), one whose pod is on its node and starting.
 TEST_F(SubmitOnFake, StatusAsksTheClusterForAnUnfinishedRun) {
+  options.accelerators = {"nvidia-l4", "nvidia-tesla-t4", "nvidia-a100-80gb"};
   options.detach = true;
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
-  json done, waiting;
+  std::map<std::string, json> jobs;
   for (const auto& job : cluster->objects("Job"))
-    (job["metadata"]["name"].get<std::string>().find("-l4-") != std::string::npos ? done : waiting) = job;
-  ASSERT_FALSE(done.is_null());
-  ASSERT_FALSE(waiting.is_null());
-  cluster->put(terminated(running(pod_of(done, "x1", "Pending"), "n1"), 0));
-  cluster->put(finished(done, true));
-  const json pod = unschedulable(pod_of(waiting, "x1", "Pending"), "0/2 nodes are available");
+    for (const char* part : {"-l4-", "-t4-", "-a100-"})
+      if (job["metadata"]["name"].get<std::string>().find(part) != std::string::npos) jobs[part] = job;
+  ASSERT_EQ(jobs.size(), 3u);
+  cluster->put(terminated(running(pod_of(jobs["-l4-"], "x1", "Pending"), "n1"), 0));
+  cluster->put(finished(jobs["-l4-"], true));
+  const json pod = unschedulable(pod_of(jobs["-t4-"], "x1", "Pending"), "0/2 nodes are available");
   cluster->put(pod);
   cluster->put(pod_event(pod, "TriggeredScaleUp", "pod triggered scale-up: [{t4-pool 0->1}]", "2026-01-01T00:00:01Z"));
+  json starting = pod_of(jobs["-a100-"], "x1", "Pending");
+  starting["spec"]["nodeName"] = "a100-node";
+  starting["status"]["containerStatuses"] = {
+      {{"name", "main"}, {"state", {{"waiting", {{"reason", "ContainerCreating"}}}}}}};
+  cluster->put(starting);
+  cluster->put(pod_event(starting, "Pulling", "Pulling image", "2026-01-01T00:00:02Z"));
 
   ASSERT_EQ(submit::status_command(run_command(), connect_to(cluster)), Outcome::kSucceeded);
-  EXPECT_NE(out.str().find("1/2 succeeded, 1 pending"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("1/3 succeeded, 2 pending"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("pending: starting (ContainerCreating)"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("pending: waiting for a GPU node (scale-up: pod triggered scale-up: [{t4-pool 0->1}])"),
             std::string::npos)
       << out.str();
