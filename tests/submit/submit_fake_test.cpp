@@ -176,9 +176,10 @@ TEST_F(SubmitOnFake, DryRunChecksWithTheServerAndStoresNothing) {
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
   EXPECT_EQ(cluster->count_calls("create Job gpu-info/"), 2);
   EXPECT_EQ(cluster->count_calls("create Job gpu-info/probe"), cluster->count_calls("create Job"));
-  for (const auto& call : cluster->calls()) {
-    if (call.starts_with("create") || call.starts_with("apply")) EXPECT_TRUE(call.ends_with("(dry run)")) << call;
-  }
+  for (const auto& call : cluster->calls())
+    if (call.starts_with("create") || call.starts_with("apply")) {
+      EXPECT_TRUE(call.ends_with("(dry run)")) << call;
+    }
   EXPECT_TRUE(cluster->objects("Job").empty());
   EXPECT_NE(err.str().find("the API server accepted all"), std::string::npos) << err.str();
 
