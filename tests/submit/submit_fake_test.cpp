@@ -56,13 +56,13 @@ class SubmitOnFake : public ::testing::Test {
            "users:\n- name: u\n  user: {token: t}\n"
            "contexts:\n- name: fake\n  context: {cluster: fake, user: u}\n";
     options.project_file = project.path() / "gkebuild.yaml";
-    options.experiment = "probe";
-    options.accelerators = {"nvidia-l4", "nvidia-tesla-t4"};
-    options.images = {{"info", kPinned}};
+    options.plan.experiment = "probe";
+    options.plan.accelerators = {"nvidia-l4", "nvidia-tesla-t4"};
+    options.images.given = {{"info", kPinned}};
     options.no_check = true;  // the cluster check reads nodes over HTTP
     options.kubeconfig.kubeconfig = project.path() / "kubeconfig";
-    options.out = &out;
-    options.err = &err;
+    options.console.out = &out;
+    options.console.err = &err;
   }
 
   Outcome submit() { return submit::run_submit(options, connect_to(cluster)); }
@@ -83,8 +83,8 @@ class SubmitOnFake : public ::testing::Test {
     command.project_dir = project.path();
     command.run = only_run().filename().string();
     command.kubeconfig = options.kubeconfig;
-    command.out = &out;
-    command.err = &err;
+    command.console.out = &out;
+    command.console.err = &err;
     out.str("");
     err.str("");
     return command;
@@ -106,7 +106,7 @@ class SubmitOnFake : public ::testing::Test {
 
 TEST_F(SubmitOnFake, AppliesTheRunsObjectsThenCreatesAndFollowsItsJobs) {
   cluster->script("", succeeds(*cluster));
-  options.max_in_flight = 1;
+  options.follow.max_in_flight = 1;
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
   EXPECT_NE(err.str().find("queued (at most 1 Jobs in flight)"), std::string::npos) << err.str();
   EXPECT_GE(first_call("apply Namespace " + std::string(kNamespace)), 0);
@@ -193,8 +193,8 @@ TEST_F(SubmitOnFake, DryRunChecksWithTheServerAndStoresNothing) {
 // The three Jobs: one done, one waiting for a node (its events say why: the only events
 // listed), one whose pod is on its node and starting.
 TEST_F(SubmitOnFake, StatusAsksTheClusterForAnUnfinishedRun) {
-  options.accelerators = {"nvidia-l4", "nvidia-tesla-t4", "nvidia-a100-80gb"};
-  options.detach = true;
+  options.plan.accelerators = {"nvidia-l4", "nvidia-tesla-t4", "nvidia-a100-80gb"};
+  options.follow.follow = false;  // --detach
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
   std::map<std::string, json> jobs;
   for (const auto& job : cluster->objects("Job"))
@@ -227,7 +227,7 @@ TEST_F(SubmitOnFake, StatusAsksTheClusterForAnUnfinishedRun) {
 }
 
 TEST_F(SubmitOnFake, LogsFollowsAnUnfinishedRunToItsEnd) {
-  options.detach = true;
+  options.follow.follow = false;  // --detach
   cluster->script("", succeeds(*cluster));
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
   EXPECT_TRUE(run_json()["finished"].is_null());
@@ -243,7 +243,7 @@ TEST_F(SubmitOnFake, LogsFollowsAnUnfinishedRunToItsEnd) {
 TEST_F(SubmitOnFake, DeleteRemovesTheRunsJobsAndObjectsOnly) {
   ::setenv("FAKE_RUN_TOKEN", "s3cret-value", 1);
   options.secret_env = {"FAKE_RUN_TOKEN"};
-  options.detach = true;
+  options.follow.follow = false;  // --detach
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
   ::unsetenv("FAKE_RUN_TOKEN");
   const json other = {{"apiVersion", "batch/v1"},

@@ -185,10 +185,11 @@ Outcome follow_again(const RunCommandOptions& options, LoadedRun& run, const kub
   FollowOptions follow;
   follow.namespace_name = run.record.namespace_name;
   follow.run_id = cluster_run_id(run.record.run);
-  follow.interrupted = options.interrupted;
-  FollowView view(*options.err, *options.out, options.terminal, options.terminal_rows);
+  const Console& console = options.console;
+  follow.interrupted = console.interrupted;
+  FollowView view(*console.err, *console.out, console.terminal, console.terminal_rows);
   const FollowEnd end = follow_run(*cluster, jobs, std::move(follow), record, view);
-  return finish_follow(end, record.record(), *options.err);
+  return finish_follow(end, record.record(), *console.err);
 }
 
 }  // namespace
@@ -240,9 +241,9 @@ Outcome list_runs_command(const RunCommandOptions& options) {
     list.push_back(std::move(row.object));
   }
   if (options.json)
-    *options.out << list.dump(2) << "\n";
+    *options.console.out << list.dump(2) << "\n";
   else if (rows.size() > 1)  // no runs: nothing, as kubectl get prints no header for no objects
-    print_table(std::move(rows), *options.out);
+    print_table(std::move(rows), *options.console.out);
   return Outcome::kSucceeded;
 }
 
@@ -252,9 +253,9 @@ Outcome status_command(const RunCommandOptions& options, const kube::ConnectClus
   auto run = load(options);
   if (options.refresh && on_cluster(run.record) && !run.record.finished) refresh(options, run, connect);
   if (options.json)
-    *options.out << runrecord::to_json(run.record).dump(2) << "\n";
+    *options.console.out << runrecord::to_json(run.record).dump(2) << "\n";
   else
-    print_status(run.record, *options.out);
+    print_status(run.record, *options.console.out);
   return any_failed(run.record) ? Outcome::kFailed : Outcome::kSucceeded;
 }
 
@@ -262,10 +263,10 @@ Outcome logs_command(const RunCommandOptions& options) { return logs_command(opt
 
 Outcome logs_command(const RunCommandOptions& options, const kube::ConnectCluster& connect) {
   auto run = load(options);
-  print_recorded_logs(run, *options.out);
+  print_recorded_logs(run, *options.console.out);
   if (!options.follow || run.record.finished) return Outcome::kSucceeded;
   if (!on_cluster(run.record)) {
-    *options.err << "run " << run.record.run << " ran locally and did not finish; there is nothing to follow\n";
+    *options.console.err << "run " << run.record.run << " ran locally and did not finish; there is nothing to follow\n";
     return Outcome::kFailed;
   }
   return follow_again(options, run, connect);
@@ -276,7 +277,7 @@ Outcome delete_command(const RunCommandOptions& options) { return delete_command
 Outcome delete_command(const RunCommandOptions& options, const kube::ConnectCluster& connect) {
   auto run = load(options);
   if (!on_cluster(run.record)) {
-    stop_local_run(run.dir, run.record, *options.out);
+    stop_local_run(run.dir, run.record, *options.console.out);
     return Outcome::kSucceeded;
   }
   const auto cluster = cluster_for(options, run.record, connect);
@@ -305,7 +306,8 @@ Outcome delete_command(const RunCommandOptions& options, const kube::ConnectClus
     }
   if (!run.record.finished) run.record.finished = runrecord::Clock::now();
   runrecord::save_run(run.dir, run.record);
-  *options.out << "deleted " << deleted << " Jobs of run " << run.record.run << " (their pods go with them)\n";
+  *options.console.out << "deleted " << deleted << " Jobs of run " << run.record.run
+                       << " (their pods go with them)\n";
   return Outcome::kSucceeded;
 }
 
