@@ -80,7 +80,8 @@ struct FakeCluster::Watcher {
 
   bool wants(const std::string& object_kind, const json& object) const {
     const std::string ns = metadata_of(object).value("namespace", "");
-    return object_kind == kind && (namespace_name.empty() || ns == namespace_name) && selected(object, options.selectors);
+    return object_kind == kind && (namespace_name.empty() || ns == namespace_name) &&
+           selected(object, options.selectors);
   }
   void end(std::exception_ptr error) {
     if (ended) return;
@@ -167,7 +168,8 @@ json FakeCluster::store(json object) {
   const Key key{kind, metadata.value("namespace", ""), metadata.value("name", "")};
   std::lock_guard lock(mutex_);
   auto known = objects_.find(key);
-  metadata["uid"] = known != objects_.end() ? known->second["metadata"].value("uid", "") : "uid-" + std::to_string(version_ + 1);
+  metadata["uid"] = known != objects_.end() ? known->second["metadata"].value("uid", "")
+                                            : "uid-" + std::to_string(version_ + 1);
   metadata["resourceVersion"] = std::to_string(++version_);
   objects_[key] = object;
   return object;
@@ -393,7 +395,8 @@ void FakeCluster::loop() {
     lock.unlock();
     end_cancelled_watchers();  // a cancelled watch ends within a tick, as a real one within a second
     lock.lock();
-    const auto wake_at = tasks_.empty() ? Clock::now() + kTick : std::min(tasks_.begin()->first.first, Clock::now() + kTick);
+    const auto poll = Clock::now() + kTick;
+    const auto wake_at = tasks_.empty() ? poll : std::min(tasks_.begin()->first.first, poll);
     wake_.wait_until(lock, wake_at);
   }
 }
@@ -434,7 +437,8 @@ json running(json pod, const std::string& node) {
   pod["spec"]["nodeName"] = node;
   pod["status"]["phase"] = "Running";
   pod["status"]["conditions"] = {{{"type", "PodScheduled"}, {"status", "True"}}};
-  pod["status"]["containerStatuses"] = {{{"name", "main"}, {"state", {{"running", {{"startedAt", "2026-01-01T00:00:01Z"}}}}}}};
+  pod["status"]["containerStatuses"] = {
+      {{"name", "main"}, {"state", {{"running", {{"startedAt", "2026-01-01T00:00:01Z"}}}}}}};
   return pod;
 }
 
@@ -466,11 +470,12 @@ json finished(json job, bool succeeded, const std::string& reason) {
 }
 
 json pod_event(const json& pod, const std::string& reason, const std::string& message, const std::string& time) {
-  const json& metadata = metadata_of(pod);
+  const std::string name = metadata_of(pod).value("name", "");
+  const std::string ns = metadata_of(pod).value("namespace", "");
   return {{"apiVersion", "v1"},
           {"kind", "Event"},
-          {"metadata", {{"name", metadata.value("name", "") + "." + reason}, {"namespace", metadata.value("namespace", "")}}},
-          {"involvedObject", {{"kind", "Pod"}, {"name", metadata.value("name", "")}, {"namespace", metadata.value("namespace", "")}}},
+          {"metadata", {{"name", name + "." + reason}, {"namespace", ns}}},
+          {"involvedObject", {{"kind", "Pod"}, {"name", name}, {"namespace", ns}}},
           {"type", reason == "FailedScheduling" ? "Warning" : "Normal"},
           {"reason", reason},
           {"message", message},
