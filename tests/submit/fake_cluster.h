@@ -4,8 +4,10 @@
 // once created (its pods, their events, its status) is scripted: the changes are played one
 // every few milliseconds on the fake's own event-loop thread, which, like the HTTP client's
 // loop, runs every callback (never inside the call that started it). Selectors: labels by
-// `k=v`, `k!=v` and `k`; fields by `dotted.path=v`. The HTTP contract itself (paging, 410s,
-// drops) is tests/kube's, against the Python test server.
+// `k=v`, `k!=v` and `k`; fields by `dotted.path=v`. Not modelled: a Job controller (the script
+// is one), the garbage collector (a deleted Job leaves its pods), field managers (apply merges
+// what it is sent). The HTTP contract itself (paging, 410s, drops) is tests/kube's, against the
+// Python test server.
 #pragma once
 
 #include <nlohmann/json.hpp>
