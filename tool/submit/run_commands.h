@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/error.h"
+#include "kube/cluster_api.h"
 #include "kube/kubeconfig.h"
 #include "submit/console.h"
 
@@ -30,5 +31,11 @@ Outcome logs_command(const RunCommandOptions& options);
 // A cluster run's Jobs are deleted; a local run's runner, if it still goes, is stopped (with
 // its containers) and what it left is removed (local_runner.h).
 Outcome delete_command(const RunCommandOptions& options);
+
+// The same, with the run's cluster reached through `connect` (the forms above connect over
+// HTTP; unit tests give an in-memory cluster).
+Outcome status_command(const RunCommandOptions& options, const kube::ConnectCluster& connect);
+Outcome logs_command(const RunCommandOptions& options, const kube::ConnectCluster& connect);
+Outcome delete_command(const RunCommandOptions& options, const kube::ConnectCluster& connect);
 
 }  // namespace gkebuild::submit

@@ -13,7 +13,7 @@
 #include "base/free_memory.h"
 #include "imageproject/project_images.h"
 #include "kube/api_error.h"
-#include "kube/client.h"
+#include "kube/http_cluster_api.h"
 #include "kube/objects.h"
 #include "project/project.h"
 #include "render/contexts.h"
@@ -66,7 +66,7 @@ std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
 
 // Takes the Jobs' objects out of `plan` (a 10,000-Job sweep's objects take 100 MB and more),
 // leaving their requests, serialised, for the follow.
-Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, RunPlan& plan,
+Outcome follow_to_the_end(const SubmitOptions& options, kube::ClusterApi& cluster, RunPlan& plan,
                       std::vector<JobProgress>& jobs, RecordWriter& record, const RunSecret& secret,
                       SecretOwners* owners) {
   const Console& console = options.console;
@@ -74,7 +74,7 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, Ru
   follow.namespace_name = plan.namespace_name;
   follow.run_id = plan.run_id;
   for (auto& job : plan.jobs) {
-    follow.to_create.push_back(kube::prepare_create(client, job.manifest.object));
+    follow.to_create.push_back(kube::prepare_create(cluster.namespace_name(), job.manifest.object));
     job.manifest.object = nullptr;
   }
   // The plans' objects are gone: the watches' threads allocate from arenas of their own and
@@ -94,18 +94,18 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, Ru
   FollowView view(*console.err, *console.out, console.terminal, console.terminal_rows);
   mask_view(view, secret);
   MaskingSink sink(record, secret);
-  const FollowEnd end = follow_run(client, jobs, std::move(follow), sink, view);
+  const FollowEnd end = follow_run(cluster, jobs, std::move(follow), sink, view);
   return finish_follow(end, record.record(), *console.err);
 }
 
 // The run's Secret, before any Job: a pod never starts without it. Its owners come as the Jobs
 // are created (SecretOwners); until the first is, only `gkebuild delete RUN` removes it.
-std::optional<SecretOwners> apply_run_secret(kube::Client& client, const project::Project& project,
+std::optional<SecretOwners> apply_run_secret(kube::ClusterApi& cluster, const project::Project& project,
                                              const RunPlan& plan, const RunSecret& secret) {
   if (secret.empty()) return std::nullopt;
   const std::string name = render::run_secret_name(project.name, plan.run_id);
-  kube::server_side_apply(client, secret.object(plan.namespace_name, name, project.name, plan.experiment, plan.run_id));
-  return std::optional<SecretOwners>(std::in_place, client, plan.namespace_name, name);
+  cluster.apply(secret.object(plan.namespace_name, name, project.name, plan.experiment, plan.run_id), {});
+  return std::optional<SecretOwners>(std::in_place, cluster, plan.namespace_name, name);
 }
 
 void record_secrets(runrecord::RunRecord& record, const project::Project& project, const RunPlan& plan,
@@ -117,7 +117,7 @@ void record_secrets(runrecord::RunRecord& record, const project::Project& projec
 }
 
 Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request,
-                          const RunSecret& secret) {
+                          const RunSecret& secret, const kube::ConnectCluster& connect) {
   std::ostream& err = *options.console.err;
   const auto access = cluster_access(options.kubeconfig, project.cluster.context);
   ImageStepOptions images = image_step(options);
@@ -149,12 +149,12 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs in namespace " << plan.namespace_name << " (context "
       << access.context << "), recorded in " << run_dir.string() << "\n";
-  kube::Client client(access);
+  const auto cluster = connect(access);
   auto jobs = pending_jobs(plan);
   std::optional<SecretOwners> owners;
   try {
-    for (const auto& object : plan.support) kube::server_side_apply(client, object.object);
-    owners = apply_run_secret(client, project, plan, secret);
+    for (const auto& object : plan.support) cluster->apply(object.object, {});
+    owners = apply_run_secret(*cluster, project, plan, secret);
   } catch (const std::exception& error) {
     // The record says why no Job started; the CLI prints it too.
     for (auto& job : jobs) {
@@ -164,7 +164,7 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
     record.jobs_changed(jobs);
     throw;
   }
-  return follow_to_the_end(options, client, plan, jobs, record, secret, owners ? &*owners : nullptr);
+  return follow_to_the_end(options, *cluster, plan, jobs, record, secret, owners ? &*owners : nullptr);
 }
 
 }  // namespace
@@ -177,7 +177,9 @@ ImageStepOptions image_step(const SubmitOptions& options) {
   return images;
 }
 
-Outcome run_submit(const SubmitOptions& options) {
+Outcome run_submit(const SubmitOptions& options) { return run_submit(options, kube::connect_over_http); }
+
+Outcome run_submit(const SubmitOptions& options, const kube::ConnectCluster& connect) {
   auto project = project::load_project(options.project_file);
   add_secret_env_flags(project, options.plan.experiment, options.secret_env);
   // Every secret value is read here, before anything is built, created or started.
@@ -186,8 +188,8 @@ Outcome run_submit(const SubmitOptions& options) {
   if (experiment && !options.images.no_build && !options.dry_run && !options.images.given.count(experiment->image))
     imageproject::check_image_secrets(project, {experiment->image});
   if (options.local || project.cluster.local) return submit_locally(options, project, options.plan, secret);
-  if (options.dry_run) return dry_run(options, project, options.plan, secret);
-  return submit_to_cluster(options, project, options.plan, secret);
+  if (options.dry_run) return dry_run(options, project, options.plan, secret, connect);
+  return submit_to_cluster(options, project, options.plan, secret, connect);
 }
 
 }  // namespace gkebuild::submit

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "kube/cluster_api.h"
 #include "kube/kubeconfig.h"
 #include "submit/console.h"
 #include "submit/follower.h"
@@ -43,5 +44,9 @@ ImageStepOptions image_step(const SubmitOptions& options);
 
 // Throws SourceError (and the build's, push's and API's errors) for the CLI to report.
 Outcome run_submit(const SubmitOptions& options);
+// The same with the cluster reached through `connect` (unit tests: an in-memory cluster); the
+// kubeconfig is read as always, for the context and namespace. The cluster check before the
+// submit still talks HTTP to the context's server (--no-check skips it).
+Outcome run_submit(const SubmitOptions& options, const kube::ConnectCluster& connect);
 
 }  // namespace gkebuild::submit
