@@ -60,8 +60,9 @@ class Interpreter {
   // The hook of declared effects (effects.h), at the points where calls are dispatched:
   // call_filter, append_filter and call_test below, call (callable objects: globals, macros,
   // cycler.next …) and call_method (methods.cpp). Anything but ReadsOnly counts as a change.
+  // Outside a split loop (nearly every call) only split_ is read.
   void before_call(Effect effect) {
-    if (effect != Effect::ReadsOnly) before_side_effect();
+    if (split_ && effect != Effect::ReadsOnly) stop_split();
   }
   Value call_filter(const FilterEntry& filter, const Value& input, CallArgs& args) {
     before_call(filter.effect);
@@ -138,9 +139,9 @@ class Interpreter {
  private:
   // Called before anything that changes what a later iteration of a loop could see. While a
   // loop's iterations are rendered on several threads (split_loop.cpp) this ends that, before
-  // the change is made. Calls come here through before_call, from their entry's declared
-  // Effect; the one statement that changes shared state itself, `{% set ns.attr = ... %}`,
-  // calls it directly (assign).
+  // the change is made. Calls do the same in before_call, from their entry's declared Effect;
+  // this is for the one statement that changes shared state itself, `{% set ns.attr = ... %}`
+  // (assign).
   void before_side_effect() {
     if (split_) stop_split();
   }
