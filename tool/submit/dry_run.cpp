@@ -50,14 +50,10 @@ Outcome check_on_server(kube::Client& client, const RunPlan& plan, const nlohman
 
 Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request,
                 const RunSecret& secret) {
-  std::ostream& err = *options.err;
-  ImageStepOptions images;
-  images.given = options.images;
-  images.no_build = options.no_build;
+  std::ostream& err = *options.console.err;
+  std::ostream& out = *options.console.out;
+  ImageStepOptions images = image_step(options);
   images.dry_run = true;
-  images.note = [&err, &options](const std::string& line) {
-    if (!options.quiet) err << line << "\n";
-  };
   check_plan(project, request);
   request.run_id = render::generate_run_id();
   request.image_references = image_references(project, images_of(project, request.experiment), images);
@@ -66,8 +62,8 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
   if (has_kubeconfig(options.kubeconfig)) access = cluster_access(options.kubeconfig, project.cluster.context);
   if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
   err.flush();
-  *options.out << manifest_stream(plan);
-  options.out->flush();
+  out << manifest_stream(plan);
+  out.flush();
   nlohmann::json secret_object;
   if (!secret.empty()) {
     const std::string name = render::run_secret_name(project.name, plan.run_id);

@@ -48,6 +48,8 @@ enum class LogPolicy {
   Failed,
 };
 
+// The part of the submit options the follow takes: the CLI fills `follow` (--detach),
+// `max_in_flight` and `logs`; the submit adds its run's namespace, id, Jobs and queue.
 struct FollowOptions {
   std::string namespace_name;
   std::string run_id;

@@ -181,10 +181,11 @@ Outcome follow_again(const RunCommandOptions& options, LoadedRun& run) {
   FollowOptions follow;
   follow.namespace_name = run.record.namespace_name;
   follow.run_id = cluster_run_id(run.record.run);
-  follow.interrupted = options.interrupted;
-  FollowView view(*options.err, *options.out, options.terminal, options.terminal_rows);
+  const Console& console = options.console;
+  follow.interrupted = console.interrupted;
+  FollowView view(*console.err, *console.out, console.terminal, console.terminal_rows);
   const FollowEnd end = follow_run(client, jobs, std::move(follow), record, view);
-  return finish_follow(end, record.record(), *options.err);
+  return finish_follow(end, record.record(), *console.err);
 }
 
 }  // namespace
@@ -236,9 +237,9 @@ Outcome list_runs_command(const RunCommandOptions& options) {
     list.push_back(std::move(row.object));
   }
   if (options.json)
-    *options.out << list.dump(2) << "\n";
+    *options.console.out << list.dump(2) << "\n";
   else if (rows.size() > 1)  // no runs: nothing, as kubectl get prints no header for no objects
-    print_table(std::move(rows), *options.out);
+    print_table(std::move(rows), *options.console.out);
   return Outcome::kSucceeded;
 }
 
@@ -246,18 +247,18 @@ Outcome status_command(const RunCommandOptions& options) {
   auto run = load(options);
   if (options.refresh && on_cluster(run.record) && !run.record.finished) refresh(options, run);
   if (options.json)
-    *options.out << runrecord::to_json(run.record).dump(2) << "\n";
+    *options.console.out << runrecord::to_json(run.record).dump(2) << "\n";
   else
-    print_status(run.record, *options.out);
+    print_status(run.record, *options.console.out);
   return any_failed(run.record) ? Outcome::kFailed : Outcome::kSucceeded;
 }
 
 Outcome logs_command(const RunCommandOptions& options) {
   auto run = load(options);
-  print_recorded_logs(run, *options.out);
+  print_recorded_logs(run, *options.console.out);
   if (!options.follow || run.record.finished) return Outcome::kSucceeded;
   if (!on_cluster(run.record)) {
-    *options.err << "run " << run.record.run << " ran locally and did not finish; there is nothing to follow\n";
+    *options.console.err << "run " << run.record.run << " ran locally and did not finish; there is nothing to follow\n";
     return Outcome::kFailed;
   }
   return follow_again(options, run);
@@ -266,7 +267,7 @@ Outcome logs_command(const RunCommandOptions& options) {
 Outcome delete_command(const RunCommandOptions& options) {
   auto run = load(options);
   if (!on_cluster(run.record)) {
-    stop_local_run(run.dir, run.record, *options.out);
+    stop_local_run(run.dir, run.record, *options.console.out);
     return Outcome::kSucceeded;
   }
   kube::Client client = client_for(options, run.record);
@@ -295,7 +296,8 @@ Outcome delete_command(const RunCommandOptions& options) {
     }
   if (!run.record.finished) run.record.finished = runrecord::Clock::now();
   runrecord::save_run(run.dir, run.record);
-  *options.out << "deleted " << deleted << " Jobs of run " << run.record.run << " (their pods go with them)\n";
+  *options.console.out << "deleted " << deleted << " Jobs of run " << run.record.run
+                       << " (their pods go with them)\n";
   return Outcome::kSucceeded;
 }
 

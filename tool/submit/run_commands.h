@@ -3,13 +3,12 @@
 // also talk to the run's cluster (the context and namespace its record names).
 #pragma once
 
-#include <atomic>
 #include <filesystem>
-#include <ostream>
 #include <string>
 
 #include "base/error.h"
 #include "kube/kubeconfig.h"
+#include "submit/console.h"
 
 namespace gkebuild::submit {
 
@@ -20,11 +19,7 @@ struct RunCommandOptions {
   bool json = false;     // status -o json: run.json as it is now
   bool follow = false;   // logs -f
   bool refresh = true;   // status: ask the cluster for an unfinished run
-  std::ostream* out = nullptr;
-  std::ostream* err = nullptr;
-  bool terminal = false;
-  int terminal_rows = 24;
-  const std::atomic<bool>* interrupted = nullptr;
+  Console console;
 };
 
 Outcome list_runs_command(const RunCommandOptions& options);
