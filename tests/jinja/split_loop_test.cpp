@@ -11,6 +11,7 @@
 #include "jinja/environment.h"
 #include "jinja/errors.h"
 #include "jinja/json_document.h"
+#include "method_examples.h"
 
 namespace gkebuild::jinja {
 namespace {
@@ -101,6 +102,31 @@ TEST(SplitLoop, SideEffectsHappenInOrder) {
       records(500));
   expect_same_as_one_thread(
       "{% set j = joiner(', ') %}{% for job in items %}{{ j() }}{{ job.n }}{% endfor %}", records(500));
+  // The random generator (a filter, the same called by map, and a global), and a block.
+  expect_same_as_one_thread("{% for job in items %}{{ [job.n] | random }}{{ [[job.n]] | map('random') | join }}"
+                            "{{ lipsum(1, false, 3, 5) | length > 0 }} {% endfor %}",
+                            records(500));
+  expect_same_as_one_thread("{% block b %}b{% endblock %}{% for job in items %}{{ self.b() }}{{ job.n }}{% endfor %}",
+                            records(500));
+}
+
+// Every dict and list method declared ChangesState (tool/jinja/effects.h), called in the middle
+// of a split loop whose every iteration prints the container: what one thread gives. The
+// iteration that calls it first counts to 360,000 (some milliseconds), so that the other
+// threads have rendered the blocks after it by then: were the declaration not acted on, they
+// would have printed the container unchanged.
+TEST(SplitLoop, EveryMethodDeclaredToChangeStateKeepsItsOrder) {
+  for (const testing::MethodExamples& examples : testing::method_examples()) {
+    for (const MethodEntry& method : examples.table) {
+      if (method.effect != Effect::ChangesState) continue;
+      const std::string call = testing::example_call(examples, method.name);
+      if (call.empty()) continue;
+      expect_same_as_one_thread("{% set x = " + examples.literal + " %}{% for job in items %}{{ x }};"
+                                "{% if job.n == 1500 %}{% for i in range(600) %}{% for j in range(600) %}"
+                                "{% endfor %}{% endfor %}{% set r = " + call + " %}{% endif %}{% endfor %}",
+                                records(3000));
+    }
+  }
 }
 
 TEST(SplitLoop, TheFirstFailureIsReportedAfterWhatCameBeforeIt) {

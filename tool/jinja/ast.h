@@ -20,6 +20,8 @@ using FilterFn = Value (*)(Interpreter&, const Value&, CallArgs&);
 // `{{ x | f }}`: no result value is made. Nothing is written when it throws.
 using AppendFilterFn = void (*)(Interpreter&, const Value&, CallArgs&, std::string& out);
 using TestFn = bool (*)(Interpreter&, const Value&, CallArgs&);
+struct FilterEntry;  // effects.h
+struct TestEntry;
 
 enum class ExprKind : uint8_t {
   Const, Name, Getattr, Getitem, Slice, Call, Filter, Test,
@@ -81,8 +83,7 @@ struct FilterExpr : Expr {
       : Expr(ExprKind::Filter, offset), operand(std::move(operand)), name(std::move(name)) {}
   ExprPtr operand;  // null for the innermost filter of a filter block or block set
   std::string name;
-  FilterFn fn = nullptr;
-  AppendFilterFn append_fn = nullptr;  // where the filter has that form
+  const FilterEntry* entry = nullptr;  // the filter's table entry
   Arguments args;
 };
 struct TestExpr : Expr {
@@ -90,7 +91,7 @@ struct TestExpr : Expr {
       : Expr(ExprKind::Test, offset), operand(std::move(operand)), name(std::move(name)) {}
   ExprPtr operand;
   std::string name;
-  TestFn fn = nullptr;
+  const TestEntry* entry = nullptr;  // the test's table entry
   Arguments args;
 };
 struct UnaryExpr : Expr {

@@ -105,12 +105,7 @@ Value Interpreter::getattr(const Value& object, std::string_view name) {
       break;
     default: break;
   }
-  if (has_method(object, name)) {
-    auto method = std::make_shared<BoundMethod>();
-    method->self = object;
-    method->name = std::string(name);
-    return Value::object(std::move(method));
-  }
+  if (const MethodEntry* method = find_method(object, name)) return Value::object(std::make_shared<BoundMethod>(object, *method));
   return Value::undefined_with("'" + object_type_repr(object) + "' has no attribute '" + std::string(name) + "'");
 }
 
@@ -158,7 +153,10 @@ Value Interpreter::getitem(const Value& object, const Value& key) {
 
 Value Interpreter::call(const Value& callee, CallArgs& args) {
   if (callee.is_undefined()) fail_undefined(callee);
-  if (callee.is_object() && callee.object_ptr()->callable()) return callee.object_ptr()->call(*this, args);
+  if (Callable* callable = callee.is_object() ? callee.object_ptr()->as_callable() : nullptr) {
+    before_call(callable->effect);
+    return callable->call(*this, args);
+  }
   throw EvalError("'" + std::string(type_name(callee)) + "' object is not callable");
 }
 
@@ -186,7 +184,7 @@ void Interpreter::eval_given_args(const Arguments& args, CallArgs& out) {
 Value Interpreter::apply_filter(const FilterExpr& filter, const Value& input) {
   CallArgs args;
   eval_args(filter.args, args);
-  return filter.fn(*this, input, args);
+  return call_filter(*filter.entry, input, args);
 }
 
 Value Interpreter::eval_slice(const Value& object, const SliceExpr& slice) {
@@ -273,9 +271,9 @@ Value Interpreter::eval_method_object(const CallExpr& expr) {
 Value Interpreter::call_method_of(const CallExpr& expr, const Value& object) {
   const auto& attribute = static_cast<const GetattrExpr&>(*expr.callee);
   CallArgs args;
-  if (!object.is_object() && has_method(object, attribute.name)) {
+  if (const MethodEntry* method = object.is_object() ? nullptr : find_method(object, attribute.name)) {
     eval_args(expr.args, args);
-    return call_method(*this, object, attribute.name, args);
+    return call_method(*this, object, *method, args);
   }
   Value callee;
   try {
@@ -330,7 +328,7 @@ Value Interpreter::eval_node(const Expr& expr) {
       Value input = eval(*e.operand);
       CallArgs args;
       eval_args(e.args, args);
-      return Value::boolean(e.fn(*this, input, args));
+      return Value::boolean(call_test(*e.entry, input, args));
     }
     case ExprKind::Neg: {
       Value v = eval(*static_cast<const UnaryExpr&>(expr).operand);

@@ -198,14 +198,10 @@ Value f_tojson(Interpreter& in, const Value& v, CallArgs& a) {
   return Value::markup(std::move(out));
 }
 
-const std::unordered_map<std::string_view, FilterFn>& table() {
-  static const std::unordered_map<std::string_view, FilterFn> filters = [] {
-    std::unordered_map<std::string_view, FilterFn> map;
-    for (const auto* group :
-         {&text_filters(), &sequence_filters(), &yaml_filters(), &markup_filters(), &layout_filters()})
-      for (const FilterEntry& entry : *group) map.emplace(entry.name, entry.fn);
-    map.emplace("tojson", f_tojson);
-    map.emplace("random", random_filter);
+const std::unordered_map<std::string_view, const FilterEntry*>& table() {
+  static const std::unordered_map<std::string_view, const FilterEntry*> filters = [] {
+    std::unordered_map<std::string_view, const FilterEntry*> map;
+    for (const FilterEntry& entry : filter_entries()) map.emplace(entry.name, &entry);
     return map;
   }();
   return filters;
@@ -213,9 +209,24 @@ const std::unordered_map<std::string_view, FilterFn>& table() {
 
 }  // namespace
 
-AppendFilterFn find_append_filter(std::string_view name) { return name == "tojson" ? append_tojson : nullptr; }
+// Every filter's entry, the groups' and these, in one list that never changes once made:
+// find_filter's table points into it.
+const std::vector<FilterEntry>& filter_entries() {
+  static const std::vector<FilterEntry> filters = [] {
+    using enum Effect;
+    std::vector<FilterEntry> all = {
+        {"tojson", f_tojson, ReadsOnly, append_tojson},
+        {"random", random_filter, ChangesState},  // draws from the render's generator
+    };
+    for (const auto* group :
+         {&text_filters(), &sequence_filters(), &yaml_filters(), &markup_filters(), &layout_filters()})
+      all.insert(all.end(), group->begin(), group->end());
+    return all;
+  }();
+  return filters;
+}
 
-FilterFn find_filter(std::string_view name) {
+const FilterEntry* find_filter(std::string_view name) {
   auto found = table().find(name);
   return found == table().end() ? nullptr : found->second;
 }

@@ -8,12 +8,15 @@
 
 #include "jinja/ast.h"
 #include "jinja/calls.h"
+#include "jinja/effects.h"
 
 namespace gkebuild::jinja {
 
-FilterFn find_filter(std::string_view name);
-// The filters that also write into the output directly (tojson); null for the others.
-AppendFilterFn find_append_filter(std::string_view name);
+// The filter's table entry; null when no filter has that name. Called through
+// Interpreter::call_filter (or append_filter), which acts on the entry's Effect.
+const FilterEntry* find_filter(std::string_view name);
+// Every filter's entry, find_filter's table (for tests/jinja/effects_test.cpp).
+const std::vector<FilterEntry>& filter_entries();
 
 std::string html_escape(std::string_view text);
 
@@ -22,10 +25,6 @@ Value get_attribute_path(Interpreter& interp, const Value& item, std::string_vie
 
 // The filters of each group (filters_text.cpp, filters_sequence.cpp, yaml_helpers.cpp);
 // filters.cpp builds find_filter's table from these lists.
-struct FilterEntry {
-  std::string_view name;
-  FilterFn fn;
-};
 const std::vector<FilterEntry>& text_filters();
 const std::vector<FilterEntry>& sequence_filters();
 const std::vector<FilterEntry>& yaml_filters();

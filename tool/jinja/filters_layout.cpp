@@ -360,8 +360,10 @@ Value f_pprint(Interpreter& in, const Value& v, CallArgs& a) {
 }  // namespace
 
 const std::vector<FilterEntry>& layout_filters() {
+  using enum Effect;  // none of these keeps state
   static const std::vector<FilterEntry> filters = {
-      {"wordwrap", f_wordwrap}, {"filesizeformat", f_filesizeformat}, {"pprint", f_pprint},
+      {"wordwrap", f_wordwrap, ReadsOnly}, {"filesizeformat", f_filesizeformat, ReadsOnly},
+      {"pprint", f_pprint, ReadsOnly},
   };
   return filters;
 }

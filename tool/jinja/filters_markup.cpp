@@ -499,8 +499,10 @@ Value f_urlize(Interpreter& in, const Value& v, CallArgs& a) {
 }  // namespace
 
 const std::vector<FilterEntry>& markup_filters() {
+  using enum Effect;  // none of these keeps state
   static const std::vector<FilterEntry> filters = {
-      {"forceescape", f_forceescape}, {"striptags", f_striptags}, {"xmlattr", f_xmlattr}, {"urlize", f_urlize},
+      {"forceescape", f_forceescape, ReadsOnly}, {"striptags", f_striptags, ReadsOnly},
+      {"xmlattr", f_xmlattr, ReadsOnly}, {"urlize", f_urlize, ReadsOnly},
   };
   return filters;
 }

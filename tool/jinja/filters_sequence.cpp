@@ -134,21 +134,21 @@ Value f_reverse(Interpreter& in, const Value& v, CallArgs& a) {
 
 // Calls a filter by name with extra arguments (map('upper'), select('odd')).
 Value apply_named_filter(Interpreter& in, std::string_view name, const Value& item, const CallArgs& extra, size_t skip) {
-  FilterFn fn = find_filter(name);
-  if (!fn) throw EvalError("No filter named '" + std::string(name) + "'.");
+  const FilterEntry* filter = find_filter(name);
+  if (!filter) throw EvalError("No filter named '" + std::string(name) + "'.");
   CallArgs args;
   args.positional.assign(extra.positional.begin() + static_cast<std::ptrdiff_t>(skip), extra.positional.end());
   args.keywords = extra.keywords;
-  return fn(in, item, args);
+  return in.call_filter(*filter, item, args);
 }
 
 bool apply_named_test(Interpreter& in, std::string_view name, const Value& item, const CallArgs& extra, size_t skip) {
-  TestFn fn = find_test(name);
-  if (!fn) throw EvalError("No test named '" + std::string(name) + "'.");
+  const TestEntry* test = find_test(name);
+  if (!test) throw EvalError("No test named '" + std::string(name) + "'.");
   CallArgs args;
   args.positional.assign(extra.positional.begin() + static_cast<std::ptrdiff_t>(skip), extra.positional.end());
   args.keywords = extra.keywords;
-  return fn(in, item, args);
+  return in.call_test(*test, item, args);
 }
 
 Value f_map(Interpreter& in, const Value& v, CallArgs& a) {
@@ -391,13 +391,19 @@ Value get_attribute_path(Interpreter& in, const Value& item, std::string_view pa
 }
 
 const std::vector<FilterEntry>& sequence_filters() {
+  // None of these keeps state. map, select and reject call the filter or test they name through
+  // the interpreter, which acts on that one's own entry.
+  using enum Effect;
   static const std::vector<FilterEntry> filters = {
-      {"default", f_default}, {"d", f_default}, {"length", f_length}, {"count", f_length},
-      {"list", f_list}, {"first", f_first}, {"last", f_last}, {"join", f_join}, {"reverse", f_reverse},
-      {"map", f_map}, {"select", f_select}, {"reject", f_reject}, {"selectattr", f_selectattr},
-      {"rejectattr", f_rejectattr}, {"sort", f_sort}, {"unique", f_unique}, {"min", f_min},
-      {"max", f_max}, {"sum", f_sum}, {"batch", f_batch}, {"slice", f_slice}, {"groupby", f_groupby},
-      {"items", f_items}, {"dictsort", f_dictsort}, {"attr", f_attr},
+      {"default", f_default, ReadsOnly}, {"d", f_default, ReadsOnly}, {"length", f_length, ReadsOnly},
+      {"count", f_length, ReadsOnly}, {"list", f_list, ReadsOnly}, {"first", f_first, ReadsOnly},
+      {"last", f_last, ReadsOnly}, {"join", f_join, ReadsOnly}, {"reverse", f_reverse, ReadsOnly},
+      {"map", f_map, ReadsOnly}, {"select", f_select, ReadsOnly}, {"reject", f_reject, ReadsOnly},
+      {"selectattr", f_selectattr, ReadsOnly}, {"rejectattr", f_rejectattr, ReadsOnly},
+      {"sort", f_sort, ReadsOnly}, {"unique", f_unique, ReadsOnly}, {"min", f_min, ReadsOnly},
+      {"max", f_max, ReadsOnly}, {"sum", f_sum, ReadsOnly}, {"batch", f_batch, ReadsOnly},
+      {"slice", f_slice, ReadsOnly}, {"groupby", f_groupby, ReadsOnly}, {"items", f_items, ReadsOnly},
+      {"dictsort", f_dictsort, ReadsOnly}, {"attr", f_attr, ReadsOnly},
   };
   return filters;
 }

@@ -398,12 +398,15 @@ Value f_urlencode(Interpreter& in, const Value& v, CallArgs& a) {
 }  // namespace
 
 const std::vector<FilterEntry>& text_filters() {
+  using enum Effect;  // none of these keeps state
   static const std::vector<FilterEntry> filters = {
-      {"upper", f_upper}, {"lower", f_lower}, {"capitalize", f_capitalize}, {"title", f_title},
-      {"trim", f_trim}, {"replace", f_replace}, {"center", f_center}, {"indent", f_indent},
-      {"truncate", f_truncate}, {"wordcount", f_wordcount}, {"string", f_string}, {"escape", f_escape},
-      {"e", f_escape}, {"safe", f_safe}, {"format", f_format}, {"int", f_int}, {"float", f_float},
-      {"abs", f_abs}, {"round", f_round}, {"urlencode", f_urlencode},
+      {"upper", f_upper, ReadsOnly}, {"lower", f_lower, ReadsOnly}, {"capitalize", f_capitalize, ReadsOnly},
+      {"title", f_title, ReadsOnly}, {"trim", f_trim, ReadsOnly}, {"replace", f_replace, ReadsOnly},
+      {"center", f_center, ReadsOnly}, {"indent", f_indent, ReadsOnly}, {"truncate", f_truncate, ReadsOnly},
+      {"wordcount", f_wordcount, ReadsOnly}, {"string", f_string, ReadsOnly}, {"escape", f_escape, ReadsOnly},
+      {"e", f_escape, ReadsOnly}, {"safe", f_safe, ReadsOnly}, {"format", f_format, ReadsOnly},
+      {"int", f_int, ReadsOnly}, {"float", f_float, ReadsOnly}, {"abs", f_abs, ReadsOnly},
+      {"round", f_round, ReadsOnly}, {"urlencode", f_urlencode, ReadsOnly},
   };
   return filters;
 }

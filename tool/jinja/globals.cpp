@@ -1,4 +1,5 @@
 // Global functions: range, dict, namespace, cycler, joiner, lipsum, and gkebuild's required().
+#include <span>
 #include <unordered_map>
 
 #include "jinja/interpreter.h"
@@ -90,21 +91,13 @@ struct Cycler : Object {
   Value get_attr(std::string_view name) const override;
 };
 
-Value bound_native(std::string_view name, NativeFn fn, std::shared_ptr<Object> state) {
-  auto f = std::make_shared<NativeFunction>();
-  f->name = name;
-  f->fn = fn;
-  f->bound = std::move(state);
-  return Value::object(std::move(f));
-}
-
-struct CyclerMethod : Object {
+// next() and reset() move the cycler: what the next call gives changes.
+struct CyclerMethod : Callable {
+  CyclerMethod() : Callable(Effect::ChangesState) {}
   std::shared_ptr<Cycler> cycler;
   bool reset = false;
   std::string_view type_name() const override { return "method"; }
-  bool callable() const override { return true; }
-  Value call(Interpreter& interp, CallArgs&) override {
-    interp.before_side_effect();
+  Value call(Interpreter&, CallArgs&) override {
     if (reset) {
       cycler->position = 0;
       return Value::none();
@@ -134,13 +127,13 @@ Value g_cycler(Interpreter&, CallArgs& args) {
   return Value::object(std::move(cycler));
 }
 
-struct Joiner : Object {
+// Calling it changes what the next call gives (nothing the first time, the separator after).
+struct Joiner : Callable {
+  Joiner() : Callable(Effect::ChangesState) {}
   Value separator;
   bool used = false;
   std::string_view type_name() const override { return "Joiner"; }
-  bool callable() const override { return true; }
-  Value call(Interpreter& interp, CallArgs&) override {
-    interp.before_side_effect();
+  Value call(Interpreter&, CallArgs&) override {
     if (!used) {
       used = true;
       return Value::borrowed("");
@@ -162,17 +155,25 @@ Value g_required(Interpreter&, CallArgs& args) {
   return check_required(*b[0], b[1]);
 }
 
-Value make_global(std::string_view name, NativeFn fn) { return bound_native(name, fn, nullptr); }
+// cycler() and joiner() make a new object each time: calling its methods is what changes it.
+using enum Effect;
+constexpr GlobalEntry kGlobals[] = {
+    {"range", g_range, ReadsOnly}, {"dict", g_dict, ReadsOnly}, {"namespace", g_namespace, ReadsOnly},
+    {"cycler", g_cycler, ReadsOnly}, {"joiner", g_joiner, ReadsOnly}, {"required", g_required, ReadsOnly},
+    {"lipsum", lipsum_global, ChangesState},  // draws from the render's generator
+};
 
 }  // namespace
 
+std::span<const GlobalEntry> global_entries() { return kGlobals; }
+
 bool find_global(std::string_view name, Value& out) {
-  static const std::unordered_map<std::string_view, Value> globals = {
-      {"range", make_global("range", g_range)},       {"dict", make_global("dict", g_dict)},
-      {"namespace", make_global("namespace", g_namespace)}, {"cycler", make_global("cycler", g_cycler)},
-      {"joiner", make_global("joiner", g_joiner)},    {"required", make_global("required", g_required)},
-      {"lipsum", make_global("lipsum", lipsum_global)},
-  };
+  static const std::unordered_map<std::string_view, Value> globals = [] {
+    std::unordered_map<std::string_view, Value> map;
+    for (const GlobalEntry& entry : kGlobals)
+      map.emplace(entry.name, Value::object(std::make_shared<NativeFunction>(entry)));
+    return map;
+  }();
   auto found = globals.find(name);
   if (found == globals.end()) return false;
   out = found->second;

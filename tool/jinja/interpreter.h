@@ -10,6 +10,7 @@
 
 #include "jinja/ast.h"
 #include "jinja/calls.h"
+#include "jinja/effects.h"
 #include "jinja/environment.h"
 #include "jinja/value.h"
 
@@ -56,11 +57,25 @@ class Interpreter {
   // render ends (see ~Interpreter).
   void note_changed_in_place(const Value& container) { changed_in_place_.push_back(container); }
 
-  // Called before anything that changes what a later iteration of a loop could see (a macro
-  // call, list.append, cycler.next(), loop.changed(), random). While a loop's iterations are
-  // rendered on several threads (split_loop.cpp) this ends that, before the change is made.
-  void before_side_effect() {
-    if (split_) stop_split();
+  // The hook of declared effects (effects.h), at the points where calls are dispatched:
+  // call_filter, append_filter and call_test below, call (callable objects: globals, macros,
+  // cycler.next …) and call_method (methods.cpp). Anything but ReadsOnly counts as a change.
+  // Outside a split loop (nearly every call) only split_ is read.
+  void before_call(Effect effect) {
+    if (split_ && effect != Effect::ReadsOnly) stop_split();
+  }
+  Value call_filter(const FilterEntry& filter, const Value& input, CallArgs& args) {
+    before_call(filter.effect);
+    return filter.fn(*this, input, args);
+  }
+  // `{{ x | tojson }}`: the filter's append form writes into `out`.
+  void append_filter(const FilterEntry& filter, const Value& input, CallArgs& args, std::string& out) {
+    before_call(filter.effect);
+    filter.append(*this, input, args, out);
+  }
+  bool call_test(const TestEntry& test, const Value& input, CallArgs& args) {
+    before_call(test.effect);
+    return test.fn(*this, input, args);
   }
 
   // `context` must be a mapping or None. With a sink, the output goes there in pieces as it
@@ -96,6 +111,7 @@ class Interpreter {
   const DocSlot* local_record_field(const GetattrExpr& e) const;
   Value getattr(const Value& object, std::string_view name);
   Value getitem(const Value& object, const Value& key);
+  // Calls a callable object (objects.h's Callable), acting on its declared Effect first.
   Value call(const Value& callee, CallArgs& args);
   // Inline: most filter calls (`x | tojson`) have no arguments, and the call cost more than that.
   void eval_args(const Arguments& args, CallArgs& out) {
@@ -121,6 +137,14 @@ class Interpreter {
                            std::shared_ptr<Frame> scope);
 
  private:
+  // Called before anything that changes what a later iteration of a loop could see. While a
+  // loop's iterations are rendered on several threads (split_loop.cpp) this ends that, before
+  // the change is made. Calls do the same in before_call, from their entry's declared Effect;
+  // this is for the one statement that changes shared state itself, `{% set ns.attr = ... %}`
+  // (assign).
+  void before_side_effect() {
+    if (split_) stop_split();
+  }
   Flow render_stmt(const Stmt& stmt);
   void render_print(const PrintStmt& stmt);
   void print_filtered(const FilterExpr& filter);

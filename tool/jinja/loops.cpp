@@ -189,7 +189,6 @@ void Interpreter::return_loop_frame(std::shared_ptr<Frame> frame) {
 Value Interpreter::call_loop(LoopObject& loop, CallArgs& args) {
   if (args.positional.size() != 1 || !args.keywords.empty())
     throw EvalError("loop() takes exactly one argument");
-  before_side_effect();
   std::string buffer;
   {
     StateGuard guard(*this);
@@ -204,17 +203,18 @@ Value Interpreter::call_loop(LoopObject& loop, CallArgs& args) {
 Value LoopObject::call(Interpreter& interp, CallArgs& args) { return interp.call_loop(*this, args); }
 
 namespace {
-struct LoopMethod : Object {
+// loop.cycle(...) only reads the loop's index; loop.changed(...) remembers its arguments for
+// the next iteration.
+struct LoopMethod : Callable {
+  explicit LoopMethod(bool cycle) : Callable(cycle ? Effect::ReadsOnly : Effect::ChangesState), cycle(cycle) {}
   std::shared_ptr<LoopObject> loop;
-  bool cycle = true;  // otherwise changed()
+  const bool cycle;  // otherwise changed()
   std::string_view type_name() const override { return "method"; }
-  bool callable() const override { return true; }
-  Value call(Interpreter& interp, CallArgs& args) override {
+  Value call(Interpreter&, CallArgs& args) override {
     if (cycle) {
       if (args.positional.empty()) throw EvalError("no items for cycling given");
       return args.positional[loop->index0 % args.positional.size()];
     }
-    interp.before_side_effect();  // it remembers the arguments for the next iteration
     bool changed = !loop->changed_called || loop->last_changed.size() != args.positional.size();
     for (size_t i = 0; !changed && i < args.positional.size(); ++i)
       if (!equals(loop->last_changed[i], args.positional[i])) changed = true;
@@ -245,9 +245,8 @@ Value LoopObject::get_attr(std::string_view name) const {
     return item(index0 + 1);
   }
   if (name == "cycle" || name == "changed") {
-    auto method = std::make_shared<LoopMethod>();
+    auto method = std::make_shared<LoopMethod>(name == "cycle");
     method->loop = std::static_pointer_cast<LoopObject>(std::const_pointer_cast<Object>(shared_from_this()));
-    method->cycle = name == "cycle";
     return Value::object(std::move(method));
   }
   return Object::get_attr(name);

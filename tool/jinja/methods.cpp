@@ -1,7 +1,8 @@
 // Python methods callable on template values: str.upper(), dict.items(), list.append() …
-// Lists and dicts built by the template can be changed in place (as Jinja2 allows);
-// data from the render context is read-only.
+// Lists and dicts can be changed in place, as Jinja2 allows: the template's own directly, the
+// context's once copied out of their values document (edit_in_place).
 #include <algorithm>
+#include <span>
 
 #include "jinja/filters.h"
 #include "jinja/interpreter.h"
@@ -14,41 +15,57 @@ namespace gkebuild::jinja {
 
 namespace {
 
-constexpr std::string_view kStrMethods[] = {
-    "upper", "lower", "strip", "lstrip", "rstrip", "split", "rsplit", "startswith", "endswith",
-    "replace", "join", "format", "title", "capitalize", "count", "find", "rfind", "index",
-    "splitlines", "zfill", "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper",
-    "center", "ljust", "rjust", "swapcase", "casefold", "removeprefix", "removesuffix",
-    "partition", "rpartition",
+// Each type's methods and what calling one may change (effects.h). The dict and list methods
+// that change their container are the ones that copy a values document's container out first
+// (edit_in_place) and that the interpreter notes (note_changed_in_place). fromkeys and popitem
+// are not supported (dict_method raises): declared as changing, like the other writers, they
+// raise the same error for every dict.
+using enum Effect;
+constexpr MethodEntry kStrMethods[] = {
+    {"upper", ReadsOnly}, {"lower", ReadsOnly}, {"strip", ReadsOnly}, {"lstrip", ReadsOnly},
+    {"rstrip", ReadsOnly}, {"split", ReadsOnly}, {"rsplit", ReadsOnly}, {"startswith", ReadsOnly},
+    {"endswith", ReadsOnly}, {"replace", ReadsOnly}, {"join", ReadsOnly}, {"format", ReadsOnly},
+    {"title", ReadsOnly}, {"capitalize", ReadsOnly}, {"count", ReadsOnly}, {"find", ReadsOnly},
+    {"rfind", ReadsOnly}, {"index", ReadsOnly}, {"splitlines", ReadsOnly}, {"zfill", ReadsOnly},
+    {"isdigit", ReadsOnly}, {"isalpha", ReadsOnly}, {"isalnum", ReadsOnly}, {"isspace", ReadsOnly},
+    {"islower", ReadsOnly}, {"isupper", ReadsOnly}, {"center", ReadsOnly}, {"ljust", ReadsOnly},
+    {"rjust", ReadsOnly}, {"swapcase", ReadsOnly}, {"casefold", ReadsOnly}, {"removeprefix", ReadsOnly},
+    {"removesuffix", ReadsOnly}, {"partition", ReadsOnly}, {"rpartition", ReadsOnly},
 };
-constexpr std::string_view kDictMethods[] = {"items", "keys", "values", "get", "copy", "clear", "fromkeys",
-                                             "pop", "popitem", "setdefault", "update"};
-constexpr std::string_view kListMethods[] = {"count", "index", "copy", "append", "extend", "insert",
-                                             "pop", "remove", "reverse", "clear"};
+constexpr MethodEntry kDictMethods[] = {
+    {"items", ReadsOnly}, {"keys", ReadsOnly}, {"values", ReadsOnly}, {"get", ReadsOnly}, {"copy", ReadsOnly},
+    {"clear", ChangesState}, {"fromkeys", ChangesState}, {"pop", ChangesState}, {"popitem", ChangesState},
+    {"setdefault", ChangesState}, {"update", ChangesState},
+};
+constexpr MethodEntry kListMethods[] = {
+    {"count", ReadsOnly}, {"index", ReadsOnly}, {"copy", ReadsOnly}, {"append", ChangesState},
+    {"extend", ChangesState}, {"insert", ChangesState}, {"pop", ChangesState}, {"remove", ChangesState},
+    {"reverse", ChangesState}, {"clear", ChangesState},
+};
 
 // Asked on every attribute of a dict (`job.name`): the sizes and first letters that occur in
 // the table rule out nearly every other name before any comparison.
 template <size_t N>
 class MethodNames {
  public:
-  constexpr explicit MethodNames(const std::string_view (&names)[N]) {
-    for (size_t i = 0; i < N; ++i) {
-      names_[i] = names[i];
-      sizes_ |= uint64_t{1} << names[i].size();
-      firsts_ |= uint64_t{1} << (names[i][0] - 'a');
+  constexpr explicit MethodNames(const MethodEntry (&entries)[N]) : entries_(entries) {
+    for (const MethodEntry& entry : entries) {
+      sizes_ |= uint64_t{1} << entry.name.size();
+      firsts_ |= uint64_t{1} << (entry.name[0] - 'a');
     }
   }
-  bool contains(std::string_view name) const {
+  const MethodEntry* find(std::string_view name) const {
     if (name.empty() || name.size() >= 64 || name[0] < 'a' || name[0] > 'z' || !(sizes_ >> name.size() & 1) ||
         !(firsts_ >> (name[0] - 'a') & 1))
-      return false;
-    for (std::string_view candidate : names_)
-      if (candidate.size() == name.size() && candidate[0] == name[0] && candidate == name) return true;
-    return false;
+      return nullptr;
+    for (const MethodEntry& candidate : std::span(entries_, N))
+      if (candidate.name.size() == name.size() && candidate.name[0] == name[0] && candidate.name == name)
+        return &candidate;
+    return nullptr;
   }
 
  private:
-  std::string_view names_[N];
+  const MethodEntry* entries_;
   uint64_t sizes_ = 0;
   uint64_t firsts_ = 0;
 };
@@ -228,8 +245,7 @@ Value str_method(Interpreter& in, std::string_view s, std::string_view name, Cal
     int64_t count = args.positional.size() > 2 ? arg_int(&args.positional[2], -1, "count") : -1;
     CallArgs filter_args;
     filter_args.positional = {Value::borrowed(old), Value::borrowed(replacement), Value::integer(count)};
-    FilterFn replace = find_filter("replace");
-    return replace(in, Value::borrowed(s), filter_args);
+    return in.call_filter(*find_filter("replace"), Value::borrowed(s), filter_args);
   }
   if (name == "join") {
     std::string out;
@@ -442,30 +458,26 @@ Value list_method(const Value& self, std::string_view name, CallArgs& args) {
 
 }  // namespace
 
-bool is_dict_method(std::string_view name) { return kDictMethodNames.contains(name); }
+bool is_dict_method(std::string_view name) { return kDictMethodNames.find(name) != nullptr; }
 
-bool has_method(const Value& self, std::string_view name) {
-  if (self.is_str()) return kStrMethodNames.contains(name);
-  if (self.is_mapping()) return is_dict_method(name);
-  if (self.kind() == Kind::Tuple) return name == "count" || name == "index";
-  if (self.is_list_like()) return kListMethodNames.contains(name);
-  return false;
+const MethodEntry* find_method(const Value& self, std::string_view name) {
+  if (self.is_str()) return kStrMethodNames.find(name);
+  if (self.is_mapping()) return kDictMethodNames.find(name);
+  if (self.kind() == Kind::Tuple) return name == "count" || name == "index" ? kListMethodNames.find(name) : nullptr;
+  if (self.is_list_like()) return kListMethodNames.find(name);
+  return nullptr;
 }
 
-namespace {
-// Methods that only read: on a values document's container they read it in place; any other
-// method changes it, and works on the container's copy (edit_in_place).
-bool reads_only(const Value& self, std::string_view name) {
-  if (self.is_mapping()) return name == "items" || name == "keys" || name == "values" || name == "get" || name == "copy";
-  return name == "count" || name == "index" || name == "copy";
-}
-}  // namespace
+std::span<const MethodEntry> str_methods() { return kStrMethods; }
+std::span<const MethodEntry> dict_methods() { return kDictMethods; }
+std::span<const MethodEntry> list_methods() { return kListMethods; }
 
-Value call_method(Interpreter& in, const Value& self, std::string_view name, CallArgs& args) {
+Value call_method(Interpreter& in, const Value& self, const MethodEntry& method, CallArgs& args) {
+  in.before_call(method.effect);
+  const std::string_view name = method.name;
   if (self.is_str()) return str_method(in, self.str(), name, args);
-  const bool changes = !reads_only(self, name);
-  if (changes) in.before_side_effect();
-  if (self.is_doc() && (self.doc_edited() || changes)) return call_method(in, edit_in_place(self), name, args);
+  const bool changes = method.effect != Effect::ReadsOnly;
+  if (self.is_doc() && (self.doc_edited() || changes)) return call_method(in, edit_in_place(self), method, args);
   // A list or dict changed in place may now hold itself (`x.append(x)`): the interpreter empties
   // such containers when the render ends, so that no reference cycle outlives it.
   if (changes && (self.kind() == Kind::List || self.kind() == Kind::Dict)) in.note_changed_in_place(self);

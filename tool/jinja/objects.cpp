@@ -50,10 +50,10 @@ Value Module::get_attr(std::string_view attr) const {
   return Value::undefined_with("'" + name + "' has no attribute '" + std::string(attr) + "'");
 }
 
-Value BoundMethod::call(Interpreter& interp, CallArgs& args) { return call_method(interp, self, name, args); }
+Value BoundMethod::call(Interpreter& interp, CallArgs& args) { return call_method(interp, self, method, args); }
 
 void BoundMethod::repr(std::string& out) const {
-  out += "<built-in method " + name + " of " + std::string(jinja::type_name(self)) + " object>";
+  out += "<built-in method " + std::string(method.name) + " of " + std::string(jinja::type_name(self)) + " object>";
 }
 
 }  // namespace gkebuild::jinja

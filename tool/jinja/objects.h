@@ -3,15 +3,32 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "jinja/effects.h"
 #include "jinja/interpreter.h"
 
 namespace gkebuild::jinja {
 
-struct Macro : Object {
+// What a template can call as `x(...)`: a global function, a macro, a block, cycler.next,
+// loop.changed, a bound str/dict/list method. What a call may change is declared when one is
+// made, there is no default; Interpreter::call acts on it before it calls.
+struct Callable : Object {
+  explicit Callable(Effect effect) : effect(effect) {}
+  Callable* as_callable() override { return this; }
+  const Effect effect;
+
+ private:
+  friend class Interpreter;  // Interpreter::call, the only caller
+  virtual Value call(Interpreter& interp, CallArgs& args) = 0;
+};
+
+// A macro's body may do anything a template can.
+struct Macro : Callable {
+  Macro() : Callable(Effect::ChangesState) {}
   std::string_view name;
   const MacroSignature* signature = nullptr;
   const Body* body = nullptr;
@@ -22,13 +39,14 @@ struct Macro : Object {
   bool is_caller = false;
 
   std::string_view type_name() const override { return "Macro"; }
-  bool callable() const override { return true; }
   Value call(Interpreter& interp, CallArgs& args) override { return interp.call_macro(*this, args); }
   void repr(std::string& out) const override { out += "<Macro '" + std::string(name) + "'>"; }
   Value get_attr(std::string_view attr) const override;
 };
 
-struct LoopObject : Object {
+// Callable in a recursive loop only (`loop(children)`), which renders the loop again.
+struct LoopObject : Callable {
+  LoopObject() : Callable(Effect::ChangesState) {}
   const ForStmt* stmt = nullptr;
   const Sequence* sequence = nullptr;
   const std::vector<Value>* filtered = nullptr;
@@ -44,7 +62,7 @@ struct LoopObject : Object {
     return Value::undefined_with("the loop has ended");
   }
   std::string_view type_name() const override { return "LoopContext"; }
-  bool callable() const override { return stmt && stmt->recursive; }
+  Callable* as_callable() override { return stmt && stmt->recursive ? this : nullptr; }
   Value call(Interpreter& interp, CallArgs& args) override;
   Value get_attr(std::string_view name) const override;
   void repr(std::string& out) const override;
@@ -67,38 +85,46 @@ struct Module : Object {
   void repr(std::string& out) const override { out += "<Template '" + name + "'>"; }
 };
 
-// `obj.method` for str, dict and list values; called later with the arguments.
-struct BoundMethod : Object {
+// `obj.method` for str, dict and list values; called later with the arguments. It declares
+// its method's effect: Interpreter::call acts on it, and call_method again (a no-op then).
+struct BoundMethod : Callable {
+  BoundMethod(Value self, const MethodEntry& method) : Callable(method.effect), self(std::move(self)), method(method) {}
   Value self;
-  std::string name;
+  const MethodEntry& method;
   std::string_view type_name() const override { return "builtin_function_or_method"; }
-  bool callable() const override { return true; }
   Value call(Interpreter& interp, CallArgs& args) override;
   void repr(std::string& out) const override;
 };
 
-using NativeFn = Value (*)(Interpreter&, CallArgs&);
-struct NativeFunction : Object {
+// A global function (globals.cpp), with its entry's effect.
+struct NativeFunction : Callable {
+  explicit NativeFunction(const GlobalEntry& entry) : Callable(entry.effect), name(entry.name), fn(entry.fn) {}
   std::string_view name;
-  NativeFn fn = nullptr;
-  std::shared_ptr<Object> bound;  // state for cycler/joiner methods
+  NativeFn fn;
   std::string_view type_name() const override { return "function"; }
-  bool callable() const override { return true; }
   Value call(Interpreter& interp, CallArgs& args) override { return fn(interp, args); }
   void repr(std::string& out) const override { out += "<function " + std::string(name) + ">"; }
 };
 
-// str/dict/list methods (methods.cpp): whether `name` is a method of the value's type,
-// and calling it.
-bool has_method(const Value& self, std::string_view name);
+// str/dict/list methods (methods.cpp). The entry of `name` among the methods of the value's
+// type (a tuple has count and index); null when it has no method of that name.
+const MethodEntry* find_method(const Value& self, std::string_view name);
+inline bool has_method(const Value& self, std::string_view name) { return find_method(self, name) != nullptr; }
 // Whether `name` is a method of dicts, whose keys then do not answer `d.name`.
 bool is_dict_method(std::string_view name);
-Value call_method(Interpreter& interp, const Value& self, std::string_view name, CallArgs& args);
+// Calls a method find_method gave for `self`: every method call comes here, and it acts on the
+// method's Effect first.
+Value call_method(Interpreter& interp, const Value& self, const MethodEntry& method, CallArgs& args);
+// The tables (for tests/jinja/effects_test.cpp).
+std::span<const MethodEntry> str_methods();
+std::span<const MethodEntry> dict_methods();
+std::span<const MethodEntry> list_methods();
 
 // `self` in a template: attribute access renders the named block (render_templates.cpp).
 Value self_reference(const BlockMap& blocks);
 
-// Globals (globals.cpp): range, dict, namespace, cycler, joiner, required.
+// Globals (globals.cpp): range, dict, namespace, cycler, joiner, required, lipsum.
 bool find_global(std::string_view name, Value& out);
+std::span<const GlobalEntry> global_entries();  // find_global's table
 
 }  // namespace gkebuild::jinja

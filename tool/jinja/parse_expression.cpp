@@ -357,9 +357,8 @@ ExprPtr Parser::parse_filter(ExprPtr node, bool start_inline, Nesting* chain) {
       name += "." + std::string(expect(TokenType::Name).text);
     }
     auto filter = std::make_unique<FilterExpr>(token.offset, std::move(node), name);
-    filter->fn = find_filter(name);
-    if (!filter->fn) fail("No filter named '" + name + "'.", token.offset);
-    filter->append_fn = find_append_filter(name);
+    filter->entry = find_filter(name);
+    if (!filter->entry) fail("No filter named '" + name + "'.", token.offset);
     if (current().type == TokenType::LParen) parse_call_args(filter->args);
     node = std::move(filter);
     start_inline = false;
@@ -377,8 +376,8 @@ ExprPtr Parser::parse_test(ExprPtr node) {
     name += "." + std::string(expect(TokenType::Name).text);
   }
   auto test = std::make_unique<TestExpr>(offset, std::move(node), name);
-  test->fn = find_test(name);
-  if (!test->fn) fail("No test named '" + name + "'.", token.offset);
+  test->entry = find_test(name);
+  if (!test->entry) fail("No test named '" + name + "'.", token.offset);
   TokenType type = current().type;
   if (type == TokenType::LParen) {
     parse_call_args(test->args);

@@ -91,7 +91,6 @@ std::string paragraph(int64_t min, int64_t max) {
 
 // `seq | random`: random.choice(seq); an empty sequence gives an Undefined, as in Jinja2.
 Value random_filter(Interpreter& in, const Value& v, CallArgs& a) {
-  in.before_side_effect();  // the generator's state
   a.bind("random", {});
   if (v.is_mapping()) throw EvalError("random: cannot pick an item of a mapping by position (Jinja2 raises KeyError)");
   Sequence items = in.iterate(v);
@@ -100,8 +99,7 @@ Value random_filter(Interpreter& in, const Value& v, CallArgs& a) {
 }
 
 // lipsum(n=5, html=True, min=20, max=100): n paragraphs of 20 to 99 words.
-Value lipsum_global(Interpreter& in, CallArgs& a) {
-  in.before_side_effect();  // the generator's state
+Value lipsum_global(Interpreter&, CallArgs& a) {
   Bound b = a.bind("lipsum", {"n", "html", "min", "max"});
   const int64_t n = arg_int(b[0], 5, "n");
   const bool html = arg_bool(b[1], true);

@@ -83,7 +83,7 @@ void Interpreter::render_print(const PrintStmt& stmt) {
   }
   if (stmt.expr->kind == ExprKind::Filter) {
     const auto& filter = static_cast<const FilterExpr&>(*stmt.expr);
-    if (filter.append_fn && filter.operand) return print_filtered(filter);
+    if (filter.entry->append && filter.operand) return print_filtered(filter);
   }
   Value value = eval(*stmt.expr);
   if (value.is_str()) {
@@ -106,7 +106,7 @@ void Interpreter::print_filtered(const FilterExpr& filter) {
   try {
     CallArgs args;
     eval_args(filter.args, args);
-    filter.append_fn(*this, input, args, *out_);
+    append_filter(*filter.entry, input, args, *out_);
   } catch (const EvalError& error) {
     raise_at(current_, filter.offset, error.what(), error.template_kind());
   }
@@ -133,6 +133,8 @@ void Interpreter::assign(const Target& target, const Value& value, Frame& into) 
       Value ns = lookup(target.name);
       auto* space = ns.as<Namespace>();
       if (!space) raise_at(current_, target.offset, "cannot assign attribute on non-namespace object");
+      // A statement, not a call: no entry declares it. The parser already keeps such a loop
+      // on one thread (iterations_may_split); this holds should that check ever miss one.
       before_side_effect();
       space->set(target.attr, value);
       return;
@@ -262,7 +264,6 @@ struct MacroDepthGuard {
 }  // namespace
 
 Value Interpreter::call_macro(const Macro& macro, CallArgs& args) {
-  before_side_effect();  // a macro's body may do anything a template can
   MacroDepthGuard depth_guard;
   const MacroSignature& sig = *macro.signature;
   auto inner = std::make_shared<Frame>();

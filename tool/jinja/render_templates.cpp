@@ -12,16 +12,16 @@ namespace {
 constexpr size_t kMaxTemplateDepth = 64;
 
 // `super()` inside a block, and `self.name()`: render one level of a block chain.
-struct BlockRenderer : Object {
+// A block may do anything a template can.
+struct BlockRenderer : Callable {
+  BlockRenderer() : Callable(Effect::ChangesState) {}
   Interpreter* interp = nullptr;
   const BlockMap* blocks = nullptr;
   std::string name;
   size_t level = 0;
   std::shared_ptr<Frame> scope;  // what a scoped block's body sees; null for the template's top level
   std::string_view type_name() const override { return "BlockReference"; }
-  bool callable() const override { return true; }
   Value call(Interpreter& in, CallArgs&) override {
-    in.before_side_effect();  // a block may do anything a template can
     return Value::string(in.render_block(*blocks, name, level, scope));
   }
   void repr(std::string& out) const override { out += "<BlockReference '" + name + "'>"; }

@@ -8,7 +8,8 @@
 // That holds while no iteration changes anything another one can see. Only bodies without
 // break, macro definitions, imports, includes, blocks or namespace assignments may split (the
 // parser asks iterations_may_split); everything else that changes state (a macro call, list.append,
-// cycler.next(), loop.changed(), random) calls before_side_effect first, which ends the split
+// cycler.next(), loop.changed(), random) is a call whose table entry declares it (effects.h), and
+// the interpreter acts on that where it dispatches the call (before_call): that ends the split
 // before the change is made. A block that runs into one is dropped, nothing of it having been
 // kept, with every block after it, and the loop goes on from there on one thread. Where the
 // template's own thread meets one in a block it writes straight to the output (every block

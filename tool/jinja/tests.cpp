@@ -44,7 +44,7 @@ bool t_sequence(Interpreter& in, const Value& v, CallArgs&) {
 }
 // Undefined has __call__ (calling it fails), so Python's callable() says True.
 bool t_callable(Interpreter&, const Value& v, CallArgs&) {
-  return v.is_undefined() || (v.is_object() && v.object_ptr()->callable());
+  return v.is_undefined() || (v.is_object() && v.object_ptr()->as_callable());
 }
 bool t_escaped(Interpreter&, const Value& v, CallArgs&) { return v.is_markup(); }
 
@@ -107,21 +107,12 @@ bool t_sameas(Interpreter&, const Value& value, CallArgs& args) {
   }
 }
 
-bool t_filter(Interpreter&, const Value& v, CallArgs&);
-bool t_test(Interpreter&, const Value& v, CallArgs&);
-
-const std::unordered_map<std::string_view, TestFn>& table() {
-  static const std::unordered_map<std::string_view, TestFn> tests = {
-      {"defined", t_defined}, {"undefined", t_undefined}, {"none", t_none}, {"boolean", t_boolean},
-      {"true", t_true}, {"false", t_false}, {"integer", t_integer}, {"float", t_float},
-      {"number", t_number}, {"string", t_string}, {"mapping", t_mapping}, {"iterable", t_iterable},
-      {"sequence", t_sequence}, {"callable", t_callable}, {"escaped", t_escaped}, {"even", t_even},
-      {"odd", t_odd}, {"divisibleby", t_divisibleby}, {"eq", t_eq}, {"equalto", t_eq}, {"==", t_eq},
-      {"ne", t_ne}, {"!=", t_ne}, {"lt", t_lt}, {"lessthan", t_lt}, {"<", t_lt}, {"le", t_le},
-      {"<=", t_le}, {"gt", t_gt}, {"greaterthan", t_gt}, {">", t_gt}, {"ge", t_ge}, {">=", t_ge},
-      {"in", t_in}, {"lower", t_lower}, {"upper", t_upper}, {"sameas", t_sameas},
-      {"filter", t_filter}, {"test", t_test},
-  };
+const std::unordered_map<std::string_view, const TestEntry*>& table() {
+  static const std::unordered_map<std::string_view, const TestEntry*> tests = [] {
+    std::unordered_map<std::string_view, const TestEntry*> map;
+    for (const TestEntry& entry : test_entries()) map.emplace(entry.name, &entry);
+    return map;
+  }();
   return tests;
 }
 
@@ -131,7 +122,28 @@ bool t_filter(Interpreter&, const Value& v, CallArgs&) { return v.is_str() && fi
 
 }  // namespace
 
-TestFn find_test(std::string_view name) {
+// Tests only look: none keeps state. find_test's table points into this list, which never
+// changes once made.
+const std::vector<TestEntry>& test_entries() {
+  using enum Effect;
+  static const std::vector<TestEntry> tests = {
+      {"defined", t_defined, ReadsOnly}, {"undefined", t_undefined, ReadsOnly}, {"none", t_none, ReadsOnly},
+      {"boolean", t_boolean, ReadsOnly}, {"true", t_true, ReadsOnly}, {"false", t_false, ReadsOnly},
+      {"integer", t_integer, ReadsOnly}, {"float", t_float, ReadsOnly}, {"number", t_number, ReadsOnly},
+      {"string", t_string, ReadsOnly}, {"mapping", t_mapping, ReadsOnly}, {"iterable", t_iterable, ReadsOnly},
+      {"sequence", t_sequence, ReadsOnly}, {"callable", t_callable, ReadsOnly}, {"escaped", t_escaped, ReadsOnly},
+      {"even", t_even, ReadsOnly}, {"odd", t_odd, ReadsOnly}, {"divisibleby", t_divisibleby, ReadsOnly},
+      {"eq", t_eq, ReadsOnly}, {"equalto", t_eq, ReadsOnly}, {"==", t_eq, ReadsOnly}, {"ne", t_ne, ReadsOnly},
+      {"!=", t_ne, ReadsOnly}, {"lt", t_lt, ReadsOnly}, {"lessthan", t_lt, ReadsOnly}, {"<", t_lt, ReadsOnly},
+      {"le", t_le, ReadsOnly}, {"<=", t_le, ReadsOnly}, {"gt", t_gt, ReadsOnly}, {"greaterthan", t_gt, ReadsOnly},
+      {">", t_gt, ReadsOnly}, {"ge", t_ge, ReadsOnly}, {">=", t_ge, ReadsOnly}, {"in", t_in, ReadsOnly},
+      {"lower", t_lower, ReadsOnly}, {"upper", t_upper, ReadsOnly}, {"sameas", t_sameas, ReadsOnly},
+      {"filter", t_filter, ReadsOnly}, {"test", t_test, ReadsOnly},
+  };
+  return tests;
+}
+
+const TestEntry* find_test(std::string_view name) {
   auto found = table().find(name);
   return found == table().end() ? nullptr : found->second;
 }

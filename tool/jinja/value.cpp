@@ -15,10 +15,6 @@ Value Object::get_attr(std::string_view name) const {
   return Value::undefined_with("'" + std::string(type_name()) + " object' has no attribute '" + std::string(name) + "'");
 }
 
-Value Object::call(Interpreter&, CallArgs&) {
-  throw EvalError("'" + std::string(type_name()) + "' object is not callable");
-}
-
 void Object::repr(std::string& out) const {
   out += "<";
   out += type_name();

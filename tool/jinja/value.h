@@ -32,6 +32,7 @@ class Value;
 class Object;
 class Interpreter;
 struct CallArgs;
+struct Callable;
 
 // One entry of a values document: the compact, read-only tree a values file is read into
 // (render/values_json.h, render/values_yaml.h) and a JSON context is indexed as
@@ -70,8 +71,8 @@ class Object : public std::enable_shared_from_this<Object> {
   virtual std::string_view type_name() const { return "object"; }
   // Attribute lookup for `x.name`; returns an Undefined value when missing.
   virtual Value get_attr(std::string_view name) const;
-  virtual bool callable() const { return false; }
-  virtual Value call(Interpreter& interp, CallArgs& args);
+  // Non-null for what a template can call (`x()`): every call declares its effect (objects.h).
+  virtual Callable* as_callable() { return nullptr; }
   virtual void repr(std::string& out) const;
 };
 

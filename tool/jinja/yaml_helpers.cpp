@@ -212,8 +212,10 @@ Value check_required(const Value& value, const Value* message) {
 }
 
 const std::vector<FilterEntry>& yaml_filters() {
+  using enum Effect;  // none of these keeps state
   static const std::vector<FilterEntry> filters = {
-      {"toyaml", f_toyaml}, {"quote", f_quote}, {"required", f_required}};
+      {"toyaml", f_toyaml, ReadsOnly}, {"quote", f_quote, ReadsOnly}, {"required", f_required, ReadsOnly},
+  };
   return filters;
 }
 
