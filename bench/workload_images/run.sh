@@ -3,7 +3,7 @@
 # T4 + L4), wall seconds: cold (a fresh copy, ccache off: CMake's compiler checks and nvcc for
 # two architectures), cold with ccache warm, warm (nothing changed) and after editing the .cu
 # file (one object and the link). Needs nvcc.
-# Usage: bench/workloadbuild/run.sh [GKEBUILD] [RUNS]   (default: a Release build in build/bench-workloadbuild, 3 runs)
+# Usage: bench/workload_images/run.sh [GKEBUILD] [RUNS]   (default: a Release build in build/bench-workloadbuild, 3 runs)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 gkebuild=${1:-}

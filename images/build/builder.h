@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
-#include "image/image.h"
-#include "layer/compression.h"
-#include "layer/entry.h"
-#include "oci/layout.h"
+#include "images/image/image.h"
+#include "images/layer/compression.h"
+#include "images/layer/entry.h"
+#include "images/oci/layout.h"
 
 namespace gkebuild::build {
 

@@ -1,5 +1,5 @@
 // CUDA fat binaries (.nv_fatbin sections) as a staged binary or library carries them.
-#include "cuda/fatbin.h"
+#include "images/cuda/fatbin.h"
 #include "fuzz_target.h"
 
 GKEBUILD_FUZZ_TARGET({

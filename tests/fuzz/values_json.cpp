@@ -9,8 +9,8 @@
 
 #include "base/source_error.h"
 #include "fuzz_target.h"
-#include "jinja/errors.h"
-#include "render/values_json.h"
+#include "tool/core/jinja/errors.h"
+#include "tool/steps/render/values_json.h"
 
 GKEBUILD_FUZZ_TARGET_EXPECTING(gkebuild::SourceError, {
   const gkebuild::jinja::Value value = gkebuild::render::parse_json_values(std::string(input), "fuzz.json");

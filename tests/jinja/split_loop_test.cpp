@@ -1,4 +1,4 @@
-// Loops rendered on several threads (tool/jinja/split_loop.cpp) give what one thread gives:
+// Loops rendered on several threads (tool/core/jinja/split_loop.cpp) give what one thread gives:
 // the same text, the same error after the same text, and side effects made in order. Every
 // loop of two items or more is split here, in blocks of one item, on three threads.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "jinja/environment.h"
-#include "jinja/errors.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/core/jinja/errors.h"
 
 namespace gkebuild::jinja {
 namespace {

@@ -7,10 +7,10 @@
 
 #include <fstream>
 
-#include "common/run.h"
-#include "kube/client.h"
-#include "kube/in_cluster.h"
-#include "kube/objects.h"
+#include "tests/common/run.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/in_cluster.h"
+#include "tool/core/kube/objects.h"
 #include "scoped_env.h"
 #include "test_server.h"
 

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "base/http_client.h"
-#include "kube/client.h"
-#include "kube/objects.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/objects.h"
 #include "test_objects.h"
 #include "test_server.h"
 

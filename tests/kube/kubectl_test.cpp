@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "base/http_client.h"
-#include "common/run.h"
+#include "tests/common/run.h"
 #include "test_server.h"
 
 namespace gkebuild {

@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
-#include "localrun/container_user.h"
+#include "tool/steps/local_runner/container_user.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 using testing::TempDir;
@@ -58,4 +58,4 @@ TEST_F(ContainerUserTest, UnknownNamesAreErrors) {
 }
 
 }  // namespace
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

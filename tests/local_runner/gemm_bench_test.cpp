@@ -6,13 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "../workloads/gemm_bench_dockerfile.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
+#include "tests/workloads/gemm_bench_dockerfile.h"
 #include "base/atomic_file.h"
-#include "localrun/local_run.h"
+#include "tool/steps/local_runner/local_run.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 using gkebuild::testing::run_command;
@@ -58,4 +58,4 @@ TEST(GemmBenchUnderTheLocalRunner, RunsTheCpuPath) {
 }
 
 }  // namespace
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

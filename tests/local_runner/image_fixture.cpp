@@ -5,11 +5,11 @@
 #include <cstdlib>
 #include <memory>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
 
-namespace gkebuild::localrun::testing {
+namespace gkebuild::local_runner::testing {
 namespace {
 
 namespace fs = std::filesystem;
@@ -63,4 +63,4 @@ const TestImages& test_images() {
   return images;
 }
 
-}  // namespace gkebuild::localrun::testing
+}  // namespace gkebuild::local_runner::testing

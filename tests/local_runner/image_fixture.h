@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-namespace gkebuild::localrun::testing {
+namespace gkebuild::local_runner::testing {
 
 struct TestImages {
   std::filesystem::path layout;
@@ -16,4 +16,4 @@ struct TestImages {
 // Builds the images on first use; fails the calling test when a build fails.
 const TestImages& test_images();
 
-}  // namespace gkebuild::localrun::testing
+}  // namespace gkebuild::local_runner::testing

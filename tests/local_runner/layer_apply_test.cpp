@@ -5,13 +5,13 @@
 
 #include <filesystem>
 
-#include "common/temp_dir.h"
-#include "common/test_tar.h"
-#include "images/unpacked_tree.h"
+#include "tests/common/temp_dir.h"
+#include "tests/common/test_tar.h"
+#include "tests/images/unpacked_tree.h"
 #include "base/atomic_file.h"
-#include "localrun/layer_apply.h"
+#include "tool/steps/local_runner/layer_apply.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 namespace fs = std::filesystem;
@@ -192,4 +192,4 @@ TEST_F(LayerApplyTest, ATruncatedBlobIsAnError) {
 }
 
 }  // namespace
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "localrun/line_splitter.h"
+#include "tool/steps/local_runner/line_splitter.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 std::vector<std::string> split(const std::vector<std::string>& chunks, size_t max_line = 1 << 20) {
@@ -31,4 +31,4 @@ TEST(LineSplitter, CutsOverlongLines) {
 }
 
 }  // namespace
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

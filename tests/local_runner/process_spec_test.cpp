@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "localrun/process_spec.h"
+#include "tool/steps/local_runner/process_spec.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 using Words = std::vector<std::string>;
@@ -43,4 +43,4 @@ TEST(ProcessEnv, DefaultPathWhenTheImageHasNone) {
 }
 
 }  // namespace
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -2,10 +2,10 @@
 
 #include <filesystem>
 
-#include "common/temp_dir.h"
-#include "localrun/root_path.h"
+#include "tests/common/temp_dir.h"
+#include "tool/steps/local_runner/root_path.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 namespace fs = std::filesystem;
@@ -44,4 +44,4 @@ TEST(ResolveInRoot, ALoopIsAnError) {
 }
 
 }  // namespace
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

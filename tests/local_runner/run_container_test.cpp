@@ -8,12 +8,12 @@
 #include <future>
 #include <thread>
 
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 #include "image_fixture.h"
-#include "localrun/bundle.h"
-#include "localrun/local_run.h"
+#include "tool/steps/local_runner/bundle.h"
+#include "tool/steps/local_runner/local_run.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 namespace fs = std::filesystem;
@@ -277,9 +277,9 @@ TEST_F(RunContainerTest, StopContainerEndsARunFromOutside) {
 }
 
 }  // namespace
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 // config.json holds the container's environment (a run's secret values among it): the bundle
@@ -300,4 +300,4 @@ TEST(BundleAccess, ConfigIsOwnerOnlyAndGoesWithTheBundle) {
 }
 
 }  // namespace
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -3,12 +3,12 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
-#include "localrun/cgroup_controllers.h"
-#include "localrun/runtime_spec.h"
+#include "tool/steps/local_runner/cgroup_controllers.h"
+#include "tool/steps/local_runner/runtime_spec.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 namespace fs = std::filesystem;
@@ -174,4 +174,4 @@ TEST(HostGpu, NoDevicesMeansNoGpu) {
 }
 
 }  // namespace
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

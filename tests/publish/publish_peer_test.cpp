@@ -9,8 +9,8 @@
 
 #include "base/atomic_file.h"
 #include "base/base64.h"
-#include "oci/layout.h"
-#include "publish/pins.h"
+#include "images/oci/layout.h"
+#include "tool/steps/publish/pins.h"
 #include "tests/registry/harness.h"
 
 namespace gkebuild::testing {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "render/block_yaml_header.h"
-#include "render/manifest_header.h"
+#include "tool/steps/render/block_yaml_header.h"
+#include "tool/steps/render/manifest_header.h"
 
 namespace gkebuild::render {
 namespace {

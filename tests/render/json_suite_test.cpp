@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/source_error.h"
-#include "jinja/errors.h"
-#include "render/values_json.h"
+#include "tool/core/jinja/errors.h"
+#include "tool/steps/render/values_json.h"
 
 namespace gkebuild::render {
 namespace {

@@ -2,8 +2,8 @@
 // and rendered by rsvg-convert, its HTML page screenshotted by headless Chromium.
 #include <gtest/gtest.h>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 #include "fixture.h"
 
 namespace gkebuild::report {

@@ -8,17 +8,17 @@
 
 #include <fstream>
 
-#include "build/build_secrets.h"
-#include "build/builder.h"
+#include "images/build/build_secrets.h"
+#include "images/build/builder.h"
 #include "busybox_base.h"
-#include "common/leak_search.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "dockerfile/dockerfile_error.h"
-#include "imagerun/run_step.h"
+#include "tests/common/leak_search.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
+#include "images/dockerfile/dockerfile_error.h"
+#include "tool/steps/run_step/run_step.h"
 #include "rootfs_tree.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 namespace {
 
 namespace fs = std::filesystem;
@@ -205,4 +205,4 @@ TEST(BuildSecretSyntax, SourcesAndMountsAsBuildKitReadsThem) {
 }
 
 }  // namespace
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

@@ -12,12 +12,12 @@
 
 #include "busybox_base.h"
 #include "rootfs_tree.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "image/layout_source.h"
-#include "imagerun/run_step.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
+#include "images/image/layout_source.h"
+#include "tool/steps/run_step/run_step.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 namespace {
 
 namespace fs = std::filesystem;
@@ -123,4 +123,4 @@ TEST_F(BuildahCompareTest, AUserWritingInItsHome) {
 }
 
 }  // namespace
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

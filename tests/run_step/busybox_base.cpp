@@ -1,10 +1,10 @@
 #include "busybox_base.h"
 
 #include "base/atomic_file.h"
-#include "image/layout_sink.h"
-#include "layer/layer_writer.h"
+#include "images/image/layout_sink.h"
+#include "images/layer/layer_writer.h"
 
-namespace gkebuild::imagerun::testing {
+namespace gkebuild::run_step::testing {
 namespace fs = std::filesystem;
 using layer::Entry;
 using layer::EntryType;
@@ -57,4 +57,4 @@ void tag_image(oci::Layout& layout, const image::Image& image, const std::string
   layout.tag(tag, image::write_to_layout(layout, image));
 }
 
-}  // namespace gkebuild::imagerun::testing
+}  // namespace gkebuild::run_step::testing

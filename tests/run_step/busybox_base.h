@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "image/image.h"
-#include "layer/entry.h"
-#include "oci/layout.h"
+#include "images/image/image.h"
+#include "images/layer/entry.h"
+#include "images/oci/layout.h"
 
-namespace gkebuild::imagerun::testing {
+namespace gkebuild::run_step::testing {
 
 // The first layer: busybox, its applets, /etc, /home/app, /data/{one,gone,sub/two}, /tmp.
 // Files' sources are written under `files`.
@@ -30,4 +30,4 @@ image::Image with_layer(const image::Image& base, std::vector<layer::Entry> entr
 // Writes `image` into `layout` as `tag`.
 void tag_image(oci::Layout& layout, const image::Image& image, const std::string& tag);
 
-}  // namespace gkebuild::imagerun::testing
+}  // namespace gkebuild::run_step::testing

@@ -1,15 +1,15 @@
-// The RUN step's lower folders (tool/imagerun/layer_folders.h) unpacked from hostile layers.
-#include "imagerun/layer_folders.h"
+// The RUN step's lower folders (tool/steps/run_step/layer_folders.h) unpacked from hostile layers.
+#include "tool/steps/run_step/layer_folders.h"
 
 #include <gtest/gtest.h>
 
 #include "base/atomic_file.h"
-#include "common/temp_dir.h"
-#include "common/test_tar.h"
-#include "images/unpacked_tree.h"
-#include "images/tar_image.h"
+#include "tests/common/temp_dir.h"
+#include "tests/common/test_tar.h"
+#include "tests/images/unpacked_tree.h"
+#include "tests/images/tar_image.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 namespace {
 namespace fs = std::filesystem;
 
@@ -33,4 +33,4 @@ TEST(LayerFolders, HostileLayersChangeNothingOutsideTheCache) {
 }
 
 }  // namespace
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

@@ -6,13 +6,13 @@
 
 #include <fstream>
 
-#include "build/builder.h"
+#include "images/build/builder.h"
 #include "busybox_base.h"
-#include "common/temp_dir.h"
-#include "imagerun/run_step.h"
-#include "localrun/runtime_cli.h"
+#include "tests/common/temp_dir.h"
+#include "tool/steps/run_step/run_step.h"
+#include "tool/steps/local_runner/runtime_cli.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 namespace {
 
 using gkebuild::testing::TempDir;
@@ -27,7 +27,7 @@ std::string meet(const std::string& name, const std::string& other) {
 TEST(ParallelStages, IndependentStagesBuildAtTheSameTime) {
   if (::geteuid() != 0) GTEST_SKIP() << "RUN needs root";
   try {
-    localrun::find_runtime("");
+    local_runner::find_runtime("");
   } catch (const std::exception& e) {
     GTEST_SKIP() << e.what();
   }
@@ -52,4 +52,4 @@ TEST(ParallelStages, IndependentStagesBuildAtTheSameTime) {
 }
 
 }  // namespace
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

@@ -6,7 +6,7 @@
 #include <iterator>
 #include <sstream>
 
-namespace gkebuild::imagerun::testing {
+namespace gkebuild::run_step::testing {
 namespace fs = std::filesystem;
 
 std::map<std::string, std::string> tree_of(const fs::path& rootfs) {
@@ -28,4 +28,4 @@ std::map<std::string, std::string> tree_of(const fs::path& rootfs) {
   return out;
 }
 
-}  // namespace gkebuild::imagerun::testing
+}  // namespace gkebuild::run_step::testing

@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-namespace gkebuild::imagerun::testing {
+namespace gkebuild::run_step::testing {
 
 std::map<std::string, std::string> tree_of(const std::filesystem::path& rootfs);
 
-}  // namespace gkebuild::imagerun::testing
+}  // namespace gkebuild::run_step::testing

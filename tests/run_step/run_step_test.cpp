@@ -1,7 +1,7 @@
 // The RUN step against real runc and overlayfs (and, for the layer it makes, against buildah):
 // each test runs commands on the busybox base (busybox_base.h) through run_in_container and
 // checks the entries, or the root file system that base + layer unpack to with umoci.
-#include "imagerun/run_step.h"
+#include "tool/steps/run_step/run_step.h"
 
 #include <gtest/gtest.h>
 #include <sys/mount.h>
@@ -17,11 +17,11 @@
 #include "base/atomic_file.h"
 #include "base/error.h"
 #include "busybox_base.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "imagerun/layer_folders.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
+#include "tool/steps/run_step/layer_folders.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 namespace {
 
 namespace fs = std::filesystem;
@@ -333,4 +333,4 @@ TEST_F(RunStepTest, FiveRunsOneOnTopOfTheOther) {
 }
 
 }  // namespace
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

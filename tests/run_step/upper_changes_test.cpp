@@ -1,6 +1,6 @@
 // upper_changes on upper folders made by hand as overlayfs makes them (root: the whiteouts are
 // 0:0 devices, the opaque mark a trusted.* xattr).
-#include "imagerun/upper_changes.h"
+#include "tool/steps/run_step/upper_changes.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "base/atomic_file.h"
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 namespace {
 
 namespace fs = std::filesystem;
@@ -79,4 +79,4 @@ TEST_F(UpperChangesTest, MountPointsTheRuntimeMadeAreLeftOut) {
 }
 
 }  // namespace
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

@@ -2,11 +2,11 @@
 // is checked against, and what a refusal says; `source:` in gkebuild.yaml.
 #include <gtest/gtest.h>
 
-#include "project/project.h"
-#include "workloadbuild/cuda_architectures.h"
-#include "workloadbuild/device_check.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/workload_images/cuda_architectures.h"
+#include "tool/steps/workload_images/device_check.h"
 
-namespace gkebuild::workloadbuild {
+namespace gkebuild::workload_images {
 namespace {
 
 project::Project with_experiments(const std::string& experiments) {
@@ -77,4 +77,4 @@ TEST(ProjectSource, NeedsAWorkloadAndStaysInTheProject) {
 }
 
 }  // namespace
-}  // namespace gkebuild::workloadbuild
+}  // namespace gkebuild::workload_images

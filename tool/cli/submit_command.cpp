@@ -5,15 +5,15 @@
 #include <memory>
 
 #include "base/source_error.h"
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/name_value.h"
-#include "cli/project_flags.h"
-#include "cli/registry_flags.h"
-#include "cli/request_log.h"
-#include "cli/verbosity_flags.h"
-#include "submit/interrupt.h"
-#include "submit/submit.h"
+#include "tool/cli/command.h"
+#include "base/exit_codes.h"
+#include "tool/cli/name_value.h"
+#include "tool/cli/project_flags.h"
+#include "tool/cli/registry_flags.h"
+#include "tool/cli/request_log.h"
+#include "tool/cli/verbosity_flags.h"
+#include "tool/submit/interrupt.h"
+#include "tool/submit/submit.h"
 
 namespace gkebuild::cli {
 namespace {

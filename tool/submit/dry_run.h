@@ -3,10 +3,10 @@
 // its admission webhooks check it too. Nothing is built, pushed, stored or recorded.
 #pragma once
 
-#include "project/project.h"
-#include "submit/run_plan.h"
-#include "submit/run_secret.h"
-#include "submit/submit.h"
+#include "tool/core/project/project.h"
+#include "tool/submit/run_plan.h"
+#include "tool/submit/run_secret.h"
+#include "tool/submit/submit.h"
 
 namespace gkebuild::submit {
 

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "kube/client.h"
-#include "kube/objects.h"
-#include "submit/follow_view.h"
-#include "submit/job_progress.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/objects.h"
+#include "tool/submit/follow_view.h"
+#include "tool/submit/job_progress.h"
 
 namespace gkebuild::submit {
 

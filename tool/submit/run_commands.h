@@ -9,7 +9,7 @@
 #include <string>
 
 #include "base/error.h"
-#include "kube/kubeconfig.h"
+#include "tool/core/kube/kubeconfig.h"
 
 namespace gkebuild::submit {
 

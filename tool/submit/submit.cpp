@@ -1,4 +1,4 @@
-#include "submit/submit.h"
+#include "tool/submit/submit.h"
 
 #include <fcntl.h>
 #include <malloc.h>
@@ -11,23 +11,23 @@
 #include <system_error>
 
 #include "base/atomic_file.h"
-#include "imageproject/project_images.h"
-#include "kube/api_error.h"
-#include "kube/client.h"
-#include "kube/objects.h"
-#include "project/project.h"
-#include "render/contexts.h"
-#include "runrecord/run_store.h"
-#include "submit/cluster.h"
-#include "submit/cluster_check.h"
-#include "submit/cost_summary.h"
-#include "submit/dry_run.h"
-#include "submit/finish.h"
-#include "submit/image_step.h"
-#include "submit/local_submit.h"
-#include "submit/record_writer.h"
-#include "submit/run_plan.h"
-#include "submit/run_secret.h"
+#include "tool/steps/project_images/project_images.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/objects.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/render/contexts.h"
+#include "tool/core/runrecord/run_store.h"
+#include "tool/submit/cluster.h"
+#include "tool/submit/cluster_check.h"
+#include "tool/submit/cost_summary.h"
+#include "tool/submit/dry_run.h"
+#include "tool/submit/finish.h"
+#include "tool/submit/image_step.h"
+#include "tool/submit/local_submit.h"
+#include "tool/submit/record_writer.h"
+#include "tool/submit/run_plan.h"
+#include "tool/submit/run_secret.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -187,7 +187,7 @@ Outcome run_submit(const SubmitOptions& options) {
   const project::Experiment* experiment = project.find_experiment(options.experiment);
   const RunSecret secret = experiment ? RunSecret::read(*experiment) : RunSecret();
   if (experiment && !options.no_build && !options.dry_run && !options.images.count(experiment->image))
-    imageproject::check_image_secrets(project, {experiment->image});
+    project_images::check_image_secrets(project, {experiment->image});
   PlanRequest request;
   request.experiment = options.experiment;
   request.accelerators = options.accelerators;

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "base/error.h"
-#include "kube/kubeconfig.h"
-#include "render/values.h"
-#include "submit/run_plan.h"
+#include "tool/core/kube/kubeconfig.h"
+#include "tool/steps/render/values.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {
 

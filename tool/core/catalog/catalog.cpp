@@ -1,4 +1,4 @@
-#include "catalog/catalog.h"
+#include "tool/core/catalog/catalog.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "catalog/catalog_listing.h"
+#include "tool/core/catalog/catalog_listing.h"
 
 #include <algorithm>
 #include <cstdio>

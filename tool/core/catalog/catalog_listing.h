@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "catalog/catalog.h"
+#include "tool/core/catalog/catalog.h"
 
 namespace gkebuild::catalog {
 

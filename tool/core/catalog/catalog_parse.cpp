@@ -3,10 +3,10 @@
 #include <regex>
 #include <set>
 
-#include "catalog/catalog.h"
+#include "tool/core/catalog/catalog.h"
 #include "base/printable.h"
-#include "yamlfile/fields.h"
-#include "yamlfile/scalars.h"
+#include "tool/core/yamlfile/fields.h"
+#include "tool/core/yamlfile/scalars.h"
 
 namespace gkebuild::catalog {
 namespace {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "jinja/value.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::jinja {
 

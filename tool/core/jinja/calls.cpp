@@ -1,4 +1,4 @@
-#include "jinja/calls.h"
+#include "tool/core/jinja/calls.h"
 
 namespace gkebuild::jinja {
 

@@ -1,4 +1,4 @@
-#include "jinja/context_reads.h"
+#include "tool/core/jinja/context_reads.h"
 
 #include <vector>
 

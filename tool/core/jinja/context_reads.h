@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "jinja/ast.h"
+#include "tool/core/jinja/ast.h"
 
 namespace gkebuild::jinja {
 

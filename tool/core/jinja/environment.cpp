@@ -1,4 +1,4 @@
-#include "jinja/environment.h"
+#include "tool/core/jinja/environment.h"
 
 #include <fstream>
 #include <map>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "base/source_error.h"
-#include "jinja/interpreter.h"
-#include "jinja/parser.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/parser.h"
 
 namespace gkebuild::jinja {
 namespace {

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "jinja/context_reads.h"
-#include "jinja/value.h"
+#include "tool/core/jinja/context_reads.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::jinja {
 

@@ -1,4 +1,4 @@
-#include "jinja/errors.h"
+#include "tool/core/jinja/errors.h"
 
 namespace gkebuild::jinja {
 

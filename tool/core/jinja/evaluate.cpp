@@ -2,13 +2,13 @@
 #include <optional>
 
 #include "base/source_error.h"
-#include "jinja/filters.h"
-#include "jinja/interpreter.h"
-#include "jinja/limits.h"
-#include "jinja/objects.h"
-#include "jinja/operators.h"
-#include "jinja/parser.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/objects.h"
+#include "tool/core/jinja/operators.h"
+#include "tool/core/jinja/parser.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

@@ -1,5 +1,5 @@
 // The filter table and tojson.
-#include "jinja/filters.h"
+#include "tool/core/jinja/filters.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,11 +8,11 @@
 #include <unordered_map>
 
 #include "base/ascii_scan.h"
-#include "jinja/interpreter.h"
-#include "jinja/limits.h"
-#include "jinja/number_format.h"
-#include "jinja/randomness.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/number_format.h"
+#include "tool/core/jinja/randomness.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

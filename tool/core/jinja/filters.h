@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "jinja/ast.h"
-#include "jinja/calls.h"
+#include "tool/core/jinja/ast.h"
+#include "tool/core/jinja/calls.h"
 
 namespace gkebuild::jinja {
 

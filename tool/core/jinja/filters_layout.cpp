@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "jinja/filters.h"
-#include "jinja/interpreter.h"
-#include "jinja/limits.h"
-#include "jinja/number_format.h"
-#include "jinja/python_format.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/number_format.h"
+#include "tool/core/jinja/python_format.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

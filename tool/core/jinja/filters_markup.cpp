@@ -5,9 +5,9 @@
 #include <optional>
 #include <set>
 
-#include "jinja/filters.h"
-#include "jinja/interpreter.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

@@ -1,13 +1,13 @@
 // Filters over sequences and mappings: join, map, select, sort, groupby, dictsort …
 #include <algorithm>
 
-#include "jinja/filters.h"
-#include "jinja/interpreter.h"
-#include "jinja/limits.h"
-#include "jinja/objects.h"
-#include "jinja/operators.h"
-#include "jinja/tests.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/objects.h"
+#include "tool/core/jinja/operators.h"
+#include "tool/core/jinja/tests.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

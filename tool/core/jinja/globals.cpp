@@ -1,11 +1,11 @@
 // Global functions: range, dict, namespace, cycler, joiner, lipsum, and gkebuild's required().
 #include <unordered_map>
 
-#include "jinja/interpreter.h"
-#include "jinja/limits.h"
-#include "jinja/objects.h"
-#include "jinja/randomness.h"
-#include "jinja/yaml_helpers.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/objects.h"
+#include "tool/core/jinja/randomness.h"
+#include "tool/core/jinja/yaml_helpers.h"
 
 namespace gkebuild::jinja {
 

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "jinja/ast.h"
-#include "jinja/calls.h"
-#include "jinja/environment.h"
-#include "jinja/value.h"
+#include "tool/core/jinja/ast.h"
+#include "tool/core/jinja/calls.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::jinja {
 

@@ -1,11 +1,11 @@
-#include "jinja/lexer.h"
+#include "tool/core/jinja/lexer.h"
 
 #include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 
-#include "jinja/unicode.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

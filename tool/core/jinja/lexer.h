@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "jinja/token.h"
+#include "tool/core/jinja/token.h"
 
 namespace gkebuild::jinja {
 

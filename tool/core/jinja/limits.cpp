@@ -1,9 +1,9 @@
-#include "jinja/limits.h"
+#include "tool/core/jinja/limits.h"
 
 #include <atomic>
 #include <string>
 
-#include "jinja/errors.h"
+#include "tool/core/jinja/errors.h"
 
 namespace gkebuild::jinja {
 

@@ -1,7 +1,7 @@
 // `for` loops: filtering, unpacking, the `loop` object, else branches and recursion.
-#include "jinja/interpreter.h"
-#include "jinja/limits.h"
-#include "jinja/objects.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/objects.h"
 
 namespace gkebuild::jinja {
 

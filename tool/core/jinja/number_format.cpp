@@ -1,4 +1,4 @@
-#include "jinja/number_format.h"
+#include "tool/core/jinja/number_format.h"
 
 #include <charconv>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include "jinja/value.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::jinja {
 

@@ -1,4 +1,4 @@
-#include "jinja/objects.h"
+#include "tool/core/jinja/objects.h"
 
 namespace gkebuild::jinja {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "jinja/interpreter.h"
+#include "tool/core/jinja/interpreter.h"
 
 namespace gkebuild::jinja {
 

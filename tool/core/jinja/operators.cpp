@@ -1,11 +1,11 @@
-#include "jinja/operators.h"
+#include "tool/core/jinja/operators.h"
 
 #include <cmath>
 
-#include "jinja/filters.h"
-#include "jinja/limits.h"
-#include "jinja/number_format.h"
-#include "jinja/python_format.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/number_format.h"
+#include "tool/core/jinja/python_format.h"
 
 namespace gkebuild::jinja {
 

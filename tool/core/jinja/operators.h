@@ -1,8 +1,8 @@
 // Python semantics of the arithmetic, comparison and membership operators.
 #pragma once
 
-#include "jinja/ast.h"
-#include "jinja/value.h"
+#include "tool/core/jinja/ast.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::jinja {
 

@@ -1,9 +1,9 @@
 // Expressions, by Jinja2's precedence: conditional, or, and, not, comparisons, + -, ~,
 // * / // %, **, unary - +, then postfix (. [] ()) and filters/tests.
-#include "jinja/filters.h"
-#include "jinja/objects.h"
-#include "jinja/parser_internal.h"
-#include "jinja/tests.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/objects.h"
+#include "tool/core/jinja/parser_internal.h"
+#include "tool/core/jinja/tests.h"
 
 namespace gkebuild::jinja {
 

@@ -1,10 +1,10 @@
 // Statements: the template body, tags and their end tags (jinja2/parser.py).
-#include "jinja/parser.h"
+#include "tool/core/jinja/parser.h"
 
 #include "base/source_error.h"
-#include "jinja/errors.h"
-#include "jinja/limits.h"
-#include "jinja/parser_internal.h"
+#include "tool/core/jinja/errors.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/parser_internal.h"
 
 namespace gkebuild::jinja {
 

@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "base/source_error.h"
-#include "jinja/ast.h"
-#include "jinja/lexer.h"
+#include "tool/core/jinja/ast.h"
+#include "tool/core/jinja/lexer.h"
 
 namespace gkebuild::jinja {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "jinja/ast.h"
-#include "jinja/token.h"
+#include "tool/core/jinja/ast.h"
+#include "tool/core/jinja/token.h"
 
 namespace gkebuild::jinja {
 

@@ -1,12 +1,12 @@
-#include "jinja/python_format.h"
+#include "tool/core/jinja/python_format.h"
 
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
 
-#include "jinja/limits.h"
-#include "jinja/number_format.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/number_format.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "jinja/calls.h"
-#include "jinja/value.h"
+#include "tool/core/jinja/calls.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::jinja {
 

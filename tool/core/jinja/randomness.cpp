@@ -1,15 +1,15 @@
 // Jinja2's randomness: the `random` filter and the `lipsum` global. Like Jinja2's (Python's
 // random module), they are not seeded by the template: their output changes from run to run,
 // from a generator seeded by std::random_device.
-#include "jinja/limits.h"
-#include "jinja/randomness.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/randomness.h"
 
 #include <iterator>
 #include <random>
 #include <string>
 
-#include "jinja/filters.h"
-#include "jinja/interpreter.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/interpreter.h"
 
 namespace gkebuild::jinja {
 namespace {

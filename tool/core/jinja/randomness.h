@@ -2,7 +2,7 @@
 // changes from run to run, as in Jinja2.
 #pragma once
 
-#include "jinja/calls.h"
+#include "tool/core/jinja/calls.h"
 
 namespace gkebuild::jinja {
 

@@ -1,11 +1,11 @@
 // Statement execution: output, control flow, assignment, macros and call blocks.
 #include "base/source_error.h"
-#include "jinja/filters.h"
-#include "jinja/interpreter.h"
-#include "jinja/limits.h"
-#include "jinja/number_format.h"
-#include "jinja/objects.h"
-#include "jinja/parser.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/number_format.h"
+#include "tool/core/jinja/objects.h"
+#include "tool/core/jinja/parser.h"
 
 namespace gkebuild::jinja {
 

@@ -2,9 +2,9 @@
 #include <algorithm>
 
 #include "base/source_error.h"
-#include "jinja/interpreter.h"
-#include "jinja/objects.h"
-#include "jinja/parser.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/objects.h"
+#include "tool/core/jinja/parser.h"
 
 namespace gkebuild::jinja {
 

@@ -21,9 +21,9 @@
 #include <system_error>
 #include <thread>
 
-#include "jinja/interpreter.h"
-#include "jinja/limits.h"
-#include "jinja/objects.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/objects.h"
 
 namespace gkebuild::jinja {
 

@@ -1,13 +1,13 @@
-#include "jinja/tests.h"
+#include "tool/core/jinja/tests.h"
 
 #include <cmath>
 #include <unordered_map>
 
-#include "jinja/calls.h"
-#include "jinja/filters.h"
-#include "jinja/interpreter.h"
-#include "jinja/operators.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/calls.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/operators.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "jinja/ast.h"
+#include "tool/core/jinja/ast.h"
 
 namespace gkebuild::jinja {
 

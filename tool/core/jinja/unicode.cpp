@@ -1,5 +1,5 @@
-#include "jinja/limits.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/unicode.h"
 
 #include <clocale>
 #include <cwctype>

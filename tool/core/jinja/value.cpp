@@ -1,12 +1,12 @@
-#include "jinja/value.h"
+#include "tool/core/jinja/value.h"
 
 #include <cmath>
 #include <cstring>
 #include <deque>
 
-#include "jinja/errors.h"
-#include "jinja/limits.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/errors.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "jinja/errors.h"
+#include "tool/core/jinja/errors.h"
 
 namespace gkebuild::jinja {
 

@@ -1,10 +1,10 @@
 // str() and repr() of values, as Python prints them.
 #include <cstdio>
 
-#include "jinja/limits.h"
-#include "jinja/number_format.h"
-#include "jinja/unicode.h"
-#include "jinja/value.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/number_format.h"
+#include "tool/core/jinja/unicode.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::jinja {
 

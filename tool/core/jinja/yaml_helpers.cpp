@@ -1,14 +1,14 @@
-#include "jinja/yaml_helpers.h"
+#include "tool/core/jinja/yaml_helpers.h"
 
 #include <cmath>
 #include <cstdio>
 
 #include "base/ascii_scan.h"
-#include "jinja/filters.h"
-#include "jinja/interpreter.h"
-#include "jinja/limits.h"
-#include "jinja/number_format.h"
-#include "jinja/unicode.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/interpreter.h"
+#include "tool/core/jinja/limits.h"
+#include "tool/core/jinja/number_format.h"
+#include "tool/core/jinja/unicode.h"
 
 namespace gkebuild::jinja {
 

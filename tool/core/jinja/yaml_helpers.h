@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "jinja/value.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::jinja {
 

@@ -1,4 +1,4 @@
-#include "kube/api_error.h"
+#include "tool/core/kube/api_error.h"
 
 #include "base/printable.h"
 #include "base/untrusted_text.h"

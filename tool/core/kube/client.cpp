@@ -1,4 +1,4 @@
-#include "kube/client.h"
+#include "tool/core/kube/client.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,8 +7,8 @@
 
 #include "base/base64.h"
 #include "base/untrusted_text.h"
-#include "kube/api_error.h"
-#include "kube/wait_for.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/wait_for.h"
 
 namespace gkebuild::kube {
 namespace {

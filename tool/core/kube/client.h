@@ -17,8 +17,8 @@
 #include <string>
 
 #include "base/http_client.h"
-#include "kube/credentials.h"
-#include "kube/kubeconfig.h"
+#include "tool/core/kube/credentials.h"
+#include "tool/core/kube/kubeconfig.h"
 
 namespace gkebuild::kube {
 

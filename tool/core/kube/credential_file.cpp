@@ -1,4 +1,4 @@
-#include "kube/credential_file.h"
+#include "tool/core/kube/credential_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "kube/credentials.h"
+#include "tool/core/kube/credentials.h"
 
 #include <sys/stat.h>
 
@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "base/source_error.h"
-#include "kube/credential_file.h"
+#include "tool/core/kube/credential_file.h"
 
 namespace gkebuild::kube {
 namespace {

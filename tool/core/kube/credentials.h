@@ -12,8 +12,8 @@
 #include <string>
 
 #include "base/rfc3339.h"
-#include "kube/exec_plugin.h"
-#include "kube/kubeconfig.h"
+#include "tool/core/kube/exec_plugin.h"
+#include "tool/core/kube/kubeconfig.h"
 
 namespace gkebuild::kube {
 

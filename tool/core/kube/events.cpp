@@ -1,8 +1,8 @@
-#include "kube/events.h"
+#include "tool/core/kube/events.h"
 
 #include <algorithm>
 
-#include "kube/objects.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::kube {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/client.h"
+#include "tool/core/kube/client.h"
 
 namespace gkebuild::kube {
 

@@ -1,4 +1,4 @@
-#include "kube/exec_plugin.h"
+#include "tool/core/kube/exec_plugin.h"
 
 #include <fcntl.h>
 #include <spawn.h>

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "base/rfc3339.h"
-#include "kube/kubeconfig.h"
+#include "tool/core/kube/kubeconfig.h"
 
 namespace gkebuild::kube {
 

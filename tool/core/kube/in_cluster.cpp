@@ -1,10 +1,10 @@
-#include "kube/in_cluster.h"
+#include "tool/core/kube/in_cluster.h"
 
 #include <cstdlib>
 #include <string>
 
 #include "base/source_error.h"
-#include "kube/credential_file.h"
+#include "tool/core/kube/credential_file.h"
 
 namespace gkebuild::kube {
 namespace {

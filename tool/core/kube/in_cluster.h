@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "kube/kubeconfig.h"
+#include "tool/core/kube/kubeconfig.h"
 
 namespace gkebuild::kube {
 

@@ -1,8 +1,8 @@
-#include "kube/kubeconfig_merge.h"
+#include "tool/core/kube/kubeconfig_merge.h"
 
 #include "base/printable.h"
 #include "base/source_error.h"
-#include "yamlfile/scalars.h"
+#include "tool/core/yamlfile/scalars.h"
 
 namespace gkebuild::kube {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "yamlfile/document.h"
+#include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::kube {
 

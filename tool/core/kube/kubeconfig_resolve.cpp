@@ -6,12 +6,12 @@
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
-#include "kube/credential_file.h"
-#include "kube/in_cluster.h"
-#include "kube/kubeconfig.h"
-#include "kube/kubeconfig_merge.h"
-#include "yamlfile/scalars.h"
-#include "yamlfile/to_json.h"
+#include "tool/core/kube/credential_file.h"
+#include "tool/core/kube/in_cluster.h"
+#include "tool/core/kube/kubeconfig.h"
+#include "tool/core/kube/kubeconfig_merge.h"
+#include "tool/core/yamlfile/scalars.h"
+#include "tool/core/yamlfile/to_json.h"
 
 namespace gkebuild::kube {
 namespace {

@@ -1,13 +1,13 @@
-#include "kube/logs.h"
+#include "tool/core/kube/logs.h"
 
 #include <chrono>
 #include <memory>
 #include <stdexcept>
 
 #include "base/rfc3339.h"
-#include "kube/api_error.h"
-#include "kube/wait_for.h"
-#include "kube/resources.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/wait_for.h"
+#include "tool/core/kube/resources.h"
 
 namespace gkebuild::kube {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "kube/client.h"
+#include "tool/core/kube/client.h"
 
 namespace gkebuild::kube {
 

@@ -1,9 +1,9 @@
-#include "kube/objects.h"
+#include "tool/core/kube/objects.h"
 
 #include <memory>
 
-#include "kube/api_error.h"
-#include "kube/wait_for.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/wait_for.h"
 
 namespace gkebuild::kube {
 namespace {

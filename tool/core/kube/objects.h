@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "kube/client.h"
-#include "kube/resources.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/resources.h"
 
 namespace gkebuild::kube {
 

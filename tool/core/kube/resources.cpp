@@ -1,4 +1,4 @@
-#include "kube/resources.h"
+#include "tool/core/kube/resources.h"
 
 #include <array>
 #include <stdexcept>

@@ -1,12 +1,12 @@
-#include "kube/watch.h"
+#include "tool/core/kube/watch.h"
 
 #include <chrono>
 #include <map>
 #include <memory>
 #include <stdexcept>
 
-#include "kube/api_error.h"
-#include "kube/wait_for.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/wait_for.h"
 
 namespace gkebuild::kube {
 namespace {

@@ -12,8 +12,8 @@
 #include <functional>
 #include <string>
 
-#include "kube/client.h"
-#include "kube/objects.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::kube {
 

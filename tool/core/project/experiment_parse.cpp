@@ -4,11 +4,11 @@
 
 #include "base/printable.h"
 #include "base/suggest.h"
-#include "project/parse_helpers.h"
-#include "project/quantities.h"
-#include "yamlfile/fields.h"
-#include "yamlfile/scalars.h"
-#include "yamlfile/to_json.h"
+#include "tool/core/project/parse_helpers.h"
+#include "tool/core/project/quantities.h"
+#include "tool/core/yamlfile/fields.h"
+#include "tool/core/yamlfile/scalars.h"
+#include "tool/core/yamlfile/to_json.h"
 
 namespace gkebuild::project::detail {
 namespace {

@@ -2,10 +2,10 @@
 #include <algorithm>
 
 #include "base/printable.h"
-#include "project/parse_helpers.h"
-#include "project/quantities.h"
-#include "yamlfile/fields.h"
-#include "yamlfile/scalars.h"
+#include "tool/core/project/parse_helpers.h"
+#include "tool/core/project/quantities.h"
+#include "tool/core/yamlfile/fields.h"
+#include "tool/core/yamlfile/scalars.h"
 
 namespace gkebuild::project::detail {
 namespace {

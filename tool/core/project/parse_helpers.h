@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "project/project.h"
-#include "yamlfile/document.h"
-#include "yamlfile/fields.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/core/project/project.h"
+#include "tool/core/yamlfile/document.h"
+#include "tool/core/yamlfile/fields.h"
 
 namespace gkebuild::project::detail {
 

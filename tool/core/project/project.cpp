@@ -1,6 +1,6 @@
-#include "project/project.h"
+#include "tool/core/project/project.h"
 
-#include "yamlfile/document.h"
+#include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::project {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "base/source_error.h"
-#include "catalog/catalog.h"
+#include "tool/core/catalog/catalog.h"
 
 namespace gkebuild::project {
 

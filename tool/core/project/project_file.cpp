@@ -1,4 +1,4 @@
-#include "project/project_file.h"
+#include "tool/core/project/project_file.h"
 
 namespace gkebuild::project {
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "project/quantities.h"
+#include "tool/core/project/quantities.h"
 
 #include <cctype>
 #include <regex>

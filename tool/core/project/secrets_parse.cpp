@@ -6,8 +6,8 @@
 
 #include "base/confined_path.h"
 #include "base/printable.h"
-#include "project/parse_helpers.h"
-#include "yamlfile/scalars.h"
+#include "tool/core/project/parse_helpers.h"
+#include "tool/core/yamlfile/scalars.h"
 
 namespace gkebuild::project::detail {
 namespace {

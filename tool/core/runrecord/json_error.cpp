@@ -1,4 +1,4 @@
-#include "runrecord/json_error.h"
+#include "tool/core/runrecord/json_error.h"
 
 #include <algorithm>
 

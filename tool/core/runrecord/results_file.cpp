@@ -1,6 +1,6 @@
 // results.jsonl: reading tolerates bad lines (each skipped with its reason), appending is
 // one write per line so concurrent log followers never interleave.
-#include "runrecord/results_file.h"
+#include "tool/core/runrecord/results_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 
 #include "base/atomic_file.h"
 #include "base/confined_path.h"
-#include "runrecord/json_error.h"
-#include "runrecord/run_store.h"
+#include "tool/core/runrecord/json_error.h"
+#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::runrecord {
 namespace {

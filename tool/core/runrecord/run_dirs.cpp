@@ -8,7 +8,7 @@
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
-#include "runrecord/run_store.h"
+#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::runrecord {
 namespace fs = std::filesystem;

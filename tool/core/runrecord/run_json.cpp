@@ -5,8 +5,8 @@
 
 #include "base/atomic_file.h"
 #include "base/confined_path.h"
-#include "runrecord/json_error.h"
-#include "runrecord/run_store.h"
+#include "tool/core/runrecord/json_error.h"
+#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::runrecord {
 namespace {

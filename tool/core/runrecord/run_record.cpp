@@ -1,4 +1,4 @@
-#include "runrecord/run_record.h"
+#include "tool/core/runrecord/run_record.h"
 
 #include <array>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // A run as `gkebuild submit` records it and `gkebuild report` reads it: the run, its Jobs
-// and their pods. The file format is tool/runrecord/README.md; this is its in-memory form.
+// and their pods. The file format is tool/core/runrecord/README.md; this is its in-memory form.
 #pragma once
 
 #include <chrono>

@@ -1,5 +1,5 @@
 // Run folders on disk: .gkebuild/runs/RUN/ beside the project's gkebuild.yaml, with
-// run.json, manifests/, logs/ and results.jsonl (format: tool/runrecord/README.md).
+// run.json, manifests/, logs/ and results.jsonl (format: tool/core/runrecord/README.md).
 #pragma once
 
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/source_error.h"
-#include "runrecord/run_record.h"
+#include "tool/core/runrecord/run_record.h"
 
 namespace gkebuild::runrecord {
 

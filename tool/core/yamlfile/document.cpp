@@ -1,4 +1,4 @@
-#include "yamlfile/document.h"
+#include "tool/core/yamlfile/document.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

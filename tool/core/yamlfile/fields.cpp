@@ -1,11 +1,11 @@
-#include "yamlfile/fields.h"
+#include "tool/core/yamlfile/fields.h"
 
 #include <algorithm>
 #include <set>
 
 #include "base/printable.h"
 #include "base/suggest.h"
-#include "yamlfile/scalars.h"
+#include "tool/core/yamlfile/scalars.h"
 
 namespace gkebuild::yamlfile {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "yamlfile/document.h"
+#include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::yamlfile {
 

@@ -1,4 +1,4 @@
-#include "yamlfile/scalars.h"
+#include "tool/core/yamlfile/scalars.h"
 
 #include <cctype>
 #include <cmath>

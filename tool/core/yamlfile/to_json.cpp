@@ -1,8 +1,8 @@
-#include "yamlfile/to_json.h"
+#include "tool/core/yamlfile/to_json.h"
 
 #include <string>
 
-#include "yamlfile/scalars.h"
+#include "tool/core/yamlfile/scalars.h"
 
 namespace gkebuild::yamlfile {
 namespace {

@@ -1,11 +1,11 @@
-#include "cluster/check.h"
+#include "tool/steps/cluster/check.h"
 
 #include <algorithm>
 #include <set>
 #include <tuple>
 
-#include "cluster/cluster_nodes.h"
-#include "kube/objects.h"
+#include "tool/steps/cluster/cluster_nodes.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::cluster {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "kube/client.h"
-#include "project/project.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::cluster {
 

@@ -1,4 +1,4 @@
-#include "cluster/cluster_nodes.h"
+#include "tool/steps/cluster/cluster_nodes.h"
 
 #include <yaml-cpp/yaml.h>
 

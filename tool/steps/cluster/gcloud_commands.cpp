@@ -1,4 +1,4 @@
-#include "cluster/gcloud_commands.h"
+#include "tool/steps/cluster/gcloud_commands.h"
 
 #include "base/printable.h"
 

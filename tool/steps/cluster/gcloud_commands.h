@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "project/project.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::cluster {
 

@@ -1,4 +1,4 @@
-#include "cluster/gcloud_runner.h"
+#include "tool/steps/cluster/gcloud_runner.h"
 
 #include "base/error.h"
 #include "base/untrusted_text.h"

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "base/child_process.h"
-#include "cluster/gcloud_commands.h"
+#include "tool/steps/cluster/gcloud_commands.h"
 
 namespace gkebuild::cluster {
 

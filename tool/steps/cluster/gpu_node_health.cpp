@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <set>
 
-#include "cluster/cluster_nodes.h"
+#include "tool/steps/cluster/cluster_nodes.h"
 
 namespace gkebuild::cluster::detail {
 namespace {

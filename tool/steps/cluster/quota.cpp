@@ -1,4 +1,4 @@
-#include "cluster/quota.h"
+#include "tool/steps/cluster/quota.h"
 
 #include <map>
 

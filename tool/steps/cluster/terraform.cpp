@@ -1,10 +1,10 @@
-#include "cluster/terraform.h"
+#include "tool/steps/cluster/terraform.h"
 
 #include <algorithm>
 #include <vector>
 
 #include "base/printable.h"
-#include "cluster/gcloud_commands.h"
+#include "tool/steps/cluster/gcloud_commands.h"
 
 namespace gkebuild::cluster {
 namespace {

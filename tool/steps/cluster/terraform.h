@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "cluster/gcloud_commands.h"
-#include "project/project.h"
+#include "tool/steps/cluster/gcloud_commands.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::cluster {
 

@@ -1,4 +1,4 @@
-#include "cluster/up_down.h"
+#include "tool/steps/cluster/up_down.h"
 
 #include <nlohmann/json.hpp>
 
@@ -6,8 +6,8 @@
 #include <set>
 
 #include "base/error.h"
-#include "cluster/quota.h"
-#include "cluster/zones.h"
+#include "tool/steps/cluster/quota.h"
+#include "tool/steps/cluster/zones.h"
 
 namespace gkebuild::cluster {
 namespace {

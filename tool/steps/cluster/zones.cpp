@@ -1,4 +1,4 @@
-#include "cluster/zones.h"
+#include "tool/steps/cluster/zones.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Which zones offer a pool's GPU: `cluster render` and `up` warn from the accelerator catalog
-// (tool/catalog/accelerators.yaml, zones) when a pool's node locations include a zone without
+// (tool/core/catalog/accelerators.yaml, zones) when a pool's node locations include a zone without
 // it, naming the zones that have it; `up` asks gcloud (compute accelerator-types list) before
 // it creates a pool and refuses a pool whose zones lack the GPU. A pool placed in such a zone
 // otherwise fails only at creation, or never scales up.
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "cluster/gcloud_commands.h"
-#include "project/project.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/steps/cluster/gcloud_commands.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::cluster {
 

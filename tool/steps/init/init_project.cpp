@@ -1,4 +1,4 @@
-#include "init/init_project.h"
+#include "tool/steps/init/init_project.h"
 
 #include <algorithm>
 #include <utility>
@@ -8,7 +8,7 @@
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/suggest.h"
-#include "project/quantities.h"
+#include "tool/core/project/quantities.h"
 
 namespace gkebuild::init {
 

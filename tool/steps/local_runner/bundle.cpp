@@ -1,4 +1,4 @@
-#include "localrun/bundle.h"
+#include "tool/steps/local_runner/bundle.h"
 
 #include <sys/mount.h>
 
@@ -8,7 +8,7 @@
 
 #include "base/atomic_file.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 namespace {
 
@@ -61,4 +61,4 @@ void Bundle::write_config(const std::string& json) const {
   write_file_atomically(dir_ / "config.json", json, FileAccess::kOwnerOnly);
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

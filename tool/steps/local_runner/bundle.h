@@ -1,7 +1,7 @@
 // A container's runtime bundle: a folder with config.json and the root file system, which
 // is an overlay mount over the image's cached tree, so what the container writes goes to
 // the bundle's own upper folder and the cache stays as unpacked. Removed (unmounted, then
-// deleted) when the Bundle goes out of scope. A RUN step (tool/imagerun) mounts one over
+// deleted) when the Bundle goes out of scope. A RUN step (tool/steps/run_step) mounts one over
 // the image's layers and reads what its container changed from the upper folder.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 class Bundle {
  public:
@@ -40,4 +40,4 @@ class Bundle {
 // Unmounts and deletes a bundle folder; quiet when parts are already gone.
 void remove_bundle(const std::filesystem::path& dir);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -1,4 +1,4 @@
-#include "localrun/cgroup_controllers.h"
+#include "tool/steps/local_runner/cgroup_controllers.h"
 
 #include <algorithm>
 #include <fstream>
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 std::string read_text(const char* path) {
@@ -59,4 +59,4 @@ void check_cgroup_controllers(const ResourceLimits& limits) {
                            "cannot be applied; enable the controller, or run the Job on a cluster");
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

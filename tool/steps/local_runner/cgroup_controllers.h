@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "localrun/runtime_spec.h"
+#include "tool/steps/local_runner/runtime_spec.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 // The controllers ("cpu", "memory", "pids") `limits` need that are not offered, given this
 // process's /proc/self/cgroup and, for the unified (v2) hierarchy, the controllers listed
@@ -21,4 +21,4 @@ std::vector<std::string> missing_cgroup_controllers(const ResourceLimits& limits
 // Throws std::runtime_error naming what is missing when this host cannot apply `limits`.
 void check_cgroup_controllers(const ResourceLimits& limits);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -1,4 +1,4 @@
-#include "localrun/container_process.h"
+#include "tool/steps/local_runner/container_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -10,9 +10,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "localrun/line_splitter.h"
+#include "tool/steps/local_runner/line_splitter.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -135,4 +135,4 @@ StreamedExit run_streaming(const RuntimeCli& cli, const std::vector<std::string>
   return StreamedExit{wait_for(pid), stopper.requested()};
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

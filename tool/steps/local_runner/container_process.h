@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "localrun/runtime_cli.h"
+#include "tool/steps/local_runner/runtime_cli.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 struct StreamedExit {
   int status = -1;       // the runtime's exit status: the container's, or its own failure
@@ -27,4 +27,4 @@ StreamedExit run_streaming(const RuntimeCli& cli, const std::vector<std::string>
                            const std::atomic<bool>* stop, std::chrono::seconds grace, int stdin_fd = -1,
                            const std::atomic<bool>* force = nullptr);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

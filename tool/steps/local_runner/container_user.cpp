@@ -1,4 +1,4 @@
-#include "localrun/container_user.h"
+#include "tool/steps/local_runner/container_user.h"
 
 #include <charconv>
 #include <fstream>
@@ -6,9 +6,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "localrun/root_path.h"
+#include "tool/steps/local_runner/root_path.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 namespace {
 
@@ -106,4 +106,4 @@ ContainerUser resolve_user(const std::string& user, const fs::path& rootfs) {
   return out;
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 struct ContainerUser {
   uint32_t uid = 0;
@@ -20,4 +20,4 @@ struct ContainerUser {
 // Throws std::runtime_error naming the user or group that the image's files do not define.
 ContainerUser resolve_user(const std::string& user, const std::filesystem::path& rootfs);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -1,4 +1,4 @@
-#include "localrun/folder_once.h"
+#include "tool/steps/local_runner/folder_once.h"
 
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 
 void make_folder_once(const fs::path& folder, const std::function<void(const fs::path&)>& fill) {
@@ -34,4 +34,4 @@ void make_folder_once(const fs::path& folder, const std::function<void(const fs:
   }
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <functional>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 // Does nothing when `folder` exists. Otherwise creates a temporary sibling (mode 0755), lets
 // `fill` write into it and renames it to `folder`; removes it when `fill` throws. Throws
@@ -14,4 +14,4 @@ namespace gkebuild::localrun {
 void make_folder_once(const std::filesystem::path& folder,
                       const std::function<void(const std::filesystem::path& temporary)>& fill);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

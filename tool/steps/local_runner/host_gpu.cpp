@@ -1,4 +1,4 @@
-#include "localrun/host_gpu.h"
+#include "tool/steps/local_runner/host_gpu.h"
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 namespace {
 
@@ -68,4 +68,4 @@ HostGpu find_host_gpu() {
                        {"/usr/local/nvidia/bin", "/home/kubernetes/bin/nvidia/bin", "/usr/bin", "/bin"});
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 struct DeviceNode {
   std::string path;  // as the container sees it, the same as on the host: "/dev/nvidia0"
@@ -39,4 +39,4 @@ HostGpu find_host_gpu(const std::filesystem::path& dev_dir, const std::vector<st
 // The same, from this machine's usual places.
 HostGpu find_host_gpu();
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

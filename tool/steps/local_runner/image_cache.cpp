@@ -1,4 +1,4 @@
-#include "localrun/image_cache.h"
+#include "tool/steps/local_runner/image_cache.h"
 
 
 #include <memory>
@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "base/suggest.h"
-#include "image/layout_source.h"
-#include "localrun/folder_once.h"
-#include "localrun/layer_apply.h"
-#include "oci/layout.h"
+#include "images/image/layout_source.h"
+#include "tool/steps/local_runner/folder_once.h"
+#include "tool/steps/local_runner/layer_apply.h"
+#include "images/oci/layout.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 namespace {
 
@@ -86,4 +86,4 @@ UnpackedImage unpack_image(const fs::path& layout_dir, const std::string& image,
   return out;
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <string>
 
-#include "oci/digest.h"
-#include "oci/manifest.h"
+#include "images/oci/digest.h"
+#include "images/oci/manifest.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 struct UnpackedImage {
   oci::Digest digest;          // the manifest's
@@ -23,4 +23,4 @@ struct UnpackedImage {
 UnpackedImage unpack_image(const std::filesystem::path& layout_dir, const std::string& image,
                            const std::filesystem::path& cache_dir);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -1,4 +1,4 @@
-#include "localrun/layer_apply.h"
+#include "tool/steps/local_runner/layer_apply.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -17,9 +17,9 @@
 
 #include "base/confined_path.h"
 #include "base/printable.h"
-#include "localrun/root_path.h"
+#include "tool/steps/local_runner/root_path.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 namespace {
 
@@ -211,4 +211,4 @@ void apply_layer(const fs::path& blob, const oci::Digest& digest, const fs::path
   LayerApplier(blob, digest, rootfs, whiteouts).apply();
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
-#include "oci/digest.h"
+#include "images/oci/digest.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 // What the OCI whiteouts become.
 enum class Whiteouts {
@@ -24,4 +24,4 @@ enum class Whiteouts {
 void apply_layer(const std::filesystem::path& blob, const oci::Digest& digest,
                  const std::filesystem::path& rootfs, Whiteouts whiteouts = Whiteouts::kApply);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

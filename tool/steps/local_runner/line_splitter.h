@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 class LineSplitter {
  public:
@@ -44,4 +44,4 @@ class LineSplitter {
   std::string pending_;
 };
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

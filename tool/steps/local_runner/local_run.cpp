@@ -1,4 +1,4 @@
-#include "localrun/local_run.h"
+#include "tool/steps/local_runner/local_run.h"
 
 #include <unistd.h>
 
@@ -7,15 +7,15 @@
 #include <stdexcept>
 
 #include "base/rfc3339.h"
-#include "localrun/bundle.h"
-#include "localrun/cgroup_controllers.h"
-#include "localrun/container_process.h"
-#include "localrun/image_cache.h"
-#include "localrun/process_spec.h"
-#include "localrun/runtime_cli.h"
-#include "localrun/runtime_spec.h"
+#include "tool/steps/local_runner/bundle.h"
+#include "tool/steps/local_runner/cgroup_controllers.h"
+#include "tool/steps/local_runner/container_process.h"
+#include "tool/steps/local_runner/image_cache.h"
+#include "tool/steps/local_runner/process_spec.h"
+#include "tool/steps/local_runner/runtime_cli.h"
+#include "tool/steps/local_runner/runtime_spec.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 namespace {
 
@@ -117,4 +117,4 @@ bool stop_container(const std::string& name, const fs::path& work_dir, const std
   return found;
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "localrun/runtime_spec.h"
+#include "tool/steps/local_runner/runtime_spec.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 struct ContainerSpec {
   std::filesystem::path layout_dir;  // OCI image layout (the project's .gkebuild/oci)
@@ -72,4 +72,4 @@ ContainerResult run_container(const ContainerSpec& spec, const std::filesystem::
 bool stop_container(const std::string& name, const std::filesystem::path& work_dir,
                     const std::string& runtime = "");
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

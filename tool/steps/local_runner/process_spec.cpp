@@ -1,9 +1,9 @@
-#include "localrun/process_spec.h"
+#include "tool/steps/local_runner/process_spec.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -86,4 +86,4 @@ std::vector<std::string> process_args(const oci::ContainerConfig& image, const s
   return argv;
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

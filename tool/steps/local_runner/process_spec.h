@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "oci/manifest.h"
+#include "images/oci/manifest.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 using EnvVars = std::vector<std::pair<std::string, std::string>>;
 
@@ -28,4 +28,4 @@ std::vector<std::string> process_env(const oci::ContainerConfig& image, const En
 std::vector<std::string> process_args(const oci::ContainerConfig& image, const std::vector<std::string>& command,
                                       const std::vector<std::string>& args, const EnvVars& env);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -1,4 +1,4 @@
-#include "localrun/root_path.h"
+#include "tool/steps/local_runner/root_path.h"
 
 #include <deque>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 
 #include "base/confined_path.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 namespace {
 
@@ -55,4 +55,4 @@ fs::path resolve_in_root(const fs::path& root, std::string_view relative) {
   return join(root, resolved);
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 // Entry names are made relative and normal with tree_path (base/confined_path.h).
 
@@ -17,4 +17,4 @@ namespace gkebuild::localrun {
 // symlink as the last component is followed too. Throws on a symlink loop.
 std::filesystem::path resolve_in_root(const std::filesystem::path& root, std::string_view relative);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -1,4 +1,4 @@
-#include "localrun/runtime_cli.h"
+#include "tool/steps/local_runner/runtime_cli.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 namespace {
 
@@ -131,4 +131,4 @@ int wait_for(pid_t pid) {
   return -1;
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

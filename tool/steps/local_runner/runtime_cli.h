@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 // The runtime binary: `requested` ("runc", "crun", a path) or, when empty, runc and then crun
 // from PATH. Throws std::runtime_error saying what to install.
@@ -49,4 +49,4 @@ std::string last_runtime_error(const std::filesystem::path& log);
 // Waits for `pid` and returns its exit status, 128+N when signal N ended it.
 int wait_for(pid_t pid);
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

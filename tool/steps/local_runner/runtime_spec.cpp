@@ -1,4 +1,4 @@
-#include "localrun/runtime_spec.h"
+#include "tool/steps/local_runner/runtime_spec.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "base/quantity.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 using nlohmann::json;
 namespace {
@@ -149,4 +149,4 @@ std::vector<fs::path> existing_host_network_files() {
   return out;
 }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

@@ -14,10 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "localrun/container_user.h"
-#include "localrun/host_gpu.h"
+#include "tool/steps/local_runner/container_user.h"
+#include "tool/steps/local_runner/host_gpu.h"
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 struct RuntimeProcess {
   std::vector<std::string> args;
@@ -60,4 +60,4 @@ nlohmann::json runtime_spec(const RuntimeInputs& inputs);
 // The host's network files that exist (for host_network_files).
 std::vector<std::filesystem::path> existing_host_network_files();
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

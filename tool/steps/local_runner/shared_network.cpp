@@ -1,4 +1,4 @@
-#include "localrun/shared_network.h"
+#include "tool/steps/local_runner/shared_network.h"
 
 #include <net/if.h>
 #include <sched.h>
@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 namespace {
 
 // In the child, after unshare: the loopback interface up (a new namespace has it down).
@@ -65,4 +65,4 @@ SharedNetwork::~SharedNetwork() {
 
 std::filesystem::path SharedNetwork::path() const { return "/proc/" + std::to_string(holder_) + "/ns/net"; }
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

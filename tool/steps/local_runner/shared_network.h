@@ -9,7 +9,7 @@
 
 #include <filesystem>
 
-namespace gkebuild::localrun {
+namespace gkebuild::local_runner {
 
 class SharedNetwork {
  public:
@@ -26,4 +26,4 @@ class SharedNetwork {
   pid_t holder_ = -1;
 };
 
-}  // namespace gkebuild::localrun
+}  // namespace gkebuild::local_runner

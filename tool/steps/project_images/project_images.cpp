@@ -1,4 +1,4 @@
-#include "imageproject/project_images.h"
+#include "tool/steps/project_images/project_images.h"
 
 #include <unistd.h>
 
@@ -8,20 +8,20 @@
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
-#include "build/build_secrets.h"
-#include "elf/stage.h"
-#include "image/layout_sink.h"
-#include "dockerfile/dockerfile_error.h"
-#include "render/dockerfile_template.h"
-#include "render/parse_back.h"
-#include "render/shipped_templates.h"
-#include "render/plan.h"
-#include "render/render.h"
-#include "workloadbuild/cmake_target.h"
-#include "workloadbuild/cuda_architectures.h"
-#include "workloadbuild/device_check.h"
+#include "images/build/build_secrets.h"
+#include "images/elf/stage.h"
+#include "images/image/layout_sink.h"
+#include "images/dockerfile/dockerfile_error.h"
+#include "tool/steps/render/dockerfile_template.h"
+#include "tool/steps/render/parse_back.h"
+#include "tool/steps/render/shipped_templates.h"
+#include "tool/steps/render/plan.h"
+#include "tool/steps/render/render.h"
+#include "tool/steps/workload_images/cmake_target.h"
+#include "tool/steps/workload_images/cuda_architectures.h"
+#include "tool/steps/workload_images/device_check.h"
 
-namespace gkebuild::imageproject {
+namespace gkebuild::project_images {
 namespace fs = std::filesystem;
 
 namespace {
@@ -79,19 +79,19 @@ WorkloadBuild build_workload(const project::Project& project, const project::Ima
                              const ProjectImageOptions& options) {
   const auto source = options.workloads_build.empty() ? workload_source(project, image) : std::nullopt;
   if (!source) return {workload_binary(project, image, options), ""};
-  workloadbuild::TargetBuild request;
+  workload_images::TargetBuild request;
   request.source = *source;
   request.build = project.dir / ".gkebuild" / "build" / image.name;
   request.target = image.workload;
-  auto targets = workloadbuild::image_targets(project, image);
+  auto targets = workload_images::image_targets(project, image);
   if (options.run) {
-    const auto run = workloadbuild::run_targets(project, *options.run);
+    const auto run = workload_images::run_targets(project, *options.run);
     targets.insert(targets.end(), run.begin(), run.end());
   }
-  request.cuda_architectures = workloadbuild::cmake_cuda_architectures(targets);
+  request.cuda_architectures = workload_images::cmake_cuda_architectures(targets);
   request.note = options.build.progress;
   try {
-    return {workloadbuild::build_cmake_target(request), request.cuda_architectures};
+    return {workload_images::build_cmake_target(request), request.cuda_architectures};
   } catch (const Error& e) {
     throw SourceError(image.where, "image '" + image.name + "': " + e.what());
   }
@@ -100,10 +100,10 @@ WorkloadBuild build_workload(const project::Project& project, const project::Ima
 // Refuses an image whose staged device code cannot run on an accelerator its experiments use.
 void check_device_code(const project::Project& project, const project::Image& image, const fs::path& context,
                        const WorkloadBuild& built, const ProjectImageOptions& options) {
-  const auto findings = workloadbuild::device_code_findings(
+  const auto findings = workload_images::device_code_findings(
       image.name,
-      options.run ? workloadbuild::run_targets(project, *options.run) : workloadbuild::image_targets(project, image),
-      workloadbuild::staged_device_code(context));
+      options.run ? workload_images::run_targets(project, *options.run) : workload_images::image_targets(project, image),
+      workload_images::staged_device_code(context));
   if (findings.empty()) return;
   std::string message;
   for (const auto& finding : findings) message += (message.empty() ? "" : "\n") + finding.message;
@@ -240,4 +240,4 @@ std::vector<ProjectImage> build_project_images(const project::Project& project, 
   return built;
 }
 
-}  // namespace gkebuild::imageproject
+}  // namespace gkebuild::project_images

@@ -1,5 +1,5 @@
 // Building the images a loaded project declares (the build half of ko's build and
-// publish; tool/publish pushes). An image of a workload without `dockerfile:` is the shipped
+// publish; tool/steps/publish pushes). An image of a workload without `dockerfile:` is the shipped
 // templates/Dockerfile.j2 around the folder <project>/.gkebuild/context/<image> holding the
 // workload binary (bin/) and the libraries it needs (lib/), which is its build context. An
 // image with `dockerfile:` is the user's Dockerfile used as written (a .j2 one rendered
@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "build/builder.h"
-#include "oci/layout.h"
-#include "project/project.h"
-#include "workloadbuild/cuda_architectures.h"
+#include "images/build/builder.h"
+#include "images/oci/layout.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/workload_images/cuda_architectures.h"
 
-namespace gkebuild::imageproject {
+namespace gkebuild::project_images {
 
 struct ProjectImage {
   std::string name;       // the key under images:
@@ -38,7 +38,7 @@ struct ProjectImageOptions {
   // A submit: the image's device code is checked for this run's accelerators alone, and
   // the workload built for them as well as for every experiment's. Else: checked and built
   // for the accelerators of every experiment that uses the image.
-  std::optional<workloadbuild::SubmittedRun> run;
+  std::optional<workload_images::SubmittedRun> run;
   build::BuildOptions build;  // compression, epoch, progress, pull
 };
 
@@ -55,4 +55,4 @@ void check_image_secrets(const project::Project& project, const std::vector<std:
 std::vector<ProjectImage> build_project_images(const project::Project& project, const ProjectImageOptions& options,
                                                std::shared_ptr<oci::Layout> store);
 
-}  // namespace gkebuild::imageproject
+}  // namespace gkebuild::project_images

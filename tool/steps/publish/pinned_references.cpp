@@ -1,9 +1,9 @@
-#include "publish/pinned_references.h"
+#include "tool/steps/publish/pinned_references.h"
 
-#include "oci/layout.h"
-#include "publish/pins.h"
-#include "render/plan.h"
-#include "transport/reference.h"
+#include "images/oci/layout.h"
+#include "tool/steps/publish/pins.h"
+#include "tool/steps/render/plan.h"
+#include "registry/transport/reference.h"
 
 namespace gkebuild::publish {
 namespace fs = std::filesystem;

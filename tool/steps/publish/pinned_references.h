@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "project/project.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::publish {
 

@@ -1,15 +1,15 @@
-#include "publish/pins.h"
+#include "tool/steps/publish/pins.h"
 
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.h"
 #include "base/confined_path.h"
 #include "base/printable.h"
-#include "oci/file_lock.h"
-#include "transport/errors.h"
-#include "transport/reference.h"
-#include "yamlfile/document.h"
-#include "yamlfile/fields.h"
+#include "images/oci/file_lock.h"
+#include "registry/transport/errors.h"
+#include "registry/transport/reference.h"
+#include "tool/core/yamlfile/document.h"
+#include "tool/core/yamlfile/fields.h"
 
 namespace gkebuild::publish {
 namespace fs = std::filesystem;

@@ -1,9 +1,9 @@
-#include "publish/publish.h"
+#include "tool/steps/publish/publish.h"
 
 #include <chrono>
 
 #include "base/rfc3339.h"
-#include "publish/pins.h"
+#include "tool/steps/publish/pins.h"
 
 namespace gkebuild::publish {
 namespace fs = std::filesystem;
@@ -18,7 +18,7 @@ int64_t now_seconds() {
 }  // namespace
 
 std::vector<PublishedImage> publish_images(const project::Project& project, oci::Layout& store,
-                                           const std::vector<imageproject::ProjectImage>& built,
+                                           const std::vector<project_images::ProjectImage>& built,
                                            const registry::PushOptions& push) {
   const fs::path pin_file = pins_file(project.dir);
   std::vector<PublishedImage> published;

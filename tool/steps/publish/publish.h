@@ -1,4 +1,4 @@
-// Publish, the push half of ko's build and publish: the images tool/imageproject
+// Publish, the push half of ko's build and publish: the images tool/steps/project_images
 // built into a layout, pushed to <registry>/<project>-<image>:latest (the name
 // render gives them) and pinned by digest in <project>/.gkebuild/images.json for
 // `gkebuild render`.
@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "imageproject/project_images.h"
-#include "oci/layout.h"
-#include "project/project.h"
-#include "remote/push.h"
+#include "tool/steps/project_images/project_images.h"
+#include "images/oci/layout.h"
+#include "tool/core/project/project.h"
+#include "registry/remote/push.h"
 
 namespace gkebuild::publish {
 
@@ -28,7 +28,7 @@ struct PublishedImage {
 // `push` carries TLS/insecure registries, jobs, format and progress. Throws
 // registry::RegistryError.
 std::vector<PublishedImage> publish_images(const project::Project& project, oci::Layout& store,
-                                           const std::vector<imageproject::ProjectImage>& built,
+                                           const std::vector<project_images::ProjectImage>& built,
                                            const registry::PushOptions& push);
 
 }  // namespace gkebuild::publish

@@ -1,7 +1,7 @@
-#include "publish/registry_pull.h"
+#include "tool/steps/publish/registry_pull.h"
 
-#include "image/layout_source.h"
-#include "remote/pull.h"
+#include "images/image/layout_source.h"
+#include "registry/remote/pull.h"
 
 namespace gkebuild::publish {
 

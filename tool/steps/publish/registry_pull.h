@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "image/image.h"
-#include "oci/layout.h"
-#include "transport/session.h"
+#include "images/image/image.h"
+#include "images/oci/layout.h"
+#include "registry/transport/session.h"
 
 namespace gkebuild::publish {
 

@@ -1,4 +1,4 @@
-#include "render/block_yaml_header.h"
+#include "tool/steps/render/block_yaml_header.h"
 
 #include <array>
 #include <string>

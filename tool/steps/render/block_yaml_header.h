@@ -9,7 +9,7 @@
 #include <optional>
 #include <string_view>
 
-#include "render/manifest_header.h"
+#include "tool/steps/render/manifest_header.h"
 
 namespace gkebuild::render {
 

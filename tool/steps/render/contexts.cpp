@@ -1,8 +1,8 @@
-#include "render/contexts.h"
+#include "tool/steps/render/contexts.h"
 
 #include <algorithm>
 
-#include "render/names.h"
+#include "tool/steps/render/names.h"
 
 namespace gkebuild::render {
 namespace {

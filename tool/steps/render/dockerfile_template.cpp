@@ -1,8 +1,8 @@
-#include "render/dockerfile_template.h"
+#include "tool/steps/render/dockerfile_template.h"
 
 #include "base/atomic_file.h"
 #include "base/source_error.h"
-#include "render/shipped_templates.h"
+#include "tool/steps/render/shipped_templates.h"
 
 namespace gkebuild::render {
 

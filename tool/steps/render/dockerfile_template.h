@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
-#include "jinja/environment.h"
-#include "project/project.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::render {
 

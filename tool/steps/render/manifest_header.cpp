@@ -1,7 +1,7 @@
-#include "render/manifest_header.h"
+#include "tool/steps/render/manifest_header.h"
 
-#include "render/block_yaml_header.h"
-#include "render/yaml_events.h"
+#include "tool/steps/render/block_yaml_header.h"
+#include "tool/steps/render/yaml_events.h"
 
 namespace gkebuild::render {
 namespace {

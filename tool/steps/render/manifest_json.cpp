@@ -1,8 +1,8 @@
-#include "render/manifest_json.h"
+#include "tool/steps/render/manifest_json.h"
 
 #include <yaml-cpp/yaml.h>
 
-#include "yamlfile/to_json.h"
+#include "tool/core/yamlfile/to_json.h"
 
 namespace gkebuild::render {
 

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <vector>
 
-#include "render/render.h"
+#include "tool/steps/render/render.h"
 
 namespace gkebuild::render {
 

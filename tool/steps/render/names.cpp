@@ -1,10 +1,10 @@
-#include "render/names.h"
+#include "tool/steps/render/names.h"
 
 #include <cstdint>
 #include <ctime>
 #include <random>
 
-#include "project/quantities.h"
+#include "tool/core/project/quantities.h"
 
 namespace gkebuild::render {
 namespace {

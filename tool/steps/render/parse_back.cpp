@@ -1,9 +1,9 @@
-#include "render/parse_back.h"
+#include "tool/steps/render/parse_back.h"
 
 #include <algorithm>
 
 #include "base/source_error.h"
-#include "render/manifest_header.h"
+#include "tool/steps/render/manifest_header.h"
 
 namespace gkebuild::render {
 namespace {

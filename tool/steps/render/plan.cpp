@@ -1,17 +1,17 @@
-#include "render/plan.h"
+#include "tool/steps/render/plan.h"
 
 #include <map>
 
 #include "base/parallel.h"
 #include "base/printable.h"
 #include "base/source_error.h"
-#include "project/quantities.h"
-#include "render/contexts.h"
-#include "render/dockerfile_template.h"
-#include "render/names.h"
-#include "render/parallelism.h"
-#include "render/sweep.h"
-#include "render/targets.h"
+#include "tool/core/project/quantities.h"
+#include "tool/steps/render/contexts.h"
+#include "tool/steps/render/dockerfile_template.h"
+#include "tool/steps/render/names.h"
+#include "tool/steps/render/parallelism.h"
+#include "tool/steps/render/sweep.h"
+#include "tool/steps/render/targets.h"
 
 namespace gkebuild::render {
 namespace {

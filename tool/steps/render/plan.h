@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "project/project.h"
-#include "render/options.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/render/options.h"
 
 namespace gkebuild::render {
 

@@ -1,4 +1,4 @@
-#include "render/render.h"
+#include "tool/steps/render/render.h"
 
 #include <algorithm>
 #include <iterator>
@@ -6,14 +6,14 @@
 
 #include "base/parallel.h"
 #include "base/source_error.h"
-#include "jinja/environment.h"
-#include "render/contexts.h"
-#include "render/dockerfile_template.h"
-#include "render/parallelism.h"
-#include "render/parse_back.h"
-#include "render/shipped_templates.h"
-#include "render/targets.h"
-#include "render/variable_check.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/steps/render/contexts.h"
+#include "tool/steps/render/dockerfile_template.h"
+#include "tool/steps/render/parallelism.h"
+#include "tool/steps/render/parse_back.h"
+#include "tool/steps/render/shipped_templates.h"
+#include "tool/steps/render/targets.h"
+#include "tool/steps/render/variable_check.h"
 
 namespace gkebuild::render {
 namespace {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "project/project.h"
-#include "render/options.h"
-#include "render/plan.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/render/options.h"
+#include "tool/steps/render/plan.h"
 
 namespace gkebuild::render {
 

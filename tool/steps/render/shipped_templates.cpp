@@ -1,9 +1,9 @@
-#include "render/shipped_templates.h"
+#include "tool/steps/render/shipped_templates.h"
 
 #include "base/confined_path.h"
 #include "base/embedded_file.h"
 #include "base/source_error.h"
-#include "yamlfile/document.h"
+#include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::render {
 

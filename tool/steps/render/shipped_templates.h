@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "jinja/environment.h"
+#include "tool/core/jinja/environment.h"
 
 namespace gkebuild::render {
 

@@ -1,4 +1,4 @@
-#include "render/sweep.h"
+#include "tool/steps/render/sweep.h"
 
 namespace gkebuild::render {
 

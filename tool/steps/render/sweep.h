@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "project/project.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::render {
 

@@ -1,4 +1,4 @@
-#include "render/targets.h"
+#include "tool/steps/render/targets.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "project/project.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::render {
 

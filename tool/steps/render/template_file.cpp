@@ -1,6 +1,6 @@
-#include "render/template_file.h"
+#include "tool/steps/render/template_file.h"
 
-#include "yamlfile/document.h"
+#include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::render {
 

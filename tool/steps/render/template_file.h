@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <string>
 
-#include "jinja/environment.h"
-#include "jinja/value.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::render {
 

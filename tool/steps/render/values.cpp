@@ -1,12 +1,12 @@
-#include "render/values.h"
+#include "tool/steps/render/values.h"
 
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/source_error.h"
-#include "render/values_builder.h"
-#include "render/values_json.h"
-#include "render/values_yaml.h"
-#include "yamlfile/document.h"
+#include "tool/steps/render/values_builder.h"
+#include "tool/steps/render/values_json.h"
+#include "tool/steps/render/values_yaml.h"
+#include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::render {
 namespace {

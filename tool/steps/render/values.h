@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "jinja/value.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::render {
 

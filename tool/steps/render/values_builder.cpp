@@ -1,4 +1,4 @@
-#include "render/values_builder.h"
+#include "tool/steps/render/values_builder.h"
 
 namespace gkebuild::render {
 

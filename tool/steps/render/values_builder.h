@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "jinja/value.h"
-#include "yamlfile/scalars.h"
+#include "tool/core/jinja/value.h"
+#include "tool/core/yamlfile/scalars.h"
 
 namespace gkebuild::render {
 

@@ -1,4 +1,4 @@
-#include "render/values_json.h"
+#include "tool/steps/render/values_json.h"
 
 #include <algorithm>
 #include <array>
@@ -12,8 +12,8 @@
 
 #include "base/ascii_scan.h"
 #include "base/source_error.h"
-#include "jinja/unicode.h"
-#include "render/values_builder.h"
+#include "tool/core/jinja/unicode.h"
+#include "tool/steps/render/values_builder.h"
 
 namespace gkebuild::render {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
-#include "jinja/value.h"
-#include "yamlfile/document.h"
+#include "tool/core/jinja/value.h"
+#include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::render {
 

@@ -1,11 +1,11 @@
-#include "render/values_yaml.h"
+#include "tool/steps/render/values_yaml.h"
 
 #include <optional>
 #include <unordered_map>
 
 #include "base/source_error.h"
-#include "render/values_builder.h"
-#include "render/yaml_events.h"
+#include "tool/steps/render/values_builder.h"
+#include "tool/steps/render/yaml_events.h"
 
 namespace gkebuild::render {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "jinja/value.h"
+#include "tool/core/jinja/value.h"
 
 namespace gkebuild::render {
 

@@ -1,13 +1,13 @@
-#include "render/variable_check.h"
+#include "tool/steps/render/variable_check.h"
 
 #include <algorithm>
 
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
-#include "render/dockerfile_template.h"
-#include "render/plan.h"
-#include "render/shipped_templates.h"
+#include "tool/steps/render/dockerfile_template.h"
+#include "tool/steps/render/plan.h"
+#include "tool/steps/render/shipped_templates.h"
 
 namespace gkebuild::render {
 namespace {

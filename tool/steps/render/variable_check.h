@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "jinja/environment.h"
-#include "project/project.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::render {
 

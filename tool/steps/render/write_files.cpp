@@ -5,7 +5,7 @@
 
 #include "base/atomic_file.h"
 #include "base/source_error.h"
-#include "render/render.h"
+#include "tool/steps/render/render.h"
 
 namespace gkebuild::render {
 namespace {

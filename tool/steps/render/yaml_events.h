@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "render/manifest_header.h"
+#include "tool/steps/render/manifest_header.h"
 
 namespace gkebuild::render {
 

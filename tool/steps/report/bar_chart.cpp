@@ -1,9 +1,9 @@
-#include "report/bar_chart.h"
+#include "tool/steps/report/bar_chart.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "report/number_format.h"
+#include "tool/steps/report/number_format.h"
 
 namespace gkebuild::report {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "report/svg_writer.h"
+#include "tool/steps/report/svg_writer.h"
 
 namespace gkebuild::report {
 

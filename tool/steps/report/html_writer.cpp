@@ -1,10 +1,10 @@
-#include "report/html_writer.h"
+#include "tool/steps/report/html_writer.h"
 
 #include <sstream>
 
-#include "report/report_charts.h"
-#include "report/report_tables.h"
-#include "report/svg_writer.h"
+#include "tool/steps/report/report_charts.h"
+#include "tool/steps/report/report_tables.h"
+#include "tool/steps/report/svg_writer.h"
 
 namespace gkebuild::report {
 namespace {

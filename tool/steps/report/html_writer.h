@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "report/report_model.h"
+#include "tool/steps/report/report_model.h"
 
 namespace gkebuild::report {
 

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/report_writers.h"
+#include "tool/steps/report/report_writers.h"
 
 namespace gkebuild::report {
 namespace {

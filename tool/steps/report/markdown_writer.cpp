@@ -1,7 +1,7 @@
 #include <sstream>
 
-#include "report/report_tables.h"
-#include "report/report_writers.h"
+#include "tool/steps/report/report_tables.h"
+#include "tool/steps/report/report_writers.h"
 
 namespace gkebuild::report {
 namespace {

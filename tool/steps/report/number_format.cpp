@@ -1,4 +1,4 @@
-#include "report/number_format.h"
+#include "tool/steps/report/number_format.h"
 
 #include <algorithm>
 #include <cmath>

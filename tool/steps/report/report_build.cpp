@@ -1,4 +1,4 @@
-#include "report/report_build.h"
+#include "tool/steps/report/report_build.h"
 
 #include <algorithm>
 #include <set>
@@ -7,9 +7,9 @@
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/suggest.h"
-#include "report/report_notes.h"
-#include "report/samples.h"
-#include "report/throughput_row.h"
+#include "tool/steps/report/report_notes.h"
+#include "tool/steps/report/samples.h"
+#include "tool/steps/report/throughput_row.h"
 
 namespace gkebuild::report {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "report/report_model.h"
-#include "runrecord/results_file.h"
-#include "runrecord/run_record.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/steps/report/report_model.h"
+#include "tool/core/runrecord/results_file.h"
+#include "tool/core/runrecord/run_record.h"
 
 namespace gkebuild::report {
 

@@ -1,8 +1,8 @@
-#include "report/report_charts.h"
+#include "tool/steps/report/report_charts.h"
 
 #include <algorithm>
 
-#include "report/report_tables.h"
+#include "tool/steps/report/report_tables.h"
 
 namespace gkebuild::report {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "report/bar_chart.h"
-#include "report/report_model.h"
+#include "tool/steps/report/bar_chart.h"
+#include "tool/steps/report/report_model.h"
 
 namespace gkebuild::report {
 

@@ -1,14 +1,14 @@
-#include "report/report_input.h"
+#include "tool/steps/report/report_input.h"
 
 #include <set>
 
 #include "base/atomic_file.h"
 #include "base/error.h"
 #include "base/printable.h"
-#include "report/html_writer.h"
-#include "report/report_charts.h"
-#include "report/report_writers.h"
-#include "runrecord/run_store.h"
+#include "tool/steps/report/html_writer.h"
+#include "tool/steps/report/report_charts.h"
+#include "tool/steps/report/report_writers.h"
+#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::report {
 namespace fs = std::filesystem;

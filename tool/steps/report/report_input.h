@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report/report_build.h"
+#include "tool/steps/report/report_build.h"
 
 namespace gkebuild::report {
 

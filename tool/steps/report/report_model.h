@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "base/source_error.h"
-#include "runrecord/results_file.h"
+#include "tool/core/runrecord/results_file.h"
 
 namespace gkebuild::report {
 

@@ -1,10 +1,10 @@
-#include "report/report_notes.h"
+#include "tool/steps/report/report_notes.h"
 
 #include <map>
 #include <set>
 
-#include "report/number_format.h"
-#include "report/samples.h"
+#include "tool/steps/report/number_format.h"
+#include "tool/steps/report/samples.h"
 
 namespace gkebuild::report {
 namespace {

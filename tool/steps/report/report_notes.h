@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "report/samples.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/steps/report/samples.h"
 
 namespace gkebuild::report {
 

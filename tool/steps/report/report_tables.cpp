@@ -1,9 +1,9 @@
-#include "report/report_tables.h"
+#include "tool/steps/report/report_tables.h"
 
 #include <cctype>
 #include <map>
 
-#include "report/number_format.h"
+#include "tool/steps/report/number_format.h"
 
 namespace gkebuild::report {
 namespace {

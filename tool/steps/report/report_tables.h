@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "report/report_model.h"
+#include "tool/steps/report/report_model.h"
 
 namespace gkebuild::report {
 

@@ -1,4 +1,4 @@
-#include "report/samples.h"
+#include "tool/steps/report/samples.h"
 
 #include "base/printable.h"
 namespace gkebuild::report {

@@ -1,4 +1,4 @@
-#include "report/statistics.h"
+#include "tool/steps/report/statistics.h"
 
 #include <algorithm>
 #include <cmath>

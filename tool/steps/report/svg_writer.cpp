@@ -1,4 +1,4 @@
-#include "report/svg_writer.h"
+#include "tool/steps/report/svg_writer.h"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-#include "report/throughput_row.h"
+#include "tool/steps/report/throughput_row.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,8 +7,8 @@
 #include <optional>
 #include <set>
 
-#include "report/statistics.h"
-#include "report/unit_cost.h"
+#include "tool/steps/report/statistics.h"
+#include "tool/steps/report/unit_cost.h"
 
 namespace gkebuild::report {
 namespace {

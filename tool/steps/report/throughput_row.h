@@ -1,8 +1,8 @@
 // One ThroughputRow or MetricRow from the samples of one case on one accelerator.
 #pragma once
 
-#include "catalog/catalog.h"
-#include "report/samples.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/steps/report/samples.h"
 
 namespace gkebuild::report {
 

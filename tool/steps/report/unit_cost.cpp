@@ -1,4 +1,4 @@
-#include "report/unit_cost.h"
+#include "tool/steps/report/unit_cost.h"
 
 namespace gkebuild::report {
 namespace {

@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "report/report_model.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/steps/report/report_model.h"
 
 namespace gkebuild::report {
 

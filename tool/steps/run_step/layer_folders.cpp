@@ -1,12 +1,12 @@
-#include "imagerun/layer_folders.h"
+#include "tool/steps/run_step/layer_folders.h"
 
 #include <string>
 
-#include "localrun/folder_once.h"
-#include "localrun/layer_apply.h"
-#include "oci/digest.h"
+#include "tool/steps/local_runner/folder_once.h"
+#include "tool/steps/local_runner/layer_apply.h"
+#include "images/oci/digest.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 namespace fs = std::filesystem;
 namespace {
 
@@ -25,8 +25,8 @@ oci::Digest chain_id(const std::vector<image::Layer>& layers) {
 
 fs::path chain_tree(const image::Image& image, const fs::path& cache_dir) {
   const fs::path folder = cache_dir / "chains" / chain_id(image.layers()).hex;
-  localrun::make_folder_once(folder, [&](const fs::path& tree) {
-    for (const auto& layer : image.layers()) localrun::apply_layer(blob_of(layer), layer.blob.digest, tree);
+  local_runner::make_folder_once(folder, [&](const fs::path& tree) {
+    for (const auto& layer : image.layers()) local_runner::apply_layer(blob_of(layer), layer.blob.digest, tree);
   });
   return folder;
 }
@@ -36,7 +36,7 @@ fs::path chain_tree(const image::Image& image, const fs::path& cache_dir) {
 std::vector<fs::path> lower_folders(const image::Image& image, const fs::path& cache_dir) {
   if (image.layers().empty()) {
     const fs::path empty = cache_dir / "layers" / "empty";
-    localrun::make_folder_once(empty, [](const fs::path&) {});
+    local_runner::make_folder_once(empty, [](const fs::path&) {});
     return {empty};
   }
   std::vector<fs::path> folders;
@@ -48,11 +48,11 @@ std::vector<fs::path> lower_folders(const image::Image& image, const fs::path& c
   if (length > kMaxLowerdirLength) return {chain_tree(image, cache_dir)};
   for (size_t i = 0; i < folders.size(); ++i) {
     const image::Layer& layer = image.layers()[image.layers().size() - 1 - i];
-    localrun::make_folder_once(folders[i], [&](const fs::path& tree) {
-      localrun::apply_layer(blob_of(layer), layer.blob.digest, tree, localrun::Whiteouts::kOverlay);
+    local_runner::make_folder_once(folders[i], [&](const fs::path& tree) {
+      local_runner::apply_layer(blob_of(layer), layer.blob.digest, tree, local_runner::Whiteouts::kOverlay);
     });
   }
   return folders;
 }
 
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

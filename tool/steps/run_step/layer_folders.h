@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <vector>
 
-#include "image/image.h"
+#include "images/image/image.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 
 // The folders, topmost first (overlayfs' lowerdir order), under `cache_dir`/layers and
 // `cache_dir`/chains. An image without layers (FROM scratch) gets one empty folder. Each folder
@@ -21,4 +21,4 @@ std::vector<std::filesystem::path> lower_folders(const image::Image& image, cons
 // overlayfs' limit on the length of the lowerdir option (the mount options are one page).
 inline constexpr size_t kMaxLowerdirLength = 3500;
 
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

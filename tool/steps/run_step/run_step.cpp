@@ -1,4 +1,4 @@
-#include "imagerun/run_step.h"
+#include "tool/steps/run_step/run_step.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -18,16 +18,16 @@
 
 #include "base/atomic_file.h"
 #include "base/error.h"
-#include "imagerun/layer_folders.h"
-#include "imagerun/upper_changes.h"
-#include "localrun/bundle.h"
-#include "localrun/container_process.h"
-#include "localrun/container_user.h"
-#include "localrun/runtime_cli.h"
-#include "localrun/runtime_spec.h"
-#include "oci/digest.h"
+#include "tool/steps/run_step/layer_folders.h"
+#include "tool/steps/run_step/upper_changes.h"
+#include "tool/steps/local_runner/bundle.h"
+#include "tool/steps/local_runner/container_process.h"
+#include "tool/steps/local_runner/container_user.h"
+#include "tool/steps/local_runner/runtime_cli.h"
+#include "tool/steps/local_runner/runtime_spec.h"
+#include "images/oci/digest.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 namespace fs = std::filesystem;
 using nlohmann::json;
 namespace {
@@ -53,7 +53,7 @@ std::string find_runtime_or_fail() {
                "run gkebuild as root or with sudo");
   }
   try {
-    return localrun::find_runtime("");
+    return local_runner::find_runtime("");
   } catch (const std::runtime_error&) {
     cannot_run("it needs runc or crun, and neither is on PATH (apt-get install runc)");
   }
@@ -69,7 +69,7 @@ std::string container_name() {
 
 // The RUNs of gkebuild processes that were killed before they cleaned up: their containers and
 // overlay mounts are removed, so that the folders they hold do not stay forever.
-void remove_abandoned_runs(const fs::path& cache_dir, const localrun::RuntimeCli& cli) {
+void remove_abandoned_runs(const fs::path& cache_dir, const local_runner::RuntimeCli& cli) {
   std::error_code ec;
   for (const auto& run : fs::directory_iterator(cache_dir / "runs", ec)) {
     const std::string name = run.path().filename().string();
@@ -77,7 +77,7 @@ void remove_abandoned_runs(const fs::path& cache_dir, const localrun::RuntimeCli
     const long pid = std::strtol(name.c_str() + kNamePrefix.size(), nullptr, 10);
     if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
     cli.remove(name);
-    localrun::remove_bundle(run.path());
+    local_runner::remove_bundle(run.path());
   }
 }
 
@@ -128,7 +128,7 @@ RuntimeMade missing_before(const fs::path& rootfs, const std::vector<std::string
 // Each secret file of the RUN (RUN --mount=type=secret,target=…): written, with the mount's
 // mode and owner, into secrets/ of the bundle (owner-only, removed when the container has
 // ended), and bound read-only at its target; each env= secret is a variable of this RUN only.
-void add_secret_mounts(const build::RunRequest& request, const localrun::Bundle& bundle, json& spec) {
+void add_secret_mounts(const build::RunRequest& request, const local_runner::Bundle& bundle, json& spec) {
   const fs::path folder = bundle.dir() / "secrets";
   for (std::size_t i = 0; i < request.secret_mounts.size(); ++i) {
     const auto& mount = request.secret_mounts[i];
@@ -154,14 +154,14 @@ json open_files_limit() {
   return {{"type", "RLIMIT_NOFILE"}, {"hard", most}, {"soft", most}};
 }
 
-json container_spec(const build::RunRequest& request, const localrun::Bundle& bundle, const std::string& name,
+json container_spec(const build::RunRequest& request, const local_runner::Bundle& bundle, const std::string& name,
                     const fs::path& cache_dir) {
-  localrun::RuntimeInputs in;
+  local_runner::RuntimeInputs in;
   in.process.args = request.argv;
   in.process.env = request.env;
   in.process.cwd = request.working_dir.empty() ? "/" : request.working_dir;
   try {
-    in.process.user = localrun::resolve_user(request.user, bundle.rootfs());
+    in.process.user = local_runner::resolve_user(request.user, bundle.rootfs());
   } catch (const std::runtime_error& e) {
     throw Error(ErrorKind::kFailed, std::string("RUN: ") + e.what());
   }
@@ -173,10 +173,10 @@ json container_spec(const build::RunRequest& request, const localrun::Bundle& bu
   in.rootfs = bundle.rootfs();
   in.hostname = name.substr(0, 63);
   in.host_network = true;
-  json spec = localrun::runtime_spec(in);
+  json spec = local_runner::runtime_spec(in);
   // The host's name resolution, as copies the RUN may change (`echo … >> /etc/hosts`) without
   // touching the host's files; like every mount point, they are not part of the layer.
-  for (const fs::path& file : localrun::existing_host_network_files()) {
+  for (const fs::path& file : local_runner::existing_host_network_files()) {
     const fs::path copy = bundle.dir() / ("host-" + file.filename().string());
     fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
     spec["mounts"].push_back(json{{"destination", file.string()}, {"type", "bind"}, {"source", copy.string()},
@@ -216,9 +216,9 @@ class StdinFile {
   int fd_ = -1;
 };
 
-std::shared_ptr<localrun::Bundle> mount_bundle(const fs::path& dir, const std::vector<fs::path>& lowers) {
+std::shared_ptr<local_runner::Bundle> mount_bundle(const fs::path& dir, const std::vector<fs::path>& lowers) {
   try {
-    return std::make_shared<localrun::Bundle>(dir, lowers, kOverlayOptions);
+    return std::make_shared<local_runner::Bundle>(dir, lowers, kOverlayOptions);
   } catch (const std::runtime_error& e) {
     cannot_run(std::string(e.what()) + " (RUN needs overlayfs: the kernel's overlay module, and a cache folder "
                                        "on a file system that can be an overlay's upper folder)");
@@ -245,7 +245,7 @@ class LastLines {
 };
 
 // Runs the container to its end; deletes it on every way out.
-int run_to_end(const localrun::RuntimeCli& cli, const localrun::Bundle& bundle, const std::string& name,
+int run_to_end(const local_runner::RuntimeCli& cli, const local_runner::Bundle& bundle, const std::string& name,
                const build::RunRequest& request, LastLines& last) {
   const StdinFile stdin_file(request, bundle.dir());
   auto on_line = [&](std::string_view line, bool) {
@@ -253,11 +253,11 @@ int run_to_end(const localrun::RuntimeCli& cli, const localrun::Bundle& bundle, 
     if (request.output) request.output(line);
   };
   struct Remover {
-    const localrun::RuntimeCli& cli;
+    const local_runner::RuntimeCli& cli;
     const std::string& name;
     ~Remover() { cli.remove(name); }
   } remover{cli, name};
-  const auto exit = localrun::run_streaming(cli, cli.run_command(bundle.dir(), name, bundle.dir() / "runtime.log"),
+  const auto exit = local_runner::run_streaming(cli, cli.run_command(bundle.dir(), name, bundle.dir() / "runtime.log"),
                                             name, on_line, nullptr, std::chrono::seconds(10), stdin_file.fd());
   return exit.status;
 }
@@ -274,7 +274,7 @@ build::RunChanges run_in_container(const build::RunRequest& request, const fs::p
   } catch (const std::runtime_error& e) {
     throw Error(ErrorKind::kFailed, std::string("RUN: cannot unpack the image: ") + e.what());
   }
-  const localrun::RuntimeCli cli(runtime, cache_dir / "state" / fs::path(runtime).filename());
+  const local_runner::RuntimeCli cli(runtime, cache_dir / "state" / fs::path(runtime).filename());
   remove_abandoned_runs(cache_dir, cli);
   const std::string name = container_name();
   auto bundle = mount_bundle(cache_dir / "runs" / name, lowers);
@@ -289,7 +289,7 @@ build::RunChanges run_in_container(const build::RunRequest& request, const fs::p
   fs::remove_all(bundle->dir() / "secrets", ignored);
   if (!request.secret_mounts.empty()) fs::remove(bundle->dir() / "config.json", ignored);
   if (status != 0) {
-    const std::string start_error = localrun::last_runtime_error(bundle->dir() / "runtime.log");
+    const std::string start_error = local_runner::last_runtime_error(bundle->dir() / "runtime.log");
     if (!start_error.empty()) throw Error(ErrorKind::kFailed, "RUN could not start its container: " + start_error);
     const std::string output = last.text();
     throw Error(ErrorKind::kFailed, "RUN exited with status " + std::to_string(status) +
@@ -310,4 +310,4 @@ std::function<build::RunChanges(const build::RunRequest&)> run_step(fs::path cac
 
 fs::path run_cache_beside(const fs::path& layout_root) { return layout_root / "gkebuild" / "run"; }
 
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

@@ -1,4 +1,4 @@
-#include "imagerun/upper_changes.h"
+#include "tool/steps/run_step/upper_changes.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 namespace fs = std::filesystem;
 using layer::Entry;
 using layer::EntryType;
@@ -158,4 +158,4 @@ std::vector<Entry> upper_changes(const fs::path& upper, const RuntimeMade& runti
   return UpperWalker(upper, runtime_made).walk();
 }
 
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

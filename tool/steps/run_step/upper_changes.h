@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "layer/entry.h"
+#include "images/layer/entry.h"
 
-namespace gkebuild::imagerun {
+namespace gkebuild::run_step {
 
 // A directory's mode and owner.
 struct DirectoryState {
@@ -35,4 +35,4 @@ struct RuntimeMade {
 // std::runtime_error when the folder cannot be read.
 std::vector<layer::Entry> upper_changes(const std::filesystem::path& upper, const RuntimeMade& runtime_made);
 
-}  // namespace gkebuild::imagerun
+}  // namespace gkebuild::run_step

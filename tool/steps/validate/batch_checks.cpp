@@ -2,7 +2,7 @@
 // GPUs the settings that stop them from holding expensive nodes after they are done.
 #include <set>
 
-#include "validate/gpu_checks.h"
+#include "tool/steps/validate/gpu_checks.h"
 
 namespace gkebuild::validate {
 

@@ -1,4 +1,4 @@
-#include "validate/builtin_groups.h"
+#include "tool/steps/validate/builtin_groups.h"
 
 #include <algorithm>
 #include <array>

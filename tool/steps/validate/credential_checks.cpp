@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "validate/gpu_checks.h"
+#include "tool/steps/validate/gpu_checks.h"
 
 namespace gkebuild::validate {
 namespace {

@@ -2,7 +2,7 @@
 // versions.yaml records for the core APIs), checked against --kubernetes-version.
 #include <string_view>
 
-#include "validate/rules.h"
+#include "tool/steps/validate/rules.h"
 
 namespace gkebuild::validate {
 namespace {

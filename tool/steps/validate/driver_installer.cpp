@@ -5,7 +5,7 @@
 // GKE installs. Upstream's current installers (ubuntu/daemonset.yaml,
 // cos/daemonset-nvidia-mig.yaml, minikube/daemonset.yaml) lack the term on purpose, so
 // this is info, not an error; a pre-apps/v1 copy is removed-api's finding.
-#include "validate/gpu_checks.h"
+#include "tool/steps/validate/gpu_checks.h"
 
 namespace gkebuild::validate {
 namespace {

@@ -1,4 +1,4 @@
-#include "validate/embedded_schemas.h"
+#include "tool/steps/validate/embedded_schemas.h"
 
 #include <zstd.h>
 

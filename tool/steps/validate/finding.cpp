@@ -1,4 +1,4 @@
-#include "validate/finding.h"
+#include "tool/steps/validate/finding.h"
 
 namespace gkebuild::validate {
 

@@ -3,8 +3,8 @@
 
 #include <string_view>
 
-#include "validate/pod_specs.h"
-#include "validate/rules.h"
+#include "tool/steps/validate/pod_specs.h"
+#include "tool/steps/validate/rules.h"
 
 namespace gkebuild::validate {
 

@@ -1,6 +1,6 @@
 // Container-level GPU rules: what the API server enforces for extended resources
 // (integers, requests equal to limits), and names no node will ever offer.
-#include "validate/gpu_checks.h"
+#include "tool/steps/validate/gpu_checks.h"
 
 #include <algorithm>
 #include <cctype>

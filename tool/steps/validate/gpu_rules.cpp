@@ -1,5 +1,5 @@
 // The entry point of the GPU and batch rules: walks every pod spec of an object.
-#include "validate/gpu_checks.h"
+#include "tool/steps/validate/gpu_checks.h"
 
 namespace gkebuild::validate {
 

@@ -1,11 +1,11 @@
 // Pod-level GPU rules on GKE: accelerator selectors, the nvidia.com/gpu taint that
 // GKE only tolerates automatically for pods requesting GPUs, and driver mounts.
-#include "validate/gpu_checks.h"
+#include "tool/steps/validate/gpu_checks.h"
 
 #include <array>
 
 #include "base/suggest.h"
-#include "catalog/catalog.h"
+#include "tool/core/catalog/catalog.h"
 
 namespace gkebuild::validate {
 

@@ -1,4 +1,4 @@
-#include "validate/manifest.h"
+#include "tool/steps/validate/manifest.h"
 
 #include <charconv>
 

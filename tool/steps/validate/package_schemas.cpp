@@ -1,4 +1,4 @@
-#include "validate/package_schemas.h"
+#include "tool/steps/validate/package_schemas.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "validate/schema_names.h"
+#include "tool/steps/validate/schema_names.h"
 
 namespace gkebuild::validate {
 

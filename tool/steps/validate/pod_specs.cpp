@@ -1,4 +1,4 @@
-#include "validate/pod_specs.h"
+#include "tool/steps/validate/pod_specs.h"
 
 #include <string>
 

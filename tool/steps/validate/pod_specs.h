@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validate/manifest.h"
+#include "tool/steps/validate/manifest.h"
 
 namespace gkebuild::validate {
 

@@ -1,7 +1,7 @@
-#include "validate/project_file_check.h"
+#include "tool/steps/validate/project_file_check.h"
 
 #include "base/source_error.h"
-#include "project/project.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::validate {
 

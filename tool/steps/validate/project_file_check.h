@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "validate/finding.h"
+#include "tool/steps/validate/finding.h"
 
 namespace gkebuild::validate {
 

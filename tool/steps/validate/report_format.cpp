@@ -1,4 +1,4 @@
-#include "validate/report_format.h"
+#include "tool/steps/validate/report_format.h"
 
 #include <algorithm>
 #include <tuple>

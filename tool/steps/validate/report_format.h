@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "validate/validator.h"
+#include "tool/steps/validate/validator.h"
 
 namespace gkebuild::validate {
 

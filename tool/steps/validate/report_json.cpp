@@ -2,8 +2,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/version.h"
-#include "validate/report_format.h"
-#include "validate/rules.h"
+#include "tool/steps/validate/report_format.h"
+#include "tool/steps/validate/rules.h"
 
 namespace gkebuild::validate {
 

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "base/xml_escape.h"
-#include "validate/report_format.h"
+#include "tool/steps/validate/report_format.h"
 
 namespace gkebuild::validate {
 

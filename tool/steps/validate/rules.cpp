@@ -1,4 +1,4 @@
-#include "validate/rules.h"
+#include "tool/steps/validate/rules.h"
 
 #include <algorithm>
 

@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "validate/finding.h"
-#include "validate/manifest.h"
-#include "validate/schema_names.h"
+#include "tool/steps/validate/finding.h"
+#include "tool/steps/validate/manifest.h"
+#include "tool/steps/validate/schema_names.h"
 
 namespace gkebuild::validate {
 

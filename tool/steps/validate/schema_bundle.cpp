@@ -1,4 +1,4 @@
-#include "validate/schema_bundle.h"
+#include "tool/steps/validate/schema_bundle.h"
 
 #include <map>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "validate/schema_check.h"
+#include "tool/steps/validate/schema_check.h"
 
 #include <algorithm>
 #include <set>

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validate/manifest.h"
-#include "validate/schema_store.h"
+#include "tool/steps/validate/manifest.h"
+#include "tool/steps/validate/schema_store.h"
 
 namespace gkebuild::validate {
 

@@ -1,4 +1,4 @@
-#include "validate/schema_locator.h"
+#include "tool/steps/validate/schema_locator.h"
 
 #include <fstream>
 #include <sstream>
@@ -6,8 +6,8 @@
 
 #include "base/atomic_file.h"
 #include "base/http_client.h"
-#include "validate/embedded_schemas.h"
-#include "validate/package_schemas.h"
+#include "tool/steps/validate/embedded_schemas.h"
+#include "tool/steps/validate/package_schemas.h"
 
 namespace gkebuild::validate {
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "validate/schema_names.h"
+#include "tool/steps/validate/schema_names.h"
 
 #include <algorithm>
 #include <cctype>

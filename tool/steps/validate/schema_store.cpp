@@ -1,4 +1,4 @@
-#include "validate/schema_store.h"
+#include "tool/steps/validate/schema_store.h"
 
 #include <fstream>
 #include <sstream>
@@ -8,8 +8,8 @@
 #include <valijson/schema_parser.hpp>
 
 #include "base/atomic_file.h"
-#include "validate/package_schemas.h"
-#include "validate/schema_bundle.h"
+#include "tool/steps/validate/package_schemas.h"
+#include "tool/steps/validate/schema_bundle.h"
 
 namespace gkebuild::validate {
 namespace fs = std::filesystem;

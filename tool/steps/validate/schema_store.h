@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <valijson/schema.hpp>
 
-#include "validate/schema_locator.h"
+#include "tool/steps/validate/schema_locator.h"
 
 namespace gkebuild::validate {
 

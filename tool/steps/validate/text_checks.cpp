@@ -1,4 +1,4 @@
-#include "validate/text_checks.h"
+#include "tool/steps/validate/text_checks.h"
 
 #include <cstdint>
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "validate/manifest.h"
+#include "tool/steps/validate/manifest.h"
 
 namespace gkebuild::validate {
 

@@ -1,4 +1,4 @@
-#include "validate/validator.h"
+#include "tool/steps/validate/validator.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,13 +13,13 @@
 #include <stdexcept>
 
 #include "base/parallel.h"
-#include "validate/builtin_groups.h"
-#include "validate/gpu_checks.h"
-#include "validate/embedded_schemas.h"
-#include "validate/project_file_check.h"
-#include "validate/rules.h"
-#include "validate/schema_check.h"
-#include "validate/schema_store.h"
+#include "tool/steps/validate/builtin_groups.h"
+#include "tool/steps/validate/gpu_checks.h"
+#include "tool/steps/validate/embedded_schemas.h"
+#include "tool/steps/validate/project_file_check.h"
+#include "tool/steps/validate/rules.h"
+#include "tool/steps/validate/schema_check.h"
+#include "tool/steps/validate/schema_store.h"
 
 namespace gkebuild::validate {
 namespace fs = std::filesystem;

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "validate/finding.h"
-#include "validate/schema_names.h"
-#include "validate/yaml_loader.h"
+#include "tool/steps/validate/finding.h"
+#include "tool/steps/validate/schema_names.h"
+#include "tool/steps/validate/yaml_loader.h"
 
 namespace gkebuild::validate {
 

@@ -1,12 +1,12 @@
-#include "validate/yaml_loader.h"
+#include "tool/steps/validate/yaml_loader.h"
 
 #include <yaml-cpp/depthguard.h>
 
 #include <stdexcept>
 #include <unordered_map>
 
-#include "validate/text_checks.h"
-#include "validate/yaml_scalar.h"
+#include "tool/steps/validate/text_checks.h"
+#include "tool/steps/validate/yaml_scalar.h"
 
 namespace gkebuild::validate {
 namespace {

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "validate/finding.h"
-#include "validate/manifest.h"
+#include "tool/steps/validate/finding.h"
+#include "tool/steps/validate/manifest.h"
 
 namespace gkebuild::validate {
 

@@ -1,4 +1,4 @@
-#include "validate/yaml_scalar.h"
+#include "tool/steps/validate/yaml_scalar.h"
 
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "workloadbuild/captured_command.h"
+#include "tool/steps/workload_images/captured_command.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace gkebuild::workloadbuild {
+namespace gkebuild::workload_images {
 namespace {
 
 std::vector<std::string> merged_environment(const std::map<std::string, std::string>& overrides) {
@@ -77,4 +77,4 @@ std::string last_lines(const std::string& text, int lines) {
   return untrusted_text(std::string_view(text).substr(start));  // for messages: escaped, no credentials
 }
 
-}  // namespace gkebuild::workloadbuild
+}  // namespace gkebuild::workload_images

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace gkebuild::workloadbuild {
+namespace gkebuild::workload_images {
 
 struct CommandOutput {
   int exit_code = -1;  // 128 + signal when killed
@@ -21,4 +21,4 @@ CommandOutput run_captured(const std::vector<std::string>& argv,
 // The last `lines` lines of `text`, for an error message.
 std::string last_lines(const std::string& text, int lines);  // escaped, URLs without credentials
 
-}  // namespace gkebuild::workloadbuild
+}  // namespace gkebuild::workload_images

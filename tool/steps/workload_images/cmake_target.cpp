@@ -1,4 +1,4 @@
-#include "workloadbuild/cmake_target.h"
+#include "tool/steps/workload_images/cmake_target.h"
 
 #include <unistd.h>
 
@@ -14,10 +14,10 @@
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/suggest.h"
-#include "oci/file_lock.h"
-#include "workloadbuild/captured_command.h"
+#include "images/oci/file_lock.h"
+#include "tool/steps/workload_images/captured_command.h"
 
-namespace gkebuild::workloadbuild {
+namespace gkebuild::workload_images {
 namespace fs = std::filesystem;
 namespace {
 
@@ -154,4 +154,4 @@ fs::path build_cmake_target(const TargetBuild& request) {
   return target_artifact(request.build, request.target, after.at(request.target));
 }
 
-}  // namespace gkebuild::workloadbuild
+}  // namespace gkebuild::workload_images

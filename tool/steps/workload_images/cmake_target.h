@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace gkebuild::workloadbuild {
+namespace gkebuild::workload_images {
 
 struct TargetBuild {
   std::filesystem::path source;  // holds CMakeLists.txt
@@ -32,4 +32,4 @@ std::filesystem::path build_cmake_target(const TargetBuild& build);
 // $CUDA_PATH/bin/nvcc, with CUDA_PATH defaulting to /usr/local/cuda.
 std::optional<std::filesystem::path> find_nvcc();
 
-}  // namespace gkebuild::workloadbuild
+}  // namespace gkebuild::workload_images

@@ -1,8 +1,8 @@
-#include "workloadbuild/cuda_architectures.h"
+#include "tool/steps/workload_images/cuda_architectures.h"
 
 #include <set>
 
-namespace gkebuild::workloadbuild {
+namespace gkebuild::workload_images {
 
 namespace {
 
@@ -41,4 +41,4 @@ std::string cmake_cuda_architectures(const std::vector<ImageTarget>& targets) {
   return out;
 }
 
-}  // namespace gkebuild::workloadbuild
+}  // namespace gkebuild::workload_images

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "project/project.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/core/project/project.h"
 
-namespace gkebuild::workloadbuild {
+namespace gkebuild::workload_images {
 
 struct ImageTarget {
   const project::Experiment* experiment;
@@ -30,4 +30,4 @@ std::vector<ImageTarget> run_targets(const project::Project& project, const Subm
 // cubins, compute_89 PTX); "" when there are none.
 std::string cmake_cuda_architectures(const std::vector<ImageTarget>& targets);
 
-}  // namespace gkebuild::workloadbuild
+}  // namespace gkebuild::workload_images

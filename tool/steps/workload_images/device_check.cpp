@@ -1,10 +1,10 @@
-#include "workloadbuild/device_check.h"
+#include "tool/steps/workload_images/device_check.h"
 
 #include <algorithm>
 
-#include "elf/elf_file.h"
+#include "images/elf/elf_file.h"
 
-namespace gkebuild::workloadbuild {
+namespace gkebuild::workload_images {
 namespace fs = std::filesystem;
 
 std::vector<StagedDeviceCode> staged_device_code(const fs::path& context) {
@@ -62,4 +62,4 @@ std::vector<DeviceCodeFinding> staged_image_findings(const project::Project& pro
   return out;
 }
 
-}  // namespace gkebuild::workloadbuild
+}  // namespace gkebuild::workload_images

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "base/source_error.h"
-#include "cuda/device_code.h"
-#include "workloadbuild/cuda_architectures.h"
+#include "images/cuda/device_code.h"
+#include "tool/steps/workload_images/cuda_architectures.h"
 
-namespace gkebuild::workloadbuild {
+namespace gkebuild::workload_images {
 
 struct StagedDeviceCode {
   std::filesystem::path file;  // relative to the context: bin/saxpy, lib/libcublas.so.13
@@ -40,4 +40,4 @@ std::vector<DeviceCodeFinding> device_code_findings(const std::string& image, co
 std::vector<DeviceCodeFinding> staged_image_findings(const project::Project& project,
                                                      const std::vector<std::string>& accelerators = {});
 
-}  // namespace gkebuild::workloadbuild
+}  // namespace gkebuild::workload_images
