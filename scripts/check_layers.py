@@ -74,6 +74,8 @@ def include_problem(root, path, target):
 
 def check_file(root, path):
     problems = []
+    if path.startswith("tool/") and layer_of(path)[1] is None:
+        problems.append(f"{path}:1: tool/ holds core/, steps/, submit/ and cli/ only: the file is in no layer")
     folder = os.path.dirname(path)
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
         for number, line in enumerate(f, 1):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/check_layers.py on small trees written here: a clean one passes, and each kind of
 include it exists to stop (one going up a layer, one from a workload into tool/, one not from the
-root, one of a library into tests/, a second include folder in CMake) fails, naming file:line."""
+root, one of a library into tests/, a file of tool/ in no layer, a second include folder in CMake)
+fails, naming file:line."""
 import os
 import subprocess
 import sys
@@ -21,7 +22,8 @@ CLEAN = {
     "tool/steps/render/render.h": '#include "tool/core/jinja/value.h"\n#include "tool/steps/publish/pins.h"\n',
     "tool/steps/publish/pins.h": '#include "registry/transport/session.h"\n',
     "tool/submit/submit.h": '#include "tool/steps/render/render.h"\n',
-    "tool/cli/main.cpp": '#include "tool/submit/submit.h"\n#include "tool/cli/git_commit.h"\n#include "base/version.h"\n',
+    "tool/cli/main.cpp": '#include "tool/submit/submit.h"\n'
+                         '#include "tool/cli/git_commit.h"\n#include "base/version.h"\n',
     "workloads/common/errors.h": '#include "base/error.h"\n',
     "workloads/gemm-bench/main.cpp": '#include "workloads/common/errors.h"\n#include <cstdio>\n',
     "tests/common/temp_dir.h": "#pragma once\n",
@@ -69,7 +71,8 @@ class CheckLayersTest(unittest.TestCase):
 
     def test_an_include_from_an_old_root_fails(self):
         self.assert_fails({"tool/steps/render/render.h": '#include "jinja/value.h"\n'},
-                          'tool/steps/render/render.h:1: #include "jinja/value.h"', "not a path from the repository root")
+                          'tool/steps/render/render.h:1: #include "jinja/value.h"',
+                          "not a path from the repository root")
 
     def test_a_relative_climb_fails(self):
         self.assert_fails({"tool/steps/render/render.h": '#include "../../core/jinja/value.h"\n'},
@@ -79,8 +82,12 @@ class CheckLayersTest(unittest.TestCase):
         self.assert_fails({"images/oci/digest.h": '#include "tests/common/temp_dir.h"\n'},
                           "images (layer 1) may not include tests")
 
+    def test_a_library_outside_the_layers_of_tool_fails(self):
+        self.assert_fails({"tool/newlib/x.h": "#pragma once\n"}, "tool/newlib/x.h:1:", "in no layer")
+
     def test_a_second_include_folder_in_cmake_fails(self):
-        self.assert_fails({"base/CMakeLists.txt": 'target_include_directories(gkebuild_base PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/..")\n'},
+        cmake = 'target_include_directories(gkebuild_base PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/..")\n'
+        self.assert_fails({"base/CMakeLists.txt": cmake},
                           "base/CMakeLists.txt:1:", "include folder")
 
 
