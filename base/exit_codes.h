@@ -1,6 +1,8 @@
 // The one table from how a command ended to its exit code, as kubectl-style tools
 // use them. Libraries throw gkebuild::Error with a kind or return an Outcome; only
-// the CLI turns either into a number.
+// the CLI turns either into a number. It sits in base/ because the workload programs
+// (workloads/, which include nothing of tool/) end by the same table; the namespace
+// stays cli:: since it is a command-line convention, not a library's.
 #pragma once
 
 #include "base/error.h"
