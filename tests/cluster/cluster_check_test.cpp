@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/kube/test_server.h"
 #include "cluster_projects.h"
 #include "tests/common/run.h"
+#include "tests/kube/test_server.h"
 #include "tool/core/kube/client.h"
 #include "tool/core/kube/objects.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "fuzz_target.h"
-#include "tool/steps/local_runner/layer_apply.h"
 #include "images/oci/digest.h"
+#include "tool/steps/local_runner/layer_apply.h"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include "tests/common/temp_dir.h"
 #include "base/base64.h"
 #include "base/source_error.h"
+#include "scoped_env.h"
 #include "tool/core/kube/exec_plugin.h"
 #include "tool/core/kube/kubeconfig.h"
-#include "scoped_env.h"
 
 namespace gkebuild::kube {
 namespace {

@@ -8,8 +8,8 @@
 #include <future>
 #include <thread>
 
-#include "tests/common/temp_dir.h"
 #include "image_fixture.h"
+#include "tests/common/temp_dir.h"
 #include "tool/steps/local_runner/bundle.h"
 #include "tool/steps/local_runner/local_run.h"
 

@@ -10,9 +10,9 @@
 #include "base/source_error.h"
 #include "images/oci/layout.h"
 #include "images/oci/media_types.h"
+#include "tests/registry/harness.h"
 #include "tool/steps/publish/pinned_references.h"
 #include "tool/steps/publish/pins.h"
-#include "tests/registry/harness.h"
 
 namespace gkebuild::publish {
 namespace {

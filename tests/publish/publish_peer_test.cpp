@@ -10,8 +10,8 @@
 #include "base/atomic_file.h"
 #include "base/base64.h"
 #include "images/oci/layout.h"
-#include "tool/steps/publish/pins.h"
 #include "tests/registry/harness.h"
+#include "tool/steps/publish/pins.h"
 
 namespace gkebuild::testing {
 namespace {

@@ -13,8 +13,8 @@
 #include "images/oci/layout.h"
 #include "registry/remote/pull.h"
 #include "registry/remote/push.h"
-#include "tests/registry/harness.h"
 #include "registry/transport/errors.h"
+#include "tests/registry/harness.h"
 
 namespace gkebuild::testing {
 namespace {

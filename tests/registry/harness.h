@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "images/oci/descriptor.h"
 #include "tests/common/run.h"
 #include "tests/common/temp_dir.h"
-#include "images/oci/descriptor.h"
 
 namespace gkebuild::testing {
 

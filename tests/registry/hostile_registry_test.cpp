@@ -13,8 +13,8 @@
 #include "registry/remote/blob_fetch.h"
 #include "registry/remote/blob_upload.h"
 #include "registry/remote/pull.h"
-#include "tests/registry/harness.h"
 #include "registry/transport/errors.h"
+#include "tests/registry/harness.h"
 
 namespace gkebuild::testing {
 namespace {

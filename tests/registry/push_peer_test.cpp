@@ -9,8 +9,8 @@
 #include "images/oci/layout.h"
 #include "images/oci/media_types.h"
 #include "registry/remote/pull.h"
-#include "tests/registry/harness.h"
 #include "registry/transport/errors.h"
+#include "tests/registry/harness.h"
 
 namespace gkebuild::testing {
 namespace {

@@ -8,12 +8,12 @@
 #include "base/base64.h"
 #include "images/oci/media_types.h"
 #include "registry/remote/manifest_format.h"
-#include "tests/registry/harness.h"
 #include "registry/transport/credentials.h"
 #include "registry/transport/errors.h"
 #include "registry/transport/reference.h"
 #include "registry/transport/retry.h"
 #include "registry/transport/www_authenticate.h"
+#include "tests/registry/harness.h"
 
 namespace gkebuild::registry {
 namespace {

@@ -14,12 +14,12 @@
 #include "base/source_error.h"
 #include "tests/common/temp_dir.h"
 #include "tool/core/jinja/environment.h"
-#include "tool/steps/render/values.h"
-#include "tool/steps/render/values_json.h"
-#include "tool/steps/render/values_yaml.h"
 #include "tool/core/yamlfile/document.h"
 #include "tool/core/yamlfile/scalars.h"
 #include "tool/core/yamlfile/to_json.h"
+#include "tool/steps/render/values.h"
+#include "tool/steps/render/values_json.h"
+#include "tool/steps/render/values_yaml.h"
 
 namespace gkebuild::render {
 namespace {

@@ -8,15 +8,15 @@
 
 #include <fstream>
 
+#include "busybox_base.h"
 #include "images/build/build_secrets.h"
 #include "images/build/builder.h"
-#include "busybox_base.h"
+#include "images/dockerfile/dockerfile_error.h"
+#include "rootfs_tree.h"
 #include "tests/common/leak_search.h"
 #include "tests/common/run.h"
 #include "tests/common/temp_dir.h"
-#include "images/dockerfile/dockerfile_error.h"
 #include "tool/steps/run_step/run_step.h"
-#include "rootfs_tree.h"
 
 namespace gkebuild::run_step {
 namespace {

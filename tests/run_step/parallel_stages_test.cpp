@@ -6,11 +6,11 @@
 
 #include <fstream>
 
-#include "images/build/builder.h"
 #include "busybox_base.h"
+#include "images/build/builder.h"
 #include "tests/common/temp_dir.h"
-#include "tool/steps/run_step/run_step.h"
 #include "tool/steps/local_runner/runtime_cli.h"
+#include "tool/steps/run_step/run_step.h"
 
 namespace gkebuild::run_step {
 namespace {

@@ -9,12 +9,12 @@
 
 #include <cstdlib>
 
-#include "tests/run_step/busybox_base.h"
 #include "base/base64.h"
-#include "tests/common/leak_search.h"
-#include "tool/core/kube/objects.h"
 #include "submit_fixture.h"
+#include "tests/common/leak_search.h"
 #include "tests/registry/harness.h"
+#include "tests/run_step/busybox_base.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::testing {
 namespace {

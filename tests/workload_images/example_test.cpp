@@ -11,9 +11,9 @@
 #include <set>
 #include <sstream>
 
+#include "images/cuda/device_code.h"
 #include "tests/common/run.h"
 #include "tests/common/temp_dir.h"
-#include "images/cuda/device_code.h"
 #include "tests/registry/harness.h"
 
 namespace gkebuild::testing {

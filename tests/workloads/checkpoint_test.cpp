@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "base/atomic_file.h"
-#include "workloads/common/errors.h"
 #include "tests/common/temp_dir.h"
+#include "workloads/common/errors.h"
 #include "workloads/mnist-train/checkpoint.h"
 
 namespace gkebuild::workloads {

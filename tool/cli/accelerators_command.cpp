@@ -3,11 +3,11 @@
 #include <iostream>
 #include <memory>
 
+#include "base/exit_codes.h"
+#include "tool/cli/command.h"
+#include "tool/cli/output_flags.h"
 #include "tool/core/catalog/catalog.h"
 #include "tool/core/catalog/catalog_listing.h"
-#include "tool/cli/command.h"
-#include "base/exit_codes.h"
-#include "tool/cli/output_flags.h"
 
 namespace gkebuild::cli {
 namespace {

@@ -2,17 +2,17 @@
 #include <iostream>
 #include <memory>
 
+#include "base/exit_codes.h"
 #include "base/source_error.h"
 #include "tool/cli/command.h"
-#include "base/exit_codes.h"
 #include "tool/cli/project_flags.h"
 #include "tool/cli/request_log.h"
 #include "tool/cli/verbosity_flags.h"
+#include "tool/core/project/project.h"
 #include "tool/steps/cluster/gcloud_commands.h"
 #include "tool/steps/cluster/terraform.h"
 #include "tool/steps/cluster/up_down.h"
 #include "tool/steps/cluster/zones.h"
-#include "tool/core/project/project.h"
 #include "tool/submit/cluster.h"
 #include "tool/submit/cluster_check.h"
 

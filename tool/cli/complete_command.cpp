@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "tool/core/catalog/catalog.h"
-#include "tool/cli/command.h"
 #include "base/exit_codes.h"
+#include "tool/cli/command.h"
 #include "tool/cli/project_flags.h"
+#include "tool/core/catalog/catalog.h"
 #include "tool/core/project/project.h"
 #include "tool/core/runrecord/run_store.h"
 

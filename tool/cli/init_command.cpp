@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include "tool/cli/command.h"
 #include "base/exit_codes.h"
+#include "tool/cli/command.h"
 #include "tool/steps/init/init_project.h"
 
 namespace gkebuild::cli {

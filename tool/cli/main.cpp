@@ -4,11 +4,11 @@
 #include <iostream>
 #include <string_view>
 
+#include "base/exit_codes.h"
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "tool/cli/command.h"
 #include "tool/cli/command_line.h"
-#include "base/exit_codes.h"
 #include "tool/cli/version_text.h"
 
 namespace gkebuild::cli {

@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "base/atomic_file.h"
+#include "base/exit_codes.h"
 #include "base/version.h"
 #include "tool/cli/command.h"
-#include "base/exit_codes.h"
 #include "tool/cli/man_pages.h"
 #include "tool/cli/version_text.h"
 

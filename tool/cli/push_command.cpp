@@ -4,13 +4,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "tool/cli/command.h"
 #include "base/exit_codes.h"
-#include "tool/cli/output_flags.h"
-#include "tool/cli/registry_flags.h"
 #include "images/oci/layout.h"
 #include "registry/remote/push.h"
 #include "registry/transport/errors.h"
+#include "tool/cli/command.h"
+#include "tool/cli/output_flags.h"
+#include "tool/cli/registry_flags.h"
 
 namespace gkebuild::cli {
 namespace {

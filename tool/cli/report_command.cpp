@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include "tool/cli/command.h"
 #include "base/exit_codes.h"
+#include "tool/cli/command.h"
 #include "tool/cli/latest_run.h"
 #include "tool/cli/output_flags.h"
 #include "tool/cli/project_flags.h"

@@ -4,9 +4,9 @@
 #include <iostream>
 #include <memory>
 
+#include "base/exit_codes.h"
 #include "base/source_error.h"
 #include "tool/cli/command.h"
-#include "base/exit_codes.h"
 #include "tool/cli/name_value.h"
 #include "tool/cli/project_flags.h"
 #include "tool/cli/registry_flags.h"

@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/exit_codes.h"
 #include "base/version.h"
 #include "tool/cli/command.h"
-#include "base/exit_codes.h"
 #include "tool/cli/git_commit.h"
 #include "tool/cli/output_flags.h"
 #include "tool/cli/version_text.h"

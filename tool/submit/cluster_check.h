@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "tool/steps/cluster/check.h"
 #include "tool/core/kube/kubeconfig.h"
 #include "tool/core/project/project.h"
+#include "tool/steps/cluster/check.h"
 #include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {

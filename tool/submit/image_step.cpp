@@ -5,12 +5,12 @@
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/source_error.h"
-#include "tool/steps/run_step/run_step.h"
+#include "registry/remote/pull.h"
 #include "tool/steps/publish/pinned_references.h"
 #include "tool/steps/publish/publish.h"
 #include "tool/steps/publish/registry_pull.h"
-#include "registry/remote/pull.h"
 #include "tool/steps/render/plan.h"
+#include "tool/steps/run_step/run_step.h"
 
 namespace gkebuild::submit {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <thread>
 
-#include "tool/steps/local_runner/local_run.h"
 #include "tool/core/runrecord/run_store.h"
+#include "tool/steps/local_runner/local_run.h"
 
 namespace gkebuild::submit {
 namespace {

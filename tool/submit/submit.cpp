@@ -11,13 +11,13 @@
 #include <system_error>
 
 #include "base/atomic_file.h"
-#include "tool/steps/project_images/project_images.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/core/kube/client.h"
 #include "tool/core/kube/objects.h"
 #include "tool/core/project/project.h"
-#include "tool/steps/render/contexts.h"
 #include "tool/core/runrecord/run_store.h"
+#include "tool/steps/project_images/project_images.h"
+#include "tool/steps/render/contexts.h"
 #include "tool/submit/cluster.h"
 #include "tool/submit/cluster_check.h"
 #include "tool/submit/cost_summary.h"

@@ -7,8 +7,8 @@
 #include <random>
 #include <sstream>
 
-#include "base/printable.h"
 #include "base/exit_codes.h"
+#include "base/printable.h"
 #include "workloads/common/errors.h"
 #include "workloads/mnist-train/checkpoint.h"
 #include "workloads/mnist-train/cpu_conv_ops.h"

@@ -4,8 +4,8 @@
 #include <set>
 #include <tuple>
 
-#include "tool/steps/cluster/cluster_nodes.h"
 #include "tool/core/kube/objects.h"
+#include "tool/steps/cluster/cluster_nodes.h"
 
 namespace gkebuild::cluster {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "tool/steps/cluster/check.h"
 #include "tool/core/project/project.h"
+#include "tool/steps/cluster/check.h"
 
 namespace gkebuild::cluster::detail {
 

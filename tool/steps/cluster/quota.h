@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tool/steps/cluster/gcloud_commands.h"
 #include "tool/core/project/project.h"
+#include "tool/steps/cluster/gcloud_commands.h"
 
 namespace gkebuild::cluster {
 

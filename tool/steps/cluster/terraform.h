@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "tool/steps/cluster/gcloud_commands.h"
 #include "tool/core/project/project.h"
+#include "tool/steps/cluster/gcloud_commands.h"
 
 namespace gkebuild::cluster {
 

@@ -5,9 +5,9 @@
 
 #include <ostream>
 
+#include "tool/core/project/project.h"
 #include "tool/steps/cluster/gcloud_commands.h"
 #include "tool/steps/cluster/gcloud_runner.h"
-#include "tool/core/project/project.h"
 
 namespace gkebuild::cluster {
 

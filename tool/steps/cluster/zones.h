@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "tool/core/catalog/catalog.h"
-#include "tool/steps/cluster/gcloud_commands.h"
 #include "tool/core/project/project.h"
+#include "tool/steps/cluster/gcloud_commands.h"
 
 namespace gkebuild::cluster {
 

@@ -9,9 +9,9 @@
 
 #include "base/suggest.h"
 #include "images/image/layout_source.h"
+#include "images/oci/layout.h"
 #include "tool/steps/local_runner/folder_once.h"
 #include "tool/steps/local_runner/layer_apply.h"
-#include "images/oci/layout.h"
 
 namespace gkebuild::local_runner {
 namespace fs = std::filesystem;

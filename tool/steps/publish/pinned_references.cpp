@@ -1,9 +1,9 @@
 #include "tool/steps/publish/pinned_references.h"
 
 #include "images/oci/layout.h"
+#include "registry/transport/reference.h"
 #include "tool/steps/publish/pins.h"
 #include "tool/steps/render/plan.h"
-#include "registry/transport/reference.h"
 
 namespace gkebuild::publish {
 namespace fs = std::filesystem;

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "tool/steps/project_images/project_images.h"
 #include "images/oci/layout.h"
-#include "tool/core/project/project.h"
 #include "registry/remote/push.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/project_images/project_images.h"
 
 namespace gkebuild::publish {
 

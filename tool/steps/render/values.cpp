@@ -3,10 +3,10 @@
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/source_error.h"
+#include "tool/core/yamlfile/document.h"
 #include "tool/steps/render/values_builder.h"
 #include "tool/steps/render/values_json.h"
 #include "tool/steps/render/values_yaml.h"
-#include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::render {
 namespace {

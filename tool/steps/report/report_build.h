@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "tool/core/catalog/catalog.h"
-#include "tool/steps/report/report_model.h"
 #include "tool/core/runrecord/results_file.h"
 #include "tool/core/runrecord/run_record.h"
+#include "tool/steps/report/report_model.h"
 
 namespace gkebuild::report {
 

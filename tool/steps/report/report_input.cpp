@@ -5,10 +5,10 @@
 #include "base/atomic_file.h"
 #include "base/error.h"
 #include "base/printable.h"
+#include "tool/core/runrecord/run_store.h"
 #include "tool/steps/report/html_writer.h"
 #include "tool/steps/report/report_charts.h"
 #include "tool/steps/report/report_writers.h"
-#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::report {
 namespace fs = std::filesystem;

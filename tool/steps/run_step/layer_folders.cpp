@@ -2,9 +2,9 @@
 
 #include <string>
 
+#include "images/oci/digest.h"
 #include "tool/steps/local_runner/folder_once.h"
 #include "tool/steps/local_runner/layer_apply.h"
-#include "images/oci/digest.h"
 
 namespace gkebuild::run_step {
 namespace fs = std::filesystem;

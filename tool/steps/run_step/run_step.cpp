@@ -18,14 +18,14 @@
 
 #include "base/atomic_file.h"
 #include "base/error.h"
-#include "tool/steps/run_step/layer_folders.h"
-#include "tool/steps/run_step/upper_changes.h"
+#include "images/oci/digest.h"
 #include "tool/steps/local_runner/bundle.h"
 #include "tool/steps/local_runner/container_process.h"
 #include "tool/steps/local_runner/container_user.h"
 #include "tool/steps/local_runner/runtime_cli.h"
 #include "tool/steps/local_runner/runtime_spec.h"
-#include "images/oci/digest.h"
+#include "tool/steps/run_step/layer_folders.h"
+#include "tool/steps/run_step/upper_changes.h"
 
 namespace gkebuild::run_step {
 namespace fs = std::filesystem;
