@@ -108,7 +108,8 @@ def check_cmake(root, path):
 def source_files(root):
     for top in SOURCE_FOLDERS:
         for folder, dirs, files in os.walk(os.path.join(root, top)):
-            dirs.sort()
+            # Project templates `gkebuild init` writes out are the user's code, with their own includes.
+            dirs[:] = sorted(d for d in dirs if d != "templates")
             for name in sorted(files):
                 rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
                 if name.endswith(SOURCE_SUFFIXES) or name == "CMakeLists.txt" or name.endswith(".cmake"):

@@ -28,6 +28,7 @@ CLEAN = {
     "workloads/gemm-bench/main.cpp": '#include "workloads/common/errors.h"\n#include <cstdio>\n',
     "tests/common/temp_dir.h": "#pragma once\n",
     "tests/jinja/value_test.cpp": '#include "tool/cli/main.cpp"\n#include "tests/common/temp_dir.h"\n',
+    "tool/steps/init/templates/cmake-cuda/src/main.cpp": '#include "src/saxpy.h"\n',
     "bench/render/render_bench.cpp": '#include "tests/common/temp_dir.h"\n#include "tool/submit/submit.h"\n',
 }
 
