@@ -2,8 +2,6 @@
 // flags, and the action that finds the project and runs the command.
 #pragma once
 
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 #include <string>
@@ -12,10 +10,10 @@
 #include "tool/cli/command.h"
 #include "tool/cli/latest_run.h"
 #include "tool/cli/output_flags.h"
+#include "tool/cli/process_console.h"
 #include "tool/cli/project_flags.h"
 #include "tool/cli/request_log.h"
 #include "tool/cli/verbosity_flags.h"
-#include "tool/submit/interrupt.h"
 #include "tool/submit/run_commands.h"
 
 namespace gkebuild::cli {
@@ -59,11 +57,7 @@ inline void set_run_action(CLI::App* command, Action& action, std::shared_ptr<Ru
       if (takes_run && options.run.empty())
         options.run = latest_run_name(options.project_dir, name, flags->output.quiet, std::cerr);
       if (!flags->kubeconfig.empty()) options.kubeconfig.kubeconfig = flags->kubeconfig;
-      options.out = &std::cout;
-      options.err = &std::cerr;
-      options.terminal = ::isatty(STDERR_FILENO) != 0;
-      options.terminal_rows = submit::terminal_rows();
-      options.interrupted = &submit::install_interrupt_handler();
+      options.console = process_console();
       return exit_code(run(options));
     };
   });

@@ -1,121 +1,28 @@
 // `gkebuild submit EXPERIMENT`: image, push, render, apply and follow (tool/submit).
-#include <unistd.h>
-
-#include <iostream>
 #include <memory>
 
 #include "base/exit_codes.h"
-#include "base/source_error.h"
 #include "tool/cli/command.h"
-#include "tool/cli/name_value.h"
-#include "tool/cli/project_flags.h"
-#include "tool/cli/registry_flags.h"
+#include "tool/cli/process_console.h"
 #include "tool/cli/request_log.h"
-#include "tool/cli/verbosity_flags.h"
-#include "tool/submit/interrupt.h"
+#include "tool/cli/submit_flags.h"
 #include "tool/submit/submit.h"
 
 namespace gkebuild::cli {
 namespace {
 
-struct SubmitFlags {
-  submit::SubmitOptions options;
-  ProjectFlags project;
-  RegistryFlags registry;
-  std::string kubeconfig;
-  std::vector<std::string> sweeps;
-  std::vector<std::string> sets;
-  std::vector<std::string> images;
-  bool verbose = false;
-};
-
-// --sweep NAME=V1,V2: the values are a comma-separated list.
-std::vector<submit::SweepOverride> sweep_overrides(const std::vector<std::string>& texts) {
-  std::vector<submit::SweepOverride> sweeps;
-  const auto pairs = parse_name_values("--sweep", texts, "NAME=VALUE,VALUE…, e.g. --sweep n=4096,8192");
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto& [name, list] = pairs[i];
-    submit::SweepOverride sweep{name, {}};
-    for (std::size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1) {
-      comma = list.find(',', start);
-      sweep.values.push_back(list.substr(start, comma == std::string::npos ? comma : comma - start));
-      if (sweep.values.back().empty()) throw SourceError({"--sweep " + texts[i]}, "an empty value in the list");
-    }
-    sweeps.push_back(std::move(sweep));
-  }
-  return sweeps;
-}
-
-int run(SubmitFlags& flags) {
-  auto& options = flags.options;
-  options.project_file = project_file(flags.project);
-  options.sweeps = sweep_overrides(flags.sweeps);
-  options.sets = parse_name_values("--set", flags.sets, "key=value (keys may be dotted: a.b=1)", EmptyValue::kAllowed);
-  options.images = parse_name_value_map("--image", flags.images, "NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:…");
-  options.insecure_registries = flags.registry.insecure;
-  options.ca_file = flags.registry.ca_file;
-  if (!flags.kubeconfig.empty()) options.kubeconfig.kubeconfig = flags.kubeconfig;
-  options.out = &std::cout;
-  options.err = &std::cerr;
-  options.terminal = ::isatty(STDERR_FILENO) != 0;
-  options.terminal_rows = submit::terminal_rows();
-  options.interrupted = &submit::install_interrupt_handler();
+int run(const SubmitFlags& flags) {
+  submit::SubmitOptions options = submit_options(flags);
+  options.console = process_console();
   if (flags.verbose) log_cluster_requests();
   return exit_code(submit::run_submit(options));
 }
 
 void setup(CLI::App& app, Action& action) {
   auto flags = std::make_shared<SubmitFlags>();
-  auto& options = flags->options;
   auto* command = app.add_subcommand("submit", "Build, push, render and apply an experiment's Jobs, then follow "
                                                "them to their results (or run them here with --local)");
-  command->add_option("experiment", options.experiment, "the experiment of gkebuild.yaml")->required();
-  add_project_flags(*command, flags->project);
-  command->add_option("--accelerator", options.accelerators, "accelerator labels replacing the experiment's list")
-      ->delimiter(',');
-  command->add_option("--sweep", flags->sweeps, "NAME=V1,V2: replace (or add) a sweep axis (repeatable)");
-  command->add_option("--set", flags->sets, "set a template value: key.path=value (repeatable)");
-  command->add_option("--values", options.values_files, "a YAML or JSON values file (repeatable, merged in order)");
-  command->add_option("--secret-env", options.secret_env,
-                      "NAME[,NAME]: pass these variables of this environment to the Jobs through the run's "
-                      "Secret, never a file (repeatable; adds to the experiment's secretEnv)");
-  command->add_option("--image", flags->images, "NAME=REPO@sha256:…: run this pushed image instead of building");
-  command->add_option("--workloads-build", options.workloads_build,
-                      "where prebuilt workload binaries are (default: gkebuild builds the CMake target of the "
-                      "project's CMakeLists.txt or `source:`, else looks in the project's and this folder's build/)");
-  command->add_flag("--no-build", options.no_build, "use the digests of the last push (.gkebuild/images.json)");
-  command->add_flag("--dry-run", options.dry_run, "print the YAML that would be applied; check it with dryRun=All");
-  command->add_flag("--no-check", options.no_check,
-                    "do not check first that the cluster can schedule the Jobs (see gkebuild cluster check)");
-  command->add_flag("--detach", options.detach, "return once the Jobs are created");
-  add_quiet_flag(*command, options.quiet);
-  add_verbose_flag(*command, flags->verbose);  // the Kubernetes API requests  // no plan summary: --dry-run -q prints only the YAML
-  command->add_flag("--local", options.local, "run the Jobs on this machine under runc");
-  command->add_option("--network", options.network,
-                      "with --local: private (a network namespace per container, loopback only) or host")
-      ->check(CLI::IsMember({"private", "host"}))
-      ->capture_default_str();
-  command->add_option("--queue", options.queue,
-                      "a Kueue LocalQueue: Jobs are created suspended and Kueue admits them by quota "
-                      "(default: the experiment's queue:)");
-  command->add_option("--parallelism", options.parallelism,
-                      "run the sweep as one Indexed Job per accelerator, at most N points at once "
-                      "(default: the experiment's parallelism:)")
-      ->check(CLI::Range(1, 100000));
-  command->add_option("--max-in-flight", options.max_in_flight,
-                      "unfinished Jobs at once while following (not with a Kueue queue)")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  command->add_option("--logs", options.logs,
-                      "which pods' logs to read: failed (results come from the pods' termination messages; "
-                      "logs of the first pods to run, of failed pods and of pods whose results did not fit) "
-                      "or all")
-      ->check(CLI::IsMember({"failed", "all"}))
-      ->capture_default_str();
-  command->add_option("--kubeconfig", flags->kubeconfig,
-                      "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
-  command->add_option("--context", options.kubeconfig.context, "kubeconfig context (default: the project's)");
-  add_registry_connection_flags(*command, flags->registry);
+  add_submit_flags(*command, *flags);
   command->callback([&action, flags] { action = [flags] { return run(*flags); }; });
 }
 

@@ -1,7 +1,6 @@
 #include "tool/submit/dry_run.h"
 
 #include "tool/core/kube/api_error.h"
-#include "tool/core/kube/client.h"
 #include "tool/core/kube/objects.h"
 #include "tool/steps/render/contexts.h"
 #include "tool/steps/render/names.h"
@@ -15,21 +14,22 @@ namespace {
 // Sends the plan with dryRun=All; namespaced objects (the Jobs, a ConfigMap of sweep points,
 // storage) only when their namespace exists already, since the dry-run of the Namespace does
 // not create it.
-Outcome check_on_server(kube::Client& client, const RunPlan& plan, const nlohmann::json& secret, std::ostream& err) {
+Outcome check_on_server(kube::ClusterApi& cluster, const RunPlan& plan, const nlohmann::json& secret,
+                        std::ostream& err) {
   try {
     kube::ApplyOptions apply;
     apply.dry_run = true;
     const bool namespace_exists =
-        kube::get(client, kube::resource_type("v1", "Namespace"), "", plan.namespace_name).has_value();
+        cluster.get(kube::resource_type("v1", "Namespace"), "", plan.namespace_name).has_value();
     std::size_t held = 0;
     for (const auto& object : plan.support) {
       if (!namespace_exists && kube::resource_type_of(object.object).namespaced) {
         ++held;
         continue;
       }
-      kube::server_side_apply(client, object.object, apply);
+      cluster.apply(object.object, apply);
     }
-    if (!secret.is_null() && namespace_exists) kube::server_side_apply(client, secret, apply);
+    if (!secret.is_null() && namespace_exists) cluster.apply(secret, apply);
     if (!namespace_exists) {
       err << "dry run: the API server accepted the " << plan.support.size() - held << " other objects; namespace "
           << plan.namespace_name << " does not exist yet, so the " << plan.jobs.size() << " Jobs"
@@ -37,7 +37,7 @@ Outcome check_on_server(kube::Client& client, const RunPlan& plan, const nlohman
           << " were checked here only (a real submit creates the namespace first)\n";
       return Outcome::kSucceeded;
     }
-    for (const auto& job : plan.jobs) kube::create(client, job.manifest.object, true);
+    for (const auto& job : plan.jobs) cluster.create(job.manifest.object, true);
   } catch (const kube::ApiError& error) {
     err << "dry run: the API server refused: " << error.what() << "\n";
     return Outcome::kFailed;
@@ -49,15 +49,11 @@ Outcome check_on_server(kube::Client& client, const RunPlan& plan, const nlohman
 }  // namespace
 
 Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request,
-                const RunSecret& secret) {
-  std::ostream& err = *options.err;
-  ImageStepOptions images;
-  images.given = options.images;
-  images.no_build = options.no_build;
+                const RunSecret& secret, const kube::ConnectCluster& connect) {
+  std::ostream& err = *options.console.err;
+  std::ostream& out = *options.console.out;
+  ImageStepOptions images = image_step(options);
   images.dry_run = true;
-  images.note = [&err, &options](const std::string& line) {
-    if (!options.quiet) err << line << "\n";
-  };
   check_plan(project, request);
   request.run_id = render::generate_run_id();
   request.image_references = image_references(project, images_of(project, request.experiment), images);
@@ -66,8 +62,8 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
   if (has_kubeconfig(options.kubeconfig)) access = cluster_access(options.kubeconfig, project.cluster.context);
   if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
   err.flush();
-  *options.out << manifest_stream(plan);
-  options.out->flush();
+  out << manifest_stream(plan);
+  out.flush();
   nlohmann::json secret_object;
   if (!secret.empty()) {
     const std::string name = render::run_secret_name(project.name, plan.run_id);
@@ -80,9 +76,9 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
     if (!options.quiet) err << "dry run: no kubeconfig, so nothing was sent to a cluster\n";
     return Outcome::kSucceeded;
   }
-  kube::Client client(*access);
+  const auto cluster = connect(*access);
   try {
-    return check_on_server(client, plan, secret_object, err);
+    return check_on_server(*cluster, plan, secret_object, err);
   } catch (const std::runtime_error& error) {  // not reachable: the printed YAML is the answer
     err << "dry run: " << error.what() << "; nothing was sent\n";
     return Outcome::kSucceeded;

@@ -3,6 +3,7 @@
 // its admission webhooks check it too. Nothing is built, pushed, stored or recorded.
 #pragma once
 
+#include "tool/core/kube/cluster_api.h"
 #include "tool/core/project/project.h"
 #include "tool/submit/run_plan.h"
 #include "tool/submit/run_secret.h"
@@ -13,7 +14,8 @@ namespace gkebuild::submit {
 // Succeeded when the server accepted everything (or there is no cluster to ask), failed when it refused.
 // The run's Secret is not printed (its values are its whole content): a note on stderr names
 // it and its keys, and the server checks it with dryRun=All like the rest.
+// `connect` reaches the cluster (run_submit's).
 Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request,
-                const RunSecret& secret);
+                const RunSecret& secret, const kube::ConnectCluster& connect);
 
 }  // namespace gkebuild::submit

@@ -45,9 +45,9 @@ constexpr std::size_t kCreateBatch = 100;
 
 class Follower {
  public:
-  Follower(kube::Client& client, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
+  Follower(kube::ClusterApi& cluster, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
            FollowView& view)
-      : client_(client), jobs_(jobs), options_(std::move(options)), sink_(sink), view_(view) {
+      : cluster_(cluster), jobs_(jobs), options_(std::move(options)), sink_(sink), view_(view) {
     for (std::size_t i = 0; i < jobs_.size(); ++i) index_[jobs_[i].name] = i;
     for (const auto& job : options_.to_create) queued_.insert(job.name);
   }
@@ -100,7 +100,7 @@ class Follower {
     }
   }
 
-  // Starts a watch on the client's event loop; its failure ends the follow, unless `absorb`
+  // Starts a watch on the cluster's event loop; its failure ends the follow, unless `absorb`
   // (which runs first) takes it and answers nullptr.
   void watch(const kube::ResourceType& type, const kube::WatchOptions& options,
              std::function<void(const kube::WatchEvent&)> handle,
@@ -109,8 +109,8 @@ class Follower {
       std::lock_guard lock(mutex_);
       ++watches_running_;
     }
-    kube::start_watch(
-        client_, type, options_.namespace_name, options,
+    cluster_.start_watch(
+        type, options_.namespace_name, options,
         [this, handle = std::move(handle)](const kube::WatchEvent& event) {
           handle(event);
           return !stop_.load();
@@ -317,7 +317,7 @@ class Follower {
     const kube::PreparedCreate create = std::move(options_.to_create.front());
     options_.to_create.pop_front();
     std::string uid;
-    kube::send_create(client_, create, options_.created ? &uid : nullptr);
+    cluster_.send_create(create, options_.created ? &uid : nullptr);
     created.emplace_back(create.name, uid);
     std::lock_guard lock(mutex_);
     queued_.erase(create.name);
@@ -326,7 +326,7 @@ class Follower {
 
   // Queues the log of every pod whose log is to be read (once), takes the results of the others
   // from their termination messages, and keeps up to max_log_streams of them streaming on the
-  // client's event loop; the rest wait for a free slot, then are read whole (their pods have
+  // cluster's event loop; the rest wait for a free slot, then are read whole (their pods have
   // finished by then, or they stream on).
   void start_logs() {
     for (auto& job : jobs_)
@@ -380,8 +380,8 @@ class Follower {
     auto skip = std::make_shared<int>(pod_of(log.job, log.pod).log_lines);
     kube::LogOptions options;
     options.cancel = &stop_;
-    kube::start_follow_logs(
-        client_, options_.namespace_name, log.pod, options,
+    cluster_.start_follow_logs(
+        options_.namespace_name, log.pod, options,
         [this, log, skip](std::string_view text) {
           if ((*skip)-- > 0) return true;
           std::lock_guard lock(mutex_);
@@ -421,7 +421,7 @@ class Follower {
       const PodProgress& pod = pod_of(log.job, log.pod);
       if (((pod.phase == "Failed" || pod.phase == "Succeeded") && !pod.exit_code) || stop_ || attempt + 1 >= 50)
         return false;
-      client_.after(std::chrono::milliseconds(200), [this, log, attempt] {
+      cluster_.after(std::chrono::milliseconds(200), [this, log, attempt] {
         if (stop_) return log_ended(log, attempt, nullptr);
         std::lock_guard lock(mutex_);
         follow_log(log, attempt + 1);
@@ -487,7 +487,7 @@ class Follower {
     publish_cost_ = Clock::now() - last_publish_;
   }
 
-  kube::Client& client_;
+  kube::ClusterApi& cluster_;
   std::vector<JobProgress>& jobs_;
   FollowOptions options_;
   RunSink& sink_;
@@ -517,9 +517,9 @@ class Follower {
 
 }  // namespace
 
-FollowEnd follow_run(kube::Client& client, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
+FollowEnd follow_run(kube::ClusterApi& cluster, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
                      FollowView& view) {
-  return Follower(client, jobs, std::move(options), sink, view).run();
+  return Follower(cluster, jobs, std::move(options), sink, view).run();
 }
 
 }  // namespace gkebuild::submit

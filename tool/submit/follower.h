@@ -5,8 +5,9 @@
 // once: streamed while the pod runs, at most `max_log_streams` at once; a pod that waits
 // for a free stream has its log read whole once one is free), and reports every change to a
 // RunSink (the run record) and to the follow view. The watches and log streams run on the
-// Kubernetes client's event loop: one thread, and over HTTP/2 one connection, however many
-// pods are followed; the calling thread creates and publishes.
+// cluster's event loop (kube::ClusterApi; over HTTP, the Kubernetes client's: one thread, and
+// over HTTP/2 one connection, however many pods are followed); the calling thread creates and
+// publishes.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -17,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "tool/core/kube/client.h"
+#include "tool/core/kube/cluster_api.h"
 #include "tool/core/kube/objects.h"
 #include "tool/submit/follow_view.h"
 #include "tool/submit/job_progress.h"
@@ -48,6 +49,8 @@ enum class LogPolicy {
   Failed,
 };
 
+// The part of the submit options the follow takes: the CLI fills `follow` (--detach),
+// `max_in_flight` and `logs`; the submit adds its run's namespace, id, Jobs and queue.
 struct FollowOptions {
   std::string namespace_name;
   std::string run_id;
@@ -68,7 +71,7 @@ enum class FollowEnd { Finished, Interrupted, Detached };
 
 // `jobs`: every Job of the run in display order, as known so far (from the record, when
 // re-attaching; their pods' log_lines say what was already delivered).
-FollowEnd follow_run(kube::Client& client, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
+FollowEnd follow_run(kube::ClusterApi& cluster, std::vector<JobProgress>& jobs, FollowOptions options, RunSink& sink,
                      FollowView& view);
 
 }  // namespace gkebuild::submit

@@ -22,8 +22,7 @@ bool pinned(const std::string& reference) { return reference.find("@sha256:") !=
 std::string publish_one(const project::Project& project, const std::string& image, const ImageStepOptions& options,
                         ImageEnv* env) {
   registry::PushOptions push;
-  push.session.insecure_registries = options.insecure_registries;
-  push.session.ca_file = options.ca_file;
+  push.session = options.session;
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(project.dir / ".gkebuild" / "oci"));
   project_images::ProjectImageOptions build;
   build.images = {image};
@@ -41,8 +40,7 @@ std::string publish_one(const project::Project& project, const std::string& imag
 std::optional<std::vector<std::string>> pushed_image_env(const project::Project& project, const std::string& reference,
                                                          const ImageStepOptions& options) {
   registry::PullOptions pull;
-  pull.session.insecure_registries = options.insecure_registries;
-  pull.session.ca_file = options.ca_file;
+  pull.session = options.session;
   pull.fetch_layers = false;
   try {
     auto store = oci::Layout::open_or_create(project.dir / ".gkebuild" / "oci");

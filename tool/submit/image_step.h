@@ -11,19 +11,21 @@
 #include <string>
 #include <vector>
 
+#include "registry/transport/session.h"
 #include "tool/core/project/project.h"
 #include "tool/steps/workload_images/cuda_architectures.h"
 
 namespace gkebuild::submit {
 
+// The part of the submit options this step takes: the CLI fills `given`, `workloads_build`,
+// `no_build` and `session`; the submit adds the rest for its run.
 struct ImageStepOptions {
-  std::map<std::string, std::string> given;  // image name -> a pushed reference to run
+  std::map<std::string, std::string> given;  // image name -> a pushed reference to run (--image)
   std::string workloads_build;               // where compiled workload binaries are
   workload_images::SubmittedRun run;           // what the built image's device code is checked for
   bool no_build = false;                     // use the pins of earlier pushes
   bool dry_run = false;                      // build nothing; unpinned references are allowed
-  std::vector<std::string> insecure_registries;
-  std::string ca_file;
+  registry::SessionOptions session;          // how to reach registries (--insecure-registry, --ca-file)
   std::function<void(const std::string&)> note;  // what happened, for the user (stderr)
 };
 

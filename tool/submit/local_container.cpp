@@ -95,10 +95,10 @@ std::string expand_variables(const std::string& text, const std::vector<std::pai
 }
 
 LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
-                     std::filesystem::path work_dir, bool gpus, bool host_network,
+                     std::filesystem::path work_dir, bool gpus, LocalNetwork network,
                      const std::atomic<bool>* interrupted, const std::atomic<bool>* forced)
     : plan_(plan), layout_(std::move(layout)), image_(std::move(image_digest)), work_dir_(std::move(work_dir)),
-      gpus_(gpus), host_network_(host_network), interrupted_(interrupted), forced_(forced) {
+      gpus_(gpus), network_(network), interrupted_(interrupted), forced_(forced) {
   for (const auto& job : plan.jobs) jobs_.push_back(JobProgress{job.name});
 }
 
@@ -158,7 +158,7 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
   for (int completion = 0; completion < planned.completions && !stopped(interrupted_); ++completion) {
     local_runner::ContainerSpec spec = container_spec(container, completion);
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
-    spec.host_network = host_network_;
+    spec.host_network = network_ == LocalNetwork::Host;
     spec.stop = interrupted_;
     spec.force = forced_;
     spec.stop_grace = std::chrono::seconds(pod_spec.value("terminationGracePeriodSeconds", 10));

@@ -29,16 +29,21 @@ std::vector<std::pair<std::string, std::string>> container_env(const nlohmann::j
 // literal $, anything else is left as written.
 std::string expand_variables(const std::string& text, const std::vector<std::pair<std::string, std::string>>& env);
 
+// The network of a local run's containers (--network).
+enum class LocalNetwork {
+  Private,  // each container a network namespace of its own, loopback only
+  Host,     // the host's network, which a workload downloading its data needs
+};
+
 class LocalJobs {
  public:
-  // host_network: the containers share the host's network (--network host) instead of each
-  // having a namespace of its own. Each container gets its Job's CPU and memory limits.
+  // Each container gets its Job's CPU and memory limits and the network `network` says.
   // `interrupted` set (SIGINT, SIGTERM): the running container gets SIGTERM, then SIGKILL after
   // its Job's terminationGracePeriodSeconds (10 s when not set); `forced` set: SIGKILL at once.
   // Either way the container, its bundle and mount are removed and the Jobs not finished are
   // recorded stopped; a Job whose containers all exited 0 is succeeded, stopped or not.
   LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
-            std::filesystem::path work_dir, bool gpus, bool host_network, const std::atomic<bool>* interrupted,
+            std::filesystem::path work_dir, bool gpus, LocalNetwork network, const std::atomic<bool>* interrupted,
             const std::atomic<bool>* forced = nullptr);
   FollowEnd run(RunSink& sink, FollowView& view);
   // The values of the Jobs' secretKeyRef variables (kept by the caller for the whole run).
@@ -63,7 +68,7 @@ class LocalJobs {
   std::string image_;
   std::filesystem::path work_dir_;
   bool gpus_;
-  bool host_network_;
+  LocalNetwork network_;
   const std::atomic<bool>* interrupted_;
   const std::atomic<bool>* forced_;
   std::vector<JobProgress> jobs_;

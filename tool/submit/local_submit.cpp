@@ -34,33 +34,26 @@ struct LocalImage {
   std::string reference;  // the pushed image it was pulled from; empty for a local build
 };
 
-registry::SessionOptions session_of(const SubmitOptions& submit) {
-  registry::SessionOptions session;
-  session.insecure_registries = submit.insecure_registries;
-  session.ca_file = submit.ca_file;
-  return session;
-}
-
 // Builds the experiment's image into the project's layout.
 // A base image comes from its registry as for a cluster run (--insecure-registry, --ca-file).
 LocalImage build_image(const project::Project& project, const std::string& image, const fs::path& layout,
-                       const SubmitOptions& submit, const PlanRequest& request, std::ostream& err) {
+                       const ImageStepOptions& step, const PlanRequest& request, std::ostream& err) {
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
   project_images::ProjectImageOptions options;
   options.build.run = run_step::run_step(run_step::run_cache_beside(store->root()));
   options.images = {image};
-  options.workloads_build = submit.workloads_build;
+  options.workloads_build = step.workloads_build;
   options.run = workload_images::SubmittedRun{request.experiment, request.accelerators};
-  options.build.pull = publish::registry_pull(store, session_of(submit));
+  options.build.pull = publish::registry_pull(store, step.session);
   err << "image " << image << ": building into " << layout.string() << " (not pushed: a local run)\n";
   const auto built = project_images::build_project_images(project, options, store).front();
   return {built.manifest.digest.str(), built.result.image.config().config.env};
 }
 
-LocalImage pulled_image(const std::string& reference, const fs::path& layout, const SubmitOptions& submit) {
+LocalImage pulled_image(const std::string& reference, const fs::path& layout, const ImageStepOptions& step) {
   auto store = oci::Layout::open_or_create(layout);
   registry::PullOptions pull;
-  pull.session = session_of(submit);
+  pull.session = step.session;
   auto pulled = registry::pull_image(registry::parse_reference(reference), store, pull);
   return {pulled.descriptor.digest.str(), pulled.config.config.env, reference};
 }
@@ -69,28 +62,26 @@ LocalImage pulled_image(const std::string& reference, const fs::path& layout, co
 // the layout; --no-build the last local build (the layout's tag), else the last push's pin;
 // otherwise built now.
 LocalImage local_image(const project::Project& project, const std::string& image, const fs::path& layout,
-                       const SubmitOptions& submit, const PlanRequest& request, std::ostream& err) {
-  ImageStepOptions step;
-  step.given = submit.images;
+                       ImageStepOptions step, const PlanRequest& request, std::ostream& err) {
   step.note = [&err](const std::string& line) { err << line << "\n"; };
-  if (auto given = submit.images.find(image); given != submit.images.end()) {
+  if (step.given.count(image)) {
+    step.no_build = false;  // a given image needs no earlier push's pins
     const std::string reference = image_references(project, {image}, step).at(image);
     err << "image " << image << ": " << reference << " (given; not built)\n";
-    return pulled_image(reference, layout, submit);
+    return pulled_image(reference, layout, step);
   }
-  if (submit.no_build) {
+  if (step.no_build) {
     auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
     const std::string tag = render::default_image_reference(project, *project.find_image(image));
     if (auto built = store->resolve(tag)) {
       err << "image " << image << ": the last local build, " << built->digest.str() << " (--no-build)\n";
       return {built->digest.str(), image::load_image(store, *built).config().config.env};
     }
-    step.no_build = true;
     const std::string reference = image_references(project, {image}, step).at(image);
     err << "image " << image << ": the last push, " << reference << " (--no-build)\n";
-    return pulled_image(reference, layout, submit);
+    return pulled_image(reference, layout, step);
   }
-  return build_image(project, image, layout, submit, request, err);
+  return build_image(project, image, layout, step, request, err);
 }
 
 // Without a GPU the Jobs run on CPU paths: no accelerator, no GPUs, the local machine.
@@ -120,7 +111,8 @@ void refuse_secret_refs(const project::Project& project, const std::string& expe
 
 Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request,
                        const RunSecret& secret) {
-  std::ostream& err = *options.err;
+  const Console& console = options.console;
+  std::ostream& err = *console.err;
   refuse_secret_refs(project, request.experiment);
   request.indexed_sweeps = false;  // Jobs run here one after another; no ConfigMap of points is mounted
   check_plan(project, request);
@@ -131,13 +123,15 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   const RunPlan checked = plan_run(project, request);
   check_local_pod_templates(checked, err);
   if (options.dry_run) {
-    *options.out << manifest_stream(checked);
+    *console.out << manifest_stream(checked);
     err << "dry run: a local run would build image " << image << " into " << layout.string()
         << " and run each Job's container here with runc"
-        << (options.network == "host" ? ", on the host's network" : ", each in its own network namespace") << "\n";
+        << (options.network == LocalNetwork::Host ? ", on the host's network"
+                                                  : ", each in its own network namespace")
+        << "\n";
     return Outcome::kSucceeded;
   }
-  const LocalImage built = local_image(project, image, layout, options, request, err);
+  const LocalImage built = local_image(project, image, layout, options.images, request, err);
   request.image_env[image] = built.env;
   if (!built.reference.empty()) request.image_references[image] = built.reference;  // the record names it
   const bool gpu = local_runner::find_host_gpu().present();
@@ -154,11 +148,11 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)")
       << ", recorded in " << run_dir.string() << "\n";
-  FollowView view(err, *options.out, options.terminal, options.terminal_rows);
+  FollowView view(err, *console.out, console.terminal, console.terminal_rows);
   // From here a second signal kills the containers at once instead of leaving them behind.
   let_second_interrupt_force();
-  LocalJobs jobs(plan, layout, built.digest, project.dir / ".gkebuild" / "local", gpu, options.network == "host",
-                 options.interrupted, &forced_interrupt());
+  LocalJobs jobs(plan, layout, built.digest, project.dir / ".gkebuild" / "local", gpu, options.network,
+                 console.interrupted, &forced_interrupt());
   jobs.use_secret(secret);
   mask_view(view, secret);
   MaskingSink sink(record, secret);

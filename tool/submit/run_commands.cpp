@@ -15,8 +15,8 @@
 #include "base/printable.h"
 #include "base/text_table.h"
 #include "tool/core/kube/api_error.h"
-#include "tool/core/kube/client.h"
 #include "tool/core/kube/events.h"
+#include "tool/core/kube/http_cluster_api.h"
 #include "tool/core/kube/objects.h"
 #include "tool/core/runrecord/run_store.h"
 #include "tool/submit/cluster.h"
@@ -66,17 +66,19 @@ std::string counts(const runrecord::RunRecord& record) {
   return text;
 }
 
-kube::Client client_for(const RunCommandOptions& options, const runrecord::RunRecord& record) {
-  return kube::Client(cluster_access(options.kubeconfig, record.context));
+// The cluster of the context the run's record names.
+std::shared_ptr<kube::ClusterApi> cluster_for(const RunCommandOptions& options, const runrecord::RunRecord& record,
+                                              const kube::ConnectCluster& connect) {
+  return connect(cluster_access(options.kubeconfig, record.context));
 }
 
 // Jobs that Kueue holds back: their Workloads say why (an inadmissible queue), one list
 // of the namespace's Workloads for all of them; asked only when some Job is queued.
-void explain_queued(kube::Client& client, const std::string& namespace_name, std::vector<JobProgress>& jobs) {
+void explain_queued(kube::ClusterApi& cluster, const std::string& namespace_name, std::vector<JobProgress>& jobs) {
   if (std::none_of(jobs.begin(), jobs.end(), [](const JobProgress& job) { return !job.queued.empty(); })) return;
   json workloads;
   try {
-    workloads = kube::list(client, kube::resource_type("kueue.x-k8s.io/v1beta1", "Workload"), namespace_name);
+    workloads = cluster.list(kube::resource_type("kueue.x-k8s.io/v1beta1", "Workload"), namespace_name, {});
   } catch (const kube::ApiError& error) {
     if (error.status() != 404) throw;
     for (auto& job : jobs)
@@ -92,12 +94,12 @@ void explain_queued(kube::Client& client, const std::string& namespace_name, std
 }
 
 // The Jobs and pods of an unfinished cluster run as the cluster has them now, into the record.
-void refresh(const RunCommandOptions& options, LoadedRun& run) {
-  kube::Client client = client_for(options, run.record);
+void refresh(const RunCommandOptions& options, LoadedRun& run, const kube::ConnectCluster& connect) {
+  const auto cluster = cluster_for(options, run.record, connect);
   kube::ListOptions selectors;
   selectors.label_selector = run_selector(cluster_run_id(run.record.run));
-  const json jobs = kube::list(client, kube::resource_type("batch/v1", "Job"), run.record.namespace_name, selectors);
-  const json pods = kube::list(client, kube::resource_type("v1", "Pod"), run.record.namespace_name, selectors);
+  const json jobs = cluster->list(kube::resource_type("batch/v1", "Job"), run.record.namespace_name, selectors);
+  const json pods = cluster->list(kube::resource_type("v1", "Pod"), run.record.namespace_name, selectors);
   auto progress = progress_from_record(run.dir, run.record);
   for (auto& job : progress) {
     if (job.state == JobState::Pending) job.reason.clear();  // said again from what the cluster shows now
@@ -106,11 +108,13 @@ void refresh(const RunCommandOptions& options, LoadedRun& run) {
     // Why a pod waits is in the scheduler's and the autoscaler's events.
     for (auto& [name, pod] : job.pods)
       if (pod.phase == "Pending" && !pod.scheduled)
-        update_from_events(pod, kube::events_for(client, run.record.namespace_name, "Pod", name));
+        update_from_events(pod, kube::events_in(cluster->list(kube::resource_type("v1", "Event"),
+                                                              run.record.namespace_name,
+                                                              kube::events_selector("Pod", name))));
     for (const auto& object : jobs.value("items", json::array()))
       if (object["metadata"].value("name", "") == job.name) update_from_job(job, object);
   }
-  explain_queued(client, run.record.namespace_name, progress);
+  explain_queued(*cluster, run.record.namespace_name, progress);
   update_record(run.record, progress);
   runrecord::save_run(run.dir, run.record);
 }
@@ -174,17 +178,18 @@ void print_recorded_logs(const LoadedRun& run, std::ostream& out) {
   out.flush();
 }
 
-Outcome follow_again(const RunCommandOptions& options, LoadedRun& run) {
-  kube::Client client = client_for(options, run.record);
+Outcome follow_again(const RunCommandOptions& options, LoadedRun& run, const kube::ConnectCluster& connect) {
+  const auto cluster = cluster_for(options, run.record, connect);
   auto jobs = progress_from_record(run.dir, run.record);
   RecordWriter record(run.dir, run.record);
   FollowOptions follow;
   follow.namespace_name = run.record.namespace_name;
   follow.run_id = cluster_run_id(run.record.run);
-  follow.interrupted = options.interrupted;
-  FollowView view(*options.err, *options.out, options.terminal, options.terminal_rows);
-  const FollowEnd end = follow_run(client, jobs, std::move(follow), record, view);
-  return finish_follow(end, record.record(), *options.err);
+  const Console& console = options.console;
+  follow.interrupted = console.interrupted;
+  FollowView view(*console.err, *console.out, console.terminal, console.terminal_rows);
+  const FollowEnd end = follow_run(*cluster, jobs, std::move(follow), record, view);
+  return finish_follow(end, record.record(), *console.err);
 }
 
 }  // namespace
@@ -236,57 +241,63 @@ Outcome list_runs_command(const RunCommandOptions& options) {
     list.push_back(std::move(row.object));
   }
   if (options.json)
-    *options.out << list.dump(2) << "\n";
+    *options.console.out << list.dump(2) << "\n";
   else if (rows.size() > 1)  // no runs: nothing, as kubectl get prints no header for no objects
-    print_table(std::move(rows), *options.out);
+    print_table(std::move(rows), *options.console.out);
   return Outcome::kSucceeded;
 }
 
-Outcome status_command(const RunCommandOptions& options) {
+Outcome status_command(const RunCommandOptions& options) { return status_command(options, kube::connect_over_http); }
+
+Outcome status_command(const RunCommandOptions& options, const kube::ConnectCluster& connect) {
   auto run = load(options);
-  if (options.refresh && on_cluster(run.record) && !run.record.finished) refresh(options, run);
+  if (options.refresh && on_cluster(run.record) && !run.record.finished) refresh(options, run, connect);
   if (options.json)
-    *options.out << runrecord::to_json(run.record).dump(2) << "\n";
+    *options.console.out << runrecord::to_json(run.record).dump(2) << "\n";
   else
-    print_status(run.record, *options.out);
+    print_status(run.record, *options.console.out);
   return any_failed(run.record) ? Outcome::kFailed : Outcome::kSucceeded;
 }
 
-Outcome logs_command(const RunCommandOptions& options) {
+Outcome logs_command(const RunCommandOptions& options) { return logs_command(options, kube::connect_over_http); }
+
+Outcome logs_command(const RunCommandOptions& options, const kube::ConnectCluster& connect) {
   auto run = load(options);
-  print_recorded_logs(run, *options.out);
+  print_recorded_logs(run, *options.console.out);
   if (!options.follow || run.record.finished) return Outcome::kSucceeded;
   if (!on_cluster(run.record)) {
-    *options.err << "run " << run.record.run << " ran locally and did not finish; there is nothing to follow\n";
+    *options.console.err << "run " << run.record.run << " ran locally and did not finish; there is nothing to follow\n";
     return Outcome::kFailed;
   }
-  return follow_again(options, run);
+  return follow_again(options, run, connect);
 }
 
-Outcome delete_command(const RunCommandOptions& options) {
+Outcome delete_command(const RunCommandOptions& options) { return delete_command(options, kube::connect_over_http); }
+
+Outcome delete_command(const RunCommandOptions& options, const kube::ConnectCluster& connect) {
   auto run = load(options);
   if (!on_cluster(run.record)) {
-    stop_local_run(run.dir, run.record, *options.out);
+    stop_local_run(run.dir, run.record, *options.console.out);
     return Outcome::kSucceeded;
   }
-  kube::Client client = client_for(options, run.record);
+  const auto cluster = cluster_for(options, run.record, connect);
   kube::ListOptions selectors;
   selectors.label_selector = run_selector(cluster_run_id(run.record.run));
   const auto& type = kube::resource_type("batch/v1", "Job");
-  const json jobs = kube::list(client, type, run.record.namespace_name, selectors);
+  const json jobs = cluster->list(type, run.record.namespace_name, selectors);
   int deleted = 0;
   for (const auto& job : jobs.value("items", json::array()))
-    deleted += kube::remove(client, type, run.record.namespace_name, job["metadata"].value("name", ""),
-                            kube::Propagation::Background);
+    deleted += cluster->remove(type, run.record.namespace_name, job["metadata"].value("name", ""),
+                               kube::Propagation::Background);
   // An Indexed sweep's ConfigMap of points, a multi-node Job's headless Service and the run's
   // Secret (secretEnv) carry the run's label too; nothing else uses them, and the Job's TTL does
   // not take them. The Secret would go with its last owning Job anyway, but not before the
   // garbage collector came round, and not at all if no Job was ever created.
   for (const char* kind : {"ConfigMap", "Service", "Secret"}) {
     const auto& type = kube::resource_type("v1", kind);
-    for (const auto& item : kube::list(client, type, run.record.namespace_name, selectors).value("items", json::array()))
-      kube::remove(client, type, run.record.namespace_name, item["metadata"].value("name", ""),
-                   kube::Propagation::Background);
+    for (const auto& item : cluster->list(type, run.record.namespace_name, selectors).value("items", json::array()))
+      cluster->remove(type, run.record.namespace_name, item["metadata"].value("name", ""),
+                      kube::Propagation::Background);
   }
   for (auto& job : run.record.jobs)
     if (job.state == runrecord::JobState::pending || job.state == runrecord::JobState::running) {
@@ -295,7 +306,8 @@ Outcome delete_command(const RunCommandOptions& options) {
     }
   if (!run.record.finished) run.record.finished = runrecord::Clock::now();
   runrecord::save_run(run.dir, run.record);
-  *options.out << "deleted " << deleted << " Jobs of run " << run.record.run << " (their pods go with them)\n";
+  *options.console.out << "deleted " << deleted << " Jobs of run " << run.record.run
+                       << " (their pods go with them)\n";
   return Outcome::kSucceeded;
 }
 

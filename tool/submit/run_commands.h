@@ -3,13 +3,13 @@
 // also talk to the run's cluster (the context and namespace its record names).
 #pragma once
 
-#include <atomic>
 #include <filesystem>
-#include <ostream>
 #include <string>
 
 #include "base/error.h"
+#include "tool/core/kube/cluster_api.h"
 #include "tool/core/kube/kubeconfig.h"
+#include "tool/submit/console.h"
 
 namespace gkebuild::submit {
 
@@ -20,11 +20,7 @@ struct RunCommandOptions {
   bool json = false;     // status -o json: run.json as it is now
   bool follow = false;   // logs -f
   bool refresh = true;   // status: ask the cluster for an unfinished run
-  std::ostream* out = nullptr;
-  std::ostream* err = nullptr;
-  bool terminal = false;
-  int terminal_rows = 24;
-  const std::atomic<bool>* interrupted = nullptr;
+  Console console;
 };
 
 Outcome list_runs_command(const RunCommandOptions& options);
@@ -35,5 +31,11 @@ Outcome logs_command(const RunCommandOptions& options);
 // A cluster run's Jobs are deleted; a local run's runner, if it still goes, is stopped (with
 // its containers) and what it left is removed (local_runner.h).
 Outcome delete_command(const RunCommandOptions& options);
+
+// The same, with the run's cluster reached through `connect` (the forms above connect over
+// HTTP; unit tests give an in-memory cluster).
+Outcome status_command(const RunCommandOptions& options, const kube::ConnectCluster& connect);
+Outcome logs_command(const RunCommandOptions& options, const kube::ConnectCluster& connect);
+Outcome delete_command(const RunCommandOptions& options, const kube::ConnectCluster& connect);
 
 }  // namespace gkebuild::submit

@@ -39,6 +39,9 @@ struct SweepOverride {
   std::vector<std::string> values;
 };
 
+// What is planned: as a part of the submit options, the CLI fills the experiment and its flags
+// (--accelerator, --queue, --parallelism, --sweep, --set, --values); the submit adds the run's
+// id and image references.
 struct PlanRequest {
   std::string experiment;
   std::vector<std::string> accelerators;  // empty: the experiment's own

@@ -116,7 +116,7 @@ void SecretOwners::add(const std::vector<std::pair<std::string, std::string>>& c
                       {"metadata", {{"name", name_}, {"namespace", namespace_}, {"ownerReferences", owners_}}}};
   kube::ApplyOptions options;
   options.field_manager = std::string(kube::kFieldManager) + "-owners";
-  kube::server_side_apply(*client_, patch, options);
+  cluster_->apply(patch, options);
 }
 
 }  // namespace gkebuild::submit

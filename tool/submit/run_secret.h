@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "tool/core/kube/client.h"
+#include "tool/core/kube/cluster_api.h"
 #include "tool/core/project/project.h"
 #include "tool/submit/follow_view.h"
 #include "tool/submit/follower.h"
@@ -78,12 +78,12 @@ inline void mask_view(FollowView& view, const RunSecret& secret) {
 // the whole list, so a restarted submit or a second manager cannot leave a Job out.
 class SecretOwners {
  public:
-  SecretOwners(kube::Client& client, std::string namespace_name, std::string name)
-      : client_(&client), namespace_(std::move(namespace_name)), name_(std::move(name)) {}
+  SecretOwners(kube::ClusterApi& cluster, std::string namespace_name, std::string name)
+      : cluster_(&cluster), namespace_(std::move(namespace_name)), name_(std::move(name)) {}
   void add(const std::vector<std::pair<std::string, std::string>>& created_jobs);  // name, uid
 
  private:
-  kube::Client* client_;
+  kube::ClusterApi* cluster_;
   std::string namespace_;
   std::string name_;
   nlohmann::json owners_ = nlohmann::json::array();

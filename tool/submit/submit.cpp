@@ -1,7 +1,6 @@
 #include "tool/submit/submit.h"
 
 #include <fcntl.h>
-#include <malloc.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,8 +10,9 @@
 #include <system_error>
 
 #include "base/atomic_file.h"
+#include "base/free_memory.h"
 #include "tool/core/kube/api_error.h"
-#include "tool/core/kube/client.h"
+#include "tool/core/kube/http_cluster_api.h"
 #include "tool/core/kube/objects.h"
 #include "tool/core/project/project.h"
 #include "tool/core/runrecord/run_store.h"
@@ -66,49 +66,46 @@ std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
 
 // Takes the Jobs' objects out of `plan` (a 10,000-Job sweep's objects take 100 MB and more),
 // leaving their requests, serialised, for the follow.
-Outcome follow_to_the_end(const SubmitOptions& options, kube::Client& client, RunPlan& plan,
+Outcome follow_to_the_end(const SubmitOptions& options, kube::ClusterApi& cluster, RunPlan& plan,
                       std::vector<JobProgress>& jobs, RecordWriter& record, const RunSecret& secret,
                       SecretOwners* owners) {
-  FollowOptions follow;
+  const Console& console = options.console;
+  FollowOptions follow = options.follow;  // --detach, --max-in-flight, --logs
   follow.namespace_name = plan.namespace_name;
   follow.run_id = plan.run_id;
   for (auto& job : plan.jobs) {
-    follow.to_create.push_back(kube::prepare_create(client, job.manifest.object));
+    follow.to_create.push_back(kube::prepare_create(cluster.namespace_name(), job.manifest.object));
     job.manifest.object = nullptr;
   }
-#ifdef __GLIBC__
-  // The plans' objects are gone; give their pages back: the watches' threads allocate from
-  // arenas of their own and would not reuse them (tens of MB for a 10,000-Job sweep).
-  malloc_trim(0);
-#endif
+  // The plans' objects are gone: the watches' threads allocate from arenas of their own and
+  // would not reuse their pages (tens of MB for a 10,000-Job sweep).
+  release_free_memory();
   // With a Kueue queue the cluster decides what runs: every Job is created at once, suspended.
-  follow.max_in_flight = plan.queue.empty() ? options.max_in_flight : std::numeric_limits<int>::max();
-  follow.follow = !options.detach;
-  follow.logs = options.logs == "all" ? LogPolicy::All : LogPolicy::Failed;
+  if (!plan.queue.empty()) follow.max_in_flight = std::numeric_limits<int>::max();
   follow.queue = plan.queue;
   if (!plan.queue.empty())
-    *options.err << "Jobs wait in Kueue queue " << plan.queue << " (namespace " << plan.namespace_name
+    *console.err << "Jobs wait in Kueue queue " << plan.queue << " (namespace " << plan.namespace_name
                  << ") until it has quota for them\n";
-  else if (options.detach && plan.jobs.size() > static_cast<std::size_t>(options.max_in_flight))
-    *options.err << "a detached run creates all " << plan.jobs.size()
+  else if (!follow.follow && plan.jobs.size() > static_cast<std::size_t>(follow.max_in_flight))
+    *console.err << "a detached run creates all " << plan.jobs.size()
                  << " Jobs at once: the cap on unfinished Jobs needs gkebuild to follow the run\n";
-  follow.interrupted = options.interrupted;
+  follow.interrupted = console.interrupted;
   if (owners) follow.created = [owners](const auto& created) { owners->add(created); };
-  FollowView view(*options.err, *options.out, options.terminal, options.terminal_rows);
+  FollowView view(*console.err, *console.out, console.terminal, console.terminal_rows);
   mask_view(view, secret);
   MaskingSink sink(record, secret);
-  const FollowEnd end = follow_run(client, jobs, std::move(follow), sink, view);
-  return finish_follow(end, record.record(), *options.err);
+  const FollowEnd end = follow_run(cluster, jobs, std::move(follow), sink, view);
+  return finish_follow(end, record.record(), *console.err);
 }
 
 // The run's Secret, before any Job: a pod never starts without it. Its owners come as the Jobs
 // are created (SecretOwners); until the first is, only `gkebuild delete RUN` removes it.
-std::optional<SecretOwners> apply_run_secret(kube::Client& client, const project::Project& project,
+std::optional<SecretOwners> apply_run_secret(kube::ClusterApi& cluster, const project::Project& project,
                                              const RunPlan& plan, const RunSecret& secret) {
   if (secret.empty()) return std::nullopt;
   const std::string name = render::run_secret_name(project.name, plan.run_id);
-  kube::server_side_apply(client, secret.object(plan.namespace_name, name, project.name, plan.experiment, plan.run_id));
-  return std::optional<SecretOwners>(std::in_place, client, plan.namespace_name, name);
+  cluster.apply(secret.object(plan.namespace_name, name, project.name, plan.experiment, plan.run_id), {});
+  return std::optional<SecretOwners>(std::in_place, cluster, plan.namespace_name, name);
 }
 
 void record_secrets(runrecord::RunRecord& record, const project::Project& project, const RunPlan& plan,
@@ -120,18 +117,10 @@ void record_secrets(runrecord::RunRecord& record, const project::Project& projec
 }
 
 Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request,
-                          const RunSecret& secret) {
-  std::ostream& err = *options.err;
+                          const RunSecret& secret, const kube::ConnectCluster& connect) {
+  std::ostream& err = *options.console.err;
   const auto access = cluster_access(options.kubeconfig, project.cluster.context);
-  ImageStepOptions images;
-  images.given = options.images;
-  images.no_build = options.no_build;
-  images.workloads_build = options.workloads_build;
-  images.insecure_registries = options.insecure_registries;
-  images.ca_file = options.ca_file;
-  images.note = [&err, &options](const std::string& line) {
-    if (!options.quiet) err << line << "\n";
-  };
+  ImageStepOptions images = image_step(options);
   const std::size_t job_count = check_plan(project, request);
   if (!secret.empty() && job_count > kMostSecretOwners)
     throw Error(ErrorKind::kBadInput, "a run with secretEnv has at most " + std::to_string(kMostSecretOwners) +
@@ -142,7 +131,7 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   images.run = {request.experiment, request.accelerators};
   request.image_references =
       image_references(project, images_of(project, request.experiment), images, &request.image_env);
-  if (options.interrupted && options.interrupted->load()) {
+  if (options.console.interrupted && options.console.interrupted->load()) {
     err << "stopped with Ctrl-C before anything was applied\n";
     return Outcome::kInterrupted;
   }
@@ -160,12 +149,12 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs in namespace " << plan.namespace_name << " (context "
       << access.context << "), recorded in " << run_dir.string() << "\n";
-  kube::Client client(access);
+  const auto cluster = connect(access);
   auto jobs = pending_jobs(plan);
   std::optional<SecretOwners> owners;
   try {
-    for (const auto& object : plan.support) kube::server_side_apply(client, object.object);
-    owners = apply_run_secret(client, project, plan, secret);
+    for (const auto& object : plan.support) cluster->apply(object.object, {});
+    owners = apply_run_secret(*cluster, project, plan, secret);
   } catch (const std::exception& error) {
     // The record says why no Job started; the CLI prints it too.
     for (auto& job : jobs) {
@@ -175,30 +164,32 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
     record.jobs_changed(jobs);
     throw;
   }
-  return follow_to_the_end(options, client, plan, jobs, record, secret, owners ? &*owners : nullptr);
+  return follow_to_the_end(options, *cluster, plan, jobs, record, secret, owners ? &*owners : nullptr);
 }
 
 }  // namespace
 
-Outcome run_submit(const SubmitOptions& options) {
+ImageStepOptions image_step(const SubmitOptions& options) {
+  ImageStepOptions images = options.images;
+  images.note = [&options](const std::string& line) {
+    if (!options.quiet) *options.console.err << line << "\n";
+  };
+  return images;
+}
+
+Outcome run_submit(const SubmitOptions& options) { return run_submit(options, kube::connect_over_http); }
+
+Outcome run_submit(const SubmitOptions& options, const kube::ConnectCluster& connect) {
   auto project = project::load_project(options.project_file);
-  add_secret_env_flags(project, options.experiment, options.secret_env);
+  add_secret_env_flags(project, options.plan.experiment, options.secret_env);
   // Every secret value is read here, before anything is built, created or started.
-  const project::Experiment* experiment = project.find_experiment(options.experiment);
+  const project::Experiment* experiment = project.find_experiment(options.plan.experiment);
   const RunSecret secret = experiment ? RunSecret::read(*experiment) : RunSecret();
-  if (experiment && !options.no_build && !options.dry_run && !options.images.count(experiment->image))
+  if (experiment && !options.images.no_build && !options.dry_run && !options.images.given.count(experiment->image))
     project_images::check_image_secrets(project, {experiment->image});
-  PlanRequest request;
-  request.experiment = options.experiment;
-  request.accelerators = options.accelerators;
-  request.queue = options.queue;
-  request.parallelism = options.parallelism;
-  request.sweeps = options.sweeps;
-  request.sets = options.sets;
-  request.values_files = options.values_files;
-  if (options.local || project.cluster.local) return submit_locally(options, project, request, secret);
-  if (options.dry_run) return dry_run(options, project, request, secret);
-  return submit_to_cluster(options, project, request, secret);
+  if (options.local || project.cluster.local) return submit_locally(options, project, options.plan, secret);
+  if (options.dry_run) return dry_run(options, project, options.plan, secret, connect);
+  return submit_to_cluster(options, project, options.plan, secret, connect);
 }
 
 }  // namespace gkebuild::submit

@@ -1,5 +1,6 @@
 // Limits that keep hostile templates from exhausting the stack or the memory: past them a
-// template gets a clear error with its position instead of a crash (README, "Limits").
+// template gets a clear error with its position instead of a crash
+// (docs/jinja2-differences.md, "Limits").
 #pragma once
 
 #include <cstddef>

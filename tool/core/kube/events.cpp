@@ -25,15 +25,22 @@ void sort_by_time(std::vector<ObjectEvent>& events) {
                    [](const ObjectEvent& a, const ObjectEvent& b) { return a.last_seen < b.last_seen; });
 }
 
-std::vector<ObjectEvent> events_for(Client& client, const std::string& namespace_name, const std::string& kind,
-                                    const std::string& name) {
+ListOptions events_selector(const std::string& kind, const std::string& name) {
   ListOptions options;
   options.field_selector = "involvedObject.kind=" + kind + ",involvedObject.name=" + name;
-  const auto listed = list(client, resource_type("v1", "Event"), namespace_name, options);
+  return options;
+}
+
+std::vector<ObjectEvent> events_in(const nlohmann::json& listed) {
   std::vector<ObjectEvent> events;
   for (const auto& item : listed.value("items", nlohmann::json::array())) events.push_back(object_event(item));
   sort_by_time(events);
   return events;
+}
+
+std::vector<ObjectEvent> events_for(Client& client, const std::string& namespace_name, const std::string& kind,
+                                    const std::string& name) {
+  return events_in(list(client, resource_type("v1", "Event"), namespace_name, events_selector(kind, name)));
 }
 
 }  // namespace gkebuild::kube

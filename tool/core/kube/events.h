@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tool/core/kube/client.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::kube {
 
@@ -24,6 +25,11 @@ ObjectEvent object_event(const nlohmann::json& item);
 
 // Oldest first, by the times object_event chose (RFC 3339 UTC strings of one server sort as times).
 void sort_by_time(std::vector<ObjectEvent>& events);
+
+// The list options that select the events about `kind` `name`.
+ListOptions events_selector(const std::string& kind, const std::string& name);
+// The events of a List of core/v1 Events, oldest first.
+std::vector<ObjectEvent> events_in(const nlohmann::json& listed);
 
 // Events whose involvedObject is `kind` `name` in `namespace_name`, oldest first.
 std::vector<ObjectEvent> events_for(Client& client, const std::string& namespace_name, const std::string& kind,

@@ -26,10 +26,10 @@ std::string describe_object(const ResourceType& type, const std::string& namespa
   return text + (name.empty() ? "(generated name)" : name);
 }
 
-std::string namespace_for(const Client& client, const ResourceType& type, const json& object) {
+std::string namespace_for(const std::string& default_namespace, const ResourceType& type, const json& object) {
   if (!type.namespaced) return "";
   const std::string own = object.value("metadata", json::object()).value("namespace", "");
-  return own.empty() ? client.namespace_name() : own;
+  return own.empty() ? default_namespace : own;
 }
 
 std::string selector_query(const ListOptions& options, char first) {
@@ -48,7 +48,7 @@ std::string selector_query(const ListOptions& options, char first) {
 json server_side_apply(Client& client, const json& object, const ApplyOptions& options) {
   const ResourceType& type = resource_type_of(object);
   const std::string name = name_of(object);
-  const std::string ns = namespace_for(client, type, object);
+  const std::string ns = namespace_for(client.namespace_name(), type, object);
   const std::string action = "apply " + describe_object(type, ns, name);
   if (name.empty()) throw std::runtime_error(action + ": server-side apply needs metadata.name");
   json body = object;
@@ -66,7 +66,7 @@ json server_side_apply(Client& client, const json& object, const ApplyOptions& o
 
 json create(Client& client, const json& object, bool dry_run) {
   const ResourceType& type = resource_type_of(object);
-  const std::string ns = namespace_for(client, type, object);
+  const std::string ns = namespace_for(client.namespace_name(), type, object);
   HttpRequest request;
   request.method = "POST";
   request.url = collection_path(type, ns) + dry_run_suffix(dry_run, '?');
@@ -82,9 +82,9 @@ json create(Client& client, const json& object, bool dry_run) {
   return client.send_json(request, "create " + describe_object(type, ns, name_of(object)));
 }
 
-PreparedCreate prepare_create(const Client& client, const json& object) {
+PreparedCreate prepare_create(const std::string& default_namespace, const json& object) {
   const ResourceType& type = resource_type_of(object);
-  const std::string ns = namespace_for(client, type, object);
+  const std::string ns = namespace_for(default_namespace, type, object);
   json body = object;
   if (type.namespaced) body["metadata"]["namespace"] = ns;
   return {name_of(object), collection_path(type, ns), body.dump(), "create " + describe_object(type, ns, name_of(object))};

@@ -37,7 +37,8 @@ struct PreparedCreate {
   std::string body;    // the object as JSON, its namespace set
   std::string action;  // "create Job ns/name", for errors
 };
-PreparedCreate prepare_create(const Client& client, const nlohmann::json& object);
+// `default_namespace`: where the object goes if it names no namespace (the client's).
+PreparedCreate prepare_create(const std::string& default_namespace, const nlohmann::json& object);
 // POSTs it. The answer (the object as stored) is not read unless `uid` is given, which gets
 // the new object's metadata.uid (to name it as an owner); ApiError unless 2xx.
 void send_create(Client& client, const PreparedCreate& create, std::string* uid = nullptr);
@@ -69,8 +70,9 @@ bool remove(Client& client, const ResourceType& type, const std::string& namespa
 // "Job team/train-abc" for messages.
 std::string describe_object(const ResourceType& type, const std::string& namespace_name, const std::string& name);
 
-// The namespace an object goes to: its own, or the client's default (cluster-scoped: "").
-std::string namespace_for(const Client& client, const ResourceType& type, const nlohmann::json& object);
+// The namespace an object goes to: its own, or `default_namespace` (the client's; cluster-scoped: "").
+std::string namespace_for(const std::string& default_namespace, const ResourceType& type,
+                          const nlohmann::json& object);
 
 // "?labelSelector=…&fieldSelector=…" (or "") from list options, with `first` as the separator.
 std::string selector_query(const ListOptions& options, char first = '?');

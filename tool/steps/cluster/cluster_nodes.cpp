@@ -74,7 +74,8 @@ Node stand_in_node(const project::GpuPool& pool) {
   node.labels["cloud.google.com/gke-accelerator-count"] = std::to_string(pool.gpus_per_node);
   if (pool.spot) node.labels["cloud.google.com/gke-spot"] = "true";
   // The labels GKE gives flex-start (and queued) nodes and those of a specific reservation,
-  // which the Jobs select (gke-scarce-gpus-and-multinode.md 1.3, 3; see the README's assumptions).
+  // which the Jobs select (gke-scarce-gpus-and-multinode.md 1.3, 3; see docs/clusters.md,
+  // "What gkebuild assumes").
   if (project::is_flex(pool.provisioning)) node.labels["cloud.google.com/gke-flex-start"] = "true";
   if (!pool.reservation.empty()) {
     const auto slash = pool.reservation.rfind('/');

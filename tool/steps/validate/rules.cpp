@@ -10,7 +10,7 @@ const std::vector<RuleInfo>& all_rules() {
       {"yaml-limits", Severity::kError, "the document is too large, too deep or expands too far", "split the file or remove the alias/nesting"},
       {"duplicate-key", Severity::kError, "a mapping has the same key twice; kubectl keeps the last value and drops the others", "remove or rename one of the keys"},
       {"manifest", Severity::kError, "apiVersion or kind is missing or empty (a document with neither is skipped with info)", "add apiVersion and kind"},
-      {"project-file", Severity::kError, "a gkebuild project file (apiVersion: gkebuild/v1) that `gkebuild` would refuse: an unknown key, a wrong type or value", "fix the key or value named in the message (see the README's project file reference)"},
+      {"project-file", Severity::kError, "a gkebuild project file (apiVersion: gkebuild/v1) that `gkebuild` would refuse: an unknown key, a wrong type or value", "fix the key or value named in the message (see docs/project-file.md)"},
       {"rejected-kind", Severity::kError, "a kind the run was told to refuse (--reject, kubeconform's -reject)", "remove the object, or drop the kind from --reject"},
       {"schema", Severity::kError, "the object does not match the Kubernetes JSON schema", "fix the field named in the message"},
       {"unknown-kind", Severity::kInfo, "no schema for this kind: a custom resource is skipped (error with --strict-kinds), a built-in group's kind is an error (info with --ignore-missing-schemas)", "fix the kind or apiVersion, or pass --schema-location for CRD schemas"},

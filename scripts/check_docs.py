@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Checks that the front page stays a front page and that the docs' relative links lead somewhere.
+
+  scripts/check_docs.py [ROOT]      (ROOT: the repository; default: this script's parent's parent)
+
+- README.md has at most 250 lines and no line longer than 400 characters.
+- Every relative Markdown link in README.md, docs/*.md, bench/README.md and CHANGELOG.md names a
+  file or folder that exists, and its #anchor, where it has one, is a heading of that Markdown file
+  as GitHub names it (lower case, punctuation dropped, spaces to '-', repeats numbered -1, -2 …).
+  A link into a file that is not Markdown may carry only a line anchor (#L12, #L12-L20).
+
+Links and headings inside fenced code blocks and inline code do not count. Each problem is printed as
+FILE:LINE: message; the exit status is 1 when there is one, else 0.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+README_MAX_LINES = 250
+README_MAX_LINE_LENGTH = 400
+
+FENCE = re.compile(r"^\s*(```|~~~)")
+HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+INLINE_CODE_SPAN = re.compile(r"(`+)(?:(?!\n\s*\n).)+?\1", re.DOTALL)
+# [text](target) or [text](target "title"); the text may run over line breaks and hold one level of
+# brackets; inline code is blanked before links are looked for.
+LINK = re.compile(r"\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"", re.IGNORECASE)
+LINE_ANCHOR = re.compile(r"^L\d+(-L\d+)?$")
+
+
+def prose_lines(text):
+    """(line number, line) for every line outside fenced code blocks."""
+    fence = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = FENCE.match(line)
+        if match:
+            if fence is None:
+                fence = match.group(1)
+            elif match.group(1) == fence:
+                fence = None
+            continue
+        if fence is None:
+            yield number, line
+
+
+def github_slug(heading):
+    """The anchor GitHub gives a heading's text (before numbering repeats)."""
+    text = INLINE_CODE.sub(lambda m: m.group(2), heading)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links and images keep their text
+    text = re.sub(r"<[^>]+>", "", text)  # inline HTML
+    text = text.strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors_of(path, cache={}):
+    """The anchors a Markdown file offers: its headings' slugs and explicit <a name|id>."""
+    if path not in cache:
+        seen = {}
+        anchors = set()
+        for _, line in prose_lines(path.read_text(encoding="utf-8")):
+            anchors.update(HTML_ANCHOR.findall(line))
+            match = HEADING.match(line)
+            if not match:
+                continue
+            slug = github_slug(match.group(2))
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            anchors.add(slug if count == 0 else f"{slug}-{count}")
+        cache[path] = anchors
+    return cache[path]
+
+
+def prose_text(path):
+    """The file's text with fenced code blocks and inline code blanked, line numbers kept."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    kept = dict(prose_lines("\n".join(lines)))
+    text = "\n".join(kept.get(number, "") for number in range(1, len(lines) + 1))
+    # Inline code may run over a line break (not over a blank line); keep only its line breaks.
+    return INLINE_CODE_SPAN.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
+def check_links(root, path):
+    problems = []
+    shown = path.relative_to(root)
+    text = prose_text(path)
+    for match in LINK.finditer(text):
+        target = match.group(1)
+        number = text.count("\n", 0, match.start()) + 1
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
+            continue  # https:, mailto: … : not ours to check
+        file_part, _, anchor = target.partition("#")
+        destination = (path.parent / file_part).resolve() if file_part else path
+        where = f"{shown}:{number}"
+        if not destination.exists():
+            problems.append(f"{where}: link to '{target}': {file_part} does not exist")
+            continue
+        if not anchor:
+            continue
+        if destination.is_dir():
+            problems.append(f"{where}: link to '{target}': a folder has no anchors")
+        elif destination.suffix.lower() == ".md":
+            if anchor not in anchors_of(destination):
+                problems.append(f"{where}: link to '{target}': {destination.name} has no heading "
+                                f"with the anchor #{anchor}")
+        elif not LINE_ANCHOR.match(anchor):
+            problems.append(f"{where}: link to '{target}': only line anchors (#L12) lead into "
+                            f"{destination.name}")
+    return problems
+
+
+def check_front_page(root):
+    readme = root / "README.md"
+    if not readme.exists():
+        return ["README.md: missing"]
+    lines = readme.read_text(encoding="utf-8").splitlines()
+    problems = []
+    if len(lines) > README_MAX_LINES:
+        problems.append(f"README.md: {len(lines)} lines; the front page may have at most "
+                        f"{README_MAX_LINES} (move the detail to docs/)")
+    for number, line in enumerate(lines, start=1):
+        if len(line) > README_MAX_LINE_LENGTH:
+            problems.append(f"README.md:{number}: {len(line)} characters; a line may have at most "
+                            f"{README_MAX_LINE_LENGTH}")
+    return problems
+
+
+def documents(root):
+    paths = [root / "README.md", root / "bench" / "README.md", root / "CHANGELOG.md"]
+    paths += sorted((root / "docs").glob("*.md"))
+    return [path for path in paths if path.exists()]
+
+
+def main(argv):
+    root = Path(argv[1] if len(argv) > 1 else Path(__file__).resolve().parent.parent).resolve()
+    problems = check_front_page(root)
+    for required in ("docs", "bench/README.md", "CHANGELOG.md"):
+        if not (root / required).exists():
+            problems.append(f"{required}: missing")
+    for path in documents(root):
+        problems += check_links(root, path)
+    for problem in problems:
+        print(problem)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

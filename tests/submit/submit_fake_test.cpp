@@ -1,0 +1,272 @@
+// gkebuild submit and the run commands (status, logs -f, delete) in process, against the
+// in-memory cluster (fake_cluster.h): what is applied and created, in which order, what a
+// refusal leaves in the record, the dry run's server check, and what the follow-up commands
+// ask of the cluster and change. The binary's own runs over HTTP are submit_cluster_test's and
+// run_commands_test's, against the Python test server.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <set>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "base/base64.h"
+#include "fake_cluster.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/runrecord/run_store.h"
+#include "tool/submit/cluster.h"
+#include "tool/submit/run_commands.h"
+#include "tool/submit/run_plan.h"
+#include "tool/submit/submit.h"
+
+namespace gkebuild::testing {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+// Pinned, on a registry that cannot be found (.test is never a real domain): the image's config
+// is not read, and a note says so.
+constexpr const char* kPinned =
+    "registry.test/info@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+constexpr const char* kNamespace = "gpu-info";  // examples/gpu-info's
+constexpr const char* kResultLine =
+    R"({"schema":"gkebuild.workload.v1","workload":"test","metric":"throughput","value":1.5,"unit":"TFLOP/s"})";
+
+// Every created Job runs one pod to success, printing a line and a result line.
+Script succeeds(FakeCluster& cluster) {
+  return [&cluster](const json& job) -> std::vector<Change> {
+    const json pod = pod_of(job, "x1", "Pending");
+    cluster.set_log(pod["metadata"]["name"], {"hello", kResultLine});
+    return {{running(pod, "n1")}, {terminated(pod, 0)}, {finished(job, true)}};
+  };
+}
+
+class SubmitOnFake : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::filesystem::copy_file(std::filesystem::path(GKEBUILD_SOURCE_ROOT) / "examples" / "gpu-info" / "gkebuild.yaml",
+                               project.path() / "gkebuild.yaml");
+    // Read for the context and namespace only: the fake answers for its server.
+    std::ofstream(project.path() / "kubeconfig")
+        << "apiVersion: v1\nkind: Config\ncurrent-context: fake\n"
+           "clusters:\n- name: fake\n  cluster: {server: 'https://127.0.0.1:1'}\n"
+           "users:\n- name: u\n  user: {token: t}\n"
+           "contexts:\n- name: fake\n  context: {cluster: fake, user: u}\n";
+    options.project_file = project.path() / "gkebuild.yaml";
+    options.plan.experiment = "probe";
+    options.plan.accelerators = {"nvidia-l4", "nvidia-tesla-t4"};
+    options.images.given = {{"info", kPinned}};
+    options.no_check = true;  // the cluster check reads nodes over HTTP
+    options.kubeconfig.kubeconfig = project.path() / "kubeconfig";
+    options.console.out = &out;
+    options.console.err = &err;
+  }
+
+  Outcome submit() { return submit::run_submit(options, connect_to(cluster)); }
+
+  std::filesystem::path only_run() const {
+    const auto runs = runrecord::list_runs(project.path());
+    EXPECT_EQ(runs.size(), 1u);
+    return runs.empty() ? std::filesystem::path() : runs.front();
+  }
+
+  json run_json() const {
+    std::ifstream in(only_run() / "run.json");
+    return json::parse(in);
+  }
+
+  submit::RunCommandOptions run_command() {
+    submit::RunCommandOptions command;
+    command.project_dir = project.path();
+    command.run = only_run().filename().string();
+    command.kubeconfig = options.kubeconfig;
+    command.console.out = &out;
+    command.console.err = &err;
+    out.str("");
+    err.str("");
+    return command;
+  }
+
+  // Where the first call starting with `prefix` came, or -1.
+  long first_call(const std::string& prefix) const {
+    const auto calls = cluster->calls();
+    for (std::size_t i = 0; i < calls.size(); ++i)
+      if (calls[i].starts_with(prefix)) return static_cast<long>(i);
+    return -1;
+  }
+
+  TempDir project;
+  std::shared_ptr<FakeCluster> cluster = std::make_shared<FakeCluster>();
+  std::ostringstream out, err;
+  submit::SubmitOptions options;
+};
+
+TEST_F(SubmitOnFake, AppliesTheRunsObjectsThenCreatesAndFollowsItsJobs) {
+  cluster->script("", succeeds(*cluster));
+  options.follow.max_in_flight = 1;
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  EXPECT_NE(err.str().find("queued (at most 1 Jobs in flight)"), std::string::npos) << err.str();
+  EXPECT_GE(first_call("apply Namespace " + std::string(kNamespace)), 0);
+  EXPECT_LT(first_call("apply Namespace"), first_call("create Job"));
+  const auto jobs = cluster->objects("Job");
+  ASSERT_EQ(jobs.size(), 2u);
+  const std::string run_id = submit::cluster_run_id(only_run().filename().string());
+  for (const auto& job : jobs) {
+    EXPECT_EQ(job["metadata"]["namespace"], kNamespace);
+    EXPECT_EQ(job["metadata"]["labels"]["gkebuild.io/run"], run_id);
+    EXPECT_NE(job.dump().find(kPinned), std::string::npos) << "the Job runs the given image";
+  }
+  const json record = run_json();
+  EXPECT_EQ(record["context"], "fake");
+  EXPECT_FALSE(record["finished"].is_null());
+  for (const auto& job : record["jobs"]) EXPECT_EQ(job["state"], "succeeded") << job.dump();
+  std::ifstream results(only_run() / "results.jsonl");
+  int lines = 0;
+  for (std::string line; std::getline(results, line);) ++lines;
+  EXPECT_EQ(lines, 2);
+  EXPECT_NE(out.str().find("] hello"), std::string::npos) << out.str();
+  EXPECT_NE(err.str().find("2 of 2 Jobs succeeded"), std::string::npos) << err.str();
+}
+
+TEST_F(SubmitOnFake, TheRunsSecretComesBeforeItsJobsAndIsOwnedByThem) {
+  ::setenv("FAKE_RUN_TOKEN", "s3cret-value", 1);
+  options.secret_env = {"FAKE_RUN_TOKEN"};
+  cluster->script("", succeeds(*cluster));
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  ::unsetenv("FAKE_RUN_TOKEN");
+  const auto secrets = cluster->objects("Secret");
+  ASSERT_EQ(secrets.size(), 1u);
+  const json& secret = secrets.front();
+  EXPECT_EQ(secret["data"]["FAKE_RUN_TOKEN"], base64_encode("s3cret-value"));
+  EXPECT_LT(first_call("apply Secret"), first_call("create Job"));
+  std::set<std::pair<std::string, std::string>> owners, jobs;
+  for (const auto& owner : secret["metadata"]["ownerReferences"])
+    owners.emplace(owner["name"].get<std::string>(), owner["uid"].get<std::string>());
+  for (const auto& job : cluster->objects("Job"))
+    jobs.emplace(job["metadata"]["name"].get<std::string>(), job["metadata"]["uid"].get<std::string>());
+  EXPECT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(owners, jobs);
+}
+
+TEST_F(SubmitOnFake, RefusedApplyCreatesNoJobAndSaysWhyInTheRecord) {
+  cluster->refuse("apply Namespace", 403);
+  EXPECT_THROW(submit(), kube::ApiError);
+  EXPECT_EQ(cluster->count_calls("create"), 0);
+  const json record = run_json();
+  ASSERT_EQ(record["jobs"].size(), 2u);
+  for (const auto& job : record["jobs"]) {
+    EXPECT_EQ(job["state"], "failed");
+    EXPECT_TRUE(job["reason"].get<std::string>().starts_with("not created: apply Namespace gpu-info")) << job.dump();
+  }
+}
+
+TEST_F(SubmitOnFake, DryRunChecksWithTheServerAndStoresNothing) {
+  options.dry_run = true;
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  EXPECT_NE(err.str().find("namespace gpu-info does not exist yet"), std::string::npos) << err.str();
+  EXPECT_GE(first_call("apply Namespace gpu-info (dry run)"), 0);
+  EXPECT_EQ(cluster->count_calls("create"), 0);
+  EXPECT_TRUE(cluster->objects("Namespace").empty());
+
+  cluster->put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kNamespace}}}});
+  err.str("");
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  EXPECT_EQ(cluster->count_calls("create Job gpu-info/"), 2);
+  EXPECT_EQ(cluster->count_calls("create Job gpu-info/probe"), cluster->count_calls("create Job"));
+  for (const auto& call : cluster->calls())
+    if (call.starts_with("create") || call.starts_with("apply")) {
+      EXPECT_TRUE(call.ends_with("(dry run)")) << call;
+    }
+  EXPECT_TRUE(cluster->objects("Job").empty());
+  EXPECT_NE(err.str().find("the API server accepted all"), std::string::npos) << err.str();
+
+  cluster->refuse("create Job", 422);
+  err.str("");
+  EXPECT_EQ(submit(), Outcome::kFailed);
+  EXPECT_NE(err.str().find("dry run: the API server refused: create Job gpu-info/"), std::string::npos) << err.str();
+  EXPECT_FALSE(std::filesystem::exists(project.path() / ".gkebuild" / "runs"));
+}
+
+// The three Jobs: one done, one waiting for a node (its events say why: the only events
+// listed), one whose pod is on its node and starting.
+TEST_F(SubmitOnFake, StatusAsksTheClusterForAnUnfinishedRun) {
+  options.plan.accelerators = {"nvidia-l4", "nvidia-tesla-t4", "nvidia-a100-80gb"};
+  options.follow.follow = false;  // --detach
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  std::map<std::string, json> jobs;
+  for (const auto& job : cluster->objects("Job"))
+    for (const char* part : {"-l4-", "-t4-", "-a100-"})
+      if (job["metadata"]["name"].get<std::string>().find(part) != std::string::npos) jobs[part] = job;
+  ASSERT_EQ(jobs.size(), 3u);
+  cluster->put(terminated(running(pod_of(jobs["-l4-"], "x1", "Pending"), "n1"), 0));
+  cluster->put(finished(jobs["-l4-"], true));
+  const json pod = unschedulable(pod_of(jobs["-t4-"], "x1", "Pending"), "0/2 nodes are available");
+  cluster->put(pod);
+  cluster->put(pod_event(pod, "TriggeredScaleUp", "pod triggered scale-up: [{t4-pool 0->1}]", "2026-01-01T00:00:01Z"));
+  json starting = pod_of(jobs["-a100-"], "x1", "Pending");
+  starting["spec"]["nodeName"] = "a100-node";
+  starting["status"]["containerStatuses"] = {
+      {{"name", "main"}, {"state", {{"waiting", {{"reason", "ContainerCreating"}}}}}}};
+  cluster->put(starting);
+  cluster->put(pod_event(starting, "Pulling", "Pulling image", "2026-01-01T00:00:02Z"));
+
+  ASSERT_EQ(submit::status_command(run_command(), connect_to(cluster)), Outcome::kSucceeded);
+  EXPECT_NE(out.str().find("1/3 succeeded, 2 pending"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("pending: starting (ContainerCreating)"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("pending: waiting for a GPU node (scale-up: pod triggered scale-up: [{t4-pool 0->1}])"),
+            std::string::npos)
+      << out.str();
+  EXPECT_EQ(cluster->count_calls("list Event gpu-info"), 1) << "only the pod that waits to be scheduled";
+  const json record = run_json();
+  int succeeded = 0;
+  for (const auto& job : record["jobs"]) succeeded += job["state"] == "succeeded";
+  EXPECT_EQ(succeeded, 1) << "the record keeps what the cluster said";
+}
+
+TEST_F(SubmitOnFake, LogsFollowsAnUnfinishedRunToItsEnd) {
+  options.follow.follow = false;  // --detach
+  cluster->script("", succeeds(*cluster));
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  EXPECT_TRUE(run_json()["finished"].is_null());
+  auto command = run_command();
+  command.follow = true;
+  ASSERT_EQ(submit::logs_command(command, connect_to(cluster)), Outcome::kSucceeded) << err.str();
+  EXPECT_NE(out.str().find("] hello"), std::string::npos) << out.str();
+  const json record = run_json();
+  EXPECT_FALSE(record["finished"].is_null());
+  for (const auto& job : record["jobs"]) EXPECT_EQ(job["state"], "succeeded") << job.dump();
+}
+
+TEST_F(SubmitOnFake, DeleteRemovesTheRunsJobsAndObjectsOnly) {
+  ::setenv("FAKE_RUN_TOKEN", "s3cret-value", 1);
+  options.secret_env = {"FAKE_RUN_TOKEN"};
+  options.follow.follow = false;  // --detach
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  ::unsetenv("FAKE_RUN_TOKEN");
+  const json other = {{"apiVersion", "batch/v1"},
+                      {"kind", "Job"},
+                      {"metadata", {{"name", "someone-elses"}, {"namespace", kNamespace},
+                                    {"labels", {{"gkebuild.io/run", "another-run"}}}}}};
+  cluster->put(other);
+  ASSERT_EQ(cluster->objects("Job").size(), 3u);
+
+  ASSERT_EQ(submit::delete_command(run_command(), connect_to(cluster)), Outcome::kSucceeded);
+  EXPECT_NE(out.str().find("deleted 2 Jobs of run"), std::string::npos) << out.str();
+  const auto left = cluster->objects("Job");
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left.front()["metadata"]["name"], "someone-elses");
+  EXPECT_TRUE(cluster->objects("Secret").empty());
+  EXPECT_EQ(cluster->count_calls("delete Job"), 2);
+  const json record = run_json();
+  EXPECT_FALSE(record["finished"].is_null());
+  for (const auto& job : record["jobs"]) {
+    EXPECT_EQ(job["state"], "failed");
+    EXPECT_EQ(job["reason"], "Deleted");
+  }
+}
+
+}  // namespace
+}  // namespace gkebuild::testing

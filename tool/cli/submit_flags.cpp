@@ -1,0 +1,102 @@
+#include "tool/cli/submit_flags.h"
+
+#include "base/source_error.h"
+#include "tool/cli/choice_option.h"
+#include "tool/cli/name_value.h"
+#include "tool/cli/verbosity_flags.h"
+
+namespace gkebuild::cli {
+namespace {
+
+const Choices<submit::LogPolicy> kLogPolicies{{"failed", submit::LogPolicy::Failed}, {"all", submit::LogPolicy::All}};
+const Choices<submit::LocalNetwork> kLocalNetworks{{"private", submit::LocalNetwork::Private},
+                                                   {"host", submit::LocalNetwork::Host}};
+
+// --sweep NAME=V1,V2: the values are a comma-separated list.
+std::vector<submit::SweepOverride> sweep_overrides(const std::vector<std::string>& texts) {
+  std::vector<submit::SweepOverride> sweeps;
+  const auto pairs = parse_name_values("--sweep", texts, "NAME=VALUE,VALUE…, e.g. --sweep n=4096,8192");
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto& [name, list] = pairs[i];
+    submit::SweepOverride sweep{name, {}};
+    for (std::size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1) {
+      comma = list.find(',', start);
+      sweep.values.push_back(list.substr(start, comma == std::string::npos ? comma : comma - start));
+      if (sweep.values.back().empty()) throw SourceError({"--sweep " + texts[i]}, "an empty value in the list");
+    }
+    sweeps.push_back(std::move(sweep));
+  }
+  return sweeps;
+}
+
+// The experiment and what to plan: its accelerators, sweep, values and queue.
+void add_plan_flags(CLI::App& command, SubmitFlags& flags) {
+  submit::PlanRequest& plan = flags.options.plan;
+  command.add_option("experiment", plan.experiment, "the experiment of gkebuild.yaml")->required();
+  add_project_flags(command, flags.project);
+  command.add_option("--accelerator", plan.accelerators, "accelerator labels replacing the experiment's list")
+      ->delimiter(',');
+  command.add_option("--sweep", flags.sweeps, "NAME=V1,V2: replace (or add) a sweep axis (repeatable)");
+  command.add_option("--set", flags.sets, "set a template value: key.path=value (repeatable)");
+  command.add_option("--values", plan.values_files, "a YAML or JSON values file (repeatable, merged in order)");
+}
+
+}  // namespace
+
+// The flags are added in the order --help lists them.
+void add_submit_flags(CLI::App& command, SubmitFlags& flags) {
+  submit::SubmitOptions& options = flags.options;
+  add_plan_flags(command, flags);
+  command.add_option("--secret-env", options.secret_env,
+                     "NAME[,NAME]: pass these variables of this environment to the Jobs through the run's "
+                     "Secret, never a file (repeatable; adds to the experiment's secretEnv)");
+  command.add_option("--image", flags.images, "NAME=REPO@sha256:…: run this pushed image instead of building");
+  command.add_option("--workloads-build", options.images.workloads_build,
+                     "where prebuilt workload binaries are (default: gkebuild builds the CMake target of the "
+                     "project's CMakeLists.txt or `source:`, else looks in the project's and this folder's build/)");
+  command.add_flag("--no-build", options.images.no_build, "use the digests of the last push (.gkebuild/images.json)");
+  command.add_flag("--dry-run", options.dry_run, "print the YAML that would be applied; check it with dryRun=All");
+  command.add_flag("--no-check", options.no_check,
+                   "do not check first that the cluster can schedule the Jobs (see gkebuild cluster check)");
+  command.add_flag_callback("--detach", [&options] { options.follow.follow = false; },
+                            "return once the Jobs are created");
+  add_quiet_flag(command, options.quiet);  // no plan summary: --dry-run -q prints only the YAML
+  add_verbose_flag(command, flags.verbose);  // the Kubernetes API requests
+  command.add_flag("--local", options.local, "run the Jobs on this machine under runc");
+  add_choice_option(command, "--network", options.network, kLocalNetworks,
+                    "with --local: private (a network namespace per container, loopback only) or host");
+  command.add_option("--queue", options.plan.queue,
+                     "a Kueue LocalQueue: Jobs are created suspended and Kueue admits them by quota "
+                     "(default: the experiment's queue:)");
+  command.add_option("--parallelism", options.plan.parallelism,
+                     "run the sweep as one Indexed Job per accelerator, at most N points at once "
+                     "(default: the experiment's parallelism:)")
+      ->check(CLI::Range(1, 100000));
+  command.add_option("--max-in-flight", options.follow.max_in_flight,
+                     "unfinished Jobs at once while following (not with a Kueue queue)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  add_choice_option(command, "--logs", options.follow.logs, kLogPolicies,
+                    "which pods' logs to read: failed (results come from the pods' termination messages; "
+                    "logs of the first pods to run, of failed pods and of pods whose results did not fit) "
+                    "or all");
+  command.add_option("--kubeconfig", flags.kubeconfig,
+                     "this kubeconfig file only (default: KUBECONFIG, ~/.kube/config)");
+  command.add_option("--context", options.kubeconfig.context, "kubeconfig context (default: the project's)");
+  add_registry_connection_flags(command, flags.registry);
+}
+
+submit::SubmitOptions submit_options(const SubmitFlags& flags) {
+  submit::SubmitOptions options = flags.options;
+  options.project_file = project_file(flags.project);
+  options.plan.sweeps = sweep_overrides(flags.sweeps);
+  options.plan.sets =
+      parse_name_values("--set", flags.sets, "key=value (keys may be dotted: a.b=1)", EmptyValue::kAllowed);
+  options.images.given =
+      parse_name_value_map("--image", flags.images, "NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:…");
+  options.images.session = session_options(flags.registry);
+  if (!flags.kubeconfig.empty()) options.kubeconfig.kubeconfig = flags.kubeconfig;
+  return options;
+}
+
+}  // namespace gkebuild::cli

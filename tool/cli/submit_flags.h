@@ -1,0 +1,36 @@
+// The flags of `gkebuild submit`, bound straight into the parts of submit::SubmitOptions (the
+// plan, the image step, the follow) and, for --logs and --network, parsed into their enums.
+// What needs parsing first (the NAME=VALUE lists, the search for the project file, the
+// registry connection) stays text here until submit_options.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tool/cli/project_flags.h"
+#include "tool/cli/registry_flags.h"
+#include "tool/submit/submit.h"
+
+namespace gkebuild::cli {
+
+struct SubmitFlags {
+  submit::SubmitOptions options;
+  ProjectFlags project;
+  RegistryFlags registry;
+  std::string kubeconfig;
+  std::vector<std::string> sweeps;
+  std::vector<std::string> sets;
+  std::vector<std::string> images;
+  bool verbose = false;
+};
+
+// Adds the experiment argument and every flag of submit to `command`.
+void add_submit_flags(CLI::App& command, SubmitFlags& flags);
+
+// The options the parsed flags give, without the console (process_console.h). Throws
+// SourceError for a malformed --sweep, --set or --image.
+submit::SubmitOptions submit_options(const SubmitFlags& flags);
+
+}  // namespace gkebuild::cli
