@@ -1,4 +1,4 @@
-// JSON values files straight through their reader (render/values_json.h), which documents one
+// JSON values files straight through their reader (tool/steps/render/values_json.h), which documents one
 // error: SourceError. Every value read is walked back (jinja::to_json), so a slot built wrong
 // shows, and where nlohmann::json reads the document too, both must read the same.
 #include <cstdio>

@@ -31,7 +31,7 @@ struct RenderOptions {
   std::map<std::string, std::string> image_references;
   // Image name -> its config's Env ("NAME=value"), from the image built or pulled: each
   // container keeps the image's PATH and LD_LIBRARY_PATH with the driver's folders appended.
-  // Images not listed: what the shipped Dockerfile.j2 sets (see render/contexts.h).
+  // Images not listed: what the shipped Dockerfile.j2 sets (see tool/steps/render/contexts.h).
   std::map<std::string, std::vector<std::string>> image_env;
   // Address of the NFS server for the PersistentVolume (the Service ClusterIP once known);
   // empty = the Service's DNS name.
