@@ -1,5 +1,5 @@
 // The root of every error gkebuild's libraries throw. Each carries a kind, so the
-// CLI can choose an exit code from one table (tool/cli/exit_codes.h) without
+// CLI can choose an exit code from one table (base/exit_codes.h) without
 // knowing which library threw; libraries never choose exit codes themselves.
 #pragma once
 

@@ -10,10 +10,10 @@
 #include <cstdlib>
 #include <thread>
 
-#include "kube/objects.h"
-#include "kube/watch.h"
-#include "test_objects.h"
-#include "test_server.h"
+#include "tests/kube/test_objects.h"
+#include "tests/kube/test_server.h"
+#include "tool/core/kube/objects.h"
+#include "tool/core/kube/watch.h"
 
 namespace {
 

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "base/atomic_file.h"
-#include "jinja/environment.h"
-#include "project/project.h"
-#include "render/plan.h"
-#include "render/shipped_templates.h"
-#include "render/values.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/render/plan.h"
+#include "tool/steps/render/shipped_templates.h"
+#include "tool/steps/render/values.h"
 
 namespace {
 

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "test_server.h"
+#include "tests/kube/test_server.h"
 
 extern char** environ;
 

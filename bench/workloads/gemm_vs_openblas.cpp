@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "common/cpu_gemm.h"
-#include "common/random_values.h"
-#include "common/stats.h"
-#include "common/timing.h"
-#include "common/thread_count.h"
+#include "workloads/common/cpu_gemm.h"
+#include "workloads/common/random_values.h"
+#include "workloads/common/stats.h"
+#include "workloads/common/timing.h"
+#include "workloads/common/thread_count.h"
 
 using namespace gkebuild::workloads;
 

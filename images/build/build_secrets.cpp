@@ -1,4 +1,4 @@
-#include "build/build_secrets.h"
+#include "images/build/build_secrets.h"
 
 #include <cstdlib>
 #include <fstream>

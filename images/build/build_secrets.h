@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "build/builder.h"
+#include "images/build/builder.h"
 
 namespace gkebuild::build {
 

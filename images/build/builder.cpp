@@ -1,4 +1,4 @@
-#include "build/builder.h"
+#include "images/build/builder.h"
 
 #include <unistd.h>
 
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "base/atomic_file.h"
-#include "build/stage_builder.h"
-#include "dockerfile/dockerfile_error.h"
+#include "images/build/stage_builder.h"
+#include "images/dockerfile/dockerfile_error.h"
 
 namespace gkebuild::build {
 namespace fs = std::filesystem;

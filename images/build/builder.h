@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
-#include "image/image.h"
-#include "layer/compression.h"
-#include "layer/entry.h"
-#include "oci/layout.h"
+#include "images/image/image.h"
+#include "images/layer/compression.h"
+#include "images/layer/entry.h"
+#include "images/oci/layout.h"
 
 namespace gkebuild::build {
 
@@ -38,7 +38,7 @@ struct RunRequest {
     std::string id;
   };
   std::vector<CacheMount> cache_mounts;
-  // --mount=type=secret (build/build_secrets.h): `value` is set when the build has the secret;
+  // --mount=type=secret (images/build/build_secrets.h): `value` is set when the build has the secret;
   // a mount whose secret the build lacks (and is not required) is left out of the request.
   struct SecretMount {
     std::string id;

@@ -1,4 +1,4 @@
-#include "build/copy_sources.h"
+#include "images/build/copy_sources.h"
 
 #include <fcntl.h>
 #include <fnmatch.h>

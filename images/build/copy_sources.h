@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "base/error.h"
-#include "build/dockerignore.h"
-#include "layer/entry.h"
+#include "images/build/dockerignore.h"
+#include "images/layer/entry.h"
 
 namespace gkebuild::build {
 

@@ -1,4 +1,4 @@
-#include "build/dockerignore.h"
+#include "images/build/dockerignore.h"
 
 #include <algorithm>
 

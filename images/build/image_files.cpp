@@ -1,4 +1,4 @@
-#include "build/image_files.h"
+#include "images/build/image_files.h"
 
 #include <archive.h>
 #include <archive_entry.h>

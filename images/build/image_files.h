@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "image/image.h"
-#include "layer/entry.h"
+#include "images/image/image.h"
+#include "images/layer/entry.h"
 
 namespace gkebuild::build {
 

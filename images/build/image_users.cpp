@@ -1,4 +1,4 @@
-#include "build/image_users.h"
+#include "images/build/image_users.h"
 
 #include <sstream>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "build/layer_cache.h"
+#include "images/build/layer_cache.h"
 
 #include <nlohmann/json.hpp>
 

@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "layer/layer_writer.h"
-#include "oci/layout.h"
+#include "images/layer/layer_writer.h"
+#include "images/oci/layout.h"
 
 namespace gkebuild::build {
 

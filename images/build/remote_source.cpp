@@ -1,9 +1,9 @@
-#include "build/remote_source.h"
+#include "images/build/remote_source.h"
 
 #include "base/atomic_file.h"
 #include "base/http_client.h"
-#include "build/copy_sources.h"
-#include "oci/digest.h"
+#include "images/build/copy_sources.h"
+#include "images/oci/digest.h"
 
 namespace gkebuild::build {
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "build/run_command.h"
+#include "images/build/run_command.h"
 
 #include <cctype>
 #include <sstream>

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "build/builder.h"
-#include "dockerfile/dockerfile.h"
+#include "images/build/builder.h"
+#include "images/dockerfile/dockerfile.h"
 
 namespace gkebuild::build {
 

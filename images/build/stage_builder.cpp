@@ -1,4 +1,4 @@
-#include "build/stage_builder.h"
+#include "images/build/stage_builder.h"
 
 #include <unistd.h>
 
@@ -6,11 +6,11 @@
 #include "base/printable.h"
 #include "base/rfc3339.h"
 #include "base/secret_mask.h"
-#include "build/build_secrets.h"
-#include "build/image_users.h"
-#include "build/run_command.h"
-#include "dockerfile/dockerfile_error.h"
-#include "image/layout_source.h"
+#include "images/build/build_secrets.h"
+#include "images/build/image_users.h"
+#include "images/build/run_command.h"
+#include "images/dockerfile/dockerfile_error.h"
+#include "images/image/layout_source.h"
 
 namespace gkebuild::build {
 namespace fs = std::filesystem;

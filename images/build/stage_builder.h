@@ -16,15 +16,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "build/builder.h"
-#include "build/copy_sources.h"
-#include "build/dockerignore.h"
-#include "build/image_files.h"
-#include "build/layer_cache.h"
-#include "build/stage_plan.h"
-#include "dockerfile/dockerfile.h"
-#include "dockerfile/words.h"
-#include "layer/layer_writer.h"
+#include "images/build/builder.h"
+#include "images/build/copy_sources.h"
+#include "images/build/dockerignore.h"
+#include "images/build/image_files.h"
+#include "images/build/layer_cache.h"
+#include "images/build/stage_plan.h"
+#include "images/dockerfile/dockerfile.h"
+#include "images/dockerfile/words.h"
+#include "images/layer/layer_writer.h"
 
 namespace gkebuild::build {
 

@@ -1,8 +1,8 @@
-#include "build/stage_builder.h"
+#include "images/build/stage_builder.h"
 
 #include <algorithm>
 
-#include "build/run_command.h"
+#include "images/build/run_command.h"
 
 namespace gkebuild::build {
 

@@ -1,10 +1,10 @@
-#include "build/stage_plan.h"
+#include "images/build/stage_plan.h"
 
 #include <cctype>
 
 #include "base/printable.h"
-#include "dockerfile/dockerfile_error.h"
-#include "dockerfile/words.h"
+#include "images/dockerfile/dockerfile_error.h"
+#include "images/dockerfile/words.h"
 
 namespace gkebuild::build {
 using dockerfile::DockerfileError;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "dockerfile/dockerfile.h"
-#include "dockerfile/words.h"
+#include "images/dockerfile/dockerfile.h"
+#include "images/dockerfile/words.h"
 
 namespace gkebuild::build {
 

@@ -1,4 +1,4 @@
-#include "cuda/device_code.h"
+#include "images/cuda/device_code.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "cuda/fatbin.h"
-#include "elf/elf_file.h"
+#include "images/cuda/fatbin.h"
+#include "images/elf/elf_file.h"
 
 namespace gkebuild::cuda {
 namespace {

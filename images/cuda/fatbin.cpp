@@ -1,8 +1,8 @@
-#include "cuda/fatbin.h"
+#include "images/cuda/fatbin.h"
 
 #include <cstring>
 
-#include "elf/elf_file.h"
+#include "images/elf/elf_file.h"
 
 namespace gkebuild::cuda {
 namespace {

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/printable.h"
-#include "dockerfile/dockerfile.h"
-#include "dockerfile/dockerfile_error.h"
+#include "images/dockerfile/dockerfile.h"
+#include "images/dockerfile/dockerfile_error.h"
 
 namespace gkebuild::dockerfile {
 namespace {

@@ -1,4 +1,4 @@
-#include "dockerfile/words.h"
+#include "images/dockerfile/words.h"
 
 #include <cctype>
 #include <stdexcept>

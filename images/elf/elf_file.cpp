@@ -1,4 +1,4 @@
-#include "elf/elf_file.h"
+#include "images/elf/elf_file.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include "elf/ld_cache.h"
+#include "images/elf/ld_cache.h"
 
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "elf/resolver.h"
+#include "images/elf/resolver.h"
 
 #include <elf.h>
 
@@ -6,7 +6,7 @@
 #include <optional>
 #include <set>
 
-#include "elf/ld_cache.h"
+#include "images/elf/ld_cache.h"
 
 namespace gkebuild::elf {
 namespace fs = std::filesystem;

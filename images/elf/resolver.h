@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "elf/elf_file.h"
+#include "images/elf/elf_file.h"
 
 namespace gkebuild::elf {
 

@@ -1,4 +1,4 @@
-#include "elf/stage.h"
+#include "images/elf/stage.h"
 
 #include <set>
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "elf/resolver.h"
+#include "images/elf/resolver.h"
 
 namespace gkebuild::elf {
 

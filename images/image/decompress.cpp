@@ -1,4 +1,4 @@
-#include "image/decompress.h"
+#include "images/image/decompress.h"
 
 #include <zlib.h>
 #include <zstd.h>

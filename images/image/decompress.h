@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "layer/byte_sink.h"
+#include "images/layer/byte_sink.h"
 
 namespace gkebuild::image {
 

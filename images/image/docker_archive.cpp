@@ -1,4 +1,4 @@
-#include "image/docker_archive.h"
+#include "images/image/docker_archive.h"
 
 #include <algorithm>
 #include <memory>
@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.h"
-#include "image/decompress.h"
-#include "layer/layer_writer.h"
+#include "images/image/decompress.h"
+#include "images/layer/layer_writer.h"
 
 namespace gkebuild::image {
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "image/image.h"
+#include "images/image/image.h"
 
 namespace gkebuild::image {
 

@@ -1,6 +1,6 @@
-#include "image/image.h"
+#include "images/image/image.h"
 
-#include "oci/media_types.h"
+#include "images/oci/media_types.h"
 
 namespace gkebuild::image {
 namespace {

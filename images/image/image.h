@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "oci/layout.h"
-#include "oci/manifest.h"
+#include "images/oci/layout.h"
+#include "images/oci/manifest.h"
 
 namespace gkebuild::image {
 

@@ -1,4 +1,4 @@
-#include "image/layout_sink.h"
+#include "images/image/layout_sink.h"
 
 #include <fstream>
 #include <stdexcept>

@@ -3,7 +3,7 @@
 // points at an image with missing blobs.
 #pragma once
 
-#include "image/image.h"
+#include "images/image/image.h"
 
 namespace gkebuild::image {
 

@@ -1,8 +1,8 @@
-#include "image/layout_source.h"
+#include "images/image/layout_source.h"
 
 #include <stdexcept>
 
-#include "oci/media_types.h"
+#include "images/oci/media_types.h"
 
 namespace gkebuild::image {
 namespace {

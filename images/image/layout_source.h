@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "image/image.h"
+#include "images/image/image.h"
 
 namespace gkebuild::image {
 

@@ -1,4 +1,4 @@
-#include "layer/compression.h"
+#include "images/layer/compression.h"
 
 #include <algorithm>
 #include <stdexcept>

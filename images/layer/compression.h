@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "layer/byte_sink.h"
+#include "images/layer/byte_sink.h"
 
 namespace gkebuild::layer {
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "layer/compression.h"
+#include "images/layer/compression.h"
 
 namespace gkebuild::layer {
 namespace {

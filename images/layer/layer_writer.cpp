@@ -1,4 +1,4 @@
-#include "layer/layer_writer.h"
+#include "images/layer/layer_writer.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -6,8 +6,8 @@
 #include "base/confined_path.h"
 #include "base/printable.h"
 
-#include "layer/tar_writer.h"
-#include "oci/media_types.h"
+#include "images/layer/tar_writer.h"
+#include "images/oci/media_types.h"
 
 namespace gkebuild::layer {
 namespace {

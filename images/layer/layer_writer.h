@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "layer/compression.h"
-#include "layer/entry.h"
-#include "oci/layout.h"
+#include "images/layer/compression.h"
+#include "images/layer/entry.h"
+#include "images/oci/layout.h"
 
 namespace gkebuild::layer {
 

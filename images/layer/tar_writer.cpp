@@ -1,4 +1,4 @@
-#include "layer/tar_writer.h"
+#include "images/layer/tar_writer.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

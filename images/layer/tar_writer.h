@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "layer/byte_sink.h"
-#include "layer/entry.h"
+#include "images/layer/byte_sink.h"
+#include "images/layer/entry.h"
 
 namespace gkebuild::layer {
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "layer/compression.h"
+#include "images/layer/compression.h"
 
 namespace gkebuild::layer {
 namespace {

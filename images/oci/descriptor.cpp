@@ -1,4 +1,4 @@
-#include "oci/descriptor.h"
+#include "images/oci/descriptor.h"
 
 namespace gkebuild::oci {
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "oci/digest.h"
+#include "images/oci/digest.h"
 
 namespace gkebuild::oci {
 

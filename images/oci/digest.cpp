@@ -1,4 +1,4 @@
-#include "oci/digest.h"
+#include "images/oci/digest.h"
 
 #include <openssl/evp.h>
 

@@ -1,4 +1,4 @@
-#include "oci/file_lock.h"
+#include "images/oci/file_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,4 +1,4 @@
-#include "oci/layout.h"
+#include "images/oci/layout.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "oci/media_types.h"
+#include "images/oci/media_types.h"
 
 namespace gkebuild::oci {
 namespace fs = std::filesystem;

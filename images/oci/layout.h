@@ -13,9 +13,9 @@
 #include <string_view>
 
 #include "base/atomic_file.h"
-#include "oci/descriptor.h"
-#include "oci/file_lock.h"
-#include "oci/manifest.h"
+#include "images/oci/descriptor.h"
+#include "images/oci/file_lock.h"
+#include "images/oci/manifest.h"
 
 namespace gkebuild::oci {
 

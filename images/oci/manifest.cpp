@@ -1,9 +1,9 @@
-#include "oci/manifest.h"
+#include "images/oci/manifest.h"
 
 #include <ctime>
 #include <stdexcept>
 
-#include "oci/media_types.h"
+#include "images/oci/media_types.h"
 
 namespace gkebuild::oci {
 namespace {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "oci/descriptor.h"
+#include "images/oci/descriptor.h"
 
 namespace gkebuild::oci {
 

@@ -1,11 +1,11 @@
-#include "remote/blob_fetch.h"
+#include "registry/remote/blob_fetch.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "oci/media_types.h"
-#include "transport/errors.h"
-#include "transport/status.h"
+#include "images/oci/media_types.h"
+#include "registry/transport/errors.h"
+#include "registry/transport/status.h"
 
 namespace gkebuild::registry {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "oci/descriptor.h"
-#include "oci/layout.h"
-#include "transport/session.h"
+#include "images/oci/descriptor.h"
+#include "images/oci/layout.h"
+#include "registry/transport/session.h"
 
 namespace gkebuild::registry {
 

@@ -1,4 +1,4 @@
-#include "remote/blob_locations.h"
+#include "registry/remote/blob_locations.h"
 
 #include <nlohmann/json.hpp>
 

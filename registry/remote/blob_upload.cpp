@@ -1,10 +1,10 @@
-#include "remote/blob_upload.h"
+#include "registry/remote/blob_upload.h"
 
 #include <cstdio>
 #include <memory>
 
-#include "transport/errors.h"
-#include "transport/status.h"
+#include "registry/transport/errors.h"
+#include "registry/transport/status.h"
 
 namespace gkebuild::registry {
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "oci/descriptor.h"
-#include "transport/session.h"
+#include "images/oci/descriptor.h"
+#include "registry/transport/session.h"
 
 namespace gkebuild::registry {
 

@@ -1,9 +1,9 @@
-#include "remote/manifest_format.h"
+#include "registry/remote/manifest_format.h"
 
 #include <map>
 
-#include "oci/media_types.h"
-#include "transport/errors.h"
+#include "images/oci/media_types.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "oci/manifest.h"
+#include "images/oci/manifest.h"
 
 namespace gkebuild::registry {
 

@@ -1,4 +1,4 @@
-#include "remote/progress.h"
+#include "registry/remote/progress.h"
 
 #include <cstdio>
 

@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "remote/push.h"
+#include "registry/remote/push.h"
 
 namespace gkebuild::registry {
 

@@ -1,10 +1,10 @@
-#include "remote/pull.h"
+#include "registry/remote/pull.h"
 
 #include "base/parallel.h"
-#include "oci/media_types.h"
-#include "remote/blob_fetch.h"
-#include "remote/blob_locations.h"
-#include "transport/errors.h"
+#include "images/oci/media_types.h"
+#include "registry/remote/blob_fetch.h"
+#include "registry/remote/blob_locations.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
 namespace {

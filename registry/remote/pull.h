@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "oci/layout.h"
-#include "oci/manifest.h"
-#include "transport/reference.h"
-#include "transport/session.h"
+#include "images/oci/layout.h"
+#include "images/oci/manifest.h"
+#include "registry/transport/reference.h"
+#include "registry/transport/session.h"
 
 namespace gkebuild::registry {
 

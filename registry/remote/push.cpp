@@ -1,15 +1,15 @@
-#include "remote/push.h"
+#include "registry/remote/push.h"
 
 #include <map>
 #include <mutex>
 
 #include "base/parallel.h"
-#include "remote/blob_fetch.h"
-#include "remote/blob_locations.h"
-#include "remote/blob_upload.h"
-#include "remote/push_plan.h"
-#include "transport/errors.h"
-#include "transport/status.h"
+#include "registry/remote/blob_fetch.h"
+#include "registry/remote/blob_locations.h"
+#include "registry/remote/blob_upload.h"
+#include "registry/remote/push_plan.h"
+#include "registry/transport/errors.h"
+#include "registry/transport/status.h"
 
 namespace gkebuild::registry {
 namespace {

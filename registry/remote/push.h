@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "oci/layout.h"
-#include "remote/manifest_format.h"
-#include "transport/reference.h"
-#include "transport/session.h"
+#include "images/oci/layout.h"
+#include "registry/remote/manifest_format.h"
+#include "registry/transport/reference.h"
+#include "registry/transport/session.h"
 
 namespace gkebuild::registry {
 

@@ -1,9 +1,9 @@
-#include "remote/push_plan.h"
+#include "registry/remote/push_plan.h"
 
 #include <set>
 
-#include "oci/media_types.h"
-#include "transport/errors.h"
+#include "images/oci/media_types.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
 namespace {

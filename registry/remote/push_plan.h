@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "oci/layout.h"
-#include "remote/manifest_format.h"
+#include "images/oci/layout.h"
+#include "registry/remote/manifest_format.h"
 
 namespace gkebuild::registry {
 

@@ -1,10 +1,10 @@
-#include "transport/authenticator.h"
+#include "registry/transport/authenticator.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "base/base64.h"
-#include "transport/errors.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
 namespace {

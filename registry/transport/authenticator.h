@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "base/http_client.h"
-#include "transport/credentials.h"
-#include "transport/www_authenticate.h"
+#include "registry/transport/credentials.h"
+#include "registry/transport/www_authenticate.h"
 
 namespace gkebuild::registry {
 

@@ -1,9 +1,9 @@
-#include "transport/credential_helper.h"
+#include "registry/transport/credential_helper.h"
 
 #include <nlohmann/json.hpp>
 
 #include "base/child_process.h"
-#include "transport/errors.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
 namespace {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "transport/credentials.h"
+#include "registry/transport/credentials.h"
 
 namespace gkebuild::registry {
 

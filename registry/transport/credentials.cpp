@@ -1,12 +1,12 @@
-#include "transport/credentials.h"
+#include "registry/transport/credentials.h"
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.h"
 #include "base/base64.h"
-#include "transport/credential_helper.h"
-#include "transport/errors.h"
+#include "registry/transport/credential_helper.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
 namespace {

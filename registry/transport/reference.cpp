@@ -1,4 +1,4 @@
-#include "transport/reference.h"
+#include "registry/transport/reference.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -6,7 +6,7 @@
 #include <cctype>
 #include <regex>
 
-#include "transport/errors.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
 namespace {

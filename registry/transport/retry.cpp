@@ -1,11 +1,11 @@
-#include "transport/retry.h"
+#include "registry/transport/retry.h"
 
 #include <algorithm>
 #include <optional>
 #include <random>
 #include <thread>
 
-#include "transport/errors.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
 

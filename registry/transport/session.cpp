@@ -1,12 +1,12 @@
-#include "transport/session.h"
+#include "registry/transport/session.h"
 
 #include <algorithm>
 #include <mutex>
 
-#include "transport/authenticator.h"
-#include "transport/credentials.h"
-#include "transport/errors.h"
-#include "transport/reference.h"
+#include "registry/transport/authenticator.h"
+#include "registry/transport/credentials.h"
+#include "registry/transport/errors.h"
+#include "registry/transport/reference.h"
 
 namespace gkebuild::registry {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/http_client.h"
-#include "transport/retry.h"
+#include "registry/transport/retry.h"
 
 namespace gkebuild::registry {
 

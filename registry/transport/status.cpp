@@ -1,9 +1,9 @@
-#include "transport/status.h"
+#include "registry/transport/status.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "transport/errors.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
 namespace {

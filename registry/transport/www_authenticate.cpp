@@ -1,4 +1,4 @@
-#include "transport/www_authenticate.h"
+#include "registry/transport/www_authenticate.h"
 
 #include <cctype>
 

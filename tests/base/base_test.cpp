@@ -14,7 +14,7 @@
 #include "base/source_error.h"
 #include "base/suggest.h"
 #include "base/untrusted_text.h"
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild {
 namespace {

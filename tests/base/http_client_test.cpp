@@ -17,7 +17,7 @@
 #include <utility>
 
 #include "base/http_client.h"
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild {
 namespace {

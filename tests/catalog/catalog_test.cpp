@@ -4,7 +4,7 @@
 #include <regex>
 #include <set>
 
-#include "catalog/catalog.h"
+#include "tool/core/catalog/catalog.h"
 
 namespace gkebuild::catalog {
 namespace {

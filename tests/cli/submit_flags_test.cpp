@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/submit_flags.h"
+#include "tool/cli/submit_flags.h"
 
 namespace gkebuild::cli {
 namespace {

@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../kube/test_server.h"
 #include "cluster_projects.h"
-#include "common/run.h"
-#include "kube/client.h"
-#include "kube/objects.h"
+#include "tests/common/run.h"
+#include "tests/kube/test_server.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::testing {
 namespace {

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "cluster_projects.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {

@@ -1,9 +1,9 @@
-#include "common/leak_search.h"
+#include "tests/common/leak_search.h"
 
 #include <fstream>
 #include <iterator>
 
-#include "common/run.h"
+#include "tests/common/run.h"
 
 namespace gkebuild::testing {
 namespace fs = std::filesystem;

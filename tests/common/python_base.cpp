@@ -1,11 +1,11 @@
-#include "common/python_base.h"
+#include "tests/common/python_base.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "base/atomic_file.h"
-#include "common/run.h"
+#include "tests/common/run.h"
 
 namespace gkebuild::testing {
 namespace fs = std::filesystem;

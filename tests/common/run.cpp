@@ -1,11 +1,11 @@
-#include "common/run.h"
+#include "tests/common/run.h"
 
 #include <sys/wait.h>
 
 #include <cstdlib>
 
 #include "base/atomic_file.h"
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::testing {
 

@@ -1,4 +1,4 @@
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 #include <unistd.h>
 

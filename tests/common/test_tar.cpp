@@ -1,4 +1,4 @@
-#include "common/test_tar.h"
+#include "tests/common/test_tar.h"
 
 #include <archive.h>
 #include <archive_entry.h>

@@ -13,11 +13,11 @@
 #include <string>
 
 #include "base/atomic_file.h"
-#include "build/builder.h"
-#include "images/unpacked_tree.h"
+#include "images/build/builder.h"
+#include "tests/images/unpacked_tree.h"
 #include "fuzz_target.h"
-#include "image/layout_sink.h"
-#include "oci/media_types.h"
+#include "images/image/layout_sink.h"
+#include "images/oci/media_types.h"
 
 namespace {
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
 // The Dockerfile parser (instructions, flags, JSON forms, heredocs, line continuations).
-#include "dockerfile/dockerfile.h"
 #include "fuzz_target.h"
+#include "images/dockerfile/dockerfile.h"
 
 GKEBUILD_FUZZ_TARGET(gkebuild::dockerfile::parse(input, "Dockerfile"))

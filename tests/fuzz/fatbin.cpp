@@ -1,6 +1,6 @@
 // CUDA fat binaries (.nv_fatbin sections) as a staged binary or library carries them.
-#include "cuda/fatbin.h"
 #include "fuzz_target.h"
+#include "images/cuda/fatbin.h"
 
 GKEBUILD_FUZZ_TARGET({
   gkebuild::cuda::read_fatbin(

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "fuzz_target.h"
-#include "localrun/layer_apply.h"
-#include "oci/digest.h"
+#include "images/oci/digest.h"
+#include "tool/steps/local_runner/layer_apply.h"
 
 namespace {
 
@@ -33,5 +33,5 @@ GKEBUILD_FUZZ_TARGET({
   std::ofstream(blob, std::ios::binary | std::ios::trunc).write(input.data(), static_cast<std::streamsize>(input.size()));
   gkebuild::oci::Sha256 hasher;
   hasher.update(input);
-  gkebuild::localrun::apply_layer(blob, hasher.finish(), rootfs);
+  gkebuild::local_runner::apply_layer(blob, hasher.finish(), rootfs);
 })

@@ -1,6 +1,6 @@
 // OCI manifests, indexes and image configs as a registry or a layout on disk hands them over.
 #include "fuzz_target.h"
-#include "oci/manifest.h"
+#include "images/oci/manifest.h"
 
 GKEBUILD_FUZZ_TARGET({
   try {

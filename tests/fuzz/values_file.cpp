@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fuzz_target.h"
-#include "render/values.h"
+#include "tool/steps/render/values.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// JSON values files straight through their reader (render/values_json.h), which documents one
+// JSON values files straight through their reader (tool/steps/render/values_json.h), which documents one
 // error: SourceError. Every value read is walked back (jinja::to_json), so a slot built wrong
 // shows, and where nlohmann::json reads the document too, both must read the same.
 #include <cstdio>
@@ -9,8 +9,8 @@
 
 #include "base/source_error.h"
 #include "fuzz_target.h"
-#include "jinja/errors.h"
-#include "render/values_json.h"
+#include "tool/core/jinja/errors.h"
+#include "tool/steps/render/values_json.h"
 
 GKEBUILD_FUZZ_TARGET_EXPECTING(gkebuild::SourceError, {
   const gkebuild::jinja::Value value = gkebuild::render::parse_json_values(std::string(input), "fuzz.json");

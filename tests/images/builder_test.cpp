@@ -1,4 +1,4 @@
-#include "build/builder.h"
+#include "images/build/builder.h"
 
 #include <sys/stat.h>
 
@@ -7,16 +7,16 @@
 #include <gtest/gtest.h>
 
 #include "base/atomic_file.h"
-#include "build/image_files.h"
-#include "build/copy_sources.h"
-#include "dockerfile/dockerfile_error.h"
-#include "image/layout_sink.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "common/test_tar.h"
-#include "images/unpacked_tree.h"
-#include "images/tar_image.h"
-#include "layer/layer_writer.h"
+#include "images/build/image_files.h"
+#include "images/build/copy_sources.h"
+#include "images/dockerfile/dockerfile_error.h"
+#include "images/image/layout_sink.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
+#include "tests/common/test_tar.h"
+#include "tests/images/unpacked_tree.h"
+#include "tests/images/tar_image.h"
+#include "images/layer/layer_writer.h"
 
 namespace gkebuild::build {
 namespace {

@@ -17,11 +17,11 @@
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.h"
-#include "image/layout_source.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "common/test_tar.h"
-#include "images/tar_image.h"
+#include "images/image/layout_source.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
+#include "tests/common/test_tar.h"
+#include "tests/images/tar_image.h"
 #include "unpacked_tree.h"
 #include "tests/registry/harness.h"
 

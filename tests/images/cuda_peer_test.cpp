@@ -6,9 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "cuda/device_code.h"
+#include "images/cuda/device_code.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {

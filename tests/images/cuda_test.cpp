@@ -4,9 +4,9 @@
 
 #include <cstring>
 
-#include "cuda/device_code.h"
-#include "cuda/fatbin.h"
-#include "elf/elf_file.h"
+#include "images/cuda/device_code.h"
+#include "images/cuda/fatbin.h"
+#include "images/elf/elf_file.h"
 
 namespace gkebuild::cuda {
 namespace {

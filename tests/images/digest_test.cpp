@@ -1,8 +1,8 @@
-#include "oci/digest.h"
+#include "images/oci/digest.h"
 
 #include <gtest/gtest.h>
 
-#include "oci/descriptor.h"
+#include "images/oci/descriptor.h"
 
 namespace gkebuild::oci {
 namespace {

@@ -1,9 +1,9 @@
-#include "dockerfile/dockerfile.h"
+#include "images/dockerfile/dockerfile.h"
 
 #include <gtest/gtest.h>
 
-#include "dockerfile/dockerfile_error.h"
-#include "dockerfile/words.h"
+#include "images/dockerfile/dockerfile_error.h"
+#include "images/dockerfile/words.h"
 
 namespace gkebuild::dockerfile {
 namespace {

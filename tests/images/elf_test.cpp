@@ -1,4 +1,4 @@
-#include "elf/resolver.h"
+#include "images/elf/resolver.h"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <cstdlib>
 
 #include "base/atomic_file.h"
-#include "elf/stage.h"
-#include "common/temp_dir.h"
+#include "images/elf/stage.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::elf {
 namespace {

@@ -1,4 +1,4 @@
-#include "layer/layer_writer.h"
+#include "images/layer/layer_writer.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -7,7 +7,7 @@
 #include <map>
 
 #include "base/atomic_file.h"
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::layer {
 namespace {

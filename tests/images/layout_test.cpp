@@ -1,11 +1,11 @@
-#include "oci/layout.h"
+#include "images/oci/layout.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "oci/media_types.h"
-#include "common/temp_dir.h"
+#include "images/oci/media_types.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::oci {
 namespace {

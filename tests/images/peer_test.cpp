@@ -16,9 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.h"
-#include "image/layout_source.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "images/image/layout_source.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 #include "unpacked_tree.h"
 
 namespace gkebuild {

@@ -1,8 +1,8 @@
-#include "images/tar_image.h"
+#include "tests/images/tar_image.h"
 
 #include "base/atomic_file.h"
-#include "image/layout_sink.h"
-#include "oci/media_types.h"
+#include "images/image/layout_sink.h"
+#include "images/oci/media_types.h"
 
 namespace gkebuild::testing {
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "image/image.h"
+#include "images/image/image.h"
 
 namespace gkebuild::testing {
 

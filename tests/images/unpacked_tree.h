@@ -8,7 +8,7 @@
 #include <string>
 
 #include "base/atomic_file.h"
-#include "oci/digest.h"
+#include "images/oci/digest.h"
 
 namespace gkebuild::testing {
 

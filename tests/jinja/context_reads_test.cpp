@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "jinja/environment.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/jinja/environment.h"
 
 namespace gkebuild::jinja {
 namespace {

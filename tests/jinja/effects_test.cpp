@@ -1,16 +1,16 @@
 // Every filter, test, method and global declares in its table entry what calling it may change
-// (tool/jinja/effects.h), and the engine acts on that declaration. These walk every table.
+// (tool/core/jinja/effects.h), and the engine acts on that declaration. These walk every table.
 #include <gtest/gtest.h>
 
 #include <span>
 #include <string>
 
-#include "jinja/effects.h"
-#include "jinja/filters.h"
-#include "jinja/objects.h"
-#include "jinja/tests.h"
 #include "jinja_cases.h"
 #include "method_examples.h"
+#include "tool/core/jinja/effects.h"
+#include "tool/core/jinja/filters.h"
+#include "tool/core/jinja/objects.h"
+#include "tool/core/jinja/tests.h"
 
 namespace gkebuild::jinja {
 namespace {

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "base/source_error.h"
-#include "jinja/environment.h"
-#include "jinja/errors.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/core/jinja/errors.h"
 
 namespace gkebuild::jinja {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "jinja/environment.h"
+#include "tool/core/jinja/environment.h"
 
 namespace gkebuild::jinja::testing {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "jinja/environment.h"
-#include "jinja/errors.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/core/jinja/errors.h"
 
 namespace gkebuild::jinja {
 namespace {

@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "base/source_error.h"
-#include "common/temp_dir.h"
-#include "jinja/environment.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/jinja/environment.h"
 
 namespace gkebuild::jinja {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "base/source_error.h"
-#include "jinja/environment.h"
+#include "tool/core/jinja/environment.h"
 #include "yaml_values.h"
 
 namespace gkebuild::jinja {

@@ -1,9 +1,9 @@
 // toyaml output read back by PyYAML (a YAML 1.1 parser) gives the original values.
 #include <gtest/gtest.h>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "jinja/environment.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/jinja/environment.h"
 #include "yaml_values.h"
 
 namespace gkebuild::jinja {

@@ -7,10 +7,10 @@
 #include <thread>
 
 #include "base/rfc3339.h"
-#include "kube/api_error.h"
-#include "kube/client.h"
-#include "kube/events.h"
-#include "kube/objects.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/events.h"
+#include "tool/core/kube/objects.h"
 #include "failure_of.h"
 #include "test_objects.h"
 #include "test_server.h"

@@ -7,12 +7,12 @@
 
 #include <fstream>
 
-#include "common/run.h"
-#include "kube/client.h"
-#include "kube/in_cluster.h"
-#include "kube/objects.h"
 #include "scoped_env.h"
 #include "test_server.h"
+#include "tests/common/run.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/in_cluster.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::kube {
 namespace {

@@ -11,10 +11,10 @@
 #include <future>
 
 #include "base/source_error.h"
-#include "common/temp_dir.h"
-#include "kube/credentials.h"
-#include "kube/in_cluster.h"
 #include "scoped_env.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/kube/credentials.h"
+#include "tool/core/kube/in_cluster.h"
 
 namespace gkebuild::kube {
 namespace {

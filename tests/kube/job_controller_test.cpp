@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "base/http_client.h"
-#include "kube/client.h"
-#include "kube/objects.h"
 #include "test_objects.h"
 #include "test_server.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::kube {
 namespace {

@@ -1,9 +1,9 @@
 // The client's small pure parts: REST paths and how refusals read.
 #include <gtest/gtest.h>
 
-#include "kube/api_error.h"
-#include "kube/events.h"
-#include "kube/resources.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/events.h"
+#include "tool/core/kube/resources.h"
 
 namespace gkebuild::kube {
 namespace {

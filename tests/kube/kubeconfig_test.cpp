@@ -5,12 +5,12 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 #include "base/base64.h"
 #include "base/source_error.h"
-#include "kube/exec_plugin.h"
-#include "kube/kubeconfig.h"
 #include "scoped_env.h"
+#include "tool/core/kube/exec_plugin.h"
+#include "tool/core/kube/kubeconfig.h"
 
 namespace gkebuild::kube {
 namespace {

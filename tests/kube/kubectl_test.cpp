@@ -9,8 +9,8 @@
 #include <thread>
 
 #include "base/http_client.h"
-#include "common/run.h"
 #include "test_server.h"
+#include "tests/common/run.h"
 
 namespace gkebuild {
 namespace {

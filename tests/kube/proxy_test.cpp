@@ -5,9 +5,9 @@
 // proxy's password. kubectl, given the same kubeconfigs, goes the same way.
 #include <gtest/gtest.h>
 
-#include "common/run.h"
-#include "kube/client.h"
-#include "kube/objects.h"
+#include "tests/common/run.h"
+#include "tool/core/kube/client.h"
+#include "tool/core/kube/objects.h"
 #include "failure_of.h"
 #include "scoped_env.h"
 #include "test_proxy.h"

@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 
 extern char** environ;
 

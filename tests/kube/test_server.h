@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "base/http_client.h"
-#include "common/temp_dir.h"
-#include "kube/kubeconfig.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/kube/kubeconfig.h"
 
 extern char** environ;
 

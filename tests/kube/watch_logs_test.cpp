@@ -9,12 +9,12 @@
 #include <thread>
 
 #include "base/http_client.h"
-#include "kube/api_error.h"
-#include "kube/logs.h"
-#include "kube/objects.h"
-#include "kube/watch.h"
 #include "test_objects.h"
 #include "test_server.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/logs.h"
+#include "tool/core/kube/objects.h"
+#include "tool/core/kube/watch.h"
 
 namespace gkebuild::kube {
 namespace {

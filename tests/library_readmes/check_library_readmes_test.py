@@ -39,7 +39,7 @@ SOUND = {
     "tool/cli/CMakeLists.txt": "add_executable(gkebuild main.cpp)\n",
     "tool/cli/main.cpp": "int main() {}\n",
     "tool/cli/README.md": README,
-    "tool/init/templates/cmake-cuda/saxpy.cu": "// a template's file, not a library\n",
+    "tool/steps/init/templates/cmake-cuda/saxpy.cu": "// a template's file, not a library\n",
     "workloads/common/CMakeLists.txt": "add_library(gkebuild_workload_common results.cpp)\n",
     "workloads/common/results.cpp": "int results;\n",
     "workloads/common/README.md": README,

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "parse_error.h"
-#include "project/project.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::project {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "project/project.h"
+#include "tool/core/project/project.h"
 
 namespace gkebuild::project {
 

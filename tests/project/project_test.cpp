@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/temp_dir.h"
-#include "project/project.h"
-#include "project/quantities.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/project/project.h"
+#include "tool/core/project/quantities.h"
 
 namespace gkebuild::project {
 namespace {

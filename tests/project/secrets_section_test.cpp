@@ -2,7 +2,7 @@
 // secrets. Only names are written there; every mistake is an error at its line and column.
 #include <gtest/gtest.h>
 
-#include "project/project.h"
+#include "tool/core/project/project.h"
 #include "parse_error.h"
 
 namespace gkebuild::project {

@@ -8,11 +8,11 @@
 
 #include "base/atomic_file.h"
 #include "base/source_error.h"
-#include "oci/layout.h"
-#include "oci/media_types.h"
-#include "publish/pinned_references.h"
-#include "publish/pins.h"
+#include "images/oci/layout.h"
+#include "images/oci/media_types.h"
 #include "tests/registry/harness.h"
+#include "tool/steps/publish/pinned_references.h"
+#include "tool/steps/publish/pins.h"
 
 namespace gkebuild::publish {
 namespace {

@@ -9,9 +9,9 @@
 
 #include "base/atomic_file.h"
 #include "base/base64.h"
-#include "oci/layout.h"
-#include "publish/pins.h"
+#include "images/oci/layout.h"
 #include "tests/registry/harness.h"
+#include "tool/steps/publish/pins.h"
 
 namespace gkebuild::testing {
 namespace {

@@ -10,11 +10,11 @@
 
 #include "base/atomic_file.h"
 #include "base/base64.h"
-#include "oci/layout.h"
-#include "remote/pull.h"
-#include "remote/push.h"
+#include "images/oci/layout.h"
+#include "registry/remote/pull.h"
+#include "registry/remote/push.h"
+#include "registry/transport/errors.h"
 #include "tests/registry/harness.h"
-#include "transport/errors.h"
 
 namespace gkebuild::testing {
 namespace {

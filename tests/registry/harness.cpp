@@ -18,9 +18,9 @@
 #include "base/atomic_file.h"
 #include "base/base64.h"
 #include "base/rfc3339.h"
-#include "layer/layer_writer.h"
-#include "oci/layout.h"
-#include "oci/media_types.h"
+#include "images/layer/layer_writer.h"
+#include "images/oci/layout.h"
+#include "images/oci/media_types.h"
 
 extern char** environ;
 

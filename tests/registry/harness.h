@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
-#include "oci/descriptor.h"
+#include "images/oci/descriptor.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::testing {
 

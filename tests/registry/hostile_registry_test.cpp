@@ -7,14 +7,14 @@
 #include <mutex>
 
 #include "base/atomic_file.h"
-#include "oci/digest.h"
-#include "oci/layout.h"
-#include "oci/media_types.h"
-#include "remote/blob_fetch.h"
-#include "remote/blob_upload.h"
-#include "remote/pull.h"
+#include "images/oci/digest.h"
+#include "images/oci/layout.h"
+#include "images/oci/media_types.h"
+#include "registry/remote/blob_fetch.h"
+#include "registry/remote/blob_upload.h"
+#include "registry/remote/pull.h"
+#include "registry/transport/errors.h"
 #include "tests/registry/harness.h"
-#include "transport/errors.h"
 
 namespace gkebuild::testing {
 namespace {

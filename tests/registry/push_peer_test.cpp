@@ -6,11 +6,11 @@
 #include <thread>
 
 #include "base/atomic_file.h"
-#include "oci/layout.h"
-#include "oci/media_types.h"
-#include "remote/pull.h"
+#include "images/oci/layout.h"
+#include "images/oci/media_types.h"
+#include "registry/remote/pull.h"
+#include "registry/transport/errors.h"
 #include "tests/registry/harness.h"
-#include "transport/errors.h"
 
 namespace gkebuild::testing {
 namespace {

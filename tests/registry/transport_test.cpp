@@ -6,14 +6,14 @@
 
 #include "base/atomic_file.h"
 #include "base/base64.h"
-#include "oci/media_types.h"
-#include "remote/manifest_format.h"
+#include "images/oci/media_types.h"
+#include "registry/remote/manifest_format.h"
+#include "registry/transport/credentials.h"
+#include "registry/transport/errors.h"
+#include "registry/transport/reference.h"
+#include "registry/transport/retry.h"
+#include "registry/transport/www_authenticate.h"
 #include "tests/registry/harness.h"
-#include "transport/credentials.h"
-#include "transport/errors.h"
-#include "transport/reference.h"
-#include "transport/retry.h"
-#include "transport/www_authenticate.h"
 
 namespace gkebuild::registry {
 namespace {

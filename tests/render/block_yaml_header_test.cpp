@@ -1,4 +1,4 @@
-// The line reader of rendered manifests (render/block_yaml_header.h) against libyaml: on
+// The line reader of rendered manifests (tool/steps/render/block_yaml_header.h) against libyaml: on
 // every document it answers, libyaml must accept the document and read the same header.
 // The documents are block YAML as templates render it, and every variant of them with one
 // character deleted or one YAML-significant character inserted, at every position.
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "render/block_yaml_header.h"
-#include "render/manifest_header.h"
+#include "tool/steps/render/block_yaml_header.h"
+#include "tool/steps/render/manifest_header.h"
 
 namespace gkebuild::render {
 namespace {

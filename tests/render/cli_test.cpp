@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "base/atomic_file.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {

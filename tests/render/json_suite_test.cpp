@@ -1,4 +1,4 @@
-// The JSON values reader (render/values_json.h) against JSONTestSuite's parsing cases
+// The JSON values reader (tool/steps/render/values_json.h) against JSONTestSuite's parsing cases
 // (tests/render/json_test_suite, from nst/JSONTestSuite): every y_ document is read as
 // nlohmann::json reads it, every n_ document is refused with file:line:col, and no i_ document
 // ends in anything but a value or that error. The documented differences are listed below,
@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/source_error.h"
-#include "jinja/errors.h"
-#include "render/values_json.h"
+#include "tool/core/jinja/errors.h"
+#include "tool/steps/render/values_json.h"
 
 namespace gkebuild::render {
 namespace {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "base/atomic_file.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {

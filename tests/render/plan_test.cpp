@@ -8,10 +8,10 @@
 #include <set>
 
 #include "base/source_error.h"
-#include "project/project.h"
-#include "render/names.h"
-#include "render/plan.h"
-#include "render/sweep.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/render/names.h"
+#include "tool/steps/render/plan.h"
+#include "tool/steps/render/sweep.h"
 
 namespace gkebuild::render {
 namespace {

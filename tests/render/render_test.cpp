@@ -6,10 +6,10 @@
 #include <fstream>
 
 #include "base/source_error.h"
-#include "common/temp_dir.h"
-#include "project/project.h"
-#include "render/parse_back.h"
-#include "render/render.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/render/parse_back.h"
+#include "tool/steps/render/render.h"
 
 namespace gkebuild::render {
 namespace {

@@ -11,8 +11,8 @@
 #include <fstream>
 
 #include "base/atomic_file.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {

@@ -12,14 +12,14 @@
 
 #include "base/error.h"
 #include "base/source_error.h"
-#include "common/temp_dir.h"
-#include "jinja/environment.h"
-#include "render/values.h"
-#include "render/values_json.h"
-#include "render/values_yaml.h"
-#include "yamlfile/document.h"
-#include "yamlfile/scalars.h"
-#include "yamlfile/to_json.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/jinja/environment.h"
+#include "tool/core/yamlfile/document.h"
+#include "tool/core/yamlfile/scalars.h"
+#include "tool/core/yamlfile/to_json.h"
+#include "tool/steps/render/values.h"
+#include "tool/steps/render/values_json.h"
+#include "tool/steps/render/values_yaml.h"
 
 namespace gkebuild::render {
 namespace {

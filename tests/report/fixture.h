@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "base/atomic_file.h"
-#include "report/report_build.h"
-#include "report/report_input.h"
+#include "tool/steps/report/report_build.h"
+#include "tool/steps/report/report_input.h"
 
 namespace gkebuild::report::testing {
 

@@ -8,7 +8,7 @@
 
 #include "base/error.h"
 #include "fixture.h"
-#include "report/report_writers.h"
+#include "tool/steps/report/report_writers.h"
 
 namespace gkebuild::report {
 namespace {

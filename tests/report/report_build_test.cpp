@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fixture.h"
-#include "report/report_writers.h"
+#include "tool/steps/report/report_writers.h"
 
 namespace gkebuild::report {
 namespace {

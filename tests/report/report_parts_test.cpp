@@ -4,12 +4,12 @@
 #include <cmath>
 
 #include "fixture.h"
-#include "report/bar_chart.h"
-#include "report/html_writer.h"
-#include "report/number_format.h"
-#include "report/report_charts.h"
-#include "report/statistics.h"
-#include "report/svg_writer.h"
+#include "tool/steps/report/bar_chart.h"
+#include "tool/steps/report/html_writer.h"
+#include "tool/steps/report/number_format.h"
+#include "tool/steps/report/report_charts.h"
+#include "tool/steps/report/statistics.h"
+#include "tool/steps/report/svg_writer.h"
 
 namespace gkebuild::report {
 namespace {

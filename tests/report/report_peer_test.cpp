@@ -2,9 +2,9 @@
 // and rendered by rsvg-convert, its HTML page screenshotted by headless Chromium.
 #include <gtest/gtest.h>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
 #include "fixture.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::report {
 namespace {

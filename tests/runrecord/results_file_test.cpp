@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "common/temp_dir.h"
+#include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
-#include "runrecord/results_file.h"
+#include "tool/core/runrecord/results_file.h"
 
 namespace gkebuild::runrecord {
 namespace {

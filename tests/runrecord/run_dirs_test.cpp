@@ -2,8 +2,8 @@
 
 #include <fstream>
 
-#include "common/temp_dir.h"
-#include "runrecord/run_store.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::runrecord {
 namespace {

@@ -3,8 +3,8 @@
 #include <fstream>
 
 #include "base/atomic_file.h"
-#include "common/temp_dir.h"
-#include "runrecord/run_store.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::runrecord {
 namespace {

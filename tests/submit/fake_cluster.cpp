@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "kube/api_error.h"
+#include "tool/core/kube/api_error.h"
 
 namespace gkebuild::testing {
 namespace {

@@ -26,7 +26,7 @@
 #include <tuple>
 #include <vector>
 
-#include "kube/cluster_api.h"
+#include "tool/core/kube/cluster_api.h"
 
 namespace gkebuild::testing {
 

@@ -11,9 +11,9 @@
 #include <thread>
 
 #include "fake_cluster.h"
-#include "kube/api_error.h"
-#include "submit/follower.h"
-#include "submit/run_plan.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/submit/follower.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::testing {
 namespace {

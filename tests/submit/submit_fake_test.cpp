@@ -12,14 +12,14 @@
 #include <sstream>
 
 #include "base/base64.h"
-#include "common/temp_dir.h"
 #include "fake_cluster.h"
-#include "kube/api_error.h"
-#include "runrecord/run_store.h"
-#include "submit/cluster.h"
-#include "submit/run_commands.h"
-#include "submit/run_plan.h"
-#include "submit/submit.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/runrecord/run_store.h"
+#include "tool/submit/cluster.h"
+#include "tool/submit/run_commands.h"
+#include "tool/submit/run_plan.h"
+#include "tool/submit/submit.h"
 
 namespace gkebuild::testing {
 namespace {

@@ -15,9 +15,9 @@
 #include <thread>
 #include <vector>
 
-#include "../kube/test_server.h"
-#include "kube/client.h"
-#include "common/run.h"
+#include "tests/kube/test_server.h"
+#include "tool/core/kube/client.h"
+#include "tests/common/run.h"
 
 namespace gkebuild::testing {
 

@@ -11,9 +11,9 @@
 #include <fstream>
 
 #include "base/base64.h"
-#include "common/leak_search.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/leak_search.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {

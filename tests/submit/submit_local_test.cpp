@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::testing {
 namespace {

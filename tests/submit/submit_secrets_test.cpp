@@ -9,12 +9,12 @@
 
 #include <cstdlib>
 
-#include "../imagerun/busybox_base.h"
 #include "base/base64.h"
-#include "common/leak_search.h"
-#include "kube/objects.h"
 #include "submit_fixture.h"
+#include "tests/common/leak_search.h"
 #include "tests/registry/harness.h"
+#include "tests/run_step/busybox_base.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::testing {
 namespace {
@@ -51,8 +51,8 @@ class SubmitSecretsTest : public SubmitFixture {
   void write_base() {
     auto layout = std::make_shared<oci::Layout>(oci::Layout::open_or_create(scratch.path() / "base"));
     const auto image =
-        imagerun::testing::with_layer({}, imagerun::testing::busybox_entries(scratch.path() / "files"), layout);
-    imagerun::testing::tag_image(*layout, image, "base");
+        run_step::testing::with_layer({}, run_step::testing::busybox_entries(scratch.path() / "files"), layout);
+    run_step::testing::tag_image(*layout, image, "base");
   }
 
   // Each RUN fails unless the secret arrived: it compares the value's hash, so the Dockerfile

@@ -5,14 +5,14 @@
 #include <sstream>
 
 #include "base/source_error.h"
-#include "common/temp_dir.h"
-#include "runrecord/results_file.h"
-#include "project/project.h"
-#include "submit/follow_view.h"
-#include "submit/job_progress.h"
-#include "submit/local_container.h"
-#include "submit/record_writer.h"
-#include "submit/sweep_overrides.h"
+#include "tests/common/temp_dir.h"
+#include "tool/core/runrecord/results_file.h"
+#include "tool/core/project/project.h"
+#include "tool/submit/follow_view.h"
+#include "tool/submit/job_progress.h"
+#include "tool/submit/local_container.h"
+#include "tool/submit/record_writer.h"
+#include "tool/submit/sweep_overrides.h"
 
 namespace gkebuild::submit {
 namespace {

@@ -2,7 +2,7 @@
 // Each gets one clear finding, in bounded time and memory, and never a crash.
 #include <gtest/gtest.h>
 
-#include "validate/yaml_loader.h"
+#include "tool/steps/validate/yaml_loader.h"
 
 namespace gkebuild::validate {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::validate {
 namespace {

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
 #include "peer_verdicts.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::validate {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validate/report_format.h"
+#include "tool/steps/validate/report_format.h"
 
 namespace gkebuild::validate {
 namespace {

@@ -13,7 +13,7 @@
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/validator.hpp>
 
-#include "validate/schema_store.h"
+#include "tool/steps/validate/schema_store.h"
 
 namespace gkebuild::validate {
 namespace {

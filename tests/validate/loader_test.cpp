@@ -2,8 +2,8 @@
 // kind: List, CRLF, duplicate keys and YAML 1.1 scalar typing.
 #include <gtest/gtest.h>
 
-#include "validate/yaml_loader.h"
-#include "validate/yaml_scalar.h"
+#include "tool/steps/validate/yaml_loader.h"
+#include "tool/steps/validate/yaml_scalar.h"
 
 namespace gkebuild::validate {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "base/atomic_file.h"
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::validate {
 namespace {

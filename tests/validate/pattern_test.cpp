@@ -4,7 +4,7 @@
 
 #include <regex>
 
-#include "validate/schema_bundle.h"
+#include "tool/steps/validate/schema_bundle.h"
 
 namespace gkebuild::validate {
 namespace {

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/run.h"
+#include "tests/common/run.h"
 
 namespace gkebuild::validate {
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "validate/rules.h"
-#include "validate/yaml_loader.h"
+#include "tool/steps/validate/rules.h"
+#include "tool/steps/validate/yaml_loader.h"
 
 namespace gkebuild::validate {
 namespace {

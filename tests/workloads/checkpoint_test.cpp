@@ -6,9 +6,9 @@
 #include <cstring>
 
 #include "base/atomic_file.h"
-#include "common/errors.h"
-#include "common/temp_dir.h"
-#include "mnist-train/checkpoint.h"
+#include "tests/common/temp_dir.h"
+#include "workloads/common/errors.h"
+#include "workloads/mnist-train/checkpoint.h"
 
 namespace gkebuild::workloads {
 namespace {

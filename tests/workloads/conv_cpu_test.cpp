@@ -2,9 +2,9 @@
 // enough to compute by hand.
 #include <gtest/gtest.h>
 
-#include "common/errors.h"
-#include "common/random_values.h"
-#include "conv-bench/conv_cpu.h"
+#include "workloads/common/errors.h"
+#include "workloads/common/random_values.h"
+#include "workloads/conv-bench/conv_cpu.h"
 
 namespace gkebuild::workloads {
 namespace {

@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "common/cpu_gemm.h"
+#include "workloads/common/cpu_gemm.h"
 
 namespace gkebuild::workloads {
 namespace {

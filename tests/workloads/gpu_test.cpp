@@ -10,16 +10,16 @@
 #include <random>
 #include <sstream>
 
-#include "common/device.h"
-#include "conv-bench/conv_runs.h"
-#include "gemm-bench/gemm_runs.h"
-#include "mnist-synth/synth.h"
-#include "mnist-train/checkpoint.h"
-#include "mnist-train/cpu_conv_ops.h"
-#include "mnist-train/cpu_mlp_ops.h"
-#include "mnist-train/cuda_mlp_ops.h"
-#include "mnist-train/cudnn_conv_ops.h"
-#include "mnist-train/trainer.h"
+#include "workloads/common/device.h"
+#include "workloads/conv-bench/conv_runs.h"
+#include "workloads/gemm-bench/gemm_runs.h"
+#include "workloads/mnist-synth/synth.h"
+#include "workloads/mnist-train/checkpoint.h"
+#include "workloads/mnist-train/cpu_conv_ops.h"
+#include "workloads/mnist-train/cpu_mlp_ops.h"
+#include "workloads/mnist-train/cuda_mlp_ops.h"
+#include "workloads/mnist-train/cudnn_conv_ops.h"
+#include "workloads/mnist-train/trainer.h"
 
 namespace gkebuild::workloads {
 namespace {

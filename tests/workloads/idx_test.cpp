@@ -5,10 +5,10 @@
 #include <fstream>
 
 #include "base/atomic_file.h"
-#include "common/errors.h"
-#include "mnist-synth/synth.h"
-#include "mnist-train/idx.h"
-#include "common/temp_dir.h"
+#include "workloads/common/errors.h"
+#include "workloads/mnist-synth/synth.h"
+#include "workloads/mnist-train/idx.h"
+#include "tests/common/temp_dir.h"
 
 namespace gkebuild::workloads {
 namespace {

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/run.h"
-#include "common/temp_dir.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "gemm_bench_dockerfile.h"
 

@@ -7,10 +7,10 @@
 #include <numeric>
 #include <random>
 
-#include "mnist-synth/synth.h"
-#include "mnist-train/cpu_conv_ops.h"
-#include "mnist-train/cpu_mlp_ops.h"
-#include "mnist-train/trainer.h"
+#include "workloads/mnist-synth/synth.h"
+#include "workloads/mnist-train/cpu_conv_ops.h"
+#include "workloads/mnist-train/cpu_mlp_ops.h"
+#include "workloads/mnist-train/trainer.h"
 
 namespace gkebuild::workloads {
 namespace {

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/errors.h"
-#include "common/precision.h"
-#include "common/results.h"
-#include "common/stats.h"
+#include "workloads/common/errors.h"
+#include "workloads/common/precision.h"
+#include "workloads/common/results.h"
+#include "workloads/common/stats.h"
 
 namespace gkebuild::workloads {
 namespace {

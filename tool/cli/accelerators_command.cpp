@@ -1,13 +1,13 @@
-// `gkebuild accelerators`: the built-in accelerator catalog (tool/catalog/accelerators.yaml)
+// `gkebuild accelerators`: the built-in accelerator catalog (tool/core/catalog/accelerators.yaml)
 // as a table or JSON: what each GPU is, where it runs and what it costs per GPU-hour.
 #include <iostream>
 #include <memory>
 
-#include "catalog/catalog.h"
-#include "catalog/catalog_listing.h"
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/output_flags.h"
+#include "base/exit_codes.h"
+#include "tool/cli/command.h"
+#include "tool/cli/output_flags.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/core/catalog/catalog_listing.h"
 
 namespace gkebuild::cli {
 namespace {

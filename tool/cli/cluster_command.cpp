@@ -1,20 +1,20 @@
-// `gkebuild cluster render|up|down|check`: the project's GKE cluster (tool/cluster).
+// `gkebuild cluster render|up|down|check`: the project's GKE cluster (tool/steps/cluster).
 #include <iostream>
 #include <memory>
 
+#include "base/exit_codes.h"
 #include "base/source_error.h"
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/project_flags.h"
-#include "cli/request_log.h"
-#include "cli/verbosity_flags.h"
-#include "cluster/gcloud_commands.h"
-#include "cluster/terraform.h"
-#include "cluster/up_down.h"
-#include "cluster/zones.h"
-#include "project/project.h"
-#include "submit/cluster.h"
-#include "submit/cluster_check.h"
+#include "tool/cli/command.h"
+#include "tool/cli/project_flags.h"
+#include "tool/cli/request_log.h"
+#include "tool/cli/verbosity_flags.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/cluster/gcloud_commands.h"
+#include "tool/steps/cluster/terraform.h"
+#include "tool/steps/cluster/up_down.h"
+#include "tool/steps/cluster/zones.h"
+#include "tool/submit/cluster.h"
+#include "tool/submit/cluster_check.h"
 
 namespace gkebuild::cli {
 namespace {

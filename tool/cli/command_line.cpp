@@ -1,4 +1,4 @@
-#include "cli/command_line.h"
+#include "tool/cli/command_line.h"
 
 #include "base/printable.h"
 #include "base/suggest.h"

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/project_flags.h"
-#include "project/project.h"
-#include "runrecord/run_store.h"
+#include "base/exit_codes.h"
+#include "tool/cli/command.h"
+#include "tool/cli/project_flags.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/core/project/project.h"
+#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::cli {
 namespace {

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "cli/command.h"
-#include "cli/exit_codes.h"
+#include "base/exit_codes.h"
+#include "tool/cli/command.h"
 
 namespace gkebuild::cli {
 namespace {

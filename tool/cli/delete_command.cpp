@@ -1,6 +1,6 @@
 // `gkebuild delete`: delete a run's Jobs (and their pods) from the cluster and mark the record (tool/submit).
-#include "cli/command.h"
-#include "cli/run_options.h"
+#include "tool/cli/command.h"
+#include "tool/cli/run_options.h"
 
 namespace gkebuild::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "cli/held_stdout.h"
+#include "tool/cli/held_stdout.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

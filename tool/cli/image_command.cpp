@@ -9,27 +9,27 @@
 #include <iostream>
 
 #include "base/atomic_file.h"
+#include "base/exit_codes.h"
 #include "base/printable.h"
 #include "base/quantity.h"
 #include "base/source_error.h"
-#include "build/build_secrets.h"
-#include "build/builder.h"
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/image_output.h"
-#include "cli/name_value.h"
-#include "cli/project_flags.h"
-#include "cli/registry_flags.h"
-#include "cli/verbosity_flags.h"
-#include "elf/stage.h"
-#include "image/docker_archive.h"
-#include "image/layout_sink.h"
-#include "image/layout_source.h"
-#include "imageproject/project_images.h"
-#include "imagerun/run_step.h"
-#include "project/project.h"
-#include "publish/publish.h"
-#include "publish/registry_pull.h"
+#include "images/build/build_secrets.h"
+#include "images/build/builder.h"
+#include "images/elf/stage.h"
+#include "images/image/docker_archive.h"
+#include "images/image/layout_sink.h"
+#include "images/image/layout_source.h"
+#include "tool/cli/command.h"
+#include "tool/cli/image_output.h"
+#include "tool/cli/name_value.h"
+#include "tool/cli/project_flags.h"
+#include "tool/cli/registry_flags.h"
+#include "tool/cli/verbosity_flags.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/project_images/project_images.h"
+#include "tool/steps/publish/publish.h"
+#include "tool/steps/publish/registry_pull.h"
+#include "tool/steps/run_step/run_step.h"
 
 namespace gkebuild::cli {
 namespace {
@@ -162,7 +162,7 @@ int build_dockerfile(const ImageFlags& flags) {
   if (!flags.stage.empty()) stage_binaries(flags.stage, options.context);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.pull = publish::registry_pull(store, session_options(flags.registry));
-  options.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
+  options.run = run_step::run_step(run_step::run_cache_beside(store->root()));
   build::BuildResult result = build::build_image(options, store);
   std::string digest = publish(*store, result.image, tag, output);
   if (!destination) {
@@ -178,9 +178,9 @@ int build_dockerfile(const ImageFlags& flags) {
   return kExitSuccess;
 }
 
-// Pushes and pins each built image (tool/publish); prints the digest references.
+// Pushes and pins each built image (tool/steps/publish); prints the digest references.
 int push_project(const project::Project& project, oci::Layout& store,
-                 const std::vector<imageproject::ProjectImage>& built, const ImageFlags& flags, const Output& output) {
+                 const std::vector<project_images::ProjectImage>& built, const ImageFlags& flags, const Output& output) {
   auto options = push_options(flags.registry);
   PushProgress progress(flags.quiet, output.format);
   progress.attach(options);
@@ -204,14 +204,14 @@ int build_project(const ImageFlags& flags) {
           "or the image's `context: DIR` in gkebuild.yaml");
   Output output = parse_output(flags.outputs, flags.push, default_layout(flags.project));
   const project::Project project = project::load_project(project_file);
-  imageproject::ProjectImageOptions options;
+  project_images::ProjectImageOptions options;
   options.images = flags.images;
   options.workloads_build = flags.workloads_build;
   options.build = common_options(flags);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.build.pull = publish::registry_pull(store, session_options(flags.registry));
-  options.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
-  auto built = imageproject::build_project_images(project, options, store);
+  options.build.run = run_step::run_step(run_step::run_cache_beside(store->root()));
+  auto built = project_images::build_project_images(project, options, store);
   if (flags.push) return push_project(project, *store, built, flags, output);
   if (!output.archive.empty() && built.size() != 1) {
     usage("docker-archive output holds one image; name the image to build");

@@ -1,10 +1,10 @@
-#include "cli/image_output.h"
+#include "tool/cli/image_output.h"
 
 #include <iostream>
 
 #include "base/printable.h"
 #include "base/source_error.h"
-#include "cli/registry_flags.h"
+#include "tool/cli/registry_flags.h"
 
 namespace gkebuild::cli {
 namespace fs = std::filesystem;

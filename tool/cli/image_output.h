@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "remote/push.h"
+#include "registry/remote/push.h"
 
 namespace gkebuild::cli {
 

@@ -1,11 +1,11 @@
 // `gkebuild init [--template python|cmake-cuda|dockerfile] [DIR]`: a new project that runs
-// with `gkebuild submit EXPERIMENT --local` as it stands (tool/init).
+// with `gkebuild submit EXPERIMENT --local` as it stands (tool/steps/init).
 #include <iostream>
 #include <memory>
 
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "init/init_project.h"
+#include "base/exit_codes.h"
+#include "tool/cli/command.h"
+#include "tool/steps/init/init_project.h"
 
 namespace gkebuild::cli {
 namespace {

@@ -1,10 +1,10 @@
-#include "cli/latest_run.h"
+#include "tool/cli/latest_run.h"
 
 #include <ostream>
 
 #include "base/error.h"
 #include "base/printable.h"
-#include "runrecord/run_store.h"
+#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::cli {
 

@@ -1,7 +1,7 @@
 // `gkebuild logs`: print a run's recorded logs; -f follows the run again until it finishes (tool/submit).
 // As in kubectl, -f is --follow here; the project file is --file.
-#include "cli/command.h"
-#include "cli/run_options.h"
+#include "tool/cli/command.h"
+#include "tool/cli/run_options.h"
 
 namespace gkebuild::cli {
 namespace {

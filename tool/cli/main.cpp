@@ -1,15 +1,15 @@
 // The gkebuild executable: parses the command line and runs one subcommand.
-// How it ends becomes the exit code through the one table in cli/exit_codes.h.
+// How it ends becomes the exit code through the one table in base/exit_codes.h.
 #include <algorithm>
 #include <iostream>
 #include <string_view>
 
+#include "base/exit_codes.h"
 #include "base/printable.h"
 #include "base/source_error.h"
-#include "cli/command.h"
-#include "cli/command_line.h"
-#include "cli/exit_codes.h"
-#include "cli/version_text.h"
+#include "tool/cli/command.h"
+#include "tool/cli/command_line.h"
+#include "tool/cli/version_text.h"
 
 namespace gkebuild::cli {
 

@@ -5,11 +5,11 @@
 #include <memory>
 
 #include "base/atomic_file.h"
+#include "base/exit_codes.h"
 #include "base/version.h"
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/man_pages.h"
-#include "cli/version_text.h"
+#include "tool/cli/command.h"
+#include "tool/cli/man_pages.h"
+#include "tool/cli/version_text.h"
 
 namespace gkebuild::cli {
 namespace {

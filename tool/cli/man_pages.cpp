@@ -1,4 +1,4 @@
-#include "cli/man_pages.h"
+#include "tool/cli/man_pages.h"
 
 #include <cctype>
 #include <cstdio>

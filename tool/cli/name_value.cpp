@@ -1,4 +1,4 @@
-#include "cli/name_value.h"
+#include "tool/cli/name_value.h"
 
 #include "base/source_error.h"
 

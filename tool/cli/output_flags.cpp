@@ -1,5 +1,5 @@
-#include "cli/output_flags.h"
-#include "cli/verbosity_flags.h"
+#include "tool/cli/output_flags.h"
+#include "tool/cli/verbosity_flags.h"
 
 namespace gkebuild::cli {
 

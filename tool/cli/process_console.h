@@ -6,8 +6,8 @@
 
 #include <iostream>
 
-#include "submit/console.h"
-#include "submit/interrupt.h"
+#include "tool/submit/console.h"
+#include "tool/submit/interrupt.h"
 
 namespace gkebuild::cli {
 

@@ -1,6 +1,6 @@
-#include "cli/project_flags.h"
+#include "tool/cli/project_flags.h"
 
-#include "project/project_file.h"
+#include "tool/core/project/project_file.h"
 
 namespace gkebuild::cli {
 namespace fs = std::filesystem;

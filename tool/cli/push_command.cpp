@@ -4,13 +4,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/output_flags.h"
-#include "cli/registry_flags.h"
-#include "oci/layout.h"
-#include "remote/push.h"
-#include "transport/errors.h"
+#include "base/exit_codes.h"
+#include "images/oci/layout.h"
+#include "registry/remote/push.h"
+#include "registry/transport/errors.h"
+#include "tool/cli/command.h"
+#include "tool/cli/output_flags.h"
+#include "tool/cli/registry_flags.h"
 
 namespace gkebuild::cli {
 namespace {

@@ -1,11 +1,11 @@
-#include "cli/registry_flags.h"
-#include "cli/verbosity_flags.h"
+#include "tool/cli/registry_flags.h"
+#include "tool/cli/verbosity_flags.h"
 
 #include <unistd.h>
 
 #include <iostream>
 
-#include "transport/errors.h"
+#include "registry/transport/errors.h"
 
 namespace gkebuild::cli {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "remote/progress.h"
-#include "remote/push.h"
+#include "registry/remote/progress.h"
+#include "registry/remote/push.h"
 
 namespace gkebuild::cli {
 

@@ -12,22 +12,22 @@
 #include <vector>
 
 #include "base/source_error.h"
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/held_stdout.h"
-#include "cli/name_value.h"
-#include "cli/project_flags.h"
-#include "cli/verbosity_flags.h"
-#include "project/project.h"
-#include "image/layout_source.h"
-#include "oci/layout.h"
-#include "publish/pinned_references.h"
-#include "render/parallelism.h"
-#include "render/manifest_json.h"
-#include "render/render.h"
-#include "render/template_file.h"
-#include "render/values.h"
-#include "workloadbuild/device_check.h"
+#include "tool/cli/command.h"
+#include "base/exit_codes.h"
+#include "tool/cli/held_stdout.h"
+#include "tool/cli/name_value.h"
+#include "tool/cli/project_flags.h"
+#include "tool/cli/verbosity_flags.h"
+#include "tool/core/project/project.h"
+#include "images/image/layout_source.h"
+#include "images/oci/layout.h"
+#include "tool/steps/publish/pinned_references.h"
+#include "tool/steps/render/parallelism.h"
+#include "tool/steps/render/manifest_json.h"
+#include "tool/steps/render/render.h"
+#include "tool/steps/render/template_file.h"
+#include "tool/steps/render/values.h"
+#include "tool/steps/workload_images/device_check.h"
 
 namespace gkebuild::cli {
 namespace {
@@ -105,7 +105,7 @@ int render_template(const RenderArguments& args) {
 // in validate's format (the render itself still succeeds).
 void warn_about_device_code(const project::Project& project, const std::vector<std::string>& accelerators) {
   try {
-    for (const auto& finding : workloadbuild::staged_image_findings(project, accelerators))
+    for (const auto& finding : workload_images::staged_image_findings(project, accelerators))
       std::cerr << to_string(finding.where) << ": warning: " << finding.message << " (as last staged by gkebuild "
                 << "image) [cuda-arch]\n";
   } catch (const Error& e) {

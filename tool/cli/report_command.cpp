@@ -1,15 +1,15 @@
 // `gkebuild report RUN…`: throughput, time and cost by accelerator from run records
-// (tool/report), as Markdown, CSV or JSON, with SVG charts and an HTML page on request.
+// (tool/steps/report), as Markdown, CSV or JSON, with SVG charts and an HTML page on request.
 #include <iostream>
 #include <memory>
 
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/latest_run.h"
-#include "cli/output_flags.h"
-#include "cli/project_flags.h"
-#include "cli/verbosity_flags.h"
-#include "report/report_input.h"
+#include "base/exit_codes.h"
+#include "tool/cli/command.h"
+#include "tool/cli/latest_run.h"
+#include "tool/cli/output_flags.h"
+#include "tool/cli/project_flags.h"
+#include "tool/cli/verbosity_flags.h"
+#include "tool/steps/report/report_input.h"
 
 namespace gkebuild::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "base/printable.h"
-#include "kube/client.h"
+#include "tool/core/kube/client.h"
 
 namespace gkebuild::cli {
 

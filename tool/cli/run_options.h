@@ -6,15 +6,15 @@
 #include <memory>
 #include <string>
 
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/latest_run.h"
-#include "cli/output_flags.h"
-#include "cli/process_console.h"
-#include "cli/project_flags.h"
-#include "cli/request_log.h"
-#include "cli/verbosity_flags.h"
-#include "submit/run_commands.h"
+#include "base/exit_codes.h"
+#include "tool/cli/command.h"
+#include "tool/cli/latest_run.h"
+#include "tool/cli/output_flags.h"
+#include "tool/cli/process_console.h"
+#include "tool/cli/project_flags.h"
+#include "tool/cli/request_log.h"
+#include "tool/cli/verbosity_flags.h"
+#include "tool/submit/run_commands.h"
 
 namespace gkebuild::cli {
 

@@ -1,7 +1,7 @@
 // `gkebuild runs`: list the runs recorded in .gkebuild/runs (tool/submit).
-#include "cli/command.h"
-#include "cli/output_flags.h"
-#include "cli/run_options.h"
+#include "tool/cli/command.h"
+#include "tool/cli/output_flags.h"
+#include "tool/cli/run_options.h"
 
 namespace gkebuild::cli {
 namespace {

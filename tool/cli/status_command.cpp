@@ -1,7 +1,7 @@
 // `gkebuild status`: show where a run's Jobs stand (asks the cluster while the run goes on) (tool/submit).
-#include "cli/command.h"
-#include "cli/output_flags.h"
-#include "cli/run_options.h"
+#include "tool/cli/command.h"
+#include "tool/cli/output_flags.h"
+#include "tool/cli/run_options.h"
 
 namespace gkebuild::cli {
 namespace {

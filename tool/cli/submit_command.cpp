@@ -1,12 +1,12 @@
 // `gkebuild submit EXPERIMENT`: image, push, render, apply and follow (tool/submit).
 #include <memory>
 
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/process_console.h"
-#include "cli/request_log.h"
-#include "cli/submit_flags.h"
-#include "submit/submit.h"
+#include "base/exit_codes.h"
+#include "tool/cli/command.h"
+#include "tool/cli/process_console.h"
+#include "tool/cli/request_log.h"
+#include "tool/cli/submit_flags.h"
+#include "tool/submit/submit.h"
 
 namespace gkebuild::cli {
 namespace {

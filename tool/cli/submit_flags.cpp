@@ -1,9 +1,9 @@
-#include "cli/submit_flags.h"
+#include "tool/cli/submit_flags.h"
 
 #include "base/source_error.h"
-#include "cli/choice_option.h"
-#include "cli/name_value.h"
-#include "cli/verbosity_flags.h"
+#include "tool/cli/choice_option.h"
+#include "tool/cli/name_value.h"
+#include "tool/cli/verbosity_flags.h"
 
 namespace gkebuild::cli {
 namespace {

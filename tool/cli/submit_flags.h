@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/project_flags.h"
-#include "cli/registry_flags.h"
-#include "submit/submit.h"
+#include "tool/cli/project_flags.h"
+#include "tool/cli/registry_flags.h"
+#include "tool/submit/submit.h"
 
 namespace gkebuild::cli {
 

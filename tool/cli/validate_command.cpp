@@ -1,17 +1,17 @@
 // `gkebuild validate`: checks Kubernetes manifests (files, folders, "-" for stdin)
-// against the Kubernetes JSON schemas and the GPU and batch rules; see tool/validate.
+// against the Kubernetes JSON schemas and the GPU and batch rules; see tool/steps/validate.
 #include <cstdlib>
 #include <iostream>
 
-#include "cli/command.h"
-#include "cli/exit_codes.h"
+#include "tool/cli/command.h"
+#include "base/exit_codes.h"
 #include "base/printable.h"
-#include "cli/output_flags.h"
-#include "cli/verbosity_flags.h"
-#include "validate/package_schemas.h"
-#include "validate/report_format.h"
-#include "validate/rules.h"
-#include "validate/validator.h"
+#include "tool/cli/output_flags.h"
+#include "tool/cli/verbosity_flags.h"
+#include "tool/steps/validate/package_schemas.h"
+#include "tool/steps/validate/report_format.h"
+#include "tool/steps/validate/rules.h"
+#include "tool/steps/validate/validator.h"
 
 namespace gkebuild::cli {
 namespace {

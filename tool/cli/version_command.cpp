@@ -4,12 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/exit_codes.h"
 #include "base/version.h"
-#include "cli/command.h"
-#include "cli/exit_codes.h"
-#include "cli/git_commit.h"
-#include "cli/output_flags.h"
-#include "cli/version_text.h"
+#include "tool/cli/command.h"
+#include "tool/cli/git_commit.h"
+#include "tool/cli/output_flags.h"
+#include "tool/cli/version_text.h"
 
 namespace gkebuild::cli {
 

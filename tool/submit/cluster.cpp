@@ -1,12 +1,12 @@
-#include "submit/cluster.h"
+#include "tool/submit/cluster.h"
 
 #include <filesystem>
 
 #include "base/printable.h"
 #include "base/source_error.h"
-#include "kube/exec_plugin.h"
-#include "kube/in_cluster.h"
-#include "render/names.h"
+#include "tool/core/kube/exec_plugin.h"
+#include "tool/core/kube/in_cluster.h"
+#include "tool/steps/render/names.h"
 
 namespace gkebuild::submit {
 namespace {

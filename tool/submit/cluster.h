@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "kube/kubeconfig.h"
+#include "tool/core/kube/kubeconfig.h"
 
 namespace gkebuild::submit {
 

@@ -1,9 +1,9 @@
-#include "submit/cluster_check.h"
+#include "tool/submit/cluster_check.h"
 
 #include "base/error.h"
-#include "kube/api_error.h"
-#include "kube/client.h"
-#include "submit/cluster.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/client.h"
+#include "tool/submit/cluster.h"
 
 namespace gkebuild::submit {
 

@@ -1,16 +1,16 @@
 // `gkebuild cluster check` and the check submit runs before it builds anything: the
 // experiments' Jobs rendered (with stand-in image names) and weighed against the cluster
-// (tool/cluster/check.h).
+// (tool/steps/cluster/check.h).
 #pragma once
 
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include "cluster/check.h"
-#include "kube/kubeconfig.h"
-#include "project/project.h"
-#include "submit/run_plan.h"
+#include "tool/core/kube/kubeconfig.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/cluster/check.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {
 

@@ -1,4 +1,4 @@
-#include "submit/cost_summary.h"
+#include "tool/submit/cost_summary.h"
 
 #include <algorithm>
 #include <cstdio>

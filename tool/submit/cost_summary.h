@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "catalog/catalog.h"
-#include "submit/run_plan.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {
 

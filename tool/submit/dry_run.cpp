@@ -1,12 +1,12 @@
-#include "submit/dry_run.h"
+#include "tool/submit/dry_run.h"
 
-#include "kube/api_error.h"
-#include "kube/objects.h"
-#include "render/contexts.h"
-#include "render/names.h"
-#include "submit/cluster.h"
-#include "submit/cost_summary.h"
-#include "submit/image_step.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/objects.h"
+#include "tool/steps/render/contexts.h"
+#include "tool/steps/render/names.h"
+#include "tool/submit/cluster.h"
+#include "tool/submit/cost_summary.h"
+#include "tool/submit/image_step.h"
 
 namespace gkebuild::submit {
 namespace {

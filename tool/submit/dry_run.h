@@ -3,11 +3,11 @@
 // its admission webhooks check it too. Nothing is built, pushed, stored or recorded.
 #pragma once
 
-#include "kube/cluster_api.h"
-#include "project/project.h"
-#include "submit/run_plan.h"
-#include "submit/run_secret.h"
-#include "submit/submit.h"
+#include "tool/core/kube/cluster_api.h"
+#include "tool/core/project/project.h"
+#include "tool/submit/run_plan.h"
+#include "tool/submit/run_secret.h"
+#include "tool/submit/submit.h"
 
 namespace gkebuild::submit {
 

@@ -1,4 +1,4 @@
-#include "submit/finish.h"
+#include "tool/submit/finish.h"
 
 namespace gkebuild::submit {
 namespace {

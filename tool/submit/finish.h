@@ -6,8 +6,8 @@
 
 #include "base/error.h"
 
-#include "runrecord/run_record.h"
-#include "submit/follower.h"
+#include "tool/core/runrecord/run_record.h"
+#include "tool/submit/follower.h"
 
 namespace gkebuild::submit {
 

@@ -1,4 +1,4 @@
-#include "submit/follow_view.h"
+#include "tool/submit/follow_view.h"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "submit/follower.h"
+#include "tool/submit/follower.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,12 +10,12 @@
 #include <functional>
 #include <memory>
 
-#include "kube/api_error.h"
-#include "kube/logs.h"
-#include "kube/objects.h"
-#include "kube/watch.h"
-#include "submit/record_writer.h"
-#include "submit/run_plan.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/logs.h"
+#include "tool/core/kube/objects.h"
+#include "tool/core/kube/watch.h"
+#include "tool/submit/record_writer.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {
 namespace {

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "kube/cluster_api.h"
-#include "kube/objects.h"
-#include "submit/follow_view.h"
-#include "submit/job_progress.h"
+#include "tool/core/kube/cluster_api.h"
+#include "tool/core/kube/objects.h"
+#include "tool/submit/follow_view.h"
+#include "tool/submit/job_progress.h"
 
 namespace gkebuild::submit {
 

@@ -1,16 +1,16 @@
-#include "submit/image_step.h"
+#include "tool/submit/image_step.h"
 
 #include <memory>
 
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/source_error.h"
-#include "imagerun/run_step.h"
-#include "publish/pinned_references.h"
-#include "publish/publish.h"
-#include "publish/registry_pull.h"
-#include "remote/pull.h"
-#include "render/plan.h"
+#include "registry/remote/pull.h"
+#include "tool/steps/publish/pinned_references.h"
+#include "tool/steps/publish/publish.h"
+#include "tool/steps/publish/registry_pull.h"
+#include "tool/steps/render/plan.h"
+#include "tool/steps/run_step/run_step.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -24,13 +24,13 @@ std::string publish_one(const project::Project& project, const std::string& imag
   registry::PushOptions push;
   push.session = options.session;
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(project.dir / ".gkebuild" / "oci"));
-  imageproject::ProjectImageOptions build;
+  project_images::ProjectImageOptions build;
   build.images = {image};
   build.workloads_build = options.workloads_build;
   build.run = options.run;
   build.build.pull = publish::registry_pull(store, push.session);
-  build.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
-  const auto built = imageproject::build_project_images(project, build, store);
+  build.build.run = run_step::run_step(run_step::run_cache_beside(store->root()));
+  const auto built = project_images::build_project_images(project, build, store);
   if (env) (*env)[image] = built.front().result.image.config().config.env;
   return publish::publish_images(project, *store, built, push).front().reference;
 }

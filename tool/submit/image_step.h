@@ -1,7 +1,7 @@
 // The image step of a submit: the reference each image of the experiment runs as.
 // `--image NAME=REF` names one already pushed (pinned by digest); `--no-build` takes the
 // pin of the last push (.gkebuild/images.json); otherwise the image is built and pushed
-// now (tool/publish) and its digest reference used; --dry-run names the last push, if any.
+// now (tool/steps/publish) and its digest reference used; --dry-run names the last push, if any.
 // Nothing is applied before this is done.
 #pragma once
 
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "project/project.h"
-#include "transport/session.h"
-#include "workloadbuild/cuda_architectures.h"
+#include "registry/transport/session.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/workload_images/cuda_architectures.h"
 
 namespace gkebuild::submit {
 
@@ -22,7 +22,7 @@ namespace gkebuild::submit {
 struct ImageStepOptions {
   std::map<std::string, std::string> given;  // image name -> a pushed reference to run (--image)
   std::string workloads_build;               // where compiled workload binaries are
-  workloadbuild::SubmittedRun run;           // what the built image's device code is checked for
+  workload_images::SubmittedRun run;           // what the built image's device code is checked for
   bool no_build = false;                     // use the pins of earlier pushes
   bool dry_run = false;                      // build nothing; unpinned references are allowed
   registry::SessionOptions session;          // how to reach registries (--insecure-registry, --ca-file)

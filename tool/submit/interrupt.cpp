@@ -1,4 +1,4 @@
-#include "submit/interrupt.h"
+#include "tool/submit/interrupt.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

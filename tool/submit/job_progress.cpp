@@ -1,4 +1,4 @@
-#include "submit/job_progress.h"
+#include "tool/submit/job_progress.h"
 
 namespace gkebuild::submit {
 namespace {

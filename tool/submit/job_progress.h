@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/events.h"
+#include "tool/core/kube/events.h"
 
 namespace gkebuild::submit {
 

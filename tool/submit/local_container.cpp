@@ -1,4 +1,4 @@
-#include "submit/local_container.h"
+#include "tool/submit/local_container.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,8 +10,8 @@
 #include "base/atomic_file.h"
 #include "base/error.h"
 #include "base/printable.h"
-#include "localrun/local_run.h"
-#include "localrun/shared_network.h"
+#include "tool/steps/local_runner/local_run.h"
+#include "tool/steps/local_runner/shared_network.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -135,8 +135,8 @@ void LocalJobs::end_unfinished(JobState state, const std::string& started_reason
   }
 }
 
-localrun::ContainerSpec LocalJobs::container_spec(const json& container, int completion) const {
-  localrun::ContainerSpec spec;
+local_runner::ContainerSpec LocalJobs::container_spec(const json& container, int completion) const {
+  local_runner::ContainerSpec spec;
   spec.layout_dir = layout_;
   spec.image = image_;
   spec.env = container_env(container, completion, secret_);
@@ -144,7 +144,7 @@ localrun::ContainerSpec LocalJobs::container_spec(const json& container, int com
   for (const auto& word : strings(container, "args")) spec.args.push_back(expand_variables(word, spec.env));
   spec.working_dir = container.value("workingDir", "");
   spec.gpus = gpus_;
-  spec.limits = localrun::limits_from_resources(container.value("resources", json::object()));
+  spec.limits = local_runner::limits_from_resources(container.value("resources", json::object()));
   return spec;
 }
 
@@ -156,7 +156,7 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
   job.state = JobState::Running;
   int completed = 0;
   for (int completion = 0; completion < planned.completions && !stopped(interrupted_); ++completion) {
-    localrun::ContainerSpec spec = container_spec(container, completion);
+    local_runner::ContainerSpec spec = container_spec(container, completion);
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
     spec.host_network = network_ == LocalNetwork::Host;
     spec.stop = interrupted_;
@@ -169,7 +169,7 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
     pod.phase = "Running";
     publish(sink, view);
     const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(completion) : job.name;
-    const auto result = localrun::run_container(spec, work_dir_, [&](std::string_view line, bool) {
+    const auto result = local_runner::run_container(spec, work_dir_, [&](std::string_view line, bool) {
       sink.log_line(job.name, std::string(line), pod.index);
       view.log(prefix, std::string(line));
       ++pod.log_lines;
@@ -218,18 +218,18 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
   const json pod_spec = planned.manifest.object["spec"]["template"]["spec"];
   const json container = pod_spec["containers"][0];
   const int nodes = planned.nodes;
-  const localrun::SharedNetwork network;
+  const local_runner::SharedNetwork network;
   const auto hosts = work_dir_ / "hosts" / (job.name + ".hosts");
   write_file_atomically(hosts, group_hosts(job.name, pod_spec.value("subdomain", job.name), nodes));
   std::mutex mutex;  // the sink, the view and the Job's progress, from every rank's thread
   std::atomic<bool> stop = false;
   std::atomic<int> running = nodes;
-  std::vector<localrun::ContainerResult> results(static_cast<std::size_t>(nodes));
+  std::vector<local_runner::ContainerResult> results(static_cast<std::size_t>(nodes));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(nodes));
   job.state = JobState::Running;
-  std::vector<localrun::ContainerSpec> specs;
+  std::vector<local_runner::ContainerSpec> specs;
   for (int rank = 0; rank < nodes; ++rank) {
-    localrun::ContainerSpec spec = container_spec(container, rank);
+    local_runner::ContainerSpec spec = container_spec(container, rank);
     spec.name = job.name + "-" + std::to_string(rank);
     spec.hostname = spec.name;  // the pod's hostname in an Indexed Job
     spec.network_namespace = network.path();
@@ -251,7 +251,7 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
       const auto& spec = specs[static_cast<std::size_t>(rank)];
       const std::string prefix = job.name + "/" + std::to_string(rank);
       try {
-        results[static_cast<std::size_t>(rank)] = localrun::run_container(spec, work_dir_, [&](std::string_view line, bool) {
+        results[static_cast<std::size_t>(rank)] = local_runner::run_container(spec, work_dir_, [&](std::string_view line, bool) {
           std::lock_guard lock(mutex);
           sink.log_line(job.name, std::string(line), rank);
           view.log(prefix, std::string(line));

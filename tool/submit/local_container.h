@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "localrun/local_run.h"
-#include "submit/follow_view.h"
-#include "submit/follower.h"
-#include "submit/run_plan.h"
-#include "submit/run_secret.h"
+#include "tool/steps/local_runner/local_run.h"
+#include "tool/submit/follow_view.h"
+#include "tool/submit/follower.h"
+#include "tool/submit/run_plan.h"
+#include "tool/submit/run_secret.h"
 
 namespace gkebuild::submit {
 
@@ -52,7 +52,7 @@ class LocalJobs {
  private:
   // The container of completion `completion` of a Job's pod template's first container:
   // image, env, command and args expanded, working dir, GPUs, limits (no name, network or stop).
-  localrun::ContainerSpec container_spec(const nlohmann::json& container, int completion) const;
+  local_runner::ContainerSpec container_spec(const nlohmann::json& container, int completion) const;
   void run_job(std::size_t index, RunSink& sink, FollowView& view);
   // A multi-node Job: its N containers at once, on one private network where each pod's name
   // <job>-<rank>.<service> (and <job>-<rank>) resolves, as in the cluster; one that fails

@@ -1,10 +1,10 @@
-#include "submit/local_pod_check.h"
+#include "tool/submit/local_pod_check.h"
 
 #include <set>
 #include <string>
 
 #include "base/source_error.h"
-#include "yamlfile/document.h"
+#include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::submit {
 namespace {

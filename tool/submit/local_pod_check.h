@@ -9,7 +9,7 @@
 
 #include <ostream>
 
-#include "submit/run_plan.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {
 

@@ -1,4 +1,4 @@
-#include "submit/local_runner.h"
+#include "tool/submit/local_runner.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -9,8 +9,8 @@
 #include <string>
 #include <thread>
 
-#include "localrun/local_run.h"
-#include "runrecord/run_store.h"
+#include "tool/core/runrecord/run_store.h"
+#include "tool/steps/local_runner/local_run.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -59,7 +59,7 @@ bool settle_dead_local_run(const fs::path& run_dir, runrecord::RunRecord& record
     if (!unfinished(job.state)) continue;
     for (const auto& pod : job.pods) {
       try {
-        localrun::stop_container(pod.name, work_dir);
+        local_runner::stop_container(pod.name, work_dir);
       } catch (const std::exception&) {
         // No runtime on PATH any more: nothing it started can still run from here.
       }

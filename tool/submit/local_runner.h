@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <ostream>
 
-#include "runrecord/run_record.h"
+#include "tool/core/runrecord/run_record.h"
 
 namespace gkebuild::submit {
 

@@ -1,26 +1,26 @@
-#include "submit/local_submit.h"
+#include "tool/submit/local_submit.h"
 
 #include <memory>
 
 #include "base/atomic_file.h"
-#include "image/layout_source.h"
-#include "imageproject/project_images.h"
-#include "imagerun/run_step.h"
-#include "localrun/host_gpu.h"
-#include "localrun/local_run.h"
-#include "oci/layout.h"
-#include "publish/registry_pull.h"
-#include "remote/pull.h"
-#include "render/plan.h"
-#include "runrecord/run_store.h"
-#include "submit/cluster.h"
-#include "submit/finish.h"
-#include "submit/image_step.h"
-#include "submit/interrupt.h"
-#include "submit/local_container.h"
-#include "submit/local_pod_check.h"
-#include "submit/local_runner.h"
-#include "submit/record_writer.h"
+#include "images/image/layout_source.h"
+#include "images/oci/layout.h"
+#include "registry/remote/pull.h"
+#include "tool/core/runrecord/run_store.h"
+#include "tool/steps/local_runner/host_gpu.h"
+#include "tool/steps/local_runner/local_run.h"
+#include "tool/steps/project_images/project_images.h"
+#include "tool/steps/publish/registry_pull.h"
+#include "tool/steps/render/plan.h"
+#include "tool/steps/run_step/run_step.h"
+#include "tool/submit/cluster.h"
+#include "tool/submit/finish.h"
+#include "tool/submit/image_step.h"
+#include "tool/submit/interrupt.h"
+#include "tool/submit/local_container.h"
+#include "tool/submit/local_pod_check.h"
+#include "tool/submit/local_runner.h"
+#include "tool/submit/record_writer.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -39,14 +39,14 @@ struct LocalImage {
 LocalImage build_image(const project::Project& project, const std::string& image, const fs::path& layout,
                        const ImageStepOptions& step, const PlanRequest& request, std::ostream& err) {
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
-  imageproject::ProjectImageOptions options;
-  options.build.run = imagerun::run_step(imagerun::run_cache_beside(store->root()));
+  project_images::ProjectImageOptions options;
+  options.build.run = run_step::run_step(run_step::run_cache_beside(store->root()));
   options.images = {image};
   options.workloads_build = step.workloads_build;
-  options.run = workloadbuild::SubmittedRun{request.experiment, request.accelerators};
+  options.run = workload_images::SubmittedRun{request.experiment, request.accelerators};
   options.build.pull = publish::registry_pull(store, step.session);
   err << "image " << image << ": building into " << layout.string() << " (not pushed: a local run)\n";
-  const auto built = imageproject::build_project_images(project, options, store).front();
+  const auto built = project_images::build_project_images(project, options, store).front();
   return {built.manifest.digest.str(), built.result.image.config().config.env};
 }
 
@@ -134,7 +134,7 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   const LocalImage built = local_image(project, image, layout, options.images, request, err);
   request.image_env[image] = built.env;
   if (!built.reference.empty()) request.image_references[image] = built.reference;  // the record names it
-  const bool gpu = localrun::find_host_gpu().present();
+  const bool gpu = local_runner::find_host_gpu().present();
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
   request.run_id = cluster_run_id(run);

@@ -1,15 +1,15 @@
 // `gkebuild submit --local` (or `cluster: local` in the project): the same Jobs run on
 // this machine. The image is built into the project's OCI layout (not pushed), the Jobs
 // rendered as for a cluster, and each Job's container (each completion of an Indexed Job)
-// run in turn under runc by tool/localrun, with the Job's command, args and env. The run
+// run in turn under runc by tool/steps/local_runner, with the Job's command, args and env. The run
 // record is the same as a cluster's: target "local", accelerator null and gpus 0 without
 // a GPU, machine_type "local".
 #pragma once
 
-#include "project/project.h"
-#include "submit/run_plan.h"
-#include "submit/run_secret.h"
-#include "submit/submit.h"
+#include "tool/core/project/project.h"
+#include "tool/submit/run_plan.h"
+#include "tool/submit/run_secret.h"
+#include "tool/submit/submit.h"
 
 namespace gkebuild::submit {
 

@@ -1,11 +1,11 @@
-#include "submit/record_writer.h"
+#include "tool/submit/record_writer.h"
 
 #include <algorithm>
 
 #include "base/atomic_file.h"
 #include "base/confined_path.h"
-#include "runrecord/results_file.h"
-#include "runrecord/run_store.h"
+#include "tool/core/runrecord/results_file.h"
+#include "tool/core/runrecord/run_store.h"
 
 namespace gkebuild::submit {
 namespace {

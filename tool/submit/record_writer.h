@@ -1,4 +1,4 @@
-// The run record a follow keeps up to date (format: tool/runrecord/README.md): run.json
+// The run record a follow keeps up to date (format: tool/core/runrecord/README.md): run.json
 // rewritten atomically whenever a Job changes, logs/JOB.log appended line by line, and
 // each result line a workload prints appended to results.jsonl with "job" added.
 #pragma once
@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "project/project.h"
-#include "runrecord/run_record.h"
-#include "submit/follower.h"
-#include "submit/run_plan.h"
+#include "tool/core/project/project.h"
+#include "tool/core/runrecord/run_record.h"
+#include "tool/submit/follower.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {
 

@@ -1,4 +1,4 @@
-#include "submit/run_commands.h"
+#include "tool/submit/run_commands.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,16 +14,16 @@
 #include "base/confined_path.h"
 #include "base/printable.h"
 #include "base/text_table.h"
-#include "kube/api_error.h"
-#include "kube/events.h"
-#include "kube/http_cluster_api.h"
-#include "kube/objects.h"
-#include "runrecord/run_store.h"
-#include "submit/cluster.h"
-#include "submit/finish.h"
-#include "submit/local_runner.h"
-#include "submit/record_writer.h"
-#include "submit/run_plan.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/events.h"
+#include "tool/core/kube/http_cluster_api.h"
+#include "tool/core/kube/objects.h"
+#include "tool/core/runrecord/run_store.h"
+#include "tool/submit/cluster.h"
+#include "tool/submit/finish.h"
+#include "tool/submit/local_runner.h"
+#include "tool/submit/record_writer.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "base/error.h"
-#include "kube/cluster_api.h"
-#include "kube/kubeconfig.h"
-#include "submit/console.h"
+#include "tool/core/kube/cluster_api.h"
+#include "tool/core/kube/kubeconfig.h"
+#include "tool/submit/console.h"
 
 namespace gkebuild::submit {
 

@@ -1,16 +1,16 @@
-#include "submit/run_plan.h"
+#include "tool/submit/run_plan.h"
 
 #include <algorithm>
 
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
-#include "catalog/catalog.h"
-#include "render/render.h"
-#include "render/values.h"
-#include "render/values_yaml.h"
-#include "submit/cluster.h"
-#include "submit/sweep_overrides.h"
+#include "tool/core/catalog/catalog.h"
+#include "tool/steps/render/render.h"
+#include "tool/steps/render/values.h"
+#include "tool/steps/render/values_yaml.h"
+#include "tool/submit/cluster.h"
+#include "tool/submit/sweep_overrides.h"
 
 namespace gkebuild::submit {
 namespace {

@@ -1,5 +1,5 @@
 // What one submit sends: the experiment's Jobs and the long-lived objects they need
-// (Namespace, driver installer, storage), rendered by tool/render with the run's id and
+// (Namespace, driver installer, storage), rendered by tool/steps/render with the run's id and
 // the pushed image references, each kept as the YAML text printed and the JSON sent.
 #pragma once
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "project/project.h"
-#include "render/values.h"
+#include "tool/core/project/project.h"
+#include "tool/steps/render/values.h"
 
 namespace gkebuild::submit {
 

@@ -1,4 +1,4 @@
-#include "submit/run_secret.h"
+#include "tool/submit/run_secret.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/secret_mask.h"
-#include "kube/objects.h"
+#include "tool/core/kube/objects.h"
 
 namespace gkebuild::submit {
 namespace {

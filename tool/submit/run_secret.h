@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "kube/cluster_api.h"
-#include "project/project.h"
-#include "submit/follow_view.h"
-#include "submit/follower.h"
+#include "tool/core/kube/cluster_api.h"
+#include "tool/core/project/project.h"
+#include "tool/submit/follow_view.h"
+#include "tool/submit/follower.h"
 
 namespace gkebuild::submit {
 

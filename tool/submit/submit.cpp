@@ -1,4 +1,4 @@
-#include "submit/submit.h"
+#include "tool/submit/submit.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,23 +11,23 @@
 
 #include "base/atomic_file.h"
 #include "base/free_memory.h"
-#include "imageproject/project_images.h"
-#include "kube/api_error.h"
-#include "kube/http_cluster_api.h"
-#include "kube/objects.h"
-#include "project/project.h"
-#include "render/contexts.h"
-#include "runrecord/run_store.h"
-#include "submit/cluster.h"
-#include "submit/cluster_check.h"
-#include "submit/cost_summary.h"
-#include "submit/dry_run.h"
-#include "submit/finish.h"
-#include "submit/image_step.h"
-#include "submit/local_submit.h"
-#include "submit/record_writer.h"
-#include "submit/run_plan.h"
-#include "submit/run_secret.h"
+#include "tool/core/kube/api_error.h"
+#include "tool/core/kube/http_cluster_api.h"
+#include "tool/core/kube/objects.h"
+#include "tool/core/project/project.h"
+#include "tool/core/runrecord/run_store.h"
+#include "tool/steps/project_images/project_images.h"
+#include "tool/steps/render/contexts.h"
+#include "tool/submit/cluster.h"
+#include "tool/submit/cluster_check.h"
+#include "tool/submit/cost_summary.h"
+#include "tool/submit/dry_run.h"
+#include "tool/submit/finish.h"
+#include "tool/submit/image_step.h"
+#include "tool/submit/local_submit.h"
+#include "tool/submit/record_writer.h"
+#include "tool/submit/run_plan.h"
+#include "tool/submit/run_secret.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -186,7 +186,7 @@ Outcome run_submit(const SubmitOptions& options, const kube::ConnectCluster& con
   const project::Experiment* experiment = project.find_experiment(options.plan.experiment);
   const RunSecret secret = experiment ? RunSecret::read(*experiment) : RunSecret();
   if (experiment && !options.images.no_build && !options.dry_run && !options.images.given.count(experiment->image))
-    imageproject::check_image_secrets(project, {experiment->image});
+    project_images::check_image_secrets(project, {experiment->image});
   if (options.local || project.cluster.local) return submit_locally(options, project, options.plan, secret);
   if (options.dry_run) return dry_run(options, project, options.plan, secret, connect);
   return submit_to_cluster(options, project, options.plan, secret, connect);

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "base/error.h"
-#include "kube/cluster_api.h"
-#include "kube/kubeconfig.h"
-#include "submit/console.h"
-#include "submit/follower.h"
-#include "submit/image_step.h"
-#include "submit/local_container.h"
-#include "submit/run_plan.h"
+#include "tool/core/kube/cluster_api.h"
+#include "tool/core/kube/kubeconfig.h"
+#include "tool/submit/console.h"
+#include "tool/submit/follower.h"
+#include "tool/submit/image_step.h"
+#include "tool/submit/local_container.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {
 

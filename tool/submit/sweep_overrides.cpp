@@ -1,10 +1,10 @@
-#include "submit/sweep_overrides.h"
+#include "tool/submit/sweep_overrides.h"
 
 #include <algorithm>
 
 #include "base/error.h"
 #include "base/printable.h"
-#include "yamlfile/to_json.h"
+#include "tool/core/yamlfile/to_json.h"
 
 namespace gkebuild::submit {
 namespace {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "project/project.h"
-#include "submit/run_plan.h"
+#include "tool/core/project/project.h"
+#include "tool/submit/run_plan.h"
 
 namespace gkebuild::submit {
 

@@ -1,4 +1,4 @@
-#include "common/cpu_gemm.h"
+#include "workloads/common/cpu_gemm.h"
 
 #include <algorithm>
 #include <barrier>

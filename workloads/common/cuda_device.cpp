@@ -1,10 +1,10 @@
-#include "common/cuda_device.h"
+#include "workloads/common/cuda_device.h"
 
 #include <dlfcn.h>
 
 #include <cstdio>
 
-#include "common/errors.h"
+#include "workloads/common/errors.h"
 
 namespace gkebuild::workloads {
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/device.h"
+#include "workloads/common/device.h"
 
 namespace gkebuild::workloads {
 

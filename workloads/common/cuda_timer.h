@@ -3,7 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "common/cuda_device.h"
+#include "workloads/common/cuda_device.h"
 
 namespace gkebuild::workloads {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "common/errors.h"
+#include "workloads/common/errors.h"
 
 namespace gkebuild::workloads {
 

@@ -1,12 +1,12 @@
-#include "common/device.h"
+#include "workloads/common/device.h"
 
 #include <iostream>
 
-#include "common/errors.h"
-#include "common/host_facts.h"
-#include "common/thread_count.h"
+#include "workloads/common/errors.h"
+#include "workloads/common/host_facts.h"
+#include "workloads/common/thread_count.h"
 #if GKEBUILD_WITH_CUDA
-#include "common/cuda_device.h"
+#include "workloads/common/cuda_device.h"
 #endif
 
 namespace gkebuild::workloads {

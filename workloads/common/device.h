@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/common_options.h"
+#include "workloads/common/common_options.h"
 
 namespace gkebuild::workloads {
 

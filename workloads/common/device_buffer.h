@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/cuda_device.h"
+#include "workloads/common/cuda_device.h"
 
 namespace gkebuild::workloads {
 

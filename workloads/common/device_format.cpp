@@ -1,4 +1,4 @@
-#include "common/device_format.h"
+#include "workloads/common/device_format.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "common/precision.h"
+#include "workloads/common/precision.h"
 
 namespace gkebuild::workloads {
 

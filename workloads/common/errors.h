@@ -1,5 +1,5 @@
 // The two ways a workload run ends early; their kinds choose the exit code
-// from the project's one table (tool/cli/exit_codes.h).
+// from the project's one table (base/exit_codes.h).
 #pragma once
 
 #include <string>

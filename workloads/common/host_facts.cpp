@@ -1,4 +1,4 @@
-#include "common/host_facts.h"
+#include "workloads/common/host_facts.h"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "common/thread_count.h"
+#include "workloads/common/thread_count.h"
 
 namespace gkebuild::workloads {
 

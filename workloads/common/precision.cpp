@@ -1,9 +1,9 @@
-#include "common/precision.h"
+#include "workloads/common/precision.h"
 
 #include <algorithm>
 
 #include "base/suggest.h"
-#include "common/errors.h"
+#include "workloads/common/errors.h"
 
 namespace gkebuild::workloads {
 

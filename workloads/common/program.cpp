@@ -1,4 +1,4 @@
-#include "common/program.h"
+#include "workloads/common/program.h"
 
 #include <algorithm>
 #include <fstream>
@@ -6,8 +6,8 @@
 #include <vector>
 #include <new>
 
-#include "cli/exit_codes.h"
-#include "common/errors.h"
+#include "base/exit_codes.h"
+#include "workloads/common/errors.h"
 
 namespace gkebuild::workloads {
 

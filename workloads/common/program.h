@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "common/common_options.h"
+#include "workloads/common/common_options.h"
 
 namespace gkebuild::workloads {
 

@@ -1,4 +1,4 @@
-#include "common/results.h"
+#include "workloads/common/results.h"
 
 #include <chrono>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/errors.h"
-#include "common/host_facts.h"
+#include "workloads/common/errors.h"
+#include "workloads/common/host_facts.h"
 
 namespace gkebuild::workloads {
 

@@ -1,4 +1,4 @@
-#include "common/stats.h"
+#include "workloads/common/stats.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,4 @@
-#include "common/thread_count.h"
+#include "workloads/common/thread_count.h"
 
 #include <sched.h>
 

@@ -1,4 +1,4 @@
-#include "common/timing.h"
+#include "workloads/common/timing.h"
 
 #include <chrono>
 #include <cstdio>

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "common/results.h"
-#include "common/stats.h"
+#include "workloads/common/results.h"
+#include "workloads/common/stats.h"
 
 namespace gkebuild::workloads {
 

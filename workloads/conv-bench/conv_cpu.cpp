@@ -1,9 +1,9 @@
-#include "conv-bench/conv_cpu.h"
+#include "workloads/conv-bench/conv_cpu.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "common/cpu_gemm.h"
+#include "workloads/common/cpu_gemm.h"
 
 namespace gkebuild::workloads {
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "conv-bench/conv_shape.h"
+#include "workloads/conv-bench/conv_shape.h"
 
 namespace gkebuild::workloads {
 

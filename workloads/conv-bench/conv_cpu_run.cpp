@@ -1,11 +1,11 @@
 // conv-bench on the CPU: im2col + the blocked SGEMM, FP32 only.
-#include "cli/exit_codes.h"
-#include "common/cpu_gemm.h"
-#include "common/errors.h"
-#include "common/random_values.h"
-#include "common/timing.h"
-#include "conv-bench/conv_cpu.h"
-#include "conv-bench/conv_runs.h"
+#include "base/exit_codes.h"
+#include "workloads/common/cpu_gemm.h"
+#include "workloads/common/errors.h"
+#include "workloads/common/random_values.h"
+#include "workloads/common/timing.h"
+#include "workloads/conv-bench/conv_cpu.h"
+#include "workloads/conv-bench/conv_runs.h"
 
 namespace gkebuild::workloads {
 

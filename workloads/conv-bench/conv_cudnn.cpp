@@ -4,14 +4,14 @@
 #include <cstdio>
 #include <memory>
 
-#include "cli/exit_codes.h"
-#include "common/cuda_timer.h"
-#include "common/device_buffer.h"
-#include "common/device_format.h"
-#include "common/random_values.h"
-#include "conv-bench/conv_cpu.h"
-#include "conv-bench/conv_runs.h"
-#include "common/cudnn_objects.h"
+#include "base/exit_codes.h"
+#include "workloads/common/cuda_timer.h"
+#include "workloads/common/device_buffer.h"
+#include "workloads/common/device_format.h"
+#include "workloads/common/random_values.h"
+#include "workloads/conv-bench/conv_cpu.h"
+#include "workloads/conv-bench/conv_runs.h"
+#include "workloads/common/cudnn_objects.h"
 
 namespace gkebuild::workloads {
 namespace {

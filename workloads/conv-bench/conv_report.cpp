@@ -1,7 +1,7 @@
 #include <cstdio>
 
-#include "common/timing.h"
-#include "conv-bench/conv_runs.h"
+#include "workloads/common/timing.h"
+#include "workloads/conv-bench/conv_runs.h"
 
 namespace gkebuild::workloads {
 

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/device.h"
-#include "common/precision.h"
-#include "common/results.h"
-#include "conv-bench/conv_shape.h"
+#include "workloads/common/device.h"
+#include "workloads/common/precision.h"
+#include "workloads/common/results.h"
+#include "workloads/conv-bench/conv_shape.h"
 
 namespace gkebuild::workloads {
 

@@ -1,6 +1,6 @@
-#include "conv-bench/conv_shape.h"
+#include "workloads/conv-bench/conv_shape.h"
 
-#include "common/errors.h"
+#include "workloads/common/errors.h"
 
 namespace gkebuild::workloads {
 

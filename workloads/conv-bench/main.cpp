@@ -4,10 +4,10 @@
 #include <iostream>
 
 #include "base/suggest.h"
-#include "common/device.h"
-#include "common/errors.h"
-#include "common/program.h"
-#include "conv-bench/conv_runs.h"
+#include "workloads/common/device.h"
+#include "workloads/common/errors.h"
+#include "workloads/common/program.h"
+#include "workloads/conv-bench/conv_runs.h"
 
 using namespace gkebuild::workloads;
 

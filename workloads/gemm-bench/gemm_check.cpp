@@ -1,4 +1,4 @@
-#include "gemm-bench/gemm_check.h"
+#include "workloads/gemm-bench/gemm_check.h"
 
 #include <cmath>
 #include <random>

@@ -1,8 +1,8 @@
-#include "gemm-bench/gemm_config.h"
+#include "workloads/gemm-bench/gemm_config.h"
 
 #include <string>
 
-#include "common/errors.h"
+#include "workloads/common/errors.h"
 
 namespace gkebuild::workloads {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/precision.h"
+#include "workloads/common/precision.h"
 
 namespace gkebuild::workloads {
 

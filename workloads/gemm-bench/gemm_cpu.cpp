@@ -3,14 +3,14 @@
 
 #include <cstdio>
 
-#include "cli/exit_codes.h"
-#include "common/cpu_gemm.h"
-#include "common/errors.h"
-#include "common/random_values.h"
-#include "common/timing.h"
-#include "gemm-bench/gemm_check.h"
-#include "gemm-bench/gemm_report.h"
-#include "gemm-bench/gemm_runs.h"
+#include "base/exit_codes.h"
+#include "workloads/common/cpu_gemm.h"
+#include "workloads/common/errors.h"
+#include "workloads/common/random_values.h"
+#include "workloads/common/timing.h"
+#include "workloads/gemm-bench/gemm_check.h"
+#include "workloads/gemm-bench/gemm_report.h"
+#include "workloads/gemm-bench/gemm_runs.h"
 
 namespace gkebuild::workloads {
 namespace {

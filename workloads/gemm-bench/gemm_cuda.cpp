@@ -1,15 +1,15 @@
 // gemm-bench on cuBLAS: cublasGemmEx in FP32, TF32 (FP32 data, tensor cores), FP16 and BF16
 // (16-bit data and result, FP32 accumulation), timed with CUDA events.
-#include "cli/exit_codes.h"
-#include "common/cublas_check.h"
-#include "common/cuda_timer.h"
-#include "common/device_buffer.h"
-#include "common/device_format.h"
-#include "common/errors.h"
-#include "common/random_values.h"
-#include "gemm-bench/gemm_check.h"
-#include "gemm-bench/gemm_report.h"
-#include "gemm-bench/gemm_runs.h"
+#include "base/exit_codes.h"
+#include "workloads/common/cublas_check.h"
+#include "workloads/common/cuda_timer.h"
+#include "workloads/common/device_buffer.h"
+#include "workloads/common/device_format.h"
+#include "workloads/common/errors.h"
+#include "workloads/common/random_values.h"
+#include "workloads/gemm-bench/gemm_check.h"
+#include "workloads/gemm-bench/gemm_report.h"
+#include "workloads/gemm-bench/gemm_runs.h"
 
 namespace gkebuild::workloads {
 namespace {

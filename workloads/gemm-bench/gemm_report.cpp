@@ -1,8 +1,8 @@
-#include "gemm-bench/gemm_report.h"
+#include "workloads/gemm-bench/gemm_report.h"
 
 #include <cstdio>
 
-#include "common/timing.h"
+#include "workloads/common/timing.h"
 
 namespace gkebuild::workloads {
 

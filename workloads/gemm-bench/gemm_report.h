@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "common/results.h"
-#include "gemm-bench/gemm_check.h"
-#include "gemm-bench/gemm_config.h"
+#include "workloads/common/results.h"
+#include "workloads/gemm-bench/gemm_check.h"
+#include "workloads/gemm-bench/gemm_config.h"
 
 namespace gkebuild::workloads {
 

@@ -1,9 +1,9 @@
 // The two ways gemm-bench measures: the CPU path and cuBLAS. Each returns the exit code.
 #pragma once
 
-#include "common/device.h"
-#include "common/results.h"
-#include "gemm-bench/gemm_config.h"
+#include "workloads/common/device.h"
+#include "workloads/common/results.h"
+#include "workloads/gemm-bench/gemm_config.h"
 
 namespace gkebuild::workloads {
 

@@ -2,10 +2,10 @@
 // Result lines (JSON) on stdout, progress on stderr.
 #include <iostream>
 
-#include "common/device.h"
-#include "common/program.h"
-#include "common/results.h"
-#include "gemm-bench/gemm_runs.h"
+#include "workloads/common/device.h"
+#include "workloads/common/program.h"
+#include "workloads/common/results.h"
+#include "workloads/gemm-bench/gemm_runs.h"
 
 using namespace gkebuild::workloads;
 

@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <iostream>
 
-#include "cli/exit_codes.h"
-#include "common/device.h"
-#include "common/program.h"
-#include "common/results.h"
+#include "base/exit_codes.h"
+#include "workloads/common/device.h"
+#include "workloads/common/program.h"
+#include "workloads/common/results.h"
 
 using namespace gkebuild::workloads;
 

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <system_error>
 
-#include "common/errors.h"
-#include "common/program.h"
-#include "mnist-synth/synth.h"
+#include "workloads/common/errors.h"
+#include "workloads/common/program.h"
+#include "workloads/mnist-synth/synth.h"
 
 using namespace gkebuild::workloads;
 

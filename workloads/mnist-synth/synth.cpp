@@ -1,4 +1,4 @@
-#include "mnist-synth/synth.h"
+#include "workloads/mnist-synth/synth.h"
 
 #include <algorithm>
 #include <array>

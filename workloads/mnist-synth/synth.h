@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "mnist-train/idx.h"
+#include "workloads/mnist-train/idx.h"
 
 namespace gkebuild::workloads {
 

@@ -1,4 +1,4 @@
-#include "mnist-train/checkpoint.h"
+#include "workloads/mnist-train/checkpoint.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 
 #include "base/atomic_file.h"
 #include "base/printable.h"
-#include "common/errors.h"
+#include "workloads/common/errors.h"
 
 namespace gkebuild::workloads {
 namespace {

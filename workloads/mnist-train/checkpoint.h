@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "mnist-train/model.h"
+#include "workloads/mnist-train/model.h"
 
 namespace gkebuild::workloads {
 

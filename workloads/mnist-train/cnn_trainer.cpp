@@ -1,4 +1,4 @@
-#include "mnist-train/cnn_trainer.h"
+#include "workloads/mnist-train/cnn_trainer.h"
 
 namespace gkebuild::workloads {
 namespace {

@@ -2,8 +2,8 @@
 // ConvOps, then two fully connected layers and softmax cross-entropy on MlpOps.
 #pragma once
 
-#include "mnist-train/conv_ops.h"
-#include "mnist-train/trainer.h"
+#include "workloads/mnist-train/conv_ops.h"
+#include "workloads/mnist-train/trainer.h"
 
 namespace gkebuild::workloads {
 

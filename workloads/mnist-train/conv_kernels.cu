@@ -2,7 +2,7 @@
 // caller's check (cudnn_conv_ops.cpp checks cudaGetLastError after every launch).
 #include <cuda_fp16.h>
 
-#include "mnist-train/conv_kernels.h"
+#include "workloads/mnist-train/conv_kernels.h"
 
 namespace gkebuild::workloads::kernels {
 namespace {

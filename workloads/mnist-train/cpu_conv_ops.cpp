@@ -1,9 +1,9 @@
-#include "mnist-train/cpu_conv_ops.h"
+#include "workloads/mnist-train/cpu_conv_ops.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "common/cpu_gemm.h"
+#include "workloads/common/cpu_gemm.h"
 
 namespace gkebuild::workloads {
 namespace {

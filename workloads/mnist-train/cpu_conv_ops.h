@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "mnist-train/conv_ops.h"
+#include "workloads/mnist-train/conv_ops.h"
 
 namespace gkebuild::workloads {
 

@@ -1,4 +1,4 @@
-#include "mnist-train/cpu_mlp_ops.h"
+#include "workloads/mnist-train/cpu_mlp_ops.h"
 
 #include <algorithm>
 #include <cmath>

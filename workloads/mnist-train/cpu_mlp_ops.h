@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "mnist-train/mlp_ops.h"
+#include "workloads/mnist-train/mlp_ops.h"
 
 namespace gkebuild::workloads {
 

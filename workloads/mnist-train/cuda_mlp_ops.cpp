@@ -1,10 +1,10 @@
-#include "mnist-train/cuda_mlp_ops.h"
+#include "workloads/mnist-train/cuda_mlp_ops.h"
 
 #include <deque>
 
-#include "common/cublas_check.h"
-#include "common/device_buffer.h"
-#include "mnist-train/mlp_kernels.h"
+#include "workloads/common/cublas_check.h"
+#include "workloads/common/device_buffer.h"
+#include "workloads/mnist-train/mlp_kernels.h"
 
 namespace gkebuild::workloads {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <memory>
 
-#include "common/precision.h"
-#include "mnist-train/mlp_ops.h"
+#include "workloads/common/precision.h"
+#include "workloads/mnist-train/mlp_ops.h"
 
 namespace gkebuild::workloads {
 

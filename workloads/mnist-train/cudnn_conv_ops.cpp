@@ -1,12 +1,12 @@
-#include "mnist-train/cudnn_conv_ops.h"
+#include "workloads/mnist-train/cudnn_conv_ops.h"
 
 #include <algorithm>
 #include <map>
 #include <vector>
 
-#include "common/cudnn_objects.h"
-#include "common/device_buffer.h"
-#include "mnist-train/conv_kernels.h"
+#include "workloads/common/cudnn_objects.h"
+#include "workloads/common/device_buffer.h"
+#include "workloads/mnist-train/conv_kernels.h"
 
 namespace gkebuild::workloads {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <memory>
 
-#include "common/precision.h"
-#include "mnist-train/conv_ops.h"
+#include "workloads/common/precision.h"
+#include "workloads/mnist-train/conv_ops.h"
 
 namespace gkebuild::workloads {
 

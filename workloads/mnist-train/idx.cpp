@@ -1,10 +1,10 @@
-#include "mnist-train/idx.h"
+#include "workloads/mnist-train/idx.h"
 
 #include <cstdio>
 #include <system_error>
 
 #include "base/atomic_file.h"
-#include "common/errors.h"
+#include "workloads/common/errors.h"
 
 namespace gkebuild::workloads {
 namespace {

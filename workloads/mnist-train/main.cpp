@@ -3,9 +3,9 @@
 // samples/s as JSON lines; per-epoch checkpoints that a restarted (preempted) run resumes from.
 #include <iostream>
 
-#include "common/device.h"
-#include "common/program.h"
-#include "mnist-train/train_run.h"
+#include "workloads/common/device.h"
+#include "workloads/common/program.h"
+#include "workloads/mnist-train/train_run.h"
 
 using namespace gkebuild::workloads;
 

@@ -1,6 +1,6 @@
 // The MLP's element-wise and reduction kernels. Launch errors surface at the caller's next
 // check (cuda_mlp_ops.cpp checks cudaGetLastError after every launch).
-#include "mnist-train/mlp_kernels.h"
+#include "workloads/mnist-train/mlp_kernels.h"
 
 namespace gkebuild::workloads::kernels {
 namespace {

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/cpu_gemm.h"
-#include "mnist-train/idx.h"
+#include "workloads/common/cpu_gemm.h"
+#include "workloads/mnist-train/idx.h"
 
 namespace gkebuild::workloads {
 

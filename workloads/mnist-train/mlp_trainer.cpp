@@ -1,4 +1,4 @@
-#include "mnist-train/mlp_trainer.h"
+#include "workloads/mnist-train/mlp_trainer.h"
 
 namespace gkebuild::workloads {
 

@@ -1,7 +1,7 @@
 // The MLP's passes: h = relu(x·W1ᵀ + b1), z = h·W2ᵀ + b2, softmax cross-entropy.
 #pragma once
 
-#include "mnist-train/trainer.h"
+#include "workloads/mnist-train/trainer.h"
 
 namespace gkebuild::workloads {
 

@@ -1,10 +1,10 @@
-#include "mnist-train/model.h"
+#include "workloads/mnist-train/model.h"
 
 #include <cmath>
 #include <random>
 
 #include "base/suggest.h"
-#include "common/errors.h"
+#include "workloads/common/errors.h"
 
 namespace gkebuild::workloads {
 

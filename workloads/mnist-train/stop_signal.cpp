@@ -1,4 +1,4 @@
-#include "mnist-train/stop_signal.h"
+#include "workloads/mnist-train/stop_signal.h"
 
 #include <csignal>
 

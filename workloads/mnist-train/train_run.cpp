@@ -1,4 +1,4 @@
-#include "mnist-train/train_run.h"
+#include "workloads/mnist-train/train_run.h"
 
 #include <cmath>
 #include <csignal>
@@ -7,20 +7,20 @@
 #include <random>
 #include <sstream>
 
+#include "base/exit_codes.h"
 #include "base/printable.h"
-#include "cli/exit_codes.h"
-#include "common/errors.h"
-#include "mnist-train/checkpoint.h"
-#include "mnist-train/cpu_conv_ops.h"
-#include "mnist-train/cpu_mlp_ops.h"
-#include "mnist-train/idx.h"
-#include "mnist-train/stop_signal.h"
-#include "mnist-train/trainer.h"
+#include "workloads/common/errors.h"
+#include "workloads/mnist-train/checkpoint.h"
+#include "workloads/mnist-train/cpu_conv_ops.h"
+#include "workloads/mnist-train/cpu_mlp_ops.h"
+#include "workloads/mnist-train/idx.h"
+#include "workloads/mnist-train/stop_signal.h"
+#include "workloads/mnist-train/trainer.h"
 #if GKEBUILD_WITH_CUDA
-#include "mnist-train/cuda_mlp_ops.h"
+#include "workloads/mnist-train/cuda_mlp_ops.h"
 #endif
 #if GKEBUILD_MNIST_CUDNN
-#include "mnist-train/cudnn_conv_ops.h"
+#include "workloads/mnist-train/cudnn_conv_ops.h"
 #endif
 
 namespace gkebuild::workloads {

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <filesystem>
 
-#include "common/device.h"
-#include "common/precision.h"
-#include "common/results.h"
-#include "mnist-train/model.h"
+#include "workloads/common/device.h"
+#include "workloads/common/precision.h"
+#include "workloads/common/results.h"
+#include "workloads/mnist-train/model.h"
 
 namespace gkebuild::workloads {
 

@@ -1,11 +1,11 @@
-#include "mnist-train/trainer.h"
+#include "workloads/mnist-train/trainer.h"
 
 #include <algorithm>
 #include <numeric>
 
-#include "common/errors.h"
-#include "mnist-train/cnn_trainer.h"
-#include "mnist-train/mlp_trainer.h"
+#include "workloads/common/errors.h"
+#include "workloads/mnist-train/cnn_trainer.h"
+#include "workloads/mnist-train/mlp_trainer.h"
 
 namespace gkebuild::workloads {
 namespace {

@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "mnist-train/model.h"
-#include "mnist-train/mlp_ops.h"
+#include "workloads/mnist-train/model.h"
+#include "workloads/mnist-train/mlp_ops.h"
 
 namespace gkebuild::workloads {
 

@@ -1,0 +1,223 @@
+// One entry of `experiments:` in gkebuild.yaml.
+#include <algorithm>
+#include <regex>
+
+#include "base/printable.h"
+#include "base/suggest.h"
+#include "tool/core/project/parse_helpers.h"
+#include "tool/core/project/quantities.h"
+#include "tool/core/yamlfile/fields.h"
+#include "tool/core/yamlfile/scalars.h"
+#include "tool/core/yamlfile/to_json.h"
+
+namespace gkebuild::project::detail {
+namespace {
+
+using yamlfile::Document;
+using yamlfile::Fields;
+
+// Sweep variables become template variables in args; these names are taken.
+const std::vector<std::string> kReservedSweepNames{"seed", "values", "accelerator", "experiment", "run_id"};
+
+std::vector<std::string> parse_accelerators(const Fields& fields, const catalog::Catalog& catalog) {
+  const Document& doc = fields.document();
+  const YAML::Node list = fields.required("accelerators");
+  if (!list.IsSequence() || list.size() == 0)
+    doc.fail(list, fields.name("accelerators") + ": expected a non-empty list of accelerator labels, got " +
+                       yamlfile::describe(list));
+  std::vector<std::string> labels;
+  for (const auto& item : list) {
+    const std::string label = yamlfile::as_string(doc, item, fields.name("accelerators") + " item");
+    catalog.get(label, doc.where(item), doc.text());
+    if (std::find(labels.begin(), labels.end(), label) != labels.end())
+      doc.fail(item, fields.name("accelerators") + ": " + in_quotes(label) + " is listed twice");
+    labels.push_back(label);
+  }
+  return labels;
+}
+
+void check_gpu_count(const Fields& fields, const Experiment& experiment, const catalog::Catalog& catalog) {
+  for (const auto& label : experiment.accelerators) {
+    int most = 0;
+    for (const auto& machine : catalog.find(label)->machine_types) most = std::max(most, machine.gpus);
+    if (experiment.gpus > most)
+      fields.document().fail(fields.get("gpus"), fields.name("gpus") + ": " + std::to_string(experiment.gpus) +
+                                                     " GPUs, but " + label + " machines have at most " +
+                                                     std::to_string(most));
+  }
+}
+
+std::vector<SweepAxis> parse_sweep(const Document& doc, const YAML::Node& node, const std::string& what) {
+  std::vector<SweepAxis> axes;
+  for (const auto& [key, value] : entries(doc, node, what)) {
+    SweepAxis axis{key.Scalar(), {}, doc.where(key)};
+    static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+    if (!std::regex_match(axis.name, identifier))
+      doc.fail(key, what + ": " + in_quotes(axis.name) + " must be a template variable name (letters, digits, _)");
+    if (std::find(kReservedSweepNames.begin(), kReservedSweepNames.end(), axis.name) != kReservedSweepNames.end() &&
+        axis.name != "seed")
+      doc.fail(key, what + ": " + in_quotes(axis.name) + " is a reserved template variable");
+    if (!value.IsSequence() || value.size() == 0)
+      doc.fail(value, what + "." + axis.name + ": expected a non-empty list of values, got " + yamlfile::describe(value));
+    for (const auto& item : value) {
+      if (!item.IsScalar()) doc.fail(item, what + "." + axis.name + ": values must be strings or numbers");
+      axis.values.push_back(yamlfile::to_json(item));
+    }
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+// The Job template sets these itself (the seed of an Indexed Job, the index of a sweep point,
+// the checkpoint folder); a second entry with the same name would silently replace ours.
+// PATH and LD_LIBRARY_PATH may be set: the driver's folders are appended to them.
+// A multi-node Job sets the torchrun rendezvous variables (MASTER_PORT may be given).
+void check_reserved_env(const Fields& fields, int nodes) {
+  if (!fields.has("env") || !fields.get("env").IsMap()) return;
+  static const std::vector<std::string> always{"GKEBUILD_SEED", "GKEBUILD_INDEX", "GKEBUILD_CHECKPOINT_DIR"};
+  static const std::vector<std::string> multi_node{"MASTER_ADDR", "NNODES", "NODE_RANK", "GPUS_PER_NODE"};
+  for (auto it = fields.get("env").begin(); it != fields.get("env").end(); ++it) {
+    const std::string& name = it->first.Scalar();
+    if (std::find(always.begin(), always.end(), name) != always.end())
+      fields.document().fail(it->first, fields.name("env") + ": " + name +
+                                            " is set by gkebuild (the seed, the sweep point's index, the checkpoint "
+                                            "folder); use another name");
+    if (nodes > 1 && std::find(multi_node.begin(), multi_node.end(), name) != multi_node.end())
+      fields.document().fail(it->first, fields.name("env") + ": " + name +
+                                            " is set by gkebuild in a multi-node Job (nodes > 1); only MASTER_PORT "
+                                            "may be given");
+  }
+}
+
+long long parse_duration_field(const Fields& fields, const std::string& key, long long fallback) {
+  if (!fields.has(key)) return fallback;
+  const YAML::Node node = fields.get(key);
+  if (yamlfile::resolve_scalar(node) == yamlfile::ScalarKind::Integer)
+    return yamlfile::as_integer(fields.document(), node, fields.name(key));
+  auto seconds = parse_duration(yamlfile::as_string(fields.document(), node, fields.name(key)));
+  if (!seconds || *seconds <= 0)
+    fields.document().fail(node, fields.name(key) + ": expected seconds or a duration such as 90m or 2h30m");
+  return *seconds;
+}
+
+std::string parse_quantity(const Fields& fields, const std::string& key) {
+  if (!fields.has(key)) return "";
+  const std::string text = yamlfile::as_scalar_text(fields.document(), fields.get(key), fields.name(key));
+  if (!is_resource_quantity(text))
+    fields.document().fail(fields.get(key), fields.name(key) + ": expected a Kubernetes quantity such as 4, 500m or 16Gi");
+  return text;
+}
+
+void read_provisioning(const Fields& fields, Experiment& experiment) {
+  const Document& doc = fields.document();
+  const bool spot = fields.boolean("spot", false);
+  if (fields.has("provisioning")) {
+    const std::string text = fields.string("provisioning", "");
+    const auto provisioning = parse_provisioning(text);
+    const std::vector<std::string> choices{"on-demand", "spot", "flex-start", "queued"};
+    if (!provisioning)
+      doc.fail(fields.get("provisioning"), fields.name("provisioning") + ": expected on-demand, spot, flex-start or "
+                                                                         "queued, got '" + printable(text) + "'" +
+                                               did_you_mean(text, choices));
+    experiment.provisioning = *provisioning;
+    if (spot && *provisioning != Provisioning::Spot)
+      doc.fail(fields.get("spot"), fields.name("spot") + ": spot: true is provisioning: spot, but provisioning says " +
+                                       text);
+  } else if (spot) {
+    experiment.provisioning = Provisioning::Spot;
+  }
+  experiment.spot = experiment.provisioning == Provisioning::Spot;
+  experiment.reservation = fields.string("reservation", "");
+  if (!fields.has("reservation")) return;
+  if (!is_reservation(experiment.reservation))
+    doc.fail(fields.get("reservation"), fields.name("reservation") + ": '" + printable(experiment.reservation) +
+                                            "' is neither a reservation name nor projects/PROJECT/reservations/NAME");
+  if (experiment.provisioning != Provisioning::OnDemand)
+    doc.fail(fields.get("reservation"), fields.name("reservation") + ": a reservation is consumed by on-demand "
+                                                                       "nodes; drop provisioning: " +
+                                            to_string(experiment.provisioning) + " or the reservation");
+}
+
+void parse_resources(const Fields& fields, Experiment& experiment, const catalog::Catalog& catalog) {
+  experiment.accelerators = parse_accelerators(fields, catalog);
+  experiment.gpus = static_cast<int>(fields.integer("gpus", 1, 1));
+  check_gpu_count(fields, experiment, catalog);
+  experiment.cpu = parse_quantity(fields, "cpu");
+  experiment.memory = parse_quantity(fields, "memory");
+  read_provisioning(fields, experiment);
+  experiment.nodes = static_cast<int>(fields.integer("nodes", 1, 1));
+  if (experiment.nodes > 1000) fields.document().fail(fields.get("nodes"), fields.name("nodes") + ": at most 1000");
+  experiment.compact = fields.boolean("compact", false);
+  if (experiment.compact && experiment.nodes == 1)
+    fields.document().fail(fields.get("compact"), fields.name("compact") + ": compact placement puts the nodes of a "
+                                                                           "multi-node Job close together; give nodes > 1");
+}
+
+void parse_schedule(const Fields& fields, Experiment& experiment) {
+  experiment.seeds = static_cast<int>(fields.integer("seeds", 0, 1));
+  experiment.parallelism = static_cast<int>(fields.integer("parallelism", 0, 1));
+  if (experiment.parallelism > 0 && experiment.seeds > 0)
+    fields.document().fail(fields.get("parallelism"), fields.what() + ": give seeds (an Indexed Job per sweep point) or "
+                                                                      "parallelism (an Indexed Job of the sweep points), not both");
+  // A multi-node Job's completion index is its node rank: it cannot also be a seed or a point.
+  for (const char* key : {"seeds", "parallelism"})
+    if (experiment.nodes > 1 && fields.has(key))
+      fields.document().fail(fields.get(key), fields.name(key) + ": a multi-node experiment (nodes > 1) runs one Job "
+                                                                 "per sweep point; use sweep instead of " + key);
+  if (experiment.seeds > 100000) fields.document().fail(fields.get("seeds"), fields.name("seeds") + ": at most 100000");
+  experiment.timeout_seconds = parse_duration_field(fields, "timeout", experiment.timeout_seconds);
+  experiment.ttl_seconds_after_finished =
+      parse_duration_field(fields, "ttlAfterFinished", experiment.ttl_seconds_after_finished);
+  experiment.backoff_limit = static_cast<int>(fields.integer("backoffLimit", experiment.backoff_limit, 0));
+  experiment.storage = fields.boolean("storage", true);
+  experiment.queue = fields.string("queue", "");
+  if (!experiment.queue.empty() && !is_dns_label(experiment.queue, 63))
+    fields.document().fail(fields.get("queue"), fields.name("queue") + ": '" + printable(experiment.queue) +
+                                                    "' is not a LocalQueue name (lower-case letters, digits and '-')");
+  // Queued nodes exist only through a ProvisioningRequest, which Kueue makes for admitted Jobs.
+  if (experiment.provisioning == Provisioning::Queued && experiment.queue.empty())
+    fields.document().fail(fields.get("provisioning"),
+                           fields.name("provisioning") + ": queued provisioning needs a Kueue queue: add queue: (the "
+                                                          "LocalQueue whose ClusterQueue has the provisioning admission "
+                                                          "check; `gkebuild render kueue` makes one)");
+}
+
+}  // namespace
+
+bool is_reservation(const std::string& text) {
+  static const std::regex pattern("([a-z]([-a-z0-9]{0,61}[a-z0-9])?)|(projects/[a-z][-a-z0-9]{4,28}[a-z0-9]/reservations/"
+                                  "[a-z]([-a-z0-9]{0,61}[a-z0-9])?)");
+  return std::regex_match(text, pattern);
+}
+
+Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YAML::Node& value,
+                            const std::vector<std::string>& image_names, const catalog::Catalog& catalog) {
+  Experiment experiment;
+  experiment.name = key.Scalar();
+  experiment.where = doc.where(key);
+  require_dns_label(doc, key, experiment.name, "experiment name");
+  Fields fields(doc, value, "experiment '" + experiment.name + "'",
+                {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
+                 "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
+                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact"});
+  if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
+  experiment.image = fields.required_string("image");
+  if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
+    doc.fail(fields.get("image"), fields.name("image") + ": no image '" + printable(experiment.image) + "' under images:" +
+                                      did_you_mean(experiment.image, image_names));
+  experiment.command = fields.strings("command");
+  experiment.args = fields.strings("args");
+  experiment.env = parse_string_map(doc, fields.get("env"), fields.name("env"));
+  parse_experiment_secrets(fields, experiment);
+  parse_resources(fields, experiment, catalog);
+  check_reserved_env(fields, experiment.nodes);
+  experiment.sweep = parse_sweep(doc, fields.get("sweep"), fields.name("sweep"));
+  parse_schedule(fields, experiment);
+  bool sweeps_seed = std::any_of(experiment.sweep.begin(), experiment.sweep.end(),
+                                 [](const SweepAxis& axis) { return axis.name == "seed"; });
+  if (sweeps_seed && experiment.seeds > 0)
+    doc.fail(fields.get("seeds"), fields.what() + ": give seeds (one Indexed Job) or sweep.seed (one Job per seed), not both");
+  return experiment;
+}
+
+}  // namespace gkebuild::project::detail

@@ -1,0 +1,247 @@
+// The project file, gkebuild.yaml: images to build and experiments to run on GKE.
+// load_project checks every field; any error is a SourceError naming file:line:col.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/source_error.h"
+#include "tool/core/catalog/catalog.h"
+
+namespace gkebuild::project {
+
+inline constexpr const char* kApiVersion = "gkebuild/v1";
+
+enum class DriverInstaller { Auto, Cos, Ubuntu, None };
+std::string to_string(DriverInstaller installer);
+
+using EnvList = std::vector<std::pair<std::string, std::string>>;  // in file order
+
+// A name written in the project file, with where it was written (for errors found later, such
+// as a secret variable missing from the submitter's environment).
+struct NameAt {
+  std::string name;
+  SourceLocation where;
+};
+
+// A build secret of an image (`secrets:` in the project file, `gkebuild image --secret`): its
+// value is read when the image is built, from the file `src` (relative to the project folder)
+// or the submitter's environment variable `env`, and reaches only the RUNs that mount it.
+struct ImageSecret {
+  std::string id;
+  std::string src;
+  std::string env;
+  SourceLocation where;
+};
+
+// A node taint as gcloud writes it: key=value:Effect (Effect NoSchedule, PreferNoSchedule, NoExecute).
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;
+};
+
+// Who installs the NVIDIA driver on a GPU pool's nodes: GKE (gpu-driver-version=default or
+// latest), or the driver installer DaemonSet that submit applies (gpu-driver-version=disabled).
+enum class GpuDriver { Default, Latest, Installer };
+std::string to_string(GpuDriver driver);
+
+// How GKE obtains a GPU pool's nodes (gke-scarce-gpus-and-multinode.md): ordinary VMs, Spot VMs,
+// flex-start VMs (Dynamic Workload Scheduler: the autoscaler adds nodes when capacity is found),
+// or flex-start with queued provisioning (nodes only through a ProvisioningRequest, all at once;
+// gkebuild lets Kueue make the request).
+enum class Provisioning { OnDemand, Spot, FlexStart, Queued };
+std::string to_string(Provisioning provisioning);
+// The project-file word ("on-demand", "spot", "flex-start", "queued"); nullopt for others.
+std::optional<Provisioning> parse_provisioning(std::string_view text);
+// Flex-start and queued pools start at zero nodes and are never repaired.
+inline bool is_flex(Provisioning provisioning) {
+  return provisioning == Provisioning::FlexStart || provisioning == Provisioning::Queued;
+}
+
+// One autoscaled GPU node pool of a Standard cluster; node counts are for the whole pool.
+struct GpuPool {
+  std::string name;
+  std::string accelerator;   // catalog label
+  std::string machine_type;  // from the catalog
+  int gpus_per_node = 1;     // fixed by the machine type
+  int min_nodes = 0;
+  int max_nodes = 4;
+  bool spot = false;          // provisioning == Spot, kept for the code that only asks this
+  Provisioning provisioning = Provisioning::OnDemand;
+  std::string reservation;    // a specific reservation (NAME or projects/P/reservations/R); "" = none
+  long long max_run_seconds = 0;  // flex-start VMs: --max-run-duration; 0 = GKE's default (7 days)
+  bool gvnic = false;         // Google Virtual NIC: the pools of multi-node experiments
+  bool compact = false;       // compact placement (nodes close together)
+  bool gke_metadata = false;  // the GKE metadata server (Workload Identity; storage.gcs needs it)
+  std::vector<Taint> taints;
+  GpuDriver driver = GpuDriver::Default;
+  std::string sharing;      // "", "time-sharing" or "mps"
+  int clients_per_gpu = 0;  // with sharing
+  std::string partition;    // MIG partition size, one the catalog lists; "" = whole GPUs
+  bool derived = false;     // from the experiments' accelerators, not written in the file
+  SourceLocation where;
+};
+
+// The GKE cluster itself, for `gkebuild cluster render|up|down|check`.
+struct GkeCluster {
+  std::string name;
+  std::string gcp_project;
+  std::string location;  // a region (regional control plane) or a zone
+  std::vector<std::string> node_locations;
+  std::string release_channel = "regular";
+  bool autopilot = false;  // no pools: GKE makes nodes for each Pod's requests and selectors
+  std::string compute_class;  // a nodeSelector cloud.google.com/compute-class on every Job ("Accelerator")
+  std::string admin_machine_type = "e2-standard-4";  // the CPU pool kube-system runs on
+  int admin_nodes = 1;                                // per zone
+  std::vector<GpuPool> pools;
+  // storage.gcs: the Cloud Storage FUSE CSI driver add-on and Workload Identity
+  // (--workload-pool=PROJECT.svc.id.goog) on the cluster, the GKE metadata server on its pools.
+  bool gcs_fuse = false;
+  SourceLocation where;
+
+  bool regional() const;
+  std::string workload_pool() const { return gcp_project + ".svc.id.goog"; }
+  // The context `gcloud container clusters get-credentials` writes: gke_PROJECT_LOCATION_NAME.
+  std::string context_name() const;
+};
+
+struct Cluster {
+  std::string context;    // kubeconfig context; empty = current-context (or the GKE cluster's)
+  std::string namespace_name;
+  DriverInstaller driver_installer = DriverInstaller::Auto;
+  bool local = false;  // `cluster: local`: `gkebuild submit` runs the Jobs on this machine (as --local)
+  std::string service_account;  // the Kubernetes ServiceAccount the Jobs run as; "" = the namespace's default
+  bool jobset = false;  // render multi-node experiments as JobSets (jobset.x-k8s.io/v1alpha2), as xpk runs them
+  std::optional<GkeCluster> gke;  // when the file describes the cluster (name, gcpProject, location…)
+};
+
+struct Image {
+  std::string name;
+  std::string from = "scratch";            // scratch | registry reference | oci:DIR
+  std::string workload;                    // a CMake target of `source`, or a shipped workload's binary
+  std::string source;                      // the CMake project (relative to the project folder); empty: the
+                                           // project folder when it has a CMakeLists.txt
+  std::vector<std::string> cuda_libraries; // taken from the CUDA toolkit into their own layer
+  // The user's Dockerfile (relative to the project folder), used as written; a name ending
+  // in .j2 is a template (looked up in templates/, then beside gkebuild.yaml) rendered first.
+  // Empty: the shipped Dockerfile.j2 around the staged workload.
+  std::string dockerfile;
+  std::string context;                     // the build context of `dockerfile`, inside the project
+                                           // folder; empty: the project folder
+  std::vector<std::string> entrypoint;     // default: the workload binary
+  EnvList env;
+  EnvList labels;
+  std::vector<ImageSecret> secrets;  // build secrets for RUN --mount=type=secret
+  SourceLocation where;
+};
+
+struct SweepAxis {
+  std::string name;
+  std::vector<nlohmann::ordered_json> values;  // scalars, typed as YAML reads them
+  SourceLocation where;  // its key in the project file, or the --sweep flag that gave it
+};
+
+struct Experiment {
+  std::string name;
+  std::string image;
+  std::vector<std::string> command;  // replaces the image entrypoint when set
+  std::vector<std::string> args;     // may use {{ sweep variables }}, {{ seed }}, {{ values.x }}
+  EnvList env;                       // values may use the same variables
+  // Environment variables whose values are read from the submitter's environment at submit
+  // and reach the Job through a Secret of the run (secretKeyRef): never in a manifest or record.
+  std::vector<NameAt> secret_env;
+  std::vector<NameAt> secret_refs;  // existing Secrets of the namespace, every key as a variable (envFrom)
+  std::vector<std::string> accelerators;
+  int gpus = 1;
+  std::string cpu;     // Kubernetes quantity, empty = not set
+  std::string memory;  // Kubernetes quantity, empty = not set
+  bool spot = false;  // provisioning == Spot (`spot: true` is the same)
+  Provisioning provisioning = Provisioning::OnDemand;
+  std::string reservation;  // NAME or projects/P/reservations/R: Jobs select its nodes
+  // Nodes per Job: > 1 makes each Job an Indexed Job of `nodes` pods (one per node, `gpus` each)
+  // with a headless Service, so that pod i is <job>-i.<service> (torchrun's rendezvous).
+  int nodes = 1;
+  bool compact = false;        // its derived pool gets compact placement
+  std::vector<SweepAxis> sweep;  // grid product, in file order
+  int seeds = 0;                 // > 0: an Indexed Job with seed = completion index 0..seeds-1
+  // > 0: the sweep runs as one Indexed Job per accelerator, index i = sweep point i, at most
+  // `parallelism` points at once (the cluster's Job controller keeps the cap, not gkebuild).
+  int parallelism = 0;
+  long long timeout_seconds = 86400;         // activeDeadlineSeconds
+  int backoff_limit = 1;
+  long long ttl_seconds_after_finished = 259200;
+  bool storage = true;                       // mount the project's shared storage, if any
+  // A Kueue LocalQueue in the project's namespace: Jobs are created suspended with the
+  // kueue.x-k8s.io/queue-name label and Kueue starts them as quota allows. Empty = no Kueue.
+  std::string queue;
+  SourceLocation where;
+};
+
+// `kueue:` in gkebuild.yaml: the queue objects `gkebuild render` writes for the project
+// (a ResourceFlavor per accelerator, one ClusterQueue with a GPU quota per flavor, and a
+// LocalQueue in the project's namespace that experiments name with `queue:`).
+struct Kueue {
+  std::string queue;          // the LocalQueue's name
+  std::string cluster_queue;  // the ClusterQueue's name (default: the project's name)
+  std::vector<std::pair<std::string, int>> gpus;  // accelerator label -> nominal quota in GPUs, in file order
+  std::string cpu;     // quotas for pods that request CPU or memory (Kueue refuses requests
+  std::string memory;  // for resources its ClusterQueue does not cover); empty = not covered
+  SourceLocation where;
+
+  int gpu_quota(std::string_view accelerator) const;  // 0 when the accelerator has no flavor
+  // Queued provisioning (experiments' provisioning: queued) gets queues of its own, as GKE's
+  // samples do: a ClusterQueue whose flavors all pass the ProvisioningRequest admission check,
+  // and the LocalQueue those experiments name. A shared ClusterQueue could admit a queued Job
+  // on an ordinary flavor, where no node would ever come for it.
+  std::string queued_queue() const { return queue + "-queued"; }
+  std::string queued_cluster_queue() const { return cluster_queue + "-queued"; }
+};
+
+struct NfsStorage {
+  std::string size = "10Gi";
+  std::string mount_path = "/storage";
+  std::string storage_class;  // for the server's disk; empty = the cluster default
+};
+
+// storage.gcs: a Cloud Storage bucket mounted with the GCS FUSE CSI driver (an ephemeral
+// CSI volume in every Job; the Jobs' ServiceAccount needs access to the bucket).
+struct GcsStorage {
+  std::string bucket;
+  std::string mount_path = "/gcs";
+  bool read_only = false;
+  std::string only_dir;  // mount only this folder of the bucket; "" = the whole bucket
+  SourceLocation where;
+};
+
+struct Project {
+  std::filesystem::path file;  // the project file as named
+  std::filesystem::path dir;   // its folder: templates/ and workloads are found from here
+  std::string name;
+  std::string registry;
+  Cluster cluster;
+  std::vector<Image> images;
+  std::vector<Experiment> experiments;
+  std::optional<NfsStorage> nfs;
+  std::optional<GcsStorage> gcs;
+  std::optional<Kueue> kueue;
+
+  const Image* find_image(std::string_view name) const;
+  const Experiment* find_experiment(std::string_view name) const;
+  std::vector<std::string> image_names() const;
+  std::vector<std::string> experiment_names() const;
+};
+
+// Reads and checks a project file (at most 16 MiB).
+Project load_project(const std::filesystem::path& file,
+                     const catalog::Catalog& catalog = catalog::Catalog::builtin());
+// The same for text already in memory; `file_name` is used in messages and for `dir`.
+Project parse_project(std::string text, const std::filesystem::path& file_name,
+                      const catalog::Catalog& catalog = catalog::Catalog::builtin());
+
+}  // namespace gkebuild::project

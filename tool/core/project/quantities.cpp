@@ -1,0 +1,51 @@
+#include "tool/core/project/quantities.h"
+
+#include <cctype>
+#include <regex>
+#include <string>
+
+#include "base/quantity.h"
+
+namespace gkebuild::project {
+
+bool is_dns_label(std::string_view name, std::size_t max_length) {
+  static const std::regex pattern("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  return !name.empty() && name.size() <= max_length && std::regex_match(name.begin(), name.end(), pattern);
+}
+
+bool is_dns_subdomain(std::string_view name) {
+  if (name.empty() || name.size() > 253) return false;
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = name.find('.', start);
+    if (!is_dns_label(name.substr(start, dot == std::string_view::npos ? dot : dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+bool is_resource_quantity(std::string_view text) {
+  auto value = parse_quantity(text);
+  return value && *value >= 0;
+}
+
+std::optional<long long> parse_duration(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  long long total = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t start = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == start || i == text.size() || i - start > 9) return std::nullopt;
+    long long amount = std::stoll(std::string(text.substr(start, i - start)));
+    switch (text[i++]) {
+      case 'd': total += amount * 86400; break;
+      case 'h': total += amount * 3600; break;
+      case 'm': total += amount * 60; break;
+      case 's': total += amount; break;
+      default: return std::nullopt;
+    }
+  }
+  return total;
+}
+
+}  // namespace gkebuild::project

@@ -1,0 +1,75 @@
+// The local runner: one container of a Job, run on this machine from the project's OCI
+// layout with runc (or crun), the way a GKE node would run it. `gkebuild submit --local`
+// calls run_container once per Job and records the result like a pod's.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tool/steps/local_runner/runtime_spec.h"
+
+namespace gkebuild::local_runner {
+
+struct ContainerSpec {
+  std::filesystem::path layout_dir;  // OCI image layout (the project's .gkebuild/oci)
+  std::string image;                 // NAME:TAG as written in the layout's index.json, or sha256:… manifest digest
+  std::vector<std::string> command;  // Kubernetes semantics: non-empty replaces the image Entrypoint
+  std::vector<std::string> args;     // non-empty replaces the image Cmd
+  std::vector<std::pair<std::string, std::string>> env;  // added to / overriding the image Env
+  std::string name;                  // container id (unique per run, e.g. the Job name)
+  bool gpus = false;                 // pass NVIDIA devices + driver libraries when present
+  // Additions to the first agreement:
+  std::string working_dir;  // the container's workingDir; empty: the image's WorkingDir, else "/"
+  std::string runtime;      // "runc", "crun" or a path; empty: runc, else crun, from PATH
+  // Hardening: a network namespace of its own unless host_network, and the Job's limits.
+  bool host_network = false;
+  // A multi-node Job's container: join this network namespace (SharedNetwork::path()) instead
+  // of one of its own, with this file as its /etc/hosts (read-only) and this host name.
+  std::filesystem::path network_namespace;
+  std::filesystem::path hosts_file;
+  std::string hostname;  // empty: the container name
+  ResourceLimits limits;
+  // Set (from a SIGINT handler, another thread…) to stop the container: it gets SIGTERM,
+  // SIGKILL after stop_grace, and is deleted; the result's reason is then "Stopped".
+  const std::atomic<bool>* stop = nullptr;
+  std::chrono::seconds stop_grace{10};
+  const std::atomic<bool>* force = nullptr;  // set: SIGKILL at once, without waiting out stop_grace
+};
+
+struct ContainerResult {
+  int exit_code = -1;  // the process's exit status; 128+N when signal N ended it
+  std::string start, end;  // RFC 3339 UTC with milliseconds
+  std::chrono::system_clock::time_point started_at, ended_at;  // the same instants
+  // "" when it exited 0; "exit code N"; "Stopped"; "StartError: …" (what the runtime said)
+  // when the process could not be started.
+  std::string reason;
+};
+
+using LineSink = std::function<void(std::string_view line, bool from_stderr)>;
+
+// Unpacks the image (cached per manifest digest under work_dir/images), writes the runtime
+// bundle (work_dir/bundles/NAME, an overlay over the cached root file system, so runs never
+// change the cache) and runs it with runc (or crun) as a rootful container in its own network
+// namespace (or the host's network with spec.host_network) under spec.limits, delivering each
+// output line to on_line as it arrives (on this thread).
+// The container and its bundle are removed on every path, exceptions included.
+// Throws std::runtime_error with a clear message: not root, no runtime on PATH, image not
+// in the layout, a layer that is corrupt or escapes the root file system, an unknown user, a
+// cgroup controller the limits need that this host does not offer.
+ContainerResult run_container(const ContainerSpec& spec, const std::filesystem::path& work_dir,
+                              const LineSink& on_line);
+
+// Kills (SIGKILL) and deletes the container `name` that run_container started under
+// `work_dir`, from another process (the running call then returns), and removes its bundle
+// (unmounting its root file system): what a killed gkebuild left behind. Quiet when it is
+// gone; returns whether a container was found.
+bool stop_container(const std::string& name, const std::filesystem::path& work_dir,
+                    const std::string& runtime = "");
+
+}  // namespace gkebuild::local_runner

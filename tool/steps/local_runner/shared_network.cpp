@@ -1,0 +1,68 @@
+#include "tool/steps/local_runner/shared_network.h"
+
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace gkebuild::local_runner {
+namespace {
+
+// In the child, after unshare: the loopback interface up (a new namespace has it down).
+bool loopback_up() {
+  const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+  if (fd < 0) return false;
+  ifreq request{};
+  std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
+  bool ok = ::ioctl(fd, SIOCGIFFLAGS, &request) == 0;
+  request.ifr_flags = static_cast<short>(request.ifr_flags | IFF_UP | IFF_RUNNING);
+  ok = ok && ::ioctl(fd, SIOCSIFFLAGS, &request) == 0;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
+SharedNetwork::SharedNetwork() {
+  int ready[2];
+  if (::pipe(ready) != 0) throw std::runtime_error(std::string("a pipe for the network namespace: ") + std::strerror(errno));
+  holder_ = ::fork();
+  if (holder_ < 0) {
+    ::close(ready[0]);
+    ::close(ready[1]);
+    throw std::runtime_error(std::string("fork for the network namespace: ") + std::strerror(errno));
+  }
+  if (holder_ == 0) {  // the holder: only async-signal-safe calls from here on
+    ::close(ready[0]);
+    const char status = ::unshare(CLONE_NEWNET) == 0 && loopback_up() ? 'y' : 'n';
+    if (::write(ready[1], &status, 1) != 1) ::_exit(1);
+    ::close(ready[1]);
+    for (;;) ::pause();  // until the destructor's SIGKILL
+  }
+  ::close(ready[1]);
+  char status = 'n';
+  const bool told = ::read(ready[0], &status, 1) == 1;
+  ::close(ready[0]);
+  if (!told || status != 'y') {
+    ::kill(holder_, SIGKILL);
+    ::waitpid(holder_, nullptr, 0);
+    throw std::runtime_error("could not make a network namespace for the Job's containers (this needs root)");
+  }
+}
+
+SharedNetwork::~SharedNetwork() {
+  ::kill(holder_, SIGKILL);
+  ::waitpid(holder_, nullptr, 0);
+}
+
+std::filesystem::path SharedNetwork::path() const { return "/proc/" + std::to_string(holder_) + "/ns/net"; }
+
+}  // namespace gkebuild::local_runner

@@ -1,0 +1,67 @@
+#include "tool/steps/render/names.h"
+
+#include <cstdint>
+#include <ctime>
+#include <random>
+
+#include "tool/core/project/quantities.h"
+
+namespace gkebuild::render {
+namespace {
+
+std::string hex(std::uint64_t value, int digits) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out(static_cast<std::size_t>(digits), '0');
+  for (int i = digits - 1; i >= 0; --i, value >>= 4) out[static_cast<std::size_t>(i)] = kDigits[value & 15];
+  return out;
+}
+
+// FNV-1a: a small, stable hash for name suffixes (not for security).
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
+  return hash;
+}
+
+std::string sanitize(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    bool keep = (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9');
+    if (keep) out += lower;
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+std::string kube_name(const std::vector<std::string>& parts, std::size_t max_length) {
+  std::string joined;
+  for (const auto& part : parts) {
+    std::string clean = sanitize(part);
+    if (clean.empty()) continue;
+    joined += (joined.empty() ? "" : "-") + clean;
+  }
+  if (joined.empty()) joined = "gkebuild";
+  if (joined.size() <= max_length) return joined;
+  std::string suffix = hex(fnv1a(joined), 8);
+  std::string prefix = joined.substr(0, max_length - suffix.size() - 1);
+  while (!prefix.empty() && prefix.back() == '-') prefix.pop_back();
+  return prefix + "-" + suffix;
+}
+
+std::string generate_run_id() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+  std::random_device random;
+  return std::string(stamp) + "-" + hex(random() & 0xffff, 4);
+}
+
+bool is_valid_run_id(std::string_view id) { return project::is_dns_label(id, 40); }
+
+}  // namespace gkebuild::render

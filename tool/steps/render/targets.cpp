@@ -1,0 +1,76 @@
+#include "tool/steps/render/targets.h"
+
+#include <algorithm>
+
+#include "base/printable.h"
+#include "base/source_error.h"
+#include "base/suggest.h"
+
+namespace gkebuild::render {
+namespace {
+
+template <typename T>
+void add_once(std::vector<const T*>& list, const T* item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+std::vector<std::string> all_target_names(const project::Project& project) {
+  std::vector<std::string> names{"namespace", "driver-installer", "storage", "kueue"};
+  for (const auto& name : project.experiment_names()) {
+    names.push_back(name);
+    names.push_back("experiment/" + name);
+    names.push_back("pod/" + name);
+  }
+  for (const auto& name : project.image_names()) {
+    names.push_back(name);
+    names.push_back("image/" + name);
+  }
+  return names;
+}
+
+[[noreturn]] void unknown(const project::Project& project, const std::string& target, const std::string& why) {
+  throw SourceError({"target " + in_quotes(target)}, why + did_you_mean(target, all_target_names(project)));
+}
+
+void select_one(const project::Project& project, const std::string& target, Selection& selection) {
+  const auto slash = target.find('/');
+  const std::string kind = slash == std::string::npos ? "" : target.substr(0, slash);
+  const std::string name = slash == std::string::npos ? target : target.substr(slash + 1);
+  const auto* experiment = project.find_experiment(name);
+  const auto* image = project.find_image(name);
+  if (kind.empty() && target == "namespace") selection.namespace_object = true;
+  else if (kind.empty() && target == "driver-installer") selection.driver_installer = true;
+  else if (kind.empty() && target == "storage") selection.storage = true;
+  else if (kind.empty() && target == "kueue") {
+    if (!project.kueue) unknown(project, target, "the project file has no kueue: section to render");
+    selection.kueue = true;
+  }
+  else if (kind.empty() && experiment && image)
+    unknown(project, target, "both an experiment and an image are named '" + name +
+                                 "'; say experiment/" + name + " or image/" + name);
+  else if ((kind.empty() || kind == "experiment" || kind == "job") && experiment) add_once(selection.jobs, experiment);
+  else if (kind == "pod" && experiment) add_once(selection.pods, experiment);
+  else if ((kind.empty() || kind == "image" || kind == "dockerfile") && image) add_once(selection.dockerfiles, image);
+  else unknown(project, target, "no such experiment, image or object kind in " + project.file.string());
+}
+
+}  // namespace
+
+Selection select_targets(const project::Project& project, const std::vector<std::string>& targets,
+                         bool all_dockerfiles) {
+  Selection selection;
+  if (targets.empty()) {
+    for (const auto& experiment : project.experiments) selection.jobs.push_back(&experiment);
+    selection.kueue = project.kueue.has_value();
+  }
+  for (const auto& target : targets) select_one(project, target, selection);
+  if (all_dockerfiles)
+    for (const auto& image : project.images) add_once(selection.dockerfiles, &image);
+  // Jobs and pods need the objects they run in.
+  if (targets.empty() || !selection.jobs.empty() || !selection.pods.empty()) {
+    selection.namespace_object = selection.driver_installer = selection.storage = true;
+  }
+  return selection;
+}
+
+}  // namespace gkebuild::render

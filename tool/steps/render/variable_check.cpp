@@ -1,0 +1,111 @@
+#include "tool/steps/render/variable_check.h"
+
+#include <algorithm>
+
+#include "base/printable.h"
+#include "base/source_error.h"
+#include "base/suggest.h"
+#include "tool/steps/render/dockerfile_template.h"
+#include "tool/steps/render/plan.h"
+#include "tool/steps/render/shipped_templates.h"
+
+namespace gkebuild::render {
+namespace {
+
+// Variables gkebuild gives the experiment's strings itself: a sweep axis of the same name
+// would be hidden by them (see args_context).
+bool set_by_gkebuild(const std::string& name) {
+  static const std::vector<std::string> names{"values", "experiment", "accelerator", "project", "run_id"};
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// What the experiment's command, args and env values read.
+jinja::ContextReads field_reads(const project::Experiment& experiment, jinja::Environment& environment) {
+  jinja::ContextReads reads;
+  auto add = [&](const std::string& text) {
+    if (has_template_syntax(text)) reads.merge(environment.context_reads_of_string(text, experiment.where.file));
+  };
+  for (const auto& text : experiment.command) add(text);
+  for (const auto& text : experiment.args) add(text);
+  for (const auto& [name, value] : experiment.env) add(value);
+  return reads;
+}
+
+// The project's own workload templates, where it has any: what they read (the shipped ones
+// read `point` only to record it in an annotation).
+jinja::ContextReads own_workload_template_reads(const project::Project& project, jinja::Environment& environment) {
+  jinja::ContextReads reads;
+  bool own = false;
+  for (const char* name : {"job.yaml.j2", "pod.yaml.j2", "pod-spec.yaml.j2"})
+    own = own || template_source(project.dir, name) != std::optional<std::string>(shipped_template(name));
+  if (!own) return reads;
+  reads.merge(environment.context_reads("job.yaml.j2"));
+  reads.merge(environment.context_reads("pod.yaml.j2"));
+  return reads;
+}
+
+// The variables the experiment's strings read that a sweep could give, for messages.
+std::vector<std::string> sweepable(const jinja::ContextReads& reads) {
+  std::vector<std::string> out;
+  for (const auto& name : reads.names)
+    if (!set_by_gkebuild(name)) out.push_back(name);
+  return out;
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + printable(name);
+  return out;
+}
+
+}  // namespace
+
+void check_sweep_axes(const project::Project& project, const project::Experiment& experiment,
+                      jinja::Environment& environment) {
+  if (experiment.sweep.empty()) return;
+  const jinja::ContextReads fields = field_reads(experiment, environment);
+  const jinja::ContextReads templates = own_workload_template_reads(project, environment);
+  const auto variables = sweepable(fields);
+  for (const auto& axis : experiment.sweep) {
+    const bool read = set_by_gkebuild(axis.name) ? false
+                                                  : fields.reads(axis.name) || templates.reads_key("point", axis.name);
+    if (read) continue;
+    std::string message = "sweep axis '" + printable(axis.name) + "': no field of experiment '" +
+                          printable(experiment.name) + "' reads it" + did_you_mean(axis.name, variables) + "; ";
+    message += variables.empty() ? std::string("its command, args and env read no variable")
+                                 : "its command, args and env read " + listed(variables);
+    if (set_by_gkebuild(axis.name)) message += " ('" + axis.name + "' is set by gkebuild itself)";
+    message += ". Each value would run the same Jobs again; for repeated runs of one point use seeds: N "
+               "(an Indexed Job, seed 0..N-1 as {{ seed }})";
+    throw SourceError(axis.where, message);
+  }
+}
+
+void check_set_keys(const project::Project& project, const project::Experiment& experiment,
+                    jinja::Environment& environment, const std::vector<std::pair<std::string, std::string>>& sets) {
+  if (sets.empty()) return;
+  const jinja::ContextReads fields = field_reads(experiment, environment);
+  jinja::ContextReads reads = fields;
+  for (const auto& name : shipped_template_names())
+    if (name.ends_with(".yaml.j2")) reads.merge(environment.context_reads(name));
+  if (const auto* image = project.find_image(experiment.image))
+    reads.merge(environment.context_reads(dockerfile_template_name(*image)));
+  for (const auto& [key, value] : sets) {
+    const std::string first = key.substr(0, key.find('.'));
+    if (reads.reads_key("values", first)) continue;
+    std::string message = "no template and no field of experiment '" + printable(experiment.name) +
+                          "' reads values." + printable(first);
+    std::vector<std::string> keys;
+    if (const auto found = reads.keys.find("values"); found != reads.keys.end())
+      keys.assign(found->second.begin(), found->second.end());
+    message += did_you_mean(first, keys);
+    if (fields.reads(first) && !set_by_gkebuild(first))
+      message += "; '" + printable(first) + "' is a variable of its command, args or env: give it with --sweep " +
+                 printable(first) + "=VALUE";
+    else if (!keys.empty())
+      message += "; it reads values." + listed(keys);
+    throw SourceError({"--set " + printable(key) + "=" + printable(value)}, message);
+  }
+}
+
+}  // namespace gkebuild::render

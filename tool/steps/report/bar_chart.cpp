@@ -1,0 +1,107 @@
+#include "tool/steps/report/bar_chart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tool/steps/report/number_format.h"
+
+namespace gkebuild::report {
+namespace {
+
+constexpr double kTitleHeight = 24;
+constexpr double kLegendHeight = 18;
+constexpr double kBarHeight = 16;
+constexpr double kRowGap = 10;
+constexpr double kAxisHeight = 42;
+constexpr double kLabelWidth = 150;
+constexpr double kValueRoom = 70;  // right of the plot, for the value text
+constexpr int kTicks = 5;
+
+double legend_height(const BarChart& chart) { return chart.series.size() > 1 ? kLegendHeight : 0; }
+
+double row_height(const BarChart& chart) {
+  return kBarHeight * static_cast<double>(std::max<std::size_t>(chart.series.size(), 1)) + kRowGap;
+}
+
+double largest(const BarChart& chart) {
+  double top = 0;
+  for (const auto& bar : chart.bars)
+    for (const auto& value : bar.values)
+      for (const auto& figure : {value.value, value.high})
+        if (figure) top = std::max(top, *figure);
+  return top;
+}
+
+void draw_legend(SvgWriter& svg, const BarChart& chart, double x) {
+  for (const auto& series : chart.series) {
+    svg.rect(x, kTitleHeight + 2, 10, 10, series.color);
+    svg.text(x + 14, kTitleHeight + 11, series.name, {11});
+    x += 24 + 7 * static_cast<double>(series.name.size());
+  }
+}
+
+void draw_value(SvgWriter& svg, const BarValue& value, const BarSeries& series, double y, double scale,
+                const std::string& label) {
+  constexpr double x0 = kLabelWidth;
+  if (!value.value) {
+    svg.text(x0 + 4, y + kBarHeight - 4, value.missing, {11, "start", false, "#666666"});
+    return;
+  }
+  double end = x0 + *value.value * scale;
+  svg.rect(x0, y + 2, std::max(end - x0, 1.0), kBarHeight - 4, series.color,
+           label + " " + series.name + ": " + format_number(*value.value));
+  double text_x = end;
+  if (value.low && value.high) {
+    double low = x0 + *value.low * scale, high = x0 + *value.high * scale, middle = y + kBarHeight / 2;
+    svg.line(low, middle, high, middle, "#111111", 1.2);
+    svg.line(low, middle - 4, low, middle + 4, "#111111", 1.2);
+    svg.line(high, middle - 4, high, middle + 4, "#111111", 1.2);
+    text_x = std::max(text_x, high);
+  }
+  svg.text(text_x + 4, y + kBarHeight - 4, format_number(*value.value), {11});
+}
+
+void draw_axis(SvgWriter& svg, const BarChart& chart, double top, double plot_width, double axis_max) {
+  constexpr double x0 = kLabelWidth;
+  svg.line(x0, kTitleHeight, x0, top, "#444444");
+  svg.line(x0, top, x0 + plot_width, top, "#444444");
+  for (int i = 0; i <= kTicks; ++i) {
+    double x = x0 + plot_width * i / kTicks;
+    svg.line(x, top, x, top + 4, "#444444");
+    svg.text(x, top + 16, format_number(axis_max * i / kTicks, 3), {10, "middle"});
+  }
+  svg.text(x0 + plot_width / 2, top + 34, chart.axis_label, {11, "middle"});
+}
+
+}  // namespace
+
+double nice_ceiling(double value) {
+  if (value <= 0) return 1;
+  double power = std::pow(10.0, std::floor(std::log10(value)));
+  for (double step : {1.0, 2.0, 5.0, 10.0})
+    if (step * power >= value * (1 - 1e-12)) return step * power;
+  return 10 * power;
+}
+
+double bar_chart_height(const BarChart& chart) {
+  return kTitleHeight + legend_height(chart) + row_height(chart) * static_cast<double>(chart.bars.size()) +
+         kAxisHeight;
+}
+
+void draw_bar_chart(SvgWriter& svg, const BarChart& chart, double width) {
+  double plot_width = std::max(width - kLabelWidth - kValueRoom, 50.0);
+  double axis_max = nice_ceiling(largest(chart));
+  double scale = plot_width / axis_max;
+  svg.text(0, 16, chart.title, {13, "start", true});
+  if (chart.series.size() > 1) draw_legend(svg, chart, kLabelWidth);
+  double y = kTitleHeight + legend_height(chart) + kRowGap / 2;
+  for (const auto& bar : chart.bars) {
+    svg.text(kLabelWidth - 6, y + (row_height(chart) - kRowGap) / 2 + 4, bar.label, {11, "end"});
+    for (std::size_t i = 0; i < chart.series.size() && i < bar.values.size(); ++i)
+      draw_value(svg, bar.values[i], chart.series[i], y + kBarHeight * static_cast<double>(i), scale, bar.label);
+    y += row_height(chart);
+  }
+  draw_axis(svg, chart, y - kRowGap / 2, plot_width, axis_max);
+}
+
+}  // namespace gkebuild::report

@@ -1,0 +1,86 @@
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "tool/steps/report/report_writers.h"
+
+namespace gkebuild::report {
+namespace {
+
+using nlohmann::json;
+
+json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+json key_json(const CaseKey& key) {
+  return {{"workload", key.workload}, {"precision", key.precision}, {"shape", key.shape},
+          {"metric", key.metric}, {"unit", key.unit},
+          {"parameters", key.parameters}};
+}
+
+json unit_cost_json(const UnitCost& cost) {
+  return {{"unit", cost.unit},
+          {"seconds", optional_json(cost.seconds)},
+          {"on_demand_usd", optional_json(cost.on_demand)},
+          {"on_demand_usd_range", {optional_json(cost.on_demand_low), optional_json(cost.on_demand_high)}},
+          {"spot_usd", optional_json(cost.spot)},
+          {"spot_usd_range", {optional_json(cost.spot_low), optional_json(cost.spot_high)}}};
+}
+
+json outlier_json(const Outlier& outlier) {
+  // z is null where the MAD is 0 (the score is infinite then).
+  return {{"value", outlier.value}, {"z", std::isfinite(outlier.z) ? json(outlier.z) : json(nullptr)},
+          {"run", outlier.run}, {"job", outlier.job}, {"where", to_string(outlier.where)}};
+}
+
+json throughput_json(const ThroughputRow& row) {
+  json costs = json::array(), outliers = json::array();
+  for (const auto& cost : row.unit_costs) costs.push_back(unit_cost_json(cost));
+  for (const auto& outlier : row.outliers) outliers.push_back(outlier_json(outlier));
+  return {{"case", key_json(row.key)}, {"accelerator", row.accelerator},
+          {"label", row.label ? json(*row.label) : json(nullptr)}, {"gpus", row.gpus},
+          {"values", row.samples}, {"median", row.median}, {"min", row.min}, {"max", row.max},
+          {"jobs", row.jobs}, {"wall_seconds", optional_json(row.wall_seconds)},
+          {"gpu_hours", row.label ? json(row.gpu_hours) : json(nullptr)},
+          {"cost_on_demand_usd", optional_json(row.cost_on_demand)},
+          {"cost_spot_usd", optional_json(row.cost_spot)}, {"cost_per_unit", costs},
+          {"speedup", optional_json(row.speedup)}, {"cost_ratio", optional_json(row.cost_ratio)},
+          {"outliers", outliers}};
+}
+
+json runs_json(const Report& report) {
+  json runs = json::array();
+  for (const auto& run : report.runs)
+    runs.push_back({{"run", run.name}, {"target", run.target}, {"created", run.created},
+                    {"jobs", run.jobs}, {"result_lines", run.result_lines},
+                    {"skipped_lines", run.skipped_lines}, {"results_file", run.results_file_found}});
+  return runs;
+}
+
+json prices_json(const Report& report) {
+  json prices = json::array();
+  for (const auto& price : report.prices)
+    prices.push_back({{"accelerator", price.accelerator},
+                      {"on_demand_usd_per_gpu_hour", optional_json(price.on_demand)},
+                      {"spot_usd_per_gpu_hour", optional_json(price.spot)},
+                      {"source", price.source}, {"note", price.note}});
+  return prices;
+}
+
+}  // namespace
+
+std::string write_json(const Report& report) {
+  json throughput = json::array(), metrics = json::array(), skipped = json::array();
+  for (const auto& row : report.throughput) throughput.push_back(throughput_json(row));
+  for (const auto& row : report.metrics)
+    metrics.push_back({{"case", key_json(row.key)}, {"accelerator", row.accelerator}, {"jobs", row.samples},
+                       {"median", row.median}, {"min", row.min}, {"max", row.max}});
+  for (const auto& line : report.skipped)
+    skipped.push_back({{"where", to_string(line.where)}, {"reason", line.reason}});
+  json document = {{"schema", "gkebuild.report.v1"}, {"catalog_date", report.catalog_date},
+                   {"baseline", report.baseline.empty() ? json(nullptr) : json(report.baseline)},
+                   {"runs", runs_json(report)}, {"throughput", throughput}, {"metrics", metrics},
+                   {"prices", prices_json(report)}, {"skipped", skipped}, {"notes", report.notes}};
+  return document.dump(2) + "\n";
+}
+
+}  // namespace gkebuild::report

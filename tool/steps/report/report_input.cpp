@@ -1,0 +1,71 @@
+#include "tool/steps/report/report_input.h"
+
+#include <set>
+
+#include "base/atomic_file.h"
+#include "base/error.h"
+#include "base/printable.h"
+#include "tool/core/runrecord/run_store.h"
+#include "tool/steps/report/html_writer.h"
+#include "tool/steps/report/report_charts.h"
+#include "tool/steps/report/report_writers.h"
+
+namespace gkebuild::report {
+namespace fs = std::filesystem;
+namespace {
+
+std::string format_report(const Report& report, const std::string& format) {
+  if (format == "md") return write_markdown(report);
+  if (format == "csv") return write_csv(report);
+  if (format == "json") return write_json(report);
+  throw Error(ErrorKind::kBadInput, "unknown report format " + in_quotes(format) + ": expected md, csv or json");
+}
+
+catalog::Catalog load_catalog(const fs::path& file) {
+  if (file.empty()) return catalog::Catalog::builtin();
+  return catalog::Catalog::parse(read_file(file), file.string());
+}
+
+}  // namespace
+
+LoadedRun load_run_argument(const std::string& argument, const fs::path& project_dir) {
+  fs::path dir = argument;
+  std::error_code error;
+  if (!fs::exists(dir / "run.json", error)) {
+    // A path must be a run folder; a plain word is a run name under the project.
+    if (argument.find('/') != std::string::npos || fs::is_directory(dir, error))
+      throw SourceError({argument, 0, 0}, "not a run folder: it holds no run.json");
+    dir = runrecord::find_run(project_dir, argument);
+  }
+  return {dir, runrecord::load_run(dir), runrecord::read_results(dir)};
+}
+
+void run_report(const ReportOptions& options, std::ostream& out, std::ostream& err) {
+  catalog::Catalog catalog = load_catalog(options.catalog_file);
+  std::vector<LoadedRun> runs;
+  std::set<fs::path> seen;
+  for (const auto& argument : options.runs) {
+    LoadedRun run = load_run_argument(argument, options.project_dir);
+    if (seen.insert(fs::weakly_canonical(run.dir)).second) runs.push_back(std::move(run));
+  }
+  Report report = build_report(runs, catalog, options.baseline, options.group_by);
+  if (std::string reason = empty_report_reason(report); !reason.empty()) {
+    for (const auto& skipped : report.skipped)
+      reason += "\n" + to_string(skipped.where) + ": skipped: " + skipped.reason;
+    throw Error(ErrorKind::kBadInput, reason);
+  }
+  std::string text = format_report(report, options.format);
+  // Files first: a failed write must not follow a report that looked complete.
+  if (!options.svg_file.empty()) {
+    std::string svg = write_svg(report);
+    if (svg.empty()) err << "gkebuild report: no throughput results, so no chart; " << options.svg_file.string() << " not written\n";
+    else write_file_atomically(options.svg_file, svg);
+  }
+  if (!options.html_file.empty()) write_file_atomically(options.html_file, write_html(report));
+  out << text;
+  if (!report.skipped.empty() && options.format == "csv")
+    for (const auto& skipped : report.skipped)
+      err << to_string(skipped.where) << ": skipped: " << skipped.reason << "\n";
+}
+
+}  // namespace gkebuild::report

@@ -1,0 +1,101 @@
+// What `gkebuild report` computes from run records, before it is written as Markdown, CSV,
+// JSON, SVG or HTML: every writer reads this one structure, so they always agree.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/source_error.h"
+#include "tool/core/runrecord/results_file.h"
+
+namespace gkebuild::report {
+
+// One measured case: the same workload, precision, shape, metric and unit, at the same sweep
+// point (different points are never pooled).
+struct CaseKey {
+  std::string workload;
+  std::string precision;  // "" where none applies
+  std::string shape;      // "k=4096 m=4096 n=4096"
+  std::string metric;
+  std::string unit;
+  // The Job's sweep point less the variables pooled over (--group-by): "lr=0.1 seed=0"; "" for none.
+  std::string parameters;
+
+  // "gemm-bench fp32 k=4096 m=4096 n=4096", then the parameters
+  std::string title() const;
+  auto operator<=>(const CaseKey&) const = default;
+};
+
+// A value far from the rest by the MAD rule, and where it came from.
+struct Outlier {
+  double value = 0;
+  double z = 0;  // modified z-score
+  std::string run;
+  std::string job;
+  SourceLocation where;  // results.jsonl:line
+};
+
+// Cost of one unit of work, from the median throughput (low/high: at max/min throughput).
+struct UnitCost {
+  std::string unit;  // "10^15 FLOP", "1,000 samples", "epoch"
+  std::optional<double> seconds;  // one unit at the median throughput
+  std::optional<double> on_demand, on_demand_low, on_demand_high;
+  std::optional<double> spot, spot_low, spot_high;
+};
+
+// One accelerator's throughput in one case.
+struct ThroughputRow {
+  CaseKey key;
+  std::string accelerator;        // display name: "nvidia-l4", "2x nvidia-l4", "cpu (local)"
+  std::optional<std::string> label;  // catalog label; nullopt for a CPU run
+  int gpus = 0;                   // per Job
+  std::size_t samples = 0;
+  double median = 0, min = 0, max = 0;
+  std::vector<std::string> jobs;  // the Jobs that measured it
+  std::optional<double> wall_seconds;  // median over those Jobs of end - start
+  double gpu_hours = 0;                // sum over those Jobs of GPUs x wall time
+  std::optional<double> cost_on_demand, cost_spot;  // gpu_hours x price
+  std::vector<UnitCost> unit_costs;
+  std::optional<double> speedup;     // median / baseline median
+  std::optional<double> cost_ratio;  // on-demand cost per unit / the baseline's
+  std::vector<Outlier> outliers;
+};
+
+// Any other metric (time, max_error, loss, accuracy…): its spread, no cost.
+struct MetricRow {
+  CaseKey key;
+  std::string accelerator;
+  std::size_t samples = 0;  // per-epoch lines: only each Job's last epoch
+  double median = 0, min = 0, max = 0;
+};
+
+struct PriceRow {
+  std::string accelerator;
+  std::optional<double> on_demand, spot;  // USD per GPU-hour
+  std::string source;  // of the on-demand figure, with its date
+  std::string note;    // why there is no price
+};
+
+struct RunSummary {
+  std::string name;
+  std::string target;   // cluster or local
+  std::string created;  // RFC 3339
+  std::size_t jobs = 0;
+  std::size_t result_lines = 0;  // used
+  std::size_t skipped_lines = 0;
+  bool results_file_found = false;
+};
+
+struct Report {
+  std::string catalog_date;
+  std::string baseline;  // as asked, or "" for the slowest accelerator of each case
+  std::vector<RunSummary> runs;
+  std::vector<ThroughputRow> throughput;  // grouped by case, fastest first
+  std::vector<MetricRow> metrics;
+  std::vector<PriceRow> prices;
+  std::vector<runrecord::SkippedLine> skipped;
+  std::vector<std::string> notes;  // mixed units, missing prices, unfinished Jobs…
+};
+
+}  // namespace gkebuild::report

@@ -1,0 +1,128 @@
+#include "tool/steps/report/report_notes.h"
+
+#include <map>
+#include <set>
+
+#include "tool/steps/report/number_format.h"
+#include "tool/steps/report/samples.h"
+
+namespace gkebuild::report {
+namespace {
+
+void note_mixed_units(Report& report, const Groups& groups) {
+  // (case without unit) -> unit -> lines
+  std::map<CaseKey, std::map<std::string, std::size_t>> units;
+  for (const auto& [group, samples] : groups) {
+    CaseKey without_unit = group.key;
+    without_unit.unit.clear();
+    units[without_unit][group.key.unit] += samples.size();
+  }
+  for (const auto& [key, counts] : units) {
+    if (counts.size() < 2) continue;
+    std::string list;
+    for (const auto& [unit, lines] : counts)
+      list += (list.empty() ? "" : ", ") + unit + ": " + count_of(lines, "line");
+    report.notes.push_back("Mixed units: " + key.metric + " of " + key.title() + " comes in " +
+                           std::to_string(counts.size()) + " units (" + list +
+                           "); each unit has its own rows and they are not compared.");
+  }
+}
+
+void note_prices(Report& report, const catalog::Catalog& catalog) {
+  std::set<std::string> fallbacks;
+  auto note_fallback = [&](const std::string& accelerator) {
+    if (accelerator.starts_with(kCpuPathOn) && fallbacks.insert(accelerator).second) {
+      report.notes.push_back(accelerator + ": the Jobs had a GPU but their result lines say the workload ran "
+                             "on its CPU path (no usable GPU or driver in the container), so these are not GPU "
+                             "figures; the GPU time is priced all the same.");
+    }
+  };
+  for (const auto& row : report.throughput) note_fallback(row.accelerator);
+  for (const auto& row : report.metrics) note_fallback(row.accelerator);
+  std::set<std::string> seen;
+  for (const auto& row : report.throughput) {
+    if (!seen.insert(row.label.value_or("")).second) continue;
+    if (!row.label) {
+      report.notes.push_back(row.accelerator +
+                             " ran without a GPU on the local machine: no cloud GPU price applies, "
+                             "so its cost is n/a.");
+      continue;
+    }
+    const auto* accelerator = catalog.find(*row.label);
+    if (!accelerator) {
+      report.notes.push_back(*row.label + " is not in the accelerator catalog" +
+                             catalog.suggestion(*row.label) + ": its cost is n/a.");
+    } else if (!accelerator->on_demand || !accelerator->spot) {
+      std::string missing = !accelerator->on_demand && !accelerator->spot ? "no price"
+                            : !accelerator->on_demand                     ? "no on-demand price"
+                                                                          : "no spot price";
+      report.notes.push_back(*row.label + ": the catalog has " + missing + ", shown as n/a" +
+                             (accelerator->price_note.empty() ? "." : " (" + accelerator->price_note + ")"));
+    }
+  }
+}
+
+void note_jobs(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups) {
+  std::map<const runrecord::JobRecord*, std::set<CaseKey>> cases;
+  for (const auto& [group, samples] : groups)
+    if (group.key.metric == "throughput")
+      for (const auto& sample : samples) cases[sample.job].insert(group.key);
+  for (const auto& run : runs) {
+    for (const auto& job : run.record.jobs) {
+      std::string who = "Job " + job.name + " (" + run.record.run + ")";
+      if (job.state != runrecord::JobState::succeeded)
+        report.notes.push_back(who + " is " + std::string(runrecord::to_string(job.state)) +
+                               (job.reason.empty() ? "" : ": " + job.reason) + ".");
+      auto counted = cases.find(&job);
+      if (counted == cases.end()) continue;
+      if (!job.start || !job.end)
+        report.notes.push_back(who + " has no " + (job.start ? "end" : "start") +
+                               " time: its wall time and GPU-hours are not counted.");
+      if (counted->second.size() > 1)
+        report.notes.push_back(who + " measured " + count_of(counted->second.size(), "case") +
+                               ": its wall time, GPU-hours and cost count in each of them.");
+    }
+  }
+}
+
+}  // namespace
+
+void add_notes(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups,
+               const catalog::Catalog& catalog) {
+  report.notes.push_back(
+      "Cost counts the GPUs only: the catalog's USD per GPU-hour (us-central1) x GPUs x time; the "
+      "machine's vCPUs and memory are billed separately. Cost per unit of work uses the median "
+      "throughput; its range uses the maximum and minimum.");
+  report.notes.push_back("Outliers: |modified z| = 0.6745 |x - median| / MAD > 3.5, with 3 or more "
+                         "values; they stay in the median, minimum and maximum.");
+  if (report.baseline.empty())
+    report.notes.push_back("Speed-up and cost ratio compare with the slowest accelerator of each case "
+                           "(use --baseline ACCELERATOR to choose one).");
+  note_mixed_units(report, groups);
+  note_prices(report, catalog);
+  note_jobs(report, runs, groups);
+}
+
+std::vector<PriceRow> price_rows(const Report& report, const catalog::Catalog& catalog) {
+  std::vector<PriceRow> rows;
+  std::set<std::string> seen;
+  for (const auto& row : report.throughput) {
+    if (!row.label || !seen.insert(*row.label).second) continue;
+    PriceRow price{*row.label, std::nullopt, std::nullopt, "", ""};
+    const auto* accelerator = catalog.find(*row.label);
+    if (!accelerator) {
+      price.note = "not in the catalog";
+    } else {
+      if (accelerator->on_demand) {
+        price.on_demand = accelerator->on_demand->usd_per_gpu_hour;
+        price.source = accelerator->on_demand->source + ", " + accelerator->on_demand->date;
+      }
+      if (accelerator->spot) price.spot = accelerator->spot->usd_per_gpu_hour;
+      price.note = accelerator->price_note;
+    }
+    rows.push_back(price);
+  }
+  return rows;
+}
+
+}  // namespace gkebuild::report

@@ -1,0 +1,58 @@
+#include "tool/steps/run_step/layer_folders.h"
+
+#include <string>
+
+#include "images/oci/digest.h"
+#include "tool/steps/local_runner/folder_once.h"
+#include "tool/steps/local_runner/layer_apply.h"
+
+namespace gkebuild::run_step {
+namespace fs = std::filesystem;
+namespace {
+
+fs::path blob_of(const image::Layer& layer) { return layer.store->blob_path(layer.blob.digest); }
+
+// The OCI chain ID of the layers: ChainID(L0) = DiffID(L0), ChainID(Ln) = SHA256(ChainID(Ln-1) + " " + DiffID(Ln)).
+oci::Digest chain_id(const std::vector<image::Layer>& layers) {
+  oci::Digest chain = layers.front().diff_id;
+  for (size_t i = 1; i < layers.size(); ++i) {
+    oci::Sha256 hasher;
+    hasher.update(chain.str() + " " + layers[i].diff_id.str());
+    chain = hasher.finish();
+  }
+  return chain;
+}
+
+fs::path chain_tree(const image::Image& image, const fs::path& cache_dir) {
+  const fs::path folder = cache_dir / "chains" / chain_id(image.layers()).hex;
+  local_runner::make_folder_once(folder, [&](const fs::path& tree) {
+    for (const auto& layer : image.layers()) local_runner::apply_layer(blob_of(layer), layer.blob.digest, tree);
+  });
+  return folder;
+}
+
+}  // namespace
+
+std::vector<fs::path> lower_folders(const image::Image& image, const fs::path& cache_dir) {
+  if (image.layers().empty()) {
+    const fs::path empty = cache_dir / "layers" / "empty";
+    local_runner::make_folder_once(empty, [](const fs::path&) {});
+    return {empty};
+  }
+  std::vector<fs::path> folders;
+  size_t length = 0;
+  for (auto layer = image.layers().rbegin(); layer != image.layers().rend(); ++layer) {
+    folders.push_back(cache_dir / "layers" / layer->diff_id.hex);
+    length += folders.back().string().size() + 1;
+  }
+  if (length > kMaxLowerdirLength) return {chain_tree(image, cache_dir)};
+  for (size_t i = 0; i < folders.size(); ++i) {
+    const image::Layer& layer = image.layers()[image.layers().size() - 1 - i];
+    local_runner::make_folder_once(folders[i], [&](const fs::path& tree) {
+      local_runner::apply_layer(blob_of(layer), layer.blob.digest, tree, local_runner::Whiteouts::kOverlay);
+    });
+  }
+  return folders;
+}
+
+}  // namespace gkebuild::run_step

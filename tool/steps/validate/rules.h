@@ -1,0 +1,59 @@
+// The semantic rules JSON schema cannot express: GPU resources, GKE accelerator
+// scheduling, driver installers, batch Jobs holding GPUs, deprecated APIs. Every rule
+// has an id (for --disable and the gkebuild.io/disable-rules annotation), a severity
+// and a one-line fix.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tool/steps/validate/finding.h"
+#include "tool/steps/validate/manifest.h"
+#include "tool/steps/validate/schema_names.h"
+
+namespace gkebuild::validate {
+
+struct RuleInfo {
+  std::string_view id;
+  Severity severity;
+  std::string_view summary;  // what the rule catches
+  std::string_view fix;      // one line: what to change
+};
+
+// Every rule gkebuild validate knows, schema and YAML checks included.
+const std::vector<RuleInfo>& all_rules();
+const RuleInfo* find_rule(std::string_view id);
+
+// The annotation that turns rules off for one object: "rule-a,rule-b".
+inline constexpr std::string_view kDisableAnnotation = "gkebuild.io/disable-rules";
+
+// Collects findings for one object, dropping disabled rules and adding the fix.
+class RuleReporter {
+ public:
+  RuleReporter(const Manifest& manifest, const std::set<std::string, std::less<>>& disabled,
+               std::vector<Finding>& out);
+  // The reporter keeps a reference to `disabled`: a temporary set would dangle.
+  RuleReporter(const Manifest&, std::set<std::string, std::less<>>&&, std::vector<Finding>&) = delete;
+
+  bool enabled(std::string_view rule) const;
+  // `severity` overrides the rule's own (e.g. unknown kinds under --strict-kinds).
+  void report(std::string_view rule, const Path& path, const std::string& message, bool at_key = false,
+              std::optional<Severity> severity = std::nullopt);
+  const Manifest& manifest() const { return manifest_; }
+
+ private:
+  const Manifest& manifest_;
+  const std::set<std::string, std::less<>>& disabled_;
+  std::set<std::string, std::less<>> disabled_here_;  // from the object's annotation
+  std::vector<Finding>& out_;
+};
+
+// GPU and batch rules for one object.
+void check_gpu_rules(RuleReporter& reporter);
+// Deprecated or removed apiVersion for `version`; returns true when the API is removed.
+bool check_api_version(RuleReporter& reporter, const KubernetesVersion& version);
+
+}  // namespace gkebuild::validate
