@@ -16,7 +16,7 @@ pids=()
 for arch in 75 80 89 90; do
   for source in "${sources[@]}"; do
     name=$(basename "$source" .cu)
-    "$nvcc" -std=c++17 -arch=sm_$arch -I"$root/workloads" -c "$source" -o "$out/$name.sm_$arch.o" &
+    "$nvcc" -std=c++17 -arch=sm_$arch -I"$root" -c "$source" -o "$out/$name.sm_$arch.o" &
     pids+=($!)
   done
 done
