@@ -7,10 +7,11 @@ Each case writes a small repository into a scratch folder (a sound one, then one
 time) and runs the checker on it as ctest runs it on the real tree.
 """
 
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "common"))
+from checker_cases import failed_cases  # noqa: E402
 
 SOUND = {
     "README.md": "# gkebuild\n\n## Install\n\nSee [commands](docs/commands.md#submit), "
@@ -42,28 +43,8 @@ FAULTS = {
 }
 
 
-def write_tree(root, files):
-    for name, text in files.items():
-        if text is not None:
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_text(text, encoding="utf-8")
-
-
-def run_checker(checker, files):
-    with tempfile.TemporaryDirectory() as scratch:
-        write_tree(Path(scratch), files)
-        return subprocess.run([sys.executable, checker, scratch], capture_output=True, text=True)
-
-
 def main(checker):
-    failures = []
-    sound = run_checker(checker, SOUND)
-    if sound.returncode != 0:
-        failures.append(f"the sound tree failed:\n{sound.stdout}{sound.stderr}")
-    for name, change in FAULTS.items():
-        result = run_checker(checker, {**SOUND, **change})
-        if result.returncode != 1 or not result.stdout.strip():
-            failures.append(f"{name}: the checker passed it (exit {result.returncode})")
+    failures = failed_cases(checker, SOUND, FAULTS)
     for failure in failures:
         print(failure)
     print(f"{len(FAULTS) + 1 - len(failures)} of {len(FAULTS) + 1} cases as expected")

@@ -10,10 +10,11 @@ layouts' shapes: a library at the top of a tree (base/), libraries one and two f
 tests/ folders that are not libraries.
 """
 
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "common"))
+from checker_cases import failed_cases  # noqa: E402
 
 README = "# a library\n\nWhat it is for.\n"
 SOUND = {
@@ -69,32 +70,9 @@ FAULTS = {
 }
 
 
-def write_tree(root: Path, files):
-    for name, text in files.items():
-        if text is not None:
-            path = root / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-
-
-def run_checker(checker: str, files) -> subprocess.CompletedProcess:
-    with tempfile.TemporaryDirectory() as scratch:
-        write_tree(Path(scratch), files)
-        return subprocess.run([sys.executable, checker, scratch], capture_output=True, text=True)
-
-
 def main(argv):
     checker = argv[1]
-    failures = []
-    sound = run_checker(checker, SOUND)
-    if sound.returncode != 0:
-        failures.append(f"the sound tree fails:\n{sound.stdout}{sound.stderr}")
-    elif "7 library folders and 4 folders of libraries" not in sound.stdout:
-        failures.append(f"the sound tree's folders are miscounted: {sound.stdout.strip()}")
-    for fault, change in FAULTS.items():
-        result = run_checker(checker, {**SOUND, **change})
-        if result.returncode != 1 or not result.stdout.strip():
-            failures.append(f"{fault}: exit {result.returncode}, output {result.stdout!r}{result.stderr!r}")
+    failures = failed_cases(checker, SOUND, FAULTS, "7 library folders and 4 folders of libraries")
     for failure in failures:
         print(failure)
     if failures:
