@@ -60,6 +60,24 @@ int open_confined_file(const fs::path& root, const fs::path& relative, std::size
   refuse(path, why);
 }
 
+fs::path confined_folder(const fs::path& root, const fs::path& relative) {
+  fs::path folder = root;
+  for (const auto& part : relative) {
+    const std::string name = part.string();
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
+      refuse(root / relative, "is not a folder name beneath " + printable(root.string()));
+    folder /= part;
+    if (::mkdir(folder.c_str(), 0777) != 0 && errno != EEXIST)
+      refuse(folder, std::string("cannot be made: ") + std::strerror(errno));
+    struct stat status {};
+    if (::lstat(folder.c_str(), &status) != 0) refuse(folder, std::string("cannot be read: ") + std::strerror(errno));
+    if (S_ISLNK(status.st_mode))
+      refuse(folder, "is a symlink; gkebuild keeps its own folders here only as real folders (remove it)");
+    if (!S_ISDIR(status.st_mode)) refuse(folder, "is not a folder; gkebuild keeps its own folder here (remove it)");
+  }
+  return folder;
+}
+
 std::optional<std::string> read_confined_file(const fs::path& root, const fs::path& relative, std::size_t max_bytes) {
   const int fd = open_confined_file(root, relative, max_bytes);
   if (fd < 0) return std::nullopt;

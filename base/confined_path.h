@@ -31,6 +31,13 @@ bool is_within(const std::filesystem::path& root, const std::filesystem::path& p
 int open_confined_file(const std::filesystem::path& root, const std::filesystem::path& relative,
                        std::size_t max_bytes);
 
+// A folder gkebuild keeps for itself beneath `root` (`.gkebuild/oci`, `.gkebuild/runs`): each
+// component of `relative` (plain names) made when missing, and checked, without following a
+// symlink, to be a folder; returns root/relative. A checkout that planted `.gkebuild -> /etc`
+// or a file where a folder belongs gets Error (bad input) naming the path, before anything is
+// written or removed there.
+std::filesystem::path confined_folder(const std::filesystem::path& root, const std::filesystem::path& relative);
+
 // open_confined_file, then the whole file; nullopt when there is none.
 std::optional<std::string> read_confined_file(const std::filesystem::path& root,
                                               const std::filesystem::path& relative, std::size_t max_bytes);
