@@ -39,7 +39,7 @@ TEST(GemmBenchUnderTheLocalRunner, RunsTheCpuPath) {
   spec.name = "gkebuild-gemm-" + std::to_string(::getpid());
   spec.gpus = true;  // no NVIDIA device here: the runner passes nothing and the CPU path runs
   std::vector<std::string> metrics, stderr_lines;
-  const auto result = run_container(spec, dir / "work", [&](std::string_view line, bool from_stderr) {
+  const auto result = run_container(spec, LocalDirs{dir / "work" / "state", dir / "work" / "bundles", dir / "work" / "images"}, [&](std::string_view line, bool from_stderr) {
     if (from_stderr) {
       stderr_lines.emplace_back(line);
       return;

@@ -43,7 +43,10 @@ class RunContainerTest : public ::testing::Test {
     return s;
   }
 
-  ContainerResult run(const ContainerSpec& s, Output& output) { return run_container(s, work.path(), output.sink()); }
+  ContainerResult run(const ContainerSpec& s, Output& output) { return run_container(s, dirs(), output.sink()); }
+
+  // The runner's folders, here in the test's own folder.
+  LocalDirs dirs() const { return {work / "state", work / "bundles", work / "images"}; }
 
   // What the run left behind: bundles, containers known to the runtime.
   void expect_clean() {
@@ -223,7 +226,7 @@ TEST_F(RunContainerTest, TheStopFlagStopsAndDeletesTheContainer) {
   s.stop = &stop;
   s.stop_grace = std::chrono::seconds(1);
   Lines lines;
-  const auto result = run_container(s, work.path(), [&](std::string_view line, bool) {
+  const auto result = run_container(s, dirs(), [&](std::string_view line, bool) {
     lines.emplace_back(line);
     stop = true;
   });
@@ -236,7 +239,7 @@ TEST_F(RunContainerTest, TheStopFlagStopsAndDeletesTheContainer) {
 
 TEST_F(RunContainerTest, AnExceptionFromTheSinkKillsAndRemovesTheContainer) {
   const ContainerSpec s = spec("probe:1", {"print", "started", "sleep", "600"});
-  EXPECT_THROW(run_container(s, work.path(), [](std::string_view, bool) { throw std::logic_error("sink failed"); }),
+  EXPECT_THROW(run_container(s, dirs(), [](std::string_view, bool) { throw std::logic_error("sink failed"); }),
                std::logic_error);
   expect_clean();
 }
@@ -246,7 +249,7 @@ TEST_F(RunContainerTest, SeveralRunsOfOneImageAtOnce) {
   for (int i = 0; i < 3; ++i) {
     runs_in_flight.push_back(std::async(std::launch::async, [this, s = spec("probe:1", {"print", std::to_string(i)})] {
       Output output;
-      auto result = run_container(s, work.path(), output.sink());
+      auto result = run_container(s, dirs(), output.sink());
       return std::make_pair(result, output.out);
     }));
   }
@@ -263,16 +266,16 @@ TEST_F(RunContainerTest, StopContainerEndsARunFromOutside) {
   std::promise<void> started;
   auto running = std::async(std::launch::async, [&] {
     bool once = false;
-    return run_container(s, work.path(), [&](std::string_view, bool) {
+    return run_container(s, dirs(), [&](std::string_view, bool) {
       if (!std::exchange(once, true)) started.set_value();
     });
   });
   started.get_future().wait();
-  EXPECT_TRUE(stop_container(s.name, work.path()));
+  EXPECT_TRUE(stop_container(s.name, dirs()));
   const auto result = running.get();
   EXPECT_EQ(result.exit_code, 128 + 9);
   EXPECT_EQ(result.reason, "exit code 137");
-  EXPECT_FALSE(stop_container(s.name, work.path()));
+  EXPECT_FALSE(stop_container(s.name, dirs()));
   expect_clean();
 }
 

@@ -53,7 +53,8 @@ class BuildahCompareTest : public ::testing::Test {
     request.image = base_;
     request.argv = {"/bin/sh", "-c", script};
     request.working_dir = "/";
-    const build::RunChanges changes = run_in_container(request, dir_ / "cache");
+    const build::RunChanges changes = run_in_container(request, RunStepDirs{dir_ / "cache" / "state", dir_ / "cache" / "runs", dir_ / "cache",
+                                                                          dir_ / "cache" / "cache-mounts"});
     testing::tag_image(*layout_, testing::with_layer(base_, changes.entries, layout_), tag);
     return unpacked(dir_ / "oci", tag);
   }

@@ -65,7 +65,9 @@ class RunStepTest : public ::testing::Test {
     return request;
   }
 
-  RunChanges run(const RunRequest& request) const { return run_in_container(request, cache_.path()); }
+  RunChanges run(const RunRequest& request) const {
+    return run_in_container(request, RunStepDirs{cache_ / "state", cache_ / "runs", cache_.path(), cache_ / "cache-mounts"});
+  }
 
   // The error the request ends with (a default one, with the test failed, when it succeeds).
   Error error_of(const RunRequest& request) const {

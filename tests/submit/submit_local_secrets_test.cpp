@@ -37,11 +37,14 @@ class SubmitLocalSecretsTest : public ::testing::Test {
   }
 
   CommandResult gkebuild(const std::string& environment, const std::string& arguments) {
-    return run_command("cd " + shell_quoted(project.path().string()) + " && exec 2>&1 && " + environment + " " +
-                       gkebuild_binary() + " " + arguments);
+    return run_command("cd " + shell_quoted(project.path().string()) + " && exec 2>&1 && " + environment +
+                       " GKEBUILD_RUNTIME_DIR=" + shell_quoted((machine / "runtime").string()) +
+                       " GKEBUILD_CACHE_DIR=" + shell_quoted((machine / "cache").string()) + " " + gkebuild_binary() +
+                       " " + arguments);
   }
 
   TempDir project;
+  TempDir machine;  // gkebuild's own folders for this test: the bundles (config.json holds the env) were there
 };
 
 TEST_F(SubmitLocalSecretsTest, TheValueReachesTheContainerAndNoFileHoldsIt) {
@@ -54,7 +57,8 @@ TEST_F(SubmitLocalSecretsTest, TheValueReachesTheContainerAndNoFileHoldsIt) {
   EXPECT_EQ(outcome.out.find(kValue), std::string::npos) << outcome.out;
   EXPECT_GT(files_under(project / ".gkebuild"), 5u);
   EXPECT_EQ(files_holding(project.path(), {kValue, "hf-2", base64_encode(kValue)}), std::vector<std::string>());
-  EXPECT_TRUE(std::filesystem::is_empty(project / ".gkebuild" / "local" / "bundles"));
+  EXPECT_EQ(files_holding(machine.path(), {kValue, "hf-2", base64_encode(kValue)}), std::vector<std::string>());
+  EXPECT_TRUE(std::filesystem::is_empty(machine / "cache" / "containers"));  // the run's bundles went with it
 }
 
 TEST_F(SubmitLocalSecretsTest, SecretRefsAreRefusedBeforeAnythingIsBuilt) {

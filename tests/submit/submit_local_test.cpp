@@ -60,8 +60,15 @@ class SubmitLocalTest : public ::testing::Test {
 
   CommandResult gkebuild(const std::string& arguments) {
     // stderr joins stdout first, so that `arguments` may go on with more shell (a background run, a signal).
-    return run_command("cd " + shell_quoted(project.path().string()) + " && exec 2>&1 && " + gkebuild_binary() + " " +
-                       arguments);
+    return run_command("cd " + shell_quoted(project.path().string()) + " && exec 2>&1 && " + machine_env() +
+                       gkebuild_binary() + " " + arguments);
+  }
+
+  // gkebuild's own folders (base/private_dirs.h) for this test alone, so what a run leaves there
+  // can be looked at; a run never keeps live state in the project.
+  std::string machine_env() const {
+    return "GKEBUILD_RUNTIME_DIR=" + shell_quoted((machine / "runtime").string()) +
+           " GKEBUILD_CACHE_DIR=" + shell_quoted((machine / "cache").string()) + " ";
   }
 
   json only_record() {
@@ -75,6 +82,7 @@ class SubmitLocalTest : public ::testing::Test {
   }
 
   TempDir project;
+  TempDir machine;
   std::filesystem::path run_dir;
 };
 
@@ -220,7 +228,8 @@ class LocalRunStop : public SubmitLocalTest {
   pid_t start_long_run() {
     write_project("cluster: local");
     log = project / "submit.log";
-    const std::string command = "cd " + shell_quoted(project.path().string()) + " && exec " + gkebuild_binary() +
+    const std::string command = "cd " + shell_quoted(project.path().string()) + " && exec env " + machine_env() +
+                                gkebuild_binary() +
                                 " submit steps --set sleep=600 >" + shell_quoted(log.string()) + " 2>&1";
     const pid_t pid = ::fork();
     if (pid == 0) {
@@ -241,21 +250,30 @@ class LocalRunStop : public SubmitLocalTest {
     std::ifstream in(log);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
-  // The containers runc knows under the project's local state folder, one name a line.
+  // The containers runc knows under the runs' state folders (gkebuild's own), one name a line.
   std::string containers() {
-    const auto state = project / ".gkebuild" / "local" / "state" / "runc";
-    if (!std::filesystem::exists(state)) return "";
-    auto listed = run_command("runc --root " + shell_quoted(state.string()) + " list -q");
-    while (!listed.out.empty() && listed.out.back() == '\n') listed.out.pop_back();
-    return listed.out;
+    std::string names;
+    std::error_code none;
+    for (const auto& run : std::filesystem::directory_iterator(machine / "runtime" / "runs", none)) {
+      const auto state = run.path() / "runc";
+      if (!std::filesystem::exists(state)) continue;
+      auto listed = run_command("runc --root " + shell_quoted(state.string()) + " list -q");
+      names += listed.out;
+    }
+    while (!names.empty() && names.back() == '\n') names.pop_back();
+    return names;
   }
   void expect_nothing_left() {
     EXPECT_EQ(containers(), "");
     std::ifstream mounts("/proc/mounts");
-    for (std::string line; std::getline(mounts, line);)
+    for (std::string line; std::getline(mounts, line);) {
       EXPECT_EQ(line.find(project.path().string()), std::string::npos) << line;
-    const auto bundles = project / ".gkebuild" / "local" / "bundles";
-    if (std::filesystem::exists(bundles)) EXPECT_TRUE(std::filesystem::is_empty(bundles));
+      EXPECT_EQ(line.find(machine.path().string()), std::string::npos) << line;
+    }
+    // The run's state and bundle folders went with it; nothing was ever kept in the project.
+    for (const char* folder : {"runtime/runs", "cache/containers"})
+      if (std::filesystem::exists(machine / folder)) EXPECT_TRUE(std::filesystem::is_empty(machine / folder)) << folder;
+    EXPECT_FALSE(std::filesystem::exists(project / ".gkebuild" / "local"));
   }
   // The first Job finished with its result; the second was stopped.
   void expect_recorded_stopped(const std::string& reason) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "base/confined_path.h"
 #include "base/atomic_file.h"
 #include "base/exit_codes.h"
 #include "base/printable.h"
@@ -60,7 +61,9 @@ struct ImageFlags {
 }
 
 // The project's local layout: .gkebuild/oci beside the project file, else here.
-fs::path default_layout(const ProjectFlags& project) { return project_dir(project) / ".gkebuild" / "oci"; }
+fs::path default_layout(const ProjectFlags& project) {
+  return confined_folder(project_dir(project), fs::path(".gkebuild") / "oci");  // never through a planted symlink
+}
 
 int64_t source_date_epoch() {
   const char* value = std::getenv("SOURCE_DATE_EPOCH");
@@ -162,7 +165,7 @@ int build_dockerfile(const ImageFlags& flags) {
   if (!flags.stage.empty()) stage_binaries(flags.stage, options.context);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.pull = publish::registry_pull(store, session_options(flags.registry));
-  options.run = run_step::run_step(run_step::run_cache_beside(store->root()));
+  options.run = run_step::run_step(store->root());
   build::BuildResult result = build::build_image(options, store);
   std::string digest = publish(*store, result.image, tag, output);
   if (!destination) {
@@ -210,7 +213,7 @@ int build_project(const ImageFlags& flags) {
   options.build = common_options(flags);
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
   options.build.pull = publish::registry_pull(store, session_options(flags.registry));
-  options.build.run = run_step::run_step(run_step::run_cache_beside(store->root()));
+  options.build.run = run_step::run_step(store->root());
   auto built = project_images::build_project_images(project, options, store);
   if (flags.push) return push_project(project, *store, built, flags, output);
   if (!output.archive.empty() && built.size() != 1) {

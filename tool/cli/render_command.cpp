@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/confined_path.h"
 #include "base/source_error.h"
 #include "tool/cli/command.h"
 #include "base/exit_codes.h"
@@ -120,7 +121,11 @@ std::map<std::string, std::vector<std::string>> built_image_env(const project::P
   std::map<std::string, std::vector<std::string>> env;
   const auto root = project.dir / ".gkebuild" / "oci";
   std::error_code error;
-  if (!std::filesystem::exists(root / "index.json", error)) return env;
+  // A layout reached through a symlink a checkout planted is not the project's: not read.
+  if (!confined_path(project.dir, std::filesystem::path(".gkebuild") / "oci" / "index.json") ||
+      std::filesystem::is_symlink(project.dir / ".gkebuild", error) || std::filesystem::is_symlink(root, error) ||
+      !std::filesystem::exists(root / "index.json", error))
+    return env;
   try {
     auto layout = std::make_shared<oci::Layout>(oci::Layout::open(root));
     for (const auto& image : project.images)

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "base/confined_path.h"
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/source_error.h"
@@ -15,6 +16,11 @@
 namespace gkebuild::submit {
 namespace {
 
+// The project's OCI layout, .gkebuild/oci, never reached through a planted symlink.
+std::filesystem::path project_layout(const project::Project& project) {
+  return confined_folder(project.dir, std::filesystem::path(".gkebuild") / "oci");
+}
+
 bool pinned(const std::string& reference) { return reference.find("@sha256:") != std::string::npos; }
 
 // Builds the image into the project's layout, pushes and pins it; its digest reference, and
@@ -23,13 +29,13 @@ std::string publish_one(const project::Project& project, const std::string& imag
                         ImageEnv* env) {
   registry::PushOptions push;
   push.session = options.session;
-  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(project.dir / ".gkebuild" / "oci"));
+  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(project_layout(project)));
   project_images::ProjectImageOptions build;
   build.images = {image};
   build.workloads_build = options.workloads_build;
   build.run = options.run;
   build.build.pull = publish::registry_pull(store, push.session);
-  build.build.run = run_step::run_step(run_step::run_cache_beside(store->root()));
+  build.build.run = run_step::run_step(store->root());
   const auto built = project_images::build_project_images(project, build, store);
   if (env) (*env)[image] = built.front().result.image.config().config.env;
   return publish::publish_images(project, *store, built, push).front().reference;
@@ -43,7 +49,7 @@ std::optional<std::vector<std::string>> pushed_image_env(const project::Project&
   pull.session = options.session;
   pull.fetch_layers = false;
   try {
-    auto store = oci::Layout::open_or_create(project.dir / ".gkebuild" / "oci");
+    auto store = oci::Layout::open_or_create(project_layout(project));
     return registry::pull_image(registry::parse_reference(reference), store, pull).config.config.env;
   } catch (const std::exception& e) {
     if (options.note)

@@ -95,9 +95,9 @@ std::string expand_variables(const std::string& text, const std::vector<std::pai
 }
 
 LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
-                     std::filesystem::path work_dir, bool gpus, LocalNetwork network,
+                     local_runner::LocalDirs dirs, bool gpus, LocalNetwork network,
                      const std::atomic<bool>* interrupted, const std::atomic<bool>* forced)
-    : plan_(plan), layout_(std::move(layout)), image_(std::move(image_digest)), work_dir_(std::move(work_dir)),
+    : plan_(plan), layout_(std::move(layout)), image_(std::move(image_digest)), dirs_(std::move(dirs)),
       gpus_(gpus), network_(network), interrupted_(interrupted), forced_(forced) {
   for (const auto& job : plan.jobs) jobs_.push_back(JobProgress{job.name});
 }
@@ -169,7 +169,7 @@ void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
     pod.phase = "Running";
     publish(sink, view);
     const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(completion) : job.name;
-    const auto result = local_runner::run_container(spec, work_dir_, [&](std::string_view line, bool) {
+    const auto result = local_runner::run_container(spec, dirs_, [&](std::string_view line, bool) {
       sink.log_line(job.name, std::string(line), pod.index);
       view.log(prefix, std::string(line));
       ++pod.log_lines;
@@ -219,7 +219,7 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
   const json container = pod_spec["containers"][0];
   const int nodes = planned.nodes;
   const local_runner::SharedNetwork network;
-  const auto hosts = work_dir_ / "hosts" / (job.name + ".hosts");
+  const auto hosts = dirs_.state / (job.name + ".hosts");  // gkebuild's own folder, not the checkout
   write_file_atomically(hosts, group_hosts(job.name, pod_spec.value("subdomain", job.name), nodes));
   std::mutex mutex;  // the sink, the view and the Job's progress, from every rank's thread
   std::atomic<bool> stop = false;
@@ -251,7 +251,7 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
       const auto& spec = specs[static_cast<std::size_t>(rank)];
       const std::string prefix = job.name + "/" + std::to_string(rank);
       try {
-        results[static_cast<std::size_t>(rank)] = local_runner::run_container(spec, work_dir_, [&](std::string_view line, bool) {
+        results[static_cast<std::size_t>(rank)] = local_runner::run_container(spec, dirs_, [&](std::string_view line, bool) {
           std::lock_guard lock(mutex);
           sink.log_line(job.name, std::string(line), rank);
           view.log(prefix, std::string(line));

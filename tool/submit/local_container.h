@@ -43,7 +43,7 @@ class LocalJobs {
   // Either way the container, its bundle and mount are removed and the Jobs not finished are
   // recorded stopped; a Job whose containers all exited 0 is succeeded, stopped or not.
   LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
-            std::filesystem::path work_dir, bool gpus, LocalNetwork network, const std::atomic<bool>* interrupted,
+            local_runner::LocalDirs dirs, bool gpus, LocalNetwork network, const std::atomic<bool>* interrupted,
             const std::atomic<bool>* forced = nullptr);
   FollowEnd run(RunSink& sink, FollowView& view);
   // The values of the Jobs' secretKeyRef variables (kept by the caller for the whole run).
@@ -66,7 +66,7 @@ class LocalJobs {
   const RunPlan& plan_;
   std::filesystem::path layout_;
   std::string image_;
-  std::filesystem::path work_dir_;
+  local_runner::LocalDirs dirs_;
   bool gpus_;
   LocalNetwork network_;
   const std::atomic<bool>* interrupted_;

@@ -4,13 +4,17 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
+#include "base/atomic_file.h"
+#include "base/confined_path.h"
 #include "tool/core/runrecord/run_store.h"
-#include "tool/steps/local_runner/local_run.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -34,9 +38,6 @@ unsigned long long start_ticks(long pid) {
   return 0;
 }
 
-// Where submit --local keeps containers: PROJECT/.gkebuild/local beside PROJECT/.gkebuild/runs/RUN.
-fs::path work_dir_of(const fs::path& run_dir) { return run_dir.parent_path().parent_path() / "local"; }
-
 bool unfinished(runrecord::JobState state) {
   return state == runrecord::JobState::pending || state == runrecord::JobState::running;
 }
@@ -48,42 +49,79 @@ runrecord::LocalRunner current_runner() {
   return {pid, start_ticks(pid)};
 }
 
-bool runner_alive(const runrecord::LocalRunner& runner) {
-  return runner.pid > 0 && start_ticks(runner.pid) == runner.start_ticks;
+namespace {
+
+bool alive(const runrecord::LocalRunner& runner) {
+  return runner.pid > 1 && start_ticks(runner.pid) == runner.start_ticks;
+}
+
+constexpr const char* kProof = "runner.json";
+
+std::string real_path(const fs::path& path) {
+  std::error_code error;
+  const fs::path real = fs::weakly_canonical(fs::absolute(path), error);
+  return (error ? fs::absolute(path).lexically_normal() : real).string();
+}
+
+}  // namespace
+
+void claim_local_run(const local_runner::LocalDirs& dirs, const fs::path& run_dir) {
+  const auto me = current_runner();
+  const nlohmann::json proof{{"pid", me.pid}, {"start_ticks", me.start_ticks}, {"run_dir", real_path(run_dir)}};
+  write_file_atomically(dirs.state / kProof, proof.dump(), FileAccess::kOwnerOnly);
+}
+
+local_runner::LocalDirs local_dirs_of(const fs::path& run_dir) {
+  const fs::path absolute = fs::absolute(run_dir).lexically_normal();
+  return local_runner::local_run_dirs(absolute.parent_path().parent_path().parent_path(),
+                                      absolute.filename().string());
+}
+
+std::optional<runrecord::LocalRunner> live_runner(const local_runner::LocalDirs& dirs, const fs::path& run_dir) {
+  // The folder is gkebuild's own (0700, made without following symlinks): what it holds is ours.
+  const auto text = read_confined_file(dirs.state, kProof, 4096);
+  if (!text) return std::nullopt;
+  const auto proof = nlohmann::json::parse(*text, nullptr, false);
+  if (!proof.is_object() || proof.value("run_dir", "") != real_path(run_dir)) return std::nullopt;
+  const runrecord::LocalRunner runner{proof.value("pid", 0L), proof.value("start_ticks", 0ULL)};
+  if (!alive(runner)) return std::nullopt;
+  return runner;
 }
 
 bool settle_dead_local_run(const fs::path& run_dir, runrecord::RunRecord& record) {
-  if (record.target != "local" || !record.runner || runner_alive(*record.runner)) return false;
-  const fs::path work_dir = work_dir_of(fs::absolute(run_dir));
+  if (record.target != "local" || record.finished) return false;
+  const auto dirs = local_dirs_of(run_dir);
+  if (live_runner(dirs, run_dir)) return false;
+  try {
+    local_runner::stop_all_containers(dirs);
+  } catch (const std::exception&) {
+    // No runtime on PATH any more: nothing it started can still run from here.
+  }
   for (auto& job : record.jobs) {
     if (!unfinished(job.state)) continue;
-    for (const auto& pod : job.pods) {
-      try {
-        local_runner::stop_container(pod.name, work_dir);
-      } catch (const std::exception&) {
-        // No runtime on PATH any more: nothing it started can still run from here.
-      }
-    }
     job.reason = job.pods.empty() ? "not run: the gkebuild that ran it ended" : "Stopped: the gkebuild that ran it ended";
     job.state = runrecord::JobState::stopped;
   }
   record.runner.reset();
-  if (!record.finished) record.finished = runrecord::Clock::now();
+  record.finished = runrecord::Clock::now();
   runrecord::save_run(run_dir, record);
+  local_runner::remove_local_run_dirs(dirs);
   return true;
 }
 
 void stop_local_run(const fs::path& run_dir, runrecord::RunRecord& record, std::ostream& out) {
-  if (record.runner && runner_alive(*record.runner)) {
-    const auto pid = static_cast<pid_t>(record.runner->pid);
+  const auto dirs = local_dirs_of(run_dir);
+  // Only a process the run's own proof names: a pid in a planted run.json is never signalled.
+  if (const auto runner = record.finished ? std::nullopt : live_runner(dirs, run_dir)) {
+    const auto pid = static_cast<pid_t>(runner->pid);
     ::kill(pid, SIGTERM);
     // The runner stops its containers: SIGTERM, SIGKILL after their grace period (10 s unless
     // the Job sets terminationGracePeriodSeconds), then removes them and records the Jobs.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-    while (runner_alive(*record.runner) && std::chrono::steady_clock::now() < deadline)
+    while (alive(*runner) && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (runner_alive(*record.runner)) ::kill(pid, SIGKILL);
-    for (int i = 0; i < 100 && runner_alive(*record.runner); ++i)
+    if (alive(*runner)) ::kill(pid, SIGKILL);
+    for (int i = 0; i < 100 && alive(*runner); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     record = runrecord::load_run(run_dir);
   }

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "base/confined_path.h"
 #include "base/atomic_file.h"
 #include "images/image/layout_source.h"
 #include "images/oci/layout.h"
@@ -40,7 +41,7 @@ LocalImage build_image(const project::Project& project, const std::string& image
                        const ImageStepOptions& step, const PlanRequest& request, std::ostream& err) {
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
   project_images::ProjectImageOptions options;
-  options.build.run = run_step::run_step(run_step::run_cache_beside(store->root()));
+  options.build.run = run_step::run_step(store->root());
   options.images = {image};
   options.workloads_build = step.workloads_build;
   options.run = workload_images::SubmittedRun{request.experiment, request.accelerators};
@@ -131,6 +132,7 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
         << "\n";
     return Outcome::kSucceeded;
   }
+  confined_folder(project.dir, fs::path(".gkebuild") / "oci");  // made here, never through a planted symlink
   const LocalImage built = local_image(project, image, layout, options.images, request, err);
   request.image_env[image] = built.env;
   if (!built.reference.empty()) request.image_references[image] = built.reference;  // the record names it
@@ -141,8 +143,12 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   const RunPlan plan = plan_run(project, request);
   for (const auto& job : plan.jobs)  // owner only, as in submit.cpp
     write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text, FileAccess::kOwnerOnly);
+  // The run's live state in gkebuild's own folders, never in the checkout; the proof that this
+  // process runs it is written before the record, so no reader takes the run for dead.
+  const local_runner::LocalDirs dirs = local_runner::local_run_dirs(project.dir, run);
+  claim_local_run(dirs, run_dir);
   runrecord::RunRecord first = local_record(project, plan, run, gpu);
-  first.runner = current_runner();  // a later reader can tell whether this process still runs it
+  first.runner = current_runner();  // shown by status; liveness is read from the proof only
   first.secret_env = secret.names();  // no Secret object: the values go to the containers only
   RecordWriter record(run_dir, std::move(first));
   runrecord::save_run(run_dir, record.record());
@@ -151,11 +157,14 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   FollowView view(err, *console.out, console.terminal, console.terminal_rows);
   // From here a second signal kills the containers at once instead of leaving them behind.
   let_second_interrupt_force();
-  LocalJobs jobs(plan, layout, built.digest, project.dir / ".gkebuild" / "local", gpu, options.network,
-                 console.interrupted, &forced_interrupt());
+  LocalJobs jobs(plan, layout, built.digest, dirs, gpu, options.network, console.interrupted, &forced_interrupt());
   jobs.use_secret(secret);
   mask_view(view, secret);
   MaskingSink sink(record, secret);
+  struct Cleanup {  // the containers are gone on every way out; their folders go with them
+    const local_runner::LocalDirs& dirs;
+    ~Cleanup() { local_runner::remove_local_run_dirs(dirs); }
+  } cleanup{dirs};
   const FollowEnd end = jobs.run(sink, view);
   return finish_follow(end, record.record(), err);
 }

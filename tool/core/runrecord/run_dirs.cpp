@@ -35,8 +35,8 @@ std::vector<std::string> names_of(const std::vector<fs::path>& runs) {
 fs::path runs_dir(const fs::path& project_dir) { return project_dir / ".gkebuild" / "runs"; }
 
 fs::path new_run_dir(const fs::path& project_dir, std::string_view experiment, TimePoint now) {
-  fs::path parent = runs_dir(project_dir);
-  fs::create_directories(parent);
+  // Made without following a symlink: a checkout may have planted .gkebuild or runs.
+  const fs::path parent = confined_folder(project_dir, fs::path(".gkebuild") / "runs");
   std::string base = std::string(experiment) + "-" + utc_stamp(now);
   for (int suffix = 1;; ++suffix) {
     fs::path candidate = parent / (suffix == 1 ? base : base + "-" + std::to_string(suffix));

@@ -3,6 +3,8 @@
 #include <string>
 #include <system_error>
 
+#include "base/dns_name.h"
+#include "base/printable.h"
 #include "base/atomic_file.h"
 #include "base/confined_path.h"
 #include "tool/core/runrecord/json_error.h"
@@ -57,6 +59,15 @@ class Fields {
     if (!value || value->is_null()) return "";
     if (!value->is_string()) fail(name(key), "expected a string, got " + value->dump());
     return value->get<std::string>();
+  }
+  // A run, Job or pod name: only what gkebuild writes (a DNS-1123 subdomain), since a checkout
+  // may have planted the record and the name goes into paths and messages.
+  std::string object_name(const char* key, bool required = false) const {
+    std::string value = string(key, required);
+    if ((required || !value.empty()) && !is_dns_subdomain(value))
+      fail(name(key), "expected a name gkebuild writes (lower-case letters, digits, '-' and '.'), got \"" +
+                          printable(value) + "\"");
+    return value;
   }
   std::optional<std::string> nullable_string(const char* key) const {
     const json* value = find(key);
@@ -116,14 +127,14 @@ class Fields {
 
 PodRecord pod_from_json(const json& value, const std::string& path, const std::string& file) {
   Fields fields(value, path, file);
-  return {fields.string("name"), fields.string("node"), fields.nullable_integer("exit_code"),
+  return {fields.object_name("name"), fields.string("node"), fields.nullable_integer("exit_code"),
           fields.time("start"), fields.time("end")};
 }
 
 JobRecord job_from_json(const json& value, const std::string& path, const std::string& file) {
   Fields fields(value, path, file);
   JobRecord job;
-  job.name = fields.string("name", true);
+  job.name = fields.object_name("name", true);
   job.accelerator = fields.nullable_string("accelerator");
   job.gpus = fields.integer("gpus");
   job.machine_type = fields.string("machine_type");
@@ -195,7 +206,7 @@ RunRecord run_from_json(const json& document, const std::string& file) {
   if (schema != kRunSchema)
     fields.fail("schema", "\"" + schema + "\" is not " + std::string(kRunSchema));
   RunRecord record;
-  record.run = fields.string("run", true);
+  record.run = fields.object_name("run", true);
   record.project = fields.string("project");
   record.experiment = fields.string("experiment");
   record.target = fields.string("target");

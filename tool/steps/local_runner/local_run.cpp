@@ -6,6 +6,10 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "base/dns_name.h"
+#include "base/error.h"
+#include "base/printable.h"
+#include "base/private_dirs.h"
 #include "base/rfc3339.h"
 #include "tool/steps/local_runner/bundle.h"
 #include "tool/steps/local_runner/cgroup_controllers.h"
@@ -33,8 +37,8 @@ void check_can_run(const ContainerSpec& spec) {
 }
 
 // The runtime's state folder: one per runtime binary, so runc and crun never share one.
-fs::path state_root(const fs::path& work_dir, const std::string& runtime) {
-  return work_dir / "state" / fs::path(runtime).filename();
+fs::path state_root(const LocalDirs& dirs, const std::string& runtime) {
+  return dirs.state / fs::path(runtime).filename();
 }
 
 RuntimeInputs inputs_for(const ContainerSpec& spec, const UnpackedImage& image, const fs::path& rootfs) {
@@ -76,18 +80,17 @@ std::string reason_for(const StreamedExit& exit, const std::string& runtime_erro
 
 }  // namespace
 
-ContainerResult run_container(const ContainerSpec& spec, const fs::path& work_dir_in, const LineSink& on_line) {
+ContainerResult run_container(const ContainerSpec& spec, const LocalDirs& dirs, const LineSink& on_line) {
   check_can_run(spec);
   check_cgroup_controllers(spec.limits);
-  const fs::path work_dir = fs::absolute(work_dir_in);
   const std::string runtime = find_runtime(spec.runtime);
-  const RuntimeCli cli(runtime, state_root(work_dir, runtime));
+  const RuntimeCli cli(runtime, state_root(dirs, runtime));
   if (cli.exists(spec.name)) {
-    throw std::runtime_error("a container named '" + spec.name + "' already exists under " + work_dir.string() +
+    throw std::runtime_error("a container named '" + spec.name + "' already exists under " + dirs.state.string() +
                              " (another run of the same Job?)");
   }
-  const UnpackedImage image = unpack_image(spec.layout_dir, spec.image, work_dir / "images");
-  const Bundle bundle(work_dir / "bundles" / spec.name, image.rootfs);
+  const UnpackedImage image = unpack_image(spec.layout_dir, spec.image, dirs.images);
+  const Bundle bundle(dirs.bundles / spec.name, image.rootfs);
   bundle.write_config(runtime_spec(inputs_for(spec, image, bundle.rootfs())).dump(2));
   const fs::path log = bundle.dir() / "runtime.log";
 
@@ -105,16 +108,43 @@ ContainerResult run_container(const ContainerSpec& spec, const fs::path& work_di
   return result;
 }
 
-bool stop_container(const std::string& name, const fs::path& work_dir, const std::string& runtime) {
+bool stop_container(const std::string& name, const LocalDirs& dirs, const std::string& runtime) {
+  if (!is_record_name(name)) return false;  // no container of ours has such a name
   const std::string binary = find_runtime(runtime);
-  const RuntimeCli cli(binary, state_root(fs::absolute(work_dir), binary));
+  const RuntimeCli cli(binary, state_root(dirs, binary));
   const bool found = cli.exists(name);
   if (found) {
     cli.kill(name, "KILL");
     cli.remove(name);
   }
-  remove_bundle(fs::absolute(work_dir) / "bundles" / name);
+  remove_bundle(dirs.bundles / name);
   return found;
+}
+
+void stop_all_containers(const LocalDirs& dirs) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dirs.bundles, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_symlink(error) && entry.is_directory(error)) stop_container(name, dirs);
+  }
+}
+
+bool is_record_name(const std::string& name) { return is_dns_subdomain(name); }
+
+LocalDirs local_run_dirs(const fs::path& project_dir, const std::string& run) {
+  if (!is_record_name(run))
+    throw Error(ErrorKind::kBadInput, "run " + printable(run) + " is not a name gkebuild writes for a run");
+  const std::string key = folder_key(project_dir) + "-" + run;
+  const fs::path runtime = runtime_dir();
+  const fs::path cache = machine_cache_dir();
+  return {private_subfolder(runtime, fs::path("runs") / key), private_subfolder(cache, fs::path("containers") / key),
+          private_subfolder(cache, "rootfs")};
+}
+
+void remove_local_run_dirs(const LocalDirs& dirs) {
+  std::error_code ignored;
+  fs::remove_all(dirs.state, ignored);
+  fs::remove_all(dirs.bundles, ignored);
 }
 
 }  // namespace gkebuild::local_runner

@@ -17,7 +17,7 @@
 namespace gkebuild::local_runner {
 
 struct ContainerSpec {
-  std::filesystem::path layout_dir;  // OCI image layout (the project's .gkebuild/oci)
+  std::filesystem::path layout_dir;  // OCI image layout (the project's .gkebuild/oci): input, digest-checked
   std::string image;                 // NAME:TAG as written in the layout's index.json, or sha256:… manifest digest
   std::vector<std::string> command;  // Kubernetes semantics: non-empty replaces the image Entrypoint
   std::vector<std::string> args;     // non-empty replaces the image Cmd
@@ -53,8 +53,31 @@ struct ContainerResult {
 
 using LineSink = std::function<void(std::string_view line, bool from_stderr)>;
 
-// Unpacks the image (cached per manifest digest under work_dir/images), writes the runtime
-// bundle (work_dir/bundles/NAME, an overlay over the cached root file system, so runs never
+// Where run_container keeps what it makes: gkebuild's own folders (base/private_dirs.h), never a
+// project's, so that no checkout can plant the runtime's state (whose hooks runc would run on the
+// host), a bundle or an unpacked root file system.
+struct LocalDirs {
+  std::filesystem::path state;    // the runtime's --root (one folder per runtime binary)
+  std::filesystem::path bundles;  // one bundle per container: its overlay mount, upper and work folders
+  std::filesystem::path images;   // unpacked root file systems, keyed by their layers' checked digests
+};
+
+// A local run's folders: its state in runtime_dir()/runs/KEY-RUN (KEY the project's folder_key),
+// its bundles in machine_cache_dir()/containers/KEY-RUN, the images machine-wide in
+// machine_cache_dir()/rootfs; each made 0700 without following a symlink. `run` must be a name
+// gkebuild writes (is_record_name); throws Error (bad input) otherwise.
+LocalDirs local_run_dirs(const std::filesystem::path& project_dir, const std::string& run);
+
+// Removes what a finished local run kept: its state and bundle folders (the images stay).
+void remove_local_run_dirs(const LocalDirs& dirs);
+
+// Whether `name` is one gkebuild could have written for a run, Job or pod (a DNS-1123
+// subdomain, base/dns_name.h): what it reads back from a record is checked with this before it
+// names a file or a container.
+bool is_record_name(const std::string& name);
+
+// Unpacks the image (cached by its layers' digests under dirs.images), writes the runtime
+// bundle (dirs.bundles/NAME, an overlay over the cached root file system, so runs never
 // change the cache) and runs it with runc (or crun) as a rootful container in its own network
 // namespace (or the host's network with spec.host_network) under spec.limits, delivering each
 // output line to on_line as it arrives (on this thread).
@@ -62,14 +85,15 @@ using LineSink = std::function<void(std::string_view line, bool from_stderr)>;
 // Throws std::runtime_error with a clear message: not root, no runtime on PATH, image not
 // in the layout, a layer that is corrupt or escapes the root file system, an unknown user, a
 // cgroup controller the limits need that this host does not offer.
-ContainerResult run_container(const ContainerSpec& spec, const std::filesystem::path& work_dir,
-                              const LineSink& on_line);
+ContainerResult run_container(const ContainerSpec& spec, const LocalDirs& dirs, const LineSink& on_line);
 
-// Kills (SIGKILL) and deletes the container `name` that run_container started under
-// `work_dir`, from another process (the running call then returns), and removes its bundle
+// Kills (SIGKILL) and deletes the container `name` that run_container started with `dirs`,
+// from another process (the running call then returns), and removes its bundle
 // (unmounting its root file system): what a killed gkebuild left behind. Quiet when it is
 // gone; returns whether a container was found.
-bool stop_container(const std::string& name, const std::filesystem::path& work_dir,
-                    const std::string& runtime = "");
+bool stop_container(const std::string& name, const LocalDirs& dirs, const std::string& runtime = "");
+
+// stop_container for every container whose bundle is under dirs.bundles: what a killed run left.
+void stop_all_containers(const LocalDirs& dirs);
 
 }  // namespace gkebuild::local_runner

@@ -2,6 +2,7 @@
 
 #include <net/if.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -34,6 +35,7 @@ bool loopback_up() {
 SharedNetwork::SharedNetwork() {
   int ready[2];
   if (::pipe(ready) != 0) throw std::runtime_error(std::string("a pipe for the network namespace: ") + std::strerror(errno));
+  const pid_t parent = ::getpid();
   holder_ = ::fork();
   if (holder_ < 0) {
     ::close(ready[0]);
@@ -42,6 +44,9 @@ SharedNetwork::SharedNetwork() {
   }
   if (holder_ == 0) {  // the holder: only async-signal-safe calls from here on
     ::close(ready[0]);
+    // It dies with the thread that made it, even when gkebuild is killed with SIGKILL and no
+    // destructor runs; a parent already gone before this call is caught by getppid.
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(1);
     const char status = ::unshare(CLONE_NEWNET) == 0 && loopback_up() ? 'y' : 'n';
     if (::write(ready[1], &status, 1) != 1) ::_exit(1);
     ::close(ready[1]);

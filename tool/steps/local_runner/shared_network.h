@@ -2,7 +2,9 @@
 // (loopback only, up) that several containers join, as the pods of a Job share a cluster's
 // network. It is held by a child process that does nothing else, so that it lasts while the
 // containers start and stop in any order; the destructor ends that process, and the
-// namespace goes with the last process in it.
+// namespace goes with the last process in it. The holder also dies with the thread that made it
+// (PR_SET_PDEATHSIG), so a gkebuild killed with SIGKILL leaves none behind: make it on a thread
+// that outlives the containers.
 #pragma once
 
 #include <sys/types.h>

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "base/confined_path.h"
 #include "base/atomic_file.h"
 #include "base/printable.h"
 #include "base/source_error.h"
@@ -81,7 +82,7 @@ WorkloadBuild build_workload(const project::Project& project, const project::Ima
   if (!source) return {workload_binary(project, image, options), ""};
   workload_images::TargetBuild request;
   request.source = *source;
-  request.build = project.dir / ".gkebuild" / "build" / image.name;
+  request.build = confined_folder(project.dir, fs::path(".gkebuild") / "build" / image.name);
   request.target = image.workload;
   auto targets = workload_images::image_targets(project, image);
   if (options.run) {
@@ -120,9 +121,8 @@ void check_device_code(const project::Project& project, const project::Image& im
 // the rendered Dockerfile of a template.
 fs::path stage(const project::Project& project, const project::Image& image, const std::string& reference,
                const ProjectImageOptions& options) {
-  fs::path context = project.dir / ".gkebuild" / "context" / image.name;
-  fs::create_directories(context / "bin");
-  fs::create_directories(context / "lib");
+  const fs::path context = confined_folder(project.dir, fs::path(".gkebuild") / "context" / image.name);
+  for (const char* sub : {"bin", "lib"}) confined_folder(context, sub);
   if (!image.workload.empty()) {
     const WorkloadBuild built = build_workload(project, image, options);
     const fs::path& binary = built.binary;

@@ -12,12 +12,15 @@ namespace {
 
 fs::path blob_of(const image::Layer& layer) { return layer.store->blob_path(layer.blob.digest); }
 
-// The OCI chain ID of the layers: ChainID(L0) = DiffID(L0), ChainID(Ln) = SHA256(ChainID(Ln-1) + " " + DiffID(Ln)).
+// The OCI chain ID's recipe over the layers' blob digests: ChainID(L0) = Blob(L0), ChainID(Ln) =
+// SHA256(ChainID(Ln-1) + " " + Blob(Ln)). Blob digests, not diff_ids: each blob is checked
+// against its digest as it is unpacked, while a diff_id is only what the image's config says, and
+// these folders are shared by every project on the machine.
 oci::Digest chain_id(const std::vector<image::Layer>& layers) {
-  oci::Digest chain = layers.front().diff_id;
+  oci::Digest chain = layers.front().blob.digest;
   for (size_t i = 1; i < layers.size(); ++i) {
     oci::Sha256 hasher;
-    hasher.update(chain.str() + " " + layers[i].diff_id.str());
+    hasher.update(chain.str() + " " + layers[i].blob.digest.str());
     chain = hasher.finish();
   }
   return chain;
@@ -42,7 +45,7 @@ std::vector<fs::path> lower_folders(const image::Image& image, const fs::path& c
   std::vector<fs::path> folders;
   size_t length = 0;
   for (auto layer = image.layers().rbegin(); layer != image.layers().rend(); ++layer) {
-    folders.push_back(cache_dir / "layers" / layer->diff_id.hex);
+    folders.push_back(cache_dir / "layers" / layer->blob.digest.hex);
     length += folders.back().string().size() + 1;
   }
   if (length > kMaxLowerdirLength) return {chain_tree(image, cache_dir)};

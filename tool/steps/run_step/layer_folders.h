@@ -1,8 +1,8 @@
 // The lower folders of a RUN container's overlay: each layer of the image unpacked once, into
-// a folder of its own keyed by its diff_id, in overlayfs' form (whiteouts as 0:0 character
+// a folder of its own keyed by its blob digest (checked as it is unpacked), in overlayfs' form (whiteouts as 0:0 character
 // devices, opaque directories marked with an xattr), so that images sharing a base share its
 // folders. When the folders would not fit in one overlay mount (its options are at most a page),
-// the image is unpacked into one tree keyed by its layers' chain ID instead.
+// the image is unpacked into one tree keyed by its layers' chain of blob digests instead.
 #pragma once
 
 #include <filesystem>

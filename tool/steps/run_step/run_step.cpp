@@ -18,6 +18,7 @@
 
 #include "base/atomic_file.h"
 #include "base/error.h"
+#include "base/private_dirs.h"
 #include "images/oci/digest.h"
 #include "tool/steps/local_runner/bundle.h"
 #include "tool/steps/local_runner/container_process.h"
@@ -69,9 +70,10 @@ std::string container_name() {
 
 // The RUNs of gkebuild processes that were killed before they cleaned up: their containers and
 // overlay mounts are removed, so that the folders they hold do not stay forever.
-void remove_abandoned_runs(const fs::path& cache_dir, const local_runner::RuntimeCli& cli) {
+// Only gkebuild's own folder is read (RunStepDirs): nothing a checkout holds names a container here.
+void remove_abandoned_runs(const fs::path& runs, const local_runner::RuntimeCli& cli) {
   std::error_code ec;
-  for (const auto& run : fs::directory_iterator(cache_dir / "runs", ec)) {
+  for (const auto& run : fs::directory_iterator(runs, ec)) {
     const std::string name = run.path().filename().string();
     if (!name.starts_with(kNamePrefix)) continue;
     const long pid = std::strtol(name.c_str() + kNamePrefix.size(), nullptr, 10);
@@ -87,11 +89,11 @@ bool has_variable(const std::vector<std::string>& env, const std::string& name) 
   return false;
 }
 
-// The folder of a cache mount under `cache_dir`/run-cache: keyed by its id, or by its target.
-fs::path cache_mount_folder(const build::RunRequest::CacheMount& mount, const fs::path& cache_dir) {
+// The folder of a cache mount: keyed by its id, or by its target.
+fs::path cache_mount_folder(const build::RunRequest::CacheMount& mount, const fs::path& cache_mounts) {
   oci::Sha256 key;
   key.update(mount.id.empty() ? "target:" + mount.target : "id:" + mount.id);
-  return cache_dir / "run-cache" / key.finish().hex.substr(0, 32);
+  return cache_mounts / key.finish().hex.substr(0, 32);
 }
 
 // Every mount point of the container, relative: the runtime creates those that do not exist.
@@ -155,7 +157,7 @@ json open_files_limit() {
 }
 
 json container_spec(const build::RunRequest& request, const local_runner::Bundle& bundle, const std::string& name,
-                    const fs::path& cache_dir) {
+                    const fs::path& cache_mounts) {
   local_runner::RuntimeInputs in;
   in.process.args = request.argv;
   in.process.env = request.env;
@@ -188,7 +190,7 @@ json container_spec(const build::RunRequest& request, const local_runner::Bundle
   spec["process"]["rlimits"] = json::array({open_files_limit()});
   add_secret_mounts(request, bundle, spec);
   for (const auto& mount : request.cache_mounts) {
-    const fs::path folder = cache_mount_folder(mount, cache_dir);
+    const fs::path folder = cache_mount_folder(mount, cache_mounts);
     fs::create_directories(folder);
     spec["mounts"].push_back(json{{"destination", mount.target}, {"type", "bind"}, {"source", folder.string()},
                                   {"options", {"rbind", "rw"}}});
@@ -264,21 +266,20 @@ int run_to_end(const local_runner::RuntimeCli& cli, const local_runner::Bundle& 
 
 }  // namespace
 
-build::RunChanges run_in_container(const build::RunRequest& request, const fs::path& cache_dir_in) {
+build::RunChanges run_in_container(const build::RunRequest& request, const RunStepDirs& dirs) {
   const std::string runtime = find_runtime_or_fail();
   if (request.argv.empty()) throw Error(ErrorKind::kBadInput, "RUN has no command");
-  const fs::path cache_dir = fs::absolute(cache_dir_in);
   std::vector<fs::path> lowers;
   try {
-    lowers = lower_folders(request.image, cache_dir);
+    lowers = lower_folders(request.image, dirs.layers);
   } catch (const std::runtime_error& e) {
     throw Error(ErrorKind::kFailed, std::string("RUN: cannot unpack the image: ") + e.what());
   }
-  const local_runner::RuntimeCli cli(runtime, cache_dir / "state" / fs::path(runtime).filename());
-  remove_abandoned_runs(cache_dir, cli);
+  const local_runner::RuntimeCli cli(runtime, dirs.state / fs::path(runtime).filename());
+  remove_abandoned_runs(dirs.runs, cli);
   const std::string name = container_name();
-  auto bundle = mount_bundle(cache_dir / "runs" / name, lowers);
-  const json spec = container_spec(request, *bundle, name, cache_dir);
+  auto bundle = mount_bundle(dirs.runs / name, lowers);
+  const json spec = container_spec(request, *bundle, name, dirs.cache_mounts);
   const RuntimeMade runtime_made = missing_before(bundle->rootfs(), mount_points(spec));
   bundle->write_config(spec.dump(2));
   LastLines last;
@@ -302,12 +303,18 @@ build::RunChanges run_in_container(const build::RunRequest& request, const fs::p
   }
 }
 
-std::function<build::RunChanges(const build::RunRequest&)> run_step(fs::path cache_dir) {
-  return [cache_dir = std::move(cache_dir)](const build::RunRequest& request) {
-    return run_in_container(request, cache_dir);
+std::function<build::RunChanges(const build::RunRequest&)> run_step(fs::path scope) {
+  return [scope = std::move(scope)](const build::RunRequest& request) {
+    return run_in_container(request, run_step_dirs(scope));
   };
 }
 
-fs::path run_cache_beside(const fs::path& layout_root) { return layout_root / "gkebuild" / "run"; }
+RunStepDirs run_step_dirs(const fs::path& scope) {
+  const fs::path runtime = runtime_dir();
+  const fs::path cache = machine_cache_dir();
+  return {private_subfolder(runtime, fs::path("build") / "state"), private_subfolder(cache, fs::path("build") / "runs"),
+          private_subfolder(cache, "build"),
+          private_subfolder(cache, fs::path("cache-mounts") / folder_key(scope))};
+}
 
 }  // namespace gkebuild::run_step

@@ -12,17 +12,29 @@
 
 namespace gkebuild::run_step {
 
-// Runs one RUN. Under `cache_dir`: layers/ and chains/ (the unpacked image, shared by every
-// RUN), runs/ (each RUN's overlay, removed when the result's holder is released), run-cache/
-// (--mount=type=cache folders, kept between builds) and state/ (the runtime's). Throws
-// gkebuild::Error (kFailed): "RUN exited with status N", or why it could not run (not root, no
-// runtime, no overlay mount, an unknown user, a container that did not start).
-build::RunChanges run_in_container(const build::RunRequest& request, const std::filesystem::path& cache_dir);
+// Where RUN steps keep what they make: gkebuild's own folders (base/private_dirs.h), never a
+// project's or a layout's, so that no checkout can plant the runtime's state (whose hooks runc
+// would run on the host), an abandoned container or an unpacked layer.
+struct RunStepDirs {
+  std::filesystem::path state;         // the runtime's --root (one per runtime binary)
+  std::filesystem::path runs;          // each RUN's bundle: overlay mount, upper and work folders
+  std::filesystem::path layers;        // holds layers/ and chains/: unpacked layers, by checked blob digest
+  std::filesystem::path cache_mounts;  // --mount=type=cache folders, of this project only
+};
 
-// run_in_container as a BuildOptions::run.
-std::function<build::RunChanges(const build::RunRequest&)> run_step(std::filesystem::path cache_dir);
+// The machine's folders for RUN steps: state in runtime_dir()/build, bundles, layers and chains
+// in machine_cache_dir()/build (shared by every project: each layer is checked against its
+// digest as it is unpacked), cache mounts in machine_cache_dir()/cache-mounts/KEY, KEY the
+// folder_key of `scope` (the project folder, or the layout a plain `gkebuild image` writes).
+RunStepDirs run_step_dirs(const std::filesystem::path& scope);
 
-// The cache folder for RUN steps that build into the OCI layout at `layout_root`.
-std::filesystem::path run_cache_beside(const std::filesystem::path& layout_root);
+// Runs one RUN. Throws gkebuild::Error (kFailed): "RUN exited with status N", or why it could
+// not run (not root, no runtime, no overlay mount, an unknown user, a container that did not
+// start).
+build::RunChanges run_in_container(const build::RunRequest& request, const RunStepDirs& dirs);
+
+// run_in_container as a BuildOptions::run, with run_step_dirs(scope) made at the first RUN (a
+// Dockerfile without RUN makes none).
+std::function<build::RunChanges(const build::RunRequest&)> run_step(std::filesystem::path scope);
 
 }  // namespace gkebuild::run_step
