@@ -93,7 +93,8 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 std::string read_file(const std::filesystem::path& path) {
   std::string refusal;
   const int fd = open_input_file(path, refusal);
-  if (fd < 0 && !refusal.empty()) throw Error(ErrorKind::kBadInput, "cannot read " + printable(path.string()) + ": " + refusal);
+  if (fd < 0 && !refusal.empty())
+    throw Error(ErrorKind::kBadInput, "cannot read " + printable(path.string()) + ": " + refusal);
   if (fd < 0) fail("cannot read", path);
   auto text = read_all(fd, std::string().max_size());
   if (!text) fail("cannot read", path);

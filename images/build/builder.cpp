@@ -27,7 +27,8 @@ dockerfile::Dockerfile read_dockerfile(const fs::path& file) {
   std::string refusal;
   const int fd = open_input_file(file, refusal);
   const auto text = fd < 0 ? std::nullopt : read_all(fd, std::string().max_size());
-  if (!text) throw DockerfileError(file.string(), 0, 0, "cannot read the Dockerfile" + (refusal.empty() ? "" : ": " + refusal));
+  if (!text)
+    throw DockerfileError(file.string(), 0, 0, "cannot read the Dockerfile" + (refusal.empty() ? "" : ": " + refusal));
   return dockerfile::parse(*text, file.string());
 }
 

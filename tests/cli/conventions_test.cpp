@@ -176,8 +176,10 @@ TEST_F(CliConventions, InputFilesThatAreNoRegularFilesAreRefusedWithoutWaiting) 
   ASSERT_EQ(::mkfifo((scratch / "ctx/Dockerfile").c_str(), 0600), 0);
   write_file_atomically(scratch / "t.j2", "x: 1\n");
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"image --context ctx --tag app:1 -o oci:layout", "ctx/Dockerfile: error: cannot read the Dockerfile: is not a regular file"},
-      {"image --dockerfile /dev/zero --context ctx --tag app:1 -o oci:layout", "cannot read the Dockerfile: is not a regular"},
+      {"image --context ctx --tag app:1 -o oci:layout",
+       "ctx/Dockerfile: error: cannot read the Dockerfile: is not a regular file"},
+      {"image --dockerfile /dev/zero --context ctx --tag app:1 -o oci:layout",
+       "cannot read the Dockerfile: is not a regular"},
       {"render -f fifo", "fifo: error: cannot read: is not a regular file (a FIFO, a device or a socket)"},
       {"render --template t.j2 --values fifo", "fifo: error: cannot read: is not a regular file"},
       {"render --template t.j2 --values /dev/zero", "/dev/zero: error: cannot read: is not a regular file"},
