@@ -7,8 +7,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <system_error>
+
+#include "base/error.h"
+#include "base/input_file.h"
+#include "base/printable.h"
 
 namespace gkebuild {
 namespace {
@@ -88,12 +91,14 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 }
 
 std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot read", path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  if (in.bad()) fail("cannot read", path);
-  return std::move(out).str();
+  std::string refusal;
+  const int fd = open_input_file(path, refusal);
+  if (fd < 0 && !refusal.empty())
+    throw Error(ErrorKind::kBadInput, "cannot read " + printable(path.string()) + ": " + refusal);
+  if (fd < 0) fail("cannot read", path);
+  auto text = read_all(fd, std::string().max_size());
+  if (!text) fail("cannot read", path);
+  return std::move(*text);
 }
 
 }  // namespace gkebuild

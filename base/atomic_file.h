@@ -17,7 +17,7 @@ enum class FileAccess { kShared, kOwnerOnly };
 void write_file_atomically(const std::filesystem::path& path, std::string_view content,
                            FileAccess access = FileAccess::kShared);
 
-// Reads a whole file. Throws std::system_error naming the path on failure.
+// Reads a whole regular file (base/input_file.h); throws naming the path on failure.
 std::string read_file(const std::filesystem::path& path);
 
 // A temporary file in `dir` that is removed on destruction unless committed

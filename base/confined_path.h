@@ -13,11 +13,22 @@
 
 namespace gkebuild {
 
-// `relative` under `root` with every symlink that exists resolved, or nullopt when it is
-// absolute or the resolved path is not `root` or below it. What does not exist yet is
-// resolved lexically, so a later `..` cannot climb out either.
+// `relative` under `root` with every symlink on the way resolved, or nullopt when it is
+// absolute or the resolved path is not `root` or below it. A symlink is followed whether or not
+// its target exists, so a dangling one that leads out is as much outside as one whose target
+// exists (the answer never tells whether a path outside exists); what does not exist yet is
+// taken as named, so a later `..` cannot climb out either.
 std::optional<std::filesystem::path> confined_path(const std::filesystem::path& root,
                                                    const std::filesystem::path& relative);
+
+// Creates `relative` beneath `root` as a new file holding `content`, for a folder a user named
+// that may hold anything (`gkebuild init DIR`): the folders on the way below `root` are made
+// (0755) or opened one at a time with O_NOFOLLOW, and the file is created with O_EXCL and
+// O_NOFOLLOW, so that neither a symlinked folder (DIR/src -> elsewhere) nor a file or symlink
+// already there is written through. `mode` is the new file's, less the umask. Throws Error (bad
+// input) naming the path; `relative` is a tree_path() without `..`.
+void create_new_file(const std::filesystem::path& root, std::string_view relative, std::string_view content,
+                     unsigned mode = 0666);
 
 // Whether `path` is `root` or below it, both taken as they are (no symlinks resolved).
 bool is_within(const std::filesystem::path& root, const std::filesystem::path& path);

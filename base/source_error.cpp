@@ -7,7 +7,9 @@
 namespace gkebuild {
 
 std::string to_string(const SourceLocation& where) {
-  std::string out = where.file;
+  // The file as the user named it (-f, --values, a template): a newline or escape in the name
+  // is shown escaped, so that it cannot start a line of its own.
+  std::string out = printable(where.file);
   if (where.line > 0) {
     out += ":" + std::to_string(where.line);
     if (where.column > 0) out += ":" + std::to_string(where.column);

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "base/atomic_file.h"
+#include "base/input_file.h"
 #include "images/build/stage_builder.h"
 #include "images/dockerfile/dockerfile_error.h"
 
@@ -22,14 +22,14 @@ fs::path scratch_path(const oci::Layout& store) {
   return store.scratch_dir() / ("build-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
 }
 
+// Only a regular file: a FIFO or a device as the Dockerfile would stop the build for ever.
 dockerfile::Dockerfile read_dockerfile(const fs::path& file) {
-  std::string text;
-  try {
-    text = read_file(file);
-  } catch (const std::exception&) {
-    throw DockerfileError(file.string(), 0, 0, "cannot read the Dockerfile");
-  }
-  return dockerfile::parse(text, file.string());
+  std::string refusal;
+  const int fd = open_input_file(file, refusal);
+  const auto text = fd < 0 ? std::nullopt : read_all(fd, std::string().max_size());
+  if (!text)
+    throw DockerfileError(file.string(), 0, 0, "cannot read the Dockerfile" + (refusal.empty() ? "" : ": " + refusal));
+  return dockerfile::parse(*text, file.string());
 }
 
 // Before any work: a RUN that this gkebuild cannot execute is refused at its line.

@@ -47,7 +47,8 @@ std::string to_regex(const std::string& pattern) {
 
 Dockerignore Dockerignore::load(const fs::path& context, const std::string& always) {
   std::error_code error;
-  if (!fs::is_regular_file(context / ".dockerignore", error)) return parse(always);
+  // One that is there but no regular file (a FIFO, a folder) is refused by read_file, not skipped.
+  if (!fs::exists(context / ".dockerignore", error)) return parse(always);
   return parse(read_file(context / ".dockerignore") + "\n" + always);
 }
 

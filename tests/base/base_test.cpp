@@ -250,6 +250,51 @@ TEST(ConfinedTree, SymlinksAreResolvedInsideTheRootAndNeverWrittenThrough) {
   EXPECT_EQ(std::distance(fs::directory_iterator(outside), fs::directory_iterator()), 1);
 }
 
+// Issue 40: an absolute symlink met after the first component (usr/abs -> /etc) starts again at
+// the root: the entry lands in <root>/etc, not in <root>/usr/etc (where a walk that forgot the
+// folders above would put it) nor in the host's /etc.
+TEST(ConfinedTree, AnAbsoluteSymlinkInAMiddleComponentStartsAgainAtTheRoot) {
+  namespace fs = std::filesystem;
+  testing::TempDir dir;
+  const fs::path root = dir / "root", outside = dir / "outside";
+  fs::create_directories(outside);
+  write_file_atomically(dir / "content", "content");
+  {
+    ConfinedTree tree(root);
+    tree.make_directory("etc");
+    tree.make_directory("usr/lib");
+    tree.make_symlink("usr/lib/abs", "/etc");
+    tree.make_symlink("usr/lib/out", outside.string());
+    tree.make_hard_link("usr/lib/abs/e", dir / "content");
+    tree.make_hard_link("usr/lib/out/o", dir / "content");
+    tree.make_directory("usr/lib/abs/made");
+  }
+  EXPECT_EQ(read_file(root / "etc/e"), "content");
+  EXPECT_TRUE(fs::is_directory(root / "etc/made"));
+  EXPECT_EQ(read_file(root / outside.relative_path() / "o"), "content");
+  EXPECT_FALSE(fs::exists(root / "usr/lib/etc"));
+  EXPECT_FALSE(fs::exists(root / "usr/etc"));
+  EXPECT_FALSE(fs::exists(root / "usr/lib" / outside.relative_path()));
+  EXPECT_TRUE(fs::is_empty(outside));
+}
+
+// Issue 40: confined_path follows a symlink whether or not its target exists; a dangling one
+// that leads out is outside, as one whose target exists is.
+TEST(ConfinedPath, ADanglingSymlinkOutIsOutside) {
+  namespace fs = std::filesystem;
+  testing::TempDir dir;
+  const fs::path root = dir / "root";
+  fs::create_directories(root / "sub");
+  fs::create_symlink(dir / "absent", root / "gone");
+  fs::create_symlink("../../absent", root / "sub/gone");
+  fs::create_symlink("missing-inside", root / "inside");
+  EXPECT_FALSE(confined_path(root, "gone"));
+  EXPECT_FALSE(confined_path(root, "gone/x"));
+  EXPECT_FALSE(confined_path(root, "sub/gone/x"));
+  EXPECT_EQ(confined_path(root, "inside/x"), fs::canonical(root) / "missing-inside/x");
+  EXPECT_EQ(confined_path(root, "sub/../sub/new"), fs::canonical(root) / "sub/new");
+}
+
 TEST(AtomicFile, UncommittedTemporaryIsRemoved) {
   testing::TempDir temp;
   const auto dir = temp / "new";

@@ -2,9 +2,12 @@
 // a registry's refusal 1), the project file found upwards or named by -f/--file
 // (only --file for logs, where -f is --follow), and the version CMake's project() sets.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <utility>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -162,6 +165,53 @@ TEST_F(CliConventions, ImageTakesTheDockerfileAsDockerfileOnly) {
   // A positioned error with the offending line and a caret, without per-command conversion.
   EXPECT_TRUE(contains(result.err, "ctx/Dockerfile:2:")) << result.err;
   EXPECT_TRUE(contains(result.err, "\n  COPY nothing /x\n")) << result.err;
+}
+
+// Issue 40: a FIFO (or a character device) as the Dockerfile stopped `gkebuild image` for ever.
+// Every input file a user names is read only when it is a regular file (or a symlink to one);
+// anything else is refused at once (exit 2), naming it. `timeout` ends a command that waits.
+TEST_F(CliConventions, InputFilesThatAreNoRegularFilesAreRefusedWithoutWaiting) {
+  fs::create_directories(scratch / "ctx");
+  ASSERT_EQ(::mkfifo((scratch / "fifo").c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo((scratch / "ctx/Dockerfile").c_str(), 0600), 0);
+  write_file_atomically(scratch / "t.j2", "x: 1\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"image --context ctx --tag app:1 -o oci:layout",
+       "ctx/Dockerfile: error: cannot read the Dockerfile: is not a regular file"},
+      {"image --dockerfile /dev/zero --context ctx --tag app:1 -o oci:layout",
+       "cannot read the Dockerfile: is not a regular"},
+      {"render -f fifo", "fifo: error: cannot read: is not a regular file (a FIFO, a device or a socket)"},
+      {"render --template t.j2 --values fifo", "fifo: error: cannot read: is not a regular file"},
+      {"render --template t.j2 --values /dev/zero", "/dev/zero: error: cannot read: is not a regular file"},
+      {"render --template fifo", "fifo: error: cannot read: is not a regular file"},
+      {"validate fifo", "fifo: is not a regular file"},
+  };
+  const auto without_waiting = [&](const std::string& arguments) {
+    return run_command("cd " + shell_quoted(scratch.path().string()) + " && timeout 20 " + gkebuild_binary() + " " +
+                       arguments + " </dev/null");
+  };
+  for (const auto& [arguments, message] : cases) {
+    const auto result = without_waiting(arguments);
+    EXPECT_EQ(result.exit_code, 2) << arguments << "\n" << result.err;
+    EXPECT_TRUE(contains(result.err, message)) << arguments << "\n" << result.err;
+  }
+  // The project's .dockerignore, too.
+  fs::remove(scratch / "ctx/Dockerfile");
+  write_file_atomically(scratch / "ctx/Dockerfile", "FROM scratch\n");
+  ASSERT_EQ(::mkfifo((scratch / "ctx/.dockerignore").c_str(), 0600), 0);
+  const auto ignored = without_waiting("image --context ctx --tag app:1 -o oci:layout");
+  EXPECT_EQ(ignored.exit_code, 2) << ignored.err;
+  EXPECT_TRUE(contains(ignored.err, "ctx/.dockerignore: is not a regular file")) << ignored.err;
+}
+
+// Issue 40: a file name is the user's bytes: a newline or an escape in a -f name is shown
+// escaped in the message, never as a line of its own or a control sequence.
+TEST_F(CliConventions, AFileNameWithControlCharactersIsEscapedInMessages) {
+  const auto result = from_outside("render -f " + shell_quoted("bad\nname\x1b[2J.yaml"));
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_TRUE(contains(result.err, "bad\\x0aname\\x1b[2J.yaml: error: cannot read: no such file")) << result.err;
+  EXPECT_FALSE(contains(result.err, "\x1b")) << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
 }
 
 TEST_F(CliConventions, VersionIsCMakesProjectVersion) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -51,6 +52,22 @@ class CliUsability : public ::testing::Test {
     binary.pop_back();
     fs::create_symlink(binary, bin / "gkebuild");
     return bin;
+  }
+
+  // A TAB in bash on `line` in the project: the script sourced, `complete -p` names its
+  // function, which is called with COMP_WORDS; COMPREPLY printed one per line, sorted. `bin`
+  // comes first on PATH.
+  CommandResult bash_tab(const fs::path& script, const fs::path& bin, const std::string& line) {
+    const std::string shell = "cd " + shell_quoted(project.string()) + " && PATH=" + shell_quoted(bin.string()) +
+                              ":$PATH HOME=" + shell_quoted(scratch.path().string()) + " bash -c " +
+                              shell_quoted("source " + script.string() +
+                                           "\nfunction=$(complete -p gkebuild | sed -E 's/.*-F ([^ ]+).*/\\1/')"
+                                           "\nCOMP_LINE=" + shell_quoted(line) + "\nCOMP_WORDS=(" + line +
+                                           ")\n[[ \"$COMP_LINE\" == *' ' ]] && COMP_WORDS+=('')"
+                                           "\nCOMP_CWORD=$((${#COMP_WORDS[@]} - 1))"
+                                           "\n$function gkebuild \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\""
+                                           "\nprintf '%s\\n' \"${COMPREPLY[@]}\" | sort");
+    return run_command(shell);
   }
 
   TempDir scratch;
@@ -243,18 +260,7 @@ TEST_F(CliUsability, BashCompletesCommandsFlagsAndExperiments) {
   write_file_atomically(script, gkebuild("completion bash").out);
   EXPECT_EQ(run_command("bash -n " + shell_quoted(script.string())).exit_code, 0);
   const fs::path bin = gkebuild_on_path();
-  const auto complete = [&](const std::string& line) {
-    const std::string shell = "cd " + shell_quoted(project.string()) + " && PATH=" + shell_quoted(bin.string()) +
-                              ":$PATH HOME=" + shell_quoted(scratch.path().string()) + " bash -c " +
-                              shell_quoted("source " + script.string() +
-                                           "\nfunction=$(complete -p gkebuild | sed -E 's/.*-F ([^ ]+).*/\\1/')"
-                                           "\nCOMP_LINE=" + shell_quoted(line) + "\nCOMP_WORDS=(" + line +
-                                           ")\n[[ \"$COMP_LINE\" == *' ' ]] && COMP_WORDS+=('')"
-                                           "\nCOMP_CWORD=$((${#COMP_WORDS[@]} - 1))"
-                                           "\n$function gkebuild \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\""
-                                           "\nprintf '%s\\n' \"${COMPREPLY[@]}\" | sort");
-    return run_command(shell);
-  };
+  const auto complete = [&](const std::string& line) { return bash_tab(script, bin, line); };
   EXPECT_EQ(complete("gkebuild sub").out, "submit\n");
   EXPECT_EQ(complete("gkebuild submit ").out, "gemm\n");  // the project's one experiment
   EXPECT_EQ(complete("gkebuild submit --dry").out, "--dry-run\n");
@@ -262,6 +268,85 @@ TEST_F(CliUsability, BashCompletesCommandsFlagsAndExperiments) {
   EXPECT_TRUE(contains(complete("gkebuild submit gemm --accelerator nvidia-l").out, "nvidia-l4\n"));
   EXPECT_EQ(complete("gkebuild completion ").out, "bash\nfish\nzsh\n");
   EXPECT_EQ(complete("gkebuild __comp").out, "\n");  // hidden
+}
+
+// Issue 40: a checkout's run folder named `$(touch PWNED)` ran that command on a TAB in bash
+// (`compgen -W` expands its word list). `__complete` offers no name gkebuild could not have
+// written, and the scripts of every shell hand each candidate on as it is: a stand-in gkebuild
+// that offers such names shows that no shell runs them.
+TEST_F(CliUsability, CompletionNeverRunsWhatACandidateSays) {
+  const fs::path planted = project / ".gkebuild/runs/$(touch PWNED-BY-NAME)";
+  fs::create_directories(planted);
+  fs::copy_file(project / ".gkebuild/runs/fallback-20261122-070000/run.json", planted / "run.json");
+  const fs::path script = scratch / "gkebuild.bash";
+  write_file_atomically(script, gkebuild("completion bash").out);
+  EXPECT_EQ(bash_tab(script, gkebuild_on_path(), "gkebuild status ").out.find("PWNED"), std::string::npos);
+  EXPECT_EQ(gkebuild("__complete -- status ''").out.find("PWNED"), std::string::npos);
+  EXPECT_FALSE(fs::exists(project / "PWNED-BY-NAME"));
+
+  // A gkebuild that offers what a shell would run, in front of the real one on PATH.
+  const fs::path stand_in = scratch / "stand-in";
+  write_file_atomically(stand_in / "gkebuild", "#!/bin/sh\nprintf '%s\\n' '$(touch PWNED-1)' '`touch PWNED-2`' "
+                                               "'${x:=$(touch PWNED-3)}' plain\n");
+  fs::permissions(stand_in / "gkebuild", fs::perms::owner_all);
+  // Each shell's candidates, in whatever order it sorts them.
+  const auto lines = [](const std::string& text) {
+    std::multiset<std::string> found;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) found.insert(line);
+    return found;
+  };
+  const std::multiset<std::string> offered = {"$(touch PWNED-1)", "`touch PWNED-2`", "${x:=$(touch PWNED-3)}", "plain"};
+  EXPECT_EQ(lines(bash_tab(script, stand_in, "gkebuild status ").out), offered);
+  EXPECT_EQ(bash_tab(script, stand_in, "gkebuild status pl").out, "plain\n");
+  const std::string env = "cd " + shell_quoted(project.string()) + " && PATH=" + shell_quoted(stand_in.string()) +
+                          ":$PATH HOME=" + shell_quoted(scratch.path().string()) + " ";
+  const fs::path fish_script = scratch / "gkebuild.fish";
+  write_file_atomically(fish_script, gkebuild("completion fish").out);
+  EXPECT_EQ(lines(run_command(env + "fish --no-config -c " +
+                              shell_quoted("source " + fish_script.string() + "; complete -C 'gkebuild status '"))
+                      .out),
+            offered);
+  const fs::path zsh_script = scratch / "_gkebuild";
+  write_file_atomically(zsh_script, gkebuild("completion zsh").out);
+  EXPECT_EQ(lines(run_command(env + "zsh -f -c " +
+                              shell_quoted("compdef() { :; }; compadd() { [[ $1 == -a ]] && print -rl -- ${(P)2}; }; "
+                                           "source " + zsh_script.string() + "; words=(gkebuild status ''); "
+                                           "CURRENT=3; _gkebuild"))
+                      .out),
+            offered);
+  for (const auto& entry : fs::recursive_directory_iterator(scratch.path()))
+    EXPECT_FALSE(entry.path().filename().string().starts_with("PWNED")) << "a shell ran " << entry.path();
+}
+
+// Issue 40: `status` printed the names and reasons of run.json, and `logs` its log lines, with
+// their raw escape bytes: a checkout's planted record could drive the terminal. What a record
+// says is shown escaped (or the record refused), never as a control sequence.
+TEST_F(CliUsability, StatusAndLogsShowARecordsControlCharactersEscaped) {
+  const fs::path runs = project / ".gkebuild/runs";
+  const auto plant = [&](const std::string& folder, const std::function<void(nlohmann::json&)>& change) {
+    auto record = nlohmann::json::parse(read_file(runs / "fallback-20261122-070000/run.json"));
+    record["run"] = folder;
+    change(record);
+    write_file_atomically(runs / folder / "run.json", record.dump());
+  };
+  const std::string title = "\x1b]0;owned\x07", clear = "\x1b[2J";
+  plant("reason-20261122-090000", [&](nlohmann::json& record) {
+    record["jobs"][0]["state"] = "failed";
+    record["jobs"][0]["reason"] = "exit code 3" + clear;
+  });
+  write_file_atomically(runs / "reason-20261122-090000/logs/gpu-0.log", "line " + title + "\n");
+  plant("names-20261122-090000", [&](nlohmann::json& record) {
+    record["experiment"] = "saxpy" + clear;
+    record["jobs"][0]["name"] = "gpu-0" + title;
+  });
+  const auto reason = gkebuild("status reason-20261122-090000 --no-refresh");
+  EXPECT_NE(reason.out.find("failed: exit code 3\\x1b[2J\n"), std::string::npos) << reason.out;
+  const auto logs = gkebuild("logs reason-20261122-090000");
+  EXPECT_NE(logs.out.find("[gpu-0] line \\x1b]0;owned\\x07\n"), std::string::npos) << logs.out;
+  const auto names = gkebuild("status names-20261122-090000 --no-refresh");
+  for (const auto* result : {&reason, &logs, &names})
+    EXPECT_EQ(result->all().find('\x1b'), std::string::npos) << result->all();
 }
 
 // fish completes through its own `complete -C` (what a TAB would offer), files only where

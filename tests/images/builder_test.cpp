@@ -301,6 +301,22 @@ TEST_F(BuilderTest, GlobsThroughASymlinkOutOfTheContextRevealNothing) {
   }
 }
 
+// Issue 40: through a symlink out of the context, COPY said "leads outside" when the target
+// existed and "matches nothing" when it did not, telling whether a path outside exists. A
+// symlink is followed whether or not its target exists: one answer for both.
+TEST_F(BuilderTest, ASymlinkOutOfTheContextGetsOneAnswerWhetherItsTargetExistsOrNot) {
+  fs::create_directories(dir / "outside/present");
+  fs::create_symlink(dir / "outside/present", dir / "ctx/there");
+  fs::create_symlink(dir / "outside/absent", dir / "ctx/gone");
+  fs::create_symlink("../../outside/absent", dir / "ctx/lib/gone-relative");
+  for (const std::string source : {"there", "gone", "there/x", "gone/x", "lib/gone-relative", "lib/gone-relative/x",
+                                   "gone/*", "there/*"}) {
+    EXPECT_EQ(error_of("FROM scratch\nCOPY " + source + " /x/\n"),
+              "2: COPY source '" + source + "' leads outside the build context (through a symlink)")
+        << source;
+  }
+}
+
 // The COPY race: a file is listed, then swapped for a symlink to a host file (or for another
 // file) before the layer is written. The writer must refuse instead of packing host bytes.
 TEST_F(BuilderTest, AFileSwappedAfterListingIsRefusedByTheLayerWriter) {

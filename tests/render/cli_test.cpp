@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/atomic_file.h"
@@ -98,6 +99,42 @@ TEST_F(RenderCli, OutputDirHasOneFilePerObjectAndTheDockerfiles) {
   EXPECT_EQ(files, 0u) << "the staging folder was left behind";
   // Dockerfile, Namespace, driver installer, 5 NFS objects, 4 accelerators x 2 learning rates.
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(out), {}), 1 + 1 + 1 + 5 + 8);
+}
+
+// Issue 40: a project's own template named an object `a/../../../ESCAPED`, and `render -o DIR`
+// wrote its file outside DIR. Names are checked by Kubernetes' rules for their kind (and the
+// kind's own name) before any file is named after them; nothing is written.
+TEST_F(RenderCli, AnObjectNameThatIsNoKubernetesNameNamesNoFile) {
+  const std::string project = project_with("project: ", "project: ");
+  std::ifstream in(std::string(GKEBUILD_SOURCE_ROOT) + "/templates/job.yaml.j2");
+  const std::string job((std::istreambuf_iterator<char>(in)), {});
+  const auto out = scratch / "a/b/out";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"kind: ConfigMap\nmetadata:\n  name: a/../../../ESCAPED-{{ name }}\n",
+       "metadata.name 'a/../../../ESCAPED-gemm-"},
+      {"kind: ConfigMap\nmetadata:\n  name: a/../../../ESCAPED-{{ name }}\n", "a ConfigMap name is a DNS-1123 subdomain"},
+      {"kind: Service\nmetadata:\n  name: has.dot-{{ name }}\n", "a Service name is a DNS-1123 label"},
+      {"kind: ../../../ESCAPED\nmetadata:\n  name: x-{{ name }}\n", "kind '../../../ESCAPED' is not a kind's name"},
+      {"kind: ConfigMap\nmetadata:\n  name: " + std::string(64, 'j') + "-{{ name }}\n", ""},  // long is fine
+      {"kind: Job\nmetadata:\n  name: " + std::string(64, 'j') + "-{{ name }}\n",
+       "a Job name is a DNS-1123 subdomain of at most 63"},
+  };
+  for (const auto& [object, message] : cases) {
+    write_file_atomically(scratch / "p/templates/job.yaml.j2", job + "\n---\napiVersion: v1\n" + object);
+    const auto result = render("-f " + project + " --run-id r1 -o " + out.string());
+    std::filesystem::remove_all(out);
+    if (message.empty()) {
+      EXPECT_EQ(result.exit_code, 0) << result.err;
+      continue;
+    }
+    EXPECT_EQ(result.exit_code, 2) << result.err;
+    EXPECT_TRUE(result.err.starts_with("job.yaml.j2")) << result.err;  // the template, where it is known
+    EXPECT_NE(result.err.find("the rendered object cannot be written"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(scratch.path()))
+    EXPECT_EQ(entry.path().string().find("ESCAPED"), std::string::npos) << "written outside -o DIR: " << entry.path();
 }
 
 // Rendered files may carry secrets passed with --set: they get the mode the user's umask allows.

@@ -35,6 +35,36 @@ TEST(Init, NeverOverwritesAndNamesWhatIsWrong) {
   EXPECT_FALSE(fs::exists(dir / "other"));
 }
 
+// Issue 40: `init --template cmake-cuda DIR` wrote DIR/src's files through a symlinked DIR/src,
+// into the folder it leads to. A symlink (or a file) on the way is refused with the files that
+// exist, before anything is written; a folder name with control characters is echoed escaped.
+TEST(Init, NeverWritesThroughASymlinkAndEchoesItsFolderEscaped) {
+  TempDir dir;
+  fs::create_directories(dir / "elsewhere");
+  fs::create_directories(dir / "exp");
+  fs::create_symlink(dir / "elsewhere", dir / "exp/src");
+  auto r = in(dir.path(), "init --template cmake-cuda exp");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("not writing through exp/src (a symlink, or a file where a folder goes); nothing was written"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(fs::is_empty(dir / "elsewhere"));
+  EXPECT_FALSE(fs::exists(dir / "exp/gkebuild.yaml"));
+  fs::remove(dir / "exp/src");
+  fs::create_symlink(dir / "elsewhere/missing", dir / "exp/src");  // dangling: would be followed by mkdir -p
+  r = in(dir.path(), "init --template cmake-cuda exp");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_FALSE(fs::exists(dir / "elsewhere/missing"));
+
+  const std::string odd = "odd\x1b]0;title\x07name";
+  r = in(dir.path(), "init " + shell_quoted(odd));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("wrote odd\\x1b]0;title\\x07name/gkebuild.yaml"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x07'), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir / odd / "gkebuild.yaml"));
+}
+
 TEST(Init, EveryTemplateRendersAndValidatesAsItStands) {
   TempDir dir;
   for (const std::string name : {"python", "dockerfile", "cmake-cuda"}) {

@@ -22,8 +22,8 @@ constexpr const char* kValue = "local-wandb-5e6f7a8b9c0d1e2f";
 
 class SubmitLocalSecretsTest : public ::testing::Test {
  protected:
+  // The refusal needs no root (issue 40): only the test that runs a container skips without it.
   void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "runc runs rootful containers: this test needs root";
     std::filesystem::create_directories(project / "build");
     std::filesystem::copy_file(PROBE_PROGRAM, project / "build" / "probe");
   }
@@ -48,6 +48,7 @@ class SubmitLocalSecretsTest : public ::testing::Test {
 };
 
 TEST_F(SubmitLocalSecretsTest, TheValueReachesTheContainerAndNoFileHoldsIt) {
+  if (::geteuid() != 0) GTEST_SKIP() << "runc runs rootful containers: this test needs root";
   write_project("");
   const auto outcome = gkebuild("WANDB_API_KEY=" + std::string(kValue) + " HF_TOKEN=hf-2", "submit check --secret-env HF_TOKEN");
   ASSERT_EQ(outcome.exit_code, 0) << outcome.out;

@@ -44,10 +44,11 @@ experiments:
       code: [0]
 )";
 
-class SubmitLocalTest : public ::testing::Test {
+// The project, as any user: what is refused, or only rendered (--dry-run), before anything is
+// built or run needs no root, and these tests run as any user (issue 40).
+class LocalProject : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "runc runs rootful containers: this test needs root";
     std::filesystem::create_directories(project / "build");
     std::filesystem::copy_file(PROBE_PROGRAM, project / "build" / "probe");
   }
@@ -86,6 +87,14 @@ class SubmitLocalTest : public ::testing::Test {
   std::filesystem::path run_dir;
 };
 
+class SubmitLocalTest : public LocalProject {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "runc runs rootful containers: this test needs root";
+    LocalProject::SetUp();
+  }
+};
+
 TEST_F(SubmitLocalTest, ClusterLocalRunsEveryJobUnderRunc) {
   write_project("cluster: local");
   const auto outcome = gkebuild("submit steps");
@@ -110,7 +119,7 @@ TEST_F(SubmitLocalTest, ClusterLocalRunsEveryJobUnderRunc) {
   EXPECT_EQ(lines[0]["job"], record["jobs"][0]["name"]);
 }
 
-TEST_F(SubmitLocalTest, NetworkFlagChoosesThePrivateOrTheHostsNetwork) {
+TEST_F(LocalProject, NetworkFlagChoosesThePrivateOrTheHostsNetwork) {
   write_project("cluster: local");
   auto outcome = gkebuild("submit steps --dry-run");
   EXPECT_EQ(outcome.exit_code, 0) << outcome.out;
@@ -126,7 +135,7 @@ TEST_F(SubmitLocalTest, NetworkFlagChoosesThePrivateOrTheHostsNetwork) {
 // Issue 30: a project's own pod template asked for hostPath volumes, privileges or sidecars and
 // the local runner ran without them, silently. What would reach the host is refused at its
 // place in the rendered Job before anything is built; what is merely absent is named.
-class OwnPodTemplate : public SubmitLocalTest {
+class OwnPodTemplate : public LocalProject {
  protected:
   // The shipped pod spec with `pod` added at the pod's level and `container` at the main
   // container's, as the project's own templates/pod-spec.yaml.j2.
@@ -184,6 +193,29 @@ TEST_F(OwnPodTemplate, WhatTheRunnerLeavesOutIsNamedOnce) {
   // The shipped template asks for nothing the runner leaves out.
   std::filesystem::remove_all(project / "templates");
   EXPECT_EQ(gkebuild("submit steps --dry-run").out.find("drops"), std::string::npos);
+}
+
+// Issue 40: a project's own job template named its Job `a/../../../ESCAPED-…`, and `submit
+// --local` wrote manifests/job-<name>.yaml outside the run folder. The name is refused by
+// Kubernetes' rules for a Job before anything is built, recorded or written.
+TEST_F(OwnPodTemplate, AJobNameThatIsNoKubernetesNameIsRefusedBeforeAnyFileIsNamedAfterIt) {
+  write_project("cluster: local");
+  std::ifstream in(GKEBUILD_SOURCE_ROOT "/templates/job.yaml.j2");
+  std::string job((std::istreambuf_iterator<char>(in)), {});
+  const std::string name = "\n  name: {{ name | quote }}\n";
+  ASSERT_NE(job.find(name), std::string::npos);
+  job.replace(job.find(name), name.size(), "\n  name: \"a/../../../ESCAPED-{{ name }}\"\n");
+  std::filesystem::create_directories(project / "templates");
+  // A second object, so that the Job's file is named after the Job.
+  std::ofstream(project / "templates" / "job.yaml.j2") << "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "
+                                                          "side-{{ name }}\n---\n" << job;
+  const auto outcome = gkebuild("submit steps");
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.out;
+  EXPECT_NE(outcome.out.find("metadata.name 'a/../../../ESCAPED-steps-"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("a Job name is a DNS-1123 subdomain"), std::string::npos) << outcome.out;
+  EXPECT_FALSE(std::filesystem::exists(project / ".gkebuild")) << "built or recorded before the refusal";
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(project.path()))
+    EXPECT_EQ(entry.path().string().find("ESCAPED"), std::string::npos) << entry.path();
 }
 
 TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {

@@ -5,6 +5,7 @@
 // names). The shell filters by prefix; nothing printed means "complete file names".
 #include <iostream>
 #include <memory>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "tool/cli/command.h"
 #include "tool/cli/project_flags.h"
 #include "tool/core/catalog/catalog.h"
+#include "tool/core/kube/object_names.h"
 #include "tool/core/project/project.h"
 #include "tool/core/runrecord/run_store.h"
 
@@ -58,11 +60,21 @@ std::filesystem::path project_in(const Words& words) {
   return project_file(flags);
 }
 
+// Whether `name` is one `gkebuild submit` could have given a run folder: EXPERIMENT (a DNS
+// label) -YYYYMMDD-HHMMSS, -2, -3… on a clash. Any other folder under .gkebuild/runs was put
+// there by someone else (a checkout may hold `$(touch x)`): it is never offered, as a shell
+// would put it on the command line as it is.
+bool could_be_run_folder(const std::string& name) {
+  static const std::regex stamp(".*-[0-9]{8}-[0-9]{6}(-[0-9]+)?");
+  return kube::is_dns_label(name) && std::regex_match(name, stamp);
+}
+
 Words project_names(const std::string& command, const Words& words) {
   Words names;
   try {
     if (command == "status" || command == "logs" || command == "delete" || command == "report") {
-      for (const auto& run : runrecord::list_runs(project_in(words).parent_path())) names.push_back(run.filename());
+      for (const auto& run : runrecord::list_runs(project_in(words).parent_path()))
+        if (could_be_run_folder(run.filename().string())) names.push_back(run.filename());
       return names;
     }
     const auto project = project::load_project(project_in(words));

@@ -13,13 +13,18 @@ namespace gkebuild::cli {
 namespace {
 
 // With no candidate, bash falls back to file names (-o default): validate's files, -f FILE.
+// Each candidate reaches COMPREPLY as it is, compared with the word typed as plain text: never
+// through `compgen -W`, which expands $(...) and `...` in its word list (a run folder named
+// `$(touch x)` would run on TAB).
 constexpr const char* kBash = R"(# bash completion for gkebuild (gkebuild completion bash)
 _gkebuild() {
   local cur=${COMP_WORDS[COMP_CWORD]}
-  local IFS=$'\n'
-  local candidates
+  local candidates candidate
   candidates=$("${COMP_WORDS[0]}" __complete -- "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return
-  COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
+  COMPREPLY=()
+  while IFS= read -r candidate; do
+    [[ -n $candidate && $candidate == "$cur"* ]] && COMPREPLY+=("$candidate")
+  done <<< "$candidates"
 }
 complete -o default -F _gkebuild gkebuild
 )";

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "base/exit_codes.h"
+#include "base/printable.h"
 #include "tool/cli/command.h"
 #include "tool/steps/init/init_project.h"
 
@@ -26,9 +27,10 @@ void setup(CLI::App& app, Action& action) {
   command->callback([&action, options] {
     action = [options] {
       const auto written = init::init_project(*options);
-      for (const auto& file : written) std::cout << "wrote " << file.string() << "\n";
+      // The folder is the user's bytes: a control character in its name is shown escaped.
+      for (const auto& file : written) std::cout << "wrote " << printable(file.string()) << "\n";
       const std::string experiment = init::experiment_of(options->template_name);
-      std::cerr << "next: cd " << options->dir.string() << " && gkebuild submit " << experiment
+      std::cerr << "next: cd " << printable(options->dir.string()) << " && gkebuild submit " << experiment
                 << " --local   (as root: builds the image, runs each sweep point under runc); then gkebuild report "
                 << experiment << "\n";
       return kExitSuccess;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "base/printable.h"
+
 namespace gkebuild::submit {
 namespace {
 
@@ -16,12 +18,23 @@ std::string summary(const std::vector<std::pair<std::string, std::string>>& line
   return text;
 }
 
+// Job names and their words come from run.json (which a checkout may have planted) or the
+// cluster's events: shown escaped, so that no control character reaches the terminal or
+// breaks the block drawn in place.
+std::vector<std::pair<std::string, std::string>> escaped(const std::vector<std::pair<std::string, std::string>>& lines) {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(lines.size());
+  for (const auto& [name, words] : lines) out.emplace_back(printable(name), printable(words));
+  return out;
+}
+
 }  // namespace
 
 FollowView::FollowView(std::ostream& status, std::ostream& logs, bool terminal, int rows)
     : status_(status), logs_(logs), terminal_(terminal), rows_(std::max(rows, 6)) {}
 
-void FollowView::show(const std::vector<std::pair<std::string, std::string>>& lines) {
+void FollowView::show(const std::vector<std::pair<std::string, std::string>>& given) {
+  const auto lines = escaped(given);
   for (const auto& [name, words] : lines) name_width_ = std::max(name_width_, name.size());
   if (terminal_) {
     if (lines == current_) return;
@@ -41,7 +54,7 @@ void FollowView::show(const std::vector<std::pair<std::string, std::string>>& li
 
 void FollowView::log(const std::string& prefix, const std::string& line) {
   if (terminal_) erase_block();
-  logs_ << "[" << prefix << "] " << (mask_ ? mask_(line) : line) << "\n";
+  logs_ << "[" << printable(prefix) << "] " << printable_lines(mask_ ? mask_(line) : line) << "\n";
   logs_.flush();
   if (terminal_) draw_block();
 }

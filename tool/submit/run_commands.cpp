@@ -137,17 +137,20 @@ std::string failed_attempts(const runrecord::JobRecord& job) {
          (codes.size() > 1 ? "s " : " ") + list + ")";
 }
 
+// Every name and reason comes from run.json, which a checkout may have planted: escaped.
 void print_status(const runrecord::RunRecord& record, std::ostream& out) {
-  out << "run " << record.run << ": experiment " << record.experiment << ", " << record.target;
-  if (on_cluster(record)) out << " (context " << record.context << ", namespace " << record.namespace_name << ")";
+  out << "run " << printable(record.run) << ": experiment " << printable(record.experiment) << ", "
+      << printable(record.target);
+  if (on_cluster(record))
+    out << " (context " << printable(record.context) << ", namespace " << printable(record.namespace_name) << ")";
   out << "\ncreated " << runrecord::format_timestamp(record.created) << ", finished " << when(record.finished)
       << ": " << counts(record) << "\n";
   std::size_t width = 0;
-  for (const auto& job : record.jobs) width = std::max(width, job.name.size());
+  for (const auto& job : record.jobs) width = std::max(width, printable(job.name).size());
   for (const auto& job : record.jobs) {
-    out << job.name << std::string(width - job.name.size() + 2, ' ') << runrecord::to_string(job.state)
-        << failed_attempts(job);
-    if (!job.reason.empty()) out << ": " << job.reason;
+    const std::string name = printable(job.name);
+    out << name << std::string(width - name.size() + 2, ' ') << runrecord::to_string(job.state) << failed_attempts(job);
+    if (!job.reason.empty()) out << ": " << printable(job.reason);
     out << "\n";
   }
 }
@@ -170,7 +173,7 @@ void print_recorded_logs(const LoadedRun& run, std::ostream& out) {
     for (ssize_t length; (length = ::getline(&line, &capacity, in)) > 0;) {
       std::string_view text(line, static_cast<std::size_t>(length));
       if (text.ends_with('\n')) text.remove_suffix(1);
-      out << "[" << job.name << "] " << text << "\n";
+      out << "[" << printable(job.name) << "] " << printable_lines(text) << "\n";  // the record's bytes
     }
     std::free(line);
     std::fclose(in);
@@ -266,7 +269,7 @@ Outcome logs_command(const RunCommandOptions& options, const kube::ConnectCluste
   print_recorded_logs(run, *options.console.out);
   if (!options.follow || run.record.finished) return Outcome::kSucceeded;
   if (!on_cluster(run.record)) {
-    *options.console.err << "run " << run.record.run << " ran locally and did not finish; there is nothing to follow\n";
+    *options.console.err << "run " << printable(run.record.run) << " ran locally and did not finish; there is nothing to follow\n";
     return Outcome::kFailed;
   }
   return follow_again(options, run, connect);
@@ -306,7 +309,7 @@ Outcome delete_command(const RunCommandOptions& options, const kube::ConnectClus
     }
   if (!run.record.finished) run.record.finished = runrecord::Clock::now();
   runrecord::save_run(run.dir, run.record);
-  *options.console.out << "deleted " << deleted << " Jobs of run " << run.record.run
+  *options.console.out << "deleted " << deleted << " Jobs of run " << printable(run.record.run)
                        << " (their pods go with them)\n";
   return Outcome::kSucceeded;
 }

@@ -1,27 +1,17 @@
 #include "tool/core/project/quantities.h"
 
 #include <cctype>
-#include <regex>
 #include <string>
 
 #include "base/quantity.h"
+#include "tool/core/kube/object_names.h"
 
 namespace gkebuild::project {
 
-bool is_dns_label(std::string_view name, std::size_t max_length) {
-  static const std::regex pattern("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  return !name.empty() && name.size() <= max_length && std::regex_match(name.begin(), name.end(), pattern);
-}
+// Kubernetes' rules, kept in one place (tool/core/kube/object_names.h).
+bool is_dns_label(std::string_view name, std::size_t max_length) { return kube::is_dns_label(name, max_length); }
 
-bool is_dns_subdomain(std::string_view name) {
-  if (name.empty() || name.size() > 253) return false;
-  for (std::size_t start = 0;;) {
-    const std::size_t dot = name.find('.', start);
-    if (!is_dns_label(name.substr(start, dot == std::string_view::npos ? dot : dot - start))) return false;
-    if (dot == std::string_view::npos) return true;
-    start = dot + 1;
-  }
-}
+bool is_dns_subdomain(std::string_view name) { return kube::is_dns_subdomain(name); }
 
 bool is_resource_quantity(std::string_view text) {
   auto value = parse_quantity(text);

@@ -7,9 +7,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <system_error>
 #include <utility>
+
+#include "base/input_file.h"
 
 namespace gkebuild::yamlfile {
 namespace {
@@ -22,32 +23,24 @@ std::string size_text(std::uintmax_t bytes) {
 
 std::string read_bounded(const std::filesystem::path& path, std::size_t max_bytes) {
   const SourceLocation where{path.string()};
-  std::error_code error;
-  auto status = std::filesystem::status(path, error);
-  if (error || !std::filesystem::exists(status))
-    throw SourceError(where, "cannot read: no such file");
-  if (std::filesystem::is_directory(status)) throw SourceError(where, "cannot read: is a directory");
-  auto size = std::filesystem::file_size(path, error);
-  if (!error && size > max_bytes)
-    throw SourceError(where, "file is " + size_text(size) + "; gkebuild reads input files of at most " +
-                                 size_text(max_bytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SourceError(where, std::string("cannot read: ") + std::strerror(errno));
-  // The size that was stat'ed goes straight into the string; more (a pipe, a file that grew
-  // after the size check) follows in chunks. Allocating the limit up front instead would cost
-  // every run the zeroing of megabytes it never uses.
-  std::string text(error ? 0 : static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  char chunk[1 << 16];
-  while (in && (in.read(chunk, sizeof chunk) || in.gcount() > 0)) {
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes)
-      throw SourceError(where, "file is larger than " + size_text(max_bytes) +
-                                   "; gkebuild reads input files of at most that size");
+  // Only a regular file: a FIFO in a checkout would stop the command for ever, a device never end.
+  std::string refusal;
+  const int fd = open_input_file(path, refusal);
+  if (fd < 0 && !refusal.empty()) throw SourceError(where, "cannot read: " + refusal);
+  if (fd < 0 && errno == ENOENT) throw SourceError(where, "cannot read: no such file");
+  if (fd < 0) throw SourceError(where, std::string("cannot read: ") + std::strerror(errno));
+  struct stat status {};
+  if (::fstat(fd, &status) == 0 && static_cast<std::uintmax_t>(status.st_size) > max_bytes) {
+    ::close(fd);
+    throw SourceError(where, "file is " + size_text(static_cast<std::uintmax_t>(status.st_size)) +
+                                 "; gkebuild reads input files of at most " + size_text(max_bytes));
   }
-  if (in.bad()) throw SourceError(where, "cannot read: I/O error");
-  return text;
+  auto text = read_all(fd, max_bytes);
+  if (!text) throw SourceError(where, std::string("cannot read: ") + std::strerror(errno));
+  if (text->size() > max_bytes)
+    throw SourceError(where, "file is larger than " + size_text(max_bytes) +
+                                 "; gkebuild reads input files of at most that size");
+  return std::move(*text);
 }
 
 FileText::FileText(FileText&& other) noexcept

@@ -1,9 +1,10 @@
 #include "tool/steps/init/init_project.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
-#include "base/atomic_file.h"
+#include "base/confined_path.h"
 #include "base/embedded_file.h"
 #include "base/error.h"
 #include "base/printable.h"
@@ -47,6 +48,37 @@ std::string filled(std::string text, const std::vector<std::pair<std::string, st
 void check_one_line(const std::string& what, const std::string& value) {
   if (value.empty() || value.find_first_of(" \t\r\n\"'#") != std::string::npos)
     throw Error(ErrorKind::kBadInput, what + " '" + printable(value) + "': expected an image reference or path");
+}
+
+// What is in the way of the files: one already there, and a symlink (or a file) where a folder
+// on their way goes (DIR/src -> elsewhere). Refused, all named, before anything is written.
+void check_nothing_in_the_way(const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& files) {
+  std::set<std::string> existing, through;
+  std::error_code error;
+  for (const auto& file : files) {
+    const auto parts = path_components(file.first);
+    fs::path at = dir;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+      at /= parts[i];
+      const auto type = fs::symlink_status(at, error).type();
+      if (type == fs::file_type::not_found) break;
+      if (type != fs::file_type::directory) through.insert(printable(at.string()));
+    }
+    if (fs::symlink_status(dir / file.first, error).type() != fs::file_type::not_found)
+      existing.insert(printable((dir / file.first).string()));
+  }
+  const auto listed = [](const std::set<std::string>& paths) {
+    std::string list;
+    for (const auto& path : paths) list += (list.empty() ? "" : ", ") + path;
+    return list;
+  };
+  std::string why;
+  if (!existing.empty()) why = "not overwriting " + listed(existing);
+  if (!through.empty())
+    why += (why.empty() ? "" : "; ") + std::string("not writing through ") + listed(through) +
+           " (a symlink, or a file where a folder goes)";
+  if (!why.empty())
+    throw Error(ErrorKind::kBadInput, why + "; nothing was written (init an empty folder, or move those files away)");
 }
 
 }  // namespace
@@ -98,20 +130,15 @@ std::vector<fs::path> init_project(const InitOptions& options) {
                                       "program; edit `from:` in gkebuild.yaml to start from another image");
   check_one_line("--registry", options.registry);
   const auto files = template_files(options.template_name);
-  std::string existing;
-  for (const auto& [path, content] : files)
-    if (fs::symlink_status(options.dir / path, error).type() != fs::file_type::not_found)
-      existing += (existing.empty() ? "" : ", ") + (options.dir / path).string();
-  if (!existing.empty())
-    throw Error(ErrorKind::kBadInput, "not overwriting " + existing + "; nothing was written (init an empty "
-                                      "folder, or move those files away)");
+  check_nothing_in_the_way(options.dir, files);
   const std::vector<std::pair<std::string, std::string>> values = {
       {"@PROJECT@", project}, {"@FROM@", from}, {"@REGISTRY@", options.registry}};
+  fs::create_directories(options.dir);
   std::vector<fs::path> written;
   for (const auto& [path, content] : files) {
-    write_file_atomically(options.dir / path, filled(content, values));
-    if (path.ends_with(".sh")) fs::permissions(options.dir / path, fs::perms::owner_exec | fs::perms::group_exec |
-                                                                       fs::perms::others_exec, fs::perm_options::add);
+    // Made new, never through a symlink nor over what is there, should the folder change
+    // after the check above (confined_path.h).
+    create_new_file(options.dir, path, filled(content, values), path.ends_with(".sh") ? 0777 : 0666);
     written.push_back(options.dir / path);
   }
   return written;

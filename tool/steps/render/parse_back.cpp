@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "base/printable.h"
 #include "base/source_error.h"
+#include "tool/core/kube/object_names.h"
 #include "tool/steps/render/manifest_header.h"
 
 namespace gkebuild::render {
@@ -71,7 +73,8 @@ bool contains_in_order(const std::string& text, const std::vector<std::string>& 
 bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") == std::string::npos; }
 
 [[noreturn]] void fail(const std::string& rendered, const std::string& template_name,
-                       const std::string& template_source, int line, int column, const std::string& message) {
+                       const std::string& template_source, int line, int column, const std::string& message,
+                       std::string_view what = "the rendered YAML is invalid") {
   // An unclosed bracket or quote is reported where the document ends: point at the
   // last line with text instead, which is where the mistake shows.
   while (line > 1 && is_blank(std::string(line_of(rendered, line)))) {
@@ -80,12 +83,39 @@ bool is_blank(const std::string& text) { return text.find_first_not_of(" \t") ==
   }
   const std::string rendered_line(line_of(rendered, line));
   const int template_line = template_source.empty() ? 0 : locate_template_line(template_source, rendered_line);
-  const std::string detail = "the rendered YAML is invalid (rendered line " + std::to_string(line) + ", column " +
+  const std::string detail = std::string(what) + " (rendered line " + std::to_string(line) + ", column " +
                              std::to_string(column) + "): " + message;
   if (template_line > 0)
     throw SourceError({template_name, template_line, 0},
                       detail + "\n  rendered: " + rendered_line + "\n  from the template line", template_source);
   throw SourceError({template_name + " (rendered output)", line, column}, detail, rendered);
+}
+
+// The 0-based line of `document` that holds `key:` and `value` (the object's kind or name), the
+// first line when none does.
+int line_holding(const std::string& document, std::string_view key, const std::string& value) {
+  int line = 0;
+  for (size_t start = 0; start < document.size(); ++line) {
+    const size_t end = std::min(document.find('\n', start), document.size());
+    const std::string_view text = std::string_view(document).substr(start, end - start);
+    const size_t at = text.find(key);
+    if (at != std::string_view::npos && text.find(value, at + key.size()) != std::string_view::npos) return line;
+    start = end + 1;
+  }
+  return 0;
+}
+
+// The kind and the name name a file (`render -o DIR`, a run's manifests/): both are checked by
+// Kubernetes' own rules before that (`a/../../x` would climb out of DIR).
+void check_kind_and_name(const Document& document, const ManifestHeader& header, const std::string& rendered,
+                         const std::string& template_name, const std::string& template_source) {
+  if (!kube::is_kind_name(header.kind))
+    fail(rendered, template_name, template_source, document.first_line + line_holding(document.text, "kind:", header.kind),
+         1, "kind " + in_quotes(header.kind) + " is not a kind's name (a letter, then letters and digits)",
+         "the rendered object cannot be written");
+  if (const auto problem = kube::name_problem(header.kind, header.name))
+    fail(rendered, template_name, template_source, document.first_line + line_holding(document.text, "name:", header.name),
+         1, "metadata.name " + in_quotes(header.name) + ": " + *problem, "the rendered object cannot be written");
 }
 
 }  // namespace
@@ -124,6 +154,7 @@ std::vector<ParsedObject> parse_rendered(const std::string& rendered, const std:
     if (!header->is_mapping || header->kind.empty() || header->name.empty())
       fail(rendered, template_name, template_source, document.first_line, 1,
            "a manifest must be a mapping with kind and metadata.name");
+    check_kind_and_name(document, *header, rendered, template_name, template_source);
     objects.push_back({std::move(document.text), header->kind, header->name, header->namespace_name});
   }
   return objects;

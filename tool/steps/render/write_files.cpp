@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "base/atomic_file.h"
+#include "base/printable.h"
 #include "base/source_error.h"
 #include "tool/steps/render/render.h"
 
@@ -41,6 +42,12 @@ void write_files(const std::filesystem::path& dir, const std::vector<RenderedFil
     throw SourceError({dir.string()}, "-o: exists and is not a folder");
   // Everything is written (and flushed) in the staging folder first, so a failure while
   // writing leaves `dir` untouched; the renames at the end do not fail for space.
+  // Each name is one file in DIR: render checked the names it was made of (parse_back.h), and
+  // a name that is not one component is refused here too, before anything is written.
+  for (const auto& file : files)
+    if (file.file_name.empty() || file.file_name == "." || file.file_name == ".." ||
+        file.file_name.find('/') != std::string::npos)
+      throw SourceError({dir.string()}, "-o: " + in_quotes(file.file_name) + " is not a file name in the folder");
   StagingDir staging(dir.empty() ? std::filesystem::path(".") : dir);
   for (const auto& file : files) write_file_atomically(staging.path() / file.file_name, file.text);
   std::filesystem::create_directories(dir);

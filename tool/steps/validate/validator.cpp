@@ -1,18 +1,21 @@
 #include "tool/steps/validate/validator.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <regex>
 #include <thread>
-#include <fstream>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
 
+#include "base/input_file.h"
 #include "base/parallel.h"
+#include "base/printable.h"
 #include "tool/steps/validate/builtin_groups.h"
 #include "tool/steps/validate/gpu_checks.h"
 #include "tool/steps/validate/embedded_schemas.h"
@@ -51,19 +54,22 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
 namespace {
 
 std::string read_input(const std::string& name, std::istream& standard_input, std::size_t max_bytes) {
-  std::istream* in = &standard_input;
-  std::ifstream file;
-  if (name != "-") {
-    file.open(name, std::ios::binary);
-    if (!file) throw std::runtime_error(name + ": cannot open for reading");
-    in = &file;
-  }
   // Reads one byte past the limit, so the loader can say the file is too large
   // without this process holding all of a huge file.
+  if (name != "-") {
+    // A named input only as a regular file: a FIFO would stop validate for ever (stdin is `-`).
+    std::string refusal;
+    const int fd = open_input_file(name, refusal);
+    if (fd < 0 && !refusal.empty()) throw std::runtime_error(printable(name) + ": " + refusal);
+    if (fd < 0) throw std::runtime_error(printable(name) + ": cannot open for reading");
+    auto text = read_all(fd, max_bytes);
+    if (!text) throw std::runtime_error(printable(name) + ": cannot read: " + std::strerror(errno));
+    return std::move(*text);
+  }
   std::string text;
   char buffer[1 << 16];
-  while (text.size() <= max_bytes && in->read(buffer, sizeof buffer).gcount() > 0)
-    text.append(buffer, static_cast<std::size_t>(in->gcount()));
+  while (text.size() <= max_bytes && standard_input.read(buffer, sizeof buffer).gcount() > 0)
+    text.append(buffer, static_cast<std::size_t>(standard_input.gcount()));
   return text;
 }
 
