@@ -67,5 +67,19 @@ TEST_F(FirstMinutes, RenderNamesTheJobsAsSubmitDoes) {
   EXPECT_EQ(same.out, dry.out);
 }
 
+// No network: the base image's registry cannot be reached. A failed operation (exit 1), not bad
+// input, and the message says what to do.
+TEST_F(FirstMinutes, AnUnreachableBaseRegistryFailsWithWhatToDo) {
+  const auto init = gkebuild("init --from registry.invalid/library/python:3.12-slim fresh", scratch.path());
+  ASSERT_EQ(init.exit_code, 0) << init.all();
+  const auto image = gkebuild("image -q", scratch / "fresh");
+  EXPECT_EQ(image.exit_code, 1) << image.all();
+  EXPECT_TRUE(contains(image.err, "cannot pull base image registry.invalid/library/python:3.12-slim")) << image.err;
+  EXPECT_TRUE(contains(image.err, "a mirror")) << image.err;
+  EXPECT_TRUE(contains(image.err, "FROM oci:DIR")) << image.err;
+  EXPECT_TRUE(contains(image.err, "gkebuild pull registry.invalid/library/python:3.12-slim -o oci:DIR")) << image.err;
+  EXPECT_TRUE(contains(image.err, "gkebuild init --from oci:DIR")) << image.err;
+}
+
 }  // namespace
 }  // namespace gkebuild::testing
