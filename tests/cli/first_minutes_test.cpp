@@ -81,5 +81,36 @@ TEST_F(FirstMinutes, AnUnreachableBaseRegistryFailsWithWhatToDo) {
   EXPECT_TRUE(contains(image.err, "gkebuild init --from oci:DIR")) << image.err;
 }
 
+TEST_F(FirstMinutes, NoRunsYetIsSaid) {
+  const auto runs = gkebuild("runs");
+  EXPECT_EQ(runs.exit_code, 0) << runs.all();
+  EXPECT_EQ(runs.out, "");
+  EXPECT_TRUE(contains(runs.err, "no runs recorded under " + (project / ".gkebuild/runs").string())) << runs.err;
+  const auto json = gkebuild("runs -o json");
+  EXPECT_EQ(json.out, "[]\n");
+}
+
+TEST_F(FirstMinutes, AnUnknownExperimentListsTheExperiments) {
+  for (const std::string local : {"", " --local"}) {
+    const auto far = gkebuild("submit nope --dry-run" + local);
+    EXPECT_EQ(far.exit_code, 2) << far.all();
+    EXPECT_TRUE(contains(far.err, "no experiment 'nope' in this project; its experiments are gemm")) << far.err;
+    const auto typo = gkebuild("submit gemn --dry-run" + local);
+    EXPECT_TRUE(contains(typo.err, "(did you mean 'gemm'?)")) << typo.err;
+  }
+}
+
+TEST_F(FirstMinutes, NoProjectSaysWhereItLookedAndWhatToDo) {
+  const fs::path empty = scratch / "empty";
+  fs::create_directories(empty);
+  for (const std::string command : {"render", "submit train", "cluster render"}) {
+    const auto outside = gkebuild(command, empty);
+    EXPECT_EQ(outside.exit_code, 2) << command << ": " << outside.all();
+    EXPECT_TRUE(contains(outside.err, "no gkebuild.yaml in " + empty.string() + " or any folder above it")) << outside.err;
+    EXPECT_TRUE(contains(outside.err, "gkebuild init")) << outside.err;
+    EXPECT_TRUE(contains(outside.err, "-f FILE")) << outside.err;
+  }
+}
+
 }  // namespace
 }  // namespace gkebuild::testing
