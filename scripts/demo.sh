@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The newcomer demo, no cloud account needed: set up the machine, build gkebuild and the
-# gemm-bench workload, then take the example project examples/gemm-compare (a GEMM benchmark
-# swept over sizes and precisions on L4, T4 and A100-80GB spot nodes) through the whole loop:
+# The newcomer demo, no cloud account needed: set up the machine, build gkebuild and install it
+# to /usr/local (scripts/install.sh), build the gemm-bench workload, then take the example
+# project examples/gemm-compare (a GEMM benchmark swept over sizes and precisions on L4, T4 and
+# A100-80GB spot nodes) through the whole loop:
 #   render   its Dockerfile and Kubernetes Jobs, validated by `gkebuild validate`;
 #   submit   a small sweep with --local: the image is built without a daemon and each Job's
 #            container runs here under runc (the workload's CPU path: no GPU needed);
@@ -11,10 +12,11 @@
 # runc needs root, as the rest of setup does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-cmake -S . -B build/demo -G Ninja -DCMAKE_BUILD_TYPE=Release -DGKEBUILD_TESTS=OFF -DGKEBUILD_BENCH=OFF >/dev/null
-cmake --build build/demo -j "$(nproc)" --target gkebuild gemm-bench
-gkebuild=$PWD/build/demo/tool/cli/gkebuild
+# Set-up, a Release build in build/demo, installed stripped to /usr/local: after the demo,
+# `gkebuild` is on the PATH and the README's walk runs as written.
+bash scripts/install.sh --build build/demo
+cmake --build build/demo -j "$(nproc)" --target gemm-bench
+gkebuild=/usr/local/bin/gkebuild
 
 # A copy of the example, so the run record (.gkebuild/) is not written into the source tree.
 project=build/demo/gemm-compare

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "base/atomic_file.h"
+#include "base/error.h"
 #include "base/printable.h"
 #include "base/rfc3339.h"
 #include "base/secret_mask.h"
@@ -200,7 +201,17 @@ image::Image StageBuilder::load_image(const Instruction& in, const std::string& 
   try {
     return options_.pull(ref);
   } catch (const std::exception& e) {
-    fail(in, std::string("cannot pull ") + what + " " + ref + ": " + e.what());
+    const std::string message = std::string("cannot pull ") + what + " " + ref + ": " + e.what();
+    const auto* error = dynamic_cast<const Error*>(&e);
+    if (error == nullptr || error->kind() != ErrorKind::kFailed) fail(in, message);
+    // The registry refused or could not be reached: a failed operation (exit 1), not bad input,
+    // and the way to build without that registry.
+    throw DockerfileError(shared_.dockerfile.file, in.line, in.column,
+                          printable(message + "; reach the registry (the network, a proxy), use a mirror of it, or "
+                                              "build FROM oci:DIR[:TAG], a copy made where it is reachable: gkebuild "
+                                              "pull " + ref + " -o oci:DIR (or skopeo copy); gkebuild init --from "
+                                              "oci:DIR[:TAG] writes a project on such a copy"),
+                          shared_.dockerfile.source, ErrorKind::kFailed);
   }
 }
 

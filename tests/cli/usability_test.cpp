@@ -400,7 +400,7 @@ TEST_F(CliUsability, FishAndZshCompleteToo) {
 // every command that writes notes or progress to stderr.
 TEST_F(CliUsability, QuietAndVerboseMeanTheSameOnEveryCommand) {
   std::set<std::string> quiet_texts, verbose_texts;
-  for (const std::string command : {"render", "image", "push", "cluster render", "submit", "runs", "status", "logs",
+  for (const std::string command : {"render", "image", "push", "pull", "cluster render", "submit", "runs", "status", "logs",
                                     "delete", "validate", "report", "accelerators", "version", "completion"}) {
     const auto help = gkebuild(command + " --help");
     ASSERT_EQ(help.exit_code, 0) << command;

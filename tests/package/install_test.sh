@@ -2,7 +2,8 @@
 # `cmake --install BUILD --prefix P`: P/bin/gkebuild, a manual page for gkebuild and for each
 # command it lists (valid roff: groff warns of nothing), the bash, zsh and fish completions,
 # and an installed binary that renders a project from a folder far from the source tree (the
-# templates and the catalog are compiled in). Usage: install_test.sh BUILD SOURCE
+# templates and the catalog are compiled in); from a build folder whose pages were never written
+# too. Usage: install_test.sh BUILD SOURCE
 set -euo pipefail
 build=$1
 source=$2
@@ -10,7 +11,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-cmake --install "$build" --prefix "$tmp/p" >/dev/null
+# As in a build folder where only the gkebuild target was built (scripts/demo.sh's): no pages or
+# completions written yet. Install writes them itself.
+rm -rf "$build/tool/cli/share" "$build/tool/cli/docs.stamp"
+cmake --install "$build" --prefix "$tmp/p" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "cmake --install"; }
+[ -f "$build/tool/cli/docs.stamp" ] || fail "install wrote no pages into the build folder"
 bin="$tmp/p/bin/gkebuild"
 [ -x "$bin" ] || fail "no $bin"
 for file in share/bash-completion/completions/gkebuild share/zsh/site-functions/_gkebuild \

@@ -28,7 +28,7 @@ import threading
 import time
 import urllib.parse
 
-STATS = {"upload_bytes": 0, "requests": 0, "faults": 0}
+STATS = {"upload_bytes": 0, "requests": 0, "faults": 0, "blob_gets": []}
 LOCK = threading.Lock()
 
 
@@ -196,6 +196,9 @@ def proxy_handler(args):
                 self.close_connection = True
                 return
             match = BLOB_GET.match(urllib.parse.urlparse(self.path).path)
+            if match and self.command == "GET":
+                with LOCK:
+                    STATS["blob_gets"].append(match.group(1))
             if args.redirect_blobs and match and self.command == "GET":
                 return self.answer(307, headers=[("Location", args.redirect_blobs + "/" + match.group(1))])
             if self.fault():

@@ -142,7 +142,8 @@ TEST(Names, KubeNamesAreValidAndDistinct) {
   const std::string long_b = kube_name({std::string(60, 'a'), "2"});
   EXPECT_LE(long_a.size(), 52u);
   EXPECT_NE(long_a, long_b);
-  EXPECT_TRUE(is_valid_run_id(generate_run_id()));
+  EXPECT_EQ(run_id_of("gemm-20261128-141926"), "gemm-20261128-141926");  // a run's name, as submit gives it
+  EXPECT_TRUE(is_valid_run_id(run_id_of(std::string(60, 'E') + "-20261128-141926")));
 }
 
 TEST(Plan, JobsOfOneAcceleratorShareOneCopyOfTheirCommonVariables) {

@@ -196,9 +196,10 @@ int push_project(const project::Project& project, oci::Layout& store,
 }
 
 int build_project(const ImageFlags& flags) {
-  fs::path project_file = cli::project_file(flags.project);
+  fs::path project_file =
+      cli::project_file(flags.project, "give --dockerfile FILE --context DIR --tag NAME to build any Dockerfile");
   if (!fs::exists(project_file)) {
-    usage("no " + project_file.string() + " (none here or above); give --dockerfile FILE --context DIR --tag NAME "
+    usage("no " + project_file.string() + "; give --dockerfile FILE --context DIR --tag NAME "
           "to build any Dockerfile");
   }
   if (!flags.stage.empty()) usage("--stage is for --dockerfile builds; a project stages its workloads");

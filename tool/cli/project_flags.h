@@ -18,9 +18,10 @@ enum class ShortFile { kYes, kNo };  // kNo where -f means something else
 
 void add_project_flags(CLI::App& command, ProjectFlags& flags, ShortFile short_file = ShortFile::kYes);
 
-// The given file, else the nearest gkebuild.yaml upwards, else ./gkebuild.yaml
-// (so that loading it names the file the user is missing).
-std::filesystem::path project_file(const ProjectFlags& flags);
+// The given file (loading it names a missing one), else the nearest gkebuild.yaml upwards.
+// None: an Error (bad input) saying where it looked and that `gkebuild init` writes one or -f FILE
+// names one, then `alternative` (what else the command can do without a project) where given.
+std::filesystem::path project_file(const ProjectFlags& flags, const std::string& alternative = "");
 
 // The given or found project's folder; the current folder when there is no project.
 std::filesystem::path project_dir(const ProjectFlags& flags);

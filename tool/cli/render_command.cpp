@@ -211,7 +211,7 @@ void setup(CLI::App& app, Action& action) {
   command->add_flag("--no-pinned", args->no_pinned,
                     "name images by tag (<registry>/<project>-<image>:latest), not by the digest their last "
                     "`gkebuild image --push` pinned in .gkebuild/images.json");
-  command->add_option("--run-id", args->run_id, "the run id in names and labels (default: time and random bits)");
+  command->add_option("--run-id", args->run_id, "the run id in names and labels (default: EXPERIMENT-YYYYMMDD-HHMMSS now, as submit names the run)");
   command->add_option("--nfs-server", args->nfs_server, "NFS server address for the storage PersistentVolume");
   command->add_option("--template", args->template_file, "render this template to stdout (j2cli mode)");
   command->add_option("--undefined", args->undefined, "undefined variables: strict (error) or lenient")

@@ -39,7 +39,7 @@ bool has_kubeconfig(const kube::KubeconfigOptions& options) {
 }
 
 std::string cluster_run_id(const std::string& record_name) {
-  return render::is_valid_run_id(record_name) ? record_name : render::kube_name({record_name}, 40);
+  return render::run_id_of(record_name);
 }
 
 }  // namespace gkebuild::submit

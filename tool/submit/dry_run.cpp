@@ -2,8 +2,8 @@
 
 #include "tool/core/kube/api_error.h"
 #include "tool/core/kube/objects.h"
+#include "tool/core/runrecord/run_store.h"
 #include "tool/steps/render/contexts.h"
-#include "tool/steps/render/names.h"
 #include "tool/submit/cluster.h"
 #include "tool/submit/cost_summary.h"
 #include "tool/submit/image_step.h"
@@ -55,7 +55,7 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
   ImageStepOptions images = image_step(options);
   images.dry_run = true;
   check_plan(project, request);
-  request.run_id = render::generate_run_id();
+  request.run_id = cluster_run_id(runrecord::run_name(request.experiment, runrecord::Clock::now()));  // as render
   request.image_references = image_references(project, images_of(project, request.experiment), images);
   const RunPlan plan = plan_run(project, request);
   std::optional<kube::ClusterAccess> access;

@@ -245,8 +245,10 @@ Outcome list_runs_command(const RunCommandOptions& options) {
   }
   if (options.json)
     *options.console.out << list.dump(2) << "\n";
-  else if (rows.size() > 1)  // no runs: nothing, as kubectl get prints no header for no objects
+  else if (rows.size() > 1)
     print_table(std::move(rows), *options.console.out);
+  if (rows.size() == 1)  // no runs: no table, as kubectl get prints no header for no objects; a note on stderr
+    *options.console.err << "no runs recorded under " << runrecord::runs_dir(options.project_dir).string() << "\n";
   return Outcome::kSucceeded;
 }
 

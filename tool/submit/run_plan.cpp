@@ -17,11 +17,21 @@ namespace {
 
 using nlohmann::json;
 
+// "; its experiments are a, b" (or "; it has no experiments: add one under experiments:").
+std::string experiment_list(const project::Project& project) {
+  const auto names = project.experiment_names();
+  if (names.empty()) return "; it has no experiments: add one under experiments:";
+  std::string list;
+  for (const auto& name : names) list += (list.empty() ? "" : ", ") + printable(name);
+  return "; its experiments are " + list;
+}
+
 const project::Experiment& find_experiment(const project::Project& project, const std::string& name) {
   const auto* experiment = project.find_experiment(name);
   if (experiment == nullptr)
     throw SourceError({project.file.string()}, "no experiment " + in_quotes(name) + " in this project" +
-                                                   did_you_mean(name, project.experiment_names()));
+                                                   did_you_mean(name, project.experiment_names()) +
+                                                   experiment_list(project));
   return *experiment;
 }
 

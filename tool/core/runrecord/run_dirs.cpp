@@ -32,12 +32,14 @@ std::vector<std::string> names_of(const std::vector<fs::path>& runs) {
 
 }  // namespace
 
+std::string run_name(std::string_view experiment, TimePoint now) { return std::string(experiment) + "-" + utc_stamp(now); }
+
 fs::path runs_dir(const fs::path& project_dir) { return project_dir / ".gkebuild" / "runs"; }
 
 fs::path new_run_dir(const fs::path& project_dir, std::string_view experiment, TimePoint now) {
   // Made without following a symlink: a checkout may have planted .gkebuild or runs.
   const fs::path parent = confined_folder(project_dir, fs::path(".gkebuild") / "runs");
-  std::string base = std::string(experiment) + "-" + utc_stamp(now);
+  std::string base = run_name(experiment, now);
   for (int suffix = 1;; ++suffix) {
     fs::path candidate = parent / (suffix == 1 ? base : base + "-" + std::to_string(suffix));
     // create_directory is the claim: of two submits started in the same second, one wins.

@@ -35,6 +35,10 @@ void save_run(const std::filesystem::path& run_dir, const RunRecord& record);
 nlohmann::json to_json(const RunRecord& record);
 RunRecord run_from_json(const nlohmann::json& document, const std::string& file);
 
+// A run's name, EXPERIMENT-YYYYMMDD-HHMMSS (UTC of `now`): its folder's name, and what
+// render names Jobs after when no --run-id is given, as submit will.
+std::string run_name(std::string_view experiment, TimePoint now);
+
 // Creates PROJECT/.gkebuild/runs/EXPERIMENT-YYYYMMDD-HHMMSS (UTC of `now`), or the same with
 // -2, -3… when that exists, with manifests/ and logs/ inside; returns the new folder.
 std::filesystem::path new_run_dir(const std::filesystem::path& project_dir,

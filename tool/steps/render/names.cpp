@@ -1,8 +1,6 @@
 #include "tool/steps/render/names.h"
 
 #include <cstdint>
-#include <ctime>
-#include <random>
 
 #include "tool/core/project/quantities.h"
 
@@ -52,14 +50,8 @@ std::string kube_name(const std::vector<std::string>& parts, std::size_t max_len
   return prefix + "-" + suffix;
 }
 
-std::string generate_run_id() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
-  std::random_device random;
-  return std::string(stamp) + "-" + hex(random() & 0xffff, 4);
+std::string run_id_of(std::string_view run_name) {
+  return is_valid_run_id(run_name) ? std::string(run_name) : kube_name({std::string(run_name)}, 40);
 }
 
 bool is_valid_run_id(std::string_view id) { return project::is_dns_label(id, 40); }

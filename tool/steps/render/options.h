@@ -20,7 +20,7 @@ struct RenderOptions {
   std::vector<std::string> accelerators;
   // Replaces every selected experiment's Kueue queue (--queue NAME); empty = the experiments' own.
   std::string queue;
-  std::string run_id;  // empty = generate_run_id()
+  std::string run_id;  // empty: each experiment's run name now, as submit names it (names.h run_id_of)
   // --values / --set: visible to every template and to experiment args as `values`.
   nlohmann::ordered_json values = nlohmann::ordered_json::object();
   // --set assignments {"a.b", "1"} whose key every selected experiment's render must read as

@@ -6,6 +6,7 @@
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "tool/core/project/quantities.h"
+#include "tool/core/runrecord/run_store.h"
 #include "tool/steps/render/contexts.h"
 #include "tool/steps/render/dockerfile_template.h"
 #include "tool/steps/render/names.h"
@@ -84,10 +85,15 @@ struct Planner {
   const RenderOptions& options;
   const catalog::Catalog& catalog;
   const TextExpander& expand;
-  std::string run_id;
+  runrecord::TimePoint now;  // of the render: each experiment's run is named as submit names it
   std::vector<RenderItem> items;
   std::vector<WorkloadPlan> workloads;
   std::map<const project::Experiment*, TextOrigins> origins;  // of every experiment planned
+
+  // --run-id, else the name submit would give the experiment's run now (EXPERIMENT-YYYYMMDD-HHMMSS).
+  std::string run_id(const project::Experiment& experiment) const {
+    return options.run_id.empty() ? run_id_of(runrecord::run_name(experiment.name, now)) : options.run_id;
+  }
 
   std::vector<const catalog::Accelerator*> accelerators(const project::Experiment& experiment) const {
     const auto& labels = options.accelerators.empty() ? experiment.accelerators : options.accelerators;
@@ -118,7 +124,7 @@ struct Planner {
       name_parts.push_back("s" + seed_text);
       file.append("-seed").append(seed_text);
     }
-    name_parts.push_back(run_id);
+    name_parts.push_back(unit.run_id);
     // A JobSet's pod host names add "-nodes-0-<rank>" to its name, within 63 characters.
     const bool jobset = !pod && experiment.nodes > 1 && project.cluster.jobset;
     const std::string name = kube_name(name_parts, pod ? 63 : jobset ? 48 : 52);
@@ -146,7 +152,7 @@ struct Planner {
       const auto env = options.image_env.find(image->name);
       const ImagePaths paths = image_paths(env == options.image_env.end() ? nullptr : &env->second);
       RunUnit unit{&project,        &experiment,
-                   accelerator,     run_id,
+                   accelerator,     run_id(experiment),
                    image_reference(project, *image, options),
                    &options.values, options.queue.empty() ? experiment.queue : options.queue,
                    paths.path,      paths.library_path};
@@ -172,7 +178,7 @@ struct Planner {
   // Indexed Job are the same for every index.
   void add_indexed_sweep(const RunUnit& unit, const std::vector<json>& points) {
     const auto& experiment = *unit.experiment;
-    const std::string name = kube_name({experiment.name, unit.accelerator->short_name, "sweep", run_id}, 52);
+    const std::string name = kube_name({experiment.name, unit.accelerator->short_name, "sweep", unit.run_id}, 52);
     const json first = args_context(unit, points.front(), points.front().value("seed", json()));
     const TextOrigins& from = origins.at(&experiment);
     const auto command = expand_list(experiment.command, from.command, first, expand);
@@ -267,7 +273,7 @@ std::vector<RenderItem> plan_render(const project::Project& project, const Rende
   if (!options.run_id.empty() && !is_valid_run_id(options.run_id))
     throw SourceError(kCommandLine, "run id " + in_quotes(options.run_id) + ": a run id must be lower-case letters, "
                                     "digits and '-', at most 40 characters");
-  Planner planner{project, options, catalog, expand, options.run_id.empty() ? generate_run_id() : options.run_id, {}};
+  Planner planner{project, options, catalog, expand, runrecord::Clock::now(), {}};
   for (const auto& label : options.accelerators) catalog.get(label, kCommandLine);
   if (!options.queue.empty() && !project::is_dns_label(options.queue))
     throw SourceError(kCommandLine, "queue " + in_quotes(options.queue) + ": a LocalQueue name is lower-case letters, digits "

@@ -32,11 +32,21 @@ std::string shape_text(const nlohmann::json& shape) {
   return text;
 }
 
-// The Job's sweep point as run.json holds it, less the variables pooled over.
-std::string point_text(const runrecord::JobRecord& job, const std::vector<std::string>& pooled) {
+// The Job's sweep point as run.json holds it, less the variables pooled over and those the
+// result line states itself (a shape entry or the precision of the same value), so that the
+// row's title names each once.
+std::string point_text(const runrecord::JobRecord& job, const std::vector<std::string>& pooled,
+                       const runrecord::ResultLine& line) {
   if (!job.parameters.is_object()) return "";
   nlohmann::json point = job.parameters;
   for (const auto& name : pooled) point.erase(name);
+  const auto text = [](const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); };
+  for (auto it = point.begin(); it != point.end();) {
+    const bool in_shape = line.shape.is_object() && line.shape.contains(it.key()) &&
+                          text(line.shape[it.key()]) == text(it.value());
+    const bool is_precision = it.key() == "precision" && !line.precision.empty() && text(it.value()) == line.precision;
+    it = in_shape || is_precision ? point.erase(it) : std::next(it);
+  }
   return shape_text(point);
 }
 
@@ -53,7 +63,7 @@ Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::
         continue;
       }
       CaseKey key{line.workload, line.precision, shape_text(line.shape), line.metric, line.unit,
-                  point_text(*job->second, pooled)};
+                  point_text(*job->second, pooled, line)};
       groups[{key, accelerator_name(*job->second, run.record, line)}].push_back({&run, job->second, &line});
     }
   }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The README's set-up puts gkebuild on the PATH: scripts/install.sh (what scripts/demo.sh runs)
+# into a scratch prefix, then the README's walk, as written, with only that prefix's bin/ and the
+# system's folders on the PATH. The walk's lines up to its first `submit` run here (init, cd,
+# render); submit and report need root, runc and a base image, and readme_walk_test runs them.
+# Usage: walk_after_install_test.sh BUILD SOURCE
+set -euo pipefail
+build=$1
+source=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+bash "$source/scripts/install.sh" --no-setup --build "$build" --prefix "$tmp/p" >"$tmp/install.log" 2>&1 ||
+  { cat "$tmp/install.log"; fail "scripts/install.sh"; }
+# No /usr/local/bin: a gkebuild installed there earlier must not stand in for this one.
+export PATH="$tmp/p/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+[ "$(command -v gkebuild)" = "$tmp/p/bin/gkebuild" ] || fail "gkebuild is not on the PATH after install.sh"
+
+mkdir "$tmp/fresh"
+cd "$tmp/fresh"
+ran=0
+while IFS= read -r line; do
+  line=${line%%  #*}
+  line=${line%"${line##*[! ]}"}
+  [ -n "$line" ] || continue
+  case $line in
+    "gkebuild submit"*) break ;;
+    "cd "*) cd "${line#cd }" ;;
+    gkebuild*) HOME="$tmp" bash -c "$line" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the walk's line: $line"; } ;;
+    *) fail "the walk runs only gkebuild and cd: $line" ;;
+  esac
+  ran=$((ran + 1))
+done < <(sed -n '/<!-- walk: begin/,/<!-- walk: end -->/p' "$source/README.md" | grep -v '^<!--\|^```')
+[ "$ran" -ge 3 ] || fail "only $ran lines of the README's walk ran"
+grep -q '^kind: Job$' "$tmp/out" || fail "the walk's render printed no Job"
+echo "walk after install: ok ($ran lines)"
