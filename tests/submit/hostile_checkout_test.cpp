@@ -151,6 +151,9 @@ TEST_F(HostileCheckout, ANameFromARecordNeverLeadsOutOfItsFolder) {
   fs::create_directories(victim);
   std::ofstream(victim / "precious") << "keep";
   const std::string climb = "../../../../../../../../../../.." + victim.string();
+  // The folders the old local runner kept (a checkout carries them with a .keep file), so that
+  // the climb resolves through them.
+  for (const char* folder : {"bundles", "state/runc"}) fs::create_directories(project / ".gkebuild" / "local" / folder);
   plant_record("steps-20261128-100000", local_record("steps-20261128-100000", climb, 999999999, 1));
   const auto runs = gkebuild("runs");
   EXPECT_NE(runs.all().find("pods[0].name: expected a name gkebuild writes"), std::string::npos) << runs.all();
