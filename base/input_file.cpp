@@ -8,8 +8,13 @@
 
 namespace gkebuild {
 
-int open_input_file(const std::filesystem::path& path, std::string& refusal) {
+int open_input_file(const std::filesystem::path& path, std::string& refusal, Pipes pipes) {
   refusal.clear();
+  // Looked at before it is opened: opening a named pipe just to close it again would leave its
+  // writer without a reader (SIGPIPE).
+  struct stat named {};
+  if (pipes == Pipes::kRead && ::stat(path.c_str(), &named) == 0 && S_ISFIFO(named.st_mode))
+    return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return -1;
   struct stat status {};

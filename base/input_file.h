@@ -15,7 +15,10 @@ namespace gkebuild {
 // cannot be opened; or -1 with `refusal` saying what it is ("is a folder", "is not a regular
 // file (a FIFO, a device or a socket)…") when it is no regular file. read_file
 // (base/atomic_file.h) reads through it and throws Error (bad input) with the refusal.
-int open_input_file(const std::filesystem::path& path, std::string& refusal);
+// `pipes` kRead: a FIFO is read too, blocking as a shell would, for what the user names on the
+// command line (`--values <(…)`, bash's process substitution is a pipe); a device never is.
+enum class Pipes { kRefuse, kRead };
+int open_input_file(const std::filesystem::path& path, std::string& refusal, Pipes pipes = Pipes::kRefuse);
 
 // The rest of the open file `fd` (closed on return), up to `max_bytes`: nullopt with errno set
 // when a read fails; more than `max_bytes` bytes read mean the file is larger.

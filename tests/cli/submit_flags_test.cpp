@@ -36,7 +36,10 @@ class SubmitFlagsTest : public ::testing::Test {
 
   CLI::App app;
   SubmitFlags flags;
-  void SetUp() override { add_submit_flags(app, flags); }
+  void SetUp() override {
+    add_submit_flags(app, flags);
+    flags.project.file = "gkebuild.yaml";  // what -f gives: no search for a project from the test's folder
+  }
 };
 
 TEST_F(SubmitFlagsTest, LogsTextBecomesTheLogPolicy) {

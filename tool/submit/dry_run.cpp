@@ -55,7 +55,8 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
   ImageStepOptions images = image_step(options);
   images.dry_run = true;
   check_plan(project, request);
-  request.run_id = cluster_run_id(runrecord::run_name(request.experiment, runrecord::Clock::now()));  // as render
+  // The name the next submit would give its run (a run folder of this second already taken: -2).
+  request.run_id = cluster_run_id(runrecord::next_run_name(project.dir, request.experiment, runrecord::Clock::now()));
   request.image_references = image_references(project, images_of(project, request.experiment), images);
   const RunPlan plan = plan_run(project, request);
   std::optional<kube::ClusterAccess> access;

@@ -36,6 +36,15 @@ std::string run_name(std::string_view experiment, TimePoint now) { return std::s
 
 fs::path runs_dir(const fs::path& project_dir) { return project_dir / ".gkebuild" / "runs"; }
 
+std::string next_run_name(const fs::path& project_dir, std::string_view experiment, TimePoint now) {
+  const std::string base = run_name(experiment, now);
+  std::error_code error;
+  for (int suffix = 1;; ++suffix) {
+    std::string name = suffix == 1 ? base : base + "-" + std::to_string(suffix);
+    if (!fs::exists(runs_dir(project_dir) / name, error)) return name;
+  }
+}
+
 fs::path new_run_dir(const fs::path& project_dir, std::string_view experiment, TimePoint now) {
   // Made without following a symlink: a checkout may have planted .gkebuild or runs.
   const fs::path parent = confined_folder(project_dir, fs::path(".gkebuild") / "runs");

@@ -39,6 +39,10 @@ RunRecord run_from_json(const nlohmann::json& document, const std::string& file)
 // render names Jobs after when no --run-id is given, as submit will.
 std::string run_name(std::string_view experiment, TimePoint now);
 
+// The name new_run_dir would give a run started `now`: run_name, or with -2, -3… when a run
+// folder of that name exists already (a dry run names its Jobs as the submit after it would).
+std::string next_run_name(const std::filesystem::path& project_dir, std::string_view experiment, TimePoint now);
+
 // Creates PROJECT/.gkebuild/runs/EXPERIMENT-YYYYMMDD-HHMMSS (UTC of `now`), or the same with
 // -2, -3… when that exists, with manifests/ and logs/ inside; returns the new folder.
 std::filesystem::path new_run_dir(const std::filesystem::path& project_dir,

@@ -21,11 +21,11 @@ std::string size_text(std::uintmax_t bytes) {
 
 }  // namespace
 
-std::string read_bounded(const std::filesystem::path& path, std::size_t max_bytes) {
+std::string read_bounded(const std::filesystem::path& path, std::size_t max_bytes, Pipes pipes) {
   const SourceLocation where{path.string()};
   // Only a regular file: a FIFO in a checkout would stop the command for ever, a device never end.
   std::string refusal;
-  const int fd = open_input_file(path, refusal);
+  const int fd = open_input_file(path, refusal, pipes);
   if (fd < 0 && !refusal.empty()) throw SourceError(where, "cannot read: " + refusal);
   if (fd < 0 && errno == ENOENT) throw SourceError(where, "cannot read: no such file");
   if (fd < 0) throw SourceError(where, std::string("cannot read: ") + std::strerror(errno));
@@ -63,7 +63,7 @@ bool worth_mapping(const struct stat& status, std::size_t max_bytes) {
 
 }  // namespace
 
-FileText read_text(const std::filesystem::path& path, std::size_t max_bytes) {
+FileText read_text(const std::filesystem::path& path, std::size_t max_bytes, Pipes pipes) {
   // Looked at before it is opened: opening a named pipe just to close it again could leave
   // its writer without a reader.
   struct stat status {};
@@ -84,7 +84,7 @@ FileText read_text(const std::filesystem::path& path, std::size_t max_bytes) {
       }
     }
   }
-  return FileText(read_bounded(path, max_bytes));
+  return FileText(read_bounded(path, max_bytes, pipes));
 }
 
 Document Document::parse(std::string text, std::string file_name) {

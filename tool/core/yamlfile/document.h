@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "base/input_file.h"
 #include "base/source_error.h"
 
 namespace gkebuild::yamlfile {
@@ -41,7 +42,10 @@ class Document {
 };
 
 // Reads a whole text file of at most `max_bytes`, as SourceError on failure.
-std::string read_bounded(const std::filesystem::path& path, std::size_t max_bytes = kMaxFileBytes);
+// `pipes` (base/input_file.h): Pipes::kRead for a file the user names on the command line
+// (`--values <(…)`), which may be a pipe; everything else is read only as a regular file.
+std::string read_bounded(const std::filesystem::path& path, std::size_t max_bytes = kMaxFileBytes,
+                         Pipes pipes = Pipes::kRefuse);
 
 // A whole input file for a parser that scans until a NUL: a NUL always follows its last byte.
 // A large regular file is mapped from the page cache instead of read: reading copies it into
@@ -58,7 +62,7 @@ class FileText {
   std::string_view view() const { return mapped_ ? std::string_view(mapped_, size_) : std::string_view(text_); }
 
  private:
-  friend FileText read_text(const std::filesystem::path& path, std::size_t max_bytes);
+  friend FileText read_text(const std::filesystem::path& path, std::size_t max_bytes, Pipes pipes);
   FileText() = default;
 
   std::string text_;
@@ -67,6 +71,7 @@ class FileText {
 };
 
 // read_bounded's checks and errors; a regular file of at least a megabyte is mapped.
-FileText read_text(const std::filesystem::path& path, std::size_t max_bytes = kMaxFileBytes);
+FileText read_text(const std::filesystem::path& path, std::size_t max_bytes = kMaxFileBytes,
+                   Pipes pipes = Pipes::kRefuse);
 
 }  // namespace gkebuild::yamlfile

@@ -64,8 +64,10 @@ void merge_values(jinja::Value& base, const jinja::Value& overlay) { base = merg
 
 jinja::Value load_values_file(const std::filesystem::path& path) {
   const std::string file = path.string();
-  jinja::Value root = is_json_file(path) ? parse_json_values(yamlfile::read_text(path), file)
-                                         : parse_yaml_values(yamlfile::read_bounded(path), file);
+  // A values file is named on the command line: `--values <(…)` (a pipe) is read as bash means it.
+  jinja::Value root = is_json_file(path)
+                          ? parse_json_values(yamlfile::read_text(path, yamlfile::kMaxFileBytes, Pipes::kRead), file)
+                          : parse_yaml_values(yamlfile::read_bounded(path, yamlfile::kMaxFileBytes, Pipes::kRead), file);
   if (root.is_none()) return empty_mapping();
   if (!root.is_mapping())
     throw SourceError({file}, "a values file must be a mapping at the top, got " + describe_value(root));

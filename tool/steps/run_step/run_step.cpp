@@ -305,6 +305,7 @@ build::RunChanges run_in_container(const build::RunRequest& request, const RunSt
 
 std::function<build::RunChanges(const build::RunRequest&)> run_step(fs::path scope) {
   return [scope = std::move(scope)](const build::RunRequest& request) {
+    find_runtime_or_fail();  // not root or no runtime: said before any folder is made
     return run_in_container(request, run_step_dirs(scope));
   };
 }
