@@ -131,6 +131,7 @@ TEST_F(SubmitSecretsTest, AMissingSecretIsRefusedBeforeAnythingStarts) {
   EXPECT_NE(no_build_secret.err.find("--secret id=pip: the variable PIP_INDEX_TOKEN is not set"),
             std::string::npos)
       << no_build_secret.err;
+  ::setenv("PIP_INDEX_TOKEN", kPipToken, 1);  // --secret is read first, in the command line's own step
   const auto flag = gkebuild(std::string("submit train --secret-env HF_TOKEN") + kConsent);
   EXPECT_EQ(flag.exit_code, 2) << flag.err;
   EXPECT_NE(flag.err.find("--secret-env HF_TOKEN is not set"), std::string::npos) << flag.err;
