@@ -180,6 +180,23 @@ TEST_F(BuildSecretTest, AFailingRunsOutputIsMaskedInTheError) {
   }
 }
 
+// The error keeps each of the last lines cut to 1000 characters: a value printed across that
+// cut is masked first, so no head of it is left for a mask that no longer matches.
+TEST_F(BuildSecretTest, AValueAcrossTheCutOfALongLineLeavesNoHead) {
+  fs::create_directories(dir_ / "context");
+  const std::string text = "FROM oci:" + (lowercase_ / "oci").string() + ":base\n" +
+                           "RUN --mount=type=secret,id=pip head -c 990 /dev/zero | tr '\\0' x && "
+                           "cat /run/secrets/pip && echo && exit 3\n";
+  try {
+    build(kToken, text);
+    FAIL() << "the RUN did not fail";
+  } catch (const dockerfile::DockerfileError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(std::string(990, 'x') + "***"), std::string::npos) << message;
+    EXPECT_EQ(message.find(std::string(kToken).substr(0, 6)), std::string::npos) << message;
+  }
+}
+
 // A multi-line secret (a key file) printed line by line, each behind a prefix, by a RUN that
 // then fails: no line of it is in the error or the progress output; a line too short to mask
 // ("}") is left.
