@@ -79,6 +79,34 @@ TEST_F(SecretConsentTest, ConsentedValuesAreReadAndMaskedLineByLine) {
   EXPECT_EQ(secret.mask("second line of b"), "***");  // one line of a multi-line value, alone
 }
 
+// What a sink keeps of a run (run.json's reasons, logs/, results.jsonl) is masked alike, and a
+// later `logs -f` masks with the values of the run's Secret as the cluster holds them.
+TEST_F(SecretConsentTest, TheRecordsReasonsAreMaskedAsItsLogs) {
+  struct Kept : RunSink {
+    void jobs_changed(const std::vector<JobProgress>& jobs) override { this->jobs = jobs; }
+    void log_line(const std::string&, const std::string& line, int) override { lines.push_back(line); }
+    void result_line(const std::string&, const std::string& line, int) override { lines.push_back(line); }
+    std::vector<JobProgress> jobs;
+    std::vector<std::string> lines;
+  } kept;
+  const auto consented = add_secret_env_flags(project, "train", {"CONSENT_TEST_A,CONSENT_TEST_B"});
+  const RunSecret secret = RunSecret::read(*project.find_experiment("train"), consented);
+  MaskingSink sink(kept, secret);
+  JobProgress job;
+  job.reason = "not created: the server said value-a-0123";
+  job.pods["p"].waiting_message = "cannot pull first line of b";
+  sink.jobs_changed({job});
+  sink.log_line("j", "second line of b", 0);
+  ASSERT_EQ(kept.jobs.size(), 1u);
+  EXPECT_EQ(kept.jobs[0].reason, "not created: the server said ***");
+  EXPECT_EQ(kept.jobs[0].pods["p"].waiting_message, "cannot pull ***");
+  EXPECT_EQ(kept.lines, std::vector<std::string>({"***"}));
+  const nlohmann::json stored = secret.object("ns", "s", "consent", "train", "r1");
+  const RunSecret again = RunSecret::from_cluster(nlohmann::json::array({stored, {{"data", {{"X", "not base64!"}}}}}));
+  EXPECT_EQ(again.names(), std::vector<std::string>({"CONSENT_TEST_A", "CONSENT_TEST_B"}));
+  EXPECT_EQ(again.mask("a=value-a-0123 b=first line of b"), "a=*** b=***");
+}
+
 TEST_F(SecretConsentTest, AnImagesEnvSecretNeedsSecretOnTheCommandLine) {
   try {
     project_images::check_image_secrets(project, {"trainer"});

@@ -13,6 +13,7 @@
 
 #include "base/base64.h"
 #include "fake_cluster.h"
+#include "tests/common/leak_search.h"
 #include "tests/common/temp_dir.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/core/runrecord/run_store.h"
@@ -149,6 +150,33 @@ TEST_F(SubmitOnFake, TheRunsSecretComesBeforeItsJobsAndIsOwnedByThem) {
     jobs.emplace(job["metadata"]["name"].get<std::string>(), job["metadata"]["uid"].get<std::string>());
   EXPECT_EQ(jobs.size(), 2u);
   EXPECT_EQ(owners, jobs);
+}
+
+// `logs -f` on a detached run with secretEnv reads the values from the run's Secret on the
+// cluster (this environment no longer has them) and masks what it shows and records, every
+// line of a multi-line value and its base64 form, as the submit's own follow does.
+TEST_F(SubmitOnFake, LogsFollowMasksTheRunsSecret) {
+  const std::string value = "-----BEGIN KEY-----\nfollow-line-one-1234\n-----END KEY-----";
+  ::setenv("FAKE_RUN_TOKEN", value.c_str(), 1);
+  options.secret_env = {"FAKE_RUN_TOKEN"};
+  options.follow.follow = false;  // --detach
+  cluster->script("", [this, value](const json& job) -> std::vector<Change> {
+    const json pod = pod_of(job, "x1", "Pending");
+    cluster->set_log(pod["metadata"]["name"],
+                     {"key: follow-line-one-1234", "encoded: " + base64_encode(value), kResultLine});
+    return {{running(pod, "n1")}, {terminated(pod, 0)}, {finished(job, true)}};
+  });
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  ::unsetenv("FAKE_RUN_TOKEN");
+  auto command = run_command();
+  command.follow = true;
+  ASSERT_EQ(submit::logs_command(command, connect_to(cluster)), Outcome::kSucceeded) << err.str();
+  EXPECT_NE(out.str().find("] key: ***"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("] encoded: ***"), std::string::npos) << out.str();
+  const std::vector<std::string> needles = {"follow-line-one", base64_encode(value)};
+  EXPECT_EQ(text_holding("logs -f", out.str() + err.str(), needles), std::vector<std::string>());
+  EXPECT_EQ(files_holding(only_run(), needles), std::vector<std::string>());
+  EXPECT_GE(files_under(only_run() / "logs"), 2u);
 }
 
 TEST_F(SubmitOnFake, RefusedApplyCreatesNoJobAndSaysWhyInTheRecord) {

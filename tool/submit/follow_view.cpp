@@ -21,7 +21,14 @@ std::string summary(const std::vector<std::pair<std::string, std::string>>& line
 FollowView::FollowView(std::ostream& status, std::ostream& logs, bool terminal, int rows)
     : status_(status), logs_(logs), terminal_(terminal), rows_(std::max(rows, 6)) {}
 
-void FollowView::show(const std::vector<std::pair<std::string, std::string>>& lines) {
+void FollowView::show(const std::vector<std::pair<std::string, std::string>>& given) {
+  // A Job's words may quote a pod's message or an error: masked as its log lines are.
+  std::vector<std::pair<std::string, std::string>> masked;
+  if (mask_) {
+    masked = given;
+    for (auto& line : masked) line.second = mask_(std::move(line.second));
+  }
+  const auto& lines = mask_ ? masked : given;
   for (const auto& [name, words] : lines) name_width_ = std::max(name_width_, name.size());
   if (terminal_) {
     if (lines == current_) return;

@@ -112,6 +112,38 @@ const std::string* RunSecret::find(std::string_view name) const {
 
 std::string RunSecret::mask(std::string text) const { return mask_.apply(text); }
 
+RunSecret RunSecret::from_cluster(const json& items) {
+  RunSecret secret;
+  std::vector<std::string> values;
+  for (const auto& item : items) {
+    const json data = item.value("data", json::object());
+    if (!data.is_object()) continue;
+    for (const auto& [key, encoded] : data.items()) {
+      if (!encoded.is_string()) continue;
+      if (auto value = base64_decode(encoded.get<std::string>())) {
+        values.push_back(*value);
+        secret.values_.emplace_back(key, std::move(*value));
+      }
+    }
+  }
+  secret.mask_ = SecretMask(values);
+  return secret;
+}
+
+void MaskingSink::jobs_changed(const std::vector<JobProgress>& jobs) {
+  if (secret_.empty()) return sink_.jobs_changed(jobs);
+  std::vector<JobProgress> masked = jobs;
+  for (auto& job : masked) {
+    job.reason = secret_.mask(std::move(job.reason));
+    job.queued = secret_.mask(std::move(job.queued));
+    for (auto& [name, pod] : job.pods)
+      for (std::string* text : {&pod.unschedulable, &pod.waiting_message, &pod.evicted, &pod.termination_message,
+                                &pod.scale_up, &pod.failed_scheduling})
+        *text = secret_.mask(std::move(*text));
+  }
+  sink_.jobs_changed(masked);
+}
+
 json RunSecret::object(const std::string& namespace_name, const std::string& name, const std::string& project,
                        const std::string& experiment, const std::string& run_id) const {
   json data = json::object();

@@ -39,6 +39,10 @@ class RunSecret {
   // naming the flag to add, before any is read; a missing one is bad input at its line (or
   // naming --secret-env).
   static RunSecret read(const project::Experiment& experiment, const std::vector<std::string>& consented);
+  // The values the run's Secrets hold on the cluster (`items` of a List, data in base64): a
+  // later follow (`logs -f`) masks what it reads as the submit did, without reading this
+  // environment again. A value that is not base64 is left out (gkebuild never wrote it).
+  static RunSecret from_cluster(const nlohmann::json& items);
 
   bool empty() const { return values_.empty(); }
   std::vector<std::string> names() const;
@@ -61,7 +65,8 @@ class RunSecret {
 class MaskingSink : public RunSink {
  public:
   MaskingSink(RunSink& sink, const RunSecret& secret) : sink_(sink), secret_(secret) {}
-  void jobs_changed(const std::vector<JobProgress>& jobs) override { sink_.jobs_changed(jobs); }
+  // A Job's reason (run.json) may quote an error or a pod's message: masked as the logs are.
+  void jobs_changed(const std::vector<JobProgress>& jobs) override;
   void log_line(const std::string& job, const std::string& line, int index) override {
     sink_.log_line(job, secret_.mask(line), index);
   }
@@ -74,7 +79,7 @@ class MaskingSink : public RunSink {
   const RunSecret& secret_;
 };
 
-// The view masks the same values in what it shows.
+// The view masks the same values in what it shows (log lines and each Job's status words).
 inline void mask_view(FollowView& view, const RunSecret& secret) {
   if (!secret.empty()) view.mask_with([&secret](std::string line) { return secret.mask(std::move(line)); });
 }

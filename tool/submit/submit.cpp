@@ -159,7 +159,7 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
     // The record says why no Job started; the CLI prints it too.
     for (auto& job : jobs) {
       job.state = JobState::Failed;
-      job.reason = std::string("not created: ") + error.what();
+      job.reason = secret.mask(std::string("not created: ") + error.what());
     }
     record.jobs_changed(jobs);
     throw;
