@@ -191,6 +191,35 @@ TEST_F(SubmitOnFake, RefusedApplyCreatesNoJobAndSaysWhyInTheRecord) {
   }
 }
 
+// A server that quotes the Secret's value in its refusal: the record's reason and the error the
+// CLI prints have it masked.
+TEST_F(SubmitOnFake, ARefusalQuotingTheSecretIsMasked) {
+  ::setenv("FAKE_RUN_TOKEN", "s3cret-in-a-refusal", 1);
+  options.secret_env = {"FAKE_RUN_TOKEN"};
+  cluster->refuse("apply Secret", 422, "data[FAKE_RUN_TOKEN]: Invalid value: \"s3cret-in-a-refusal\"");
+  try {
+    submit();
+    ADD_FAILURE() << "the refused apply did not stop the submit";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("s3cret-in-a-refusal"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Invalid value: \"***\""), std::string::npos) << e.what();
+  }
+  ::unsetenv("FAKE_RUN_TOKEN");
+  const json record = run_json();
+  ASSERT_EQ(record["jobs"].size(), 2u);
+  for (const auto& job : record["jobs"]) {
+    EXPECT_EQ(job["reason"].get<std::string>().find("s3cret-in-a-refusal"), std::string::npos) << job.dump();
+    EXPECT_TRUE(job["reason"].get<std::string>().starts_with("not created: apply Secret")) << job.dump();
+  }
+  options.dry_run = true;
+  ::setenv("FAKE_RUN_TOKEN", "s3cret-in-a-refusal", 1);
+  cluster->put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kNamespace}}}});
+  EXPECT_EQ(submit(), Outcome::kFailed);
+  ::unsetenv("FAKE_RUN_TOKEN");
+  EXPECT_EQ(err.str().find("s3cret-in-a-refusal"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("dry run: the API server refused"), std::string::npos) << err.str();
+}
+
 TEST_F(SubmitOnFake, DryRunChecksWithTheServerAndStoresNothing) {
   options.dry_run = true;
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();

@@ -162,6 +162,9 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
       job.reason = secret.mask(std::string("not created: ") + error.what());
     }
     record.jobs_changed(jobs);
+    // A server may quote what it was sent (the Secret's data): then the CLI prints it masked.
+    const std::string masked = secret.mask(error.what());
+    if (masked != error.what()) throw Error(ErrorKind::kFailed, masked);
     throw;
   }
   return follow_to_the_end(options, *cluster, plan, jobs, record, secret, owners ? &*owners : nullptr);
