@@ -51,7 +51,14 @@ SecretMask::SecretMask(const std::vector<std::string>& values) {
     if (value.empty()) continue;
     add_unique(needles_, value);
     add_lines(needles_, value);
+    // `echo "$TOKEN" | base64` encodes the value with a newline, a file's value often ends with
+    // one that `$(cat FILE)` drops: the base64 of each, which differ in their last characters.
+    const std::string_view bare = std::string_view(value).substr(0, value.find_last_not_of("\r\n") + 1);
     add_base64(needles_, value);
+    if (!bare.empty()) {
+      add_base64(needles_, bare);
+      add_base64(needles_, std::string(bare) + "\n");
+    }
   }
 }
 

@@ -9,7 +9,8 @@
 //   empty one is left alone, since masking it everywhere would destroy the output around it
 //   and reveals next to nothing;
 // - its base64 form (RFC 4648, padded), whole and as wrapped at 64 and 76 columns (PEM and
-//   openssl, base64(1) and MIME), each wrapped line of at least kShortestMaskedLine characters.
+//   openssl, base64(1) and MIME), each wrapped line of at least kShortestMaskedLine characters;
+//   also of the value without its trailing line break and with one (`echo "$V" | base64`).
 // Every byte any of these covers becomes part of one "***" (values that are prefixes of each
 // other, or overlap, leave no tail behind).
 #pragma once

@@ -55,6 +55,10 @@ TEST(SecretMask, EveryLineOfAMultiLineValue) {
 TEST(SecretMask, Base64FormsWholeAndWrapped) {
   const std::string token = "ghp_0123456789abcdefghijklmnopqrstuvwxyzABCD";
   EXPECT_EQ(mask_secrets("auth: " + base64_encode(token), {token}), "auth: ***");
+  // `echo "$TOKEN" | base64` adds a line break; a file's value that has one loses it in `$(cat …)`.
+  EXPECT_EQ(mask_secrets("auth: " + base64_encode(token + "\n"), {token}), "auth: ***");
+  EXPECT_EQ(mask_secrets("auth: " + base64_encode(token), {token + "\n"}), "auth: ***");
+  EXPECT_EQ(mask_secrets("auth: " + base64_encode(token + "\n"), {token + "\r\n"}), "auth: ***");
   // A value long enough that base64(1) wraps it at 76 columns and openssl at 64.
   const std::string json = std::string("{\"type\": \"service_account\", \"private_key\": \"") + std::string(120, 'k') + "\"}";
   const std::string encoded = base64_encode(json);
