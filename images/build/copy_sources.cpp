@@ -96,7 +96,7 @@ class Collector {
       for (const auto& p : found)
         if (!p.empty() && !confined_path(context_, p)) fail_outside(source);
       std::erase_if(found, [&](const fs::path& p) {
-        if (request_.ignore != nullptr && request_.ignore->excluded(p.string())) return true;
+        if (ignored(p, resolved(p))) return true;
         struct stat st {};
         return ::lstat((context_ / p).c_str(), &st) != 0;
       });
@@ -149,8 +149,10 @@ class Collector {
     for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
       if (error) throw CopyError("cannot list COPY source '" + written + "': " + error.message());
       fs::path source = it->path();
-      if (request_.ignore != nullptr &&
-          request_.ignore->excluded((relative / source.lexically_relative(dir)).lexically_normal().string())) {
+      // Below `dir` nothing is followed, so what the entry resolves to is `dir`'s own path in
+      // the context with the rest appended.
+      const fs::path below = source.lexically_relative(dir);
+      if (ignored((relative / below).lexically_normal(), (dir.lexically_relative(context_) / below).lexically_normal())) {
         // An excluded folder is not even listed unless a '!' pattern may re-include something in it.
         if (it->is_directory(error) && !request_.ignore->has_negations()) it.disable_recursion_pending();
         continue;
@@ -159,6 +161,25 @@ class Collector {
       add(dest / source.lexically_relative(dir), source, st,
           (fs::path(written) / source.lexically_relative(dir)).string());
     }
+  }
+
+  // Where a context path leads once its symlinks are resolved, relative to the context; empty
+  // when that is the context itself or outside it (which the confinement checks refuse).
+  fs::path resolved(const fs::path& relative) const {
+    std::error_code error;
+    const fs::path real = fs::weakly_canonical(context_ / relative, error);
+    if (error) return {};
+    const fs::path inside = real.lexically_relative(context_);
+    if (inside.empty() || inside == "." || *inside.begin() == "..") return {};
+    return inside;
+  }
+
+  // .dockerignore (and what is always left out, such as .gkebuild/) applies to a path by its
+  // name and by what it resolves to: `state -> .gkebuild` or `notes -> .env` hides nothing.
+  bool ignored(const fs::path& named, const fs::path& resolved_to) const {
+    if (request_.ignore == nullptr) return false;
+    if (request_.ignore->excluded(named.string())) return true;
+    return !resolved_to.empty() && resolved_to != "." && request_.ignore->excluded(resolved_to.string());
   }
 
   void add(const fs::path& image_path, const fs::path& source, const struct stat& st,

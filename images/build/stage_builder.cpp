@@ -357,9 +357,8 @@ void StageBuilder::run_step(const Instruction& in) {
   }
   std::vector<std::string> secret_values;
   for (const auto& m : request.secret_mounts) secret_values.push_back(m.value);
-  request.output = [this, secret_values](std::string_view line) {
-    progress(mask_secrets(std::string(line), secret_values));
-  };
+  const SecretMask mask(secret_values);
+  request.output = [this, mask](std::string_view line) { progress(mask.apply(line)); };
   // As BuildKit: the parent chain, the command, and the environment it runs with.
   std::string material = "run\n";
   for (const auto& layer : image_.layers()) material += layer.diff_id.str() + "\n";
@@ -388,11 +387,11 @@ void StageBuilder::run_step(const Instruction& in) {
       // The step's kind stays (a command that fails is a failed build, exit 1, not bad input);
       // the message gains the Dockerfile's line.
       throw DockerfileError(shared_.dockerfile.file, in.line, in.column,
-                            printable_lines(mask_secrets(e.what(), secret_values)), shared_.dockerfile.source,
+                            printable_lines(mask.apply(e.what())), shared_.dockerfile.source,
                             e.kind());
     } catch (const std::exception& e) {
       throw DockerfileError(shared_.dockerfile.file, in.line, in.column,
-                            "RUN failed: " + printable_lines(mask_secrets(e.what(), secret_values)),
+                            "RUN failed: " + printable_lines(mask.apply(e.what())),
                             shared_.dockerfile.source, ErrorKind::kFailed);
     }
     built = unlocked([&] { return layer::write_layer(*store_, changes.entries, {c, options_.source_date_epoch}); });

@@ -428,6 +428,33 @@ TEST_F(BuilderTest, IgnoredAlwaysAndNamedContexts) {
   EXPECT_TRUE(files_of(build().image).contains("x"));
 }
 
+// A symlink in the context is excluded as what it resolves to, as well as by its name: a link
+// to .gkebuild/ or to a file .dockerignore excludes puts none of their bytes in a layer,
+// whether COPY names the link, a path through it or a folder that leads back above it.
+TEST_F(BuilderTest, ExclusionsApplyToWhatASymlinkResolvesTo) {
+  write("ctx/.dockerignore", "secret*\n");
+  write("ctx/secret.txt", "s");
+  write("ctx/.gkebuild/oci/blob", "b");
+  fs::create_symlink("secret.txt", dir / "ctx/notes.txt");
+  fs::create_symlink(".gkebuild", dir / "ctx/state");
+  fs::create_symlink(".", dir / "ctx/here");
+  options.ignore_always = ".gkebuild\n";
+  for (const std::string copy : {"COPY notes.txt /", "COPY state /s/", "COPY state/oci/blob /b", "COPY state/* /s/",
+                                 "COPY st*/oci /o/", "COPY here/secret.txt /"})
+    EXPECT_NE(error_of("FROM scratch\n" + copy + "\n").find("matches nothing"), std::string::npos) << copy;
+  dockerfile("FROM scratch\nCOPY here/ /h/\nCOPY . /app/\n");
+  const auto files = files_of(build().image);
+  for (const auto& [path, what] : files) {
+    EXPECT_EQ(path.find(".gkebuild"), std::string::npos) << path;
+    EXPECT_EQ(path.find("secret"), std::string::npos) << path;
+    EXPECT_FALSE(what.ends_with(" s") || what.ends_with(" b")) << path << " holds " << what;
+  }
+  EXPECT_TRUE(files.contains("h/bin/app"));
+  // COPY . keeps a link as a link: it holds its target's name, never its bytes.
+  EXPECT_EQ(files.at("app/notes.txt"), "2 511 0:0 -> secret.txt");
+  EXPECT_EQ(files.at("app/state"), "2 511 0:0 -> .gkebuild");
+}
+
 TEST_F(BuilderTest, WorkdirAndChownCreateFoldersOwnedAsBuildahDoes) {
   write("ctx/etc/passwd", "root:x:0:0::/root:/bin/sh\nalice:x:1234:2345::/home/alice:/bin/sh\n");
   write("ctx/etc/group", "root:x:0:\nstaff:x:3456:\n");

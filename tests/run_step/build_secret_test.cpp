@@ -67,6 +67,8 @@ class BuildSecretTest : public ::testing::Test {
     options.context = dir_ / "context";
     options.run = run_step(dir_ / "run-cache");
     options.secrets["pip"] = value;
+    options.compression.kind = compression_;
+    options.progress = [this](const std::string& line) { progress_ += line + "\n"; };
     return build::build_image(options, layout_);
   }
 
@@ -83,6 +85,8 @@ class BuildSecretTest : public ::testing::Test {
   fs::path lowercase_;
   fs::path secret_file_;
   std::shared_ptr<oci::Layout> layout_;
+  layer::Compression compression_ = layer::Compression::kGzip;
+  std::string progress_;  // the RUNs' output as the builder passes it on
 };
 
 TEST_F(BuildSecretTest, TheSecretReachesItsRunAndNoFileOfTheBuildHoldsIt) {
@@ -135,6 +139,7 @@ TEST_F(BuildSecretTest, TheSameFilesAsBuildahBudSecret) {
 
 TEST_F(BuildSecretTest, AnEnvSecretIsAVariableOfItsRunOnly) {
   fs::create_directories(dir_ / "context");
+  compression_ = layer::Compression::kZstd;  // the search reads zstd layers too
   const std::string text = "FROM oci:" + (lowercase_ / "oci").string() + ":base\n" +
                            "RUN --mount=type=secret,id=pip,env=PIP_TOKEN test \"$(printf %s \"$PIP_TOKEN\" | sha256sum "
                            "| cut -c1-64)\" = " + sha256_of(kToken) + " && test ! -e /run/secrets/pip && touch /env-seen\n"
@@ -172,6 +177,43 @@ TEST_F(BuildSecretTest, AFailingRunsOutputIsMaskedInTheError) {
     const std::string message = e.what();
     EXPECT_NE(message.find("token is ***"), std::string::npos) << message;
     EXPECT_EQ(message.find(kToken), std::string::npos) << message;
+  }
+}
+
+// The error keeps each of the last lines cut to 1000 characters: a value printed across that
+// cut is masked first, so no head of it is left for a mask that no longer matches.
+TEST_F(BuildSecretTest, AValueAcrossTheCutOfALongLineLeavesNoHead) {
+  fs::create_directories(dir_ / "context");
+  const std::string text = "FROM oci:" + (lowercase_ / "oci").string() + ":base\n" +
+                           "RUN --mount=type=secret,id=pip head -c 990 /dev/zero | tr '\\0' x && "
+                           "cat /run/secrets/pip && echo && exit 3\n";
+  try {
+    build(kToken, text);
+    FAIL() << "the RUN did not fail";
+  } catch (const dockerfile::DockerfileError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(std::string(990, 'x') + "***"), std::string::npos) << message;
+    EXPECT_EQ(message.find(std::string(kToken).substr(0, 6)), std::string::npos) << message;
+  }
+}
+
+// A multi-line secret (a key file) printed line by line, each behind a prefix, by a RUN that
+// then fails: no line of it is in the error or the progress output; a line too short to mask
+// ("}") is left.
+TEST_F(BuildSecretTest, AMultiLineSecretIsMaskedLineByLine) {
+  fs::create_directories(dir_ / "context");
+  const std::string key = "-----BEGIN KEY-----\nline-one-aaaa1111\nline-two-bbbb2222\n}\n-----END KEY-----\n";
+  const std::string text = "FROM oci:" + (lowercase_ / "oci").string() + ":base\n" +
+                           "RUN --mount=type=secret,id=pip sed 's/^/> /' /run/secrets/pip && exit 3\n";
+  try {
+    build(key, text);
+    FAIL() << "the RUN did not fail";
+  } catch (const dockerfile::DockerfileError& e) {
+    const std::string shown = std::string(e.what()) + "\n" + progress_;
+    for (const std::string line : {"BEGIN KEY", "line-one-aaaa1111", "line-two-bbbb2222", "END KEY"})
+      EXPECT_EQ(shown.find(line), std::string::npos) << line << " in:\n" << shown;
+    EXPECT_NE(shown.find("> ***"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("> }"), std::string::npos) << shown;
   }
 }
 

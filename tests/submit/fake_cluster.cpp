@@ -123,9 +123,9 @@ void FakeCluster::set_log(const std::string& pod, std::vector<std::string> lines
   logs_[pod] = std::move(lines);
 }
 
-void FakeCluster::refuse(const std::string& what, int status) {
+void FakeCluster::refuse(const std::string& what, int status, const std::string& message) {
   std::lock_guard lock(mutex_);
-  refusals_[what] = status;
+  refusals_[what] = {status, message};
 }
 
 std::optional<json> FakeCluster::object(const std::string& kind, const std::string& namespace_name,
@@ -158,8 +158,8 @@ void FakeCluster::called(const std::string& what, const std::string& action) {
   std::lock_guard lock(mutex_);
   calls_.push_back(action);
   if (auto refusal = refusals_.find(what); refusal != refusals_.end())
-    throw kube::ApiError(action, refusal->second,
-                         json{{"kind", "Status"}, {"status", "Failure"}, {"message", "refused by the test"}}.dump());
+    throw kube::ApiError(action, refusal->second.first,
+                         json{{"kind", "Status"}, {"status", "Failure"}, {"message", refusal->second.second}}.dump());
 }
 
 json FakeCluster::store(json object) {

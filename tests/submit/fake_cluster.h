@@ -57,8 +57,9 @@ class FakeCluster : public kube::ClusterApi {
   void script(std::string match, Script script);
   void set_log(const std::string& pod, std::vector<std::string> lines);
   // Every later call `what` ("create Job", "apply Namespace", "watch Workload", "logs Pod",
-  // "list Job", "delete Job", "get Namespace") is refused with an ApiError of `status`.
-  void refuse(const std::string& what, int status);
+  // "list Job", "delete Job", "get Namespace") is refused with an ApiError of `status` whose
+  // Status says `message` (a server may quote what it was sent).
+  void refuse(const std::string& what, int status, const std::string& message = "refused by the test");
 
   // What the test reads back.
   std::optional<nlohmann::json> object(const std::string& kind, const std::string& namespace_name,
@@ -111,7 +112,7 @@ class FakeCluster : public kube::ClusterApi {
   std::vector<std::string> calls_;
   std::vector<std::pair<std::string, Script>> scripts_;
   std::map<std::string, std::vector<std::string>> logs_;
-  std::map<std::string, int> refusals_;
+  std::map<std::string, std::pair<int, std::string>> refusals_;  // what -> status, message
   long version_ = 0;
 
   std::list<std::shared_ptr<Watcher>> watchers_;  // the loop's only

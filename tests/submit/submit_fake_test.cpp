@@ -13,6 +13,7 @@
 
 #include "base/base64.h"
 #include "fake_cluster.h"
+#include "tests/common/leak_search.h"
 #include "tests/common/temp_dir.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/core/runrecord/run_store.h"
@@ -151,6 +152,33 @@ TEST_F(SubmitOnFake, TheRunsSecretComesBeforeItsJobsAndIsOwnedByThem) {
   EXPECT_EQ(owners, jobs);
 }
 
+// `logs -f` on a detached run with secretEnv reads the values from the run's Secret on the
+// cluster (this environment no longer has them) and masks what it shows and records, every
+// line of a multi-line value and its base64 form, as the submit's own follow does.
+TEST_F(SubmitOnFake, LogsFollowMasksTheRunsSecret) {
+  const std::string value = "-----BEGIN KEY-----\nfollow-line-one-1234\n-----END KEY-----";
+  ::setenv("FAKE_RUN_TOKEN", value.c_str(), 1);
+  options.secret_env = {"FAKE_RUN_TOKEN"};
+  options.follow.follow = false;  // --detach
+  cluster->script("", [this, value](const json& job) -> std::vector<Change> {
+    const json pod = pod_of(job, "x1", "Pending");
+    cluster->set_log(pod["metadata"]["name"],
+                     {"key: follow-line-one-1234", "encoded: " + base64_encode(value), kResultLine});
+    return {{running(pod, "n1")}, {terminated(pod, 0)}, {finished(job, true)}};
+  });
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  ::unsetenv("FAKE_RUN_TOKEN");
+  auto command = run_command();
+  command.follow = true;
+  ASSERT_EQ(submit::logs_command(command, connect_to(cluster)), Outcome::kSucceeded) << err.str();
+  EXPECT_NE(out.str().find("] key: ***"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("] encoded: ***"), std::string::npos) << out.str();
+  const std::vector<std::string> needles = {"follow-line-one", base64_encode(value)};
+  EXPECT_EQ(text_holding("logs -f", out.str() + err.str(), needles), std::vector<std::string>());
+  EXPECT_EQ(files_holding(only_run(), needles), std::vector<std::string>());
+  EXPECT_GE(files_under(only_run() / "logs"), 2u);
+}
+
 TEST_F(SubmitOnFake, RefusedApplyCreatesNoJobAndSaysWhyInTheRecord) {
   cluster->refuse("apply Namespace", 403);
   EXPECT_THROW(submit(), kube::ApiError);
@@ -161,6 +189,35 @@ TEST_F(SubmitOnFake, RefusedApplyCreatesNoJobAndSaysWhyInTheRecord) {
     EXPECT_EQ(job["state"], "failed");
     EXPECT_TRUE(job["reason"].get<std::string>().starts_with("not created: apply Namespace gpu-info")) << job.dump();
   }
+}
+
+// A server that quotes the Secret's value in its refusal: the record's reason and the error the
+// CLI prints have it masked.
+TEST_F(SubmitOnFake, ARefusalQuotingTheSecretIsMasked) {
+  ::setenv("FAKE_RUN_TOKEN", "s3cret-in-a-refusal", 1);
+  options.secret_env = {"FAKE_RUN_TOKEN"};
+  cluster->refuse("apply Secret", 422, "data[FAKE_RUN_TOKEN]: Invalid value: \"s3cret-in-a-refusal\"");
+  try {
+    submit();
+    ADD_FAILURE() << "the refused apply did not stop the submit";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("s3cret-in-a-refusal"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Invalid value: \"***\""), std::string::npos) << e.what();
+  }
+  ::unsetenv("FAKE_RUN_TOKEN");
+  const json record = run_json();
+  ASSERT_EQ(record["jobs"].size(), 2u);
+  for (const auto& job : record["jobs"]) {
+    EXPECT_EQ(job["reason"].get<std::string>().find("s3cret-in-a-refusal"), std::string::npos) << job.dump();
+    EXPECT_TRUE(job["reason"].get<std::string>().starts_with("not created: apply Secret")) << job.dump();
+  }
+  options.dry_run = true;
+  ::setenv("FAKE_RUN_TOKEN", "s3cret-in-a-refusal", 1);
+  cluster->put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kNamespace}}}});
+  EXPECT_EQ(submit(), Outcome::kFailed);
+  ::unsetenv("FAKE_RUN_TOKEN");
+  EXPECT_EQ(err.str().find("s3cret-in-a-refusal"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("dry run: the API server refused"), std::string::npos) << err.str();
 }
 
 TEST_F(SubmitOnFake, DryRunChecksWithTheServerAndStoresNothing) {

@@ -1,13 +1,16 @@
 // Secrets end to end: an experiment's secretEnv (WANDB_API_KEY) and an image's build secret
-// (a package index token) go from the submitter's environment to the Job and to one RUN, and
+// (a package index token) go from the submitter's environment to the Job and to one RUN, with
+// the user's consent on the command line (--secret-env, --secret) and never without it, and
 // afterwards no file the build and the run wrote holds either value: the project folder (its
-// OCI layout, the RUN step's cache, the run record) and the registry's storage are searched,
-// layer blobs decompressed. The image is built by the RUN executor under runc and pushed to a
+// OCI layout, the RUN step's cache, the run record), $HOME, $XDG_CACHE_HOME and the registry's
+// storage are searched, layer blobs decompressed, and so is what `logs`, `status` and `report`
+// print. The image is built by the RUN executor under runc and pushed to a
 // real docker-registry; the Jobs run on the Kubernetes test server (a stand-in), whose kubelet
 // resolves secretKeyRef from the Secret it stores.
 #include <unistd.h>
 
 #include <cstdlib>
+#include <map>
 
 #include "base/base64.h"
 #include "submit_fixture.h"
@@ -24,6 +27,7 @@ using nlohmann::json;
 
 constexpr const char* kWandbKey = "wandb-7c1e0f3a9b2d4e6f8a0b1c2d3e4f5a6b";
 constexpr const char* kPipToken = "pip-token-Zq8xW3vR5tY7uI9o";
+constexpr const char* kConsent = " --secret-env WANDB_API_KEY --secret id=pip,env=PIP_INDEX_TOKEN";
 
 std::string sha256_of(const std::string& text) {
   return run_command("printf %s " + shell_quoted(text) + " | sha256sum | cut -c1-64").out.substr(0, 64);
@@ -32,7 +36,6 @@ std::string sha256_of(const std::string& text) {
 class SubmitSecretsTest : public SubmitFixture {
  protected:
   void SetUp() override {
-    if (::geteuid() != 0) GTEST_SKIP() << "the image's RUN steps need root (runc, overlayfs)";
     SubmitFixture::SetUp();
     json run = auto_run();
     run["lines"] = {"key=$(WANDB_API_KEY)", "done"};  // the stand-in's kubelet resolves the secretKeyRef
@@ -41,10 +44,17 @@ class SubmitSecretsTest : public SubmitFixture {
     write_project();
     ::setenv("WANDB_API_KEY", kWandbKey, 1);
     ::setenv("PIP_INDEX_TOKEN", kPipToken, 1);
+    // gkebuild's own $HOME and $XDG_CACHE_HOME, which the search reads too.
+    for (const char* name : {"HOME", "XDG_CACHE_HOME"})
+      if (const char* value = std::getenv(name)) saved_[name] = value;
+    ::setenv("HOME", home.path().c_str(), 1);
+    ::setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);
   }
   void TearDown() override {
     ::unsetenv("WANDB_API_KEY");
     ::unsetenv("PIP_INDEX_TOKEN");
+    for (const char* name : {"HOME", "XDG_CACHE_HOME"})
+      saved_.count(name) ? ::setenv(name, saved_[name].c_str(), 1) : ::unsetenv(name);
   }
 
   // A busybox image to build on, outside the project folder.
@@ -78,29 +88,50 @@ class SubmitSecretsTest : public SubmitFixture {
   std::vector<std::string> leaks() {
     const std::vector<std::string> needles = {kWandbKey, kPipToken, base64_encode(kWandbKey), base64_encode(kPipToken)};
     auto found = files_holding(project.path(), needles);
-    for (const auto& more : files_holding(scratch.path() / "reg", needles)) found.push_back(more);
+    for (const auto& root : {scratch.path() / "reg", home.path(), cache.path()})
+      for (const auto& more : files_holding(root, needles)) found.push_back(more);
+    const std::string kube = "KUBECONFIG=" + shell_quoted(kubeconfig.string());
+    for (const auto& more : shown_holding(project.path(), kube, needles)) found.push_back(more);
     return found;
   }
 
   TempDir scratch;
+  TempDir home;
+  TempDir cache;
+  std::map<std::string, std::string> saved_;
   Registry registry{scratch.path() / "reg", {}};
 };
 
 TEST_F(SubmitSecretsTest, AMissingSecretIsRefusedBeforeAnythingStarts) {
+  // Without consent the project file's names take nothing from this environment.
+  const auto no_consent = gkebuild("submit train");
+  EXPECT_EQ(no_consent.exit_code, 2) << no_consent.err;
+  EXPECT_NE(no_consent.err.find("gkebuild.yaml:15:17: error: experiment 'train'.secretEnv: WANDB_API_KEY: gkebuild "
+                                "passes a variable of this environment to the Jobs only when the command line names it"),
+            std::string::npos)
+      << no_consent.err;
+  const auto no_build_consent = gkebuild("submit train --secret-env WANDB_API_KEY");
+  EXPECT_EQ(no_build_consent.exit_code, 2) << no_build_consent.err;
+  EXPECT_NE(no_build_consent.err.find("image 'trainer'.secrets: 'pip' comes from the variable PIP_INDEX_TOKEN, which "
+                                      "gkebuild reads only when the command line names it; add --secret "
+                                      "id=pip,env=PIP_INDEX_TOKEN"),
+            std::string::npos)
+      << no_build_consent.err;
   ::unsetenv("WANDB_API_KEY");
-  const auto no_run_secret = gkebuild("submit train");
+  const auto no_run_secret = gkebuild(std::string("submit train") + kConsent);
   EXPECT_EQ(no_run_secret.exit_code, 2) << no_run_secret.err;
   EXPECT_NE(no_run_secret.err.find("gkebuild.yaml:15:17: error: experiment 'train'.secretEnv: WANDB_API_KEY is not set"),
             std::string::npos)
       << no_run_secret.err;
   ::setenv("WANDB_API_KEY", kWandbKey, 1);
   ::unsetenv("PIP_INDEX_TOKEN");
-  const auto no_build_secret = gkebuild("submit train");
+  const auto no_build_secret = gkebuild(std::string("submit train") + kConsent);
   EXPECT_EQ(no_build_secret.exit_code, 2) << no_build_secret.err;
-  EXPECT_NE(no_build_secret.err.find("image 'trainer'.secrets: --secret id=pip: the variable PIP_INDEX_TOKEN is not set"),
+  EXPECT_NE(no_build_secret.err.find("--secret id=pip: the variable PIP_INDEX_TOKEN is not set"),
             std::string::npos)
       << no_build_secret.err;
-  const auto flag = gkebuild("submit train --secret-env HF_TOKEN");
+  ::setenv("PIP_INDEX_TOKEN", kPipToken, 1);  // --secret is read first, in the command line's own step
+  const auto flag = gkebuild(std::string("submit train --secret-env HF_TOKEN") + kConsent);
   EXPECT_EQ(flag.exit_code, 2) << flag.err;
   EXPECT_NE(flag.err.find("--secret-env HF_TOKEN is not set"), std::string::npos) << flag.err;
   // Nothing was built, recorded, created or applied.
@@ -115,7 +146,7 @@ TEST_F(SubmitSecretsTest, AMissingSecretIsRefusedBeforeAnythingStarts) {
 TEST_F(SubmitSecretsTest, TooManyJobsForTheSecretsOwnersIsRefusedFirst) {
   std::string points;
   for (int n = 0; n <= 2000; ++n) points += (n ? "," : "") + std::to_string(n);
-  const auto outcome = gkebuild("submit train --no-check --sweep n=" + points);
+  const auto outcome = gkebuild("submit train --no-check --sweep n=" + points + kConsent);
   EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
   EXPECT_NE(outcome.err.find("a run with secretEnv has at most 2000 Jobs (each owns the run's Secret), and this one "
                              "has 2001; run the sweep as Indexed Jobs"),
@@ -126,7 +157,9 @@ TEST_F(SubmitSecretsTest, TooManyJobsForTheSecretsOwnersIsRefusedFirst) {
 }
 
 TEST_F(SubmitSecretsTest, TheValuesReachTheRunAndTheRunAndNoFileHoldsThem) {
-  const auto outcome = gkebuild("submit train");
+  // The refusals above come before any RUN and need no root; this build does.
+  if (::geteuid() != 0) GTEST_SKIP() << "the image's RUN steps need root (runc, overlayfs)";
+  const auto outcome = gkebuild(std::string("submit train") + kConsent);
   ASSERT_EQ(outcome.exit_code, 0) << outcome.out << outcome.err;
   // The container printed exactly the value (the stand-in resolved $(WANDB_API_KEY) from the
   // Secret); gkebuild shows and keeps it masked.
@@ -166,7 +199,7 @@ TEST_F(SubmitSecretsTest, TheValuesReachTheRunAndTheRunAndNoFileHoldsThem) {
     EXPECT_EQ((outcome.out + outcome.err).find(value), std::string::npos);
 
   // --dry-run prints the reference and names the Secret; the server checks it with dryRun=All.
-  const auto dry = gkebuild("submit train --dry-run --no-build");
+  const auto dry = gkebuild("submit train --dry-run --no-build --secret-env WANDB_API_KEY");
   EXPECT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_NE(dry.out.find("secretKeyRef:"), std::string::npos) << dry.out;
   EXPECT_NE(dry.err.find("keys WANDB_API_KEY, from this environment) would be applied before the Jobs; its values are "
@@ -182,7 +215,7 @@ TEST_F(SubmitSecretsTest, TheValuesReachTheRunAndTheRunAndNoFileHoldsThem) {
   kube::remove(client, kube::resource_type("batch/v1", "Job"), "tracked", jobs[0]["metadata"]["name"].get<std::string>());
   EXPECT_TRUE(secrets().empty());
   // ...and with `gkebuild delete RUN`, whatever its Jobs' state.
-  const auto detached = gkebuild("submit train --no-build --detach");
+  const auto detached = gkebuild("submit train --no-build --detach --secret-env WANDB_API_KEY");
   ASSERT_EQ(detached.exit_code, 0) << detached.err;
   ASSERT_EQ(secrets().size(), 1u);
   std::string second;

@@ -14,7 +14,6 @@
 #include "base/printable.h"
 #include "base/quantity.h"
 #include "base/source_error.h"
-#include "images/build/build_secrets.h"
 #include "images/build/builder.h"
 #include "images/elf/stage.h"
 #include "images/image/docker_archive.h"
@@ -25,6 +24,7 @@
 #include "tool/cli/name_value.h"
 #include "tool/cli/project_flags.h"
 #include "tool/cli/registry_flags.h"
+#include "tool/cli/secret_flags.h"
 #include "tool/cli/verbosity_flags.h"
 #include "tool/core/project/project.h"
 #include "tool/steps/project_images/project_images.h"
@@ -115,15 +115,7 @@ build::BuildOptions common_options(const ImageFlags& flags) {
   options.context = flags.context.empty() ? "." : flags.context;
   options.build_args = parse_name_value_map("--build-arg", flags.build_args, "NAME=VALUE for an ARG",
                                            EmptyValue::kAllowed);
-  for (const auto& spec : flags.secrets) {
-    build::SecretSource source;
-    try {
-      source = build::parse_secret_source(spec);
-    } catch (const std::invalid_argument& e) {
-      usage(e.what());
-    }
-    options.secrets[source.id] = build::read_secret(source, fs::current_path());
-  }
+  options.secrets = read_secret_flags(flags.secrets, "gkebuild image");
   options.compression = {*kind, flags.level, 0};
   try {
     struct Discard : layer::ByteSink {
@@ -259,7 +251,8 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("--build-arg", flags->build_args, "NAME=VALUE for an ARG");
   command->add_option("--secret", flags->secrets,
                       "id=ID,src=FILE or id=ID,env=VAR: a build secret for RUN --mount=type=secret,id=ID "
-                      "(read now, kept in memory, in no layer or cache; repeatable)");
+                      "(read now, kept in memory, in no layer or cache; repeatable); also the consent an "
+                      "image's secrets: entry with env: needs");
   command->add_option("--target", flags->target, "The stage of a multi-stage Dockerfile to build (default: the last)");
   command->add_option("--stage", flags->stage,
                       "Copy this ELF binary to CONTEXT/bin and the libraries it needs to CONTEXT/lib");

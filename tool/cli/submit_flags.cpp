@@ -3,6 +3,7 @@
 #include "base/source_error.h"
 #include "tool/cli/choice_option.h"
 #include "tool/cli/name_value.h"
+#include "tool/cli/secret_flags.h"
 #include "tool/cli/verbosity_flags.h"
 
 namespace gkebuild::cli {
@@ -49,7 +50,12 @@ void add_submit_flags(CLI::App& command, SubmitFlags& flags) {
   add_plan_flags(command, flags);
   command.add_option("--secret-env", options.secret_env,
                      "NAME[,NAME]: pass these variables of this environment to the Jobs through the run's "
-                     "Secret, never a file (repeatable; adds to the experiment's secretEnv)");
+                     "Secret, never a file (repeatable; adds to the experiment's secretEnv, and is the consent each "
+                     "name there needs)");
+  command.add_option("--secret", flags.secrets,
+                     "id=ID,src=FILE or id=ID,env=VAR: a build secret for the image's RUN --mount=type=secret,id=ID "
+                     "(repeatable; as gkebuild image --secret, and the consent an image's secrets: entry with env: "
+                     "needs)");
   command.add_option("--image", flags.images, "NAME=REPO@sha256:…: run this pushed image instead of building");
   command.add_option("--workloads-build", options.images.workloads_build,
                      "where prebuilt workload binaries are (default: gkebuild builds the CMake target of the "
@@ -95,6 +101,7 @@ submit::SubmitOptions submit_options(const SubmitFlags& flags) {
   options.images.given =
       parse_name_value_map("--image", flags.images, "NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:…");
   options.images.session = session_options(flags.registry);
+  options.images.build_secrets = read_secret_flags(flags.secrets, "gkebuild submit");
   if (!flags.kubeconfig.empty()) options.kubeconfig.kubeconfig = flags.kubeconfig;
   return options;
 }

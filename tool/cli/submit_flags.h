@@ -23,6 +23,7 @@ struct SubmitFlags {
   std::vector<std::string> sweeps;
   std::vector<std::string> sets;
   std::vector<std::string> images;
+  std::vector<std::string> secrets;  // --secret id=ID,src=FILE|env=VAR
   bool verbose = false;
 };
 

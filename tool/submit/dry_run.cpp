@@ -14,8 +14,9 @@ namespace {
 // Sends the plan with dryRun=All; namespaced objects (the Jobs, a ConfigMap of sweep points,
 // storage) only when their namespace exists already, since the dry-run of the Namespace does
 // not create it.
+// A refusal's words come from the server, which may quote what it was sent: masked.
 Outcome check_on_server(kube::ClusterApi& cluster, const RunPlan& plan, const nlohmann::json& secret,
-                        std::ostream& err) {
+                        const RunSecret& values, std::ostream& err) {
   try {
     kube::ApplyOptions apply;
     apply.dry_run = true;
@@ -39,7 +40,7 @@ Outcome check_on_server(kube::ClusterApi& cluster, const RunPlan& plan, const nl
     }
     for (const auto& job : plan.jobs) cluster.create(job.manifest.object, true);
   } catch (const kube::ApiError& error) {
-    err << "dry run: the API server refused: " << error.what() << "\n";
+    err << "dry run: the API server refused: " << values.mask(error.what()) << "\n";
     return Outcome::kFailed;
   }
   err << "dry run: the API server accepted all " << plan.support.size() + plan.jobs.size() << " objects\n";
@@ -79,9 +80,9 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
   }
   const auto cluster = connect(*access);
   try {
-    return check_on_server(*cluster, plan, secret_object, err);
+    return check_on_server(*cluster, plan, secret_object, secret, err);
   } catch (const std::runtime_error& error) {  // not reachable: the printed YAML is the answer
-    err << "dry run: " << error.what() << "; nothing was sent\n";
+    err << "dry run: " << secret.mask(error.what()) << "; nothing was sent\n";
     return Outcome::kSucceeded;
   }
 }

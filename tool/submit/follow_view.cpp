@@ -34,7 +34,11 @@ FollowView::FollowView(std::ostream& status, std::ostream& logs, bool terminal, 
     : status_(status), logs_(logs), terminal_(terminal), rows_(std::max(rows, 6)) {}
 
 void FollowView::show(const std::vector<std::pair<std::string, std::string>>& given) {
-  const auto lines = escaped(given);
+  // A Job's words may quote a pod's message or an error: masked as its log lines are, then escaped.
+  std::vector<std::pair<std::string, std::string>> masked = given;
+  if (mask_)
+    for (auto& line : masked) line.second = mask_(std::move(line.second));
+  const auto lines = escaped(masked);
   for (const auto& [name, words] : lines) name_width_ = std::max(name_width_, name.size());
   if (terminal_) {
     if (lines == current_) return;

@@ -20,7 +20,8 @@ class FollowView {
   // (job, words) for every Job, in the run's order.
   void show(const std::vector<std::pair<std::string, std::string>>& lines);
   void log(const std::string& prefix, const std::string& line);
-  // Every log line passes through `mask` before it is shown (a run's secret values become ***).
+  // Every log line and status line passes through `mask` before it is shown (a run's secret
+  // values become ***).
   void mask_with(std::function<std::string(std::string)> mask) { mask_ = std::move(mask); }
   // Leaves the last block on screen; later output goes below it.
   void finish();

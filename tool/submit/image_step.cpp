@@ -35,6 +35,7 @@ std::string publish_one(const project::Project& project, const std::string& imag
   build.workloads_build = options.workloads_build;
   build.run = options.run;
   build.build.pull = publish::registry_pull(store, push.session);
+  build.build.secrets = options.build_secrets;
   build.build.run = run_step::run_step(store->root());
   const auto built = project_images::build_project_images(project, build, store);
   if (env) (*env)[image] = built.front().result.image.config().config.env;

@@ -22,6 +22,7 @@ namespace gkebuild::submit {
 struct ImageStepOptions {
   std::map<std::string, std::string> given;  // image name -> a pushed reference to run (--image)
   std::string workloads_build;               // where compiled workload binaries are
+  std::map<std::string, std::string> build_secrets;  // --secret: id -> value, read before anything is built
   workload_images::SubmittedRun run;           // what the built image's device code is checked for
   bool no_build = false;                     // use the pins of earlier pushes
   bool dry_run = false;                      // build nothing; unpinned references are allowed

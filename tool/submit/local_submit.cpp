@@ -46,6 +46,7 @@ LocalImage build_image(const project::Project& project, const std::string& image
   options.workloads_build = step.workloads_build;
   options.run = workload_images::SubmittedRun{request.experiment, request.accelerators};
   options.build.pull = publish::registry_pull(store, step.session);
+  options.build.secrets = step.build_secrets;
   err << "image " << image << ": building into " << layout.string() << " (not pushed: a local run)\n";
   const auto built = project_images::build_project_images(project, options, store).front();
   return {built.manifest.digest.str(), built.result.image.config().config.env};

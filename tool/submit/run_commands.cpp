@@ -24,6 +24,7 @@
 #include "tool/submit/local_runner.h"
 #include "tool/submit/record_writer.h"
 #include "tool/submit/run_plan.h"
+#include "tool/submit/run_secret.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -181,6 +182,16 @@ void print_recorded_logs(const LoadedRun& run, std::ostream& out) {
   out.flush();
 }
 
+// The values of a run with secretEnv, from its Secret on the cluster (found by the run's label,
+// not by a name the record gives): what `logs -f` reads is masked as the submit masked it.
+RunSecret run_secret_of(kube::ClusterApi& cluster, const runrecord::RunRecord& record) {
+  if (record.secret.empty() && record.secret_env.empty()) return {};
+  kube::ListOptions selectors;
+  selectors.label_selector = run_selector(cluster_run_id(record.run));
+  const json secrets = cluster.list(kube::resource_type("v1", "Secret"), record.namespace_name, selectors);
+  return RunSecret::from_cluster(secrets.value("items", json::array()));
+}
+
 Outcome follow_again(const RunCommandOptions& options, LoadedRun& run, const kube::ConnectCluster& connect) {
   const auto cluster = cluster_for(options, run.record, connect);
   auto jobs = progress_from_record(run.dir, run.record);
@@ -191,7 +202,10 @@ Outcome follow_again(const RunCommandOptions& options, LoadedRun& run, const kub
   const Console& console = options.console;
   follow.interrupted = console.interrupted;
   FollowView view(*console.err, *console.out, console.terminal, console.terminal_rows);
-  const FollowEnd end = follow_run(*cluster, jobs, std::move(follow), record, view);
+  const RunSecret secret = run_secret_of(*cluster, run.record);
+  mask_view(view, secret);
+  MaskingSink sink(record, secret);
+  const FollowEnd end = follow_run(*cluster, jobs, std::move(follow), sink, view);
   return finish_follow(end, record.record(), *console.err);
 }
 

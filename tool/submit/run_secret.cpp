@@ -7,7 +7,7 @@
 #include "base/base64.h"
 #include "base/error.h"
 #include "base/printable.h"
-#include "base/secret_mask.h"
+#include "base/source_error.h"
 #include "tool/core/kube/objects.h"
 
 namespace gkebuild::submit {
@@ -37,12 +37,12 @@ std::vector<std::string> split_names(const std::vector<std::string>& values) {
 
 }  // namespace
 
-void add_secret_env_flags(project::Project& project, const std::string& experiment_name,
-                          const std::vector<std::string>& flag_values) {
+std::vector<std::string> add_secret_env_flags(project::Project& project, const std::string& experiment_name,
+                                              const std::vector<std::string>& flag_values) {
   const std::vector<std::string> names = split_names(flag_values);
   auto experiment = std::find_if(project.experiments.begin(), project.experiments.end(),
                                  [&](const project::Experiment& e) { return e.name == experiment_name; });
-  if (experiment == project.experiments.end()) return;
+  if (experiment == project.experiments.end()) return names;
   for (const auto& name : names) {
     for (const auto& [plain, value] : experiment->env)
       if (plain == name)
@@ -55,9 +55,31 @@ void add_secret_env_flags(project::Project& project, const std::string& experime
                                     [&](const project::NameAt& n) { return n.name == name; });
     if (!listed) experiment->secret_env.push_back(project::NameAt{name, {kFlag, 0, 0}});
   }
+  return names;
 }
 
-RunSecret RunSecret::read(const project::Experiment& experiment) {
+namespace {
+
+// The project file only names the variables it expects: a checkout must not be able to hand
+// this environment's GITHUB_TOKEN to its Jobs. Each one needs the user's consent, given on the
+// command line, as BuildKit's --secret; one refusal names every variable still missing it.
+void check_consent(const project::Experiment& experiment, const std::vector<std::string>& consented) {
+  std::vector<const project::NameAt*> missing;
+  for (const auto& variable : experiment.secret_env)
+    if (std::find(consented.begin(), consented.end(), variable.name) == consented.end()) missing.push_back(&variable);
+  if (missing.empty()) return;
+  std::string names;
+  for (const auto* variable : missing) names += (names.empty() ? "" : ",") + variable->name;
+  throw SourceError(missing.front()->where,
+                    "experiment '" + experiment.name + "'.secretEnv: " + names +
+                        ": gkebuild passes a variable of this environment to the Jobs only when the command line "
+                        "names it (the project file may only say what it expects); add " + kFlag + " " + names);
+}
+
+}  // namespace
+
+RunSecret RunSecret::read(const project::Experiment& experiment, const std::vector<std::string>& consented) {
+  check_consent(experiment, consented);
   RunSecret secret;
   for (const auto& variable : experiment.secret_env) {
     const char* value = std::getenv(variable.name.c_str());
@@ -70,6 +92,9 @@ RunSecret RunSecret::read(const project::Experiment& experiment) {
     if (variable.where.file == kFlag) throw Error(ErrorKind::kBadInput, std::string(kFlag) + " " + why);
     throw SourceError(variable.where, "experiment '" + experiment.name + "'.secretEnv: " + why);
   }
+  std::vector<std::string> values;
+  for (const auto& [name, value] : secret.values_) values.push_back(value);
+  secret.mask_ = SecretMask(values);
   return secret;
 }
 
@@ -85,10 +110,38 @@ const std::string* RunSecret::find(std::string_view name) const {
   return nullptr;
 }
 
-std::string RunSecret::mask(std::string text) const {
+std::string RunSecret::mask(std::string text) const { return mask_.apply(text); }
+
+RunSecret RunSecret::from_cluster(const json& items) {
+  RunSecret secret;
   std::vector<std::string> values;
-  for (const auto& [name, value] : values_) values.push_back(value);
-  return mask_secrets(std::move(text), values);
+  for (const auto& item : items) {
+    const json data = item.value("data", json::object());
+    if (!data.is_object()) continue;
+    for (const auto& [key, encoded] : data.items()) {
+      if (!encoded.is_string()) continue;
+      if (auto value = base64_decode(encoded.get<std::string>())) {
+        values.push_back(*value);
+        secret.values_.emplace_back(key, std::move(*value));
+      }
+    }
+  }
+  secret.mask_ = SecretMask(values);
+  return secret;
+}
+
+void MaskingSink::jobs_changed(const std::vector<JobProgress>& jobs) {
+  if (secret_.empty()) return sink_.jobs_changed(jobs);
+  std::vector<JobProgress> masked = jobs;
+  for (auto& job : masked) {
+    job.reason = secret_.mask(std::move(job.reason));
+    job.queued = secret_.mask(std::move(job.queued));
+    for (auto& [name, pod] : job.pods)
+      for (std::string* text : {&pod.unschedulable, &pod.waiting_message, &pod.evicted, &pod.termination_message,
+                                &pod.scale_up, &pod.failed_scheduling})
+        *text = secret_.mask(std::move(*text));
+  }
+  sink_.jobs_changed(masked);
 }
 
 json RunSecret::object(const std::string& namespace_name, const std::string& name, const std::string& project,

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/secret_mask.h"
 #include "tool/core/kube/cluster_api.h"
 #include "tool/core/project/project.h"
 #include "tool/submit/follow_view.h"
@@ -25,16 +26,23 @@ namespace gkebuild::submit {
 inline constexpr std::size_t kMostSecretOwners = 2000;
 
 // --secret-env NAME[,NAME]: adds the names to `experiment`'s secretEnv (a name under its env:
-// is bad input; one already in secretEnv is taken once). Nothing happens for an experiment the
-// project does not have (the plan says so, with a suggestion).
-void add_secret_env_flags(project::Project& project, const std::string& experiment,
-                          const std::vector<std::string>& flag_values);
+// is bad input; one already in secretEnv is taken once) and returns them: the variables the
+// user consented to pass. Nothing is added for an experiment the project does not have (the
+// plan says so, with a suggestion).
+std::vector<std::string> add_secret_env_flags(project::Project& project, const std::string& experiment,
+                                              const std::vector<std::string>& flag_values);
 
 class RunSecret {
  public:
-  // Reads every secretEnv variable of `experiment` from this process's environment. A missing
-  // one is bad input at its line in the project file (or naming --secret-env).
-  static RunSecret read(const project::Experiment& experiment);
+  // Reads every secretEnv variable of `experiment` from this process's environment. One that
+  // `consented` (the names --secret-env gave) lacks is refused at its line in the project file,
+  // naming the flag to add, before any is read; a missing one is bad input at its line (or
+  // naming --secret-env).
+  static RunSecret read(const project::Experiment& experiment, const std::vector<std::string>& consented);
+  // The values the run's Secrets hold on the cluster (`items` of a List, data in base64): a
+  // later follow (`logs -f`) masks what it reads as the submit did, without reading this
+  // environment again. A value that is not base64 is left out (gkebuild never wrote it).
+  static RunSecret from_cluster(const nlohmann::json& items);
 
   bool empty() const { return values_.empty(); }
   std::vector<std::string> names() const;
@@ -49,6 +57,7 @@ class RunSecret {
 
  private:
   std::vector<std::pair<std::string, std::string>> values_;
+  SecretMask mask_;  // of every value, made once: each log line passes through it
 };
 
 // A RunSink that masks the run's secret values in log and result lines before `sink` keeps
@@ -56,7 +65,8 @@ class RunSecret {
 class MaskingSink : public RunSink {
  public:
   MaskingSink(RunSink& sink, const RunSecret& secret) : sink_(sink), secret_(secret) {}
-  void jobs_changed(const std::vector<JobProgress>& jobs) override { sink_.jobs_changed(jobs); }
+  // A Job's reason (run.json) may quote an error or a pod's message: masked as the logs are.
+  void jobs_changed(const std::vector<JobProgress>& jobs) override;
   void log_line(const std::string& job, const std::string& line, int index) override {
     sink_.log_line(job, secret_.mask(line), index);
   }
@@ -69,7 +79,7 @@ class MaskingSink : public RunSink {
   const RunSecret& secret_;
 };
 
-// The view masks the same values in what it shows.
+// The view masks the same values in what it shows (log lines and each Job's status words).
 inline void mask_view(FollowView& view, const RunSecret& secret) {
   if (!secret.empty()) view.mask_with([&secret](std::string line) { return secret.mask(std::move(line)); });
 }

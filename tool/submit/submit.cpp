@@ -159,9 +159,12 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
     // The record says why no Job started; the CLI prints it too.
     for (auto& job : jobs) {
       job.state = JobState::Failed;
-      job.reason = std::string("not created: ") + error.what();
+      job.reason = secret.mask(std::string("not created: ") + error.what());
     }
     record.jobs_changed(jobs);
+    // A server may quote what it was sent (the Secret's data): then the CLI prints it masked.
+    const std::string masked = secret.mask(error.what());
+    if (masked != error.what()) throw Error(ErrorKind::kFailed, masked);
     throw;
   }
   return follow_to_the_end(options, *cluster, plan, jobs, record, secret, owners ? &*owners : nullptr);
@@ -181,12 +184,15 @@ Outcome run_submit(const SubmitOptions& options) { return run_submit(options, ku
 
 Outcome run_submit(const SubmitOptions& options, const kube::ConnectCluster& connect) {
   auto project = project::load_project(options.project_file);
-  add_secret_env_flags(project, options.plan.experiment, options.secret_env);
+  const auto consented = add_secret_env_flags(project, options.plan.experiment, options.secret_env);
   // Every secret value is read here, before anything is built, created or started.
   const project::Experiment* experiment = project.find_experiment(options.plan.experiment);
-  const RunSecret secret = experiment ? RunSecret::read(*experiment) : RunSecret();
-  if (experiment && !options.images.no_build && !options.dry_run && !options.images.given.count(experiment->image))
-    project_images::check_image_secrets(project, {experiment->image});
+  const RunSecret secret = experiment ? RunSecret::read(*experiment, consented) : RunSecret();
+  if (experiment && !options.images.no_build && !options.dry_run && !options.images.given.count(experiment->image)) {
+    build::BuildOptions given;
+    given.secrets = options.images.build_secrets;
+    project_images::check_image_secrets(project, {experiment->image}, given);
+  }
   if (options.local || project.cluster.local) return submit_locally(options, project, options.plan, secret);
   if (options.dry_run) return dry_run(options, project, options.plan, secret, connect);
   return submit_to_cluster(options, project, options.plan, secret, connect);

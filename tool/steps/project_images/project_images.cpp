@@ -186,12 +186,19 @@ void set_context(const project::Project& project, const project::Image& image, c
                                     source, error.kind());
 }
 
-// The values of the image's `secrets:` that --secret did not give already.
+// The values of the image's `secrets:` that --secret did not give already. A file in the
+// project folder is read as the project says; a variable of this environment only with the
+// user's consent, which is a --secret for its id on the command line (which then gives the
+// value): the project file may name what it expects, not take what it likes.
 std::map<std::string, std::string> image_secrets(const project::Project& project, const project::Image& image,
                                                  const build::BuildOptions& given) {
   std::map<std::string, std::string> values;
   for (const auto& secret : image.secrets) {
     if (given.secrets.count(secret.id)) continue;
+    if (!secret.env.empty())
+      throw SourceError(secret.where, "image '" + image.name + "'.secrets: '" + secret.id + "' comes from the variable " +
+                                          secret.env + ", which gkebuild reads only when the command line names it; "
+                                          "add --secret id=" + secret.id + ",env=" + secret.env);
     try {
       values[secret.id] = build::read_secret({secret.id, secret.src, secret.env}, project.dir);
     } catch (const Error& e) {

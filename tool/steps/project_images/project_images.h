@@ -43,8 +43,9 @@ struct ProjectImageOptions {
 };
 
 // Reads the build secrets (`secrets:`) of the images `names` that `given` (--secret) does not
-// give, and forgets them: a missing one is a SourceError at its entry, found before anything is
-// built or made (build_project_images reads them again when it builds).
+// give, and forgets them: a missing one, or a variable (`env:`) that --secret does not consent
+// to, is a SourceError at its entry, found before anything is built or made
+// (build_project_images reads them again when it builds).
 void check_image_secrets(const project::Project& project, const std::vector<std::string>& names,
                          const build::BuildOptions& given = {});
 

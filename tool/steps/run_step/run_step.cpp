@@ -19,6 +19,7 @@
 #include "base/atomic_file.h"
 #include "base/error.h"
 #include "base/private_dirs.h"
+#include "base/secret_mask.h"
 #include "images/oci/digest.h"
 #include "tool/steps/local_runner/bundle.h"
 #include "tool/steps/local_runner/container_process.h"
@@ -228,11 +229,17 @@ std::shared_ptr<local_runner::Bundle> mount_bundle(const fs::path& dir, const st
 }
 
 // The last lines a command wrote, for the error when it fails: the output may have gone
-// nowhere (no terminal, no progress).
+// nowhere (no terminal, no progress). Each is masked before it is cut to its first 1000
+// characters: a cut through a secret would leave a head that no mask matches later.
 class LastLines {
  public:
+  explicit LastLines(const build::RunRequest& request) {
+    std::vector<std::string> values;
+    for (const auto& mount : request.secret_mounts) values.push_back(mount.value);
+    mask_ = SecretMask(values);
+  }
   void add(std::string_view line) {
-    lines_.emplace_back(line.substr(0, 1000));
+    lines_.emplace_back(mask_.apply(line).substr(0, 1000));
     if (lines_.size() > kKept) lines_.pop_front();
   }
   std::string text() const {
@@ -243,6 +250,7 @@ class LastLines {
 
  private:
   static constexpr size_t kKept = 20;
+  SecretMask mask_;
   std::deque<std::string> lines_;
 };
 
@@ -282,7 +290,7 @@ build::RunChanges run_in_container(const build::RunRequest& request, const RunSt
   const json spec = container_spec(request, *bundle, name, dirs.cache_mounts);
   const RuntimeMade runtime_made = missing_before(bundle->rootfs(), mount_points(spec));
   bundle->write_config(spec.dump(2));
-  LastLines last;
+  LastLines last(request);
   const int status = run_to_end(cli, *bundle, name, request, last);
   bundle->unmount();
   // The secrets go with the container; the bundle itself stays until the layer is written.
