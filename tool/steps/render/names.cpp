@@ -52,6 +52,11 @@ std::string kube_name(const std::vector<std::string>& parts, std::size_t max_len
   return prefix + "-" + suffix;
 }
 
+std::string letter_first(const std::string& name, const std::string& prefix, std::size_t max_length) {
+  if (!name.empty() && name[0] >= 'a' && name[0] <= 'z') return name;
+  return kube_name({prefix, name}, max_length);
+}
+
 std::string generate_run_id() {
   std::time_t now = std::time(nullptr);
   std::tm utc{};

@@ -12,6 +12,11 @@ namespace gkebuild::render {
 // ends in a hash of the whole name, so distinct inputs stay distinct.
 std::string kube_name(const std::vector<std::string>& parts, std::size_t max_length = 52);
 
+// `name` as a DNS-1035 label, the rule of a Service's name and of a JobSet's (whose Jobs and
+// pods it names): a label that starts with a letter is kept; one that starts with a digit
+// ("3d-unet-…", from an experiment's name) gets `prefix` in front, within `max_length`.
+std::string letter_first(const std::string& name, const std::string& prefix, std::size_t max_length);
+
 // A fresh run id such as "20261121-235701-3fa2" (UTC time and 16 random bits).
 std::string generate_run_id();
 
