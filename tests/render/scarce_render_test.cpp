@@ -146,13 +146,16 @@ TEST_F(ScarceRender, EveryPodHasAnInMemoryDevShm) {
   for (const auto& [file, size] : std::vector<std::pair<std::string, std::string>>{
            {"job-ddp-h100-0-r1.yaml", ""}, {"job-flex-nvidia-l4-0.yaml", ""}}) {
     const YAML::Node pod = object(file)["spec"]["template"]["spec"];
-    EXPECT_EQ(pod["volumes"][0]["name"].as<std::string>(), "dshm") << file;
-    EXPECT_EQ(pod["volumes"][0]["emptyDir"]["medium"].as<std::string>(), "Memory") << file;
-    EXPECT_FALSE(pod["volumes"][0]["emptyDir"]["sizeLimit"]) << file;
-    EXPECT_EQ(pod["containers"][0]["volumeMounts"][0]["mountPath"].as<std::string>(), "/dev/shm") << file;
+    const YAML::Node volume = pod["volumes"][pod["volumes"].size() - 1];
+    const YAML::Node mounts = pod["containers"][0]["volumeMounts"];
+    EXPECT_EQ(volume["name"].as<std::string>(), "dshm") << file;
+    EXPECT_EQ(volume["emptyDir"]["medium"].as<std::string>(), "Memory") << file;
+    EXPECT_FALSE(volume["emptyDir"]["sizeLimit"]) << file;
+    EXPECT_EQ(mounts[mounts.size() - 1]["name"].as<std::string>(), "dshm") << file;
+    EXPECT_EQ(mounts[mounts.size() - 1]["mountPath"].as<std::string>(), "/dev/shm") << file;
   }
   const YAML::Node unet = rendered_of(out, "Job", "3d-unet")[0]["spec"]["template"]["spec"];
-  EXPECT_EQ(unet["volumes"][0]["emptyDir"]["sizeLimit"].as<std::string>(), "64Gi");
+  EXPECT_EQ(unet["volumes"][unet["volumes"].size() - 1]["emptyDir"]["sizeLimit"].as<std::string>(), "64Gi");
 }
 
 TEST_F(ScarceRender, ProvisioningSelectsItsNodes) {
