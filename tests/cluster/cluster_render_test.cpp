@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "cluster_projects.h"
@@ -366,6 +367,36 @@ TEST_F(ClusterRender, TerraformModuleHasFlexQueuedReservationAndGcs) {
   EXPECT_EQ(resource(terraform_json(limited.out, dir), "google_container_node_pool", "l4_flex")["node_config"][0]
                     ["max_run_duration"],
             "86400s");
+}
+
+// A compact pool and a reservation pool in a cluster of two zones: GKE refuses a COMPACT pool
+// across zones and a reservation holds VMs in one, so each pool keeps to one zone, in gcloud's
+// --node-locations and Terraform's node_locations, while the other pools take the cluster's.
+TEST_F(ClusterRender, CompactAndReservationPoolsKeepToOneZone) {
+  const std::string project = kProjectHead +
+                              "  c: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true}\n"
+                              "  r: {image: gemm, accelerators: [nvidia-l4], reservation: {name: l4-res, zone: us-central1-c}}\n"
+                              "cluster:\n  gcpProject: my-project\n  location: us-central1\n"
+                              "  nodeLocations: [us-central1-a, us-central1-c]\n";
+  const auto script = render(project, "gcloud");
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  std::map<std::string, std::string> zones;  // pool -> its --node-locations
+  for (const auto& command : commands_of(script.out)) {
+    if (command.find(" node-pools create ") == std::string::npos) continue;
+    const auto name = command.substr(command.find("create ") + 7, command.find(' ', command.find("create ") + 7) -
+                                                                       command.find("create ") - 7);
+    const auto flag = command.find("--node-locations=");
+    zones[name] = flag == std::string::npos ? "" : command.substr(flag + 17, command.find(' ', flag) - flag - 17);
+  }
+  EXPECT_EQ(zones["h100"], "us-central1-a");  // compact: the first cluster zone with H100s
+  EXPECT_EQ(zones["l4-res-l4-res"], "us-central1-c");  // the reservation's zone
+  EXPECT_EQ(zones["l4-spot"], "us-central1-a,us-central1-c");  // the cluster's
+  const auto module = render(project, "terraform");
+  ASSERT_EQ(module.exit_code, 0) << module.err;
+  const json parsed = terraform_json(module.out, dir);
+  EXPECT_EQ(resource(parsed, "google_container_node_pool", "h100")["node_locations"], json({"us-central1-a"}));
+  EXPECT_EQ(resource(parsed, "google_container_node_pool", "l4_res_l4_res")["node_locations"], json({"us-central1-c"}));
+  EXPECT_FALSE(resource(parsed, "google_container_node_pool", "l4_spot").contains("node_locations"));
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ TEST(ScarceGpus, ExperimentKeysAndDerivedPools) {
   const Project project = parse(
       "  flex: {image: gemm, accelerators: [nvidia-l4], provisioning: flex-start}\n"
       "  queued: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 6, provisioning: queued, queue: q}\n"
-      "  res: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true, reservation: r1}\n"
+      "  res: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true,\n"
+      "        reservation: {name: r1, zone: us-central1-b}}\n"
       "  spot: {image: gemm, accelerators: [nvidia-l4], spot: true}\n"
       "  spot2: {image: gemm, accelerators: [nvidia-l4], provisioning: spot}\n" +
       kCluster);
@@ -55,6 +56,8 @@ TEST(ScarceGpus, ExperimentKeysAndDerivedPools) {
   EXPECT_EQ(pools[2].name, "h100-res-r1");
   EXPECT_EQ(pools[2].reservation, "r1");
   EXPECT_TRUE(pools[2].compact);
+  EXPECT_EQ(pools[2].zones, std::vector<std::string>{"us-central1-b"});  // the reservation's zone
+  EXPECT_TRUE(pools[0].zones.empty());  // the cluster's zones
   EXPECT_EQ(pools[3].name, "l4-spot");
 }
 
@@ -78,11 +81,14 @@ TEST(ScarceGpus, PoolsWrittenOut) {
                                 "cluster:\n  gcpProject: my-project\n  location: us-central1\n  gpuPools:\n"
                                 "    minNodes: 1\n    pools:\n"
                                 "      f: {accelerator: nvidia-l4, provisioning: flex-start, maxRunDuration: 24h}\n"
-                                "      r: {accelerator: nvidia-l4, reservation: projects/owner-1/reservations/l4, gvnic: true}\n");
+                                "      r: {accelerator: nvidia-l4, reservation: {name: projects/owner-1/reservations/l4, zone: us-central1-b},\n"
+                                "         gvnic: true}\n");
   const auto& pools = project.cluster.gke->pools;
   EXPECT_EQ(pools[0].min_nodes, 0);  // a flex-start pool starts at zero whatever gpuPools says
   EXPECT_EQ(pools[0].max_run_seconds, 86400);
   EXPECT_EQ(pools[1].reservation, "projects/owner-1/reservations/l4");
+  EXPECT_EQ(pools[1].zones, std::vector<std::string>{"us-central1-b"});  // the reservation's zone only
+  EXPECT_TRUE(pools[0].zones.empty());  // the cluster's zones
   EXPECT_TRUE(pools[1].gvnic);
   EXPECT_EQ(pools[1].min_nodes, 1);
 }
@@ -121,6 +127,60 @@ TEST(ScarceGpus, MistakesAtTheirPositions) {
                "cluster:\n  gcpProject: my-project\n  location: us-central1\n  gpuPools:\n    pools:\n"
                "      f: {accelerator: nvidia-l4, maxRunDuration: 2h}\n",
                13, 51, "only flex-start pools take it");
+}
+
+// A compact placement policy and a specific reservation both need a single-zone pool, but the
+// pools took the cluster's zones (all of a region's, or nodeLocations): GKE refuses a COMPACT pool
+// across zones, and a reservation holds VMs in one zone only.
+TEST(ScarceGpus, CompactAndReservationPoolsKeepToOneZone) {
+  const std::string compact = "  c: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true}\n";
+  // Regional, no nodeLocations: the first us-central1 zone the catalog lists H100s in.
+  const Project regional = parse(compact + kCluster);
+  EXPECT_EQ(regional.cluster.gke->pools[0].zones, std::vector<std::string>{"us-central1-a"});
+  // nodeLocations: the first of them that offers the GPU (us-central1-f lacks H100s).
+  const Project listed = parse(compact + "cluster: {gcpProject: my-project, location: us-central1,\n"
+                                         "          nodeLocations: [us-central1-f, us-central1-c]}\n");
+  EXPECT_EQ(listed.cluster.gke->pools[0].zones, std::vector<std::string>{"us-central1-c"});
+  // One zone already: nothing of the pool's own.
+  const Project zonal = parse(compact + "cluster: {gcpProject: my-project, location: us-central1-b}\n");
+  EXPECT_TRUE(zonal.cluster.gke->pools[0].zones.empty());
+  // No zone of the cluster offers the GPU: refused at the compact key. (A single-zone cluster
+  // that lacks it keeps its zone: zone_warnings says so for every pool there, compact or not.)
+  expect_error(compact + "cluster: {gcpProject: my-project, location: us-east1, nodeLocations: [us-east1-b, us-east1-c]}\n",
+               7, 82, "compact: compact placement needs a single-zone node pool, and the catalog knows no zone of "
+               "us-east1-b, us-east1-c with nvidia-h100-80gb");
+  // A reservation across zones, without its zone: refused at the reservation key.
+  expect_error("  r: {image: gemm, accelerators: [nvidia-l4], reservation: r1}\n" + kCluster, 7, 60,
+               "a reservation holds VMs in one zone, but node pool l4-res-r1 would span every zone of us-central1; "
+               "give its zone: reservation: {name: r1, zone: ZONE}");
+  expect_error("  r: {image: gemm, accelerators: [nvidia-l4], reservation: {name: r1, zone: europe-west4-a}}\n" + kCluster, 7,
+               60, "reservation.zone: europe-west4-a is not a zone the cluster's nodes may use");
+  // Experiments that share a reservation share its pool: the one that gives the zone places it,
+  // and two zones for one reservation are refused at the second.
+  const Project shared = parse("  r: {image: gemm, accelerators: [nvidia-l4], reservation: r1}\n"
+                               "  s: {image: gemm, accelerators: [nvidia-l4], reservation: {name: r1, zone: us-central1-c}}\n" +
+                               kCluster);
+  EXPECT_EQ(shared.cluster.gke->pools[0].zones, std::vector<std::string>{"us-central1-c"});
+  expect_error("  r: {image: gemm, accelerators: [nvidia-l4], reservation: {name: r1, zone: us-central1-a}}\n"
+               "  s: {image: gemm, accelerators: [nvidia-l4], reservation: {name: r1, zone: us-central1-c}}\n" + kCluster,
+               8, 60, "reservation.zone: us-central1-c, but another experiment gives r1 the zone us-central1-a");
+  // A written-out pool the same way.
+  const Project pools = parse("  a: {image: gemm, accelerators: [nvidia-l4]}\n"
+                              "cluster:\n  gcpProject: my-project\n  location: us-central1\n  gpuPools:\n    pools:\n"
+                              "      r: {accelerator: nvidia-l4, reservation: {name: r1, zone: us-central1-c}}\n");
+  EXPECT_EQ(pools.cluster.gke->pools[0].zones, std::vector<std::string>{"us-central1-c"});
+  EXPECT_EQ(pools.cluster.gke->pools[0].reservation, "r1");
+}
+
+// GKE provisions flex-start VMs one at a time; a multi-node Job belongs on queued provisioning.
+TEST(ScarceGpus, MultiNodeFlexStartIsRefusedWithTheQueuedHint) {
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], nodes: 2, provisioning: flex-start}\n", 7, 71,
+               "flex-start VMs come one at a time, so the 2 nodes of this multi-node Job would start apart and wait "
+               "for each other on paid GPUs; use provisioning: queued");
+  const Project single = parse("  a: {image: gemm, accelerators: [nvidia-l4], provisioning: flex-start, shmSize: 16Gi}\n");
+  EXPECT_EQ(single.experiments[0].shm_size, "16Gi");
+  EXPECT_EQ(parse("  a: {image: gemm, accelerators: [nvidia-l4]}\n").experiments[0].shm_size, "");
+  expect_error("  a: {image: gemm, accelerators: [nvidia-l4], shmSize: lots}\n", 7, 56, "expected a Kubernetes quantity");
 }
 
 TEST(ScarceGpus, QueuedExperimentsUseTheQueuedQueue) {

@@ -95,7 +95,6 @@ TEST_F(KueueRender, AQueueThatCanNeverAdmitIsBadInput) {
   };
   const std::vector<Case> cases = {
       {"nvidia-tesla-t4: 8", "nvidia-tesla-t4: 0", "queue 'gpu' has 0 nvidia-tesla-t4 GPUs"},
-      {"  cpu: 64\n", "", "requests cpu: give kueue.cpu"},
       {"nvidia-tesla-t4: 8", "nvidia-tesla-t8: 8", "nvidia-tesla-t8"},
       {"    queue: gpu\n", "    queue: Not_A_Name\n", "is not a LocalQueue name"},
       // Kueue admits all `parallelism` pods of an Indexed sweep together: 3 GPUs, the quota is 2.

@@ -41,7 +41,8 @@ experiments:
     sweep: {lr: [0.1, 0.2]}
     args: ["--lr", "{{ lr }}"]
   held: {image: train, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, env: {MASTER_PORT: "23456"},
-         reservation: projects/owner-proj/reservations/h100}
+         reservation: {name: projects/owner-proj/reservations/h100, zone: us-central1-b}}
+  3d-unet: {image: train, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, shmSize: 64Gi}
 cluster:
   gcpProject: my-project
   location: us-central1
@@ -108,12 +109,64 @@ TEST_F(ScarceRender, MultiNodeJobIsAnIndexedJobWithItsHeadlessService) {
   EXPECT_EQ(held.at("MASTER_PORT"), "23456");
 }
 
+// The objects of `kind` among the rendered files, by their experiment label.
+std::vector<YAML::Node> rendered_of(const std::filesystem::path& out, const std::string& kind, const std::string& experiment) {
+  std::vector<YAML::Node> found;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    if (entry.path().extension() != ".yaml") continue;  // the Dockerfiles render writes beside them
+    const YAML::Node node = YAML::LoadFile(entry.path().string());
+    if (node["kind"] && node["kind"].as<std::string>() == kind &&
+        node["metadata"]["labels"]["gkebuild.io/experiment"].as<std::string>("") == experiment)
+      found.push_back(node);
+  }
+  return found;
+}
+
+// An experiment named "3d-unet": its Job may be "3d-unet-…", but its headless Service must start
+// with a letter (a DNS-1035 label) or the API server refuses it and MASTER_ADDR never resolves.
+TEST_F(ScarceRender, AServiceNameStartsWithALetter) {
+  const auto services = rendered_of(out, "Service", "3d-unet");
+  const auto jobs = rendered_of(out, "Job", "3d-unet");
+  ASSERT_EQ(services.size(), 1u);
+  ASSERT_EQ(jobs.size(), 1u);
+  const std::string job = jobs[0]["metadata"]["name"].as<std::string>();
+  const std::string service = services[0]["metadata"]["name"].as<std::string>();
+  EXPECT_EQ(job, "3d-unet-h100-0-r1");
+  EXPECT_EQ(service, "svc-3d-unet-h100-0-r1");
+  EXPECT_EQ(services[0]["spec"]["selector"]["batch.kubernetes.io/job-name"].as<std::string>(), job);
+  const YAML::Node pod = jobs[0]["spec"]["template"]["spec"];
+  EXPECT_EQ(pod["subdomain"].as<std::string>(), service);
+  EXPECT_EQ(env_of(pod["containers"][0]).at("MASTER_ADDR"), job + "-0." + service);
+  // A name that starts with a letter is kept as it was.
+  EXPECT_EQ(object("job-ddp-h100-0-r1.yaml")["spec"]["template"]["spec"]["subdomain"].as<std::string>(), "ddp-h100-0-r1");
+}
+
+// Every pod mounts an in-memory /dev/shm (the runtime's is 64 MiB), sized by shmSize when given,
+// as GKE's multi-GPU samples mount it (emptyDir medium Memory).
+TEST_F(ScarceRender, EveryPodHasAnInMemoryDevShm) {
+  for (const auto& [file, size] : std::vector<std::pair<std::string, std::string>>{
+           {"job-ddp-h100-0-r1.yaml", ""}, {"job-flex-nvidia-l4-0.yaml", ""}}) {
+    const YAML::Node pod = object(file)["spec"]["template"]["spec"];
+    const YAML::Node volume = pod["volumes"][pod["volumes"].size() - 1];
+    const YAML::Node mounts = pod["containers"][0]["volumeMounts"];
+    EXPECT_EQ(volume["name"].as<std::string>(), "dshm") << file;
+    EXPECT_EQ(volume["emptyDir"]["medium"].as<std::string>(), "Memory") << file;
+    EXPECT_FALSE(volume["emptyDir"]["sizeLimit"]) << file;
+    EXPECT_EQ(mounts[mounts.size() - 1]["name"].as<std::string>(), "dshm") << file;
+    EXPECT_EQ(mounts[mounts.size() - 1]["mountPath"].as<std::string>(), "/dev/shm") << file;
+  }
+  const YAML::Node unet = rendered_of(out, "Job", "3d-unet")[0]["spec"]["template"]["spec"];
+  EXPECT_EQ(unet["volumes"][unet["volumes"].size() - 1]["emptyDir"]["sizeLimit"].as<std::string>(), "64Gi");
+}
+
 TEST_F(ScarceRender, ProvisioningSelectsItsNodes) {
   const YAML::Node queued = object("job-ddp-h100-0-r1.yaml");
   EXPECT_EQ(queued["metadata"]["labels"]["kueue.x-k8s.io/queue-name"].as<std::string>(), "gpu-queued");
   EXPECT_EQ(queued["metadata"]["annotations"]["provreq.kueue.x-k8s.io/maxRunDurationSeconds"].as<std::string>(), "86400");
   const YAML::Node pod = queued["spec"]["template"]["spec"];
   EXPECT_EQ(pod["nodeSelector"]["cloud.google.com/gke-flex-start"].as<std::string>(), "true");
+  // Only queued-provisioning nodes carry gke-queued: a plain flex-start pool's nodes are not for it.
+  EXPECT_EQ(pod["nodeSelector"]["cloud.google.com/gke-queued"].as<std::string>(), "true");
   std::vector<std::string> tolerated;
   for (const auto& toleration : pod["tolerations"]) tolerated.push_back(toleration["key"].as<std::string>());
   EXPECT_EQ(tolerated, (std::vector<std::string>{"nvidia.com/gpu", "cloud.google.com/gke-flex-start",
@@ -121,10 +174,29 @@ TEST_F(ScarceRender, ProvisioningSelectsItsNodes) {
   const YAML::Node flex = object("job-flex-nvidia-l4-0.yaml")["spec"]["template"]["spec"];
   EXPECT_EQ(flex["nodeSelector"]["cloud.google.com/gke-flex-start"].as<std::string>(), "true");
   EXPECT_EQ(flex["tolerations"].size(), 2u);  // no gke-queued
+  EXPECT_FALSE(flex["nodeSelector"]["cloud.google.com/gke-queued"]);
   const YAML::Node held = object("job-held-h100-0-r1.yaml")["spec"]["template"]["spec"]["nodeSelector"];
   EXPECT_EQ(held["cloud.google.com/reservation-name"].as<std::string>(), "h100");
   EXPECT_EQ(held["cloud.google.com/reservation-project"].as<std::string>(), "owner-proj");
   EXPECT_FALSE(held["cloud.google.com/gke-flex-start"]);
+  EXPECT_FALSE(held["cloud.google.com/reservation-affinity"]);  // Autopilot's selector only
+}
+
+// Autopilot makes nodes from a Pod's selectors: a specific reservation needs reservation-affinity
+// "specific" beside reservation-name, as GKE's Autopilot reservation examples write it.
+TEST(ScarceRenderAutopilot, AReservationSelectsSpecificAffinity) {
+  TempDir scratch;
+  std::string text = kProject;
+  text.replace(text.find("  serviceAccount: trainer\n"), 25, "  serviceAccount: trainer\n  autopilot: true\n");
+  write_file_atomically(scratch / "gkebuild.yaml", text);
+  const auto rendered = run_gkebuild("render --run-id r1 experiment/held -f " + (scratch / "gkebuild.yaml").string() +
+                                     " -o " + (scratch / "out").string());
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const auto jobs = rendered_of(scratch / "out", "Job", "held");
+  ASSERT_EQ(jobs.size(), 1u);
+  const YAML::Node selector = jobs[0]["spec"]["template"]["spec"]["nodeSelector"];
+  EXPECT_EQ(selector["cloud.google.com/reservation-name"].as<std::string>(), "h100");
+  EXPECT_EQ(selector["cloud.google.com/reservation-affinity"].as<std::string>(), "specific");
 }
 
 TEST_F(ScarceRender, CloudStorageVolumeAndServiceAccount) {
@@ -161,6 +233,15 @@ TEST_F(ScarceRender, QueuedProvisioningKueueObjects) {
   EXPECT_EQ(queue["resourceGroups"][0]["flavors"][0]["name"].as<std::string>(), "nvidia-h100-80gb-queued");
   EXPECT_EQ(object("localqueue-gpu-queued.yaml")["spec"]["clusterQueue"].as<std::string>(), "big-queued");
   EXPECT_FALSE(object("clusterqueue-big.yaml")["spec"]["admissionChecks"]);  // the ordinary queue has no check
+  // Both queues cover cpu and memory although kueue: gives no quota for them: a pod whose
+  // requests a LimitRange or Autopilot defaults would otherwise never be admitted.
+  for (const char* file : {"clusterqueue-big.yaml", "clusterqueue-big-queued.yaml"}) {
+    const YAML::Node group = object(file)["spec"]["resourceGroups"][0];
+    EXPECT_EQ(group["coveredResources"].as<std::vector<std::string>>(),
+              (std::vector<std::string>{"nvidia.com/gpu", "cpu", "memory"})) << file;
+    EXPECT_EQ(group["flavors"][0]["resources"][1]["nominalQuota"].as<std::string>(), "10000") << file;
+    EXPECT_EQ(group["flavors"][0]["resources"][2]["nominalQuota"].as<std::string>(), "10000Gi") << file;
+  }
 }
 
 TEST_F(ScarceRender, EverythingPassesValidateAndKubernetesValidate) {
@@ -206,6 +287,13 @@ TEST(ScarceRenderJobSet, MultiNodeExperimentAsAJobSet) {
   for (const auto& item : container["env"])
     if (item["value"]) env[item["name"].as<std::string>()] = item["value"].as<std::string>();
   EXPECT_EQ(env["MASTER_ADDR"], "ddp-h100-0-r1-nodes-0-0.ddp-h100-0-r1");
+  // A JobSet's name starts its Jobs' and pods' DNS-1035 names: "3d-unet" gets a letter first.
+  const auto unet = run_gkebuild("render --run-id r1 experiment/3d-unet -f " + (scratch / "gkebuild.yaml").string() +
+                                 " -o " + (scratch / "unet").string());
+  ASSERT_EQ(unet.exit_code, 0) << unet.err;
+  const auto unet_sets = rendered_of(scratch / "unet", "JobSet", "3d-unet");
+  ASSERT_EQ(unet_sets.size(), 1u);
+  EXPECT_EQ(unet_sets[0]["metadata"]["name"].as<std::string>(), "js-3d-unet-h100-0-r1");
   std::string files;
   for (const auto& entry : std::filesystem::directory_iterator(out)) files += " '" + entry.path().string() + "'";
   const auto checked = run_gkebuild("validate --strict-kinds --schema-location " + kSchemas + files);

@@ -2,12 +2,14 @@
 // overrides and the local runner's $(VAR) expansion.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <sstream>
 
 #include "base/source_error.h"
 #include "tests/common/temp_dir.h"
 #include "tool/core/runrecord/results_file.h"
 #include "tool/core/project/project.h"
+#include "tool/submit/cost_summary.h"
 #include "tool/submit/follow_view.h"
 #include "tool/submit/job_progress.h"
 #include "tool/submit/local_container.h"
@@ -18,6 +20,46 @@ namespace gkebuild::submit {
 namespace {
 
 using nlohmann::json;
+
+// Flex-start and queued runs are billed at Dynamic Workload Scheduler prices, not on-demand
+// ones: the summary priced them at the catalog's on-demand rate. The catalog holds no per-GPU
+// DWS figure yet, so such a group is unpriced and says why; a catalog that has one uses it.
+TEST(CostSummary, FlexStartAndQueuedRunsAreNotPricedOnDemand) {
+  RunPlan plan;
+  plan.experiment = "ddp";
+  plan.namespace_name = "ml";
+  for (const char* provisioning : {"on-demand", "flex-start", "queued"}) {
+    PlannedJob job;
+    job.accelerator = "nvidia-l4";
+    job.gpus = 1;
+    job.provisioning = provisioning;
+    job.manifest.object = {{"spec", {{"completions", 1}, {"parallelism", 1}, {"activeDeadlineSeconds", 3600}}}};
+    plan.jobs.push_back(job);
+  }
+  const catalog::Catalog& catalog = catalog::Catalog::builtin();
+  const std::string text = cost_summary(plan, catalog);
+  const auto& l4 = *catalog.find("nvidia-l4");
+  char on_demand[32];
+  std::snprintf(on_demand, sizeof on_demand, "$%.2f/GPU-hour", l4.on_demand->usd_per_gpu_hour);
+  EXPECT_NE(text.find(std::string("nvidia-l4 (on-demand): 1 Job, 1 pod, 1 GPU at once, ") + on_demand), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("nvidia-l4 (flex-start): 1 Job, 1 pod, 1 GPU at once, no DWS (flex-start) price in the catalog"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("nvidia-l4 (queued): 1 Job, 1 pod, 1 GPU at once, no DWS (flex-start) price in the catalog"),
+            std::string::npos) << text;
+  // Only the on-demand Job is in the hourly figure.
+  char hourly[64];
+  std::snprintf(hourly, sizeof hourly, "cost: about $%.2f per hour", l4.on_demand->usd_per_gpu_hour);
+  EXPECT_NE(text.find(hourly), std::string::npos) << text;
+  // A catalog with a DWS price (catalog key flexStart) prices both groups at it.
+  catalog::Accelerator dws = l4;
+  dws.flex_start = catalog::Price{0.5, "a test figure", "2026-11-28"};
+  const std::string priced = cost_summary(plan, catalog::Catalog({dws}, "2026-11-28"));
+  EXPECT_NE(priced.find("nvidia-l4 (flex-start): 1 Job, 1 pod, 1 GPU at once, $0.50/GPU-hour"), std::string::npos) << priced;
+  EXPECT_NE(priced.find("nvidia-l4 (queued): 1 Job, 1 pod, 1 GPU at once, $0.50/GPU-hour"), std::string::npos) << priced;
+  std::snprintf(hourly, sizeof hourly, "cost: about $%.2f per hour", l4.on_demand->usd_per_gpu_hour + 1.0);
+  EXPECT_NE(priced.find(hourly), std::string::npos) << priced;
+}
 
 TEST(JobProgress, FailedConditionGivesTheReasonAndExitCode) {
   JobProgress job{"train"};

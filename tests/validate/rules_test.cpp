@@ -19,6 +19,7 @@ std::vector<Finding> check(const std::string& yaml, std::set<std::string, std::l
   for (const auto& m : loaded.manifests) {
     RuleReporter r(m, disabled, out);
     check_api_version(r, {1, 37, 0});
+    check_object_name(r);
     check_gpu_rules(r);
   }
   return out;
@@ -213,6 +214,33 @@ TEST(BatchRules, GpuJobWithoutTtlBackoffOrDeadline) {
   EXPECT_FALSE(find(a, "job-gpu-no-ttl"));
   EXPECT_FALSE(find(a, "job-gpu-no-deadline"));
   EXPECT_TRUE(find(a, "job-gpu-no-backoff-limit"));
+}
+
+// A Service's name must start with a letter (DNS-1035): the headless Service of a multi-node
+// Job named after an experiment "3d-unet" was refused by the API server, and validate passed it.
+TEST(ObjectNameRule, EachKindsNamingRuleAtTheName) {
+  const auto named = [](const std::string& api_version, const std::string& kind, const std::string& name) {
+    return check("apiVersion: " + api_version + "\nkind: " + kind + "\nmetadata:\n  name: '" + name + "'\n");
+  };
+  const auto service = named("v1", "Service", "3d-unet-h100-0-r1");
+  const Finding* x = find(service, "object-name");
+  ASSERT_TRUE(x);
+  EXPECT_EQ(x->severity, Severity::kError);
+  EXPECT_EQ(x->line, 4);
+  EXPECT_EQ(x->column, 9);
+  EXPECT_NE(x->message.find("DNS-1035 label"), std::string::npos) << x->message;
+  EXPECT_TRUE(find(named("jobset.x-k8s.io/v1alpha2", "JobSet", "3d-unet"), "object-name"));
+  EXPECT_TRUE(find(named("v1", "Namespace", "a.b"), "object-name"));
+  EXPECT_TRUE(find(named("batch/v1", "Job", std::string(64, 'j')), "object-name"));
+  EXPECT_TRUE(find(named("v1", "ConfigMap", "Points"), "object-name"));
+  EXPECT_TRUE(find(named("kueue.x-k8s.io/v1beta1", "ClusterQueue", "team_a"), "object-name"));
+  // What each kind allows: a Job or Pod may start with a digit, a ConfigMap hold dots, an RBAC
+  // role a colon; an object without a name (generateName) is not judged.
+  for (const auto& ok : {named("v1", "Service", "svc-3d-unet"), named("batch/v1", "Job", "3d-unet-h100-0-r1"),
+                         named("v1", "Pod", "3d-unet"), named("v1", "ConfigMap", "a.b-c"),
+                         named("rbac.authorization.k8s.io/v1", "ClusterRole", "system:gkebuild"),
+                         check("apiVersion: batch/v1\nkind: Job\nmetadata:\n  generateName: x-\n")})
+    EXPECT_FALSE(find(ok, "object-name"));
 }
 
 TEST(BatchRules, JobRestartPolicyAndDuplicateEnv) {

@@ -42,7 +42,7 @@ std::string hours(double seconds) {
 }  // namespace
 
 std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
-  std::map<std::pair<std::string, bool>, Group> groups;  // (accelerator, spot)
+  std::map<std::pair<std::string, std::string>, Group> groups;  // (accelerator, provisioning)
   long long pods = 0;
   std::set<long long> deadlines;
   bool unbounded = false;  // a Job without activeDeadlineSeconds may run for ever
@@ -52,7 +52,7 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
     const long long completions = field_or(spec, "completions", job.completions);
     const long long at_once = std::min(field_or(spec, "parallelism", 1), completions);
     const long long deadline = field_or(spec, "activeDeadlineSeconds", 0);
-    Group& group = groups[{job.accelerator, job.spot}];
+    Group& group = groups[{job.accelerator, job.provisioning}];
     ++group.jobs;
     group.pods += completions;
     group.gpus_at_once += at_once * job.gpus;
@@ -68,19 +68,23 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
   std::set<std::string> dates;
   std::vector<std::string> unpriced;
   for (const auto& [key, group] : groups) {
-    const auto& [label, spot] = key;
-    text += "  " + (label.empty() ? std::string("no GPU") : label) + " (" + (spot ? "spot" : "on-demand") +
+    const auto& [label, provisioning] = key;
+    text += "  " + (label.empty() ? std::string("no GPU") : label) + " (" + provisioning +
             "): " + count(group.jobs, "Job") + ", " + count(group.pods, "pod") + ", " +
             count(group.gpus_at_once, "GPU") + " at once";
     const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
-    const auto* price = accelerator && accelerator->price(spot) ? &*accelerator->price(spot) : nullptr;
+    // Flex-start and queued runs are billed at DWS prices: without one in the catalog they
+    // stay unpriced (an on-demand rate would overstate them by up to half).
+    const auto* price =
+        accelerator && accelerator->price_for(provisioning) ? &*accelerator->price_for(provisioning) : nullptr;
     if (price) {
       text += ", " + dollars(price->usd_per_gpu_hour) + "/GPU-hour";
       per_hour += group.gpus_at_once * price->usd_per_gpu_hour;
       bound += group.gpu_hours_bound * price->usd_per_gpu_hour;
       dates.insert(price->date);
     } else if (!label.empty()) {
-      text += ", no catalog price";
+      const bool dws = provisioning == "flex-start" || provisioning == "queued";
+      text += dws ? ", no DWS (flex-start) price in the catalog" : ", no catalog price";
       unpriced.push_back(label);
     }
     text += "\n";

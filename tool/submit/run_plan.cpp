@@ -55,6 +55,7 @@ PlannedJob planned_job(PlannedObject manifest, const project::Experiment& experi
   job.accelerator = metadata.value("labels", json::object()).value("gkebuild.io/accelerator", "");
   job.gpus = experiment.gpus;
   job.spot = experiment.spot;
+  job.provisioning = project::to_string(experiment.provisioning);
   job.nodes = experiment.nodes;
   if (const auto* accelerator = catalog::Catalog::builtin().find(job.accelerator))
     job.machine_type = machine_type(*accelerator, job.gpus);

@@ -27,6 +27,7 @@ struct PlannedJob {
   int gpus = 0;
   std::string machine_type;  // the smallest catalog machine type with `gpus` GPUs of this kind
   bool spot = false;
+  std::string provisioning = "on-demand";  // the project file's word: what its GPUs cost
   nlohmann::json parameters = nlohmann::json::object();  // the sweep point
   int completions = 1;
   int nodes = 1;  // pods of the Job that run together, one per node (completions then equals it)

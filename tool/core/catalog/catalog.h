@@ -53,6 +53,10 @@ struct Accelerator {
   std::vector<std::string> mig_profiles;
   std::optional<Price> on_demand;
   std::optional<Price> spot;
+  // Dynamic Workload Scheduler (flex-start, and queued provisioning, which is flex-start)
+  // prices; none is set where no per-GPU figure was read (GKE's flex-start page gives only
+  // "discounts up to 53%"): such runs are then unpriced, never priced at on-demand rates.
+  std::optional<Price> flex_start;
   std::string price_note;  // why a price is missing, when one is
   std::map<std::string, double> peak_tflops;  // "fp32", "tf32", "fp16", "bf16"…, dense
   std::string peak_source;
@@ -63,6 +67,13 @@ struct Accelerator {
   std::string compute_capability() const;
   // The price per GPU-hour for a spot or on-demand run, if the catalog has one.
   const std::optional<Price>& price(bool spot_run) const { return spot_run ? spot : on_demand; }
+  // The same for a provisioning word of the project file: "on-demand" (a reservation's runs
+  // too), "spot", "flex-start" or "queued" (both billed at DWS prices).
+  const std::optional<Price>& price_for(std::string_view provisioning) const {
+    if (provisioning == "spot") return spot;
+    if (provisioning == "flex-start" || provisioning == "queued") return flex_start;
+    return on_demand;
+  }
 };
 
 class Catalog {

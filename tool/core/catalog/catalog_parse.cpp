@@ -40,9 +40,11 @@ Price parse_price(const Document& doc, const YAML::Node& node, const std::string
 
 void parse_prices(const Document& doc, const YAML::Node& node, const std::string& what,
                   Accelerator& accelerator) {
-  Fields fields(doc, node, what, {"onDemand", "spot", "note"});
+  Fields fields(doc, node, what, {"onDemand", "spot", "flexStart", "note"});
   if (fields.has("onDemand")) accelerator.on_demand = parse_price(doc, fields.get("onDemand"), what + ".onDemand");
   if (fields.has("spot")) accelerator.spot = parse_price(doc, fields.get("spot"), what + ".spot");
+  if (fields.has("flexStart"))
+    accelerator.flex_start = parse_price(doc, fields.get("flexStart"), what + ".flexStart");
   accelerator.price_note = fields.string("note", "");
   if (!accelerator.on_demand && accelerator.price_note.empty())
     doc.fail(node, what + ": give onDemand, or a note saying why there is no price");

@@ -61,6 +61,7 @@ void write_accelerator(std::ostream& out, const Accelerator& a) {
   for (const auto& profile : a.mig_profiles) out << "    a.mig_profiles.push_back(" << literal(profile) << ");\n";
   out << "    a.on_demand = " << price(a.on_demand) << ";\n"
       << "    a.spot = " << price(a.spot) << ";\n"
+      << "    a.flex_start = " << price(a.flex_start) << ";\n"
       << "    a.price_note = " << literal(a.price_note) << ";\n";
   for (const auto& [precision, tflops] : a.peak_tflops)
     out << "    a.peak_tflops[" << literal(precision) << "] = " << number(tflops) << ";\n";

@@ -168,12 +168,14 @@ void read_pool_provisioning(const Fields& fields, GpuPool& pool) {
   if (is_flex(pool.provisioning) && pool.min_nodes > 0)
     doc.fail(fields.get(fields.has("minNodes") ? "minNodes" : "provisioning"),
              fields.what() + ": a " + text + " pool starts at zero nodes (minNodes 0); GKE adds nodes when it finds capacity");
-  pool.reservation = fields.string("reservation", "");
   if (fields.has("reservation") && pool.provisioning != Provisioning::OnDemand)
     doc.fail(fields.get("reservation"), fields.name("reservation") + ": only on-demand pools consume a reservation");
-  if (fields.has("reservation") && !is_reservation(pool.reservation))
-    doc.fail(fields.get("reservation"), fields.name("reservation") + ": '" + printable(pool.reservation) +
-                                            "' is neither a reservation name nor projects/PROJECT/reservations/NAME");
+  if (fields.has("reservation")) {
+    const ReservationKey reservation = read_reservation(fields);
+    pool.reservation = reservation.name;
+    pool.reservation_zone = reservation.zone;
+    pool.reservation_where = reservation.where;
+  }
   if (!fields.has("maxRunDuration")) return;
   if (pool.provisioning != Provisioning::FlexStart)
     doc.fail(fields.get("maxRunDuration"), fields.name("maxRunDuration") + ": only flex-start pools take it (queued "
@@ -203,6 +205,7 @@ GpuPool parse_pool(const Document& doc, const YAML::Node& key, const YAML::Node&
   read_pool_provisioning(fields, pool);
   pool.gvnic = fields.boolean("gvnic", false);
   pool.compact = fields.boolean("compact", false);
+  if (pool.compact) pool.compact_where = doc.where(fields.get("compact"));
   pool.taints = fields.has("taints") ? parse_taints(fields) : defaults.taints.value_or(default_taints(pool.provisioning));
   pool.driver = parse_driver(fields, defaults.driver, installer);
   read_sharing(fields, accelerator, pool);
@@ -215,6 +218,9 @@ struct PoolNeeds {
   int nodes = 1;      // the most nodes one Job spans
   bool multi_node = false;
   bool compact = false;
+  SourceLocation compact_where;      // the first experiment's compact key
+  std::string reservation_zone;      // the first experiment's reservation.zone
+  SourceLocation reservation_where;
 };
 
 // "l4", "l4-spot", "h100-flex", "a100-queued", "h100-res-NAME" (a pool name is at most 40 characters).
@@ -234,7 +240,8 @@ std::string derived_pool_name(const catalog::Accelerator& accelerator, Provision
 // machine type that holds the most GPUs one of their Jobs asks for (per node), room for the
 // most nodes one Job spans, and gVNIC (and compact placement when asked) for multi-node Jobs.
 std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, const PoolDefaults& defaults,
-                                   const catalog::Catalog& catalog, const SourceLocation& where) {
+                                   const catalog::Catalog& catalog, const SourceLocation& where,
+                                   std::string_view source) {
   using Key = std::tuple<std::string, Provisioning, std::string>;  // label, provisioning, reservation
   std::map<Key, PoolNeeds> wanted;
   std::vector<Key> order;
@@ -246,7 +253,21 @@ std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, c
       needs.gpus = std::max(needs.gpus, experiment.gpus);
       needs.nodes = std::max(needs.nodes, experiment.nodes);
       needs.multi_node = needs.multi_node || experiment.nodes > 1;
+      if (experiment.compact && !needs.compact) needs.compact_where = experiment.compact_where;
       needs.compact = needs.compact || experiment.compact;
+      if (!experiment.reservation_zone.empty()) {
+        // The experiments that consume one reservation share its pool, and a reservation is in one zone.
+        if (!needs.reservation_zone.empty() && needs.reservation_zone != experiment.reservation_zone)
+          throw SourceError(experiment.reservation_where,
+                            "reservation.zone: " + experiment.reservation_zone + ", but another experiment gives " +
+                                experiment.reservation + " the zone " + needs.reservation_zone +
+                                "; a reservation holds its VMs in one zone",
+                            source);
+        needs.reservation_zone = experiment.reservation_zone;
+        needs.reservation_where = experiment.reservation_where;
+      } else if (!experiment.reservation.empty() && needs.reservation_where.line == 0) {
+        needs.reservation_where = experiment.reservation_where;
+      }
     }
   std::vector<GpuPool> pools;
   for (const auto& key : order) {
@@ -266,8 +287,11 @@ std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, c
     pool.provisioning = provisioning;
     pool.spot = provisioning == Provisioning::Spot;
     pool.reservation = reservation;
+    pool.reservation_zone = needs.reservation_zone;
+    pool.reservation_where = needs.reservation_where;
     pool.gvnic = needs.multi_node;
     pool.compact = needs.compact;
+    pool.compact_where = needs.compact_where;
     pool.taints = defaults.taints.value_or(default_taints(provisioning));
     pool.driver = defaults.driver;
     pool.derived = true;
@@ -284,7 +308,7 @@ std::vector<GpuPool> parse_gpu_pools(const Document& doc, const YAML::Node& node
   read_node_counts(fields, defaults.min_nodes, defaults.max_nodes);
   if (fields.has("taints")) defaults.taints = parse_taints(fields);
   defaults.driver = parse_driver(fields, GpuDriver::Default, project.cluster.driver_installer);
-  if (!fields.has("pools")) return derived_pools(project.experiments, defaults, catalog, doc.where(node));
+  if (!fields.has("pools")) return derived_pools(project.experiments, defaults, catalog, doc.where(node), doc.text());
   std::vector<GpuPool> pools;
   for (const auto& [key, value] : entries(doc, fields.get("pools"), "cluster.gpuPools.pools"))
     pools.push_back(parse_pool(doc, key, value, defaults, project.cluster.driver_installer, catalog));
@@ -305,6 +329,55 @@ void check_locations(const Fields& fields, const GkeCluster& cluster) {
     if (!std::regex_match(cluster.node_locations[i], zone) || !cluster.node_locations[i].starts_with(region_name + "-"))
       doc.fail(list[i], "cluster.nodeLocations: '" + printable(cluster.node_locations[i]) + "' is not a zone of " +
                             region_name);
+}
+
+std::string region_of(const GkeCluster& cluster) {
+  return cluster.regional() ? cluster.location : cluster.location.substr(0, cluster.location.rfind('-'));
+}
+
+std::string listed(const std::vector<std::string>& zones) {
+  std::string out;
+  for (const auto& zone : zones) out += (out.empty() ? "" : ", ") + zone;
+  return out;
+}
+
+// A pool that must stay in one zone: a specific reservation holds its VMs in one zone, and a
+// compact placement policy puts the nodes close together, in one zone (GKE refuses a COMPACT
+// pool that spans zones). The zone is reservation.zone; else the one zone the cluster's pools
+// span; else, for compact placement, the first zone of theirs (or of the region, when the
+// cluster names none) the catalog offers the GPU in. Otherwise it says which key to change.
+void pin_zone(const std::string& text, const GkeCluster& cluster, GpuPool& pool, const catalog::Catalog& catalog) {
+  if (!pool.compact && pool.reservation.empty()) return;
+  const std::string region = region_of(cluster);
+  std::vector<std::string> spans = cluster.node_locations;
+  if (spans.empty() && !cluster.regional()) spans.push_back(cluster.location);
+  const std::string spread = spans.empty() ? "every zone of " + region : listed(spans);
+  if (!pool.reservation_zone.empty()) {
+    const bool in_cluster = spans.empty() ? pool.reservation_zone.starts_with(region + "-")
+                                          : std::find(spans.begin(), spans.end(), pool.reservation_zone) != spans.end();
+    if (!in_cluster)
+      throw SourceError(pool.reservation_where, "reservation.zone: " + pool.reservation_zone +
+                                                    " is not a zone the cluster's nodes may use (" + spread + ")", text);
+    pool.zones = {pool.reservation_zone};
+    return;
+  }
+  if (spans.size() == 1) return;  // the cluster's pools are single-zone already
+  if (!pool.reservation.empty())
+    throw SourceError(pool.reservation_where, "reservation: a reservation holds VMs in one zone, but node pool " +
+                                                  pool.name + " would span " + spread +
+                                                  "; give its zone: reservation: {name: " + pool.reservation +
+                                                  ", zone: ZONE}", text);
+  std::vector<std::string> offered;
+  if (const auto* accelerator = catalog.find(pool.accelerator)) {
+    if (spans.empty()) offered = accelerator->zones.in_region(region);
+    for (const auto& zone : spans)
+      if (!accelerator->zones.lacks(zone)) offered.push_back(zone);
+  }
+  if (offered.empty())
+    throw SourceError(pool.compact_where, "compact: compact placement needs a single-zone node pool, and the catalog "
+                                          "knows no zone of " + spread + " with " + pool.accelerator +
+                                          "; give cluster.nodeLocations one zone that offers it", text);
+  pool.zones = {offered.front()};
 }
 
 }  // namespace
@@ -362,7 +435,10 @@ std::optional<GkeCluster> parse_gke_cluster(const Document& doc, const YAML::Nod
   cluster.admin_nodes = static_cast<int>(admin.integer("nodes", cluster.admin_nodes, 1));
   cluster.pools = parse_gpu_pools(doc, fields.get("gpuPools"), project, catalog);
   cluster.gcs_fuse = project.gcs.has_value();
-  for (auto& pool : cluster.pools) pool.gke_metadata = cluster.gcs_fuse;
+  for (auto& pool : cluster.pools) {
+    pool.gke_metadata = cluster.gcs_fuse;
+    pin_zone(doc.text(), cluster, pool, catalog);
+  }
   return cluster;
 }
 

@@ -127,11 +127,11 @@ void read_provisioning(const Fields& fields, Experiment& experiment) {
     experiment.provisioning = Provisioning::Spot;
   }
   experiment.spot = experiment.provisioning == Provisioning::Spot;
-  experiment.reservation = fields.string("reservation", "");
   if (!fields.has("reservation")) return;
-  if (!is_reservation(experiment.reservation))
-    doc.fail(fields.get("reservation"), fields.name("reservation") + ": '" + printable(experiment.reservation) +
-                                            "' is neither a reservation name nor projects/PROJECT/reservations/NAME");
+  const ReservationKey reservation = read_reservation(fields);
+  experiment.reservation = reservation.name;
+  experiment.reservation_zone = reservation.zone;
+  experiment.reservation_where = reservation.where;
   if (experiment.provisioning != Provisioning::OnDemand)
     doc.fail(fields.get("reservation"), fields.name("reservation") + ": a reservation is consumed by on-demand "
                                                                        "nodes; drop provisioning: " +
@@ -148,6 +148,17 @@ void parse_resources(const Fields& fields, Experiment& experiment, const catalog
   experiment.nodes = static_cast<int>(fields.integer("nodes", 1, 1));
   if (experiment.nodes > 1000) fields.document().fail(fields.get("nodes"), fields.name("nodes") + ": at most 1000");
   experiment.compact = fields.boolean("compact", false);
+  if (experiment.compact) experiment.compact_where = fields.document().where(fields.get("compact"));
+  // GKE finds flex-start VMs one at a time, as the autoscaler asks for them: the ranks of a
+  // multi-node Job would start hours apart, the first ones holding paid GPUs at the rendezvous.
+  // Queued provisioning obtains all of a Job's nodes at once (a ProvisioningRequest, via Kueue).
+  if (experiment.nodes > 1 && experiment.provisioning == Provisioning::FlexStart)
+    fields.document().fail(fields.get("provisioning"),
+                           fields.name("provisioning") + ": flex-start VMs come one at a time, so the " +
+                               std::to_string(experiment.nodes) + " nodes of this multi-node Job would start apart "
+                               "and wait for each other on paid GPUs; use provisioning: queued (all nodes at once, "
+                               "through a Kueue queue:)");
+  experiment.shm_size = parse_quantity(fields, "shmSize");
   if (experiment.compact && experiment.nodes == 1)
     fields.document().fail(fields.get("compact"), fields.name("compact") + ": compact placement puts the nodes of a "
                                                                            "multi-node Job close together; give nodes > 1");
@@ -184,6 +195,30 @@ void parse_schedule(const Fields& fields, Experiment& experiment) {
 
 }  // namespace
 
+ReservationKey read_reservation(const Fields& fields) {
+  const Document& doc = fields.document();
+  const YAML::Node node = fields.get("reservation");
+  ReservationKey key;
+  key.where = doc.where(node);
+  if (node.IsMap()) {
+    Fields parts(doc, node, fields.name("reservation"), {"name", "zone"});
+    key.name = parts.required_string("name");
+    key.zone = parts.string("zone", "");
+    static const std::regex zone("[a-z]+-[a-z]+[0-9]+-[a-z]");
+    if (parts.has("zone") && !std::regex_match(key.zone, zone))
+      doc.fail(parts.get("zone"), parts.name("zone") + ": '" + printable(key.zone) + "' is not a zone (us-central1-a)");
+    if (!is_reservation(key.name))
+      doc.fail(parts.get("name"), parts.name("name") + ": '" + printable(key.name) +
+                                      "' is neither a reservation name nor projects/PROJECT/reservations/NAME");
+    return key;
+  }
+  key.name = fields.string("reservation", "");
+  if (!is_reservation(key.name))
+    doc.fail(node, fields.name("reservation") + ": '" + printable(key.name) +
+                       "' is neither a reservation name nor projects/PROJECT/reservations/NAME, nor {name: NAME, zone: ZONE}");
+  return key;
+}
+
 bool is_reservation(const std::string& text) {
   static const std::regex pattern("([a-z]([-a-z0-9]{0,61}[a-z0-9])?)|(projects/[a-z][-a-z0-9]{4,28}[a-z0-9]/reservations/"
                                   "[a-z]([-a-z0-9]{0,61}[a-z0-9])?)");
@@ -199,7 +234,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   Fields fields(doc, value, "experiment '" + experiment.name + "'",
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
                  "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
-                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact"});
+                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())

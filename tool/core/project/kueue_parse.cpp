@@ -49,8 +49,13 @@ Kueue parse_kueue(const Document& doc, const YAML::Node& node, const std::string
     if (quota < 0 || quota > 1000000) doc.fail(value, "kueue.gpus." + key.Scalar() + ": expected 0 to 1000000 GPUs");
     kueue.gpus.emplace_back(key.Scalar(), static_cast<int>(quota));
   }
+  // cpu and memory are always covered: a pod's requests defaulted by a LimitRange or by
+  // Autopilot would otherwise find no quota, and Kueue would never admit its Job. Unless given,
+  // the quotas are as large as Google's DWS sample makes them: the GPU quota is the limit.
   kueue.cpu = quota_field(fields, "cpu");
+  if (kueue.cpu.empty()) kueue.cpu = kUnboundedCpu;
   kueue.memory = quota_field(fields, "memory");
+  if (kueue.memory.empty()) kueue.memory = kUnboundedMemory;
   return kueue;
 }
 
@@ -76,10 +81,6 @@ void check_queue_fits(const Document& doc, const YAML::Node& experiment_node, co
       doc.fail(at, what + ": queue '" + experiment.queue + "' has " + std::to_string(kueue.gpu_quota(label)) + " " + label +
                        " GPUs (kueue.gpus), one of the experiment's Jobs needs " +
                        std::to_string(experiment.gpus * pods) + ": Kueue would never admit it");
-  if (!experiment.cpu.empty() && kueue.cpu.empty())
-    doc.fail(at, what + " requests cpu: give kueue.cpu, or Kueue finds no quota for it and never admits the Jobs");
-  if (!experiment.memory.empty() && kueue.memory.empty())
-    doc.fail(at, what + " requests memory: give kueue.memory, or Kueue finds no quota for it and never admits the Jobs");
 }
 
 }  // namespace gkebuild::project::detail

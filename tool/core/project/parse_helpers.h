@@ -26,6 +26,14 @@ std::vector<std::pair<YAML::Node, YAML::Node>> entries(const yamlfile::Document&
 
 // A specific reservation: a name, or a shared one as projects/OWNER/reservations/NAME.
 bool is_reservation(const std::string& text);
+// `reservation:` of an experiment or a pool: NAME, projects/P/reservations/NAME, or
+// {name: …, zone: ZONE} (a reservation is zonal: the pool that consumes it must be in ZONE).
+struct ReservationKey {
+  std::string name;
+  std::string zone;
+  SourceLocation where;
+};
+ReservationKey read_reservation(const yamlfile::Fields& fields);
 
 // The keys `cluster:` accepts (cluster_parse.cpp).
 const std::vector<std::string>& cluster_keys();

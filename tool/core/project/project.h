@@ -75,6 +75,12 @@ struct GpuPool {
   bool spot = false;          // provisioning == Spot, kept for the code that only asks this
   Provisioning provisioning = Provisioning::OnDemand;
   std::string reservation;    // a specific reservation (NAME or projects/P/reservations/R); "" = none
+  std::string reservation_zone;  // reservation.zone: the zone it holds its VMs in; "" = not given
+  // The pool's own zones (--node-locations, node_locations) where it must not span the cluster's:
+  // compact placement and a zonal reservation need a single-zone pool. Empty = the cluster's.
+  std::vector<std::string> zones;
+  SourceLocation compact_where;      // the key that asked for compact placement
+  SourceLocation reservation_where;  // the reservation key
   long long max_run_seconds = 0;  // flex-start VMs: --max-run-duration; 0 = GKE's default (7 days)
   bool gvnic = false;         // Google Virtual NIC: the pools of multi-node experiments
   bool compact = false;       // compact placement (nodes close together)
@@ -164,10 +170,16 @@ struct Experiment {
   bool spot = false;  // provisioning == Spot (`spot: true` is the same)
   Provisioning provisioning = Provisioning::OnDemand;
   std::string reservation;  // NAME or projects/P/reservations/R: Jobs select its nodes
+  std::string reservation_zone;  // reservation.zone; "" = not given
+  SourceLocation reservation_where;
   // Nodes per Job: > 1 makes each Job an Indexed Job of `nodes` pods (one per node, `gpus` each)
   // with a headless Service, so that pod i is <job>-i.<service> (torchrun's rendezvous).
   int nodes = 1;
   bool compact = false;        // its derived pool gets compact placement
+  SourceLocation compact_where;
+  // sizeLimit of the in-memory /dev/shm every pod mounts (NCCL and DataLoader workers need more
+  // than the container runtime's 64 MiB); "" = no limit of its own (the pod's memory bounds it).
+  std::string shm_size;
   std::vector<SweepAxis> sweep;  // grid product, in file order
   int seeds = 0;                 // > 0: an Indexed Job with seed = completion index 0..seeds-1
   // > 0: the sweep runs as one Indexed Job per accelerator, index i = sweep point i, at most
@@ -186,12 +198,19 @@ struct Experiment {
 // `kueue:` in gkebuild.yaml: the queue objects `gkebuild render` writes for the project
 // (a ResourceFlavor per accelerator, one ClusterQueue with a GPU quota per flavor, and a
 // LocalQueue in the project's namespace that experiments name with `queue:`).
+// The cpu and memory quotas of a ClusterQueue whose kueue: section gives none, as Google's
+// DWS sample (ai-on-gke dws-queues.yaml) writes them: "infinite", the GPU quota is the limit.
+inline constexpr const char* kUnboundedCpu = "10000";
+inline constexpr const char* kUnboundedMemory = "10000Gi";
+
 struct Kueue {
   std::string queue;          // the LocalQueue's name
   std::string cluster_queue;  // the ClusterQueue's name (default: the project's name)
   std::vector<std::pair<std::string, int>> gpus;  // accelerator label -> nominal quota in GPUs, in file order
-  std::string cpu;     // quotas for pods that request CPU or memory (Kueue refuses requests
-  std::string memory;  // for resources its ClusterQueue does not cover); empty = not covered
+  // Quotas of cpu and memory, always covered (Kueue refuses a pod's request, defaulted ones
+  // included, for a resource its ClusterQueue does not cover); unless given, kUnbounded*.
+  std::string cpu;
+  std::string memory;
   SourceLocation where;
 
   int gpu_quota(std::string_view accelerator) const;  // 0 when the accelerator has no flavor

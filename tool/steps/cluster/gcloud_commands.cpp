@@ -107,7 +107,9 @@ Argv create_cluster(const GkeCluster& cluster) {
 Argv create_pool(const GkeCluster& cluster, const GpuPool& pool) {
   Argv args{"container", "node-pools", "create", pool.name, "--cluster=" + cluster.name};
   append(args, where(cluster));
-  if (!cluster.node_locations.empty()) args.push_back("--node-locations=" + joined(cluster.node_locations));
+  // A compact or reservation pool keeps to its one zone (pool.zones), others take the cluster's.
+  const auto& zones = pool.zones.empty() ? cluster.node_locations : pool.zones;
+  if (!zones.empty()) args.push_back("--node-locations=" + joined(zones));
   args.push_back("--machine-type=" + pool.machine_type);
   args.push_back("--accelerator=" + accelerator_flag(pool));
   if (pool.spot) args.push_back("--spot");

@@ -245,6 +245,8 @@ void write_gpu_pool(HclWriter& hcl, const GkeCluster& cluster, const GpuPool& po
   hcl.attribute("project", quoted(cluster.gcp_project));
   hcl.attribute("location", quoted(cluster.location));
   hcl.attribute("cluster", "google_container_cluster.cluster.name");
+  // A compact or reservation pool's one zone; otherwise it inherits the cluster's node_locations.
+  if (!pool.zones.empty()) hcl.attribute("node_locations", string_list(pool.zones));
   hcl.attribute("initial_node_count", std::to_string(pool.min_nodes));
   // After the admin pool, so that GKE sees a CPU pool first (its own GPU taint depends on it).
   hcl.attribute("depends_on", "[google_container_node_pool.admin]");

@@ -39,6 +39,10 @@ std::vector<std::string> pool_zones(const GkeCluster& cluster) {
   return {};
 }
 
+std::vector<std::string> pool_zones(const GkeCluster& cluster, const GpuPool& pool) {
+  return pool.zones.empty() ? pool_zones(cluster) : pool.zones;
+}
+
 std::vector<std::string> zone_warnings(const GkeCluster& cluster, const catalog::Catalog& catalog) {
   std::vector<std::string> warnings;
   const std::string region = region_of(cluster.location);
@@ -47,9 +51,9 @@ std::vector<std::string> zone_warnings(const GkeCluster& cluster, const catalog:
     if (!accelerator || accelerator->zones.list.empty()) continue;
     const auto& zones = accelerator->zones;
     std::vector<std::string> lacking;
-    for (const auto& zone : pool_zones(cluster))
+    for (const auto& zone : pool_zones(cluster, pool))
       if (zones.lacks(zone)) lacking.push_back(zone);
-    const bool region_lacks = pool_zones(cluster).empty() &&
+    const bool region_lacks = pool_zones(cluster, pool).empty() &&
                               std::find(zones.regions.begin(), zones.regions.end(), region) != zones.regions.end() &&
                               zones.in_region(region).empty();
     if (lacking.empty() && !region_lacks) continue;
@@ -78,9 +82,9 @@ std::string live_zone_problem(const GkeCluster& cluster, const GpuPool& pool, co
     if (region_of(zone) == region) in_region.push_back(zone);
   std::sort(in_region.begin(), in_region.end());
   std::vector<std::string> lacking;
-  for (const auto& zone : pool_zones(cluster))
+  for (const auto& zone : pool_zones(cluster, pool))
     if (std::find(offered.begin(), offered.end(), zone) == offered.end()) lacking.push_back(zone);
-  if (lacking.empty() && !(pool_zones(cluster).empty() && in_region.empty())) return "";
+  if (lacking.empty() && !(pool_zones(cluster, pool).empty() && in_region.empty())) return "";
   return "node pool " + pool.name + ": " + pool.accelerator + " is not offered in " +
          (lacking.empty() ? region : joined(lacking)) +
          " (gcloud compute accelerator-types list); zones of " + region + " that offer it: " + joined(in_region) +

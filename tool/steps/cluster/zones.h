@@ -19,6 +19,8 @@ namespace gkebuild::cluster {
 // The zones a pool's nodes go to: nodeLocations, or the zone of a zonal cluster; empty for a
 // regional cluster without nodeLocations (GKE picks the zones).
 std::vector<std::string> pool_zones(const project::GkeCluster& cluster);
+// The zones of one pool: its own (compact placement, a zonal reservation), else the cluster's.
+std::vector<std::string> pool_zones(const project::GkeCluster& cluster, const project::GpuPool& pool);
 
 // One line per pool zone the catalog knows to lack the pool's GPU.
 std::vector<std::string> zone_warnings(const project::GkeCluster& cluster, const catalog::Catalog& catalog);

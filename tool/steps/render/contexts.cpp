@@ -131,13 +131,15 @@ std::string checkpoint_root(const project::Project& project, const project::Expe
 json multi_node_json(const std::string& job_name, const project::Experiment& experiment, bool jobset) {
   if (experiment.nodes <= 1) return nullptr;
   // Pod i of an Indexed Job is host <job>-i in the subdomain of the headless Service named as the
-  // Job; a JobSet's pod i of its first Job is <jobset>-<replicated Job>-0-i.<jobset>.
+  // Job (a Service name starts with a letter: "svc-3d-unet-…" for the Job "3d-unet-…"); a
+  // JobSet's pod i of its first Job is <jobset>-<replicated Job>-0-i.<jobset>.
+  const std::string service = jobset ? job_name : letter_first(job_name, "svc", 63);
   const std::string master =
-      jobset ? job_name + "-" + kJobSetNodes + "-0-0." + job_name : job_name + "-0." + job_name;
+      jobset ? job_name + "-" + kJobSetNodes + "-0-0." + job_name : job_name + "-0." + service;
   bool port_given = false;
   for (const auto& [name, value] : experiment.env) port_given = port_given || name == "MASTER_PORT";
   return Members(4)
-      .add("service", job_name)
+      .add("service", service)
       .add("master_addr", master)
       .add("master_port", port_given ? std::string() : std::string("29500"))
       .add("nodes", experiment.nodes)
@@ -164,7 +166,7 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
   const int nodes = experiment.nodes;
-  return Members(24)
+  return Members(26)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
       .add("experiment", experiment.name)
@@ -185,6 +187,8 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
       .add("service_account", project.cluster.service_account)
       .add("checkpoint_root", checkpoint_root(project, experiment, unit.run_id))
       .add("compute_class", project.cluster.gke ? project.cluster.gke->compute_class : std::string())
+      .add("autopilot", project.cluster.gke && project.cluster.gke->autopilot)
+      .add("shm_size", experiment.shm_size)
       .add("accelerator", accelerator_json(*unit.accelerator))
       .add("image", unit.image)
       .add("gpus", experiment.gpus)

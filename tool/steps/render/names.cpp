@@ -54,6 +54,11 @@ std::string run_id_of(std::string_view run_name) {
   return is_valid_run_id(run_name) ? std::string(run_name) : kube_name({std::string(run_name)}, 40);
 }
 
+std::string letter_first(const std::string& name, const std::string& prefix, std::size_t max_length) {
+  if (!name.empty() && name[0] >= 'a' && name[0] <= 'z') return name;
+  return kube_name({prefix, name}, max_length);
+}
+
 bool is_valid_run_id(std::string_view id) { return project::is_dns_label(id, 40); }
 
 }  // namespace gkebuild::render

@@ -17,6 +17,11 @@ std::string kube_name(const std::vector<std::string>& parts, std::size_t max_len
 // else a DNS label made of it. render and submit both name a run's objects through it.
 std::string run_id_of(std::string_view run_name);
 
+// `name` as a DNS-1035 label, the rule of a Service's name and of a JobSet's (whose Jobs and
+// pods it names): a label that starts with a letter is kept; one that starts with a digit
+// ("3d-unet-…", from an experiment's name) gets `prefix` in front, within `max_length`.
+std::string letter_first(const std::string& name, const std::string& prefix, std::size_t max_length);
+
 // True if `id` can be a run id: a DNS-1123 label of at most 40 characters.
 bool is_valid_run_id(std::string_view id);
 

@@ -127,7 +127,9 @@ struct Planner {
     name_parts.push_back(unit.run_id);
     // A JobSet's pod host names add "-nodes-0-<rank>" to its name, within 63 characters.
     const bool jobset = !pod && experiment.nodes > 1 && project.cluster.jobset;
-    const std::string name = kube_name(name_parts, pod ? 63 : jobset ? 48 : 52);
+    // A JobSet's name prefixes its Jobs' and pods' names, which must start with a letter.
+    std::string name = kube_name(name_parts, pod ? 63 : jobset ? 48 : 52);
+    if (jobset) name = letter_first(name, "js", 48);
     json context = workload_point_context(unit, name, index, point, command, args, env);
     context["multi_node"] = pod ? json() : multi_node_json(name, experiment, jobset);
     if (jobset) context["replicated_job"] = kJobSetNodes;

@@ -14,6 +14,7 @@ const std::vector<RuleInfo>& all_rules() {
       {"rejected-kind", Severity::kError, "a kind the run was told to refuse (--reject, kubeconform's -reject)", "remove the object, or drop the kind from --reject"},
       {"schema", Severity::kError, "the object does not match the Kubernetes JSON schema", "fix the field named in the message"},
       {"unknown-kind", Severity::kInfo, "no schema for this kind: a custom resource is skipped (error with --strict-kinds), a built-in group's kind is an error (info with --ignore-missing-schemas)", "fix the kind or apiVersion, or pass --schema-location for CRD schemas"},
+      {"object-name", Severity::kError, "metadata.name breaks its kind's rule: a Service or JobSet name must start with a letter (DNS-1035 label), a Namespace is a DNS-1123 label, a Job's name at most 63 characters, others DNS-1123 subdomains (the API server refuses the object)", "rename the object (a Service named after a Job whose name starts with a digit: put a letter first)"},
       {"deprecated-api", Severity::kWarning, "the apiVersion is deprecated in the target Kubernetes version", "move to the replacement apiVersion"},
       {"removed-api", Severity::kError, "the apiVersion is removed in the target Kubernetes version", "move to the replacement apiVersion"},
       {"gpu-request-without-limit", Severity::kError, "GPU in requests but not in limits (the API server rejects it)", "set limits.nvidia.com/gpu (requests may then be dropped)"},

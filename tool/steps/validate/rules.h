@@ -53,6 +53,8 @@ class RuleReporter {
 
 // GPU and batch rules for one object.
 void check_gpu_rules(RuleReporter& reporter);
+// object-name: metadata.name against its kind's naming rule (object_names.cpp).
+void check_object_name(RuleReporter& reporter);
 // Deprecated or removed apiVersion for `version`; returns true when the API is removed.
 bool check_api_version(RuleReporter& reporter, const KubernetesVersion& version);
 

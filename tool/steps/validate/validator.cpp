@@ -144,6 +144,7 @@ class ObjectChecker {
     }
     bool removed = check_api_version(r, locator_.version());
     if (!removed) check_schema(m, r);
+    check_object_name(r);
     check_gpu_rules(r);
   }
 
