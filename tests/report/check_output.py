@@ -3,7 +3,10 @@
 
   check_output.py svg FILE               the file parses as XML with an <svg> root; prints counts
   check_output.py png FILE [RRGGBB ...]  the PNG decodes, is not blank, and holds each colour
+  check_output.py csv FILE               loads as a table (pandas when installed, else the csv
+                                         module); prints its columns and one line per row
 """
+import csv
 import struct
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -81,9 +84,27 @@ def check_png(path, wanted):
             sys.exit(f"{path}: colour #{hex_colour} missing ({count} pixels)")
 
 
+def check_csv(path):
+    try:
+        import pandas  # what a user loads it with; not installed by setup.sh
+        frame = pandas.read_csv(path, keep_default_na=False, dtype=str)
+        columns, rows = list(frame.columns), frame.values.tolist()
+    except ImportError:
+        with open(path, newline="") as f:
+            table = list(csv.reader(f))
+        columns, rows = table[0], table[1:]
+    print("columns:", ",".join(columns))
+    for row in rows:
+        if len(row) != len(columns):
+            sys.exit(f"{path}: a row of {len(row)} fields under {len(columns)} columns")
+        print("row:", " ".join(f"{c}={v}" for c, v in zip(columns, row) if v != ""))
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "svg":
         check_svg(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "csv":
+        check_csv(sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == "png":
         check_png(sys.argv[2], sys.argv[3:])
     else:

@@ -69,8 +69,8 @@ std::string stopped_lines(const LoadedRun& run, const runrecord::JobRecord& job,
                                    [&](const auto& line) { return line.job == job.name; });
   if (lines == 0) return "";
   const std::string what = count_of(static_cast<std::size_t>(lines), "result line");
-  return include_stopped ? " (its " + what + " count, as --include-stopped asks)"
-                         : " (its " + what + " are left out of every figure; --include-stopped counts them)";
+  return include_stopped ? " (" + what + " counted, as --include-stopped asks)"
+                         : " (" + what + " left out of every figure; --include-stopped counts them)";
 }
 
 void note_jobs(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups, bool include_stopped) {
