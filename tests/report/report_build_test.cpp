@@ -153,10 +153,14 @@ TEST(ReportBuild, AnotherBaselineTurnsTheRatios) {
 
 TEST(ReportBuild, CsvHasOneRowPerAcceleratorCaseAndUnitOfWork) {
   std::string csv = write_csv(fixture_report(kGoodRuns, "nvidia-tesla-t4"));
-  // 3 GEMM rows with one unit each, 2 training rows with two units each, and the header.
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 8);
-  EXPECT_TRUE(contains(csv, "gemm-bench,fp32,k=4096 m=4096 n=4096,,throughput,TFLOP/s,nvidia-l4,1,4,1,8.2,2.0,8.8,"
-                            "60.0,"));
+  // 3 GEMM rows with one unit each, 2 training rows with two units each, the 2 test_accuracy
+  // rows (CSV printed only the throughput rows before) and the header.
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 10);
+  // No Job has a sweep point: no variable columns, and `last` empty for a throughput.
+  EXPECT_TRUE(contains(csv, "gemm-bench,fp32,k=4096 m=4096 n=4096,throughput,TFLOP/s,nvidia-l4,1,4,1,8.2,2.0,8.8,,"
+                            "60.0,"))
+      << csv;
+  EXPECT_TRUE(contains(csv, ",test_accuracy,fraction,nvidia-tesla-t4,1,1,1,")) << csv;
   EXPECT_TRUE(contains(csv, ",10^15 FLOP,")) << csv;
   EXPECT_TRUE(contains(csv, ",\"1,000 samples\",")) << csv;
 }

@@ -73,7 +73,7 @@ std::vector<LoadedRun> load_runs_of(const std::string& argument, const ReportOpt
   if (dirs.empty()) return {load_run_argument(argument, options.project_dir)};
   if (!options.all_runs) {
     if (!options.quiet)
-      err << "gkebuild report: " << "experiment " << printable(argument) << " has " << count_of(dirs.size(), "run") << "; the latest, "
+      err << "gkebuild report: " << "experiment '" << printable(argument) << "' has " << count_of(dirs.size(), "run") << "; the latest, "
           << printable(dirs.back().filename().string()) << " (--all-runs compares them all)\n";
     return {load_run_argument(dirs.back().string(), options.project_dir)};
   }
