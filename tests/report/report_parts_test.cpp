@@ -6,6 +6,7 @@
 #include "fixture.h"
 #include "tool/steps/report/bar_chart.h"
 #include "tool/steps/report/html_writer.h"
+#include "tool/steps/report/line_chart.h"
 #include "tool/steps/report/number_format.h"
 #include "tool/steps/report/report_charts.h"
 #include "tool/steps/report/statistics.h"
@@ -52,6 +53,25 @@ TEST(ReportParts, SvgTextIsEscaped) {
   std::string document = svg.finish();
   EXPECT_TRUE(contains(document, "<title>x &lt; y</title>"));
   EXPECT_TRUE(contains(document, ">&lt;/text&gt;&lt;script&gt;</text>"));
+}
+
+TEST(ReportParts, TextWrapsAtSpacesAndBreaksAWordLongerThanALine) {
+  EXPECT_EQ(wrap_text("mlp hidden=16 lr=0.1", 1000, 10), std::vector<std::string>{"mlp hidden=16 lr=0.1"});
+  EXPECT_EQ(wrap_text("mlp hidden=16 lr=0.1", 62, 10), (std::vector<std::string>{"mlp", "hidden=16", "lr=0.1"}));
+  EXPECT_EQ(wrap_text("abcdefghijkl", 31, 10), (std::vector<std::string>{"abcde", "fghij", "kl"}));
+  EXPECT_EQ(wrap_text("", 100, 10), std::vector<std::string>{""});
+}
+
+TEST(ReportParts, AxisRangesEndAtRoundNumbers) {
+  auto range = nice_range(0.23, 2.41);
+  EXPECT_DOUBLE_EQ(range.low, 0);
+  EXPECT_DOUBLE_EQ(range.high, 2.5);
+  EXPECT_DOUBLE_EQ(range.step, 0.5);
+  range = nice_range(1, 3, true);  // steps: whole ticks, not 1.5
+  EXPECT_DOUBLE_EQ(range.step, 1);
+  range = nice_range(0.5, 0.5);  // one value: a range around it
+  EXPECT_LT(range.low, 0.5);
+  EXPECT_GT(range.high, 0.5);
 }
 
 TEST(ReportParts, ChartsHoldEveryAcceleratorWithItsSpread) {

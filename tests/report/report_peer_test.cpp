@@ -103,5 +103,28 @@ TEST(ReportPeer, AnExperimentsNameTakesItsLatestRunAndItsCsvLoadsAsATable) {
   EXPECT_TRUE(contains(all.out, "mlp-20261124-080000: local")) << all.out;
 }
 
+// Twelve points, 20 epochs, two metrics with steps (tests/report/make_sweep.py): a line per
+// point in each curve chart, each point's colour in the picture, and no text past the edge.
+// Before: "no throughput results, so no chart" and no file.
+TEST(ReportPeer, TwelvePointsDrawAsLearningCurvesThatFitThePicture) {
+  TempDir dir;
+  auto made = run_command("python3 " GKEBUILD_SOURCE_ROOT "/tests/report/make_sweep.py " + dir.path().string());
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  auto run = run_command(gkebuild::testing::gkebuild_binary() + " report -f " + (dir / "gkebuild.yaml").string() +
+                         " sweep --svg " + (dir / "r.svg").string() + " --html " + (dir / "r.html").string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto xml = run_command(kCheck + " svg " + (dir / "r.svg").string());
+  ASSERT_EQ(xml.exit_code, 0) << xml.out << xml.err;
+  EXPECT_TRUE(contains(xml.out, " curves=24 ")) << xml.out;  // 12 points x val_loss, val_accuracy
+  EXPECT_TRUE(contains(xml.out, "text: epoch\n")) << xml.out;
+  EXPECT_FALSE(contains(xml.out, "n/a")) << xml.out;
+  auto rsvg = run_command("rsvg-convert -o " + (dir / "r.png").string() + " " + (dir / "r.svg").string());
+  ASSERT_EQ(rsvg.exit_code, 0) << rsvg.err;
+  auto png = run_command(kCheck + " png " + (dir / "r.png").string() +
+                         " 4c78a8 f58518 54a24b e45756 72b7b2 b279a2 d6a800 9d755d ff9da6 1f3b73 8c6d31 7f7f7f");
+  EXPECT_EQ(png.exit_code, 0) << png.out << png.err;
+  EXPECT_TRUE(contains(read_file(dir / "r.html"), "<h2>Charts</h2>\n<svg ")) << "no chart in the page";
+}
+
 }  // namespace
 }  // namespace gkebuild::report

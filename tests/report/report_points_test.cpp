@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "fixture.h"
 #include "tool/steps/report/points_table.h"
+#include "tool/steps/report/metric_charts.h"
+#include "tool/steps/report/report_charts.h"
 #include "tool/steps/report/report_writers.h"
 
 namespace gkebuild::report {
@@ -110,6 +113,79 @@ TEST(ReportPoints, PooledJobsShowTheirSpreadAndTheCurvesKeepEachStep) {
   ASSERT_EQ(loss->curves.size(), 2u);
   EXPECT_EQ(loss->curves[1].run, kLatest);
   EXPECT_EQ(loss->curves[1].points, (std::vector<std::pair<double, double>>{{1, 0.82}, {2, 0.62}, {3, 0.42}}));
+}
+
+std::size_t count_of_text(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+  return count;
+}
+
+// Before: "no throughput results, so no chart", and no curve anywhere. Now each metric with steps
+// is a chart of one line per point; the points are named once, in one legend, not in titles.
+TEST(ReportPoints, TheSvgDrawsEachStepMetricAsOneLinePerPoint) {
+  const std::string svg = write_svg(sweep_report());
+  ASSERT_FALSE(svg.empty());
+  // 4 points x 2 metrics with steps (val_loss, val_accuracy); legend swatches carry no tooltip.
+  EXPECT_EQ(count_of_text(svg, "</polyline>"), 8u) << svg;
+  EXPECT_EQ(count_of_text(svg, "<title>hidden=32 lr=0.01</title></polyline>"), 2u) << svg;
+  for (const char* point : {"hidden=16 lr=0.1", "hidden=32 lr=0.1", "hidden=16 lr=0.01", "hidden=32 lr=0.01"})
+    EXPECT_EQ(count_of_text(svg, std::string(">") + point + "</text>"), 2u) << point;  // the legend; train_time's bar
+  EXPECT_FALSE(contains(svg, "mlp hidden=")) << svg;  // no title names a point
+  EXPECT_TRUE(contains(svg, ">mlp: val_loss</text>")) << svg;
+  EXPECT_TRUE(contains(svg, ">val_loss (nats)</text>")) << svg;
+  EXPECT_TRUE(contains(svg, ">step</text>")) << svg;
+  // train_time has no steps: one bar chart, a bar per point, on one scale.
+  EXPECT_EQ(count_of_text(svg, ">mlp: train_time</text>"), 1u) << svg;
+  EXPECT_TRUE(contains(svg, "<title>hidden=32 lr=0.01 median: 14</title>")) << svg;
+  // No panel of n/a alone: a CPU run has no cost chart.
+  EXPECT_FALSE(contains(svg, "n/a (CPU, no GPU price)")) << svg;
+  EXPECT_FALSE(contains(svg, "Cost per")) << svg;
+}
+
+// A CPU throughput case per point: one chart with a bar per point, and no cost panel.
+TEST(ReportPoints, ThroughputOfSeveralPointsSharesOneChart) {
+  Report report = sweep_report();
+  for (const auto& [hidden, value] : {std::pair{"16", 100.0}, std::pair{"32", 50.0}}) {
+    ThroughputRow row;
+    row.key = {"mlp", "", "", "throughput", "samples/s", "hidden=" + std::string(hidden) + " lr=0.1",
+               {{"hidden", hidden}, {"lr", "0.1"}}};
+    row.accelerator = "cpu (local)";
+    row.median = row.min = row.max = value;
+    report.throughput.push_back(row);
+  }
+  const std::string svg = write_svg(report);
+  EXPECT_EQ(count_of_text(svg, ">Throughput</text>"), 1u) << svg;
+  EXPECT_TRUE(contains(svg, ">mlp (samples/s)</text>")) << svg;
+  EXPECT_TRUE(contains(svg, ">hidden=16 lr=0.1</text>")) << svg;
+  EXPECT_FALSE(contains(svg, "n/a (CPU, no GPU price)")) << svg;
+}
+
+// 12 points with long variable names: titles wrap inside the picture instead of being cut.
+TEST(ReportPoints, LongTitlesWrapAndTwelvePointsEachHaveAColour) {
+  Report report;
+  for (int i = 0; i < 12; ++i) {
+    MetricRow row;
+    const std::string point = "learning_rate=0.00" + std::to_string(i + 1) + " hidden_units=1024 dropout=0.5";
+    row.key = {"a-training-script-with-a-long-name", "bf16", "sequence_length=4096 global_batch=512",
+               "validation_loss_after_warmup", "nats", point, {}};
+    row.accelerator = "cpu (local)";
+    row.curves.push_back({"run", "job-" + std::to_string(i), {{1, 2.0 - i * 0.1}, {2, 1.5 - i * 0.1}}});
+    report.metrics.push_back(row);
+  }
+  const std::string svg = write_svg(report);
+  EXPECT_EQ(count_of_text(svg, "</polyline>"), 12u);
+  std::set<std::string> colours;
+  for (const auto& entry : point_legend(report)) colours.insert(entry.color);
+  EXPECT_EQ(colours.size(), 12u);
+  const std::string title = "a-training-script-with-a-long-name bf16 sequence_length=4096 global_batch=512: "
+                            "validation_loss_after_warmup";
+  const auto lines = wrap_text(title, 470, 13);
+  ASSERT_GT(lines.size(), 1u);
+  for (const auto& line : lines) {
+    EXPECT_TRUE(contains(svg, ">" + line + "</text>")) << line;
+    EXPECT_LE(text_width(line, 13), 470) << line;
+  }
 }
 
 }  // namespace

@@ -13,11 +13,25 @@ constexpr double kLegendHeight = 18;
 constexpr double kBarHeight = 16;
 constexpr double kRowGap = 10;
 constexpr double kAxisHeight = 42;
-constexpr double kLabelWidth = 150;
+constexpr double kLabelWidth = 150;  // at least; wider for longer labels, up to kMaxLabelShare
+constexpr double kMaxLabelShare = 0.45;
+constexpr double kTitleSize = 13;
+constexpr double kTitleLine = 17;
 constexpr double kValueRoom = 70;  // right of the plot, for the value text
 constexpr int kTicks = 5;
 
 double legend_height(const BarChart& chart) { return chart.series.size() > 1 ? kLegendHeight : 0; }
+
+// The title's extra lines when it wraps.
+double title_extra(const BarChart& chart, double width) {
+  return kTitleLine * static_cast<double>(wrap_text(chart.title, width, kTitleSize).size() - 1);
+}
+
+double label_width(const BarChart& chart, double width) {
+  double longest = 0;
+  for (const auto& bar : chart.bars) longest = std::max(longest, text_width(bar.label, 11) + 10);
+  return std::max(kLabelWidth, std::min(longest, width * kMaxLabelShare));
+}
 
 double row_height(const BarChart& chart) {
   return kBarHeight * static_cast<double>(std::max<std::size_t>(chart.series.size(), 1)) + kRowGap;
@@ -41,8 +55,7 @@ void draw_legend(SvgWriter& svg, const BarChart& chart, double x) {
 }
 
 void draw_value(SvgWriter& svg, const BarValue& value, const BarSeries& series, double y, double scale,
-                const std::string& label) {
-  constexpr double x0 = kLabelWidth;
+                const std::string& label, double x0) {
   if (!value.value) {
     svg.text(x0 + 4, y + kBarHeight - 4, value.missing, {11, "start", false, "#666666"});
     return;
@@ -61,8 +74,7 @@ void draw_value(SvgWriter& svg, const BarValue& value, const BarSeries& series, 
   svg.text(text_x + 4, y + kBarHeight - 4, format_number(*value.value), {11});
 }
 
-void draw_axis(SvgWriter& svg, const BarChart& chart, double top, double plot_width, double axis_max) {
-  constexpr double x0 = kLabelWidth;
+void draw_axis(SvgWriter& svg, const BarChart& chart, double top, double plot_width, double axis_max, double x0) {
   svg.line(x0, kTitleHeight, x0, top, "#444444");
   svg.line(x0, top, x0 + plot_width, top, "#444444");
   for (int i = 0; i <= kTicks; ++i) {
@@ -83,25 +95,33 @@ double nice_ceiling(double value) {
   return 10 * power;
 }
 
-double bar_chart_height(const BarChart& chart) {
-  return kTitleHeight + legend_height(chart) + row_height(chart) * static_cast<double>(chart.bars.size()) +
+double bar_chart_height(const BarChart& chart, double width) {
+  return kTitleHeight + title_extra(chart, width) + legend_height(chart) + row_height(chart) * static_cast<double>(chart.bars.size()) +
          kAxisHeight;
 }
 
 void draw_bar_chart(SvgWriter& svg, const BarChart& chart, double width) {
-  double plot_width = std::max(width - kLabelWidth - kValueRoom, 50.0);
+  const double x0 = label_width(chart, width);
+  double plot_width = std::max(width - x0 - kValueRoom, 50.0);
   double axis_max = nice_ceiling(largest(chart));
   double scale = plot_width / axis_max;
-  svg.text(0, 16, chart.title, {13, "start", true});
-  if (chart.series.size() > 1) draw_legend(svg, chart, kLabelWidth);
-  double y = kTitleHeight + legend_height(chart) + kRowGap / 2;
+  double y = 16;
+  for (const auto& line : wrap_text(chart.title, width, kTitleSize)) {
+    svg.text(0, y, line, {kTitleSize, "start", true});
+    y += kTitleLine;
+  }
+  // Everything below the title moves down by its extra lines.
+  svg.begin_group(0, title_extra(chart, width));
+  if (chart.series.size() > 1) draw_legend(svg, chart, x0);
+  y = kTitleHeight + legend_height(chart) + kRowGap / 2;
   for (const auto& bar : chart.bars) {
-    svg.text(kLabelWidth - 6, y + (row_height(chart) - kRowGap) / 2 + 4, bar.label, {11, "end"});
+    svg.text(x0 - 6, y + (row_height(chart) - kRowGap) / 2 + 4, bar.label, {11, "end"});
     for (std::size_t i = 0; i < chart.series.size() && i < bar.values.size(); ++i)
-      draw_value(svg, bar.values[i], chart.series[i], y + kBarHeight * static_cast<double>(i), scale, bar.label);
+      draw_value(svg, bar.values[i], chart.series[i], y + kBarHeight * static_cast<double>(i), scale, bar.label, x0);
     y += row_height(chart);
   }
-  draw_axis(svg, chart, y - kRowGap / 2, plot_width, axis_max);
+  draw_axis(svg, chart, y - kRowGap / 2, plot_width, axis_max, x0);
+  svg.end_group();
 }
 
 }  // namespace gkebuild::report

@@ -33,7 +33,8 @@ struct BarChart {
   std::vector<Bar> bars;
 };
 
-double bar_chart_height(const BarChart& chart);
+// With the title wrapped to `width`.
+double bar_chart_height(const BarChart& chart, double width);
 
 // Draws `chart` `width` pixels wide with its top-left corner at the writer's origin.
 void draw_bar_chart(SvgWriter& svg, const BarChart& chart, double width);

@@ -83,6 +83,7 @@ struct MetricRow {
   double last = 0;  // median over the Jobs of each one's last value (its last step, else last line)
   std::size_t stopped_jobs = 0;  // Jobs stopped before they finished (counted with --include-stopped)
   std::vector<Curve> curves;     // of the Jobs whose lines carry a step or epoch
+  std::string step_name;         // "step" or "epoch", as the curves' lines name it; "" for none
 };
 
 struct PriceRow {

@@ -23,12 +23,18 @@ std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::R
   return name;
 }
 
-std::optional<double> step_of(const runrecord::ResultLine& line) {
+std::optional<Step> step_field(const runrecord::ResultLine& line) {
   for (const auto* object : {&line.line, line.line.contains("extra") ? &line.line["extra"] : nullptr}) {
     if (!object || !object->is_object()) continue;
-    for (const char* name : {"step", "epoch"})
-      if (auto found = object->find(name); found != object->end() && found->is_number()) return found->get<double>();
+    for (std::string_view name : {"step", "epoch"})
+      if (auto found = object->find(name); found != object->end() && found->is_number())
+        return Step{name, found->get<double>()};
   }
+  return std::nullopt;
+}
+
+std::optional<double> step_of(const runrecord::ResultLine& line) {
+  if (auto step = step_field(line)) return step->value;
   return std::nullopt;
 }
 

@@ -35,6 +35,12 @@ std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::R
 // The step of a learning curve a line belongs to: its `step`, else its `epoch` (top level or
 // under `extra`); nullopt for a line of neither.
 std::optional<double> step_of(const runrecord::ResultLine& line);
+// The same with the field's name ("step" or "epoch"): a learning curve's axis.
+struct Step {
+  std::string_view name;
+  double value = 0;
+};
+std::optional<Step> step_field(const runrecord::ResultLine& line);
 
 // "k=4096 m=4096 n=4096" from a result's shape object.
 std::string shape_text(const nlohmann::json& shape);

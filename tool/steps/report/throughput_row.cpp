@@ -97,9 +97,10 @@ MetricRow metric_row(const GroupKey& group, const std::vector<Sample>& samples) 
     std::optional<double> last_step;
     Curve curve{job.first->record.run, job.second->name, {}};
     for (const auto* sample : lines)
-      if (auto step = step_of(*sample->line)) {
-        last_step = std::max(last_step.value_or(*step), *step);
-        curve.points.emplace_back(*step, sample->line->value);
+      if (auto step = step_field(*sample->line)) {
+        last_step = std::max(last_step.value_or(step->value), step->value);
+        curve.points.emplace_back(step->value, sample->line->value);
+        if (row.step_name.empty()) row.step_name = step->name;
       }
     std::vector<double> at_last;
     for (const auto* sample : lines) {
