@@ -137,7 +137,8 @@ TEST(ReportPoints, TheSvgDrawsEachStepMetricAsOneLinePerPoint) {
   EXPECT_TRUE(contains(svg, ">step</text>")) << svg;
   // train_time has no steps: one bar chart, a bar per point, on one scale.
   EXPECT_EQ(count_of_text(svg, ">mlp: train_time</text>"), 1u) << svg;
-  EXPECT_TRUE(contains(svg, "<title>hidden=32 lr=0.01 median: 14</title>")) << svg;
+  // In the point's colour, as in the legend: the third point by its variables (hidden 32, lr 0.01).
+  EXPECT_TRUE(contains(svg, "fill=\"#54a24b\"><title>hidden=32 lr=0.01 median: 14</title>")) << svg;
   // No panel of n/a alone: a CPU run has no cost chart.
   EXPECT_FALSE(contains(svg, "n/a (CPU, no GPU price)")) << svg;
   EXPECT_FALSE(contains(svg, "Cost per")) << svg;

@@ -55,13 +55,14 @@ void draw_legend(SvgWriter& svg, const BarChart& chart, double x) {
 }
 
 void draw_value(SvgWriter& svg, const BarValue& value, const BarSeries& series, double y, double scale,
-                const std::string& label, double x0) {
+                const Bar& bar, double x0) {
+  const std::string& label = bar.label;
   if (!value.value) {
     svg.text(x0 + 4, y + kBarHeight - 4, value.missing, {11, "start", false, "#666666"});
     return;
   }
   double end = x0 + *value.value * scale;
-  svg.rect(x0, y + 2, std::max(end - x0, 1.0), kBarHeight - 4, series.color,
+  svg.rect(x0, y + 2, std::max(end - x0, 1.0), kBarHeight - 4, bar.color.empty() ? series.color : bar.color,
            label + " " + series.name + ": " + format_number(*value.value));
   double text_x = end;
   if (value.low && value.high) {
@@ -117,7 +118,7 @@ void draw_bar_chart(SvgWriter& svg, const BarChart& chart, double width) {
   for (const auto& bar : chart.bars) {
     svg.text(x0 - 6, y + (row_height(chart) - kRowGap) / 2 + 4, bar.label, {11, "end"});
     for (std::size_t i = 0; i < chart.series.size() && i < bar.values.size(); ++i)
-      draw_value(svg, bar.values[i], chart.series[i], y + kBarHeight * static_cast<double>(i), scale, bar.label, x0);
+      draw_value(svg, bar.values[i], chart.series[i], y + kBarHeight * static_cast<double>(i), scale, bar, x0);
     y += row_height(chart);
   }
   draw_axis(svg, chart, y - kRowGap / 2, plot_width, axis_max, x0);

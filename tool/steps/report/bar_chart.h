@@ -24,6 +24,7 @@ struct BarValue {
 struct Bar {
   std::string label;
   std::vector<BarValue> values;  // one per series
+  std::string color;             // "": the series' colour; a point's colour, as in its legend
 };
 
 struct BarChart {

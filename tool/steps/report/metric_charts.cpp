@@ -124,6 +124,10 @@ std::vector<LineChart> curve_charts(const Report& report) {
 
 std::vector<BarChart> metric_bar_charts(const Report& report) {
   const bool with_accelerator = several_accelerators(report);
+  // Where curves (and so the legend) are drawn, each bar takes its point's colour.
+  std::map<std::string, std::string> colours;
+  if (!rows_by_chart(report, true).empty())
+    for (const auto& entry : point_legend(report)) colours.emplace(entry.label, entry.color);
   std::vector<BarChart> charts;
   for (const auto& rows : rows_by_chart(report, false)) {
     const CaseKey key = chart_key(*rows.front());
@@ -131,7 +135,9 @@ std::vector<BarChart> metric_bar_charts(const Report& report) {
     for (const auto* row : rows) {
       BarValue value{row->median, std::nullopt, std::nullopt};
       if (row->max > row->min) value = {row->median, row->min, row->max};
-      chart.bars.push_back({point_label(*row, with_accelerator), {value}});
+      std::string label = point_label(*row, with_accelerator);
+      auto colour = colours.find(label);
+      chart.bars.push_back({label, {value}, colour == colours.end() ? "" : colour->second});
     }
     charts.push_back(std::move(chart));
   }
