@@ -147,7 +147,7 @@ TEST(ReportPoints, TheSvgDrawsEachStepMetricAsOneLinePerPoint) {
 // A CPU throughput case per point: one chart with a bar per point, and no cost panel.
 TEST(ReportPoints, ThroughputOfSeveralPointsSharesOneChart) {
   Report report = sweep_report();
-  for (const auto& [hidden, value] : {std::pair{"16", 100.0}, std::pair{"32", 50.0}}) {
+  for (const auto& [hidden, value] : {std::pair{"1024", 100.0}, std::pair{"64", 50.0}}) {
     ThroughputRow row;
     row.key = {"mlp", "", "", "throughput", "samples/s", "hidden=" + std::string(hidden) + " lr=0.1",
                {{"hidden", hidden}, {"lr", "0.1"}}};
@@ -158,7 +158,9 @@ TEST(ReportPoints, ThroughputOfSeveralPointsSharesOneChart) {
   const std::string svg = write_svg(report);
   EXPECT_EQ(count_of_text(svg, ">Throughput</text>"), 1u) << svg;
   EXPECT_TRUE(contains(svg, ">mlp (samples/s)</text>")) << svg;
-  EXPECT_TRUE(contains(svg, ">hidden=16 lr=0.1</text>")) << svg;
+  // Points in their variables' order, numbers as numbers: 64 before 1024.
+  ASSERT_TRUE(contains(svg, ">hidden=64 lr=0.1</text>")) << svg;
+  EXPECT_LT(svg.find(">hidden=64 lr=0.1</text>"), svg.find(">hidden=1024 lr=0.1</text>")) << svg;
   EXPECT_FALSE(contains(svg, "n/a (CPU, no GPU price)")) << svg;
 }
 

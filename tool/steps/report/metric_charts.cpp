@@ -49,15 +49,8 @@ bool value_less(const std::string& a, const std::string& b) {
   return a < b;
 }
 
-// Rows in the order of their points, variable by variable, then accelerator.
 bool point_less(const MetricRow* a, const MetricRow* b) {
-  const auto& p = a->key.point;
-  const auto& q = b->key.point;
-  for (std::size_t i = 0; i < std::min(p.size(), q.size()); ++i) {
-    if (p[i].first != q[i].first) return p[i].first < q[i].first;
-    if (p[i].second != q[i].second) return value_less(p[i].second, q[i].second);
-  }
-  if (p.size() != q.size()) return p.size() < q.size();
+  if (a->key.point != b->key.point) return point_before(a->key, b->key);
   return a->accelerator < b->accelerator;
 }
 
@@ -69,6 +62,16 @@ std::vector<const MetricRow*> rows_by_point(const Report& report) {
 }
 
 }  // namespace
+
+bool point_before(const CaseKey& a, const CaseKey& b) {
+  const auto& p = a.point;
+  const auto& q = b.point;
+  for (std::size_t i = 0; i < std::min(p.size(), q.size()); ++i) {
+    if (p[i].first != q[i].first) return p[i].first < q[i].first;
+    if (p[i].second != q[i].second) return value_less(p[i].second, q[i].second);
+  }
+  return p.size() < q.size();
+}
 
 LegendEntry palette_entry(std::size_t index, std::string label) {
   constexpr std::size_t count = std::size(kPalette);

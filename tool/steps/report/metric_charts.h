@@ -28,6 +28,9 @@ std::vector<LineChart> curve_charts(const Report& report);
 // One chart per metric of rows without curves: each point's median, whiskers min-max.
 std::vector<BarChart> metric_bar_charts(const Report& report);
 
+// Points in order variable by variable, numbers as numbers ("hidden=64" before "hidden=1024").
+bool point_before(const CaseKey& a, const CaseKey& b);
+
 // A point's colour: 12 that tell apart, then the same again dashed.
 LegendEntry palette_entry(std::size_t index, std::string label);
 

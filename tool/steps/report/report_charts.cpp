@@ -88,6 +88,9 @@ std::vector<std::vector<const ThroughputRow*>> throughput_groups(const Report& r
     if (groups.empty() || !same(groups.back().front()->key, row.key)) groups.emplace_back();
     groups.back().push_back(&row);
   }
+  for (auto& rows : groups)  // fastest first within a point, points in their variables' order
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const ThroughputRow* a, const ThroughputRow* b) { return point_before(a->key, b->key); });
   return groups;
 }
 
