@@ -3,6 +3,8 @@
 // format, the points table ranks the points, and the curves keep each Job's steps.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -173,8 +175,12 @@ TEST(ReportPoints, LongTitlesWrapAndTwelvePointsEachHaveAColour) {
     row.key = {"a-training-script-with-a-long-name", "bf16", "sequence_length=4096 global_batch=512",
                "validation_loss_after_warmup", "nats", point, {}};
     row.accelerator = "cpu (local)";
+    MetricRow time = row;  // and a metric without steps: a bar per point, the point as its label
+    time.key.metric = "train_time";
+    time.median = time.min = time.max = 30 + i;
     row.curves.push_back({"run", "job-" + std::to_string(i), {{1, 2.0 - i * 0.1}, {2, 1.5 - i * 0.1}}});
     report.metrics.push_back(row);
+    report.metrics.push_back(time);
   }
   const std::string svg = write_svg(report);
   EXPECT_EQ(count_of_text(svg, "</polyline>"), 12u);
@@ -189,6 +195,10 @@ TEST(ReportPoints, LongTitlesWrapAndTwelvePointsEachHaveAColour) {
     EXPECT_TRUE(contains(svg, ">" + line + "</text>")) << line;
     EXPECT_LE(text_width(line, 13), 470) << line;
   }
+  // A bar's label too long for the room left of the bars wraps too (it ran past the left edge).
+  EXPECT_TRUE(contains(svg, ">learning_rate=0.001</text>")) << svg;
+  EXPECT_EQ(count_of_text(svg, ">learning_rate=0.001 hidden_units=1024 dropout=0.5</text>"), 1u) << svg;  // the legend
+  if (const char* keep = std::getenv("REPORT_TEST_SVG")) write_file_atomically(keep, svg);  // to look at it
 }
 
 }  // namespace

@@ -17,6 +17,8 @@ constexpr double kLabelWidth = 150;  // at least; wider for longer labels, up to
 constexpr double kMaxLabelShare = 0.45;
 constexpr double kTitleSize = 13;
 constexpr double kTitleLine = 17;
+constexpr double kLabelSize = 11;
+constexpr double kLabelLine = 13;
 constexpr double kValueRoom = 70;  // right of the plot, for the value text
 constexpr int kTicks = 5;
 
@@ -29,12 +31,29 @@ double title_extra(const BarChart& chart, double width) {
 
 double label_width(const BarChart& chart, double width) {
   double longest = 0;
-  for (const auto& bar : chart.bars) longest = std::max(longest, text_width(bar.label, 11) + 10);
+  for (const auto& bar : chart.bars) longest = std::max(longest, text_width(bar.label, kLabelSize) + 10);
   return std::max(kLabelWidth, std::min(longest, width * kMaxLabelShare));
 }
 
-double row_height(const BarChart& chart) {
-  return kBarHeight * static_cast<double>(std::max<std::size_t>(chart.series.size(), 1)) + kRowGap;
+// A label longer than the room left of the bars wraps, never runs past the picture's edge.
+std::vector<std::string> label_lines(const Bar& bar, double x0) { return wrap_text(bar.label, x0 - 10, kLabelSize); }
+
+// The bars' height (one per series), or the longest label's lines where taller; then the gap.
+double row_height(const BarChart& chart, double x0) {
+  std::size_t lines = 1;
+  for (const auto& bar : chart.bars) lines = std::max(lines, label_lines(bar, x0).size());
+  return std::max(kBarHeight * static_cast<double>(std::max<std::size_t>(chart.series.size(), 1)),
+                  kLabelLine * static_cast<double>(lines)) +
+         kRowGap;
+}
+
+void draw_label(SvgWriter& svg, const Bar& bar, double x0, double y, double content_height) {
+  const auto lines = label_lines(bar, x0);
+  double baseline = y + (content_height - kLabelLine * static_cast<double>(lines.size())) / 2 + kLabelLine - 3;
+  for (const auto& line : lines) {
+    svg.text(x0 - 6, baseline, line, {kLabelSize, "end"});
+    baseline += kLabelLine;
+  }
 }
 
 double largest(const BarChart& chart) {
@@ -97,8 +116,8 @@ double nice_ceiling(double value) {
 }
 
 double bar_chart_height(const BarChart& chart, double width) {
-  return kTitleHeight + title_extra(chart, width) + legend_height(chart) + row_height(chart) * static_cast<double>(chart.bars.size()) +
-         kAxisHeight;
+  return kTitleHeight + title_extra(chart, width) + legend_height(chart) +
+         row_height(chart, label_width(chart, width)) * static_cast<double>(chart.bars.size()) + kAxisHeight;
 }
 
 void draw_bar_chart(SvgWriter& svg, const BarChart& chart, double width) {
@@ -115,11 +134,15 @@ void draw_bar_chart(SvgWriter& svg, const BarChart& chart, double width) {
   svg.begin_group(0, title_extra(chart, width));
   if (chart.series.size() > 1) draw_legend(svg, chart, x0);
   y = kTitleHeight + legend_height(chart) + kRowGap / 2;
+  const double row = row_height(chart, x0);
+  // The bars of a row sit in its middle, beside its label.
+  const double bars_top = (row - kRowGap - kBarHeight * static_cast<double>(chart.series.size())) / 2;
   for (const auto& bar : chart.bars) {
-    svg.text(x0 - 6, y + (row_height(chart) - kRowGap) / 2 + 4, bar.label, {11, "end"});
+    draw_label(svg, bar, x0, y, row - kRowGap);
     for (std::size_t i = 0; i < chart.series.size() && i < bar.values.size(); ++i)
-      draw_value(svg, bar.values[i], chart.series[i], y + kBarHeight * static_cast<double>(i), scale, bar, x0);
-    y += row_height(chart);
+      draw_value(svg, bar.values[i], chart.series[i], y + bars_top + kBarHeight * static_cast<double>(i), scale, bar,
+                 x0);
+    y += row;
   }
   draw_axis(svg, chart, y - kRowGap / 2, plot_width, axis_max, x0);
   svg.end_group();
