@@ -91,16 +91,14 @@ std::vector<LegendEntry> point_legend(const Report& report) {
 
 namespace {
 
-// Rows by chart, in the order their charts first appear; `curves` picks rows with or without.
+// Rows by chart, the charts in the order of their cases (workload, …, metric), each chart's rows
+// in the order of their points; `curves` picks rows with or without.
 std::vector<std::vector<const MetricRow*>> rows_by_chart(const Report& report, bool curves) {
+  std::map<CaseKey, std::vector<const MetricRow*>> by_key;
+  for (const auto* row : rows_by_point(report))
+    if (row->curves.empty() != curves) by_key[chart_key(*row)].push_back(row);
   std::vector<std::vector<const MetricRow*>> charts;
-  std::map<CaseKey, std::size_t> index;
-  for (const auto* row : rows_by_point(report)) {
-    if (row->curves.empty() == curves) continue;
-    auto [found, added] = index.emplace(chart_key(*row), charts.size());
-    if (added) charts.emplace_back();
-    charts[found->second].push_back(row);
-  }
+  for (auto& [key, rows] : by_key) charts.push_back(std::move(rows));
   return charts;
 }
 
