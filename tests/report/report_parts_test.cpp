@@ -74,6 +74,18 @@ TEST(ReportParts, AxisRangesEndAtRoundNumbers) {
   EXPECT_GT(range.high, 0.5);
 }
 
+// A metric may be negative (a reward): its bar grows left from zero, inside the plot.
+TEST(ReportParts, NegativeBarsGrowLeftFromZero) {
+  BarChart chart{"reward", "points", {{"median", "#4c78a8"}}, {{"a", {{-3.0}}}, {"b", {{5.0}}}}};
+  SvgWriter svg(470, bar_chart_height(chart, 470), "t");
+  draw_bar_chart(svg, chart, 470);
+  const std::string document = svg.finish();
+  for (const char* tick : {">-4</text>", ">0</text>", ">6</text>"}) EXPECT_TRUE(contains(document, tick)) << tick;
+  // The plot spans 150 to 400 (470 less the value room) for -4 to 6: zero at 250, -3 at 175.
+  EXPECT_TRUE(contains(document, "<rect x=\"175\" y=\"")) << document;
+  EXPECT_TRUE(contains(document, "width=\"75\" height=\"12\" fill=\"#4c78a8\"><title>a median: -3</title>")) << document;
+}
+
 TEST(ReportParts, ChartsHoldEveryAcceleratorWithItsSpread) {
   auto report = fixture_report({"gemm-20261122-031500"});
   std::string svg = write_svg(report);

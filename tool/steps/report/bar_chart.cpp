@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tool/steps/report/line_chart.h"
 #include "tool/steps/report/number_format.h"
 
 namespace gkebuild::report {
@@ -56,6 +57,35 @@ void draw_label(SvgWriter& svg, const Bar& bar, double x0, double y, double cont
   }
 }
 
+double largest(const BarChart& chart);
+
+double smallest(const BarChart& chart) {
+  double bottom = 0;
+  for (const auto& bar : chart.bars)
+    for (const auto& value : bar.values)
+      for (const auto& figure : {value.value, value.low})
+        if (figure) bottom = std::min(bottom, *figure);
+  return bottom;
+}
+
+// Where values fall: bars grow from zero, rightwards, or leftwards for a negative value (a
+// reward, a log-likelihood); the axis ends at round numbers either side.
+struct ValueAxis {
+  double x0 = 0, plot_width = 0, low = 0, high = 1, ticks = kTicks;
+  double at(double value) const { return x0 + (value - low) / (high - low) * plot_width; }
+};
+
+ValueAxis value_axis(const BarChart& chart, double x0, double plot_width) {
+  ValueAxis axis{x0, plot_width, 0, nice_ceiling(largest(chart)), kTicks};
+  if (smallest(chart) < 0) {  // with zero inside: a tick on it
+    const AxisRange range = nice_range(smallest(chart), std::max(largest(chart), 0.0));
+    axis.low = range.low;
+    axis.high = range.high;
+    axis.ticks = std::round((range.high - range.low) / range.step);
+  }
+  return axis;
+}
+
 double largest(const BarChart& chart) {
   double top = 0;
   for (const auto& bar : chart.bars)
@@ -73,19 +103,20 @@ void draw_legend(SvgWriter& svg, const BarChart& chart, double x) {
   }
 }
 
-void draw_value(SvgWriter& svg, const BarValue& value, const BarSeries& series, double y, double scale,
-                const Bar& bar, double x0) {
+void draw_value(SvgWriter& svg, const BarValue& value, const BarSeries& series, double y, const ValueAxis& axis,
+                const Bar& bar) {
   const std::string& label = bar.label;
+  const double zero = axis.at(0);
   if (!value.value) {
-    svg.text(x0 + 4, y + kBarHeight - 4, value.missing, {11, "start", false, "#666666"});
+    svg.text(zero + 4, y + kBarHeight - 4, value.missing, {11, "start", false, "#666666"});
     return;
   }
-  double end = x0 + *value.value * scale;
-  svg.rect(x0, y + 2, std::max(end - x0, 1.0), kBarHeight - 4, bar.color.empty() ? series.color : bar.color,
-           label + " " + series.name + ": " + format_number(*value.value));
-  double text_x = end;
+  const double end = axis.at(*value.value);
+  svg.rect(std::min(zero, end), y + 2, std::max(std::abs(end - zero), 1.0), kBarHeight - 4,
+           bar.color.empty() ? series.color : bar.color, label + " " + series.name + ": " + format_number(*value.value));
+  double text_x = std::max(end, zero);
   if (value.low && value.high) {
-    double low = x0 + *value.low * scale, high = x0 + *value.high * scale, middle = y + kBarHeight / 2;
+    double low = axis.at(*value.low), high = axis.at(*value.high), middle = y + kBarHeight / 2;
     svg.line(low, middle, high, middle, "#111111", 1.2);
     svg.line(low, middle - 4, low, middle + 4, "#111111", 1.2);
     svg.line(high, middle - 4, high, middle + 4, "#111111", 1.2);
@@ -94,15 +125,15 @@ void draw_value(SvgWriter& svg, const BarValue& value, const BarSeries& series, 
   svg.text(text_x + 4, y + kBarHeight - 4, format_number(*value.value), {11});
 }
 
-void draw_axis(SvgWriter& svg, const BarChart& chart, double top, double plot_width, double axis_max, double x0) {
-  svg.line(x0, kTitleHeight, x0, top, "#444444");
-  svg.line(x0, top, x0 + plot_width, top, "#444444");
-  for (int i = 0; i <= kTicks; ++i) {
-    double x = x0 + plot_width * i / kTicks;
-    svg.line(x, top, x, top + 4, "#444444");
-    svg.text(x, top + 16, format_number(axis_max * i / kTicks, 3), {10, "middle"});
+void draw_axis(SvgWriter& svg, const BarChart& chart, double top, const ValueAxis& axis) {
+  svg.line(axis.at(0), kTitleHeight, axis.at(0), top, "#444444");
+  svg.line(axis.x0, top, axis.x0 + axis.plot_width, top, "#444444");
+  for (int i = 0; i <= axis.ticks; ++i) {
+    double value = axis.low + (axis.high - axis.low) * i / axis.ticks;
+    svg.line(axis.at(value), top, axis.at(value), top + 4, "#444444");
+    svg.text(axis.at(value), top + 16, format_number(std::abs(value) < 1e-12 ? 0 : value, 3), {10, "middle"});
   }
-  svg.text(x0 + plot_width / 2, top + 34, chart.axis_label, {11, "middle"});
+  svg.text(axis.x0 + axis.plot_width / 2, top + 34, chart.axis_label, {11, "middle"});
 }
 
 }  // namespace
@@ -122,9 +153,7 @@ double bar_chart_height(const BarChart& chart, double width) {
 
 void draw_bar_chart(SvgWriter& svg, const BarChart& chart, double width) {
   const double x0 = label_width(chart, width);
-  double plot_width = std::max(width - x0 - kValueRoom, 50.0);
-  double axis_max = nice_ceiling(largest(chart));
-  double scale = plot_width / axis_max;
+  const ValueAxis axis = value_axis(chart, x0, std::max(width - x0 - kValueRoom, 50.0));
   double y = 16;
   for (const auto& line : wrap_text(chart.title, width, kTitleSize)) {
     svg.text(0, y, line, {kTitleSize, "start", true});
@@ -140,11 +169,10 @@ void draw_bar_chart(SvgWriter& svg, const BarChart& chart, double width) {
   for (const auto& bar : chart.bars) {
     draw_label(svg, bar, x0, y, row - kRowGap);
     for (std::size_t i = 0; i < chart.series.size() && i < bar.values.size(); ++i)
-      draw_value(svg, bar.values[i], chart.series[i], y + bars_top + kBarHeight * static_cast<double>(i), scale, bar,
-                 x0);
+      draw_value(svg, bar.values[i], chart.series[i], y + bars_top + kBarHeight * static_cast<double>(i), axis, bar);
     y += row;
   }
-  draw_axis(svg, chart, y - kRowGap / 2, plot_width, axis_max, x0);
+  draw_axis(svg, chart, y - kRowGap / 2, axis);
   svg.end_group();
 }
 
