@@ -60,6 +60,9 @@ TEST(ReportParts, TextWrapsAtSpacesAndBreaksAWordLongerThanALine) {
   EXPECT_EQ(wrap_text("mlp hidden=16 lr=0.1", 62, 10), (std::vector<std::string>{"mlp", "hidden=16", "lr=0.1"}));
   EXPECT_EQ(wrap_text("abcdefghijkl", 31, 10), (std::vector<std::string>{"abcde", "fghij", "kl"}));
   EXPECT_EQ(wrap_text("", 100, 10), std::vector<std::string>{""});
+  // Broken between characters, not inside one: "é" is two bytes.
+  EXPECT_EQ(wrap_text("\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9", 31, 10),
+            (std::vector<std::string>{"\u00e9\u00e9\u00e9\u00e9\u00e9", "\u00e9"}));
 }
 
 TEST(ReportParts, AxisRangesEndAtRoundNumbers) {

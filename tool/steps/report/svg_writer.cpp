@@ -100,6 +100,14 @@ std::size_t characters(std::string_view text) {
   return count;
 }
 
+// The byte where character `index` starts (UTF-8), or the size.
+std::size_t byte_of_character(std::string_view text, std::size_t index) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && seen++ == index) return i;
+  return text.size();
+}
+
 }  // namespace
 
 double text_width(std::string_view content, double size) {
@@ -120,10 +128,11 @@ std::vector<std::string> wrap_text(std::string_view content, double width, doubl
     std::string_view word = content.substr(start, end - start);
     if (!word.empty()) {
       if (!line.empty() && characters(line) + 1 + characters(word) > room) flush();
-      while (characters(word) > room) {  // longer than a line: broken inside (at a byte, ASCII in practice)
+      while (characters(word) > room) {  // longer than a line: broken inside, between characters
         flush();
-        lines.emplace_back(word.substr(0, room));
-        word.remove_prefix(room);
+        const std::size_t cut = byte_of_character(word, room);
+        lines.emplace_back(word.substr(0, cut));
+        word.remove_prefix(cut);
       }
       if (!word.empty()) line += (line.empty() ? "" : " ") + std::string(word);
     }
