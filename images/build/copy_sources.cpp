@@ -73,6 +73,26 @@ std::vector<fs::path> expand(const fs::path& context, const fs::path& relative, 
   return current;
 }
 
+// Why a source that matches nothing may still name files of the context: .dockerignore (or
+// gkebuild's own patterns) excludes them. "" when nothing it names is excluded. Lists only the
+// folders the source's globs walk and stats only what is excluded; reads no file.
+std::string exclusion_note(const fs::path& context, const fs::path& relative, const std::string& written,
+                           const Dockerignore* ignore) {
+  if (ignore == nullptr || ignore->empty()) return "";
+  for (const auto& p : expand(context, relative, written, nullptr)) {
+    const auto rule = ignore->exclusion(p.string());
+    struct stat st {};
+    if (!rule || !confined_path(context, p) || ::lstat((context / p).c_str(), &st) != 0) continue;
+    if (rule->line == 0)
+      return "COPY source '" + written + "' is excluded from the build context by gkebuild itself (pattern '" +
+             rule->pattern + "')";
+    return "COPY source '" + written + "' is excluded from the build context by .dockerignore:" +
+           std::to_string(rule->line) + " ('" + rule->pattern + "'); remove that line, or add '!" + p.string() +
+           "' below it, to copy it";
+  }
+  return "";
+}
+
 uint32_t normalised_mode(const struct stat& st) {
   if (S_ISDIR(st.st_mode)) return 0755;
   if (S_ISLNK(st.st_mode)) return 0777;
@@ -101,6 +121,8 @@ class Collector {
         return ::lstat((context_ / p).c_str(), &st) != 0;
       });
       if (found.empty()) {
+        if (auto note = exclusion_note(context_, relative, source, request_.ignore); !note.empty())
+          throw CopyError(note);
         throw CopyError("COPY source '" + source + "' matches nothing in the build context " +
                         context_.string());
       }

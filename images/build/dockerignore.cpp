@@ -47,15 +47,21 @@ std::string to_regex(const std::string& pattern) {
 
 Dockerignore Dockerignore::load(const fs::path& context, const std::string& always) {
   std::error_code error;
+  Dockerignore out;
   // One that is there but no regular file (a FIFO, a folder) is refused by read_file, not skipped.
-  if (!fs::exists(context / ".dockerignore", error)) return parse(always);
-  return parse(read_file(context / ".dockerignore") + "\n" + always);
+  if (fs::exists(context / ".dockerignore", error)) out = parse(read_file(context / ".dockerignore"), 1);
+  Dockerignore own = parse(always, 0);
+  out.patterns_.insert(out.patterns_.end(), own.patterns_.begin(), own.patterns_.end());
+  out.negations_ = out.negations_ || own.negations_;
+  return out;
 }
 
-Dockerignore Dockerignore::parse(const std::string& text) {
+Dockerignore Dockerignore::parse(const std::string& text) { return parse(text, 1); }
+
+Dockerignore Dockerignore::parse(const std::string& text, std::size_t first_line) {
   Dockerignore out;
   size_t start = 0;
-  while (start < text.size()) {
+  for (size_t number = first_line; start < text.size(); number += first_line == 0 ? 0 : 1) {
     size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
     std::string line = text.substr(start, end - start);
@@ -63,23 +69,24 @@ Dockerignore Dockerignore::parse(const std::string& text) {
     if (line.starts_with('#')) continue;
     line = trim(line);
     if (line.empty()) continue;
+    const std::string written = line;
     bool negated = line.starts_with('!');
     if (negated) line = trim(line.substr(1));
     std::string pattern = fs::path(line).lexically_normal().string();
     while (pattern.size() > 1 && pattern.ends_with('/')) pattern.pop_back();
     if (pattern.size() > 1 && pattern.starts_with('/')) pattern.erase(0, 1);
     size_t components = 1 + std::count(pattern.begin(), pattern.end(), '/');
-    out.patterns_.push_back({std::regex(to_regex(pattern)), components, negated});
+    out.patterns_.push_back({std::regex(to_regex(pattern)), components, negated, {written, number}});
     out.negations_ = out.negations_ || negated;
   }
   return out;
 }
 
-bool Dockerignore::excluded(const std::string& path) const {
-  if (patterns_.empty() || path.empty() || path == ".") return false;
+std::optional<Dockerignore::Exclusion> Dockerignore::exclusion(const std::string& path) const {
+  if (patterns_.empty() || path.empty() || path == ".") return std::nullopt;
   std::vector<std::string> parts;
   for (const auto& p : fs::path(path)) parts.push_back(p.string());
-  bool result = false;
+  const Pattern* last = nullptr;
   for (const auto& pattern : patterns_) {
     bool match = std::regex_match(path, pattern.regex);
     if (!match && parts.size() > 1 && pattern.components < parts.size()) {
@@ -88,9 +95,10 @@ bool Dockerignore::excluded(const std::string& path) const {
       for (size_t i = 0; i < pattern.components; ++i) prefix += (i ? "/" : "") + parts[i];
       match = std::regex_match(prefix, pattern.regex);
     }
-    if (match) result = !pattern.negated;
+    if (match) last = &pattern;
   }
-  return result;
+  if (!last || last->negated) return std::nullopt;
+  return last->written;
 }
 
 }  // namespace gkebuild::build

@@ -404,7 +404,15 @@ TEST_F(BuilderTest, DockerignoreExcludesBeforeAnythingIsRead) {
   EXPECT_TRUE(files.contains("app/lib/keep.so"));
   EXPECT_TRUE(files.contains("app/bin/app"));
   EXPECT_TRUE(files.contains("app/Dockerfile"));  // as BuildKit: the Dockerfile is not excluded unless named
-  EXPECT_NE(error_of("FROM scratch\nCOPY secret.txt /\n").find("matches nothing"), std::string::npos);
+  // A COPY of what .dockerignore excludes names the pattern and its line, not "matches nothing".
+  EXPECT_NE(error_of("FROM scratch\nCOPY secret.txt /\n")
+                .find("COPY source 'secret.txt' is excluded from the build context by .dockerignore:2 ('secret*')"),
+            std::string::npos)
+      << error_of("FROM scratch\nCOPY secret.txt /\n");
+  EXPECT_NE(error_of("FROM scratch\nCOPY bin/*.log /\n").find("by .dockerignore:3 ('**/*.log'); remove that line, or add '!bin/x.log'"),
+            std::string::npos)
+      << error_of("FROM scratch\nCOPY bin/*.log /\n");
+  EXPECT_NE(error_of("FROM scratch\nCOPY absent.txt /\n").find("'absent.txt' matches nothing"), std::string::npos);
 }
 
 // A project: .gkebuild/ is left out whatever .dockerignore says, and a workload's staged
@@ -426,6 +434,9 @@ TEST_F(BuilderTest, IgnoredAlwaysAndNamedContexts) {
   // A stage of that name comes first, as in BuildKit.
   dockerfile("FROM scratch AS workload\nCOPY bin/app /w\nFROM scratch\nCOPY --from=workload /w /x\n");
   EXPECT_TRUE(files_of(build().image).contains("x"));
+  EXPECT_NE(error_of("FROM scratch\nCOPY .gkebuild/oci/blob /\n").find("excluded from the build context by gkebuild itself (pattern '.gkebuild')"),
+            std::string::npos)
+      << error_of("FROM scratch\nCOPY .gkebuild/oci/blob /\n");
 }
 
 // A symlink in the context is excluded as what it resolves to, as well as by its name: a link

@@ -33,9 +33,11 @@ EXTRA)";
 
 class SweepCheck : public ::testing::Test {
  protected:
-  void write_project(const std::string& extra = "") {
+  // kProject with `extra` lines in its sweep and `from` replaced by `to`.
+  void write_project(const std::string& extra = "", const std::string& from = "", const std::string& to = "") {
     std::string text = kProject;
     text.replace(text.find("EXTRA"), 5, extra);
+    if (!from.empty()) text.replace(text.find(from), from.size(), to);
     project.write("gkebuild.yaml", text);
   }
   CommandResult gkebuild(const std::string& arguments) {
@@ -108,6 +110,50 @@ TEST_F(SweepCheck, ASetKeyNoTemplateReadsIsRefused) {
                 "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: {{ namespace | quote }}\n"
                 "  labels:\n    team: {{ values.team | default('none') | quote }}\n");
   EXPECT_EQ(gkebuild("submit train --dry-run --set team=vision").exit_code, 0);
+}
+
+// The image's own Dockerfile (used as written) is no template: --set must not look it up as one.
+TEST_F(SweepCheck, ASetKeyWithAPlainDockerfileIsCheckedAgainstTheFieldsOnly) {
+  write_project("", "    from: registry.test/base:1\n", "    dockerfile: Dockerfile\n");
+  project.write("Dockerfile", "FROM registry.test/base:1\nCOPY train.py /app/\n");
+  project.write("train.py", "print('hi')\n");
+  const auto result = gkebuild("submit train --dry-run --set epochs=3");
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err.find("template 'Dockerfile' not found"), std::string::npos) << result.err;
+  expect_refused(gkebuild("submit train --dry-run --set epoch=3"), {"(did you mean 'epochs'?)"});
+}
+
+// `hiden:` for `hidden`: validate (a pre-commit hook) refuses what render refuses, at the same line.
+TEST_F(SweepCheck, ValidateRefusesAnAxisNoFieldReadsAsRenderDoes) {
+  write_project("      hiden: [16, 32]\n");
+  const auto result = gkebuild("validate gkebuild.yaml");
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  EXPECT_NE(result.out.find("gkebuild.yaml:18:7"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("sweep axis 'hiden'"), std::string::npos) << result.out;
+  write_project();
+  EXPECT_EQ(gkebuild("validate gkebuild.yaml").exit_code, 0);
+}
+
+// {{ hiden }} in args for the axis `hidden`: the variable is named as the typo, with the axis
+// as its correction (not "did you mean 'hiden'" for the axis that is right).
+TEST_F(SweepCheck, AVariableMisspeltInArgsGetsTheAxisNameAsItsCorrection) {
+  write_project("      hidden: [16, 32]\n", R"("{{ lr }}"])", R"("{{ lr }}", "--hidden", "{{ hiden }}"])");
+  expect_refused(gkebuild("render"), {"gkebuild.yaml:18:7: error: sweep axis 'hidden'",
+                                      "its args read {{ hiden }}, which no sweep axis gives (did you mean {{ hidden }}?)"});
+  EXPECT_EQ(gkebuild("render").err.find("did you mean 'hiden'"), std::string::npos);
+}
+
+// On a terminal, validate says what passed; in a pipe or a hook it stays silent, as kubeconform.
+TEST_F(SweepCheck, ValidateOnATerminalSaysHowManyFilesAndObjectsWereValid) {
+  write_project();
+  const auto piped = gkebuild("validate gkebuild.yaml");
+  EXPECT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.out, "");
+  const auto terminal = run_command("cd " + shell_quoted(project.path().string()) + " && script -qec " +
+                                    shell_quoted(gkebuild_binary() + " validate gkebuild.yaml") + " /dev/null");
+  EXPECT_EQ(terminal.exit_code, 0) << terminal.err;
+  EXPECT_NE(terminal.out.find("Summary: 1 resource found in 1 file - Valid: 1, Invalid: 0"), std::string::npos)
+      << terminal.out;
 }
 
 }  // namespace

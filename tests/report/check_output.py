@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Checks for report_peer_test, standard library only.
 
-  check_output.py svg FILE               the file parses as XML with an <svg> root; prints counts
+  check_output.py svg FILE               the file parses as XML with an <svg> root, every text lies
+                                         inside its width (estimated); prints counts
   check_output.py png FILE [RRGGBB ...]  the PNG decodes, is not blank, and holds each colour
+  check_output.py csv FILE               loads as a table (pandas when installed, else the csv
+                                         module); prints its columns and one line per row
 """
+import csv
 import struct
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -12,15 +16,42 @@ import zlib
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+# DejaVu Sans averages about 0.55 em a character; a little more keeps the check on the safe side.
+CHARACTER_WIDTH = 0.6
+
+
+def texts_outside(element, width, dx=0.0):
+    """Texts whose estimated extent leaves [0, width], under the groups' translations."""
+    transform = element.get("transform", "")
+    if transform.startswith("translate("):
+        dx += float(transform[len("translate("):].split(",")[0])
+    out = []
+    if element.tag == SVG + "text":
+        text = element.text or ""
+        extent = len(text) * float(element.get("font-size", "12")) * CHARACTER_WIDTH
+        x = dx + float(element.get("x", "0"))
+        left = {"start": x, "middle": x - extent / 2, "end": x - extent}[element.get("text-anchor", "start")]
+        if left < -0.5 or left + extent > width + 0.5:
+            out.append(f"{text!r} spans {left:.0f} to {left + extent:.0f} of {width:.0f}")
+    for child in element:
+        out += texts_outside(child, width, dx)
+    return out
+
+
 def check_svg(path):
     root = ElementTree.parse(path).getroot()
     if root.tag != SVG + "svg":
         sys.exit(f"{path}: root element is {root.tag}, not svg")
     rects = len(root.findall(f".//{SVG}rect"))
+    # A curve's polyline carries its point as a tooltip; a legend's swatch does not.
+    curves = [p for p in root.iter(SVG + "polyline") if p.find(SVG + "title") is not None]
     texts = [t.text or "" for t in root.iter(SVG + "text")]
-    print(f"svg rects={rects} texts={len(texts)}")
+    print(f"svg rects={rects} curves={len(curves)} texts={len(texts)}")
     for text in texts:
         print("text:", text)
+    outside = texts_outside(root, float(root.get("width")))
+    if outside:
+        sys.exit(f"{path}: text cut at the edge:\n  " + "\n  ".join(outside))
 
 
 def paeth(a, b, c):
@@ -81,9 +112,27 @@ def check_png(path, wanted):
             sys.exit(f"{path}: colour #{hex_colour} missing ({count} pixels)")
 
 
+def check_csv(path):
+    try:
+        import pandas  # what a user loads it with; not installed by setup.sh
+        frame = pandas.read_csv(path, keep_default_na=False, dtype=str)
+        columns, rows = list(frame.columns), frame.values.tolist()
+    except ImportError:
+        with open(path, newline="") as f:
+            table = list(csv.reader(f))
+        columns, rows = table[0], table[1:]
+    print("columns:", ",".join(columns))
+    for row in rows:
+        if len(row) != len(columns):
+            sys.exit(f"{path}: a row of {len(row)} fields under {len(columns)} columns")
+        print("row:", " ".join(f"{c}={v}" for c, v in zip(columns, row) if v != ""))
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "svg":
         check_svg(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "csv":
+        check_csv(sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == "png":
         check_png(sys.argv[2], sys.argv[3:])
     else:

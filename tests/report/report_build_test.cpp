@@ -153,10 +153,14 @@ TEST(ReportBuild, AnotherBaselineTurnsTheRatios) {
 
 TEST(ReportBuild, CsvHasOneRowPerAcceleratorCaseAndUnitOfWork) {
   std::string csv = write_csv(fixture_report(kGoodRuns, "nvidia-tesla-t4"));
-  // 3 GEMM rows with one unit each, 2 training rows with two units each, and the header.
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 8);
-  EXPECT_TRUE(contains(csv, "gemm-bench,fp32,k=4096 m=4096 n=4096,,throughput,TFLOP/s,nvidia-l4,1,4,1,8.2,2.0,8.8,"
-                            "60.0,"));
+  // 3 GEMM rows with one unit each, 2 training rows with two units each, the 2 test_accuracy
+  // rows (CSV printed only the throughput rows before) and the header.
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 10);
+  // No Job has a sweep point: no variable columns, and `last` empty for a throughput.
+  EXPECT_TRUE(contains(csv, "gemm-bench,fp32,k=4096 m=4096 n=4096,throughput,TFLOP/s,nvidia-l4,1,4,1,8.2,2.0,8.8,,"
+                            "60.0,"))
+      << csv;
+  EXPECT_TRUE(contains(csv, ",test_accuracy,fraction,nvidia-tesla-t4,1,1,1,")) << csv;
   EXPECT_TRUE(contains(csv, ",10^15 FLOP,")) << csv;
   EXPECT_TRUE(contains(csv, ",\"1,000 samples\",")) << csv;
 }
@@ -193,7 +197,7 @@ TEST(ReportBuild, CnnRunGivesTimeAndCostPerEpochPerAccelerator) {
   expect_figure(l4["cost_per_unit"][0]["seconds"], 60000.0 / 48000);
   expect_figure(l4["cost_per_unit"][0]["spot_usd"], 0.36 * (60000.0 / 48000) / 3600);
   const std::string csv = write_csv(report);
-  EXPECT_TRUE(contains(csv, ",nvidia-tesla-t4,1,3,1,20000.0,15000.0,24000.0,60.0,")) << csv;
+  EXPECT_TRUE(contains(csv, ",nvidia-tesla-t4,1,3,1,20000.0,15000.0,24000.0,,60.0,")) << csv;
   EXPECT_TRUE(contains(csv, ",0.006,0.003,epoch,3.0,0.0003")) << csv;  // seconds_per_unit, then the costs
 }
 

@@ -6,6 +6,7 @@
 #include "fixture.h"
 #include "tool/steps/report/bar_chart.h"
 #include "tool/steps/report/html_writer.h"
+#include "tool/steps/report/line_chart.h"
 #include "tool/steps/report/number_format.h"
 #include "tool/steps/report/report_charts.h"
 #include "tool/steps/report/statistics.h"
@@ -52,6 +53,40 @@ TEST(ReportParts, SvgTextIsEscaped) {
   std::string document = svg.finish();
   EXPECT_TRUE(contains(document, "<title>x &lt; y</title>"));
   EXPECT_TRUE(contains(document, ">&lt;/text&gt;&lt;script&gt;</text>"));
+}
+
+TEST(ReportParts, TextWrapsAtSpacesAndBreaksAWordLongerThanALine) {
+  EXPECT_EQ(wrap_text("mlp hidden=16 lr=0.1", 1000, 10), std::vector<std::string>{"mlp hidden=16 lr=0.1"});
+  EXPECT_EQ(wrap_text("mlp hidden=16 lr=0.1", 62, 10), (std::vector<std::string>{"mlp", "hidden=16", "lr=0.1"}));
+  EXPECT_EQ(wrap_text("abcdefghijkl", 31, 10), (std::vector<std::string>{"abcde", "fghij", "kl"}));
+  EXPECT_EQ(wrap_text("", 100, 10), std::vector<std::string>{""});
+  // Broken between characters, not inside one: "é" is two bytes.
+  EXPECT_EQ(wrap_text("\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9", 31, 10),
+            (std::vector<std::string>{"\u00e9\u00e9\u00e9\u00e9\u00e9", "\u00e9"}));
+}
+
+TEST(ReportParts, AxisRangesEndAtRoundNumbers) {
+  auto range = nice_range(0.23, 2.41);
+  EXPECT_DOUBLE_EQ(range.low, 0);
+  EXPECT_DOUBLE_EQ(range.high, 2.5);
+  EXPECT_DOUBLE_EQ(range.step, 0.5);
+  range = nice_range(1, 3, true);  // steps: whole ticks, not 1.5
+  EXPECT_DOUBLE_EQ(range.step, 1);
+  range = nice_range(0.5, 0.5);  // one value: a range around it
+  EXPECT_LT(range.low, 0.5);
+  EXPECT_GT(range.high, 0.5);
+}
+
+// A metric may be negative (a reward): its bar grows left from zero, inside the plot.
+TEST(ReportParts, NegativeBarsGrowLeftFromZero) {
+  BarChart chart{"reward", "points", {{"median", "#4c78a8"}}, {{"a", {{-3.0}}}, {"b", {{5.0}}}}};
+  SvgWriter svg(470, bar_chart_height(chart, 470), "t");
+  draw_bar_chart(svg, chart, 470);
+  const std::string document = svg.finish();
+  for (const char* tick : {">-4</text>", ">0</text>", ">6</text>"}) EXPECT_TRUE(contains(document, tick)) << tick;
+  // The plot spans 150 to 400 (470 less the value room) for -4 to 6: zero at 250, -3 at 175.
+  EXPECT_TRUE(contains(document, "<rect x=\"175\" y=\"")) << document;
+  EXPECT_TRUE(contains(document, "width=\"75\" height=\"12\" fill=\"#4c78a8\"><title>a median: -3</title>")) << document;
 }
 
 TEST(ReportParts, ChartsHoldEveryAcceleratorWithItsSpread) {

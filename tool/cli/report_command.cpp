@@ -19,6 +19,7 @@ struct ReportFlags {
   ProjectFlags project;
   OutputFlags output{"md"};
   std::string project_folder;  // --project DIR, the deprecated spelling of -f DIR/gkebuild.yaml
+  bool points = false;  // --points; else the report decides
 };
 
 void setup(CLI::App& app, Action& action) {
@@ -36,6 +37,18 @@ void setup(CLI::App& app, Action& action) {
                       "VAR,…: pool the sweep points that differ only in these variables (e.g. seed) into one row; "
                       "by default every point has rows of its own")
       ->delimiter(',');
+  command->add_flag("--all-runs", options.all_runs,
+                    "with an experiment's name: compare every run of it (default: its latest run)");
+  command->add_flag("--include-stopped", options.include_stopped,
+                    "count the results of Jobs stopped before they finished (Ctrl-C); left out by default");
+  command->add_flag("--points", flags->points,
+                    "a table of sweep points, one column per metric (default: when the runs compare no accelerators)");
+  command->add_option("--metric", options.points.value,
+                      "the value of each metric a point shows: last (default), best, min, max or median")
+      ->check(CLI::IsMember({"last", "best", "min", "max", "median"}));
+  command->add_option("--sort", options.points.sort,
+                      "METRIC: sort the points by it (default: a loss, error or accuracy, better end first)");
+  command->add_flag("--desc", options.points.descending, "with --sort: highest first");
   add_output_flags(*command, flags->output, {"md", "csv", "json"}, "md (default), csv or json, on stdout", false);
   command->add_option("--svg", options.svg_file, "write the charts to this SVG file");
   command->add_option("--html", options.html_file, "write a page with the tables and charts to this file");
@@ -47,6 +60,8 @@ void setup(CLI::App& app, Action& action) {
     action = [flags] {
       auto& options = flags->options;
       options.format = flags->output.format;
+      if (flags->points) options.points.shown = true;
+      options.quiet = flags->output.quiet;
       options.project_dir =
           flags->project_folder.empty() ? project_dir(flags->project) : std::filesystem::path(flags->project_folder);
       if (options.runs.empty())

@@ -1,5 +1,7 @@
 // `gkebuild validate`: checks Kubernetes manifests (files, folders, "-" for stdin)
 // against the Kubernetes JSON schemas and the GPU and batch rules; see tool/steps/validate.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <iostream>
 
@@ -8,6 +10,7 @@
 #include "base/printable.h"
 #include "tool/cli/output_flags.h"
 #include "tool/cli/verbosity_flags.h"
+#include "tool/steps/render/variable_check.h"
 #include "tool/steps/validate/package_schemas.h"
 #include "tool/steps/validate/report_format.h"
 #include "tool/steps/validate/rules.h"
@@ -73,6 +76,7 @@ int run(const ValidateFlags& flags) {
   options.workers = flags.workers;
   options.exit_on_error = flags.exit_on_error;
   options.cache_dir = validate::default_cache_dir();
+  options.project_check = render::check_project_sweep_axes;  // what render refuses, a hook refuses too
   for (const auto& rule : flags.disabled) {
     if (!validate::find_rule(rule)) {
       std::cerr << "gkebuild validate: unknown rule '" << rule << "' (see --list-rules)\n";
@@ -97,7 +101,10 @@ int run(const ValidateFlags& flags) {
     for (const auto& object : report.valid) std::cerr << printable(object) << " is valid\n";
   std::cout << validate::format_report(report, format);
   // The summary is a line of text: the structured formats (JSON, JUnit, SARIF) stay parseable.
-  if (flags.summary && (format == validate::OutputFormat::kText || format == validate::OutputFormat::kGithub))
+  // On a terminal a text report says how much passed: silence there reads as "did it run?". A
+  // hook or a pipe keeps kubeconform's silence.
+  const bool terminal = ::isatty(STDOUT_FILENO) && format == validate::OutputFormat::kText && !flags.output.quiet;
+  if ((flags.summary || terminal) && (format == validate::OutputFormat::kText || format == validate::OutputFormat::kGithub))
     std::cout << validate::format_summary(report);
   else if (flags.summary && format == validate::OutputFormat::kTap)
     std::cout << "# " << validate::format_summary(report);

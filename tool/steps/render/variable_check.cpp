@@ -1,6 +1,7 @@
 #include "tool/steps/render/variable_check.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "base/printable.h"
 #include "base/source_error.h"
@@ -52,6 +53,47 @@ std::vector<std::string> sweepable(const jinja::ContextReads& reads) {
   return out;
 }
 
+// Which field of the experiment reads `name`, with its verb: "args read", "env NAME reads".
+std::string field_reading(const project::Experiment& experiment, jinja::Environment& environment,
+                          const std::string& name) {
+  auto reads = [&](const std::string& text) {
+    return has_template_syntax(text) &&
+           environment.context_reads_of_string(text, experiment.where.file).names.count(name) > 0;
+  };
+  for (const auto& text : experiment.command)
+    if (reads(text)) return "command reads";
+  for (const auto& text : experiment.args)
+    if (reads(text)) return "args read";
+  for (const auto& [variable, value] : experiment.env)
+    if (reads(value)) return "env " + printable(variable) + " reads";
+  return "strings read";
+}
+
+// The variables the experiment reads that nothing gives: no sweep axis, not `seed` of
+// `seeds:`, not gkebuild's own. A misspelt {{ hiden }} is one.
+std::vector<std::string> ungiven(const project::Experiment& experiment, const std::vector<std::string>& variables) {
+  std::vector<std::string> out;
+  for (const auto& name : variables) {
+    const bool axis = std::any_of(experiment.sweep.begin(), experiment.sweep.end(),
+                                  [&](const auto& each) { return each.name == name; });
+    if (!axis && name != "seed") out.push_back(name);
+  }
+  return out;
+}
+
+// When the axis and a variable that nothing gives differ by a typo ({{ hiden }} in args for
+// the axis `hidden`, or the axis `hiden` for {{ hidden }}), either may be the misspelt one: the
+// fix of the variable first (the axis is what the user swept), then the other.
+std::optional<std::string> typo_between(const project::Experiment& experiment, jinja::Environment& environment,
+                                        const std::string& axis, const std::vector<std::string>& variables) {
+  if (set_by_gkebuild(axis)) return std::nullopt;
+  const auto typo = closest_match(axis, ungiven(experiment, variables));
+  if (!typo) return std::nullopt;
+  return ", but its " + field_reading(experiment, environment, *typo) + " {{ " + printable(*typo) +
+         " }}, which no sweep axis gives (did you mean {{ " + printable(axis) + " }}?); if '" + printable(*typo) +
+         "' is the name you meant, rename the axis to it";
+}
+
 std::string listed(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& name : names) out += (out.empty() ? "" : ", ") + printable(name);
@@ -71,7 +113,10 @@ void check_sweep_axes(const project::Project& project, const project::Experiment
                                                   : fields.reads(axis.name) || templates.reads_key("point", axis.name);
     if (read) continue;
     std::string message = "sweep axis '" + printable(axis.name) + "': no field of experiment '" +
-                          printable(experiment.name) + "' reads it" + did_you_mean(axis.name, variables) + "; ";
+                          printable(experiment.name) + "' reads it";
+    if (auto typo = typo_between(experiment, environment, axis.name, variables))
+      throw SourceError(axis.where, message + *typo);
+    message += did_you_mean(axis.name, variables) + "; ";
     message += variables.empty() ? std::string("its command, args and env read no variable")
                                  : "its command, args and env read " + listed(variables);
     if (set_by_gkebuild(axis.name)) message += " ('" + axis.name + "' is set by gkebuild itself)";
@@ -81,6 +126,13 @@ void check_sweep_axes(const project::Project& project, const project::Experiment
   }
 }
 
+void check_project_sweep_axes(const project::Project& project) {
+  jinja::Environment environment;
+  add_project_templates(environment, project.dir);
+  for (const auto& image : project.images) add_dockerfile_template(environment, project, image);
+  for (const auto& experiment : project.experiments) check_sweep_axes(project, experiment, environment);
+}
+
 void check_set_keys(const project::Project& project, const project::Experiment& experiment,
                     jinja::Environment& environment, const std::vector<std::pair<std::string, std::string>>& sets) {
   if (sets.empty()) return;
@@ -88,7 +140,8 @@ void check_set_keys(const project::Project& project, const project::Experiment& 
   jinja::ContextReads reads = fields;
   for (const auto& name : shipped_template_names())
     if (name.ends_with(".yaml.j2")) reads.merge(environment.context_reads(name));
-  if (const auto* image = project.find_image(experiment.image))
+  // A plain Dockerfile (`dockerfile: Dockerfile`) is used as written: it reads no values.
+  if (const auto* image = project.find_image(experiment.image); image && dockerfile_is_template(*image))
     reads.merge(environment.context_reads(dockerfile_template_name(*image)));
   for (const auto& [key, value] : sets) {
     const std::string first = key.substr(0, key.find('.'));

@@ -20,6 +20,11 @@ namespace gkebuild::render {
 void check_sweep_axes(const project::Project& project, const project::Experiment& experiment,
                       jinja::Environment& environment);
 
+// check_sweep_axes for every experiment of the project, with its templates, as render makes it
+// before anything renders: what `gkebuild validate gkebuild.yaml` adds to the project loader's
+// checks, so that a pre-commit hook catches a misspelt axis (`hiden:`) as render does.
+void check_project_sweep_axes(const project::Project& project);
+
 // Each key set with --set (its first part: `a` of a.b=1) must be read as values.KEY by the
 // experiment's command, args or env or by a template its render uses (the Job, Pod and
 // support manifests, the image's Dockerfile template). Throws SourceError naming the flag.

@@ -24,6 +24,7 @@ struct BarValue {
 struct Bar {
   std::string label;
   std::vector<BarValue> values;  // one per series
+  std::string color;             // "": the series' colour; a point's colour, as in its legend
 };
 
 struct BarChart {
@@ -33,7 +34,8 @@ struct BarChart {
   std::vector<Bar> bars;
 };
 
-double bar_chart_height(const BarChart& chart);
+// With the title wrapped to `width`.
+double bar_chart_height(const BarChart& chart, double width);
 
 // Draws `chart` `width` pixels wide with its top-left corner at the writer's origin.
 void draw_bar_chart(SvgWriter& svg, const BarChart& chart, double width);

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "tool/steps/report/points_table.h"
 #include "tool/steps/report/report_charts.h"
 #include "tool/steps/report/report_tables.h"
 #include "tool/steps/report/svg_writer.h"
@@ -47,6 +48,10 @@ std::string write_html(const Report& report) {
       << "<title>gkebuild report</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n"
       << "<h1>gkebuild report</h1>\n<p>" << xml_escape(basis_line(report)) << "</p>\n";
   list_to(out, "Runs", run_lines(report));
+  if (points_shown(report)) {
+    out << "<h2>Points</h2>\n<p>" << xml_escape(points_caption(report)) << "</p>\n";
+    table_to(out, points_table(report));
+  }
   if (std::string svg = write_svg(report); !svg.empty()) out << "<h2>Charts</h2>\n" << svg;
   if (!report.throughput.empty()) out << "<h2>Throughput</h2>\n";
   for (const auto& rows : rows_by_case(report)) {

@@ -12,9 +12,23 @@ using nlohmann::json;
 json optional_json(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 json key_json(const CaseKey& key) {
+  json point = json::object();
+  for (const auto& [name, value] : key.point) point[name] = value;
   return {{"workload", key.workload}, {"precision", key.precision}, {"shape", key.shape},
           {"metric", key.metric}, {"unit", key.unit},
-          {"parameters", key.parameters}};
+          {"parameters", key.parameters}, {"point", point}};
+}
+
+json metric_json(const MetricRow& row) {
+  json curves = json::array();
+  for (const auto& curve : row.curves) {
+    json steps = json::array();
+    for (const auto& [step, value] : curve.points) steps.push_back({step, value});
+    curves.push_back({{"run", curve.run}, {"job", curve.job}, {"steps", steps}});
+  }
+  return {{"case", key_json(row.key)}, {"accelerator", row.accelerator}, {"gpus", row.gpus},
+          {"values", row.samples}, {"jobs", row.jobs}, {"median", row.median}, {"min", row.min},
+          {"max", row.max}, {"last", row.last}, {"stopped_jobs", row.stopped_jobs}, {"curves", curves}};
 }
 
 json unit_cost_json(const UnitCost& cost) {
@@ -44,7 +58,7 @@ json throughput_json(const ThroughputRow& row) {
           {"cost_on_demand_usd", optional_json(row.cost_on_demand)},
           {"cost_spot_usd", optional_json(row.cost_spot)}, {"cost_per_unit", costs},
           {"speedup", optional_json(row.speedup)}, {"cost_ratio", optional_json(row.cost_ratio)},
-          {"outliers", outliers}};
+          {"outliers", outliers}, {"stopped_jobs", row.stopped_jobs}};
 }
 
 json runs_json(const Report& report) {
@@ -71,9 +85,7 @@ json prices_json(const Report& report) {
 std::string write_json(const Report& report) {
   json throughput = json::array(), metrics = json::array(), skipped = json::array();
   for (const auto& row : report.throughput) throughput.push_back(throughput_json(row));
-  for (const auto& row : report.metrics)
-    metrics.push_back({{"case", key_json(row.key)}, {"accelerator", row.accelerator}, {"jobs", row.samples},
-                       {"median", row.median}, {"min", row.min}, {"max", row.max}});
+  for (const auto& row : report.metrics) metrics.push_back(metric_json(row));
   for (const auto& line : report.skipped)
     skipped.push_back({{"where", to_string(line.where)}, {"reason", line.reason}});
   json document = {{"schema", "gkebuild.report.v1"}, {"catalog_date", report.catalog_date},

@@ -1,5 +1,6 @@
 #include <sstream>
 
+#include "tool/steps/report/points_table.h"
 #include "tool/steps/report/report_tables.h"
 #include "tool/steps/report/report_writers.h"
 
@@ -40,6 +41,10 @@ std::string write_markdown(const Report& report) {
   std::ostringstream out;
   out << "# gkebuild report\n\n" << basis_line(report) << "\n";
   list_to(out, "Runs", run_lines(report));
+  if (points_shown(report)) {
+    out << "\n## Points\n\n" << points_caption(report) << "\n\n";
+    table_to(out, points_table(report));
+  }
   if (!report.throughput.empty()) out << "\n## Throughput\n";
   for (const auto& rows : rows_by_case(report)) {
     out << "\n### " << rows.front()->key.title() << " (" << rows.front()->key.unit << ")\n\n";

@@ -101,7 +101,7 @@ RunSummary summarize(const LoadedRun& run) {
 }  // namespace
 
 Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& catalog,
-                    const std::string& baseline, const std::vector<std::string>& pooled) {
+                    const std::string& baseline, const std::vector<std::string>& pooled, bool include_stopped) {
   check_pooled(runs, pooled);
   Report report;
   report.catalog_date = catalog.date();
@@ -110,7 +110,7 @@ Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& 
     report.runs.push_back(summarize(run));
     report.skipped.insert(report.skipped.end(), run.results.skipped.begin(), run.results.skipped.end());
   }
-  Groups groups = group_samples(runs, report.skipped, pooled);
+  Groups groups = group_samples(runs, report.skipped, pooled, include_stopped);
   std::stable_sort(report.skipped.begin(), report.skipped.end(), [](const auto& a, const auto& b) {
     return std::tie(a.where.file, a.where.line) < std::tie(b.where.file, b.where.line);
   });
@@ -124,7 +124,7 @@ Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& 
     return a.key != b.key ? a.key < b.key : a.median > b.median;
   });
   if (!baseline.empty() && !report.throughput.empty()) check_baseline(report, baseline);
-  add_notes(report, runs, groups, catalog);
+  add_notes(report, runs, groups, catalog, include_stopped);
   compare_with_baseline(report, baseline);
   report.prices = price_rows(report, catalog);
   return report;

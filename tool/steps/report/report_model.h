@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/source_error.h"
@@ -21,6 +22,8 @@ struct CaseKey {
   std::string unit;
   // The Job's sweep point less the variables pooled over (--group-by): "lr=0.1 seed=0"; "" for none.
   std::string parameters;
+  // The same point variable by variable, as text ("lr", "0.1"): CSV's columns.
+  std::vector<std::pair<std::string, std::string>> point;
 
   // "gemm-bench fp32 k=4096 m=4096 n=4096", then the parameters
   std::string title() const;
@@ -60,14 +63,27 @@ struct ThroughputRow {
   std::optional<double> speedup;     // median / baseline median
   std::optional<double> cost_ratio;  // on-demand cost per unit / the baseline's
   std::vector<Outlier> outliers;
+  std::size_t stopped_jobs = 0;  // Jobs stopped before they finished (counted with --include-stopped)
+};
+
+// One Job's values of a metric over its steps (or epochs): a learning curve.
+struct Curve {
+  std::string run, job;
+  std::vector<std::pair<double, double>> points;  // (step, value), by step
 };
 
 // Any other metric (time, max_error, loss, accuracy…): its spread, no cost.
 struct MetricRow {
   CaseKey key;
   std::string accelerator;
-  std::size_t samples = 0;  // per-epoch lines: only each Job's last epoch
+  int gpus = 0;
+  std::size_t samples = 0;  // per-step lines: only each Job's last step
+  std::size_t jobs = 0;
   double median = 0, min = 0, max = 0;
+  double last = 0;  // median over the Jobs of each one's last value (its last step, else last line)
+  std::size_t stopped_jobs = 0;  // Jobs stopped before they finished (counted with --include-stopped)
+  std::vector<Curve> curves;     // of the Jobs whose lines carry a step or epoch
+  std::string step_name;         // "step" or "epoch", as the curves' lines name it; "" for none
 };
 
 struct PriceRow {
@@ -87,6 +103,14 @@ struct RunSummary {
   bool results_file_found = false;
 };
 
+// The table of sweep points: one row per point (and accelerator), one column per metric.
+struct PointsView {
+  std::optional<bool> shown;  // --points; nullopt: shown when the report compares no accelerators
+  std::string value = "last";  // which value of each metric: last, best, min, max, median
+  std::string sort;            // the metric the rows are sorted by; "": a loss, error or accuracy
+  bool descending = false;     // --desc (else the sort metric's better end first)
+};
+
 struct Report {
   std::string catalog_date;
   std::string baseline;  // as asked, or "" for the slowest accelerator of each case
@@ -96,6 +120,7 @@ struct Report {
   std::vector<PriceRow> prices;
   std::vector<runrecord::SkippedLine> skipped;
   std::vector<std::string> notes;  // mixed units, missing prices, unfinished Jobs…
+  PointsView points;
 };
 
 }  // namespace gkebuild::report

@@ -1,5 +1,6 @@
 #include "tool/steps/report/report_notes.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -62,7 +63,17 @@ void note_prices(Report& report, const catalog::Catalog& catalog) {
   }
 }
 
-void note_jobs(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups) {
+// " (its 4 result lines are left out of every figure; --include-stopped counts them)"
+std::string stopped_lines(const LoadedRun& run, const runrecord::JobRecord& job, bool include_stopped) {
+  const auto lines = std::count_if(run.results.lines.begin(), run.results.lines.end(),
+                                   [&](const auto& line) { return line.job == job.name; });
+  if (lines == 0) return "";
+  const std::string what = count_of(static_cast<std::size_t>(lines), "result line");
+  return include_stopped ? " (" + what + " counted, as --include-stopped asks)"
+                         : " (" + what + " left out of every figure; --include-stopped counts them)";
+}
+
+void note_jobs(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups, bool include_stopped) {
   std::map<const runrecord::JobRecord*, std::set<CaseKey>> cases;
   for (const auto& [group, samples] : groups)
     if (group.key.metric == "throughput")
@@ -72,7 +83,9 @@ void note_jobs(Report& report, const std::vector<LoadedRun>& runs, const Groups&
       std::string who = "Job " + job.name + " (" + run.record.run + ")";
       if (job.state != runrecord::JobState::succeeded)
         report.notes.push_back(who + " is " + std::string(runrecord::to_string(job.state)) +
-                               (job.reason.empty() ? "" : ": " + job.reason) + ".");
+                               (job.reason.empty() ? "" : ": " + job.reason) +
+                               (job.state == runrecord::JobState::stopped ? stopped_lines(run, job, include_stopped) : "") +
+                               ".");
       auto counted = cases.find(&job);
       if (counted == cases.end()) continue;
       if (!job.start || !job.end)
@@ -88,7 +101,7 @@ void note_jobs(Report& report, const std::vector<LoadedRun>& runs, const Groups&
 }  // namespace
 
 void add_notes(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups,
-               const catalog::Catalog& catalog) {
+               const catalog::Catalog& catalog, bool include_stopped) {
   report.notes.push_back(
       "Cost counts the GPUs only: the catalog's USD per GPU-hour (us-central1) x GPUs x time; the "
       "machine's vCPUs and memory are billed separately. Cost per unit of work uses the median "
@@ -100,7 +113,7 @@ void add_notes(Report& report, const std::vector<LoadedRun>& runs, const Groups&
                            "(use --baseline ACCELERATOR to choose one).");
   note_mixed_units(report, groups);
   note_prices(report, catalog);
-  note_jobs(report, runs, groups);
+  note_jobs(report, runs, groups, include_stopped);
 }
 
 std::vector<PriceRow> price_rows(const Report& report, const catalog::Catalog& catalog) {

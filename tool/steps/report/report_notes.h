@@ -9,9 +9,10 @@
 namespace gkebuild::report {
 
 // Mixed units, missing prices, CPU runs, Jobs that failed or have no times, Jobs counted in
-// several cases, and how cost is computed.
+// several cases, Jobs stopped before they finished (and whether their results count), and how
+// cost is computed.
 void add_notes(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups,
-               const catalog::Catalog& catalog);
+               const catalog::Catalog& catalog, bool include_stopped = false);
 
 // One row per accelerator in the throughput table, with its catalog prices.
 std::vector<PriceRow> price_rows(const Report& report, const catalog::Catalog& catalog);

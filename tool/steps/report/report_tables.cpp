@@ -81,11 +81,11 @@ Table throughput_table(const std::vector<const ThroughputRow*>& rows, const std:
 }
 
 Table metrics_table(const Report& report) {
-  Table table{{"case", "metric", "accelerator", "values", "median", "min", "max", "unit"}, {}};
+  Table table{{"case", "metric", "accelerator", "values", "median", "min", "max", "unit", "last"}, {}};
   for (const auto& row : report.metrics)
     table.rows.push_back({row.key.title(), row.key.metric, row.accelerator, std::to_string(row.samples),
                           format_number(row.median), format_number(row.min), format_number(row.max),
-                          row.key.unit});
+                          row.key.unit, format_number(row.last)});
   return table;
 }
 

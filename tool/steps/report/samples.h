@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,13 +32,24 @@ inline constexpr std::string_view kCpuPathOn = "cpu path on ";
 std::string accelerator_name(const runrecord::JobRecord& job, const runrecord::RunRecord& run,
                              const runrecord::ResultLine& line);
 
+// The step of a learning curve a line belongs to: its `step`, else its `epoch` (top level or
+// under `extra`); nullopt for a line of neither.
+std::optional<double> step_of(const runrecord::ResultLine& line);
+// The same with the field's name ("step" or "epoch"): a learning curve's axis.
+struct Step {
+  std::string_view name;
+  double value = 0;
+};
+std::optional<Step> step_field(const runrecord::ResultLine& line);
+
 // "k=4096 m=4096 n=4096" from a result's shape object.
 std::string shape_text(const nlohmann::json& shape);
 
 // Every usable result line by group; lines naming no Job of their run join `skipped`. Lines
 // of different sweep points (the Jobs' parameters in run.json) are different groups, but for
 // the variables named in `pooled`.
+// Lines of Jobs stopped before they finished (Ctrl-C) are left out unless `include_stopped`.
 Groups group_samples(const std::vector<LoadedRun>& runs, std::vector<runrecord::SkippedLine>& skipped,
-                     const std::vector<std::string>& pooled = {});
+                     const std::vector<std::string>& pooled = {}, bool include_stopped = false);
 
 }  // namespace gkebuild::report

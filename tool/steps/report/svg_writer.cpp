@@ -1,5 +1,6 @@
 #include "tool/steps/report/svg_writer.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace gkebuild::report {
@@ -56,9 +57,90 @@ void SvgWriter::text(double x, double y, std::string_view content, const TextSty
        << xml_escape(content) << "</text>\n";
 }
 
+void SvgWriter::polyline(const std::vector<std::pair<double, double>>& points, std::string_view stroke,
+                         double width, bool dashed, std::string_view tooltip) {
+  out_ << "<polyline points=\"";
+  for (std::size_t i = 0; i < points.size(); ++i)
+    out_ << (i ? " " : "") << coordinate(points[i].first) << "," << coordinate(points[i].second);
+  out_ << "\" fill=\"none\" stroke=\"" << xml_escape(stroke) << "\" stroke-width=\"" << coordinate(width) << "\""
+       << " stroke-linejoin=\"round\"" << (dashed ? " stroke-dasharray=\"6,3\"" : "");
+  if (tooltip.empty()) {
+    out_ << "/>\n";
+  } else {
+    out_ << "><title>" << xml_escape(tooltip) << "</title></polyline>\n";
+  }
+}
+
+void SvgWriter::circle(double x, double y, double radius, std::string_view fill, std::string_view tooltip) {
+  out_ << "<circle cx=\"" << coordinate(x) << "\" cy=\"" << coordinate(y) << "\" r=\"" << coordinate(radius)
+       << "\" fill=\"" << xml_escape(fill) << "\"";
+  if (tooltip.empty()) {
+    out_ << "/>\n";
+  } else {
+    out_ << "><title>" << xml_escape(tooltip) << "</title></circle>\n";
+  }
+}
+
 std::string SvgWriter::finish() {
   out_ << "</svg>\n";
   return out_.str();
+}
+
+}  // namespace gkebuild::report
+
+namespace gkebuild::report {
+namespace {
+
+// DejaVu Sans averages about 0.55 em a character; 0.62 keeps bold titles inside too.
+constexpr double kCharacterWidth = 0.62;
+
+std::size_t characters(std::string_view text) {
+  std::size_t count = 0;
+  for (unsigned char c : text) count += (c & 0xC0) != 0x80;  // UTF-8 continuation bytes are no character
+  return count;
+}
+
+// The byte where character `index` starts (UTF-8), or the size.
+std::size_t byte_of_character(std::string_view text, std::size_t index) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && seen++ == index) return i;
+  return text.size();
+}
+
+}  // namespace
+
+double text_width(std::string_view content, double size) {
+  return static_cast<double>(characters(content)) * size * kCharacterWidth;
+}
+
+std::vector<std::string> wrap_text(std::string_view content, double width, double size) {
+  const auto room = static_cast<std::size_t>(std::max(width / (size * kCharacterWidth), 1.0));
+  std::vector<std::string> lines;
+  std::string line;
+  auto flush = [&] {
+    if (!line.empty()) lines.push_back(std::move(line));
+    line.clear();
+  };
+  std::size_t start = 0;
+  while (start <= content.size()) {
+    std::size_t end = std::min(content.find(' ', start), content.size());
+    std::string_view word = content.substr(start, end - start);
+    if (!word.empty()) {
+      if (!line.empty() && characters(line) + 1 + characters(word) > room) flush();
+      while (characters(word) > room) {  // longer than a line: broken inside, between characters
+        flush();
+        const std::size_t cut = byte_of_character(word, room);
+        lines.emplace_back(word.substr(0, cut));
+        word.remove_prefix(cut);
+      }
+      if (!word.empty()) line += (line.empty() ? "" : " ") + std::string(word);
+    }
+    start = end + 1;
+  }
+  flush();
+  if (lines.empty()) lines.emplace_back();
+  return lines;
 }
 
 }  // namespace gkebuild::report

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "tool/steps/report/statistics.h"
 #include "tool/steps/report/unit_cost.h"
@@ -54,13 +55,9 @@ void add_outliers(ThroughputRow& row, const std::vector<Sample>& samples,
   }
 }
 
-std::optional<double> epoch_of(const Sample& sample) {
-  const auto& line = sample.line->line;
-  auto extra = line.find("extra");
-  if (extra == line.end() || !extra->is_object()) return std::nullopt;
-  auto epoch = extra->find("epoch");
-  if (epoch == extra->end() || !epoch->is_number()) return std::nullopt;
-  return epoch->get<double>();
+std::size_t stopped_jobs(const std::vector<const Sample*>& jobs) {
+  return std::count_if(jobs.begin(), jobs.end(),
+                       [](const Sample* sample) { return sample->job->state == runrecord::JobState::stopped; });
 }
 
 }  // namespace
@@ -83,22 +80,46 @@ ThroughputRow throughput_row(const GroupKey& group, const std::vector<Sample>& s
   add_time_and_cost(row, jobs, accelerator);
   row.unit_costs = unit_costs(row, samples.front().line->shape, hourly_rate(accelerator, row.gpus));
   add_outliers(row, samples, values);
+  row.stopped_jobs = stopped_jobs(jobs);
   return row;
 }
 
 MetricRow metric_row(const GroupKey& group, const std::vector<Sample>& samples) {
-  // Of a Job that reports per epoch, only its last epoch: a training's final loss, not its
-  // first; each pod of an indexed Job prints its own. Lines without an epoch all count.
-  std::map<const runrecord::JobRecord*, double> last_epoch;
-  for (const auto& sample : samples)
-    if (auto epoch = epoch_of(sample)) last_epoch[sample.job] = std::max(last_epoch[sample.job], *epoch);
-  std::vector<double> values;
-  for (const auto& sample : samples) {
-    auto epoch = epoch_of(sample);
-    if (!epoch || *epoch == last_epoch[sample.job]) values.push_back(sample.line->value);
+  MetricRow row{group.key, group.accelerator};
+  row.gpus = samples.front().job->gpus;
+  // Each Job's lines in order; of a Job that reports per step (or epoch), only its last step
+  // counts in the spread: a training's final loss, not its first. Each pod of an indexed Job
+  // prints its own, so the last step may have several lines. Lines without a step all count.
+  std::map<std::pair<const LoadedRun*, const runrecord::JobRecord*>, std::vector<const Sample*>> by_job;
+  for (const auto& sample : samples) by_job[{sample.run, sample.job}].push_back(&sample);
+  std::vector<double> values, lasts;
+  for (const auto& [job, lines] : by_job) {
+    std::optional<double> last_step;
+    Curve curve{job.first->record.run, job.second->name, {}};
+    for (const auto* sample : lines)
+      if (auto step = step_field(*sample->line)) {
+        last_step = std::max(last_step.value_or(step->value), step->value);
+        curve.points.emplace_back(step->value, sample->line->value);
+        if (row.step_name.empty()) row.step_name = step->name;
+      }
+    std::vector<double> at_last;
+    for (const auto* sample : lines) {
+      auto step = step_of(*sample->line);
+      if (!step || *step == *last_step) at_last.push_back(sample->line->value);
+    }
+    values.insert(values.end(), at_last.begin(), at_last.end());
+    lasts.push_back(last_step ? median(at_last) : lines.back()->line->value);
+    std::stable_sort(curve.points.begin(), curve.points.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (!curve.points.empty()) row.curves.push_back(std::move(curve));
   }
-  MetricRow row{group.key, group.accelerator, values.size(), 0, 0, 0};
+  std::sort(row.curves.begin(), row.curves.end(),
+            [](const Curve& a, const Curve& b) { return std::tie(a.run, a.job) < std::tie(b.run, b.job); });
+  row.samples = values.size();
+  row.jobs = by_job.size();
   add_spread(values, row.median, row.min, row.max);
+  row.last = median(lasts);
+  row.stopped_jobs = stopped_jobs(distinct_jobs(samples));
   return row;
 }
 

@@ -5,9 +5,11 @@
 
 namespace gkebuild::validate {
 
-std::vector<Finding> check_project_file(const std::string& text, const std::string& file) {
+std::vector<Finding> check_project_file(const std::string& text, const std::string& file,
+                                        const ProjectCheck& more) {
   try {
-    project::parse_project(text, file);
+    const project::Project project = project::parse_project(text, file);
+    if (more) more(project);
   } catch (const SourceError& error) {
     return {Finding{file, error.where().line, error.where().column, Severity::kError, "project-file", error.message()}};
   } catch (const Error& error) {

@@ -4,8 +4,11 @@
 // "did you mean", wrong types, unknown accelerators) at file:line:col.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "tool/core/project/project.h"
 
 #include "tool/steps/validate/finding.h"
 
@@ -13,7 +16,12 @@ namespace gkebuild::validate {
 
 inline constexpr const char* kProjectApiVersion = "gkebuild/v1";
 
-// The findings of the project file `text` (named `file`): none, or the loader's first error.
-std::vector<Finding> check_project_file(const std::string& text, const std::string& file);
+// Checks of a loaded project beyond the loader's own (see ValidateOptions::project_check).
+using ProjectCheck = std::function<void(const project::Project&)>;
+
+// The findings of the project file `text` (named `file`): none, or the first error of the
+// loader, then of `more` (when given).
+std::vector<Finding> check_project_file(const std::string& text, const std::string& file,
+                                        const ProjectCheck& more = {});
 
 }  // namespace gkebuild::validate

@@ -217,7 +217,7 @@ ValidateReport validate_file(const std::string& input, const ValidateOptions& op
     checker.check_project_credentials_of(manifest);
     if (project_checked || options.disabled_rules.count("project-file")) continue;
     project_checked = true;  // the loader reads the whole file
-    auto findings = check_project_file(text, name);
+    auto findings = check_project_file(text, name, options.project_check);
     if (findings.empty()) report.valid.push_back(name + ":1: gkebuild project " + string_field(manifest.value, "project"));
     else ++report.invalid;
     for (auto& finding : findings) report.findings.push_back(std::move(finding));

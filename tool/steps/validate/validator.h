@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tool/steps/validate/finding.h"
+#include "tool/steps/validate/project_file_check.h"
 #include "tool/steps/validate/schema_names.h"
 #include "tool/steps/validate/yaml_loader.h"
 
@@ -34,6 +35,9 @@ struct ValidateOptions {
   std::set<std::string, std::less<>> disabled_rules;
   std::filesystem::path cache_dir;
   LoadLimits limits;
+  // More checks of a gkebuild project file once it loads (render's sweep-axis check): given by
+  // the CLI, since one step may not include another. Throws SourceError or Error.
+  ProjectCheck project_check;
 };
 
 struct ValidateReport {
