@@ -1,5 +1,5 @@
-// The RUN step's lower folders (tool/steps/run_step/layer_folders.h) unpacked from hostile layers.
-#include "tool/steps/run_step/layer_folders.h"
+// The RUN step's lower folders (tool/steps/local_runner/layer_folders.h) unpacked from hostile layers.
+#include "tool/steps/local_runner/layer_folders.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +11,9 @@
 
 namespace gkebuild::run_step {
 namespace {
+
+using local_runner::kMaxLowerdirLength;
+using local_runner::lower_folders;
 namespace fs = std::filesystem;
 
 // Issue 30: whatever a base image's layer names, unpacking it into a RUN's lower folders

@@ -19,10 +19,13 @@
 #include "busybox_base.h"
 #include "tests/common/run.h"
 #include "tests/common/temp_dir.h"
-#include "tool/steps/run_step/layer_folders.h"
+#include "tool/steps/local_runner/layer_folders.h"
 
 namespace gkebuild::run_step {
 namespace {
+
+using local_runner::kMaxLowerdirLength;
+using local_runner::lower_folders;
 
 namespace fs = std::filesystem;
 using build::RunChanges;

@@ -11,8 +11,7 @@
 #include "images/image/layout_source.h"
 #include "images/oci/digest.h"
 #include "images/oci/layout.h"
-#include "tool/steps/local_runner/folder_once.h"
-#include "tool/steps/local_runner/layer_apply.h"
+#include "tool/steps/local_runner/layer_folders.h"
 
 namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
@@ -61,40 +60,12 @@ image::Image load(const std::shared_ptr<const oci::Layout>& layout, const std::s
   return image::load_image(layout, *found);
 }
 
-// Unpacks into a temporary sibling, then renames it into place.
-void unpack_layers(const image::Image& image, const fs::path& final_dir) {
-  make_folder_once(final_dir, [&](const fs::path& temporary) {
-    fs::create_directory(temporary / "rootfs");
-    fs::permissions(temporary / "rootfs", fs::perms(0755));
-    for (const auto& layer : image.layers()) {
-      apply_layer(layer.store->blob_path(layer.blob.digest), layer.blob.digest, temporary / "rootfs");
-    }
-  });
-}
-
-// The folder's name: the SHA-256 of the layers' blob digests, in order. Each blob is checked
-// against its digest as it is unpacked (layer_apply.h), so a layout planted in a checkout cannot
-// put other files under a name another project's image will use (the folder is machine-wide).
-std::string layers_key(const image::Image& image) {
-  oci::Sha256 hasher;
-  hasher.update("gkebuild.rootfs.v1");
-  for (const auto& layer : image.layers()) hasher.update("\n" + layer.blob.digest.str());
-  return hasher.finish().hex;
-}
-
 }  // namespace
 
 UnpackedImage unpack_image(const fs::path& layout_dir, const std::string& image, const fs::path& cache_dir) {
   auto layout = std::make_shared<const oci::Layout>(oci::Layout::open(layout_dir));
   const image::Image loaded = load(layout, image);
-  UnpackedImage out{loaded.digest(), loaded.config(), {}};
-  const fs::path dir = cache_dir / layers_key(loaded);
-  out.rootfs = dir / "rootfs";
-  if (!fs::is_directory(out.rootfs)) {
-    fs::create_directories(cache_dir);
-    unpack_layers(loaded, dir);
-  }
-  return out;
+  return {loaded.digest(), loaded.config(), lower_folders(loaded, cache_dir)};
 }
 
 }  // namespace gkebuild::local_runner

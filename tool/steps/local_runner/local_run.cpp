@@ -47,7 +47,7 @@ RuntimeInputs inputs_for(const ContainerSpec& spec, const UnpackedImage& image, 
   in.process.args = process_args(config, spec.command, spec.args, spec.env);
   in.process.env = process_env(config, spec.env, spec.name);
   in.process.cwd = !spec.working_dir.empty() ? spec.working_dir : config.working_dir.empty() ? "/" : config.working_dir;
-  in.process.user = resolve_user(config.user, image.rootfs);
+  in.process.user = resolve_user(config.user, rootfs);  // the overlay of its layers, mounted
   in.rootfs = rootfs;
   in.hostname = (spec.hostname.empty() ? spec.name : spec.hostname).substr(0, 63);
   in.host_network = spec.host_network;
@@ -90,7 +90,7 @@ ContainerResult run_container(const ContainerSpec& spec, const LocalDirs& dirs, 
                              " (another run of the same Job?)");
   }
   const UnpackedImage image = unpack_image(spec.layout_dir, spec.image, dirs.images);
-  const Bundle bundle(dirs.bundles / spec.name, image.rootfs);
+  const Bundle bundle(dirs.bundles / spec.name, image.lowers, "");
   bundle.write_config(runtime_spec(inputs_for(spec, image, bundle.rootfs())).dump(2));
   const fs::path log = bundle.dir() / "runtime.log";
 
@@ -138,7 +138,7 @@ LocalDirs local_run_dirs(const fs::path& project_dir, const std::string& run) {
   const fs::path runtime = runtime_dir();
   const fs::path cache = machine_cache_dir();
   return {private_subfolder(runtime, fs::path("runs") / key), private_subfolder(cache, fs::path("containers") / key),
-          private_subfolder(cache, "rootfs")};
+          private_subfolder(cache, "unpacked")};
 }
 
 void remove_local_run_dirs(const LocalDirs& dirs) {

@@ -59,12 +59,12 @@ using LineSink = std::function<void(std::string_view line, bool from_stderr)>;
 struct LocalDirs {
   std::filesystem::path state;    // the runtime's --root (one folder per runtime binary)
   std::filesystem::path bundles;  // one bundle per container: its overlay mount, upper and work folders
-  std::filesystem::path images;   // unpacked root file systems, keyed by their layers' checked digests
+  std::filesystem::path images;   // holds layers/ and chains/: unpacked layers, by checked blob digest
 };
 
 // A local run's folders: its state in runtime_dir()/runs/KEY-RUN (KEY the project's folder_key),
-// its bundles in machine_cache_dir()/containers/KEY-RUN, the images machine-wide in
-// machine_cache_dir()/rootfs; each made 0700 without following a symlink. `run` must be a name
+// its bundles in machine_cache_dir()/containers/KEY-RUN, the unpacked layers machine-wide in
+// machine_cache_dir()/unpacked (shared with RUN steps); each made 0700 without following a symlink. `run` must be a name
 // gkebuild writes (is_record_name); throws Error (bad input) otherwise.
 LocalDirs local_run_dirs(const std::filesystem::path& project_dir, const std::string& run);
 
@@ -76,9 +76,9 @@ void remove_local_run_dirs(const LocalDirs& dirs);
 // names a file or a container.
 bool is_record_name(const std::string& name);
 
-// Unpacks the image (cached by its layers' digests under dirs.images), writes the runtime
-// bundle (dirs.bundles/NAME, an overlay over the cached root file system, so runs never
-// change the cache) and runs it with runc (or crun) as a rootful container in its own network
+// Unpacks the image's layers not unpacked yet (each once, by blob digest, under dirs.images),
+// writes the runtime bundle (dirs.bundles/NAME, an overlay over those layers with a fresh upper
+// folder, so runs never change them) and runs it with runc (or crun) as a rootful container in its own network
 // namespace (or the host's network with spec.host_network) under spec.limits, delivering each
 // output line to on_line as it arrives (on this thread).
 // The container and its bundle are removed on every path, exceptions included.

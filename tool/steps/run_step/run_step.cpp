@@ -26,7 +26,7 @@
 #include "tool/steps/local_runner/container_user.h"
 #include "tool/steps/local_runner/runtime_cli.h"
 #include "tool/steps/local_runner/runtime_spec.h"
-#include "tool/steps/run_step/layer_folders.h"
+#include "tool/steps/local_runner/layer_folders.h"
 #include "tool/steps/run_step/upper_changes.h"
 
 namespace gkebuild::run_step {
@@ -279,7 +279,7 @@ build::RunChanges run_in_container(const build::RunRequest& request, const RunSt
   if (request.argv.empty()) throw Error(ErrorKind::kBadInput, "RUN has no command");
   std::vector<fs::path> lowers;
   try {
-    lowers = lower_folders(request.image, dirs.layers);
+    lowers = local_runner::lower_folders(request.image, dirs.layers);
   } catch (const std::runtime_error& e) {
     throw Error(ErrorKind::kFailed, std::string("RUN: cannot unpack the image: ") + e.what());
   }
@@ -322,7 +322,7 @@ RunStepDirs run_step_dirs(const fs::path& scope) {
   const fs::path runtime = runtime_dir();
   const fs::path cache = machine_cache_dir();
   return {private_subfolder(runtime, fs::path("build") / "state"), private_subfolder(cache, fs::path("build") / "runs"),
-          private_subfolder(cache, "build"),
+          private_subfolder(cache, "unpacked"),
           private_subfolder(cache, fs::path("cache-mounts") / folder_key(scope))};
 }
 

@@ -22,9 +22,9 @@ struct RunStepDirs {
   std::filesystem::path cache_mounts;  // --mount=type=cache folders, of this project only
 };
 
-// The machine's folders for RUN steps: state in runtime_dir()/build, bundles, layers and chains
-// in machine_cache_dir()/build (shared by every project: each layer is checked against its
-// digest as it is unpacked), cache mounts in machine_cache_dir()/cache-mounts/KEY, KEY the
+// The machine's folders for RUN steps: state in runtime_dir()/build, bundles in
+// machine_cache_dir()/build/runs, layers and chains in machine_cache_dir()/unpacked (shared by
+// every project and by local runs: each layer is checked against its digest as it is unpacked), cache mounts in machine_cache_dir()/cache-mounts/KEY, KEY the
 // folder_key of `scope` (the project folder, or the layout a plain `gkebuild image` writes).
 RunStepDirs run_step_dirs(const std::filesystem::path& scope);
 

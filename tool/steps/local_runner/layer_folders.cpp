@@ -1,4 +1,4 @@
-#include "tool/steps/run_step/layer_folders.h"
+#include "tool/steps/local_runner/layer_folders.h"
 
 #include <string>
 
@@ -6,7 +6,7 @@
 #include "tool/steps/local_runner/folder_once.h"
 #include "tool/steps/local_runner/layer_apply.h"
 
-namespace gkebuild::run_step {
+namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 namespace {
 
@@ -28,8 +28,8 @@ oci::Digest chain_id(const std::vector<image::Layer>& layers) {
 
 fs::path chain_tree(const image::Image& image, const fs::path& cache_dir) {
   const fs::path folder = cache_dir / "chains" / chain_id(image.layers()).hex;
-  local_runner::make_folder_once(folder, [&](const fs::path& tree) {
-    for (const auto& layer : image.layers()) local_runner::apply_layer(blob_of(layer), layer.blob.digest, tree);
+  make_folder_once(folder, [&](const fs::path& tree) {
+    for (const auto& layer : image.layers()) apply_layer(blob_of(layer), layer.blob.digest, tree);
   });
   return folder;
 }
@@ -39,7 +39,7 @@ fs::path chain_tree(const image::Image& image, const fs::path& cache_dir) {
 std::vector<fs::path> lower_folders(const image::Image& image, const fs::path& cache_dir) {
   if (image.layers().empty()) {
     const fs::path empty = cache_dir / "layers" / "empty";
-    local_runner::make_folder_once(empty, [](const fs::path&) {});
+    make_folder_once(empty, [](const fs::path&) {});
     return {empty};
   }
   std::vector<fs::path> folders;
@@ -51,11 +51,11 @@ std::vector<fs::path> lower_folders(const image::Image& image, const fs::path& c
   if (length > kMaxLowerdirLength) return {chain_tree(image, cache_dir)};
   for (size_t i = 0; i < folders.size(); ++i) {
     const image::Layer& layer = image.layers()[image.layers().size() - 1 - i];
-    local_runner::make_folder_once(folders[i], [&](const fs::path& tree) {
-      local_runner::apply_layer(blob_of(layer), layer.blob.digest, tree, local_runner::Whiteouts::kOverlay);
+    make_folder_once(folders[i], [&](const fs::path& tree) {
+      apply_layer(blob_of(layer), layer.blob.digest, tree, Whiteouts::kOverlay);
     });
   }
   return folders;
 }
 
-}  // namespace gkebuild::run_step
+}  // namespace gkebuild::local_runner

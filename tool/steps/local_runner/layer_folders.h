@@ -1,4 +1,4 @@
-// The lower folders of a RUN container's overlay: each layer of the image unpacked once, into
+// The lower folders of a container's overlay root (a local run's, and a RUN step's): each layer of the image unpacked once, into
 // a folder of its own keyed by its blob digest (checked as it is unpacked), in overlayfs' form (whiteouts as 0:0 character
 // devices, opaque directories marked with an xattr), so that images sharing a base share its
 // folders. When the folders would not fit in one overlay mount (its options are at most a page),
@@ -10,7 +10,7 @@
 
 #include "images/image/image.h"
 
-namespace gkebuild::run_step {
+namespace gkebuild::local_runner {
 
 // The folders, topmost first (overlayfs' lowerdir order), under `cache_dir`/layers and
 // `cache_dir`/chains. An image without layers (FROM scratch) gets one empty folder. Each folder
@@ -21,4 +21,4 @@ std::vector<std::filesystem::path> lower_folders(const image::Image& image, cons
 // overlayfs' limit on the length of the lowerdir option (the mount options are one page).
 inline constexpr size_t kMaxLowerdirLength = 3500;
 
-}  // namespace gkebuild::run_step
+}  // namespace gkebuild::local_runner
