@@ -112,17 +112,10 @@ void read_provisioning(const Fields& fields, Experiment& experiment) {
   const Document& doc = fields.document();
   const bool spot = fields.boolean("spot", false);
   if (fields.has("provisioning")) {
-    const std::string text = fields.string("provisioning", "");
-    const auto provisioning = parse_provisioning(text);
-    const std::vector<std::string> choices{"on-demand", "spot", "flex-start", "queued"};
-    if (!provisioning)
-      doc.fail(fields.get("provisioning"), fields.name("provisioning") + ": expected on-demand, spot, flex-start or "
-                                                                         "queued, got '" + printable(text) + "'" +
-                                               did_you_mean(text, choices));
-    experiment.provisioning = *provisioning;
-    if (spot && *provisioning != Provisioning::Spot)
+    experiment.provisioning = read_provisioning_word(fields);
+    if (spot && experiment.provisioning != Provisioning::Spot)
       doc.fail(fields.get("spot"), fields.name("spot") + ": spot: true is provisioning: spot, but provisioning says " +
-                                       text);
+                                       to_string(experiment.provisioning));
   } else if (spot) {
     experiment.provisioning = Provisioning::Spot;
   }
@@ -195,6 +188,17 @@ void parse_schedule(const Fields& fields, Experiment& experiment) {
 
 }  // namespace
 
+Provisioning read_provisioning_word(const Fields& fields) {
+  const std::string text = fields.string("provisioning", "");
+  const auto provisioning = parse_provisioning(text);
+  const std::vector<std::string> choices{"on-demand", "spot", "flex-start", "queued"};
+  if (!provisioning)
+    fields.document().fail(fields.get("provisioning"), fields.name("provisioning") +
+                                                           ": expected on-demand, spot, flex-start or queued, got '" +
+                                                           printable(text) + "'" + did_you_mean(text, choices));
+  return *provisioning;
+}
+
 ReservationKey read_reservation(const Fields& fields) {
   const Document& doc = fields.document();
   const YAML::Node node = fields.get("reservation");
@@ -234,7 +238,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   Fields fields(doc, value, "experiment '" + experiment.name + "'",
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
                  "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
-                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize"});
+                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize", "fallback"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
@@ -252,6 +256,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
                                  [](const SweepAxis& axis) { return axis.name == "seed"; });
   if (sweeps_seed && experiment.seeds > 0)
     doc.fail(fields.get("seeds"), fields.what() + ": give seeds (one Indexed Job) or sweep.seed (one Job per seed), not both");
+  if (fields.has("fallback")) parse_fallback(fields, experiment, catalog);
   return experiment;
 }
 

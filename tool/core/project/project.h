@@ -153,6 +153,19 @@ struct SweepAxis {
   SourceLocation where;  // its key in the project file, or the --sweep flag that gave it
 };
 
+// One entry of an experiment's `fallback:` list: another accelerator and provisioning its Jobs
+// may run on when the experiment's own have no capacity. `gkebuild cluster render` turns the
+// experiment's own choice and its alternatives, in order, into a custom ComputeClass whose
+// priorities GKE tries in that order; the Jobs select the class instead of an accelerator.
+struct Alternative {
+  std::string accelerator;  // catalog label
+  int gpus = 0;             // per pod (node); the experiment's own
+  int nodes = 0;            // pods per Job; the experiment's own
+  Provisioning provisioning = Provisioning::OnDemand;
+  std::string reservation;  // NAME or projects/P/reservations/R: on-demand nodes of that reservation
+  SourceLocation where;
+};
+
 struct Experiment {
   std::string name;
   std::string image;
@@ -192,6 +205,9 @@ struct Experiment {
   // A Kueue LocalQueue in the project's namespace: Jobs are created suspended with the
   // kueue.x-k8s.io/queue-name label and Kueue starts them as quota allows. Empty = no Kueue.
   std::string queue;
+  // `fallback:` in file order (empty: none). With alternatives the experiment has one accelerator.
+  std::vector<Alternative> fallback;
+  SourceLocation fallback_where;
   SourceLocation where;
 };
 
