@@ -128,5 +128,25 @@ TEST(Catalog, PriceNeedsSourceAndDate) {
   EXPECT_THROW(Catalog::parse(bad, "cat.yaml"), SourceError);
 }
 
+// prices.flexStart: the Dynamic Workload Scheduler price, which flex-start and queued runs pay
+// (price_for); dated and sourced like the others. Without one those runs have no price.
+TEST(Catalog, FlexStartPriceIsWhatFlexStartAndQueuedRunsPay) {
+  const std::string head =
+      "catalogDate: '2026-01-01'\n"
+      "accelerators:\n"
+      "  - {label: x, shortName: x, gpu: X, computeCapability: '7.5', cudaArch: sm_75, memoryGiB: 16,\n"
+      "     machineTypes: [{name: m, gpus: 1}],\n"
+      "     prices: {onDemand: {usdPerGpuHour: 1.0, source: s, date: '2026-01-01'}";
+  const Catalog priced = Catalog::parse(head + ",\n       flexStart: {usdPerGpuHour: 0.5, source: d, date: '2026-01-02'}}}\n", "cat.yaml");
+  const Accelerator& x = *priced.find("x");
+  EXPECT_EQ(x.price_for("on-demand")->usd_per_gpu_hour, 1.0);
+  EXPECT_EQ(x.price_for("flex-start")->usd_per_gpu_hour, 0.5);
+  EXPECT_EQ(x.price_for("queued")->date, "2026-01-02");
+  EXPECT_FALSE(x.price_for("spot"));
+  const Catalog unpriced = Catalog::parse(head + "}}\n", "cat.yaml");
+  EXPECT_FALSE(unpriced.find("x")->price_for("flex-start"));  // never the on-demand rate
+  EXPECT_THROW(Catalog::parse(head + ", flexStart: {usdPerGpuHour: 0.5}}}\n", "cat.yaml"), SourceError);
+}
+
 }  // namespace
 }  // namespace gkebuild::catalog

@@ -106,8 +106,9 @@ TEST_F(ClusterCheck, AHealthyPoolAndAPoolAtZeroThatCanScaleUp) {
   EXPECT_EQ(check.out.find("problem"), std::string::npos) << check.out;
 }
 
-// Flex-start, queued and reservation pools at zero: their Jobs select gke-flex-start and
-// reservation-name, which GKE puts on the nodes it makes; a pool at zero is not "never schedulable".
+// Flex-start, queued and reservation pools at zero: their Jobs select gke-flex-start (queued ones
+// also gke-queued) and reservation-name, which GKE puts on the nodes it makes; a pool at zero is
+// not "never schedulable".
 TEST_F(ClusterCheck, FlexStartQueuedAndReservationPoolsAtZeroCanScaleUp) {
   admin_node();
   add({autoscaler_status({{"l4-flex", 4, ""}, {"h100-queued", 4, ""}, {"h100-res-h100-res", 4, ""}})});

@@ -81,11 +81,14 @@ TEST(ScarceGpus, PoolsWrittenOut) {
                                 "cluster:\n  gcpProject: my-project\n  location: us-central1\n  gpuPools:\n"
                                 "    minNodes: 1\n    pools:\n"
                                 "      f: {accelerator: nvidia-l4, provisioning: flex-start, maxRunDuration: 24h}\n"
-                                "      r: {accelerator: nvidia-l4, reservation: projects/owner-1/reservations/l4, gvnic: true}\n");
+                                "      r: {accelerator: nvidia-l4, reservation: {name: projects/owner-1/reservations/l4, zone: us-central1-b},\n"
+                                "         gvnic: true}\n");
   const auto& pools = project.cluster.gke->pools;
   EXPECT_EQ(pools[0].min_nodes, 0);  // a flex-start pool starts at zero whatever gpuPools says
   EXPECT_EQ(pools[0].max_run_seconds, 86400);
   EXPECT_EQ(pools[1].reservation, "projects/owner-1/reservations/l4");
+  EXPECT_EQ(pools[1].zones, std::vector<std::string>{"us-central1-b"});  // the reservation's zone only
+  EXPECT_TRUE(pools[0].zones.empty());  // the cluster's zones
   EXPECT_TRUE(pools[1].gvnic);
   EXPECT_EQ(pools[1].min_nodes, 1);
 }
@@ -141,9 +144,11 @@ TEST(ScarceGpus, CompactAndReservationPoolsKeepToOneZone) {
   // One zone already: nothing of the pool's own.
   const Project zonal = parse(compact + "cluster: {gcpProject: my-project, location: us-central1-b}\n");
   EXPECT_TRUE(zonal.cluster.gke->pools[0].zones.empty());
-  // No zone of the cluster offers the GPU: refused at the compact key.
-  expect_error(compact + "cluster: {gcpProject: my-project, location: us-central1, nodeLocations: [us-central1-f]}\n", 7, 82,
-               "compact: compact placement needs a single-zone node pool");
+  // No zone of the cluster offers the GPU: refused at the compact key. (A single-zone cluster
+  // that lacks it keeps its zone: zone_warnings says so for every pool there, compact or not.)
+  expect_error(compact + "cluster: {gcpProject: my-project, location: us-east1, nodeLocations: [us-east1-b, us-east1-c]}\n",
+               7, 82, "compact: compact placement needs a single-zone node pool, and the catalog knows no zone of "
+               "us-east1-b, us-east1-c with nvidia-h100-80gb");
   // A reservation across zones, without its zone: refused at the reservation key.
   expect_error("  r: {image: gemm, accelerators: [nvidia-l4], reservation: r1}\n" + kCluster, 7, 60,
                "a reservation holds VMs in one zone, but node pool l4-res-r1 would span every zone of us-central1; "

@@ -51,6 +51,14 @@ TEST(CostSummary, FlexStartAndQueuedRunsAreNotPricedOnDemand) {
   char hourly[64];
   std::snprintf(hourly, sizeof hourly, "cost: about $%.2f per hour", l4.on_demand->usd_per_gpu_hour);
   EXPECT_NE(text.find(hourly), std::string::npos) << text;
+  // A catalog with a DWS price (catalog key flexStart) prices both groups at it.
+  catalog::Accelerator dws = l4;
+  dws.flex_start = catalog::Price{0.5, "a test figure", "2026-11-28"};
+  const std::string priced = cost_summary(plan, catalog::Catalog({dws}, "2026-11-28"));
+  EXPECT_NE(priced.find("nvidia-l4 (flex-start): 1 Job, 1 pod, 1 GPU at once, $0.50/GPU-hour"), std::string::npos) << priced;
+  EXPECT_NE(priced.find("nvidia-l4 (queued): 1 Job, 1 pod, 1 GPU at once, $0.50/GPU-hour"), std::string::npos) << priced;
+  std::snprintf(hourly, sizeof hourly, "cost: about $%.2f per hour", l4.on_demand->usd_per_gpu_hour + 1.0);
+  EXPECT_NE(priced.find(hourly), std::string::npos) << priced;
 }
 
 TEST(JobProgress, FailedConditionGivesTheReasonAndExitCode) {

@@ -1,6 +1,7 @@
 // The corpus (tests/validate/corpus, written by generate.py) and every example project
 // rendered now: our schema verdict per file must equal kubernetes-validate's in strict
-// mode, except for the files listed with a reason in corpus/known_differences.txt.
+// mode, except for the files listed with a reason in corpus/known_differences.txt; and
+// every rendered object of the examples must be accepted by both.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -65,6 +66,18 @@ TEST(Corpus, SchemaVerdictAgreesWithKubernetesValidateStrict) {
   auto [agreed, broken] = compare_schema_verdicts(files, theirs, ours, differences);
   EXPECT_GE(broken, 100);  // the corpus exercises the failure side as much as the valid one
   EXPECT_GE(agreed, static_cast<int>(files.size()) - static_cast<int>(differences.size()));
+  // Every object the example projects render is accepted, not only judged alike: valid to
+  // kubernetes-validate, and no error of any rule (schema, object-name, the GPU rules) here.
+  for (const auto& file : files) {
+    if (file.starts_with("rendered/")) {
+      EXPECT_EQ(theirs[file], "valid") << file;
+    }
+  }
+  for (const auto& finding : ours) {
+    if (finding["severity"] == "error") {
+      EXPECT_FALSE(finding["file"].get<std::string>().starts_with("rendered/")) << finding.dump();
+    }
+  }
 }
 
 }  // namespace

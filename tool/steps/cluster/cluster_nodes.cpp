@@ -77,6 +77,8 @@ Node stand_in_node(const project::GpuPool& pool) {
   // which the Jobs select (gke-scarce-gpus-and-multinode.md 1.3, 3; see docs/clusters.md,
   // "What gkebuild assumes").
   if (project::is_flex(pool.provisioning)) node.labels["cloud.google.com/gke-flex-start"] = "true";
+  // Only queued-provisioning nodes carry gke-queued, which queued Jobs select beside gke-flex-start.
+  if (pool.provisioning == project::Provisioning::Queued) node.labels["cloud.google.com/gke-queued"] = "true";
   if (!pool.reservation.empty()) {
     const auto slash = pool.reservation.rfind('/');
     node.labels["cloud.google.com/reservation-name"] = pool.reservation.substr(slash == std::string::npos ? 0 : slash + 1);
