@@ -157,6 +157,17 @@ void parse_resources(const Fields& fields, Experiment& experiment, const catalog
                                                                            "multi-node Job close together; give nodes > 1");
 }
 
+// A single-node Job's pod is recreated after a disruption already (its podFailurePolicy ignores
+// DisruptionTarget), so restarts: is for the nodes of a multi-node Job, which restart together.
+void read_restarts(const Fields& fields, Experiment& experiment) {
+  experiment.restarts = static_cast<int>(fields.integer("restarts", experiment.nodes > 1 ? 3 : 0, 0));
+  if (experiment.restarts > 100) fields.document().fail(fields.get("restarts"), fields.name("restarts") + ": at most 100");
+  if (experiment.restarts > 0 && experiment.nodes == 1)
+    fields.document().fail(fields.get("restarts"),
+                           fields.name("restarts") + ": restarts every node of a multi-node Job (nodes > 1) after a "
+                                                     "disruption; a single-node Job's pod is recreated after one already");
+}
+
 void parse_schedule(const Fields& fields, Experiment& experiment) {
   experiment.seeds = static_cast<int>(fields.integer("seeds", 0, 1));
   experiment.parallelism = static_cast<int>(fields.integer("parallelism", 0, 1));
@@ -173,6 +184,7 @@ void parse_schedule(const Fields& fields, Experiment& experiment) {
   experiment.ttl_seconds_after_finished =
       parse_duration_field(fields, "ttlAfterFinished", experiment.ttl_seconds_after_finished);
   experiment.backoff_limit = static_cast<int>(fields.integer("backoffLimit", experiment.backoff_limit, 0));
+  read_restarts(fields, experiment);
   experiment.storage = fields.boolean("storage", true);
   experiment.queue = fields.string("queue", "");
   if (!experiment.queue.empty() && !is_dns_label(experiment.queue, 63))
@@ -238,7 +250,8 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   Fields fields(doc, value, "experiment '" + experiment.name + "'",
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
                  "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
-                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize", "fallback"});
+                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize", "fallback",
+                 "restarts"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())

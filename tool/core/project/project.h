@@ -200,6 +200,10 @@ struct Experiment {
   int parallelism = 0;
   long long timeout_seconds = 86400;         // activeDeadlineSeconds
   int backoff_limit = 1;
+  // Gang restarts of a multi-node Job (`restarts:`, default 3 for nodes > 1, else 0): a disruption
+  // of any node restarts every node, from the newest checkpoint, at most this many times; a
+  // non-zero exit (a user error) fails the run at once. A JobSet's failurePolicy does it.
+  int restarts = 0;
   long long ttl_seconds_after_finished = 259200;
   bool storage = true;                       // mount the project's shared storage, if any
   // A Kueue LocalQueue in the project's namespace: Jobs are created suspended with the
