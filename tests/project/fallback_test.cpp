@@ -48,6 +48,19 @@ TEST(Fallback, AlternativesInOrder) {
   EXPECT_EQ(ddp.fallback_where.line, 9);
   // GKE creates this experiment's pools (node pool auto-creation of its ComputeClass).
   EXPECT_TRUE(project.cluster.gke->pools.empty());
+  EXPECT_EQ(ddp.pending_timeout_seconds, 900);  // pendingTimeout's default, 15m
+}
+
+TEST(Fallback, PendingTimeout) {
+  const Project project = parse("  ddp: {image: gemm, accelerators: [nvidia-l4], pendingTimeout: 30m,\n"
+                                "        fallback: [{accelerator: nvidia-tesla-t4}]}\n"
+                                "  now: {image: gemm, accelerators: [nvidia-l4], pendingTimeout: 90,\n"
+                                "        fallback: [{accelerator: nvidia-tesla-t4}]}\n");
+  EXPECT_EQ(project.experiments[0].pending_timeout_seconds, 1800);
+  EXPECT_EQ(project.experiments[1].pending_timeout_seconds, 90);
+  expect_error("  e: {image: gemm, accelerators: [nvidia-l4], pendingTimeout: 10m}\n", 7, 63, "give a fallback: list");
+  expect_error("  e: {image: gemm, accelerators: [nvidia-l4], pendingTimeout: soon,\n"
+               "      fallback: [{accelerator: nvidia-tesla-t4}]}\n", 7, 63, "a duration such as 90m");
 }
 
 TEST(Fallback, MistakesAtTheirPositions) {

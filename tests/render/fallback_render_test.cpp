@@ -40,6 +40,7 @@ experiments:
   tune:
     image: train
     accelerators: [nvidia-l4]
+    pendingTimeout: 30m
     fallback:
       - {accelerator: nvidia-l4, provisioning: flex-start}
       - {accelerator: nvidia-tesla-t4, provisioning: spot}
@@ -132,6 +133,12 @@ TEST_F(FallbackRender, JobsSelectTheClassNotAnAccelerator) {
   for (const auto& toleration : tune["tolerations"]) tolerated.insert(toleration["key"].as<std::string>());
   EXPECT_TRUE(tolerated.count("cloud.google.com/gke-flex-start"));
   EXPECT_TRUE(tolerated.count("cloud.google.com/gke-spot"));
+  EXPECT_EQ(object("job-tune-nvidia-l4-0.yaml")["metadata"]["annotations"]["gkebuild.io/pending-timeout-seconds"].as<std::string>(),
+            "1800");
+  EXPECT_FALSE(object("job-plain-nvidia-l4-0.yaml")["metadata"]["annotations"]["gkebuild.io/pending-timeout-seconds"]);
+  // pendingTimeout (default 15m) is recorded for the follower-driven fallback.
+  EXPECT_EQ(object("job-ddp-h100-0-r1.yaml")["metadata"]["annotations"]["gkebuild.io/pending-timeout-seconds"].as<std::string>(),
+            "900");
   // An experiment without a fallback keeps its accelerator selector.
   const YAML::Node plain = object("job-plain-nvidia-l4-0.yaml")["spec"]["template"]["spec"]["nodeSelector"];
   EXPECT_EQ(plain["cloud.google.com/gke-accelerator"].as<std::string>(), "nvidia-l4");

@@ -212,6 +212,10 @@ struct Experiment {
   // `fallback:` in file order (empty: none). With alternatives the experiment has one accelerator.
   std::vector<Alternative> fallback;
   SourceLocation fallback_where;
+  // `pendingTimeout:` (default 15m): how long a point's pods may stay unschedulable before the
+  // follower-driven fallback moves it to the next alternative. Recorded on the Jobs
+  // (gkebuild.io/pending-timeout-seconds); nothing acts on it yet (docs/clusters.md).
+  long long pending_timeout_seconds = 900;
   SourceLocation where;
 };
 

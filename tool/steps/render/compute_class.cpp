@@ -42,7 +42,7 @@ json fallback_json(const project::Experiment& experiment) {
     spot = spot || alternative.provisioning == project::Provisioning::Spot;
     flex = flex || alternative.provisioning == project::Provisioning::FlexStart;
   }
-  return {{"spot", spot}, {"flex_start", flex}};
+  return {{"spot", spot}, {"flex_start", flex}, {"pending_timeout_seconds", experiment.pending_timeout_seconds}};
 }
 
 json compute_class_context(const project::Project& project, const json& values, const catalog::Catalog& catalog) {

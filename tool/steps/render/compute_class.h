@@ -17,7 +17,8 @@ namespace gkebuild::render {
 std::string compute_class_name(const project::Project& project, const project::Experiment& experiment);
 
 // What the pods of such an experiment tolerate besides the GPU taint: {spot, flex_start}, true
-// when any rule of its class makes nodes of that kind (they carry its taint); null without a fallback.
+// when any rule of its class makes nodes of that kind (they carry its taint), and its
+// pending_timeout_seconds (pendingTimeout:); null without a fallback.
 nlohmann::ordered_json fallback_json(const project::Experiment& experiment);
 
 // compute-class.yaml.j2: {project, classes [{name, experiment, priorities [{gpu {type, count},
