@@ -38,5 +38,17 @@ TEST(Restarts, MistakesAtTheirPositions) {
                      "did you mean 'restarts'");
 }
 
+TEST(Restarts, RetriableExitCodes) {
+  const Project project = parse_project(
+      kHead + "  ddp: {image: gemm, accelerators: [nvidia-l4], nodes: 2, retriableExitCodes: [42, 75]}\n", "gkebuild.yaml");
+  EXPECT_EQ(project.experiments[0].retriable_exit_codes, (std::vector<int>{42, 75}));
+  expect_parse_error(kHead + "  one: {image: gemm, accelerators: [nvidia-l4], retriableExitCodes: [42]}\n", 7, 69,
+                     "single-node Job retries any failure");
+  expect_parse_error(kHead + "  ddp: {image: gemm, accelerators: [nvidia-l4], nodes: 2, retriableExitCodes: [0]}\n", 7, 80,
+                     "not an exit code from 1 to 255");
+  expect_parse_error(kHead + "  ddp: {image: gemm, accelerators: [nvidia-l4], nodes: 2, retriableExitCodes: 42}\n", 7, 79,
+                     "non-empty list of exit codes");
+}
+
 }  // namespace
 }  // namespace gkebuild::project

@@ -23,7 +23,7 @@ images:
 storage:
   gcs: {bucket: my-data, mountPath: /data}
 experiments:
-  ddp: {image: train, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2}
+  ddp: {image: train, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, retriableExitCodes: [42]}
   once: {image: train, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, restarts: 0, backoffLimit: 2}
 cluster:
   gcpProject: my-project
@@ -66,6 +66,8 @@ TEST_F(RestartsRender, AJobSetRestartsEveryNodeAndFailsAtOnceOnAUserError) {
   EXPECT_EQ(rules[0]["onPodConditions"][0]["type"].as<std::string>(), "DisruptionTarget");
   EXPECT_EQ(rules[1]["action"].as<std::string>(), "FailJob");
   EXPECT_EQ(rules[1]["onExitCodes"]["operator"].as<std::string>(), "NotIn");
+  // Exit code 42 (retriableExitCodes) is no user error: it fails the Job by its backoffLimit, and the JobSet restarts.
+  EXPECT_EQ(rules[1]["onExitCodes"]["values"].as<std::vector<int>>(), (std::vector<int>{0, 42}));
   // The checkpoint folder names the JobSet, nothing of the attempt: every restart finds it.
   const YAML::Node container = job["template"]["spec"]["containers"][0];
   EXPECT_EQ(env_value(container, "GKEBUILD_CHECKPOINT_DIR"), "/data/checkpoints/r1/ddp-h100-0-r1");
@@ -76,6 +78,7 @@ TEST_F(RestartsRender, AJobSetRestartsEveryNodeAndFailsAtOnceOnAUserError) {
   const YAML::Node once_job = once["spec"]["replicatedJobs"][0]["template"]["spec"];
   EXPECT_EQ(once_job["backoffLimit"].as<int>(), 2);
   EXPECT_EQ(once_job["podFailurePolicy"]["rules"][0]["action"].as<std::string>(), "Ignore");
+  EXPECT_EQ(once_job["podFailurePolicy"]["rules"][1]["onExitCodes"]["values"].as<std::vector<int>>(), std::vector<int>{0});
   // Both pass JobSet's own CRD schema (v0.12.0), strictly.
   const auto checked = run_gkebuild("validate --strict-kinds --schema-location " + kSchemas + " " +
                                     (out / "jobset-ddp-nvidia-h100-80gb-0.yaml").string() + " " +
@@ -89,6 +92,8 @@ TEST_F(RestartsRender, AnIndexedJobCarriesItsRestartBudget) {
   EXPECT_EQ(job["metadata"]["annotations"]["gkebuild.io/restarts"].as<std::string>(), "3");
   // The Job controller still replaces only a preempted pod (Ignore), as before.
   EXPECT_EQ(job["spec"]["podFailurePolicy"]["rules"][0]["action"].as<std::string>(), "Ignore");
+  EXPECT_EQ(job["spec"]["podFailurePolicy"]["rules"][1]["onExitCodes"]["values"].as<std::vector<int>>(),
+            (std::vector<int>{0, 42}));
   EXPECT_EQ(env_value(job["spec"]["template"]["spec"]["containers"][0], "GKEBUILD_CHECKPOINT_DIR"),
             "/data/checkpoints/r1/ddp-h100-0-r1");
   const YAML::Node once = YAML::LoadFile((out / "job-once-h100-0-r1.yaml").string());

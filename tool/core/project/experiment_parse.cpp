@@ -168,6 +168,25 @@ void read_restarts(const Fields& fields, Experiment& experiment) {
                                                      "disruption; a single-node Job's pod is recreated after one already");
 }
 
+// Exit codes that restart rather than fail a multi-node Job (a program's own "retry me", as xpk
+// keeps 42); the others stay user errors. A single-node Job retries any failure up to backoffLimit.
+void read_retriable_exit_codes(const Fields& fields, Experiment& experiment) {
+  if (!fields.has("retriableExitCodes")) return;
+  const Document& doc = fields.document();
+  const YAML::Node list = fields.get("retriableExitCodes");
+  const std::string what = fields.name("retriableExitCodes");
+  if (experiment.nodes == 1)
+    doc.fail(list, what + ": for a multi-node Job (nodes > 1), whose other exit codes fail the run at once; a "
+                          "single-node Job retries any failure up to backoffLimit");
+  if (!list.IsSequence() || list.size() == 0)
+    doc.fail(list, what + ": expected a non-empty list of exit codes (1-255), got " + yamlfile::describe(list));
+  for (const auto& item : list) {
+    const long long code = yamlfile::as_integer(doc, item, what + " item");
+    if (code < 1 || code > 255) doc.fail(item, what + ": " + std::to_string(code) + " is not an exit code from 1 to 255");
+    experiment.retriable_exit_codes.push_back(static_cast<int>(code));
+  }
+}
+
 void parse_schedule(const Fields& fields, Experiment& experiment) {
   experiment.seeds = static_cast<int>(fields.integer("seeds", 0, 1));
   experiment.parallelism = static_cast<int>(fields.integer("parallelism", 0, 1));
@@ -185,6 +204,7 @@ void parse_schedule(const Fields& fields, Experiment& experiment) {
       parse_duration_field(fields, "ttlAfterFinished", experiment.ttl_seconds_after_finished);
   experiment.backoff_limit = static_cast<int>(fields.integer("backoffLimit", experiment.backoff_limit, 0));
   read_restarts(fields, experiment);
+  read_retriable_exit_codes(fields, experiment);
   experiment.storage = fields.boolean("storage", true);
   experiment.queue = fields.string("queue", "");
   if (!experiment.queue.empty() && !is_dns_label(experiment.queue, 63))
@@ -251,7 +271,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
                  "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
                  "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize", "fallback",
-                 "restarts", "pendingTimeout"});
+                 "restarts", "pendingTimeout", "retriableExitCodes"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())

@@ -204,6 +204,10 @@ struct Experiment {
   // of any node restarts every node, from the newest checkpoint, at most this many times; a
   // non-zero exit (a user error) fails the run at once. A JobSet's failurePolicy does it.
   int restarts = 0;
+  // Exit codes (1-255) of a multi-node Job's program that mean "try again", not a user error
+  // (`retriableExitCodes:`): they count as a failure of the Job, which a JobSet restarts, instead
+  // of failing the run at once. Empty: every non-zero exit is a user error.
+  std::vector<int> retriable_exit_codes;
   long long ttl_seconds_after_finished = 259200;
   bool storage = true;                       // mount the project's shared storage, if any
   // A Kueue LocalQueue in the project's namespace: Jobs are created suspended with the
