@@ -95,6 +95,9 @@ TEST(Fallback, WhatTheExperimentMustAllow) {
   expect_error("  m: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2,\n"
                "      fallback: [{accelerator: nvidia-h100-80gb, provisioning: flex-start}]}\n",
                8, 64, "one at a time");
+  expect_error("  c: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true,\n"
+               "      fallback: [{accelerator: nvidia-a100-80gb}]}\n",
+               7, 82, "pools GKE creates for its ComputeClass");
 }
 
 }  // namespace

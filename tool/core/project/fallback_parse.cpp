@@ -88,6 +88,11 @@ void check_experiment_allows_fallback(const Fields& fields, const Experiment& ex
                                          "on another's GPUs. Give one accelerator with a fallback list");
   if (experiment.provisioning == Provisioning::Queued)
     refuse_queued(fields);
+  // Compact placement is a property of the pool gkebuild derives; GKE makes a class's pools.
+  if (experiment.compact)
+    doc.fail(fields.get("compact"), fields.name("compact") + ": compact placement is set on the node pool gkebuild "
+                                                             "makes, and an experiment with a fallback: runs on the "
+                                                             "pools GKE creates for its ComputeClass; drop one of them");
   if (!experiment.queue.empty())
     doc.fail(fields.get("fallback"), fields.name("fallback") + ": Kueue admits a Job to one ResourceFlavor and adds "
                                                                "its node labels (one accelerator) to the pods, which "
