@@ -155,6 +155,15 @@ TEST(ScarceGpus, CompactAndReservationPoolsKeepToOneZone) {
                "give its zone: reservation: {name: r1, zone: ZONE}");
   expect_error("  r: {image: gemm, accelerators: [nvidia-l4], reservation: {name: r1, zone: europe-west4-a}}\n" + kCluster, 7,
                60, "reservation.zone: europe-west4-a is not a zone the cluster's nodes may use");
+  // Experiments that share a reservation share its pool: the one that gives the zone places it,
+  // and two zones for one reservation are refused at the second.
+  const Project shared = parse("  r: {image: gemm, accelerators: [nvidia-l4], reservation: r1}\n"
+                               "  s: {image: gemm, accelerators: [nvidia-l4], reservation: {name: r1, zone: us-central1-c}}\n" +
+                               kCluster);
+  EXPECT_EQ(shared.cluster.gke->pools[0].zones, std::vector<std::string>{"us-central1-c"});
+  expect_error("  r: {image: gemm, accelerators: [nvidia-l4], reservation: {name: r1, zone: us-central1-a}}\n"
+               "  s: {image: gemm, accelerators: [nvidia-l4], reservation: {name: r1, zone: us-central1-c}}\n" + kCluster,
+               8, 60, "reservation.zone: us-central1-c, but another experiment gives r1 the zone us-central1-a");
   // A written-out pool the same way.
   const Project pools = parse("  a: {image: gemm, accelerators: [nvidia-l4]}\n"
                               "cluster:\n  gcpProject: my-project\n  location: us-central1\n  gpuPools:\n    pools:\n"

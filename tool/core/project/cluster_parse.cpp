@@ -240,7 +240,8 @@ std::string derived_pool_name(const catalog::Accelerator& accelerator, Provision
 // machine type that holds the most GPUs one of their Jobs asks for (per node), room for the
 // most nodes one Job spans, and gVNIC (and compact placement when asked) for multi-node Jobs.
 std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, const PoolDefaults& defaults,
-                                   const catalog::Catalog& catalog, const SourceLocation& where) {
+                                   const catalog::Catalog& catalog, const SourceLocation& where,
+                                   std::string_view source) {
   using Key = std::tuple<std::string, Provisioning, std::string>;  // label, provisioning, reservation
   std::map<Key, PoolNeeds> wanted;
   std::vector<Key> order;
@@ -256,8 +257,17 @@ std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, c
       needs.multi_node = needs.multi_node || experiment.nodes > 1;
       if (experiment.compact && !needs.compact) needs.compact_where = experiment.compact_where;
       needs.compact = needs.compact || experiment.compact;
-      if (!experiment.reservation.empty() && needs.reservation_where.line == 0) {
+      if (!experiment.reservation_zone.empty()) {
+        // The experiments that consume one reservation share its pool, and a reservation is in one zone.
+        if (!needs.reservation_zone.empty() && needs.reservation_zone != experiment.reservation_zone)
+          throw SourceError(experiment.reservation_where,
+                            "reservation.zone: " + experiment.reservation_zone + ", but another experiment gives " +
+                                experiment.reservation + " the zone " + needs.reservation_zone +
+                                "; a reservation holds its VMs in one zone",
+                            source);
         needs.reservation_zone = experiment.reservation_zone;
+        needs.reservation_where = experiment.reservation_where;
+      } else if (!experiment.reservation.empty() && needs.reservation_where.line == 0) {
         needs.reservation_where = experiment.reservation_where;
       }
     }
@@ -300,7 +310,7 @@ std::vector<GpuPool> parse_gpu_pools(const Document& doc, const YAML::Node& node
   read_node_counts(fields, defaults.min_nodes, defaults.max_nodes);
   if (fields.has("taints")) defaults.taints = parse_taints(fields);
   defaults.driver = parse_driver(fields, GpuDriver::Default, project.cluster.driver_installer);
-  if (!fields.has("pools")) return derived_pools(project.experiments, defaults, catalog, doc.where(node));
+  if (!fields.has("pools")) return derived_pools(project.experiments, defaults, catalog, doc.where(node), doc.text());
   std::vector<GpuPool> pools;
   for (const auto& [key, value] : entries(doc, fields.get("pools"), "cluster.gpuPools.pools"))
     pools.push_back(parse_pool(doc, key, value, defaults, project.cluster.driver_installer, catalog));
