@@ -221,6 +221,18 @@ TEST_F(ClusterCheck, AutopilotMakesTheNodes) {
   expect_has(check.out, "ok: nvidia-l4 (experiment a): Autopilot makes a node for each Job's selectors\n");
 }
 
+// An experiment with a fallback: selects its ComputeClass, whose pools GKE creates: no pool of
+// gkebuild.yaml and no node is needed now, so neither check nor submit refuses it.
+TEST_F(ClusterCheck, AComputeClassMakesTheNodes) {
+  admin_node();
+  add({autoscaler_status({})});
+  const std::string project = kProjectHead + "  c: {image: gemm, accelerators: [nvidia-l4], fallback: [{accelerator: "
+                                             "nvidia-tesla-t4}]}\ncluster: {gcpProject: my-project, location: us-central1}\n";
+  const auto check = gkebuild("cluster check --experiment c", project);
+  EXPECT_EQ(check.exit_code, 0) << check.all();
+  expect_has(check.out, "ok: nvidia-l4 (experiment c): selects the ComputeClass demo-c, whose node pools GKE creates");
+}
+
 TEST_F(ClusterCheck, StatusSaysWhyAPendingJobWaits) {
   // No "auto": the test server's pods stay unschedulable, with FailedScheduling and TriggeredScaleUp events.
   const std::string image = " --image gemm=registry.test/gemm@sha256:" + std::string(64, 'a');

@@ -86,6 +86,14 @@ TEST(GpuRules, AcceleratorSelectorMissingOrUnknown) {
   // Clusters with one GPU type need no selector (the Kubernetes "Schedule GPUs" page).
   EXPECT_EQ(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n")), "gpu-no-accelerator-selector")->severity,
             Severity::kInfo);
+  // A custom ComputeClass (gkebuild's fallback:) names the GPU in its rules; Autopilot's built-in
+  // Accelerator class does not.
+  EXPECT_FALSE(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n",
+                                  "  nodeSelector:\n    cloud.google.com/compute-class: big-ddp\n")),
+                    "gpu-no-accelerator-selector"));
+  EXPECT_TRUE(find(check(gpu_pod("      limits:\n        nvidia.com/gpu: 1\n",
+                                 "  nodeSelector:\n    cloud.google.com/compute-class: Accelerator\n")),
+                   "gpu-no-accelerator-selector"));
 }
 
 TEST(GpuRules, TemplatePlaceholderCountIsNotAFinding) {

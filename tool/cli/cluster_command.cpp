@@ -1,6 +1,8 @@
 // `gkebuild cluster render|up|down|check`: the project's GKE cluster (tool/steps/cluster).
+#include <algorithm>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "base/exit_codes.h"
 #include "base/source_error.h"
@@ -13,6 +15,7 @@
 #include "tool/steps/cluster/terraform.h"
 #include "tool/steps/cluster/up_down.h"
 #include "tool/steps/cluster/zones.h"
+#include "tool/steps/render/render.h"
 #include "tool/submit/cluster.h"
 #include "tool/submit/cluster_check.h"
 
@@ -40,13 +43,47 @@ std::pair<project::Project, project::GkeCluster> described_cluster(const Project
   return {std::move(project), std::move(cluster)};
 }
 
+// The ComputeClasses of the experiments with a fallback: list, as one YAML stream ("" when none).
+std::string compute_classes(const project::Project& project) {
+  const bool any = std::any_of(project.experiments.begin(), project.experiments.end(),
+                               [](const project::Experiment& experiment) { return !experiment.fallback.empty(); });
+  if (!any) return "";
+  render::RenderOptions options;
+  options.targets = {"compute-classes"};
+  std::ostringstream out;
+  render::write_manifest_stream(out, render::render_project(project, options));
+  return out.str();
+}
+
+// The script applies them once the credentials are there: ComputeClasses are Kubernetes objects
+// (cluster-scoped, the cluster admin's), which neither gcloud nor `submit` creates.
+std::string kubectl_apply_lines(const std::string& classes) {
+  return "\n# The ComputeClass of each experiment with a fallback: list: GKE tries its priorities in order.\n"
+         "kubectl apply -f - <<'GKEBUILD_COMPUTE_CLASSES'\n" + classes + "GKEBUILD_COMPUTE_CLASSES\n";
+}
+
+// A Terraform module of gcloud-only resources cannot hold them; it says how to apply them.
+std::string terraform_note(const std::string& classes) {
+  std::string names;
+  std::istringstream in(classes);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("  name: ")) names += " " + line.substr(8);
+  return "\n# Experiments with a fallback: list select the ComputeClasses" + names +
+         ", Kubernetes objects this\n# module does not hold: once the cluster is up, apply them with\n"
+         "#   gkebuild render compute-classes -f gkebuild.yaml | kubectl apply -f -\n";
+}
+
 int render(const ClusterFlags& flags) {
   const auto [project, cluster] = described_cluster(flags.project);
   const std::string file = project.file.filename().string();
   for (const auto& line : cluster::zone_warnings(cluster, catalog::Catalog::builtin())) std::cerr << line << "\n";
   const auto bucket = cluster::bucket_access(project);
-  std::cout << (flags.format == "terraform" ? cluster::terraform_module(cluster, file, bucket)
-                                            : cluster::gcloud_script(cluster, file, bucket));
+  const std::string classes = compute_classes(project);
+  if (flags.format == "terraform") {
+    std::cout << cluster::terraform_module(cluster, file, bucket) << (classes.empty() ? "" : terraform_note(classes));
+  } else {
+    std::cout << cluster::gcloud_script(cluster, file, bucket) << (classes.empty() ? "" : kubectl_apply_lines(classes));
+  }
   return kExitSuccess;
 }
 

@@ -195,7 +195,7 @@ void setup(CLI::App& app, Action& action) {
       "render", "Render the project's Dockerfiles and Kubernetes manifests (or any template with --template)");
   command->add_option("targets", args->targets,
                       "experiment or image names, or experiment/NAME, pod/NAME, image/NAME, namespace, "
-                      "driver-installer, storage, kueue (default: every experiment, and kueue)");
+                      "driver-installer, storage, kueue, compute-classes (default: every experiment, kueue and compute-classes)");
   command->add_option("--set", args->sets, "set a value: key.path=value (typed as a YAML scalar)");
   command->add_option("--values", args->values_files, "a YAML or JSON values file (repeatable, merged in order)");
   command->add_option("-o,--output", args->output_dir, "write one file per object into DIR (atomically)");

@@ -247,6 +247,8 @@ std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, c
   std::vector<Key> order;
   for (const auto& experiment : experiments)
     for (const auto& label : experiment.accelerators) {
+      // GKE creates the pools of an experiment with a fallback: its ComputeClass auto-creates them.
+      if (!experiment.fallback.empty()) continue;
       const Key key{label, experiment.provisioning, experiment.reservation};
       if (!wanted.count(key)) order.push_back(key);
       PoolNeeds& needs = wanted[key];

@@ -112,17 +112,10 @@ void read_provisioning(const Fields& fields, Experiment& experiment) {
   const Document& doc = fields.document();
   const bool spot = fields.boolean("spot", false);
   if (fields.has("provisioning")) {
-    const std::string text = fields.string("provisioning", "");
-    const auto provisioning = parse_provisioning(text);
-    const std::vector<std::string> choices{"on-demand", "spot", "flex-start", "queued"};
-    if (!provisioning)
-      doc.fail(fields.get("provisioning"), fields.name("provisioning") + ": expected on-demand, spot, flex-start or "
-                                                                         "queued, got '" + printable(text) + "'" +
-                                               did_you_mean(text, choices));
-    experiment.provisioning = *provisioning;
-    if (spot && *provisioning != Provisioning::Spot)
+    experiment.provisioning = read_provisioning_word(fields);
+    if (spot && experiment.provisioning != Provisioning::Spot)
       doc.fail(fields.get("spot"), fields.name("spot") + ": spot: true is provisioning: spot, but provisioning says " +
-                                       text);
+                                       to_string(experiment.provisioning));
   } else if (spot) {
     experiment.provisioning = Provisioning::Spot;
   }
@@ -164,6 +157,36 @@ void parse_resources(const Fields& fields, Experiment& experiment, const catalog
                                                                            "multi-node Job close together; give nodes > 1");
 }
 
+// A single-node Job's pod is recreated after a disruption already (its podFailurePolicy ignores
+// DisruptionTarget), so restarts: is for the nodes of a multi-node Job, which restart together.
+void read_restarts(const Fields& fields, Experiment& experiment) {
+  experiment.restarts = static_cast<int>(fields.integer("restarts", experiment.nodes > 1 ? 3 : 0, 0));
+  if (experiment.restarts > 100) fields.document().fail(fields.get("restarts"), fields.name("restarts") + ": at most 100");
+  if (experiment.restarts > 0 && experiment.nodes == 1)
+    fields.document().fail(fields.get("restarts"),
+                           fields.name("restarts") + ": restarts every node of a multi-node Job (nodes > 1) after a "
+                                                     "disruption; a single-node Job's pod is recreated after one already");
+}
+
+// Exit codes that restart rather than fail a multi-node Job (a program's own "retry me", as xpk
+// keeps 42); the others stay user errors. A single-node Job retries any failure up to backoffLimit.
+void read_retriable_exit_codes(const Fields& fields, Experiment& experiment) {
+  if (!fields.has("retriableExitCodes")) return;
+  const Document& doc = fields.document();
+  const YAML::Node list = fields.get("retriableExitCodes");
+  const std::string what = fields.name("retriableExitCodes");
+  if (experiment.nodes == 1)
+    doc.fail(list, what + ": for a multi-node Job (nodes > 1), whose other exit codes fail the run at once; a "
+                          "single-node Job retries any failure up to backoffLimit");
+  if (!list.IsSequence() || list.size() == 0)
+    doc.fail(list, what + ": expected a non-empty list of exit codes (1-255), got " + yamlfile::describe(list));
+  for (const auto& item : list) {
+    const long long code = yamlfile::as_integer(doc, item, what + " item");
+    if (code < 1 || code > 255) doc.fail(item, what + ": " + std::to_string(code) + " is not an exit code from 1 to 255");
+    experiment.retriable_exit_codes.push_back(static_cast<int>(code));
+  }
+}
+
 void parse_schedule(const Fields& fields, Experiment& experiment) {
   experiment.seeds = static_cast<int>(fields.integer("seeds", 0, 1));
   experiment.parallelism = static_cast<int>(fields.integer("parallelism", 0, 1));
@@ -180,6 +203,8 @@ void parse_schedule(const Fields& fields, Experiment& experiment) {
   experiment.ttl_seconds_after_finished =
       parse_duration_field(fields, "ttlAfterFinished", experiment.ttl_seconds_after_finished);
   experiment.backoff_limit = static_cast<int>(fields.integer("backoffLimit", experiment.backoff_limit, 0));
+  read_restarts(fields, experiment);
+  read_retriable_exit_codes(fields, experiment);
   experiment.storage = fields.boolean("storage", true);
   experiment.queue = fields.string("queue", "");
   if (!experiment.queue.empty() && !is_dns_label(experiment.queue, 63))
@@ -194,6 +219,17 @@ void parse_schedule(const Fields& fields, Experiment& experiment) {
 }
 
 }  // namespace
+
+Provisioning read_provisioning_word(const Fields& fields) {
+  const std::string text = fields.string("provisioning", "");
+  const auto provisioning = parse_provisioning(text);
+  const std::vector<std::string> choices{"on-demand", "spot", "flex-start", "queued"};
+  if (!provisioning)
+    fields.document().fail(fields.get("provisioning"), fields.name("provisioning") +
+                                                           ": expected on-demand, spot, flex-start or queued, got '" +
+                                                           printable(text) + "'" + did_you_mean(text, choices));
+  return *provisioning;
+}
 
 ReservationKey read_reservation(const Fields& fields) {
   const Document& doc = fields.document();
@@ -234,7 +270,8 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   Fields fields(doc, value, "experiment '" + experiment.name + "'",
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
                  "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
-                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize"});
+                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize", "fallback",
+                 "restarts", "pendingTimeout", "retriableExitCodes"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
@@ -252,6 +289,11 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
                                  [](const SweepAxis& axis) { return axis.name == "seed"; });
   if (sweeps_seed && experiment.seeds > 0)
     doc.fail(fields.get("seeds"), fields.what() + ": give seeds (one Indexed Job) or sweep.seed (one Job per seed), not both");
+  if (fields.has("fallback")) parse_fallback(fields, experiment, catalog);
+  experiment.pending_timeout_seconds = parse_duration_field(fields, "pendingTimeout", experiment.pending_timeout_seconds);
+  if (fields.has("pendingTimeout") && experiment.fallback.empty())
+    doc.fail(fields.get("pendingTimeout"), fields.name("pendingTimeout") + ": how long a point may wait for nodes before "
+                                                                          "its next alternative; give a fallback: list");
   return experiment;
 }
 

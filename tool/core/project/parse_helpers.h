@@ -34,6 +34,11 @@ struct ReservationKey {
   SourceLocation where;
 };
 ReservationKey read_reservation(const yamlfile::Fields& fields);
+// `provisioning:` (which must be there): on-demand, spot, flex-start or queued, else an error with a did-you-mean.
+Provisioning read_provisioning_word(const yamlfile::Fields& fields);
+
+// `fallback:` of an experiment whose other keys are read already (fallback_parse.cpp).
+void parse_fallback(const yamlfile::Fields& fields, Experiment& experiment, const catalog::Catalog& catalog);
 
 // The keys `cluster:` accepts (cluster_parse.cpp).
 const std::vector<std::string>& cluster_keys();

@@ -153,6 +153,19 @@ struct SweepAxis {
   SourceLocation where;  // its key in the project file, or the --sweep flag that gave it
 };
 
+// One entry of an experiment's `fallback:` list: another accelerator and provisioning its Jobs
+// may run on when the experiment's own have no capacity. `gkebuild cluster render` turns the
+// experiment's own choice and its alternatives, in order, into a custom ComputeClass whose
+// priorities GKE tries in that order; the Jobs select the class instead of an accelerator.
+struct Alternative {
+  std::string accelerator;  // catalog label
+  int gpus = 0;             // per pod (node); the experiment's own
+  int nodes = 0;            // pods per Job; the experiment's own
+  Provisioning provisioning = Provisioning::OnDemand;
+  std::string reservation;  // NAME or projects/P/reservations/R: on-demand nodes of that reservation
+  SourceLocation where;
+};
+
 struct Experiment {
   std::string name;
   std::string image;
@@ -187,11 +200,26 @@ struct Experiment {
   int parallelism = 0;
   long long timeout_seconds = 86400;         // activeDeadlineSeconds
   int backoff_limit = 1;
+  // Gang restarts of a multi-node Job (`restarts:`, default 3 for nodes > 1, else 0): a disruption
+  // of any node restarts every node, from the newest checkpoint, at most this many times; a
+  // non-zero exit (a user error) fails the run at once. A JobSet's failurePolicy does it.
+  int restarts = 0;
+  // Exit codes (1-255) of a multi-node Job's program that mean "try again", not a user error
+  // (`retriableExitCodes:`): they count as a failure of the Job, which a JobSet restarts, instead
+  // of failing the run at once. Empty: every non-zero exit is a user error.
+  std::vector<int> retriable_exit_codes;
   long long ttl_seconds_after_finished = 259200;
   bool storage = true;                       // mount the project's shared storage, if any
   // A Kueue LocalQueue in the project's namespace: Jobs are created suspended with the
   // kueue.x-k8s.io/queue-name label and Kueue starts them as quota allows. Empty = no Kueue.
   std::string queue;
+  // `fallback:` in file order (empty: none). With alternatives the experiment has one accelerator.
+  std::vector<Alternative> fallback;
+  SourceLocation fallback_where;
+  // `pendingTimeout:` (default 15m): how long a point's pods may stay unschedulable before the
+  // follower-driven fallback moves it to the next alternative. Recorded on the Jobs
+  // (gkebuild.io/pending-timeout-seconds); nothing acts on it yet (docs/clusters.md).
+  long long pending_timeout_seconds = 900;
   SourceLocation where;
 };
 

@@ -90,8 +90,20 @@ std::string near_miss(const std::vector<Node>& nodes, const JobNeeds& needs) {
   return "";
 }
 
+// The custom ComputeClass a Job selects (an experiment's fallback:), or "": Autopilot's built-in
+// Accelerator class is no such class (the Job still names its GPU).
+std::string custom_compute_class(const JobNeeds& needs) {
+  const auto found = needs.node_selector.find("cloud.google.com/compute-class");
+  return found == needs.node_selector.end() || found->second == "Accelerator" ? "" : found->second;
+}
+
 Finding without_nodes(const Scheduling& at, const JobNeeds& needs, const std::string& who) {
   if (at.gke && at.gke->autopilot) return {true, false, who + ": Autopilot makes a node for each Job's selectors"};
+  // GKE creates the nodes of a class with node pool auto-creation when its Jobs wait; whether the
+  // class is applied is not read here (the API server of a test or a non-GKE cluster has no such kind).
+  if (const std::string name = custom_compute_class(needs); !name.empty())
+    return {true, false, who + ": selects the ComputeClass " + name + ", whose node pools GKE creates by its "
+                               "priorities (apply it first: gkebuild render compute-classes | kubectl apply -f -)"};
   if (at.gke)
     for (const auto& pool : at.gke->pools) {
       const Node stand_in = detail::stand_in_node(pool);

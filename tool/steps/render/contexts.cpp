@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tool/steps/render/compute_class.h"
 #include "tool/steps/render/names.h"
 
 namespace gkebuild::render {
@@ -92,15 +93,14 @@ json args_context(const RunUnit& unit, const json& point, const json& seed) {
   return context;
 }
 
-namespace {
-
-// A specific reservation as the nodes carry it: the name, and the owner project of a shared one.
 json reservation_json(const std::string& reservation) {
   if (reservation.empty()) return nullptr;
   const auto slash = reservation.rfind('/');
   const std::string owner = slash == std::string::npos ? "" : reservation.substr(9, reservation.find('/', 9) - 9);
   return Members(2).add("name", reservation.substr(slash == std::string::npos ? 0 : slash + 1)).add("project", owner).done();
 }
+
+namespace {
 
 // storage.gcs as the GCS FUSE CSI driver's volume attributes want it.
 json gcs_json(const project::Project& project, const project::Experiment& experiment) {
@@ -166,13 +166,15 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
   const int nodes = experiment.nodes;
-  return Members(26)
+  return Members(27)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
       .add("experiment", experiment.name)
       .add("run_id", unit.run_id)
-      .add("job", Members(5)
+      .add("job", Members(7)
                       .add("backoff_limit", experiment.backoff_limit)
+                      .add("restarts", experiment.restarts)
+                      .add("retriable_exit_codes", experiment.retriable_exit_codes)
                       .add("active_deadline_seconds", experiment.timeout_seconds)
                       .add("ttl_seconds_after_finished", experiment.ttl_seconds_after_finished)
                       .add("completions", seeds > 0 ? seeds : nodes)
@@ -186,7 +188,10 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
       .add("gcs", gcs_json(project, experiment))
       .add("service_account", project.cluster.service_account)
       .add("checkpoint_root", checkpoint_root(project, experiment, unit.run_id))
-      .add("compute_class", project.cluster.gke ? project.cluster.gke->compute_class : std::string())
+      .add("compute_class", experiment.fallback.empty()
+                                ? (project.cluster.gke ? project.cluster.gke->compute_class : std::string())
+                                : compute_class_name(project, experiment))
+      .add("fallback", fallback_json(experiment))
       .add("autopilot", project.cluster.gke && project.cluster.gke->autopilot)
       .add("shm_size", experiment.shm_size)
       .add("accelerator", accelerator_json(*unit.accelerator))

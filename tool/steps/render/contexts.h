@@ -49,7 +49,7 @@ nlohmann::ordered_json args_context(const RunUnit& unit, const nlohmann::ordered
 // job.yaml.j2 / pod.yaml.j2, in two parts. What every Job (or Pod) of `unit` shares, built
 // once for them all (a 1,000-point sweep spent a tenth of its time building and freeing
 // copies of it): namespace, project, experiment, run_id, job, indexed, seeded, points, spot,
-// compute_class, accelerator, image, gpus, cpu, memory, storage, values, queue, secret_env
+// compute_class (the experiment's own with a fallback), fallback, accelerator, image, gpus, cpu, memory, storage, values, queue, secret_env
 // ({name, secret, key} per secretEnv variable) and secret_refs (Secret names). `seeds` > 0
 // makes Indexed Jobs of that many completions.
 nlohmann::ordered_json workload_shared_context(const RunUnit& unit, int seeds);
@@ -78,6 +78,9 @@ nlohmann::ordered_json merged_context(nlohmann::ordered_json own, const nlohmann
 nlohmann::ordered_json multi_node_json(const std::string& job_name, const project::Experiment& experiment,
                                        bool jobset);
 inline constexpr const char* kJobSetNodes = "nodes";
+
+// A specific reservation as the nodes carry it: {name, project (the owner of a shared one, or "")}; null for "".
+nlohmann::ordered_json reservation_json(const std::string& reservation);
 
 nlohmann::ordered_json namespace_context(const project::Project& project, const nlohmann::ordered_json& values);
 // An Indexed sweep (an experiment's parallelism:): index i of the Job runs sweep point i, whose

@@ -7,6 +7,7 @@
 #include "base/source_error.h"
 #include "tool/core/project/quantities.h"
 #include "tool/core/runrecord/run_store.h"
+#include "tool/steps/render/compute_class.h"
 #include "tool/steps/render/contexts.h"
 #include "tool/steps/render/dockerfile_template.h"
 #include "tool/steps/render/names.h"
@@ -232,6 +233,9 @@ struct Planner {
                        "daemonset-nvidia-driver-installer.yaml"});
     if (selection.kueue && project.kueue)
       items.push_back({"kueue.yaml.j2", kueue_context(project, options.values), OutputKind::Manifest, ""});
+    if (selection.compute_classes)
+      items.push_back({"compute-class.yaml.j2", compute_class_context(project, options.values, catalog),
+                       OutputKind::Manifest, ""});
     if (selection.storage && project.nfs)
       items.push_back({"nfs.yaml.j2", storage_context(project, options), OutputKind::Manifest, ""});
   }

@@ -15,7 +15,7 @@ void add_once(std::vector<const T*>& list, const T* item) {
 }
 
 std::vector<std::string> all_target_names(const project::Project& project) {
-  std::vector<std::string> names{"namespace", "driver-installer", "storage", "kueue"};
+  std::vector<std::string> names{"namespace", "driver-installer", "storage", "kueue", "compute-classes"};
   for (const auto& name : project.experiment_names()) {
     names.push_back(name);
     names.push_back("experiment/" + name);
@@ -26,6 +26,11 @@ std::vector<std::string> all_target_names(const project::Project& project) {
     names.push_back("image/" + name);
   }
   return names;
+}
+
+bool has_fallback(const project::Project& project) {
+  return std::any_of(project.experiments.begin(), project.experiments.end(),
+                     [](const project::Experiment& experiment) { return !experiment.fallback.empty(); });
 }
 
 [[noreturn]] void unknown(const project::Project& project, const std::string& target, const std::string& why) {
@@ -45,6 +50,10 @@ void select_one(const project::Project& project, const std::string& target, Sele
     if (!project.kueue) unknown(project, target, "the project file has no kueue: section to render");
     selection.kueue = true;
   }
+  else if (kind.empty() && target == "compute-classes") {
+    if (!has_fallback(project)) unknown(project, target, "no experiment has a fallback: list, so there is no ComputeClass to render");
+    selection.compute_classes = true;
+  }
   else if (kind.empty() && experiment && image)
     unknown(project, target, "both an experiment and an image are named '" + name +
                                  "'; say experiment/" + name + " or image/" + name);
@@ -62,6 +71,7 @@ Selection select_targets(const project::Project& project, const std::vector<std:
   if (targets.empty()) {
     for (const auto& experiment : project.experiments) selection.jobs.push_back(&experiment);
     selection.kueue = project.kueue.has_value();
+    selection.compute_classes = has_fallback(project);
   }
   for (const auto& target : targets) select_one(project, target, selection);
   if (all_dockerfiles)

@@ -16,11 +16,12 @@ struct Selection {
   bool driver_installer = false;
   bool storage = false;
   bool kueue = false;  // the ResourceFlavors, ClusterQueue and LocalQueue of `kueue:`
+  bool compute_classes = false;  // the ComputeClass of each experiment with a `fallback:`
 };
 
 // No targets: every experiment as Jobs plus the namespace, driver installer and storage
-// objects they need, and the Kueue objects; Dockerfiles only with `all_dockerfiles`.
-// Jobs alone (submit) never bring the Kueue objects: those are the cluster admin's.
+// objects they need, the Kueue objects and the ComputeClasses; Dockerfiles only with `all_dockerfiles`.
+// Jobs alone (submit) never bring the Kueue objects or ComputeClasses: those are the cluster admin's.
 Selection select_targets(const project::Project& project, const std::vector<std::string>& targets,
                          bool all_dockerfiles);
 

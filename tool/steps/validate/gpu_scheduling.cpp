@@ -75,6 +75,14 @@ std::vector<Selector> accelerator_selectors(const PodSpecRef& pod) {
   return out;
 }
 
+// A custom ComputeClass names the GPU type in its priority rules, and GKE's docs drop the
+// gke-accelerator selector from pods that select one; Autopilot's built-in "Accelerator" class
+// does not, and still needs it.
+bool selects_custom_compute_class(const PodSpecRef& pod) {
+  const auto* selected = find_path(*pod.spec, {"nodeSelector", "cloud.google.com/compute-class"});
+  return selected && selected->is_string() && selected->get<std::string>() != "Accelerator";
+}
+
 bool tolerates_gpu_taint(const nlohmann::json& spec) {
   const auto* tolerations = find_path(spec, {"tolerations"});
   if (!tolerations || !tolerations->is_array()) return false;
@@ -118,7 +126,7 @@ void check_gpu_scheduling(RuleReporter& r, const PodSpecRef& pod, const GpuUse& 
                "\"" + value + "\" is not a known GKE accelerator" + did_you_mean(value, labels));
     }
   }
-  if (use.requests_gpu && selectors.empty())
+  if (use.requests_gpu && selectors.empty() && !selects_custom_compute_class(pod))
     r.report("gpu-no-accelerator-selector", use.first_gpu,
              "pod requests GPUs but does not select a GPU type with " + std::string(kAcceleratorLabel), true);
   if (!use.requests_gpu && !selectors.empty() && !driver_daemonset && !tolerates_gpu_taint(*pod.spec))

@@ -24,7 +24,7 @@ const std::vector<RuleInfo>& all_rules() {
       {"gpu-deprecated-resource", Severity::kError, "alpha.kubernetes.io/nvidia-gpu was removed in Kubernetes 1.10", "use nvidia.com/gpu"},
       {"gpu-resource-typo", Severity::kWarning, "a resource name that looks like a misspelt nvidia.com/gpu; no node offers it", "use nvidia.com/gpu"},
       {"gpu-initcontainer", Severity::kInfo, "GPUs requested by an init container count towards the pod's request", "request GPUs in the main containers only, if the init step needs none"},
-      {"gpu-no-accelerator-selector", Severity::kInfo, "GPU pod without a cloud.google.com/gke-accelerator selector (needed where a cluster has several GPU types)", "add nodeSelector cloud.google.com/gke-accelerator: <type>"},
+      {"gpu-no-accelerator-selector", Severity::kInfo, "GPU pod without a cloud.google.com/gke-accelerator selector or a custom ComputeClass (needed where a cluster has several GPU types)", "add nodeSelector cloud.google.com/gke-accelerator: <type>"},
       {"gpu-unknown-accelerator", Severity::kInfo, "the accelerator label value is not in gkebuild's catalog (a typo, or a GPU newer than the catalog)", "use one of the GKE accelerator labels (cloud.google.com/gke-accelerator values)"},
       {"gpu-toleration-missing-nonrequesting", Severity::kWarning, "targets GPU nodes without requesting a GPU and does not tolerate the nvidia.com/gpu taint", "add a toleration {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}"},
       {"gpu-hostpath-driver-mount", Severity::kInfo, "hostPath mount of the NVIDIA driver directory (GKE's device plugin mounts it into GPU containers; installers and GPUDirect need it)", "for a plain GPU workload, remove the volume: GKE mounts /usr/local/nvidia into GPU containers"},

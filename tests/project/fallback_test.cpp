@@ -1,0 +1,104 @@
+// An experiment's `fallback:` list (issue 41, part 2): alternatives read in order with their
+// accelerator, provisioning or reservation; every mistake at its file:line:col; no pool derived
+// for such an experiment (its ComputeClass has GKE create them).
+#include <gtest/gtest.h>
+
+#include "parse_error.h"
+#include "tool/core/project/project.h"
+
+namespace gkebuild::project {
+namespace {
+
+const std::string kHead =
+    "apiVersion: gkebuild/v1\n"        // 1
+    "project: demo\n"                  // 2
+    "registry: 127.0.0.1:5000/exp\n"   // 3
+    "images:\n"                        // 4
+    "  gemm: {workload: gemm-bench}\n" // 5
+    "experiments:\n";                  // 6
+
+Project parse(const std::string& rest) { return parse_project(kHead + rest, "gkebuild.yaml"); }
+
+void expect_error(const std::string& rest, int line, int column, const std::string& words) {
+  expect_parse_error(kHead + rest, line, column, words);
+}
+
+// Line 7 opens the experiment, line 9 its fallback list; the items start on line 10.
+std::string with_fallback(const std::string& items, const std::string& own = "provisioning: spot") {
+  return "  ddp:\n    {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, " + own + ",\n     fallback: [\n" + items +
+         "]}\n";
+}
+
+TEST(Fallback, AlternativesInOrder) {
+  const Project project = parse(with_fallback("  {accelerator: nvidia-h100-80gb, provisioning: flex-start},\n"
+                                              "  {accelerator: nvidia-h100-80gb, reservation: projects/owner-proj/reservations/h100},\n"
+                                              "  {accelerator: nvidia-a100-80gb, gpus: 8}\n") +
+                                "cluster: {gcpProject: my-project, location: us-central1}\n");
+  const Experiment& ddp = project.experiments.front();
+  ASSERT_EQ(ddp.fallback.size(), 3u);
+  EXPECT_EQ(ddp.fallback[0].accelerator, "nvidia-h100-80gb");
+  EXPECT_EQ(ddp.fallback[0].provisioning, Provisioning::FlexStart);
+  EXPECT_EQ(ddp.fallback[0].gpus, 8);  // the experiment's own
+  EXPECT_EQ(ddp.fallback[0].nodes, 1);
+  EXPECT_EQ(ddp.fallback[1].reservation, "projects/owner-proj/reservations/h100");
+  EXPECT_EQ(ddp.fallback[1].provisioning, Provisioning::OnDemand);
+  EXPECT_EQ(ddp.fallback[2].accelerator, "nvidia-a100-80gb");
+  EXPECT_EQ(ddp.fallback[2].provisioning, Provisioning::OnDemand);
+  EXPECT_EQ(ddp.fallback[2].where.line, 12);
+  EXPECT_EQ(ddp.fallback_where.line, 9);
+  // GKE creates this experiment's pools (node pool auto-creation of its ComputeClass).
+  EXPECT_TRUE(project.cluster.gke->pools.empty());
+  EXPECT_EQ(ddp.pending_timeout_seconds, 900);  // pendingTimeout's default, 15m
+}
+
+TEST(Fallback, PendingTimeout) {
+  const Project project = parse("  ddp: {image: gemm, accelerators: [nvidia-l4], pendingTimeout: 30m,\n"
+                                "        fallback: [{accelerator: nvidia-tesla-t4}]}\n"
+                                "  now: {image: gemm, accelerators: [nvidia-l4], pendingTimeout: 90,\n"
+                                "        fallback: [{accelerator: nvidia-tesla-t4}]}\n");
+  EXPECT_EQ(project.experiments[0].pending_timeout_seconds, 1800);
+  EXPECT_EQ(project.experiments[1].pending_timeout_seconds, 90);
+  expect_error("  e: {image: gemm, accelerators: [nvidia-l4], pendingTimeout: 10m}\n", 7, 63, "give a fallback: list");
+  expect_error("  e: {image: gemm, accelerators: [nvidia-l4], pendingTimeout: soon,\n"
+               "      fallback: [{accelerator: nvidia-tesla-t4}]}\n", 7, 63, "a duration such as 90m");
+}
+
+TEST(Fallback, MistakesAtTheirPositions) {
+  expect_error(with_fallback("  {accelerator: nvidia-a100-80g}\n"), 10, 17, "did you mean 'nvidia-a100-80gb'");
+  expect_error(with_fallback("  {accelerator: nvidia-l4, provisioning: flexstart}\n"), 10, 42, "did you mean 'flex-start'");
+  expect_error(with_fallback("  {accelerator: nvidia-l4, provisoning: spot}\n"), 10, 28, "did you mean 'provisioning'");
+  expect_error(with_fallback("  {provisioning: spot}\n"), 10, 3, "accelerator");
+  expect_error(with_fallback("  nvidia-l4\n"), 10, 3, "expected a mapping");
+  expect_error(with_fallback(""), 9, 16, "got an empty list");
+  expect_error(with_fallback("  {accelerator: nvidia-h100-80gb, provisioning: queued}\n"), 10, 49, "ProvisioningRequest");
+  expect_error(with_fallback("  {accelerator: nvidia-h100-80gb, provisioning: spot, reservation: r1}\n"), 10, 68,
+               "reservation is consumed by on-demand nodes");
+  expect_error(with_fallback("  {accelerator: nvidia-h100-80gb, reservation: Not_A_Name}\n"), 10, 48, "neither a reservation");
+  // The experiment's own choice is tried first; an alternative repeats neither it nor another.
+  expect_error(with_fallback("  {accelerator: nvidia-h100-80gb, provisioning: spot}\n"), 10, 3, "the experiment's own choice");
+  expect_error(with_fallback("  {accelerator: nvidia-l4},\n  {accelerator: nvidia-l4, provisioning: on-demand}\n"), 11, 3,
+               "listed twice");
+  // A ComputeClass picks nodes, not the pods: other gpus or nodes would need a new Job.
+  expect_error(with_fallback("  {accelerator: nvidia-a100-80gb, gpus: 4}\n"), 10, 41, "differs from the experiment's 8");
+  expect_error(with_fallback("  {accelerator: nvidia-a100-80gb, nodes: 2}\n"), 10, 42, "follower-driven fallback");
+  expect_error(with_fallback("  {accelerator: nvidia-tesla-t4}\n"), 10, 17, "nvidia-tesla-t4 machines have at most 4");
+}
+
+TEST(Fallback, WhatTheExperimentMustAllow) {
+  expect_error("  cmp: {image: gemm, accelerators: [nvidia-l4, nvidia-tesla-t4], fallback: [{accelerator: nvidia-a100-80gb}]}\n",
+               7, 76, "compares 2 accelerators");
+  expect_error("  q: {image: gemm, accelerators: [nvidia-l4], queue: gpu, fallback: [{accelerator: nvidia-tesla-t4}]}\n", 7, 69,
+               "Kueue admits a Job to one ResourceFlavor");
+  expect_error("  q: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, provisioning: queued, queue: q,\n"
+               "      fallback: [{accelerator: nvidia-h100-80gb, provisioning: spot}]}\n",
+               7, 87, "ProvisioningRequest");
+  expect_error("  m: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2,\n"
+               "      fallback: [{accelerator: nvidia-h100-80gb, provisioning: flex-start}]}\n",
+               8, 64, "one at a time");
+  expect_error("  c: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true,\n"
+               "      fallback: [{accelerator: nvidia-a100-80gb}]}\n",
+               7, 82, "pools GKE creates for its ComputeClass");
+}
+
+}  // namespace
+}  // namespace gkebuild::project
