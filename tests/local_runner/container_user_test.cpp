@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
@@ -55,6 +56,17 @@ TEST_F(ContainerUserTest, UnknownNamesAreErrors) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("'ghost'"), std::string::npos) << e.what();
   }
+}
+
+// An image's /etc/passwd that is a FIFO (an image can come from a checkout) stopped
+// `submit --local` for ever: only a regular file is read, anything else holds no entries.
+TEST_F(ContainerUserTest, AFifoForThePasswdFileIsNotWaitedOn) {
+  TempDir root;
+  std::filesystem::create_directories(root / "etc");
+  ASSERT_EQ(::mkfifo((root / "etc/passwd").c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo((root / "etc/group").c_str(), 0600), 0);
+  EXPECT_EQ(resolve_user("", root.path()).uid, 0u);  // root, returned at once: no entry read
+  EXPECT_THROW(resolve_user("app", root.path()), std::runtime_error);
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 #include "tool/steps/local_runner/container_user.h"
 
 #include <charconv>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 
+#include "base/input_file.h"
 #include "tool/steps/local_runner/root_path.h"
 
 namespace gkebuild::local_runner {
@@ -17,7 +17,12 @@ using Fields = std::vector<std::string>;
 
 std::vector<Fields> read_database(const fs::path& rootfs, const char* file) {
   std::vector<Fields> rows;
-  std::ifstream in(resolve_in_root(rootfs, file));
+  // The image's own file, and an image may come from a checkout: a FIFO there would wait for ever,
+  // a device never end. Only a regular file is read; anything else reads as no entries.
+  std::string refusal;
+  const int fd = open_input_file(resolve_in_root(rootfs, file), refusal);
+  const auto text = fd < 0 ? std::nullopt : read_all(fd, std::size_t{64} << 20);
+  std::istringstream in(text ? *text : std::string());
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line.front() == '#') continue;
