@@ -6,6 +6,7 @@
 #include <chrono>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -47,6 +48,12 @@ class PruneTest : public ::testing::Test {
   }
   std::vector<Decision> prune(PruneOptions options, const std::string& mountinfo = "") {
     return prune_store(list(mountinfo), options);
+  }
+  // The built binary's `gkebuild prune ARGUMENTS`, pointed at this store.
+  testing::CommandResult gkebuild_prune(const std::string& arguments) {
+    return testing::run_command("GKEBUILD_CACHE_DIR=" + testing::shell_quoted(dirs.cache.string()) +
+                                " GKEBUILD_RUNTIME_DIR=" + testing::shell_quoted(dirs.runtime.string()) + " " +
+                                testing::gkebuild_binary() + " prune " + arguments);
   }
   // The names of the store's folders that are left, leftovers of a removal included.
   std::set<std::string> left(const fs::path& parent) {
@@ -179,20 +186,49 @@ TEST_F(PruneTest, ALayerUnderAMountedOverlayIsKept) {
 TEST_F(PruneTest, TheCommandPrunesTheStoreTheEnvironmentNames) {
   layer("old", 24h * 10);
   layer("new", 1h);
-  const std::string env = "GKEBUILD_CACHE_DIR=" + testing::shell_quoted(dirs.cache.string()) +
-                          " GKEBUILD_RUNTIME_DIR=" + testing::shell_quoted(dirs.runtime.string()) + " ";
-  const auto dry = testing::run_command(env + testing::gkebuild_binary() + " prune --older-than 7d --dry-run");
+  const auto dry = gkebuild_prune("--older-than 7d --dry-run");
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_NE(dry.out.find("would remove: not used for 10d"), std::string::npos) << dry.out;
   EXPECT_EQ(left(dirs.cache / "unpacked/layers"), (std::set<std::string>{"new", "old"}));
-  const auto done = testing::run_command(env + testing::gkebuild_binary() + " prune --older-than 7d -o json");
+  const auto done = gkebuild_prune("--older-than 7d -o json");
   ASSERT_EQ(done.exit_code, 0) << done.err;
   const auto json = nlohmann::json::parse(done.out);
   EXPECT_GE(json["freed_bytes"].get<std::uintmax_t>(), 100000u);
   EXPECT_EQ(json["store"], dirs.cache.string());
   EXPECT_EQ(left(dirs.cache / "unpacked/layers"), std::set<std::string>{"new"});
-  const auto bad = testing::run_command(env + testing::gkebuild_binary() + " prune --older-than 7x");
+  const auto bad = gkebuild_prune("--older-than 7x");
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
+}
+
+// This process's start time, field 22 of /proc/self/stat: what a runner's proof records.
+std::string own_start_ticks() {
+  std::ifstream in("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  for (int i = 3; i <= 22; ++i) fields >> field;
+  return field;
+}
+
+// The command asks tool/submit whether a local run's gkebuild lives (its proof, runner.json: pid
+// and start time): a live run's folders stay under --all, a dead one's go without flags.
+TEST_F(PruneTest, TheCommandKeepsTheFoldersOfALiveLocalRun) {
+  for (const std::string run : {"key-live", "key-dead"}) {
+    folder(dirs.cache / "containers" / run / "job-0", 2h);
+    used(dirs.cache / "containers" / run, 2h);
+    fs::create_directories(dirs.runtime / "runs" / run);
+  }
+  std::ofstream(dirs.runtime / "runs/key-live/runner.json")
+      << R"({"pid": )" << ::getpid() << R"(, "start_ticks": )" << own_start_ticks() << R"(, "run_dir": "/p/.gkebuild/runs/r"})";
+  std::ofstream(dirs.runtime / "runs/key-dead/runner.json")
+      << R"({"pid": )" << ::getpid() << R"(, "start_ticks": 1, "run_dir": "/p/.gkebuild/runs/r"})";
+  used(dirs.runtime / "runs/key-live", 2h);
+  used(dirs.runtime / "runs/key-dead", 2h);
+  const auto done = gkebuild_prune("--all");
+  ASSERT_EQ(done.exit_code, 0) << done.err;
+  EXPECT_NE(done.out.find("kept: in use: its gkebuild still runs it"), std::string::npos) << done.out;
+  EXPECT_EQ(left(dirs.cache / "containers"), std::set<std::string>{"key-live"});
+  EXPECT_EQ(left(dirs.runtime / "runs"), std::set<std::string>{"key-live"});
 }
 
 }  // namespace
