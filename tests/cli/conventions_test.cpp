@@ -243,7 +243,7 @@ TEST_F(CliConventions, EveryListedCommandAnswersToItsName) {
     names.emplace_back();
     words >> names.back();
   }
-  EXPECT_EQ(names.size(), 16u) << help.out;  // init, pull and the one main added
+  EXPECT_EQ(names.size(), 17u) << help.out;  // init, pull, prune and the one main added
   for (const auto& name : names) {
     const auto own = from_outside(name + " --help");
     EXPECT_EQ(own.exit_code, 0) << name << ": " << own.all();

@@ -35,5 +35,19 @@ TEST(LayerFolders, HostileLayersChangeNothingOutsideTheCache) {
   }
 }
 
+// Issue 42: a layer folder's mtime is its last use, what `gkebuild prune --older-than` goes by:
+// taking an image's folders again marks them used now, though nothing is unpacked.
+TEST(LayerFolders, EachUseMarksTheFoldersUsedNow) {
+  testing::TempDir dir;
+  testing::write_test_tar(dir / "layer.tar", {{"hello.txt", 'f', "hello"}});
+  const image::Image image = testing::image_of_tar(dir / "oci", "used", dir / "layer.tar");
+  const auto folders = lower_folders(image, dir / "cache");
+  ASSERT_EQ(folders.size(), 1u);
+  const auto long_ago = fs::file_time_type::clock::now() - std::chrono::hours(24 * 30);
+  fs::last_write_time(folders[0], long_ago);
+  EXPECT_EQ(lower_folders(image, dir / "cache"), folders);
+  EXPECT_GT(fs::last_write_time(folders[0]), long_ago + std::chrono::hours(24 * 29));
+}
+
 }  // namespace
 }  // namespace gkebuild::run_step

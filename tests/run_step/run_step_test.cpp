@@ -246,12 +246,18 @@ TEST_F(RunStepTest, ACacheMountSurvivesRunsAndIsNotInTheLayer) {
   first.cache_mounts = {{"/var/cache/apt", "apt"}};
   const auto one = by_path(run(first));
   EXPECT_EQ(paths_of(one), (std::vector<std::string>{"first"}));  // /var/cache/apt is a mount point
+  // Its folder's mtime is its last use (what `gkebuild prune --older-than` goes by): set back, the
+  // next RUN that binds it marks it used now.
+  const fs::path folder = fs::directory_iterator(cache_ / "cache-mounts")->path();
+  const auto long_ago = fs::file_time_type::clock::now() - std::chrono::hours(24 * 30);
+  fs::last_write_time(folder, long_ago);
 
   RunRequest second = shell(bases().bare, "cat /var/cache/apt/count > /seen && echo 2 >> /var/cache/apt/count");
   second.cache_mounts = {{"/var/cache/apt", "apt"}};
   const auto two = by_path(run(second));
   EXPECT_EQ(paths_of(two), (std::vector<std::string>{"seen"}));
   EXPECT_EQ(content_of(two.at("seen")), "1\n");
+  EXPECT_GT(fs::last_write_time(folder), long_ago + std::chrono::hours(24 * 29));
 
   RunRequest other = shell(bases().bare, "ls /var/cache/apt | wc -l > /seen");
   other.cache_mounts = {{"/var/cache/apt", "another-id"}};

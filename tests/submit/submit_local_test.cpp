@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -367,6 +368,35 @@ TEST_F(LocalRunStop, DeleteStopsARunStillGoing) {
   EXPECT_EQ(wait_exit(pid), 130) << log_text();
   expect_nothing_left();
   expect_recorded_stopped("Stopped");
+}
+
+// Issue 42: `gkebuild prune --all` while a local run goes on removes none of what it uses: its
+// layers (lower folders of its container's overlay, however old their last use) and its bundle;
+// after its gkebuild is killed, the container that outlived it still keeps its overlay and so
+// its bundle and layers; the next `runs` settles the run.
+TEST_F(LocalRunStop, PruneKeepsWhatARunningLocalRunUses) {
+  const pid_t pid = start_long_run();
+  const auto layers = machine / "cache" / "unpacked" / "layers";
+  std::vector<std::filesystem::path> old_layers;
+  for (const auto& layer : std::filesystem::directory_iterator(layers)) {
+    std::filesystem::last_write_time(layer.path(), std::filesystem::file_time_type::clock::now() - std::chrono::hours(24 * 30));
+    old_layers.push_back(layer.path());
+  }
+  ASSERT_FALSE(old_layers.empty());
+  const auto pruned = gkebuild("prune --all");
+  EXPECT_EQ(pruned.exit_code, 0) << pruned.out;
+  EXPECT_NE(pruned.out.find("kept: in use: a mounted overlay uses it"), std::string::npos) << pruned.out;
+  for (const auto& layer : old_layers) EXPECT_TRUE(std::filesystem::is_directory(layer)) << layer;
+  EXPECT_EQ(containers(), only_record()["jobs"][1]["name"].get<std::string>());
+  ::kill(pid, SIGKILL);
+  EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
+  const auto after_kill = gkebuild("prune --all");
+  EXPECT_EQ(after_kill.exit_code, 0) << after_kill.out;
+  for (const auto& layer : old_layers) EXPECT_TRUE(std::filesystem::is_directory(layer)) << layer;
+  EXPECT_FALSE(std::filesystem::is_empty(machine / "cache" / "containers"));
+  EXPECT_NE(containers(), "");  // still running on its overlay
+  EXPECT_EQ(gkebuild("runs").exit_code, 0);
+  expect_nothing_left();
 }
 
 // nodes: 2 under submit --local: both containers at once on one private network where the

@@ -77,15 +77,35 @@ local_runner::LocalDirs local_dirs_of(const fs::path& run_dir) {
                                       absolute.filename().string());
 }
 
-std::optional<runrecord::LocalRunner> live_runner(const local_runner::LocalDirs& dirs, const fs::path& run_dir) {
+namespace {
+
+// The proof in `state`, when there is one; nullopt otherwise.
+std::optional<nlohmann::json> read_proof(const fs::path& state) {
   // The folder is gkebuild's own (0700, made without following symlinks): what it holds is ours.
-  const auto text = read_confined_file(dirs.state, kProof, 4096);
+  const auto text = read_confined_file(state, kProof, 4096);
   if (!text) return std::nullopt;
-  const auto proof = nlohmann::json::parse(*text, nullptr, false);
-  if (!proof.is_object() || proof.value("run_dir", "") != real_path(run_dir)) return std::nullopt;
-  const runrecord::LocalRunner runner{proof.value("pid", 0L), proof.value("start_ticks", 0ULL)};
+  auto proof = nlohmann::json::parse(*text, nullptr, false);
+  if (!proof.is_object()) return std::nullopt;
+  return proof;
+}
+
+runrecord::LocalRunner runner_of(const nlohmann::json& proof) {
+  return {proof.value("pid", 0L), proof.value("start_ticks", 0ULL)};
+}
+
+}  // namespace
+
+std::optional<runrecord::LocalRunner> live_runner(const local_runner::LocalDirs& dirs, const fs::path& run_dir) {
+  const auto proof = read_proof(dirs.state);
+  if (!proof || proof->value("run_dir", "") != real_path(run_dir)) return std::nullopt;
+  const runrecord::LocalRunner runner = runner_of(*proof);
   if (!alive(runner)) return std::nullopt;
   return runner;
+}
+
+bool runner_alive(const fs::path& state_dir) {
+  const auto proof = read_proof(state_dir);
+  return proof && alive(runner_of(*proof));
 }
 
 bool settle_dead_local_run(const fs::path& run_dir, runrecord::RunRecord& record) {

@@ -30,6 +30,10 @@ local_runner::LocalDirs local_dirs_of(const std::filesystem::path& run_dir);
 std::optional<runrecord::LocalRunner> live_runner(const local_runner::LocalDirs& dirs,
                                                   const std::filesystem::path& run_dir);
 
+// Whether the proof in `state_dir` (a local run's state folder) names a process that still runs,
+// whichever run it names: what `gkebuild prune` asks before it removes a run's folders.
+bool runner_alive(const std::filesystem::path& state_dir);
+
 // For an unfinished local run whose runner is not proven alive: stops and deletes the
 // containers in its state folder (none named by the record), removes their bundles and mounts,
 // marks its unfinished Jobs stopped and the run finished, saves the record and removes the run's

@@ -34,13 +34,20 @@ fs::path chain_tree(const image::Image& image, const fs::path& cache_dir) {
   return folder;
 }
 
+// Marks `folder` used now: its mtime is the age `gkebuild prune --older-than` goes by.
+const fs::path& used(const fs::path& folder) {
+  std::error_code ignored;
+  fs::last_write_time(folder, fs::file_time_type::clock::now(), ignored);
+  return folder;
+}
+
 }  // namespace
 
 std::vector<fs::path> lower_folders(const image::Image& image, const fs::path& cache_dir) {
   if (image.layers().empty()) {
     const fs::path empty = cache_dir / "layers" / "empty";
     make_folder_once(empty, [](const fs::path&) {});
-    return {empty};
+    return {used(empty)};
   }
   std::vector<fs::path> folders;
   size_t length = 0;
@@ -48,12 +55,13 @@ std::vector<fs::path> lower_folders(const image::Image& image, const fs::path& c
     folders.push_back(cache_dir / "layers" / layer->blob.digest.hex);
     length += folders.back().string().size() + 1;
   }
-  if (length > kMaxLowerdirLength) return {chain_tree(image, cache_dir)};
+  if (length > kMaxLowerdirLength) return {used(chain_tree(image, cache_dir))};
   for (size_t i = 0; i < folders.size(); ++i) {
     const image::Layer& layer = image.layers()[image.layers().size() - 1 - i];
     make_folder_once(folders[i], [&](const fs::path& tree) {
       apply_layer(blob_of(layer), layer.blob.digest, tree, Whiteouts::kOverlay);
     });
+    used(folders[i]);
   }
   return folders;
 }

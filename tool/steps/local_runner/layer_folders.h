@@ -15,7 +15,8 @@ namespace gkebuild::local_runner {
 // The folders, topmost first (overlayfs' lowerdir order), under `cache_dir`/layers and
 // `cache_dir`/chains. An image without layers (FROM scratch) gets one empty folder. Each folder
 // is unpacked under a temporary name and renamed into place, so an interrupted unpack is never
-// taken for a finished one. Throws std::runtime_error for a corrupt layer.
+// taken for a finished one; each folder's mtime is set to now, its last use (what `gkebuild prune
+// --older-than` goes by). Throws std::runtime_error for a corrupt layer.
 std::vector<std::filesystem::path> lower_folders(const image::Image& image, const std::filesystem::path& cache_dir);
 
 // overlayfs' limit on the length of the lowerdir option (the mount options are one page).

@@ -193,6 +193,9 @@ json container_spec(const build::RunRequest& request, const local_runner::Bundle
   for (const auto& mount : request.cache_mounts) {
     const fs::path folder = cache_mount_folder(mount, cache_mounts);
     fs::create_directories(folder);
+    // Its mtime is its last use, what `gkebuild prune --older-than` goes by.
+    std::error_code ignored;
+    fs::last_write_time(folder, fs::file_time_type::clock::now(), ignored);
     spec["mounts"].push_back(json{{"destination", mount.target}, {"type", "bind"}, {"source", folder.string()},
                                   {"options", {"rbind", "rw"}}});
   }
