@@ -8,13 +8,7 @@
 namespace gkebuild::project {
 namespace {
 
-const std::string kHead =
-    "apiVersion: gkebuild/v1\n"        // 1
-    "project: demo\n"                  // 2
-    "registry: 127.0.0.1:5000/exp\n"   // 3
-    "images:\n"                        // 4
-    "  gemm: {workload: gemm-bench}\n" // 5
-    "experiments:\n";                  // 6
+using experiments_file::kHead;
 
 TEST(Restarts, DefaultsAndGivenValues) {
   const Project project = parse_project(kHead +

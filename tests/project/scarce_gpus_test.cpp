@@ -9,19 +9,9 @@
 namespace gkebuild::project {
 namespace {
 
-const std::string kHead =
-    "apiVersion: gkebuild/v1\n"        // 1
-    "project: demo\n"                  // 2
-    "registry: 127.0.0.1:5000/exp\n"   // 3
-    "images:\n"                        // 4
-    "  gemm: {workload: gemm-bench}\n" // 5
-    "experiments:\n";                  // 6
-
-Project parse(const std::string& rest) { return parse_project(kHead + rest, "gkebuild.yaml"); }
-
-void expect_error(const std::string& rest, int line, int column, const std::string& words) {
-  expect_parse_error(kHead + rest, line, column, words);
-}
+using experiments_file::expect_error;
+using experiments_file::kHead;
+using experiments_file::parse;
 
 const std::string kCluster = "cluster: {gcpProject: my-project, location: us-central1, serviceAccount: trainer}\n";
 
