@@ -53,6 +53,7 @@ TEST(CpuOnly, MistakesAtTheirPlace) {
   expect_error("  a: {image: prep, provisioning: flex-start}\n", 7, 34, "CPU-only experiment");
   expect_error("  a: {image: prep, reservation: r1}\n", 7, 33, "not offered for it yet");
   expect_error("  a: {image: prep, nodes: 2}\n", 7, 27, "multi-node");
+  expect_error("  a: {image: prep, queue: cpu}\n", 7, 27, "not offered for it yet");
   expect_error("  a: {image: prep, gpus: -1}\n", 7, 26, "gpus");
 }
 

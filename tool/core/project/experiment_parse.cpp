@@ -133,13 +133,14 @@ void read_provisioning(const Fields& fields, Experiment& experiment) {
 
 // A CPU-only experiment (no accelerators:, gpus: 0 or none) runs on plain VMs of machineType:.
 // The GPU-obtaining keys (flex-start, queued, reservations, fallback) and multi-node Jobs are
-// not offered for it yet; a GPU key on it is a mistake, reported where it is.
+// not offered for it yet, nor Kueue queues (gkebuild's ResourceFlavors are per accelerator, so
+// no flavor would admit it); such a key on it is reported where it is.
 void check_cpu_only(const Fields& fields, const Experiment& experiment) {
   const Document& doc = fields.document();
   const std::string why = ": a CPU-only experiment (no accelerators:, gpus: 0) runs on plain on-demand or spot VMs";
   if (experiment.provisioning != Provisioning::OnDemand && experiment.provisioning != Provisioning::Spot)
     doc.fail(fields.get("provisioning"), fields.name("provisioning") + why);
-  for (const char* key : {"reservation", "fallback"})
+  for (const char* key : {"reservation", "fallback", "queue"})
     if (fields.has(key)) doc.fail(fields.get(key), fields.name(key) + why + " (not offered for it yet)");
   if (experiment.nodes > 1) doc.fail(fields.get("nodes"), fields.name("nodes") + why + "; multi-node is not offered for it yet");
 }
