@@ -127,6 +127,23 @@ TEST_F(CpuOnlyRender, ValidateFindsNothingGpu) {
   EXPECT_EQ(peer.exit_code, 0) << peer.out << peer.err;
 }
 
+// On Autopilot GKE makes the node from the pod's requests: no machine-type selector, and the
+// cluster's computeClass (Accelerator, for GPU pods) is not selected; spot stays.
+TEST_F(CpuOnlyRender, AutopilotSelectsNoMachineTypeNorTheAcceleratorClass) {
+  write_file_atomically(scratch / "autopilot.yaml", kProject + "  autopilot: true\n  computeClass: Accelerator\n");
+  const auto rendered = run_gkebuild("render --run-id r1 -f " + (scratch / "autopilot.yaml").string() + " -o " +
+                                     (scratch / "auto").string());
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const YAML::Node plain = YAML::LoadFile((scratch / "auto" / "job-plain-cpu-0.yaml").string())["spec"]["template"]["spec"];
+  EXPECT_FALSE(plain["nodeSelector"]) << YAML::Dump(plain);
+  EXPECT_FALSE(plain["tolerations"]) << YAML::Dump(plain);
+  const YAML::Node cheap = YAML::LoadFile((scratch / "auto" / "job-cheap-cpu-0.yaml").string())["spec"]["template"]["spec"];
+  ASSERT_EQ(cheap["nodeSelector"].size(), 1u) << YAML::Dump(cheap);
+  EXPECT_EQ(cheap["nodeSelector"]["cloud.google.com/gke-spot"].as<std::string>(), "true");
+  const YAML::Node l4 = YAML::LoadFile((scratch / "auto" / "job-l4-nvidia-l4-0.yaml").string())["spec"]["template"]["spec"];
+  EXPECT_EQ(l4["nodeSelector"]["cloud.google.com/compute-class"].as<std::string>(), "Accelerator");
+}
+
 TEST_F(CpuOnlyRender, AcceleratorFlagIsRefusedForACpuOnlyExperiment) {
   const auto refused = run_gkebuild("render --run-id r1 --accelerator nvidia-l4 -f " +
                                     (scratch / "gkebuild.yaml").string() + " -o " + (scratch / "o2").string() +
