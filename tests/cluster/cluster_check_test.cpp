@@ -120,6 +120,25 @@ TEST_F(ClusterCheck, FlexStartQueuedAndReservationPoolsAtZeroCanScaleUp) {
   EXPECT_EQ(check.out.find("never schedulable"), std::string::npos) << check.out;
 }
 
+// CPU-only experiments (issue 42): their Jobs select the machine type, which a node of that
+// type takes (here the admin pool's), and otherwise the project's cpu-MACHINE pool at zero;
+// GPU nodes, tainted, never take them.
+TEST_F(ClusterCheck, CpuOnlyJobsFitAMachineOfTheirTypeOrTheirPoolAtZero) {
+  add({node("gke-demo-default-pool-0001",
+            {{"cloud.google.com/gke-nodepool", "default-pool"}, {"node.kubernetes.io/instance-type", "e2-standard-4"}},
+            json::array(), ""),
+       node("gke-demo-l4-spot-0a1b-x7k2", gpu_labels("nvidia-l4", "l4-spot", true), {kGpuTaint, kSpotTaint}, "1"),
+       system_pod("nvidia-gpu-device-plugin", "gke-demo-l4-spot-0a1b-x7k2"),
+       autoscaler_status({{"l4-spot", 4, ""}, {"t4", 3, ""}, {"cpu-n2-standard-8", 4, ""}})});
+  const std::string project = kProjectHead + "  prep: {image: gemm}\n  big: {image: gemm, machineType: n2-standard-8}\n" +
+                              "cluster:\n  gcpProject: my-project\n  location: us-central1\n";
+  const auto check = gkebuild("cluster check", project);
+  EXPECT_EQ(check.exit_code, 0) << check.all();
+  expect_has(check.out, "ok: cpu (experiment prep): 1 node (pool default-pool)\n");
+  expect_has(check.out, "ok: cpu (experiment big): no node now; pool cpu-n2-standard-8 scales from 0 up to 4 nodes\n");
+  EXPECT_EQ(check.out.find("problem"), std::string::npos) << check.out;
+}
+
 TEST_F(ClusterCheck, AGpuPoolAtZeroThatCannotScale) {
   admin_node();
   add({autoscaler_status({{"l4-spot", 0, ""}, {"t4", 2, "QUOTA_EXCEEDED"}})});

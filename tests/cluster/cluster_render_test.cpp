@@ -401,3 +401,62 @@ TEST_F(ClusterRender, CompactAndReservationPoolsKeepToOneZone) {
 
 }  // namespace
 }  // namespace gkebuild::testing
+
+namespace gkebuild::testing {
+namespace {
+
+// CPU-only experiments (issue 42): a CPU pool per machine type and provisioning, from zero
+// nodes, with no accelerator and no nvidia.com/gpu taint, read back by gcloud and terraform.
+const std::string kCpuOnly = R"(apiVersion: gkebuild/v1
+project: demo
+registry: registry.test/p
+images:
+  numpy: {workload: gpu-info}
+experiments:
+  prep: {image: numpy, machineType: n2-standard-8}
+  again: {image: numpy, gpus: 0, machineType: n2-standard-8}
+  cheap: {image: numpy, spot: true}
+  l4: {image: numpy, accelerators: [nvidia-l4]}
+cluster:
+  gcpProject: my-project
+  location: us-central1
+)";
+
+TEST_F(ClusterRender, CpuOnlyExperimentsGetCpuPools) {
+  const auto rendered = render(kCpuOnly, "gcloud");
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const auto commands = commands_of(rendered.out);
+  // create, l4, 2 CPU pools (prep and again share one), credentials.
+  ASSERT_EQ(commands.size(), 5u) << rendered.out;
+  const std::string& cpu = commands[2];
+  for (const char* flag : {"node-pools create cpu-n2-standard-8 ", " --machine-type=n2-standard-8 ", " --num-nodes=0 ",
+                           " --enable-autoscaling ", " --total-min-nodes=0 ", " --location-policy=BALANCED "})
+    EXPECT_NE(cpu.find(flag), std::string::npos) << flag << " in " << cpu;
+  EXPECT_EQ(cpu.find("--accelerator"), std::string::npos) << cpu;
+  EXPECT_EQ(cpu.find("nvidia"), std::string::npos) << cpu;
+  const std::string& spot = commands[3];
+  for (const char* flag : {"node-pools create cpu-e2-standard-4-spot ", " --machine-type=e2-standard-4 ", " --spot ",
+                           "--node-taints=cloud.google.com/gke-spot=true:NoSchedule"})
+    EXPECT_NE(spot.find(flag), std::string::npos) << flag << " in " << spot;
+  EXPECT_EQ(spot.find("--accelerator"), std::string::npos) << spot;
+  const auto outputs = run_without_account(commands, dir);
+  for (std::size_t i = 0; i < commands.size(); ++i)
+    EXPECT_TRUE(parsed_to_the_account_check(outputs[i])) << commands[i] << "\n" << outputs[i];
+
+  const auto module_text = render(kCpuOnly, "terraform");
+  ASSERT_EQ(module_text.exit_code, 0) << module_text.err;
+  const json module = terraform_json(module_text.out, dir);
+  const json pool = resource(module, "google_container_node_pool", "cpu_n2_standard_8");
+  ASSERT_TRUE(pool.is_object()) << module.dump(1);
+  EXPECT_EQ(pool["node_config"][0]["machine_type"], "n2-standard-8");
+  EXPECT_FALSE(pool["node_config"][0].contains("guest_accelerator")) << pool.dump(1);
+  EXPECT_FALSE(pool["node_config"][0].contains("taint")) << pool.dump(1);
+  EXPECT_EQ(pool["autoscaling"][0]["total_min_node_count"], 0);
+  const json spot_pool = resource(module, "google_container_node_pool", "cpu_e2_standard_4_spot");
+  ASSERT_TRUE(spot_pool.is_object());
+  EXPECT_EQ(spot_pool["node_config"][0]["spot"], true);
+  EXPECT_FALSE(spot_pool["node_config"][0].contains("guest_accelerator"));
+}
+
+}  // namespace
+}  // namespace gkebuild::testing

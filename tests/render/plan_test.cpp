@@ -157,8 +157,9 @@ TEST(Plan, JobsOfOneAcceleratorShareOneCopyOfTheirCommonVariables) {
     std::vector<std::string> keys;
     for (const auto& [key, value] : full.items()) keys.push_back(key);
     std::sort(keys.begin(), keys.end());
-    EXPECT_EQ(keys, (std::vector<std::string>{"accelerator", "args", "autopilot", "checkpoint_root", "command", "compute_class", "cpu", "env", "experiment",
-                                              "fallback", "gcs", "gpus", "image", "indexed", "job", "labels", "library_path", "memory", "multi_node", "name",
+    EXPECT_EQ(keys, (std::vector<std::string>{"accelerator", "args", "autopilot", "checkpoint_root", "command", "compute_class", "cpu", "cpu_only",
+                                              "env", "experiment", "fallback", "gcs", "gpus", "image", "indexed", "job", "labels", "library_path",
+                                              "machine_type", "memory", "multi_node", "name",
                                               "namespace", "path", "point", "points", "project", "provisioning", "queue", "run_id", "secret_env",
                                               "secret_refs", "seeded", "service_account", "shm_size", "spot", "storage", "values"}));
     const std::string label = full["accelerator"]["label"];

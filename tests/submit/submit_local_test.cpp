@@ -230,6 +230,29 @@ TEST_F(SubmitLocalTest, LocalFlagAndAFailingContainer) {
   EXPECT_EQ(record["jobs"][0]["pods"][0]["exit_code"], 3);
 }
 
+// A CPU-only experiment (issue 42: no accelerators) runs locally as any other: its container
+// gets no GPU, its record no accelerator, and its result lines come back.
+TEST_F(SubmitLocalTest, ACpuOnlyExperimentRunsAsToday) {
+  write_project("cluster: local");
+  std::ofstream(project / "gkebuild.yaml", std::ios::app)
+      << "  prep:\n    image: probe\n    gpus: 0\n    machineType: n2-standard-8\n"
+         "    args: [\"print\", '{\"schema\":\"gkebuild.workload.v1\",\"workload\":\"probe\",\"metric\":\"time\","
+         "\"value\":7,\"unit\":\"ms\"}', \"env\", \"NVIDIA_VISIBLE_DEVICES\"]\n";
+  const auto outcome = gkebuild("submit prep");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out;
+  EXPECT_NE(outcome.out.find("(no GPU: CPU paths)"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("NVIDIA_VISIBLE_DEVICES=<unset>"), std::string::npos) << outcome.out;  // even on a GPU host
+  const json record = only_record();
+  ASSERT_EQ(record["jobs"].size(), 1u);
+  EXPECT_EQ(record["jobs"][0]["state"], "succeeded");
+  EXPECT_TRUE(record["jobs"][0]["accelerator"].is_null());
+  EXPECT_EQ(record["jobs"][0]["gpus"], 0);
+  std::ifstream results(run_dir / "results.jsonl");
+  std::string line;
+  ASSERT_TRUE(std::getline(results, line));
+  EXPECT_EQ(json::parse(line)["value"], 7);
+}
+
 // No runtime on PATH: the first container cannot start. The run ends with the reason and the
 // record marks the Jobs failed instead of leaving them "running" for ever.
 TEST_F(SubmitLocalTest, AContainerThatCannotStartFailsTheRecordedJobs) {

@@ -61,6 +61,26 @@ TEST(CostSummary, FlexStartAndQueuedRunsAreNotPricedOnDemand) {
   EXPECT_NE(priced.find(hourly), std::string::npos) << priced;
 }
 
+// A CPU-only experiment's Jobs (no accelerator, gpus 0) are a group of their machine type; the
+// catalog prices GPUs only, so the group says it has no price instead of passing for free.
+TEST(CostSummary, CpuOnlyJobsAreGroupedByMachineTypeAndUnpriced) {
+  RunPlan plan;
+  plan.experiment = "prep";
+  plan.namespace_name = "ml";
+  for (const char* machine : {"n2-standard-8", "n2-standard-8", "e2-standard-4"}) {
+    PlannedJob job;
+    job.machine_type = machine;
+    job.manifest.object = {{"spec", {{"completions", 1}, {"parallelism", 1}, {"activeDeadlineSeconds", 3600}}}};
+    plan.jobs.push_back(job);
+  }
+  const std::string text = cost_summary(plan, catalog::Catalog::builtin());
+  EXPECT_NE(text.find("CPU-only n2-standard-8 (on-demand): 2 Jobs, 2 pods, 0 GPUs at once, no catalog price for CPU "
+                      "machine types"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("CPU-only e2-standard-4 (on-demand): 1 Job, 1 pod"), std::string::npos) << text;
+  EXPECT_NE(text.find("cost: unknown (no catalog price)"), std::string::npos) << text;
+}
+
 TEST(JobProgress, FailedConditionGivesTheReasonAndExitCode) {
   JobProgress job{"train"};
   PodProgress& pod = job.pods["train-abc"];

@@ -9,7 +9,7 @@
 namespace gkebuild::submit {
 namespace {
 
-// One accelerator and provisioning of the plan, summed over its Jobs.
+// One accelerator (or CPU machine type) and provisioning of the plan, summed over its Jobs.
 struct Group {
   long long jobs = 0;
   long long pods = 0;            // completions
@@ -42,7 +42,8 @@ std::string hours(double seconds) {
 }  // namespace
 
 std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
-  std::map<std::pair<std::string, std::string>, Group> groups;  // (accelerator, provisioning)
+  // (accelerator, provisioning, machine type): the machine type only for CPU-only Jobs (no accelerator).
+  std::map<std::tuple<std::string, std::string, std::string>, Group> groups;
   long long pods = 0;
   std::set<long long> deadlines;
   bool unbounded = false;  // a Job without activeDeadlineSeconds may run for ever
@@ -52,7 +53,7 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
     const long long completions = field_or(spec, "completions", job.completions);
     const long long at_once = std::min(field_or(spec, "parallelism", 1), completions);
     const long long deadline = field_or(spec, "activeDeadlineSeconds", 0);
-    Group& group = groups[{job.accelerator, job.provisioning}];
+    Group& group = groups[{job.accelerator, job.provisioning, job.gpus == 0 ? job.machine_type : ""}];
     ++group.jobs;
     group.pods += completions;
     group.gpus_at_once += at_once * job.gpus;
@@ -68,10 +69,16 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
   std::set<std::string> dates;
   std::vector<std::string> unpriced;
   for (const auto& [key, group] : groups) {
-    const auto& [label, provisioning] = key;
-    text += "  " + (label.empty() ? std::string("no GPU") : label) + " (" + provisioning +
-            "): " + count(group.jobs, "Job") + ", " + count(group.pods, "pod") + ", " +
+    const auto& [label, provisioning, machine] = key;
+    const std::string what = !label.empty() ? label : machine.empty() ? "no GPU" : "CPU-only " + machine;
+    text += "  " + what + " (" + provisioning + "): " + count(group.jobs, "Job") + ", " + count(group.pods, "pod") + ", " +
             count(group.gpus_at_once, "GPU") + " at once";
+    // The catalog prices GPUs only: a CPU-only group is counted, not priced.
+    if (label.empty() && !machine.empty()) {
+      text += ", no catalog price for CPU machine types\n";
+      unpriced.push_back(machine);
+      continue;
+    }
     const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
     // Flex-start and queued runs are billed at DWS prices: without one in the catalog they
     // stay unpriced (an on-demand rate would overstate them by up to half).
@@ -98,7 +105,7 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
           (unbounded ? std::string("no upper bound (a Job has no activeDeadlineSeconds)")
                      : "at most " + dollars(bound) + " if every Job runs to its deadline (" + deadline_text + ")") +
           "; catalog GPU prices of " + date_text + ", GPUs only";
-  if (!unpriced.empty()) text += ", without " + std::to_string(unpriced.size()) + " unpriced accelerators";
+  if (!unpriced.empty()) text += ", without " + std::to_string(unpriced.size()) + " unpriced accelerators or machine types";
   return text + "\n";
 }
 

@@ -137,7 +137,9 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   const LocalImage built = local_image(project, image, layout, options.images, request, err);
   request.image_env[image] = built.env;
   if (!built.reference.empty()) request.image_references[image] = built.reference;  // the record names it
-  const bool gpu = local_runner::find_host_gpu().present();
+  // A CPU-only experiment (gpus: 0) is given no GPU here either, as on a cluster.
+  const project::Experiment* wanted = project.find_experiment(request.experiment);
+  const bool gpu = !(wanted && wanted->cpu_only()) && local_runner::find_host_gpu().present();
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
   request.run_id = cluster_run_id(run);

@@ -111,7 +111,7 @@ runrecord::RunRecord new_record(const project::Project& project, const RunPlan& 
   for (const auto& job : plan.jobs) {
     runrecord::JobRecord entry;
     entry.name = job.name;
-    entry.accelerator = job.accelerator;
+    if (job.gpus > 0) entry.accelerator = job.accelerator;  // a CPU-only Job's is null, as a local CPU run's
     entry.gpus = job.gpus;
     entry.machine_type = job.machine_type;
     entry.spot = job.spot;

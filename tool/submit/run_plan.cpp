@@ -59,6 +59,10 @@ PlannedJob planned_job(PlannedObject manifest, const project::Experiment& experi
   job.nodes = experiment.nodes;
   if (const auto* accelerator = catalog::Catalog::builtin().find(job.accelerator))
     job.machine_type = machine_type(*accelerator, job.gpus);
+  if (experiment.cpu_only()) {  // its Jobs' "cpu" label names no accelerator
+    job.accelerator.clear();
+    job.machine_type = experiment.machine_type;
+  }
   const std::string point = metadata.value("annotations", json::object()).value("gkebuild.io/point", "{}");
   job.parameters = json::parse(point, nullptr, false);
   if (job.parameters.is_discarded()) job.parameters = json::object();

@@ -23,9 +23,10 @@ struct PlannedObject {
 struct PlannedJob {
   PlannedObject manifest;
   std::string name;
-  std::string accelerator;  // catalog label
+  std::string accelerator;  // catalog label; "" for a CPU-only experiment's Job (gpus 0)
   int gpus = 0;
-  std::string machine_type;  // the smallest catalog machine type with `gpus` GPUs of this kind
+  // The smallest catalog machine type with `gpus` GPUs of this kind; a CPU-only one's machineType.
+  std::string machine_type;
   bool spot = false;
   std::string provisioning = "on-demand";  // the project file's word: what its GPUs cost
   nlohmann::json parameters = nlohmann::json::object();  // the sweep point

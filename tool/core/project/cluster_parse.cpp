@@ -303,8 +303,34 @@ std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, c
   return pools;
 }
 
-std::vector<GpuPool> parse_gpu_pools(const Document& doc, const YAML::Node& node, const Project& project,
-                                     const catalog::Catalog& catalog) {
+// One CPU pool per machine type and provisioning the CPU-only experiments use (cpu-e2-standard-4,
+// cpu-…-spot): no accelerator, no nvidia.com/gpu taint (only a spot pool's gke-spot one, which
+// its Jobs tolerate), and from zero nodes like the GPU pools, within gpuPools' node counts.
+std::vector<GpuPool> cpu_pools(const std::vector<Experiment>& experiments, const PoolDefaults& defaults,
+                               const SourceLocation& where) {
+  std::vector<GpuPool> pools;
+  for (const auto& experiment : experiments) {
+    if (!experiment.cpu_only()) continue;
+    const std::string name = "cpu-" + experiment.machine_type + (experiment.spot ? "-spot" : "");
+    if (std::any_of(pools.begin(), pools.end(), [&](const GpuPool& pool) { return pool.name == name; })) continue;
+    GpuPool pool;
+    pool.name = name.size() > 40 ? name.substr(0, 40) : name;
+    pool.machine_type = experiment.machine_type;
+    pool.gpus_per_node = 0;
+    pool.min_nodes = defaults.min_nodes;
+    pool.max_nodes = defaults.max_nodes;
+    pool.provisioning = experiment.provisioning;
+    pool.spot = experiment.spot;
+    if (pool.spot) pool.taints.push_back({"cloud.google.com/gke-spot", "true", "NoSchedule"});
+    pool.derived = true;
+    pool.where = where;
+    pools.push_back(std::move(pool));
+  }
+  return pools;
+}
+
+std::vector<GpuPool> parse_listed_or_derived_pools(const Document& doc, const YAML::Node& node, const Project& project,
+                                                   const catalog::Catalog& catalog) {
   Fields fields(doc, node, "cluster.gpuPools", {"minNodes", "maxNodes", "taints", "gpuDriver", "pools"});
   PoolDefaults defaults;
   read_node_counts(fields, defaults.min_nodes, defaults.max_nodes);
@@ -314,6 +340,16 @@ std::vector<GpuPool> parse_gpu_pools(const Document& doc, const YAML::Node& node
   std::vector<GpuPool> pools;
   for (const auto& [key, value] : entries(doc, fields.get("pools"), "cluster.gpuPools.pools"))
     pools.push_back(parse_pool(doc, key, value, defaults, project.cluster.driver_installer, catalog));
+  return pools;
+}
+
+std::vector<GpuPool> parse_gpu_pools(const Document& doc, const YAML::Node& node, const Project& project,
+                                     const catalog::Catalog& catalog) {
+  std::vector<GpuPool> pools = parse_listed_or_derived_pools(doc, node, project, catalog);
+  Fields fields(doc, node, "cluster.gpuPools", {"minNodes", "maxNodes", "taints", "gpuDriver", "pools"});
+  PoolDefaults defaults;
+  read_node_counts(fields, defaults.min_nodes, defaults.max_nodes);
+  for (auto& pool : cpu_pools(project.experiments, defaults, doc.where(node))) pools.push_back(std::move(pool));
   return pools;
 }
 

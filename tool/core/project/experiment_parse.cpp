@@ -131,10 +131,62 @@ void read_provisioning(const Fields& fields, Experiment& experiment) {
                                             to_string(experiment.provisioning) + " or the reservation");
 }
 
-void parse_resources(const Fields& fields, Experiment& experiment, const catalog::Catalog& catalog) {
+// A CPU-only experiment (no accelerators:, gpus: 0 or none) runs on plain VMs of machineType:.
+// The GPU-obtaining keys (flex-start, queued, reservations, fallback) and multi-node Jobs are
+// not offered for it yet, nor Kueue queues (gkebuild's ResourceFlavors are per accelerator, so
+// no flavor would admit it); such a key on it is reported where it is.
+void check_cpu_only(const Fields& fields, const Experiment& experiment) {
+  const Document& doc = fields.document();
+  const std::string why = ": a CPU-only experiment (no accelerators:, gpus: 0) runs on plain on-demand or spot VMs";
+  if (experiment.provisioning != Provisioning::OnDemand && experiment.provisioning != Provisioning::Spot)
+    doc.fail(fields.get("provisioning"), fields.name("provisioning") + why);
+  for (const char* key : {"reservation", "fallback", "queue"})
+    if (fields.has(key)) doc.fail(fields.get(key), fields.name(key) + why + " (not offered for it yet)");
+  if (experiment.nodes > 1) doc.fail(fields.get("nodes"), fields.name("nodes") + why + "; multi-node is not offered for it yet");
+}
+
+// machineType: the VMs of a CPU-only experiment's pool (default e2-standard-4). GPU machine
+// families (a2, a3, a4, g2) come from the catalog with accelerators:, not here.
+void read_machine_type(const Fields& fields, Experiment& experiment) {
+  const Document& doc = fields.document();
+  if (!experiment.accelerators.empty()) {
+    if (fields.has("machineType"))
+      doc.fail(fields.get("machineType"), fields.name("machineType") + ": a GPU experiment's machine type comes from "
+                                                                       "the catalog; machineType is for gpus: 0");
+    return;
+  }
+  experiment.machine_type = fields.string("machineType", "e2-standard-4");
+  static const std::regex machine("[a-z][a-z0-9]*-[a-z0-9]+(-[a-z0-9]+)*");
+  static const std::regex gpu_family("(a2|a3|a4|g2)-.*");
+  if (!std::regex_match(experiment.machine_type, machine))
+    doc.fail(fields.get("machineType"), fields.name("machineType") + ": '" + printable(experiment.machine_type) +
+                                            "' is not a Compute Engine machine type (e2-standard-4)");
+  if (std::regex_match(experiment.machine_type, gpu_family))
+    doc.fail(fields.get("machineType"), fields.name("machineType") + ": " + experiment.machine_type +
+                                            " is a GPU machine type; list accelerators: instead");
+}
+
+// accelerators: with gpus (default 1) is a GPU experiment; neither, or gpus: 0, is CPU-only.
+void read_gpus(const Fields& fields, Experiment& experiment, const catalog::Catalog& catalog) {
+  const Document& doc = fields.document();
+  if (!fields.has("accelerators")) {
+    experiment.gpus = static_cast<int>(fields.integer("gpus", 0, 0));
+    if (experiment.gpus > 0)
+      doc.fail(fields.get("gpus"), fields.name("gpus") + ": " + std::to_string(experiment.gpus) +
+                                       " GPUs need accelerators: (the GPU types to run on); gpus: 0 is CPU-only");
+    return;
+  }
   experiment.accelerators = parse_accelerators(fields, catalog);
-  experiment.gpus = static_cast<int>(fields.integer("gpus", 1, 1));
+  experiment.gpus = static_cast<int>(fields.integer("gpus", 1, 0));
+  if (experiment.gpus == 0)
+    doc.fail(fields.get("gpus"), fields.name("gpus") + ": gpus: 0 is a CPU-only experiment; drop accelerators: "
+                                                       "(or ask for at least 1 GPU)");
   check_gpu_count(fields, experiment, catalog);
+}
+
+void parse_resources(const Fields& fields, Experiment& experiment, const catalog::Catalog& catalog) {
+  read_gpus(fields, experiment, catalog);
+  read_machine_type(fields, experiment);
   experiment.cpu = parse_quantity(fields, "cpu");
   experiment.memory = parse_quantity(fields, "memory");
   read_provisioning(fields, experiment);
@@ -155,6 +207,7 @@ void parse_resources(const Fields& fields, Experiment& experiment, const catalog
   if (experiment.compact && experiment.nodes == 1)
     fields.document().fail(fields.get("compact"), fields.name("compact") + ": compact placement puts the nodes of a "
                                                                            "multi-node Job close together; give nodes > 1");
+  if (experiment.cpu_only()) check_cpu_only(fields, experiment);
 }
 
 // A single-node Job's pod is recreated after a disruption already (its podFailurePolicy ignores
@@ -271,7 +324,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
                  "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
                  "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize", "fallback",
-                 "restarts", "pendingTimeout", "retriableExitCodes"});
+                 "restarts", "pendingTimeout", "retriableExitCodes", "machineType"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())

@@ -65,11 +65,12 @@ inline bool is_flex(Provisioning provisioning) {
 }
 
 // One autoscaled GPU node pool of a Standard cluster; node counts are for the whole pool.
+// A CPU pool of CPU-only experiments is one too, with no accelerator and no GPUs.
 struct GpuPool {
   std::string name;
-  std::string accelerator;   // catalog label
-  std::string machine_type;  // from the catalog
-  int gpus_per_node = 1;     // fixed by the machine type
+  std::string accelerator;   // catalog label; "" for a CPU pool
+  std::string machine_type;  // from the catalog; a CPU pool's from its experiments' machineType
+  int gpus_per_node = 1;     // fixed by the machine type; 0 for a CPU pool
   int min_nodes = 0;
   int max_nodes = 4;
   bool spot = false;          // provisioning == Spot, kept for the code that only asks this
@@ -176,8 +177,10 @@ struct Experiment {
   // and reach the Job through a Secret of the run (secretKeyRef): never in a manifest or record.
   std::vector<NameAt> secret_env;
   std::vector<NameAt> secret_refs;  // existing Secrets of the namespace, every key as a variable (envFrom)
-  std::vector<std::string> accelerators;
+  std::vector<std::string> accelerators;  // empty: a CPU-only experiment (gpus == 0)
   int gpus = 1;
+  std::string machine_type;  // machineType: of a CPU-only experiment's VMs; "" for a GPU experiment
+  bool cpu_only() const { return gpus == 0; }
   std::string cpu;     // Kubernetes quantity, empty = not set
   std::string memory;  // Kubernetes quantity, empty = not set
   bool spot = false;  // provisioning == Spot (`spot: true` is the same)

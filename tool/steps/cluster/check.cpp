@@ -138,7 +138,9 @@ Finding schedule(const Scheduling& at, const JobNeeds& needs, const std::string&
     std::string names;
     for (const auto& pool : pools) names += (names.empty() ? "" : ", ") + pool;
     return {true, false, who + ": " + std::to_string(fit.size()) + (fit.size() == 1 ? " node" : " nodes") + " (pool " +
-                             names + ") with " + gpus_text(fit.front()->gpus) + " allocatable"};
+                             names + ")" +
+                             // A CPU-only Job (no GPU asked) fits any node it selects and tolerates.
+                             (needs.gpus > 0 ? " with " + gpus_text(fit.front()->gpus) + " allocatable" : "")};
   }
   Finding later = without_nodes(at, needs, who);
   if (only_too_small && !later.ok)

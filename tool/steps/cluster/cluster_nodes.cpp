@@ -71,6 +71,7 @@ Node stand_in_node(const project::GpuPool& pool) {
   node.stand_in = true;
   node.labels[kAcceleratorLabel] = pool.accelerator;
   node.labels[kPoolLabel] = pool.name;
+  node.labels["node.kubernetes.io/instance-type"] = pool.machine_type;  // what a CPU-only Job selects
   node.labels["cloud.google.com/gke-accelerator-count"] = std::to_string(pool.gpus_per_node);
   if (pool.spot) node.labels["cloud.google.com/gke-spot"] = "true";
   // The labels GKE gives flex-start (and queued) nodes and those of a specific reservation,

@@ -111,7 +111,7 @@ Argv create_pool(const GkeCluster& cluster, const GpuPool& pool) {
   const auto& zones = pool.zones.empty() ? cluster.node_locations : pool.zones;
   if (!zones.empty()) args.push_back("--node-locations=" + joined(zones));
   args.push_back("--machine-type=" + pool.machine_type);
-  args.push_back("--accelerator=" + accelerator_flag(pool));
+  if (!pool.accelerator.empty()) args.push_back("--accelerator=" + accelerator_flag(pool));  // "": a CPU pool
   if (pool.spot) args.push_back("--spot");
   append(args, provisioning_flags(pool));
   args.push_back("--num-nodes=" + std::to_string(pool.min_nodes));

@@ -276,7 +276,7 @@ void write_gpu_pool(HclWriter& hcl, const GkeCluster& cluster, const GpuPool& po
     hcl.attribute("effect", quoted(taint_effect(taint.effect)));
     hcl.close();
   }
-  write_accelerator(hcl, pool);
+  if (!pool.accelerator.empty()) write_accelerator(hcl, pool);  // "": a CPU pool
   hcl.close();
   hcl.close();
 }

@@ -90,8 +90,8 @@ void warn_about_quota(const GkeCluster& cluster, const UpDownOptions& options) {
 void check_zones(const GkeCluster& cluster, const UpDownOptions& options, const std::map<std::string, json>& existing) {
   for (const auto& line : zone_warnings(cluster, catalog::Catalog::builtin())) *options.out << line << "\n";
   std::vector<const project::GpuPool*> to_create;
-  for (const auto& pool : cluster.pools)
-    if (!existing.contains(pool.name)) to_create.push_back(&pool);
+  for (const auto& pool : cluster.pools)  // a CPU pool (no accelerator) has no GPU zones to check
+    if (!existing.contains(pool.name) && !pool.accelerator.empty()) to_create.push_back(&pool);
   if (to_create.empty()) return;
   const GcloudResult listed = options.gcloud(list_accelerator_types(cluster));
   if (listed.exit_code != 0) {

@@ -67,7 +67,8 @@ std::vector<std::string> zone_warnings(const GkeCluster& cluster, const catalog:
 Argv list_accelerator_types(const GkeCluster& cluster) {
   std::vector<std::string> types;
   for (const auto& pool : cluster.pools)
-    if (std::find(types.begin(), types.end(), pool.accelerator) == types.end()) types.push_back(pool.accelerator);
+    if (!pool.accelerator.empty() && std::find(types.begin(), types.end(), pool.accelerator) == types.end())
+      types.push_back(pool.accelerator);
   // A regular expression, not a list: no spaces in the one argument.
   std::string filter = "--filter=name~^(";
   for (std::size_t i = 0; i < types.size(); ++i) filter += (i ? "|" : "") + types[i];

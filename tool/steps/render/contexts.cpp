@@ -6,6 +6,17 @@
 #include "tool/steps/render/names.h"
 
 namespace gkebuild::render {
+
+const catalog::Accelerator& cpu_only_accelerator() {
+  static const catalog::Accelerator cpu = [] {
+    catalog::Accelerator out;
+    out.label = out.short_name = "cpu";
+    out.gpu = "none";
+    return out;
+  }();
+  return cpu;
+}
+
 namespace {
 
 using json = nlohmann::ordered_json;
@@ -166,7 +177,7 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
   const int nodes = experiment.nodes;
-  return Members(27)
+  return Members(29)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
       .add("experiment", experiment.name)
@@ -197,6 +208,8 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
       .add("accelerator", accelerator_json(*unit.accelerator))
       .add("image", unit.image)
       .add("gpus", experiment.gpus)
+      .add("cpu_only", experiment.cpu_only())
+      .add("machine_type", experiment.machine_type)
       .add("cpu", experiment.cpu)
       .add("memory", experiment.memory)
       .add("storage", std::move(storage))
@@ -254,8 +267,10 @@ json workload_point_context(const RunUnit& unit, const std::string& name, int po
       .add("command", command)
       .add("args", args)
       .add("env", env_list(env))
-      .add("path", with_folder_appended(path, "/usr/local/nvidia/bin"))
-      .add("library_path", with_folder_appended(library_path, "/usr/local/nvidia/lib64"))
+      // A CPU-only Job's node has no driver folders to add.
+      .add("path", unit.experiment->cpu_only() ? path : with_folder_appended(path, "/usr/local/nvidia/bin"))
+      .add("library_path",
+           unit.experiment->cpu_only() ? library_path : with_folder_appended(library_path, "/usr/local/nvidia/lib64"))
       .done();
 }
 

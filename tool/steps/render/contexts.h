@@ -11,6 +11,10 @@
 
 namespace gkebuild::render {
 
+// The stand-in "accelerator" of a CPU-only experiment's Jobs (label and short name "cpu"): what
+// names their files and labels; the templates ask cpu_only, not it, to leave out GPU fields.
+const catalog::Accelerator& cpu_only_accelerator();
+
 // What is common to one run of one experiment on one accelerator.
 struct RunUnit {
   const project::Project* project;

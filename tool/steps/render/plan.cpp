@@ -97,6 +97,13 @@ struct Planner {
   }
 
   std::vector<const catalog::Accelerator*> accelerators(const project::Experiment& experiment) const {
+    if (experiment.cpu_only()) {
+      // --accelerator names GPU types; a CPU-only experiment's Jobs would ask for none of them.
+      if (!options.accelerators.empty())
+        throw SourceError(kCommandLine, "--accelerator: experiment " + in_quotes(experiment.name) +
+                                            " is CPU-only (gpus: 0); give it accelerators: and gpus: in gkebuild.yaml");
+      return {&cpu_only_accelerator()};
+    }
     const auto& labels = options.accelerators.empty() ? experiment.accelerators : options.accelerators;
     std::vector<const catalog::Accelerator*> out;
     for (const auto& label : labels) out.push_back(&catalog.get(label, kCommandLine));
