@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-bash "$source/scripts/install.sh" --no-setup --build "$build" --prefix "$tmp/p" >"$tmp/install.log" 2>&1 ||
+bash "$source/scripts/install.sh" --no-setup --no-build --build "$build" --prefix "$tmp/p" >"$tmp/install.log" 2>&1 ||
   { cat "$tmp/install.log"; fail "scripts/install.sh"; }
 # No /usr/local/bin: a gkebuild installed there earlier must not stand in for this one.
 export PATH="$tmp/p/bin:/usr/sbin:/usr/bin:/sbin:/bin"
