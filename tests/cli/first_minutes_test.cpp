@@ -69,7 +69,7 @@ TEST_F(FirstMinutes, RenderNamesTheJobsAsSubmitDoes) {
 
 // No network: the base image's registry cannot be reached. A failed operation (exit 1), not bad
 // input, and the message says what to do.
-TEST_F(FirstMinutes, AnUnreachableBaseRegistryFailsWithWhatToDo) {
+TEST_F(FirstMinutes, AnUnreachableBaseRegistryFailsWithAHint) {
   const auto init = gkebuild("init --from registry.invalid/library/python:3.12-slim fresh", scratch.path());
   ASSERT_EQ(init.exit_code, 0) << init.all();
   const auto image = gkebuild("image -q", scratch / "fresh");
@@ -100,7 +100,7 @@ TEST_F(FirstMinutes, AnUnknownExperimentListsTheExperiments) {
   }
 }
 
-TEST_F(FirstMinutes, NoProjectSaysWhereItLookedAndWhatToDo) {
+TEST_F(FirstMinutes, NoProjectSaysWhereItLookedAndSuggestsInit) {
   const fs::path empty = scratch / "empty";
   fs::create_directories(empty);
   for (const std::string command : {"render", "submit train", "cluster render"}) {
