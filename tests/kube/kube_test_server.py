@@ -32,7 +32,15 @@ The test drives it through /_control/* (no authentication):
                            is a file of a ConfigMap volume, lines joined by spaces, and $(VAR) is the
                            container's env var VAR), finished after
                            three: failed when its name contains a `fail` key (only its first
-                           `attempts` pods when given). Each pod runs so: the Job controller
+                           `attempts` pods when given). A `fail` entry with "rank": R models a
+                           multi-node Job losing one node: only the pod of completion index R fails
+                           (its peers keep running until the Job controller ends them), in the
+                           first `attempts` Jobs of that name (default 1; a Job deleted and created
+                           again under its name is the next attempt).
+                           "capacity": {"<nodeSelector value>": "stockout" | "backoff" | "never"}
+                           models GPUs that are not there (capacity_model.py): pods selecting that
+                           value (cloud.google.com/gke-accelerator, say) never schedule; the
+                           autoscaler's events say why. Each pod runs so: the Job controller
                            (job_controller.py) replaces failed ones up to backoffLimit. Its pods' containers write their
                            result lines (schema gkebuild.workload.v1) to /dev/termination-log as
                            gkebuild's workloads do, which the kubelet reports as
@@ -101,6 +109,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import api_defaults
+import capacity_model
 import discovery
 import h2_front
 import job_controller
@@ -133,6 +142,7 @@ RESOURCES = {
     "deployments": ("Deployment", "apps/v1", True),
     **kueue_model.RESOURCES,  # Kueue's custom resources (kueue_model.py admits queued Jobs)
 }
+INDEX = "batch.kubernetes.io/job-completion-index"
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
@@ -285,6 +295,7 @@ class Store:
         self.kueue = kueue_model.KueueModel(self)
         self.jobs = job_controller.JobController(self)
         self.max_active_pods = {}  # Job -> the most pods it had active at once
+        self.job_attempts = {}  # (namespace, Job name) -> how many Jobs of that name were created
         with self.cond:
             for name in ("default", "kube-system"):
                 self.put("namespaces", "", {"apiVersion": "v1", "kind": "Namespace",
@@ -380,6 +391,8 @@ class Store:
     def job_created(self, ns, job):
         """A new Job starts its pods, unless it is suspended: then it waits (Suspended condition)
         for whoever unsuspends it - Kueue, when it carries a queue label."""
+        key = (ns, job["metadata"]["name"])
+        self.job_attempts[key] = self.job_attempts.get(key, 0) + 1  # the same name created again
         if not (job.get("spec") or {}).get("suspend"):
             return self.start_job(ns, job)
         job["status"] = {"conditions": [{"type": "Suspended", "status": "True", "reason": "JobSuspended",
@@ -441,8 +454,9 @@ class Store:
             self.logs[(ns, pod_name)] = []
             self.record_event(ns, pod_name, "Pod", "FailedScheduling",
                               "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.", "Warning")
-            self.record_event(ns, pod_name, "Pod", "TriggeredScaleUp",
-                              "pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]")
+            if capacity_model.refusal((self.config.get("auto") or {}).get("capacity") or {}, job) is None:
+                self.record_event(ns, pod_name, "Pod", "TriggeredScaleUp",
+                                  "pod triggered scale-up: [{gpu-pool 0->1 (max: 4)}]")
             names.append(pod_name)
         return names
 
@@ -450,7 +464,14 @@ class Store:
     def run_on_its_own(self, ns, name, pods):
         auto = self.config["auto"]
         step = float(auto.get("step", 0.05))
+        job = self.objects[("jobs", ns, name)]
+        refusal = capacity_model.refusal(auto.get("capacity") or {}, job)
+        if refusal is not None:  # the pods wait for nodes that never come
+            self.schedule(time.monotonic() + step, lambda: capacity_model.explain(self, ns, pods, refusal))
+            return
         failure = next((f for part, f in (auto.get("fail") or {}).items() if part in name), None)
+        if failure is not None and "rank" in failure:
+            return self.lose_a_rank(ns, name, pods, failure, step)
         attempt = sum(1 for p in self.job_pods(ns, name) if p["status"]["phase"] == "Failed") + sum(
             c.get("restartCount", 0) for p in self.job_pods(ns, name) for c in p["status"].get("containerStatuses", []))
         if failure is not None and attempt >= failure.get("attempts", attempt + 1):
@@ -474,6 +495,24 @@ class Store:
         else:
             self.schedule(start + 3 * step, lambda: advance(
                 "failed", "", "", failure.get("exit_code", 1), failure.get("pod_failure")))
+
+    def lose_a_rank(self, ns, name, pods, failure, step):
+        """A multi-node Job whose node `rank` is disrupted while all run: that pod fails as
+        failure["pod_failure"] says (or with its exit code), the Job controller decides; the
+        Job's later attempts (created again under its name) run to success."""
+        attempt = self.job_attempts.get((ns, name), 1)
+        start = time.monotonic()
+        advance = functools.partial(self.advance_job, ns, name, only=set(pods))
+        self.schedule(start + step, lambda: advance("pulling", "", "", 0))
+        self.schedule(start + 2 * step, lambda: self.run_and_log(
+            ns, name, set(pods), self.config["auto"].get("lines") or []))
+        if attempt > failure.get("attempts", 1):
+            self.schedule(start + 3 * step, lambda: advance("succeeded", "", "", 0))
+            return
+        rank = str(failure["rank"])
+        lost = {p for p in pods if (self.objects[("pods", ns, p)]["metadata"].get("annotations") or {}).get(INDEX) == rank}
+        self.schedule(start + 3 * step, lambda: self.advance_job(
+            ns, name, "failed", "", "", failure.get("exit_code", 1), failure.get("pod_failure"), only=lost))
 
     def run_and_log(self, ns, name, only, templates):
         self.advance_job(ns, name, "running", "", "", 0, only=only)

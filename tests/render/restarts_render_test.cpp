@@ -90,14 +90,18 @@ TEST_F(RestartsRender, AnIndexedJobCarriesItsRestartBudget) {
   const auto out = render(false);
   const YAML::Node job = YAML::LoadFile((out / "job-ddp-h100-0-r1.yaml").string());
   EXPECT_EQ(job["metadata"]["annotations"]["gkebuild.io/restarts"].as<std::string>(), "3");
-  // The Job controller still replaces only a preempted pod (Ignore), as before.
-  EXPECT_EQ(job["spec"]["podFailurePolicy"]["rules"][0]["action"].as<std::string>(), "Ignore");
+  // A disrupted rank fails the whole Job (FailJob), and so does every non-zero exit: the follower
+  // tells a disruption or a retriable code (42) from a user error by the Failed condition's message
+  // and recreates the Job (a gang restart).
+  EXPECT_EQ(job["spec"]["podFailurePolicy"]["rules"][0]["action"].as<std::string>(), "FailJob");
   EXPECT_EQ(job["spec"]["podFailurePolicy"]["rules"][1]["onExitCodes"]["values"].as<std::vector<int>>(),
-            (std::vector<int>{0, 42}));
+            (std::vector<int>{0}));
   EXPECT_EQ(env_value(job["spec"]["template"]["spec"]["containers"][0], "GKEBUILD_CHECKPOINT_DIR"),
             "/data/checkpoints/r1/ddp-h100-0-r1");
   const YAML::Node once = YAML::LoadFile((out / "job-once-h100-0-r1.yaml").string());
   EXPECT_FALSE(once["metadata"]["annotations"]["gkebuild.io/restarts"]);
+  // Without restarts the Job controller replaces only a preempted pod (Ignore), as before.
+  EXPECT_EQ(once["spec"]["podFailurePolicy"]["rules"][0]["action"].as<std::string>(), "Ignore");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "tool/core/kube/logs.h"
 #include "tool/core/kube/objects.h"
 #include "tool/core/kube/watch.h"
+#include "tool/core/runrecord/run_record.h"
 #include "tool/submit/record_writer.h"
 #include "tool/submit/run_plan.h"
 
@@ -29,6 +30,23 @@ std::string name_of(const json& object) {
 }
 
 bool terminal_phase(const std::string& phase) { return phase == "Succeeded" || phase == "Failed"; }
+
+std::string uid_of(const json& object) {
+  auto metadata = object.find("metadata");
+  return metadata != object.end() && metadata->is_object() ? metadata->value("uid", "") : "";
+}
+
+// The uid of the Job that made a pod (its controller-uid label), or "".
+std::string controller_uid_of(const json& pod) {
+  auto metadata = pod.find("metadata");
+  if (metadata == pod.end() || !metadata->is_object()) return "";
+  const json labels = metadata->value("labels", json::object());
+  if (!labels.is_object()) return "";
+  const std::string uid = labels.value("batch.kubernetes.io/controller-uid", "");
+  return uid.empty() ? labels.value("controller-uid", "") : uid;
+}
+
+std::string now_text() { return runrecord::format_timestamp(runrecord::Clock::now()); }
 
 // Of a Job object, what update_from_job and the follower read again later (its status and
 // whether it is suspended): a sweep's thousands of whole Jobs need not stay in memory.
@@ -49,7 +67,10 @@ class Follower {
            FollowView& view)
       : cluster_(cluster), jobs_(jobs), options_(std::move(options)), sink_(sink), view_(view) {
     for (std::size_t i = 0; i < jobs_.size(); ++i) index_[jobs_[i].name] = i;
-    for (const auto& job : options_.to_create) queued_.insert(job.name);
+    for (const auto& job : options_.to_create) {
+      queued_.insert(job.name);
+      if (options_.recovery.count(job.name)) bodies_[job.name] = job;  // kept to recreate it
+    }
   }
 
   FollowEnd run() {
@@ -90,6 +111,7 @@ class Follower {
     while (true) {
       if (options_.interrupted && options_.interrupted->load()) return FollowEnd::Interrupted;
       create_up_to_cap();
+      recover();
       std::unique_lock lock(mutex_);
       if (failure_) std::rethrow_exception(failure_);
       start_logs();
@@ -241,6 +263,13 @@ class Follower {
     auto found = index_.find(name_of(event.object));
     if (found == index_.end()) return;
     JobProgress& job = jobs_[found->second];
+    const std::string uid = uid_of(event.object);
+    // A Job this follower deleted to recreate it: what it says now is history.
+    if (retired_uids_.count(uid) || (uid.empty() && recreating_.count(job.name))) return;
+    if (!uid.empty() && options_.recovery.count(job.name)) {
+      uids_[job.name] = uid;
+      pending_since_.try_emplace(job.name, Clock::now());  // a Job created before this follow
+    }
     if (event.type == "DELETED") {
       if (!is_finished(job.state)) {
         job.state = JobState::Failed;
@@ -250,8 +279,130 @@ class Follower {
       last_job_[job.name] = what_progress_reads(event.object);
       update_from_job(job, event.object);
       explain_queued(job);
+      if (job.state == JobState::Failed && !exhausted_.count(job.name)) restart_if_disrupted(job, event.object);
+      note_exhausted(job);
     }
     mark_changed();
+  }
+
+  // --- recovery (recovery.h): gang restarts and fallback: alternatives --------------------------
+
+  // A multi-node Job failed by a disrupted node (or a retriable exit): every node starts again,
+  // from the newest checkpoint, as a new Job of the same name, while restarts are left.
+  void restart_if_disrupted(JobProgress& job, const json& object) {
+    auto recovery = options_.recovery.find(job.name);
+    if (recovery == options_.recovery.end() || !bodies_.count(job.name)) return;
+    const auto cause = disruption_of(object, recovery->second.retriable_exit_codes);
+    if (!cause) return;
+    if (job.restarts() >= recovery->second.restarts) {
+      exhausted_[job.name] =
+          " (" + *cause + "; no gang restart left of restarts: " + std::to_string(recovery->second.restarts) + ")";
+      note_exhausted(job);
+      return;
+    }
+    job.recoveries.push_back({"restart", *cause, now_text(), ""});
+    recreate_later(job);
+  }
+
+  // A failed Job that had no gang restart left says so, whatever update_from_job wrote since.
+  void note_exhausted(JobProgress& job) {
+    auto note = exhausted_.find(job.name);
+    if (note != exhausted_.end() && job.state == JobState::Failed && !job.reason.ends_with(note->second))
+      job.reason += note->second;
+  }
+
+  // Pending Jobs with alternatives left whose capacity is not coming (a failed scale-up) or whose
+  // pods waited longer than pendingTimeout move to the next alternative; with mutex_ held.
+  void fall_back_where_due() {
+    const auto now = Clock::now();
+    for (auto& [name, recovery] : options_.recovery) {
+      if (recovery.fallbacks.empty() || queued_.count(name) || recreating_.count(name) || started_.count(name)) continue;
+      auto index = index_.find(name);
+      auto since = pending_since_.find(name);
+      if (index == index_.end() || since == pending_since_.end()) continue;
+      JobProgress& job = jobs_[index->second];
+      const std::size_t next = next_fallback_[name];
+      if (job.state != JobState::Pending || !job.queued.empty() || next >= recovery.fallbacks.size()) continue;
+      auto why = capacity_refused(job);
+      if (!why && now - since->second >= std::chrono::seconds(recovery.pending_timeout_seconds))
+        why = "its pods waited for nodes longer than pendingTimeout (" +
+              std::to_string(recovery.pending_timeout_seconds) + " s)";
+      if (why) fall_back(job, recovery, next, *why);
+    }
+  }
+
+  void fall_back(JobProgress& job, const JobRecovery& recovery, std::size_t next, const std::string& why) {
+    const FallbackJob& fallback = recovery.fallbacks[next];
+    const std::string left = next == 0 ? recovery.describe : recovery.fallbacks[next - 1].describe;
+    job.recoveries.push_back({"fallback", why + "; now " + fallback.describe, now_text(), left});
+    job.placement = fallback.placement;
+    bodies_[job.name] = fallback.create;
+    ++next_fallback_[job.name];
+    for (auto pod = job.pods.begin(); pod != job.pods.end();) {  // never ran: nothing of them is kept
+      if (pod->second.has_output()) {
+        ++pod;
+        continue;
+      }
+      pod_events_.erase(pod->first);
+      pod = job.pods.erase(pod);
+    }
+    recreate_later(job);
+    publish();  // the record names the new accelerator before any result of it arrives
+  }
+
+  // The Job is deleted and created again by the loop (recover()); with mutex_ held.
+  void recreate_later(JobProgress& job) {
+    if (auto uid = uids_.find(job.name); uid != uids_.end() && !uid->second.empty()) retired_uids_.insert(uid->second);
+    for (auto& [name, pod] : job.pods)  // the Job controller ends them; their later events are not read
+      if (!terminal_phase(pod.phase)) pod.phase = "Failed";
+    recreating_.insert(job.name);
+    started_.erase(job.name);
+    last_job_.erase(job.name);
+    job.state = JobState::Pending;
+    job.reason.clear();
+    job.end.clear();
+    to_recreate_.push_back(job.name);
+    mark_changed();
+  }
+
+  // On the calling thread: fallbacks that are due, then the deletes and creates they and the
+  // restarts asked for.
+  void recover() {
+    if (options_.recovery.empty()) return;
+    std::deque<std::string> due;
+    {
+      std::lock_guard lock(mutex_);
+      fall_back_where_due();
+      due.swap(to_recreate_);
+    }
+    for (const auto& name : due) recreate(name);
+  }
+
+  void recreate(const std::string& name) {
+    kube::PreparedCreate body;
+    {
+      std::lock_guard lock(mutex_);
+      body = bodies_.at(name);
+    }
+    // Background: the Job goes at once (it has no finalizer), its pods after it.
+    cluster_.remove(kube::resource_type("batch/v1", "Job"), options_.namespace_name, name, kube::Propagation::Background);
+    std::string uid;
+    try {
+      cluster_.send_create(body, &uid);
+    } catch (const kube::ApiError& refused) {
+      if (refused.status() != 409) throw;
+      std::lock_guard lock(mutex_);  // the old Job is still being removed: next round
+      to_recreate_.push_back(name);
+      return;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      uids_[name] = uid;
+      recreating_.erase(name);
+      pending_since_[name] = Clock::now();
+      mark_changed();
+    }
+    if (options_.created) options_.created({{name, uid}});
   }
 
   void on_pod(const kube::WatchEvent& event) {
@@ -260,12 +411,15 @@ class Follower {
     auto found = index_.find(job_of_pod(event.object));
     if (found == index_.end()) return;
     JobProgress& job = jobs_[found->second];
+    if (retired_uids_.count(controller_uid_of(event.object))) return;  // a recreated Job's old pod
     settle_since_ = {};  // pods still arrive: the wait for the rest starts again
     PodProgress& pod = job.pods[name_of(event.object)];
     update_from_pod(pod, event.object);
+    if (pod.scheduled && options_.recovery.count(job.name)) started_.insert(job.name);
     apply_events(name_of(event.object), pod);
     if (pod.has_output()) pod_events_.erase(pod.name);  // what they said is applied; no more are read
     if (auto last = last_job_.find(job.name); last != last_job_.end()) update_from_job(job, last->second);
+    note_exhausted(job);
     if (job.state == JobState::Pending && pod.phase == "Running") job.state = JobState::Running;
     mark_changed();
   }
@@ -317,10 +471,15 @@ class Follower {
     const kube::PreparedCreate create = std::move(options_.to_create.front());
     options_.to_create.pop_front();
     std::string uid;
-    cluster_.send_create(create, options_.created ? &uid : nullptr);
+    const bool recoverable = options_.recovery.count(create.name) > 0;
+    cluster_.send_create(create, options_.created || recoverable ? &uid : nullptr);
     created.emplace_back(create.name, uid);
     std::lock_guard lock(mutex_);
     queued_.erase(create.name);
+    if (recoverable) {
+      uids_[create.name] = uid;
+      pending_since_[create.name] = Clock::now();
+    }
     mark_changed();
   }
 
@@ -511,6 +670,18 @@ class Follower {
   std::size_t active_logs_ = 0;  // logs streaming, or waiting to be asked for again
   std::map<std::string, std::map<std::string, kube::ObjectEvent>> pod_events_;  // pod -> event name -> event
   Clock::time_point settle_since_{};
+  // Recovery: the requests that (re)create recoverable Jobs (their current alternative's), the
+  // uid of each one's current Job and of those deleted to recreate them, when each started to
+  // wait for nodes, which have a pod scheduled, and what is to be recreated.
+  std::map<std::string, kube::PreparedCreate> bodies_;
+  std::map<std::string, std::string> uids_;
+  std::set<std::string> retired_uids_;
+  std::set<std::string> recreating_;
+  std::set<std::string> started_;
+  std::map<std::string, Clock::time_point> pending_since_;
+  std::map<std::string, std::size_t> next_fallback_;
+  std::deque<std::string> to_recreate_;
+  std::map<std::string, std::string> exhausted_;  // Job -> why it failed with no gang restart left
   Clock::time_point last_publish_{};
   Clock::duration publish_cost_{};
 };

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <deque>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "tool/core/kube/objects.h"
 #include "tool/submit/follow_view.h"
 #include "tool/submit/job_progress.h"
+#include "tool/submit/recovery.h"
 
 namespace gkebuild::submit {
 
@@ -65,6 +67,10 @@ struct FollowOptions {
   // Given, it hears of the Jobs each round of creates made (name and uid), after the round
   // and before anything else happens: the run's Secret takes them as owners.
   std::function<void(const std::vector<std::pair<std::string, std::string>>&)> created;
+  // Job name -> what the follower may do when that Job is disrupted or finds no capacity
+  // (recovery.h): recreate it whole (gang restart) or as its next fallback: alternative. Only
+  // Jobs in `to_create` can be recreated (their requests are kept for it).
+  std::map<std::string, JobRecovery> recovery;
 };
 
 enum class FollowEnd { Finished, Interrupted, Detached };

@@ -91,7 +91,38 @@ std::optional<JobState> parse_job_state(const std::string& text) {
   return std::nullopt;
 }
 
-std::string JobProgress::describe() const {
+int JobProgress::restarts() const {
+  int count = 0;
+  for (const auto& recovery : recoveries) count += recovery.kind == "restart";
+  return count;
+}
+
+namespace {
+
+// ", after 1 gang restart" / ", on fallback 1 (...)": what the follower did to the Job so far.
+std::string recovered(const JobProgress& job) {
+  std::string words;
+  if (const int restarts = job.restarts(); restarts > 0)
+    words += ", after " + std::to_string(restarts) + " gang restart" + (restarts > 1 ? "s" : "");
+  int moves = 0;
+  for (const auto& recovery : job.recoveries) moves += recovery.kind == "fallback";
+  if (moves > 0) words += ", on fallback " + std::to_string(moves);
+  return words;
+}
+
+std::string describe_state(const JobProgress& job);
+
+}  // namespace
+
+std::string JobProgress::describe() const { return describe_state(*this) + recovered(*this); }
+
+namespace {
+
+std::string describe_state(const JobProgress& job) {
+  const auto& state = job.state;
+  const auto& reason = job.reason;
+  const auto& queued = job.queued;
+  const auto& pods = job.pods;
   if (state == JobState::Succeeded) return "succeeded";
   if (state == JobState::Failed) return "failed: " + reason;
   if (state == JobState::Stopped) return "stopped: " + reason;
@@ -104,13 +135,15 @@ std::string JobProgress::describe() const {
     }
     return (live > 1 ? "running (" + std::to_string(running) + "/" + std::to_string(live) + " pods)"
                      : "running" + (!only || only->node.empty() ? std::string() : " on " + only->node)) +
-           replaced(*this);
+           replaced(job);
   }
   if (!queued.empty()) return "pending: queued (" + queued + ")";
   for (const auto& [name, pod] : pods)
-    if (pod.phase == "Pending") return "pending: " + pending_words(pod) + replaced(*this);
+    if (pod.phase == "Pending") return "pending: " + pending_words(pod) + replaced(job);
   return "pending";
 }
+
+}  // namespace
 
 void update_from_job(JobProgress& job, const json& object) {
   const json& status = field(object, "status");

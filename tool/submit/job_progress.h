@@ -47,6 +47,26 @@ struct PodProgress {
   bool has_output() const { return phase == "Running" || phase == "Succeeded" || phase == "Failed"; }
 };
 
+// Where a Job's pods run: the experiment's own choice, or a `fallback:` alternative's once the
+// follower moved the Job there (the record then prices and attributes its results by it).
+struct JobPlacement {
+  std::string accelerator;  // catalog label; "" without a GPU
+  int gpus = 0;
+  std::string machine_type;
+  bool spot = false;
+  std::string provisioning = "on-demand";
+  int nodes = 1;
+};
+
+// One time the follower recreated a Job: a gang restart after a disruption ("restart"), or a
+// move to the next `fallback:` alternative when capacity was not there ("fallback").
+struct Recovery {
+  std::string kind;    // "restart" or "fallback"
+  std::string reason;  // what happened: "rank 1: DisruptionTarget (TerminationByKubelet)"…
+  std::string at;      // when (RFC 3339)
+  std::string left;    // fallback: the placement left ("nvidia-h100-80gb x8 spot"); else ""
+};
+
 struct JobProgress {
   std::string name;
   JobState state = JobState::Pending;
@@ -57,7 +77,10 @@ struct JobProgress {
   // "Kueue: waiting for quota", or what its Workload says; empty once it runs.
   std::string queued;
   std::map<std::string, PodProgress> pods;
+  std::vector<Recovery> recoveries;         // oldest first
+  std::optional<JobPlacement> placement;    // set once the Job moved to an alternative
 
+  int restarts() const;
   // The line the follow view shows after the Job's name.
   std::string describe() const;
 };

@@ -48,6 +48,17 @@ void update_job(runrecord::JobRecord& record, const JobProgress& job) {
   record.pods.clear();
   for (const auto& [name, pod] : job.pods)
     record.pods.push_back({name, pod.node, pod.exit_code, time_of(pod.start), time_of(pod.end)});
+  record.recoveries.clear();
+  for (const auto& recovery : job.recoveries)
+    record.recoveries.push_back({recovery.kind, recovery.reason, time_of(recovery.at), recovery.left});
+  if (const auto& placement = job.placement) {  // moved to a fallback: alternative
+    record.accelerator = placement->gpus > 0 ? std::optional<std::string>(placement->accelerator) : std::nullopt;
+    record.gpus = placement->gpus;
+    record.machine_type = placement->machine_type;
+    record.spot = placement->spot;
+    record.provisioning = placement->provisioning;
+    record.nodes = placement->nodes;
+  }
 }
 
 // follow.json: pod -> log lines recorded, or -1 when its results came from its termination
@@ -115,6 +126,7 @@ runrecord::RunRecord new_record(const project::Project& project, const RunPlan& 
     entry.gpus = job.gpus;
     entry.machine_type = job.machine_type;
     entry.spot = job.spot;
+    entry.provisioning = job.provisioning;
     entry.nodes = job.nodes;
     entry.parameters = job.parameters;
     record.jobs.push_back(std::move(entry));
@@ -173,6 +185,12 @@ std::vector<JobProgress> progress_from_record(const fs::path& run_dir, const run
     job.reason = entry.reason;
     job.start = text_of(entry.start);
     job.end = text_of(entry.end);
+    for (const auto& recovery : entry.recoveries)
+      job.recoveries.push_back({recovery.kind, recovery.reason, text_of(recovery.at), recovery.left});
+    if (std::any_of(entry.recoveries.begin(), entry.recoveries.end(),
+                    [](const auto& recovery) { return recovery.kind == "fallback"; }))
+      job.placement = JobPlacement{entry.accelerator.value_or(""), entry.gpus, entry.machine_type,
+                                   entry.spot,  entry.provisioning,        entry.nodes};
     for (const auto& pod : entry.pods) {
       PodProgress progress;
       progress.name = pod.name;

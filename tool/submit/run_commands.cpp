@@ -139,6 +139,20 @@ std::string failed_attempts(const runrecord::JobRecord& job) {
 }
 
 // Every name and reason comes from run.json, which a checkout may have planted: escaped.
+// What the follower did to keep a Job going, one line each: "  gang restart 1 at T: why",
+// "  fallback at T: left PLACEMENT: why".
+void print_recoveries(const runrecord::JobRecord& job, std::ostream& out) {
+  int restarts = 0;
+  for (const auto& recovery : job.recoveries) {
+    out << "  ";
+    if (recovery.kind == "restart") out << "gang restart " << ++restarts;
+    else out << "fallback";
+    out << " at " << when(recovery.at);
+    if (!recovery.left.empty()) out << ": left " << printable(recovery.left);
+    out << ": " << printable(recovery.reason) << "\n";
+  }
+}
+
 void print_status(const runrecord::RunRecord& record, std::ostream& out) {
   out << "run " << printable(record.run) << ": experiment " << printable(record.experiment) << ", "
       << printable(record.target);
@@ -153,6 +167,7 @@ void print_status(const runrecord::RunRecord& record, std::ostream& out) {
     out << name << std::string(width - name.size() + 2, ' ') << runrecord::to_string(job.state) << failed_attempts(job);
     if (!job.reason.empty()) out << ": " << printable(job.reason);
     out << "\n";
+    print_recoveries(job, out);
   }
 }
 

@@ -20,6 +20,13 @@ struct PlannedObject {
   nlohmann::json object;  // the same, as the API server gets it
 };
 
+struct PlannedAlternative {   // the same Job (same name) rendered for one fallback: alternative
+  PlannedObject manifest;      // the Job as it would be created instead (same metadata.name)
+  std::string accelerator; int gpus = 0; std::string machine_type; bool spot = false;
+  std::string provisioning = "on-demand"; int nodes = 1; int completions = 1;
+  std::string describe;        // e.g. "nvidia-a100-80gb x8 on-demand" / "nvidia-h100-80gb x8 flex-start"
+};
+
 struct PlannedJob {
   PlannedObject manifest;
   std::string name;
@@ -32,6 +39,7 @@ struct PlannedJob {
   nlohmann::json parameters = nlohmann::json::object();  // the sweep point
   int completions = 1;
   int nodes = 1;  // pods of the Job that run together, one per node (completions then equals it)
+  std::vector<PlannedAlternative> alternatives;
 };
 
 // An axis NAME with its values as the user wrote them (typed as YAML scalars when

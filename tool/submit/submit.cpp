@@ -26,6 +26,7 @@
 #include "tool/submit/image_step.h"
 #include "tool/submit/local_submit.h"
 #include "tool/submit/record_writer.h"
+#include "tool/submit/recovery.h"
 #include "tool/submit/run_plan.h"
 #include "tool/submit/run_secret.h"
 
@@ -68,11 +69,15 @@ std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
 // leaving their requests, serialised, for the follow.
 Outcome follow_to_the_end(const SubmitOptions& options, kube::ClusterApi& cluster, RunPlan& plan,
                       std::vector<JobProgress>& jobs, RecordWriter& record, const RunSecret& secret,
-                      SecretOwners* owners) {
+                      SecretOwners* owners, const project::Experiment& experiment) {
   const Console& console = options.console;
   FollowOptions follow = options.follow;  // --detach, --max-in-flight, --logs
   follow.namespace_name = plan.namespace_name;
   follow.run_id = plan.run_id;
+  follow.recovery = plan_recovery(experiment, plan, cluster.namespace_name());
+  if (!follow.recovery.empty() && !follow.follow)
+    *console.err << "a detached run is not recovered: gang restarts and fallback: alternatives need gkebuild to "
+                    "follow the run (gkebuild logs -f RUN follows it again, without recovery)\n";
   for (auto& job : plan.jobs) {
     follow.to_create.push_back(kube::prepare_create(cluster.namespace_name(), job.manifest.object));
     job.manifest.object = nullptr;
@@ -167,7 +172,8 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
     if (masked != error.what()) throw Error(ErrorKind::kFailed, masked);
     throw;
   }
-  return follow_to_the_end(options, *cluster, plan, jobs, record, secret, owners ? &*owners : nullptr);
+  return follow_to_the_end(options, *cluster, plan, jobs, record, secret, owners ? &*owners : nullptr,
+                           *project.find_experiment(plan.experiment));
 }
 
 }  // namespace

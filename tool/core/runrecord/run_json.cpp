@@ -34,6 +34,14 @@ json job_json(const JobRecord& job) {
               {"parameters", job.parameters}, {"state", to_string(job.state)}, {"reason", job.reason},
               {"start", time_or_null(job.start)}, {"end", time_or_null(job.end)}, {"pods", pods}};
   if (job.nodes > 1) out["nodes"] = job.nodes;  // absent for one node, as in records before it
+  if (!job.provisioning.empty()) out["provisioning"] = job.provisioning;
+  if (!job.recoveries.empty()) {
+    json recoveries = json::array();
+    for (const auto& recovery : job.recoveries)
+      recoveries.push_back({{"kind", recovery.kind}, {"reason", recovery.reason}, {"at", time_or_null(recovery.at)},
+                            {"left", recovery.left}});
+    out["recoveries"] = std::move(recoveries);
+  }
   return out;
 }
 
@@ -131,6 +139,14 @@ PodRecord pod_from_json(const json& value, const std::string& path, const std::s
           fields.time("start"), fields.time("end")};
 }
 
+RecoveryRecord recovery_from_json(const json& value, const std::string& path, const std::string& file) {
+  Fields fields(value, path, file);
+  RecoveryRecord recovery{fields.string("kind", true), fields.string("reason"), fields.time("at"), fields.string("left")};
+  if (recovery.kind != "restart" && recovery.kind != "fallback")
+    fields.fail(fields.name("kind"), "expected restart or fallback, got \"" + recovery.kind + "\"");
+  return recovery;
+}
+
 JobRecord job_from_json(const json& value, const std::string& path, const std::string& file) {
   Fields fields(value, path, file);
   JobRecord job;
@@ -156,6 +172,11 @@ JobRecord job_from_json(const json& value, const std::string& path, const std::s
   const json& pods = fields.array("pods");
   for (std::size_t i = 0; i < pods.size(); ++i)
     job.pods.push_back(pod_from_json(pods[i], fields.name("pods") + "[" + std::to_string(i) + "]", file));
+  job.provisioning = fields.string("provisioning");
+  const json& recoveries = fields.array("recoveries");
+  for (std::size_t i = 0; i < recoveries.size(); ++i)
+    job.recoveries.push_back(
+        recovery_from_json(recoveries[i], fields.name("recoveries") + "[" + std::to_string(i) + "]", file));
   return job;
 }
 

@@ -32,12 +32,22 @@ struct PodRecord {
   std::optional<TimePoint> end;
 };
 
+// One time the follower recreated a Job (see README.md): a gang restart after a disruption, or a
+// move to the next `fallback:` alternative because capacity was not there.
+struct RecoveryRecord {
+  std::string kind;    // "restart" or "fallback"
+  std::string reason;  // what happened
+  std::optional<TimePoint> at;
+  std::string left;  // fallback: the placement left, e.g. "nvidia-h100-80gb x8 spot"
+};
+
 struct JobRecord {
   std::string name;
   std::optional<std::string> accelerator;  // catalog label; nullopt: ran without a GPU
   int gpus = 0;
   std::string machine_type;  // "local" for the local runner
   bool spot = false;
+  std::string provisioning;  // spot, flex-start, queued, reservation, on-demand; "" in older records
   int nodes = 1;  // a multi-node Job's pods (its results carry their node_rank)
   nlohmann::json parameters = nlohmann::json::object();
   JobState state = JobState::pending;
@@ -45,6 +55,7 @@ struct JobRecord {
   std::optional<TimePoint> start;
   std::optional<TimePoint> end;
   std::vector<PodRecord> pods;
+  std::vector<RecoveryRecord> recoveries;  // oldest first
 };
 
 // The gkebuild process running a local run: while it holds the record, a reader can tell a run
