@@ -66,6 +66,9 @@ void add_submit_flags(CLI::App& command, SubmitFlags& flags) {
                    "do not check first that the cluster can schedule the Jobs (see gkebuild cluster check)");
   command.add_flag_callback("--detach", [&options] { options.follow.follow = false; },
                             "return once the Jobs are created");
+  command.add_option("--managed", options.controller_image,
+                     "IMAGE: follow the run from a controller in the cluster, running this image of gkebuild "
+                     "(gang restarts and fallback: alternatives go on with this machine off; see docs/clusters.md)");
   add_quiet_flag(command, options.quiet);  // no plan summary: --dry-run -q prints only the YAML
   add_verbose_flag(command, flags.verbose);  // the Kubernetes API requests
   command.add_flag("--local", options.local, "run the Jobs on this machine under runc");

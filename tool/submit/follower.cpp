@@ -67,10 +67,10 @@ class Follower {
            FollowView& view)
       : cluster_(cluster), jobs_(jobs), options_(std::move(options)), sink_(sink), view_(view) {
     for (std::size_t i = 0; i < jobs_.size(); ++i) index_[jobs_[i].name] = i;
-    for (const auto& job : options_.to_create) {
-      queued_.insert(job.name);
-      if (options_.recovery.count(job.name)) bodies_[job.name] = job;  // kept to recreate it
-    }
+    for (const auto& job : options_.to_create) queued_.insert(job.name);
+    // Kept to create the Job again (a run followed again has Jobs that were created earlier).
+    for (const auto& [name, recovery] : options_.recovery) bodies_[name] = recovery.create;
+    for (const auto& job : jobs_) resume_fallback(job);
   }
 
   FollowEnd run() {
@@ -286,6 +286,17 @@ class Follower {
   }
 
   // --- recovery (recovery.h): gang restarts and fallback: alternatives --------------------------
+
+  // A Job the record shows moved to an alternative already (a run followed again) goes on from it.
+  void resume_fallback(const JobProgress& job) {
+    auto recovery = options_.recovery.find(job.name);
+    if (recovery == options_.recovery.end()) return;
+    std::size_t moves = 0;
+    for (const auto& done : job.recoveries) moves += done.kind == "fallback";
+    if (moves == 0 || moves > recovery->second.fallbacks.size()) return;
+    bodies_[job.name] = recovery->second.fallbacks[moves - 1].create;
+    next_fallback_[job.name] = moves;
+  }
 
   // A multi-node Job failed by a disrupted node (or a retriable exit): every node starts again,
   // from the newest checkpoint, as a new Job of the same name, while restarts are left.

@@ -68,8 +68,7 @@ struct FollowOptions {
   // and before anything else happens: the run's Secret takes them as owners.
   std::function<void(const std::vector<std::pair<std::string, std::string>>&)> created;
   // Job name -> what the follower may do when that Job is disrupted or finds no capacity
-  // (recovery.h): recreate it whole (gang restart) or as its next fallback: alternative. Only
-  // Jobs in `to_create` can be recreated (their requests are kept for it).
+  // (recovery.h): recreate it whole (gang restart) or as its next fallback: alternative.
   std::map<std::string, JobRecovery> recovery;
 };
 

@@ -54,6 +54,7 @@ std::map<std::string, JobRecovery> plan_recovery(const project::Experiment& expe
     const bool gang = job.nodes > 1 && experiment.restarts > 0;
     if (!gang && job.alternatives.empty()) continue;
     JobRecovery& entry = recovery[job.name];
+    entry.create = kube::prepare_create(default_namespace, job.manifest.object);
     entry.restarts = gang ? experiment.restarts : 0;
     entry.retriable_exit_codes = experiment.retriable_exit_codes;
     entry.pending_timeout_seconds = experiment.pending_timeout_seconds;

@@ -27,6 +27,7 @@ struct FallbackJob {
 
 // What the follower may do for one Job.
 struct JobRecovery {
+  kube::PreparedCreate create;  // the Job's own request: created again for a gang restart
   int restarts = 0;  // gang restarts allowed (experiment restarts:, for nodes > 1)
   std::vector<int> retriable_exit_codes;
   long long pending_timeout_seconds = 900;  // pendingTimeout: before the next alternative

@@ -1,5 +1,8 @@
 #include "tool/submit/run_commands.h"
 
+#include "base/atomic_file.h"
+#include "tool/submit/managed_run.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +25,7 @@
 #include "tool/submit/cluster.h"
 #include "tool/submit/finish.h"
 #include "tool/submit/local_runner.h"
+#include "tool/submit/managed_run.h"
 #include "tool/submit/record_writer.h"
 #include "tool/submit/run_plan.h"
 #include "tool/submit/run_secret.h"
@@ -94,9 +98,28 @@ void explain_queued(kube::ClusterApi& cluster, const std::string& namespace_name
       update_from_workload(job, *found->second);
 }
 
+// A managed run: the record and results its controller keeps in the run's state ConfigMap
+// replace the local ones (the laptop's copy was made before the controller began).
+void refresh_managed(kube::ClusterApi& cluster, LoadedRun& run, std::ostream& err) {
+  auto state = read_managed_state(cluster, run.record.namespace_name, cluster_run_id(run.record.run));
+  if (!state) {
+    err << "run " << printable(run.record.run) << ": its controller's state (ConfigMap "
+        << state_config_map(cluster_run_id(run.record.run)) << ") is gone; showing the record as it was\n";
+    return;
+  }
+  if (state->record.run != run.record.run)
+    throw Error(ErrorKind::kFailed, "the state ConfigMap of run " + printable(run.record.run) + " holds run " +
+                                        printable(state->record.run));
+  state->record.context = run.record.context;
+  write_file_atomically(run.dir / "results.jsonl", state->results);
+  runrecord::save_run(run.dir, state->record);
+  run.record = std::move(state->record);
+}
+
 // The Jobs and pods of an unfinished cluster run as the cluster has them now, into the record.
 void refresh(const RunCommandOptions& options, LoadedRun& run, const kube::ConnectCluster& connect) {
   const auto cluster = cluster_for(options, run.record, connect);
+  if (run.record.managed) return refresh_managed(*cluster, run, *options.console.err);
   kube::ListOptions selectors;
   selectors.label_selector = run_selector(cluster_run_id(run.record.run));
   const json jobs = cluster->list(kube::resource_type("batch/v1", "Job"), run.record.namespace_name, selectors);

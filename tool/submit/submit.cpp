@@ -26,6 +26,7 @@
 #include "tool/submit/image_step.h"
 #include "tool/submit/local_submit.h"
 #include "tool/submit/record_writer.h"
+#include "tool/submit/managed_run.h"
 #include "tool/submit/recovery.h"
 #include "tool/submit/run_plan.h"
 #include "tool/submit/run_secret.h"
@@ -103,6 +104,35 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::ClusterApi& cluste
   return finish_follow(end, record.record(), *console.err);
 }
 
+// submit --managed: the controller's objects (managed_run.h); the controller creates the Jobs.
+Outcome start_controller(const SubmitOptions& options, kube::ClusterApi& cluster, RunPlan& plan,
+                         const runrecord::RunRecord& record, const project::Experiment& experiment) {
+  ManagedPlan managed;
+  managed.namespace_name = plan.namespace_name;
+  managed.run_id = plan.run_id;
+  managed.max_in_flight = plan.queue.empty() ? options.follow.max_in_flight : std::numeric_limits<int>::max();
+  managed.recovery = plan_recovery(experiment, plan, cluster.namespace_name());
+  for (auto& job : plan.jobs) {
+    managed.jobs.push_back(kube::prepare_create(cluster.namespace_name(), job.manifest.object));
+    job.manifest.object = nullptr;
+  }
+  const nlohmann::json labels = {{"gkebuild.io/project", record.project},
+                                 {"gkebuild.io/experiment", record.experiment},
+                                 {"gkebuild.io/run", plan.run_id}};
+  const std::size_t plan_bytes = to_json(managed).dump().size();
+  if (plan_bytes > kMaxManagedPlanBytes)
+    throw Error(ErrorKind::kBadInput, "--managed keeps the run's plan in one ConfigMap (at most 1 MiB with its record), "
+                                      "and this run's plan takes " + std::to_string(plan_bytes / 1024) +
+                                      " KiB: run the sweep as Indexed Jobs (parallelism:) or follow it from here");
+  for (const auto& object : controller_objects(managed, record, options.controller_image, labels, record.secret))
+    cluster.apply(object, {});
+  *options.console.err << "run " << record.run << ": its controller (Job gkebuild-controller-" << plan.run_id
+                       << ", image " << options.controller_image << ") creates and follows the " << plan.jobs.size()
+                       << " Jobs in the cluster; gkebuild status " << record.run
+                       << " shows where they stand, gkebuild delete " << record.run << " stops it\n";
+  return Outcome::kSucceeded;
+}
+
 // The run's Secret, before any Job: a pod never starts without it. Its owners come as the Jobs
 // are created (SecretOwners); until the first is, only `gkebuild delete RUN` removes it.
 std::optional<SecretOwners> apply_run_secret(kube::ClusterApi& cluster, const project::Project& project,
@@ -149,6 +179,7 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   for (auto& job : plan.jobs) std::string().swap(job.manifest.text);  // in manifests/ now
   auto initial = new_record(project, plan, run, "cluster");
   initial.context = access.context;
+  initial.managed = !options.controller_image.empty();
   record_secrets(initial, project, plan, secret);
   RecordWriter record(run_dir, std::move(initial));
   runrecord::save_run(run_dir, record.record());
@@ -160,6 +191,8 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   try {
     for (const auto& object : plan.support) cluster->apply(object.object, {});
     owners = apply_run_secret(*cluster, project, plan, secret);
+    if (record.record().managed)
+      return start_controller(options, *cluster, plan, record.record(), *project.find_experiment(plan.experiment));
   } catch (const std::exception& error) {
     // The record says why no Job started; the CLI prints it too.
     for (auto& job : jobs) {

@@ -35,6 +35,9 @@ struct SubmitOptions {
   bool dry_run = false;
   bool no_check = false;  // skip the cluster check that refuses Jobs which could never be scheduled
   bool local = false;
+  // --managed IMAGE: the run's controller (managed_run.h) runs this image of gkebuild in the cluster
+  // and follows the run there; this submit returns once it is started. "" = follow from here.
+  std::string controller_image;
   bool quiet = false;  // -q: no plan summary or notes on the console's `err` (errors and refusals still)
   Console console;
 };

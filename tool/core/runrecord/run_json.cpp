@@ -193,6 +193,7 @@ json to_json(const RunRecord& record) {
   // Only in runs that have them, so that other runs' files stay as they were.
   if (!record.secret_env.empty() || !record.secret_refs.empty())
     out["secrets"] = {{"secret", record.secret}, {"env", record.secret_env}, {"refs", record.secret_refs}};
+  if (record.managed) out["managed"] = true;  // only in runs that have it, as secrets
   out["jobs"] = std::move(jobs);
   out["runner"] = record.runner ? json{{"pid", record.runner->pid}, {"start_ticks", record.runner->start_ticks}}
                                 : json(nullptr);
@@ -243,6 +244,7 @@ RunRecord run_from_json(const json& document, const std::string& file) {
       record.images[name] = image_fields.string(name.c_str());
   }
   read_secrets(fields.find("secrets"), record, file);
+  record.managed = fields.boolean("managed");
   const json& jobs = fields.array("jobs");
   for (std::size_t i = 0; i < jobs.size(); ++i)
     record.jobs.push_back(job_from_json(jobs[i], "jobs[" + std::to_string(i) + "]", file));

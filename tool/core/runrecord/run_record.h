@@ -81,6 +81,9 @@ struct RunRecord {
   std::vector<std::string> secret_env;
   std::vector<std::string> secret_refs;
   std::vector<JobRecord> jobs;
+  // submit --managed: the run's controller in the cluster follows it and keeps the record in the
+  // run's state ConfigMap, where `gkebuild status` reads it.
+  bool managed = false;
   std::optional<LocalRunner> runner;  // a local run's, until it has finished
 };
 
