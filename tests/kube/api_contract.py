@@ -26,6 +26,7 @@ import jsonschema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOCUMENTS = ("api__v1_openapi.json", "apis__batch__v1_openapi.json", "apis__apps__v1_openapi.json",
+             "apis__rbac.authorization.k8s.io__v1_openapi.json",
              "api_openapi.json", "apis_openapi.json", "version_openapi.json")
 # Errors are not documented per operation in the OpenAPI documents; a real server answers them
 # with a meta/v1 Status body, which is what they are held to.

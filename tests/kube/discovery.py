@@ -9,10 +9,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
 SHORT_NAMES = {"namespaces": ["ns"], "pods": ["po"], "services": ["svc"], "configmaps": ["cm"],
                "persistentvolumes": ["pv"], "persistentvolumeclaims": ["pvc"], "events": ["ev"],
-               "daemonsets": ["ds"], "deployments": ["deploy"]}
+               "daemonsets": ["ds"], "deployments": ["deploy"], "serviceaccounts": ["sa"]}
 # Group version -> the OpenAPI document that describes it.
 DOCUMENTS = {"api/v1": "api__v1_openapi.json", "apis/batch/v1": "apis__batch__v1_openapi.json",
-             "apis/apps/v1": "apis__apps__v1_openapi.json"}
+             "apis/apps/v1": "apis__apps__v1_openapi.json",
+             "apis/rbac.authorization.k8s.io/v1": "apis__rbac.authorization.k8s.io__v1_openapi.json"}
 
 
 def version_info(version):

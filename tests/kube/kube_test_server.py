@@ -8,7 +8,11 @@ selectors, watch streams (bookmarks, 410 Gone as a status or an ERROR event,
 drops mid-stream), Jobs whose pods go Pending -> Running -> Succeeded/Failed
 on a timeline the test drives, followed pod logs as chunked streams, events,
 delete with a propagation policy, bearer tokens and client certificates,
-403 Forbidden and 422 Invalid.
+403 Forbidden and 422 Invalid. The kinds it serves are RESOURCES below: core v1 (Namespaces, Nodes,
+Pods, Services, ConfigMaps, Secrets, ServiceAccounts, PersistentVolumes and their claims, Events),
+batch/v1 Jobs, apps/v1 DaemonSets and Deployments, rbac.authorization.k8s.io/v1 Roles and
+RoleBindings (what gkebuild creates for an in-cluster controller), and Kueue's custom resources;
+each with create, get, list, watch, server-side apply and delete.
 
 What a real server decides lives in modules beside this one: server_side_apply.py (list-map
 merges, managedFields, conflicts), api_defaults.py (defaults, immutable Job fields),
@@ -134,12 +138,15 @@ RESOURCES = {
     "services": ("Service", "v1", True),
     "configmaps": ("ConfigMap", "v1", True),
     "secrets": ("Secret", "v1", True),
+    "serviceaccounts": ("ServiceAccount", "v1", True),
     "persistentvolumes": ("PersistentVolume", "v1", False),
     "persistentvolumeclaims": ("PersistentVolumeClaim", "v1", True),
     "events": ("Event", "v1", True),
     "jobs": ("Job", "batch/v1", True),
     "daemonsets": ("DaemonSet", "apps/v1", True),
     "deployments": ("Deployment", "apps/v1", True),
+    "roles": ("Role", "rbac.authorization.k8s.io/v1", True),
+    "rolebindings": ("RoleBinding", "rbac.authorization.k8s.io/v1", True),
     **kueue_model.RESOURCES,  # Kueue's custom resources (kueue_model.py admits queued Jobs)
 }
 INDEX = "batch.kubernetes.io/job-completion-index"
@@ -1266,7 +1273,7 @@ class Handler(BaseHTTPRequestHandler):
                         STORE.put("pods", route["ns"], orphan)
                     else:
                         STORE.delete("pods", route["ns"], pod["metadata"]["name"])
-            if route["kind"] == "Service":  # its registry returns the deleted object (ReturnDeletedObject)
+            if route["kind"] in ("Service", "ServiceAccount"):  # ReturnDeletedObject in their registries
                 return self.send_json(200, removed)
             self.send_json(200, {"kind": "Status", "apiVersion": "v1", "status": "Success",
                                  "details": {"name": route["name"], "kind": route["plural"],

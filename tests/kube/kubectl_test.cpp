@@ -361,5 +361,55 @@ TEST_F(KubectlTest, SecretsKeepDataAsTheApiServerDoes) {
   EXPECT_NE(retyped.err.find("field is immutable"), std::string::npos) << retyped.err;
 }
 
+// What gkebuild creates for an in-cluster controller in a run's namespace: a ServiceAccount, a
+// Role and a RoleBinding (rbac.authorization.k8s.io/v1), applied, read and deleted through
+// kubectl; every exchange holds to the contract (checked when the server goes).
+TEST_F(KubectlTest, ServiceAccountRoleAndRoleBindingAreServed) {
+  const std::string objects =
+      "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: controller, labels: {gkebuild.io/run: r1}}\n---\n"
+      "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: controller}\nrules:\n"
+      "- {apiGroups: [batch], resources: [jobs], verbs: [get, list, watch, create, delete]}\n"
+      "- {apiGroups: [''], resources: [pods, pods/log], verbs: [get, list, watch]}\n---\n"
+      "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: controller}\n"
+      "subjects: [{kind: ServiceAccount, name: controller, namespace: default}]\n"
+      "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: controller}\n";
+  const auto file = write("controller.yaml", objects);
+  auto applied = kubectl("apply --server-side -f " + file);
+  ASSERT_EQ(applied.exit_code, 0) << applied.all();
+  EXPECT_NE(applied.out.find("role.rbac.authorization.k8s.io/controller serverside-applied"), std::string::npos)
+      << applied.all();
+  auto listed = kubectl("get serviceaccounts,roles,rolebindings -o name");
+  EXPECT_EQ(listed.out, "serviceaccount/controller\nrole.rbac.authorization.k8s.io/controller\n"
+                        "rolebinding.rbac.authorization.k8s.io/controller\n") << listed.all();
+  EXPECT_EQ(kubectl("get sa controller -o jsonpath={.metadata.labels}").out, R"({"gkebuild.io/run":"r1"})");
+  EXPECT_EQ(kubectl("get role controller -o jsonpath={.rules[1].resources}").out, R"(["pods","pods/log"])");
+  EXPECT_EQ(kubectl("get rolebinding controller --show-managed-fields "
+                    "-o jsonpath={.metadata.managedFields[0].manager}/{.roleRef.kind}/{.subjects[0].name}").out,
+            "kubectl/Role/controller");
+  // Applying again changes nothing and conflicts with nothing.
+  EXPECT_EQ(kubectl("apply --server-side -f " + file).exit_code, 0);
+  auto deleted = kubectl("delete -f " + file);
+  ASSERT_EQ(deleted.exit_code, 0) << deleted.all();
+  EXPECT_EQ(kubectl("get serviceaccounts,roles,rolebindings -o name").out, "");
+}
+
+// A Role whose rule gives its verbs as one string breaks the RBAC schema: the check catches it.
+TEST(KubeTestServerContract, ABadRoleIsAViolation) {
+  KubeTestServer server;
+  HttpClient http(HttpClientOptions{.tls = {.ca_pem = server.ca_pem()}});
+  HttpRequest apply;
+  apply.method = "PATCH";
+  apply.url = server.server() + "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/r?fieldManager=t";
+  apply.headers.push_back("Content-Type: application/apply-patch+yaml");
+  apply.body = R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"r"},)"
+               R"("rules":[{"verbs":"get"}]})";
+  http.send(apply);
+  const auto violations = server.contract_violations(/*clear=*/true);
+  ASSERT_FALSE(violations.empty());
+  EXPECT_NE(violations[0].find("request PATCH /apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/r: "
+                               "io.k8s.api.rbac.v1.Role at rules/0/verbs: 'get' is not of type 'array'"),
+            std::string::npos) << violations[0];
+}
+
 }  // namespace
 }  // namespace gkebuild

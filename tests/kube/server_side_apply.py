@@ -67,12 +67,13 @@ class Schemas:
     def root(self, obj):
         group, _, version = obj.get("apiVersion", "").rpartition("/")
         kind = obj.get("kind", "")
-        if "." in group:  # a custom resource: its CRD's schema, if we hold one
+        if os.path.isdir(os.path.join(HERE, "kueue-schemas", group or "-")):  # a custom resource: its CRD's schema
             file = os.path.join(HERE, "kueue-schemas", group, f"{kind.lower()}_{version}.json")
             if file not in self.custom:
                 self.custom[file] = json.load(open(file)) if os.path.exists(file) else {}
             return self.custom[file]
-        prefix = "io.k8s.api.core." if not group else f"io.k8s.api.{group}."
+        # Built-in groups are named by their first label (rbac.authorization.k8s.io: io.k8s.api.rbac).
+        prefix = "io.k8s.api.core." if not group else f"io.k8s.api.{group.split('.')[0]}."
         return self.defs.get(f"{prefix}{version}.{kind}", {})
 
     def resolve(self, schema):
