@@ -2,7 +2,10 @@
 // MODEL of the Job controller's podFailurePolicy (job_controller.py), of a node lost under a
 // multi-node Job (kube_test_server.py's "rank" failures) and of capacity that never comes
 // (capacity_model.py), not a real cluster.
+#include <unistd.h>
+
 #include "submit_fixture.h"
+#include "tool/core/kube/in_cluster.h"
 
 namespace gkebuild::testing {
 namespace {
@@ -110,6 +113,66 @@ TEST_F(ScarceGpuTest, RestartsRunOutAndTheRunFailsSayingSo) {
   EXPECT_EQ(job["recoveries"].size(), 1u);
   EXPECT_NE(job["reason"].get<std::string>().find("no gang restart left of restarts: 1"), std::string::npos)
       << job.dump();
+}
+
+// submit --managed: the laptop's gkebuild applies the controller's objects and is gone before a Job
+// exists; the controller, run here as a local process in a mount namespace with a pod's in-cluster
+// environment and service-account files (token, ca.crt, namespace), creates the Job, restarts the
+// gang after the preemption and keeps the record in the run's ConfigMap, where `status` reads it.
+TEST_F(ScarceGpuTest, AManagedRunRecoversWithTheLaptopGone) {
+  if (::geteuid() != 0) GTEST_SKIP() << "a mount namespace needs root";
+  write_project();
+  server.control("config", {{"tokens", {"pod-token"}},
+                            {"auto", ranks_log({{"ddp-h100", {{"rank", 1}, {"pod_failure", "Preempted"}}}}, 0.3)}});
+  const std::string image = "registry.test/gkebuild@sha256:" + std::string(64, 'c');
+  const auto submitted = gkebuild(std::string("submit ddp --image train=") + kPinned + " --managed " + image);
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  EXPECT_NE(submitted.err.find("its controller (Job gkebuild-controller-"), std::string::npos) << submitted.err;
+  const auto run = only_run();
+  const std::string run_id = run.filename().string();
+  EXPECT_TRUE(run_json(run)["managed"].get<bool>());
+  // The controller's Job, its ServiceAccount and its Role, limited to the run's own ConfigMap.
+  const json controller = server_list("/apis/batch/v1/namespaces/scarce/jobs")["items"];
+  ASSERT_EQ(controller.size(), 1u) << "only the controller: it creates the run's Jobs";
+  const json pod = controller[0]["spec"]["template"]["spec"];
+  EXPECT_EQ(pod["serviceAccountName"], "gkebuild-controller");
+  EXPECT_EQ(pod["containers"][0]["image"], image);
+  EXPECT_EQ(pod["containers"][0]["command"][1], "controller");
+  const json roles = server_list("/apis/rbac.authorization.k8s.io/v1/namespaces/scarce/roles")["items"];
+  ASSERT_EQ(roles.size(), 1u);
+  bool state_only = false;
+  for (const auto& rule : roles[0]["rules"])
+    if (rule["resources"][0] == "configmaps") state_only = rule["resourceNames"] == json::array({"gkebuild-run-" + run_id});
+  EXPECT_TRUE(state_only) << roles[0].dump();
+  EXPECT_EQ(server_list("/apis/rbac.authorization.k8s.io/v1/namespaces/scarce/rolebindings")["items"].size(), 1u);
+
+  TempDir account;
+  std::filesystem::copy_file(server.file("ca.crt"), account.path() / "ca.crt");
+  std::ofstream(account.path() / "token") << "pod-token\n";
+  std::ofstream(account.path() / "namespace") << "scarce\n";
+  const std::string in_pod = "mount -t tmpfs tmpfs /var/run && mkdir -p " + std::string(kube::kServiceAccountDir) +
+                             " && mount --bind \"$1\" " + kube::kServiceAccountDir + " && cd / && exec \"$2\" controller \"$3\"";
+  const auto controlled = run_command(
+      "env -u KUBECONFIG HOME=" + shell_quoted(account.path().string()) + " TMPDIR=" +
+      shell_quoted(account.path().string()) + " KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=" +
+      std::to_string(server.port()) + " timeout 120 unshare --mount --propagation private sh -c " + shell_quoted(in_pod) +
+      " sh " + shell_quoted(account.path().string()) + " " + gkebuild_binary() + " " + shell_quoted(run_id));
+  ASSERT_EQ(controlled.exit_code, 0) << controlled.all();
+  EXPECT_NE(controlled.err.find("gkebuild controller: following run " + run_id), std::string::npos) << controlled.all();
+
+  // The laptop again: status reads the controller's record.
+  const auto status = gkebuild("status");
+  EXPECT_EQ(status.exit_code, 0) << status.out << status.err;
+  EXPECT_NE(status.out.find("1/1 succeeded"), std::string::npos) << status.out << status.err;
+  EXPECT_NE(status.out.find("  gang restart 1 at "), std::string::npos) << status.out;
+  const json job = run_json(run)["jobs"][0];
+  EXPECT_EQ(job["state"], "succeeded");
+  EXPECT_EQ(job["recoveries"].size(), 1u);
+  EXPECT_FALSE(results(run).empty()) << "the results came back through the ConfigMap";
+
+  const auto deleted = gkebuild("delete " + run_id);
+  EXPECT_EQ(deleted.exit_code, 0) << deleted.err;
+  EXPECT_TRUE(server_list("/api/v1/namespaces/scarce/configmaps?labelSelector=gkebuild.io%2Frun%3D" + run_id)["items"].empty());
 }
 
 }  // namespace
