@@ -167,5 +167,32 @@ TEST(FailoverPlan, AnIndexedSweepKeepsItsConfigMapOfPoints) {
   }
 }
 
+// What the project file refuses beside a followed fallback, the command line may not add.
+TEST(FailoverPlan, TheCommandLineAddsNoQueueNorAnIndexedSweepOfMultiNodeJobs) {
+  const project::Project project = project::parse_project(project_text("follow"), "gkebuild.yaml");
+  PlanRequest request;
+  request.experiment = "ddp";
+  request.run_id = "r1";
+  request.queue = "gpu";
+  try {
+    plan_run(project, request);
+    ADD_FAILURE() << "--queue with a followed fallback";
+  } catch (const SourceError& error) {
+    EXPECT_NE(std::string(error.what()).find("--queue: experiment 'ddp' has a fallback: list"), std::string::npos)
+        << error.what();
+  }
+  request.queue.clear();
+  request.parallelism = 2;
+  try {
+    plan_run(project, request);
+    ADD_FAILURE() << "--parallelism with a multi-node alternative";
+  } catch (const SourceError& error) {
+    EXPECT_NE(std::string(error.what()).find("--parallelism: the fallback alternative nvidia-a100-80gb x4 on-demand on 2 "
+                                             "nodes"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 }  // namespace
 }  // namespace gkebuild::submit

@@ -113,7 +113,7 @@ PlannedAlternative planned_alternative(PlannedObject manifest, const project::Al
   planned.spot = alternative.provisioning == project::Provisioning::Spot;
   planned.provisioning = project::to_string(alternative.provisioning);
   planned.nodes = alternative.nodes;
-  planned.completions = manifest.object.is_object() ? manifest.object.value("spec", json::object()).value("completions", 1) : 1;
+  if (manifest.object.is_object()) planned.completions = manifest.object.value("spec", json::object()).value("completions", 1);
   planned.describe = describe(alternative);
   planned.manifest = std::move(manifest);
   return planned;
@@ -149,12 +149,24 @@ void plan_alternatives(const project::Project& project, const project::Experimen
     throw SourceError({"<command line>"}, "--accelerator: experiment '" + experiment.name +
                                               "' has a fallback: list that the follower carries out "
                                               "(cluster.failover: follow); give one accelerator");
+  // What the project file refuses beside a followed fallback: (fallback_parse.cpp), on the command line.
+  if (!options.queue.empty())
+    throw SourceError({"<command line>"}, "--queue: experiment '" + experiment.name + "' has a fallback: list that the "
+                                              "follower carries out, and a Job Kueue holds waits for quota, which the "
+                                              "follower cannot tell from waiting for nodes; drop --queue");
+  for (const auto& alternative : experiment.fallback)
+    if (experiment.parallelism > 0 && alternative.nodes > 1)
+      throw SourceError({"<command line>"}, "--parallelism: the fallback alternative " + describe(alternative) +
+                                                " of experiment '" + experiment.name + "' is multi-node, whose "
+                                                "completion index is the node rank; drop --parallelism");
   render::RenderOptions variant_options = options;
   variant_options.accelerators.clear();
-  variant_options.name_accelerator = options.accelerators.empty() ? experiment.accelerators.front() : options.accelerators.front();
+  variant_options.name_accelerator =
+      options.accelerators.empty() ? experiment.accelerators.front() : options.accelerators.front();
   for (const auto& alternative : experiment.fallback) {
     std::size_t next = 0;
-    for (auto& file : render::render_project(with_alternative(project, experiment.name, alternative), variant_options)) {
+    const project::Project variant = with_alternative(project, experiment.name, alternative);
+    for (auto& file : render::render_project(variant, variant_options)) {
       if (file.kind != render::OutputKind::Manifest) continue;
       json converted = objects ? object_of(file.text, file.file_name) : json();
       PlannedObject object{file.file_name, std::move(file.text), std::move(converted)};
@@ -220,7 +232,8 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
     else
       plan.support.push_back(std::move(object));
   }
-  if (project::follows_fallback(project, experiment)) plan_alternatives(project, experiment, options, request.objects, plan);
+  if (project::follows_fallback(project, experiment))
+    plan_alternatives(project, experiment, options, request.objects, plan);
   return plan;
 }
 

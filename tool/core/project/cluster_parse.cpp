@@ -259,7 +259,8 @@ std::vector<NodeChoice> node_choices(const Experiment& experiment, Failover fail
                        experiment.reservation_where, experiment.gpus, experiment.nodes});
   for (const auto& alternative : experiment.fallback)
     choices.push_back({alternative.accelerator, alternative.provisioning, alternative.reservation,
-                       alternative.reservation_zone, alternative.reservation_where, alternative.gpus, alternative.nodes});
+                       alternative.reservation_zone, alternative.reservation_where, alternative.gpus,
+                       alternative.nodes});
   return choices;
 }
 
@@ -368,7 +369,8 @@ std::vector<GpuPool> parse_listed_or_derived_pools(const Document& doc, const YA
   read_node_counts(fields, defaults.min_nodes, defaults.max_nodes);
   if (fields.has("taints")) defaults.taints = parse_taints(fields);
   defaults.driver = parse_driver(fields, GpuDriver::Default, project.cluster.driver_installer);
-  if (!fields.has("pools")) return derived_pools(project.experiments, project.cluster.failover, defaults, catalog, doc.where(node), doc.text());
+  if (!fields.has("pools"))
+    return derived_pools(project.experiments, project.cluster.failover, defaults, catalog, doc.where(node), doc.text());
   std::vector<GpuPool> pools;
   for (const auto& [key, value] : entries(doc, fields.get("pools"), "cluster.gpuPools.pools"))
     pools.push_back(parse_pool(doc, key, value, defaults, project.cluster.driver_installer, catalog));

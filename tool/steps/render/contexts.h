@@ -54,7 +54,8 @@ nlohmann::ordered_json args_context(const RunUnit& unit, const nlohmann::ordered
 // once for them all (a 1,000-point sweep spent a tenth of its time building and freeing
 // copies of it): namespace, project, experiment, run_id, job, indexed, seeded, points, spot,
 // compute_class (the experiment's own with a fallback by ComputeClass), fallback (null with
-// cluster.failover: follow), pending_timeout_seconds (with a fallback), accelerator, image, gpus, cpu, memory, storage, values, queue, secret_env
+// cluster.failover: follow), pending_timeout_seconds (with a fallback), accelerator, image, gpus,
+// cpu, memory, storage, values, queue, secret_env
 // ({name, secret, key} per secretEnv variable) and secret_refs (Secret names). `seeds` > 0
 // makes Indexed Jobs of that many completions.
 nlohmann::ordered_json workload_shared_context(const RunUnit& unit, int seeds);

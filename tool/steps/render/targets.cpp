@@ -31,7 +31,7 @@ std::vector<std::string> all_target_names(const project::Project& project) {
 // Whether an experiment's fallback: is carried out by a ComputeClass (not by the follower).
 bool has_compute_class(const project::Project& project) {
   return std::any_of(project.experiments.begin(), project.experiments.end(),
-                     [&](const project::Experiment& experiment) { return project::uses_compute_class(project, experiment); });
+                     [&](const auto& experiment) { return project::uses_compute_class(project, experiment); });
 }
 
 [[noreturn]] void unknown(const project::Project& project, const std::string& target, const std::string& why) {
