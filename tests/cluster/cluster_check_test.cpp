@@ -252,6 +252,22 @@ TEST_F(ClusterCheck, AComputeClassMakesTheNodes) {
   expect_has(check.out, "ok: nvidia-l4 (experiment c): selects the ComputeClass demo-c, whose node pools GKE creates");
 }
 
+// With cluster.failover: follow the Jobs select the experiment's own accelerator, and the
+// alternatives' Jobs, which the follower may create instead, are checked against their derived pools.
+TEST_F(ClusterCheck, FollowedFallbackJobsRunOnDerivedPools) {
+  admin_node();
+  add({autoscaler_status({{"l4", 4, ""}, {"t4", 4, ""}})});
+  const std::string project = kProjectHead + "  c: {image: gemm, accelerators: [nvidia-l4], fallback: [{accelerator: "
+                                             "nvidia-tesla-t4, gpus: 2}]}\n"
+                                             "cluster: {failover: follow, gcpProject: my-project, location: us-central1}\n";
+  const auto check = gkebuild("cluster check --experiment c", project);
+  EXPECT_EQ(check.exit_code, 0) << check.all();
+  expect_has(check.out, "ok: nvidia-l4 (experiment c): no node now; pool l4 scales from 0 up to 4 nodes\n");
+  expect_has(check.out, "ok: nvidia-tesla-t4 (experiment c (fallback), 2 GPUs per pod): no node now; pool t4 scales "
+                        "from 0 up to 4 nodes\n");
+  EXPECT_EQ(check.out.find("ComputeClass"), std::string::npos) << check.out;
+}
+
 TEST_F(ClusterCheck, StatusSaysWhyAPendingJobWaits) {
   // No "auto": the test server's pods stay unschedulable, with FailedScheduling and TriggeredScaleUp events.
   const std::string image = " --image gemm=registry.test/gemm@sha256:" + std::string(64, 'a');

@@ -1,6 +1,7 @@
 // An experiment's `fallback:` list (issue 41, part 2): alternatives read in order with their
 // accelerator, provisioning or reservation; every mistake at its file:line:col; no pool derived
-// for such an experiment (its ComputeClass has GKE create them).
+// for such an experiment (its ComputeClass has GKE create them). With cluster.failover: follow an
+// alternative may change gpus and nodes, and every alternative gets a derived pool.
 #include <gtest/gtest.h>
 
 #include "parse_error.h"
@@ -88,6 +89,102 @@ TEST(Fallback, WhatTheExperimentMustAllow) {
   expect_error("  c: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true,\n"
                "      fallback: [{accelerator: nvidia-a100-80gb}]}\n",
                7, 82, "pools GKE creates for its ComputeClass");
+}
+
+const std::string kFollow = "cluster: {failover: follow, gcpProject: my-project, location: us-central1}\n";
+
+const GpuPool* pool_of(const Project& project, const std::string& accelerator, Provisioning provisioning) {
+  for (const auto& pool : project.cluster.gke->pools)
+    if (pool.accelerator == accelerator && pool.provisioning == provisioning) return &pool;
+  return nullptr;
+}
+
+TEST(Failover, TheClusterKey) {
+  EXPECT_EQ(parse(with_fallback("  {accelerator: nvidia-l4}\n")).cluster.failover, Failover::ComputeClass);
+  EXPECT_EQ(parse(with_fallback("  {accelerator: nvidia-l4}\n") + kFollow).cluster.failover, Failover::Follow);
+  EXPECT_EQ(parse(with_fallback("  {accelerator: nvidia-l4}\n") + "cluster: {failover: computeClass}\n").cluster.failover,
+            Failover::ComputeClass);
+  // Line 12 follows the experiment's five lines.
+  expect_error(with_fallback("  {accelerator: nvidia-l4}\n") + "cluster: {failover: folow}\n", 12, 21,
+               "cluster.failover: expected computeClass (GKE falls back itself) or follow");
+  expect_error(with_fallback("  {accelerator: nvidia-l4}\n") + "cluster: {failover: folow}\n", 12, 21,
+               "did you mean 'follow'");
+  expect_error(with_fallback("  {accelerator: nvidia-l4}\n") + "cluster: {failover: [follow]}\n", 12, 21, "failover");
+}
+
+// The follower recreates a point's Job for the alternative, so its pods may ask for other GPUs
+// and nodes; the pool of each alternative is derived like an experiment's own.
+TEST(Failover, FollowLetsAnAlternativeChangeGpusAndNodes) {
+  const Project project = parse(with_fallback("  {accelerator: nvidia-a100-80gb, gpus: 4, nodes: 2},\n"
+                                              "  {accelerator: nvidia-tesla-t4, gpus: 4, provisioning: spot},\n"
+                                              "  {accelerator: nvidia-h100-80gb, gpus: 8, nodes: 2, provisioning: spot}\n") +
+                                "  plain: {image: gemm, accelerators: [nvidia-tesla-t4], gpus: 2, spot: true}\n" + kFollow);
+  const Experiment& ddp = project.experiments.front();
+  ASSERT_EQ(ddp.fallback.size(), 3u);
+  EXPECT_EQ(ddp.fallback[0].gpus, 4);
+  EXPECT_EQ(ddp.fallback[0].nodes, 2);
+  // The same accelerator and provisioning as the experiment's own, on two nodes: another shape.
+  EXPECT_EQ(ddp.fallback[2].nodes, 2);
+  // Pools for the experiment's own choice and each alternative, shared with plain's T4 spot pool.
+  ASSERT_EQ(project.cluster.gke->pools.size(), 3u);
+  const GpuPool* h100 = pool_of(project, "nvidia-h100-80gb", Provisioning::Spot);
+  ASSERT_NE(h100, nullptr);
+  EXPECT_EQ(h100->gpus_per_node, 8);
+  EXPECT_TRUE(h100->gvnic);  // the two-node alternative
+  const GpuPool* a100 = pool_of(project, "nvidia-a100-80gb", Provisioning::OnDemand);
+  ASSERT_NE(a100, nullptr);
+  EXPECT_EQ(a100->gpus_per_node, 4);
+  EXPECT_TRUE(a100->gvnic);
+  EXPECT_TRUE(a100->derived);
+  const GpuPool* t4 = pool_of(project, "nvidia-tesla-t4", Provisioning::Spot);
+  ASSERT_NE(t4, nullptr);
+  EXPECT_EQ(t4->gpus_per_node, 4);  // the alternative's 4, more than plain's 2
+  EXPECT_FALSE(t4->gvnic);
+}
+
+TEST(Failover, FollowKeepsAReservationsZoneAndCompactPlacement) {
+  const Project project =
+      parse("  c: {image: gemm, accelerators: [nvidia-h100-80gb], gpus: 8, nodes: 2, compact: true,\n"
+            "      fallback: [{accelerator: nvidia-h100-80gb, reservation: {name: r1, zone: us-central1-b}},\n"
+            "                 {accelerator: nvidia-a100-80gb, gpus: 8, nodes: 1}]}\n" + kFollow);
+  const Experiment& c = project.experiments.front();
+  EXPECT_EQ(c.fallback[0].reservation_zone, "us-central1-b");
+  EXPECT_EQ(c.fallback[0].reservation_where.line, 8);
+  ASSERT_EQ(project.cluster.gke->pools.size(), 3u);
+  const GpuPool& own = project.cluster.gke->pools[0];
+  EXPECT_EQ(own.accelerator, "nvidia-h100-80gb");
+  EXPECT_TRUE(own.reservation.empty());
+  EXPECT_TRUE(own.compact);
+  const GpuPool* reserved = &project.cluster.gke->pools[1];
+  EXPECT_EQ(reserved->reservation, "r1");
+  EXPECT_EQ(reserved->zones, std::vector<std::string>{"us-central1-b"});
+  EXPECT_TRUE(reserved->compact);  // a multi-node choice of a compact experiment
+  const GpuPool* a100 = pool_of(project, "nvidia-a100-80gb", Provisioning::OnDemand);
+  ASSERT_NE(a100, nullptr);
+  EXPECT_FALSE(a100->compact);  // one node: nothing to keep close
+}
+
+TEST(Failover, FollowRefusesWhatTheFollowerCannotDo) {
+  // A Job Kueue holds suspended waits for quota, which pendingTimeout cannot tell from nodes.
+  expect_error("  q: {image: gemm, accelerators: [nvidia-l4], queue: gpu, fallback: [{accelerator: nvidia-tesla-t4}]}\n" +
+                   kFollow,
+               7, 69, "waits suspended for quota");
+  expect_error(with_fallback("  {accelerator: nvidia-h100-80gb, provisioning: queued}\n") + kFollow, 10, 49,
+               "the follower cannot tell");
+  expect_error(with_fallback("  {accelerator: nvidia-h100-80gb, nodes: 2, provisioning: flex-start}\n") + kFollow, 10, 59,
+               "one at a time");
+  expect_error("  cmp: {image: gemm, accelerators: [nvidia-l4, nvidia-tesla-t4], fallback: [{accelerator: nvidia-a100-80gb}]}\n" +
+                   kFollow,
+               7, 76, "compares 2 accelerators");
+  expect_error(with_fallback("  {accelerator: nvidia-h100-80gb, gpus: 8, provisioning: spot}\n") + kFollow, 10, 3,
+               "the experiment's own choice");
+  // A multi-node alternative's completion index is its node rank.
+  expect_error("  s: {image: gemm, accelerators: [nvidia-l4], seeds: 3,\n"
+               "      fallback: [{accelerator: nvidia-a100-80gb, nodes: 2}]}\n" + kFollow,
+               8, 57, "node rank, and the experiment's seeds");
+  expect_error("  s: {image: gemm, accelerators: [nvidia-l4], env: {NNODES: '2'},\n"
+               "      fallback: [{accelerator: nvidia-a100-80gb, nodes: 2}]}\n" + kFollow,
+               8, 57, "sets NNODES");
 }
 
 }  // namespace

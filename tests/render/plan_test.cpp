@@ -160,7 +160,7 @@ TEST(Plan, JobsOfOneAcceleratorShareOneCopyOfTheirCommonVariables) {
     EXPECT_EQ(keys, (std::vector<std::string>{"accelerator", "args", "autopilot", "checkpoint_root", "command", "compute_class", "cpu", "cpu_only",
                                               "env", "experiment", "fallback", "gcs", "gpus", "image", "indexed", "job", "labels", "library_path",
                                               "machine_type", "memory", "multi_node", "name",
-                                              "namespace", "path", "point", "points", "project", "provisioning", "queue", "run_id", "secret_env",
+                                              "namespace", "path", "pending_timeout_seconds", "point", "points", "project", "provisioning", "queue", "run_id", "secret_env",
                                               "secret_refs", "seeded", "service_account", "shm_size", "spot", "storage", "values"}));
     const std::string label = full["accelerator"]["label"];
     auto [at, first] = shared_by_accelerator.emplace(label, item.shared.get());

@@ -247,6 +247,34 @@ TEST_F(SubmitOnFake, DryRunChecksWithTheServerAndStoresNothing) {
   EXPECT_FALSE(std::filesystem::exists(project.path() / ".gkebuild" / "runs"));
 }
 
+// With cluster.failover: follow the dry run sends each alternative's Job too (the follower may
+// create it in its Job's place, under the same name), and the summary names the alternatives.
+TEST_F(SubmitOnFake, DryRunChecksTheFollowedAlternativesJobs) {
+  std::ofstream(project.path() / "gkebuild.yaml")
+      << "apiVersion: gkebuild/v1\nproject: gpu-info\nregistry: registry.test/x\n"
+         "cluster: {namespace: gpu-info, failover: follow}\n"
+         "images:\n  info: {workload: gpu-info}\n"
+         "experiments:\n  probe:\n    image: info\n    accelerators: [nvidia-l4]\n    spot: true\n"
+         "    fallback: [{accelerator: nvidia-tesla-t4, gpus: 2}, {accelerator: nvidia-l4}]\n";
+  options.plan.accelerators.clear();
+  options.dry_run = true;
+  cluster->put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kNamespace}}}});
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  // One Job and its two alternatives, all under the Job's name.
+  const auto calls = cluster->calls();
+  std::vector<std::string> created;
+  for (const auto& call : calls)
+    if (call.starts_with("create Job")) created.push_back(call);
+  ASSERT_EQ(created.size(), 3u) << err.str();
+  EXPECT_EQ(created[0], created[1]);
+  EXPECT_EQ(created[0], created[2]);
+  EXPECT_TRUE(cluster->objects("Job").empty());
+  EXPECT_NE(err.str().find("accepted all 2 objects and the 2 fallback Jobs"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("recreated on nvidia-tesla-t4 x2 on-demand, then nvidia-l4 x1 on-demand"), std::string::npos)
+      << err.str();
+  EXPECT_NE(out.str().find("# fallback 2 of 2 for probe-l4-0-"), std::string::npos) << out.str();
+}
+
 // The three Jobs: one done, one waiting for a node (its events say why: the only events
 // listed), one whose pod is on its node and starting.
 TEST_F(SubmitOnFake, StatusAsksTheClusterForAnUnfinishedRun) {

@@ -43,10 +43,12 @@ std::pair<project::Project, project::GkeCluster> described_cluster(const Project
   return {std::move(project), std::move(cluster)};
 }
 
-// The ComputeClasses of the experiments with a fallback: list, as one YAML stream ("" when none).
+// The ComputeClasses of the experiments with a fallback: list, as one YAML stream ("" when none,
+// and with cluster.failover: follow, where the follower carries the lists out on derived pools).
 std::string compute_classes(const project::Project& project) {
-  const bool any = std::any_of(project.experiments.begin(), project.experiments.end(),
-                               [](const project::Experiment& experiment) { return !experiment.fallback.empty(); });
+  const bool any = std::any_of(project.experiments.begin(), project.experiments.end(), [&](const auto& experiment) {
+    return project::uses_compute_class(project, experiment);
+  });
   if (!any) return "";
   render::RenderOptions options;
   options.targets = {"compute-classes"};

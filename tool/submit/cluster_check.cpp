@@ -17,7 +17,13 @@ std::vector<cluster::JobNeeds> job_needs(const project::Project& project, PlanRe
     request.experiment = experiment;
     request.run_id = cluster_run_id(experiment + "-00000000-000000");
     request.objects = true;
-    for (const auto& job : plan_run(project, request).jobs) needs.push_back(cluster::needs_of(job.manifest.object, experiment));
+    for (const auto& job : plan_run(project, request).jobs) {
+      needs.push_back(cluster::needs_of(job.manifest.object, experiment));
+      // With cluster.failover: follow the follower may create each alternative's Job instead: its
+      // pool (derived like the experiment's own) must take it as well.
+      for (const auto& alternative : job.alternatives)
+        needs.push_back(cluster::needs_of(alternative.manifest.object, experiment + " (fallback)"));
+    }
   }
   return needs;
 }

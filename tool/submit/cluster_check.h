@@ -15,7 +15,8 @@
 namespace gkebuild::submit {
 
 // What the Jobs of `request.experiment` (every experiment when it is empty) need of a node;
-// the request's accelerators, sweeps and values apply as in submit.
+// the request's accelerators, sweeps and values apply as in submit. With cluster.failover: follow
+// the Jobs of the experiments' fallback alternatives too (experiment "NAME (fallback)").
 std::vector<cluster::JobNeeds> job_needs(const project::Project& project, PlanRequest request);
 
 // Reads the cluster of `access` and checks `needs` against it.

@@ -38,13 +38,34 @@ Outcome check_on_server(kube::ClusterApi& cluster, const RunPlan& plan, const nl
           << " were checked here only (a real submit creates the namespace first)\n";
       return Outcome::kSucceeded;
     }
-    for (const auto& job : plan.jobs) cluster.create(job.manifest.object, true);
+    // A fallback alternative's Job (cluster.failover: follow) is checked too: the follower may create it.
+    std::size_t alternatives = 0;
+    for (const auto& job : plan.jobs) {
+      cluster.create(job.manifest.object, true);
+      for (const auto& alternative : job.alternatives) {
+        cluster.create(alternative.manifest.object, true);
+        ++alternatives;
+      }
+    }
+    err << "dry run: the API server accepted all " << plan.support.size() + plan.jobs.size() << " objects"
+        << (alternatives ? " and the " + std::to_string(alternatives) + " fallback Jobs that may replace Jobs" : "")
+        << "\n";
   } catch (const kube::ApiError& error) {
     err << "dry run: the API server refused: " << values.mask(error.what()) << "\n";
     return Outcome::kFailed;
   }
-  err << "dry run: the API server accepted all " << plan.support.size() + plan.jobs.size() << " objects\n";
   return Outcome::kSucceeded;
+}
+
+// "fallback: ..." naming the alternatives the follower may move a waiting Job to (every Job has
+// the same ones), or "" without them.
+std::string alternatives_line(const RunPlan& plan) {
+  if (plan.jobs.empty() || plan.jobs.front().alternatives.empty()) return "";
+  std::string list;
+  for (const auto& alternative : plan.jobs.front().alternatives)
+    list += (list.empty() ? "" : ", then ") + alternative.describe;
+  return "fallback (cluster.failover: follow): a Job whose pods wait for nodes past pendingTimeout is recreated on " +
+         list + "; each such Job is printed as comments after its own\n";
 }
 
 }  // namespace
@@ -62,7 +83,7 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
   const RunPlan plan = plan_run(project, request);
   std::optional<kube::ClusterAccess> access;
   if (has_kubeconfig(options.kubeconfig)) access = cluster_access(options.kubeconfig, project.cluster.context);
-  if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
+  if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin()) << alternatives_line(plan);
   err.flush();
   out << manifest_stream(plan);
   out.flush();

@@ -20,11 +20,18 @@ struct PlannedObject {
   nlohmann::json object;  // the same, as the API server gets it
 };
 
-struct PlannedAlternative {   // the same Job (same name) rendered for one fallback: alternative
-  PlannedObject manifest;      // the Job as it would be created instead (same metadata.name)
-  std::string accelerator; int gpus = 0; std::string machine_type; bool spot = false;
-  std::string provisioning = "on-demand"; int nodes = 1; int completions = 1;
-  std::string describe;        // e.g. "nvidia-a100-80gb x8 on-demand" / "nvidia-h100-80gb x8 flex-start"
+// The same Job (same name) rendered for one alternative of the experiment's `fallback:` list, as
+// the follower creates it in the Job's place (cluster.failover: follow).
+struct PlannedAlternative {
+  PlannedObject manifest;  // the Job as it would be created instead (same metadata.name)
+  std::string accelerator;  // catalog label
+  int gpus = 0;
+  std::string machine_type;  // the smallest catalog machine type with `gpus` GPUs of this kind
+  bool spot = false;
+  std::string provisioning = "on-demand";  // the project file's word
+  int nodes = 1;
+  int completions = 1;
+  std::string describe;  // "nvidia-a100-80gb x8 on-demand", "nvidia-h100-80gb x8 reservation r1 on 2 nodes"
 };
 
 struct PlannedJob {
@@ -39,6 +46,8 @@ struct PlannedJob {
   nlohmann::json parameters = nlohmann::json::object();  // the sweep point
   int completions = 1;
   int nodes = 1;  // pods of the Job that run together, one per node (completions then equals it)
+  // With cluster.failover: follow and a fallback: list, the Job for each alternative, in the
+  // list's order; empty otherwise.
   std::vector<PlannedAlternative> alternatives;
 };
 

@@ -236,40 +236,73 @@ std::string derived_pool_name(const catalog::Accelerator& accelerator, Provision
   return name;
 }
 
-// One pool per accelerator, provisioning and reservation the experiments use, with the smallest
-// machine type that holds the most GPUs one of their Jobs asks for (per node), room for the
-// most nodes one Job spans, and gVNIC (and compact placement when asked) for multi-node Jobs.
-std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, const PoolDefaults& defaults,
-                                   const catalog::Catalog& catalog, const SourceLocation& where,
-                                   std::string_view source) {
+// One choice of nodes an experiment's Jobs run on: its own, or (with cluster.failover: follow)
+// one alternative of its fallback: list, which needs a pool of its own as well.
+struct NodeChoice {
+  std::string accelerator;
+  Provisioning provisioning;
+  std::string reservation;
+  std::string reservation_zone;
+  SourceLocation reservation_where;
+  int gpus;
+  int nodes;
+};
+
+// The choices of `experiment` that need a derived pool: none for an experiment with a fallback
+// carried out by a ComputeClass (GKE creates the class's pools), else its own accelerators and,
+// with follow, every alternative.
+std::vector<NodeChoice> node_choices(const Experiment& experiment, Failover failover) {
+  std::vector<NodeChoice> choices;
+  if (!experiment.fallback.empty() && failover == Failover::ComputeClass) return choices;
+  for (const auto& label : experiment.accelerators)
+    choices.push_back({label, experiment.provisioning, experiment.reservation, experiment.reservation_zone,
+                       experiment.reservation_where, experiment.gpus, experiment.nodes});
+  for (const auto& alternative : experiment.fallback)
+    choices.push_back({alternative.accelerator, alternative.provisioning, alternative.reservation,
+                       alternative.reservation_zone, alternative.reservation_where, alternative.gpus,
+                       alternative.nodes});
+  return choices;
+}
+
+// Adds what one choice of `experiment` asks of its pool to `needs`.
+void add_needs(PoolNeeds& needs, const NodeChoice& choice, const Experiment& experiment, std::string_view source) {
+  needs.gpus = std::max(needs.gpus, choice.gpus);
+  needs.nodes = std::max(needs.nodes, choice.nodes);
+  needs.multi_node = needs.multi_node || choice.nodes > 1;
+  // Compact placement is the experiment's; only a multi-node choice has nodes to keep close.
+  const bool compact = experiment.compact && choice.nodes > 1;
+  if (compact && !needs.compact) needs.compact_where = experiment.compact_where;
+  needs.compact = needs.compact || compact;
+  if (!choice.reservation_zone.empty()) {
+    // The experiments that consume one reservation share its pool, and a reservation is in one zone.
+    if (!needs.reservation_zone.empty() && needs.reservation_zone != choice.reservation_zone)
+      throw SourceError(choice.reservation_where,
+                        "reservation.zone: " + choice.reservation_zone + ", but another experiment gives " +
+                            choice.reservation + " the zone " + needs.reservation_zone +
+                            "; a reservation holds its VMs in one zone",
+                        source);
+    needs.reservation_zone = choice.reservation_zone;
+    needs.reservation_where = choice.reservation_where;
+  } else if (!choice.reservation.empty() && needs.reservation_where.line == 0) {
+    needs.reservation_where = choice.reservation_where;
+  }
+}
+
+// One pool per accelerator, provisioning and reservation the experiments use (with failover:
+// follow, their alternatives too), with the smallest machine type that holds the most GPUs one
+// of their Jobs asks for (per node), room for the most nodes one Job spans, and gVNIC (and
+// compact placement when asked) for multi-node Jobs.
+std::vector<GpuPool> derived_pools(const std::vector<Experiment>& experiments, Failover failover,
+                                   const PoolDefaults& defaults, const catalog::Catalog& catalog,
+                                   const SourceLocation& where, std::string_view source) {
   using Key = std::tuple<std::string, Provisioning, std::string>;  // label, provisioning, reservation
   std::map<Key, PoolNeeds> wanted;
   std::vector<Key> order;
   for (const auto& experiment : experiments)
-    for (const auto& label : experiment.accelerators) {
-      // GKE creates the pools of an experiment with a fallback: its ComputeClass auto-creates them.
-      if (!experiment.fallback.empty()) continue;
-      const Key key{label, experiment.provisioning, experiment.reservation};
+    for (const auto& choice : node_choices(experiment, failover)) {
+      const Key key{choice.accelerator, choice.provisioning, choice.reservation};
       if (!wanted.count(key)) order.push_back(key);
-      PoolNeeds& needs = wanted[key];
-      needs.gpus = std::max(needs.gpus, experiment.gpus);
-      needs.nodes = std::max(needs.nodes, experiment.nodes);
-      needs.multi_node = needs.multi_node || experiment.nodes > 1;
-      if (experiment.compact && !needs.compact) needs.compact_where = experiment.compact_where;
-      needs.compact = needs.compact || experiment.compact;
-      if (!experiment.reservation_zone.empty()) {
-        // The experiments that consume one reservation share its pool, and a reservation is in one zone.
-        if (!needs.reservation_zone.empty() && needs.reservation_zone != experiment.reservation_zone)
-          throw SourceError(experiment.reservation_where,
-                            "reservation.zone: " + experiment.reservation_zone + ", but another experiment gives " +
-                                experiment.reservation + " the zone " + needs.reservation_zone +
-                                "; a reservation holds its VMs in one zone",
-                            source);
-        needs.reservation_zone = experiment.reservation_zone;
-        needs.reservation_where = experiment.reservation_where;
-      } else if (!experiment.reservation.empty() && needs.reservation_where.line == 0) {
-        needs.reservation_where = experiment.reservation_where;
-      }
+      add_needs(wanted[key], choice, experiment, source);
     }
   std::vector<GpuPool> pools;
   for (const auto& key : order) {
@@ -336,7 +369,8 @@ std::vector<GpuPool> parse_listed_or_derived_pools(const Document& doc, const YA
   read_node_counts(fields, defaults.min_nodes, defaults.max_nodes);
   if (fields.has("taints")) defaults.taints = parse_taints(fields);
   defaults.driver = parse_driver(fields, GpuDriver::Default, project.cluster.driver_installer);
-  if (!fields.has("pools")) return derived_pools(project.experiments, defaults, catalog, doc.where(node), doc.text());
+  if (!fields.has("pools"))
+    return derived_pools(project.experiments, project.cluster.failover, defaults, catalog, doc.where(node), doc.text());
   std::vector<GpuPool> pools;
   for (const auto& [key, value] : entries(doc, fields.get("pools"), "cluster.gpuPools.pools"))
     pools.push_back(parse_pool(doc, key, value, defaults, project.cluster.driver_installer, catalog));
@@ -422,11 +456,21 @@ void pin_zone(const std::string& text, const GkeCluster& cluster, GpuPool& pool,
 
 const std::vector<std::string>& cluster_keys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> all{"context", "namespace", "driverInstaller", "serviceAccount", "jobset"};
+    std::vector<std::string> all{"context", "namespace", "driverInstaller", "serviceAccount", "jobset", "failover"};
     all.insert(all.end(), kGkeKeys.begin(), kGkeKeys.end());
     return all;
   }();
   return keys;
+}
+
+Failover parse_failover(const Fields& fields) {
+  const std::string text = fields.string("failover", "computeClass");
+  if (text == "computeClass") return Failover::ComputeClass;
+  if (text == "follow") return Failover::Follow;
+  fields.document().fail(fields.get("failover"), fields.name("failover") + ": expected computeClass (GKE falls back "
+                                                     "itself) or follow (the follower recreates a waiting point on "
+                                                     "the next alternative), got '" + printable(text) + "'" +
+                                                     did_you_mean(text, {"computeClass", "follow"}));
 }
 
 std::optional<GkeCluster> parse_gke_cluster(const Document& doc, const YAML::Node& node, const Project& project,

@@ -315,7 +315,8 @@ bool is_reservation(const std::string& text) {
 }
 
 Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YAML::Node& value,
-                            const std::vector<std::string>& image_names, const catalog::Catalog& catalog) {
+                            const std::vector<std::string>& image_names, const catalog::Catalog& catalog,
+                            Failover failover) {
   Experiment experiment;
   experiment.name = key.Scalar();
   experiment.where = doc.where(key);
@@ -342,7 +343,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
                                  [](const SweepAxis& axis) { return axis.name == "seed"; });
   if (sweeps_seed && experiment.seeds > 0)
     doc.fail(fields.get("seeds"), fields.what() + ": give seeds (one Indexed Job) or sweep.seed (one Job per seed), not both");
-  if (fields.has("fallback")) parse_fallback(fields, experiment, catalog);
+  if (fields.has("fallback")) parse_fallback(fields, experiment, catalog, failover);
   experiment.pending_timeout_seconds = parse_duration_field(fields, "pendingTimeout", experiment.pending_timeout_seconds);
   if (fields.has("pendingTimeout") && experiment.fallback.empty())
     doc.fail(fields.get("pendingTimeout"), fields.name("pendingTimeout") + ": how long a point may wait for nodes before "

@@ -38,17 +38,22 @@ ReservationKey read_reservation(const yamlfile::Fields& fields);
 Provisioning read_provisioning_word(const yamlfile::Fields& fields);
 
 // `fallback:` of an experiment whose other keys are read already (fallback_parse.cpp).
-void parse_fallback(const yamlfile::Fields& fields, Experiment& experiment, const catalog::Catalog& catalog);
+// `failover` (cluster.failover) decides what an alternative may change: gpus and nodes only with follow.
+void parse_fallback(const yamlfile::Fields& fields, Experiment& experiment, const catalog::Catalog& catalog,
+                    Failover failover);
 
 // The keys `cluster:` accepts (cluster_parse.cpp).
 const std::vector<std::string>& cluster_keys();
+// `cluster.failover:` computeClass (the default) or follow, else an error at the key.
+Failover parse_failover(const yamlfile::Fields& fields);
 // The GKE cluster `cluster:` describes, if it names one (gcpProject, location…); GPU pools
 // not written out are derived from `project.experiments`, so call it after they are read.
 std::optional<GkeCluster> parse_gke_cluster(const yamlfile::Document& doc, const YAML::Node& node,
                                             const Project& project, const catalog::Catalog& catalog);
 
 Experiment parse_experiment(const yamlfile::Document& doc, const YAML::Node& key, const YAML::Node& value,
-                            const std::vector<std::string>& image_names, const catalog::Catalog& catalog);
+                            const std::vector<std::string>& image_names, const catalog::Catalog& catalog,
+                            Failover failover);
 
 // secretEnv and secretRefs of an experiment whose env is read already (secrets_parse.cpp).
 void parse_experiment_secrets(const yamlfile::Fields& fields, Experiment& experiment);

@@ -4,6 +4,16 @@
 
 namespace gkebuild::project {
 
+std::string to_string(Failover failover) { return failover == Failover::Follow ? "follow" : "computeClass"; }
+
+bool uses_compute_class(const Project& project, const Experiment& experiment) {
+  return !experiment.fallback.empty() && project.cluster.failover == Failover::ComputeClass;
+}
+
+bool follows_fallback(const Project& project, const Experiment& experiment) {
+  return !experiment.fallback.empty() && project.cluster.failover == Failover::Follow;
+}
+
 std::string to_string(DriverInstaller installer) {
   switch (installer) {
     case DriverInstaller::Auto: return "auto";

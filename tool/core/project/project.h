@@ -118,6 +118,13 @@ struct GkeCluster {
   std::string context_name() const;
 };
 
+// How an experiment's `fallback:` list is carried out (`cluster.failover:`): GKE's custom
+// ComputeClass, whose priorities GKE tries itself, or the follower, which deletes a point's Job
+// whose pods wait for nodes past pendingTimeout and creates the next alternative's Job under the
+// same name (for clusters with fixed pools, which gkebuild derives for every alternative).
+enum class Failover { ComputeClass, Follow };
+std::string to_string(Failover failover);  // "computeClass", "follow": the project-file word
+
 struct Cluster {
   std::string context;    // kubeconfig context; empty = current-context (or the GKE cluster's)
   std::string namespace_name;
@@ -125,6 +132,7 @@ struct Cluster {
   bool local = false;  // `cluster: local`: `gkebuild submit` runs the Jobs on this machine (as --local)
   std::string service_account;  // the Kubernetes ServiceAccount the Jobs run as; "" = the namespace's default
   bool jobset = false;  // render multi-node experiments as JobSets (jobset.x-k8s.io/v1alpha2), as xpk runs them
+  Failover failover = Failover::ComputeClass;  // `failover:`: how experiments' fallback: lists are carried out
   std::optional<GkeCluster> gke;  // when the file describes the cluster (name, gcpProject, location…)
 };
 
@@ -155,15 +163,19 @@ struct SweepAxis {
 };
 
 // One entry of an experiment's `fallback:` list: another accelerator and provisioning its Jobs
-// may run on when the experiment's own have no capacity. `gkebuild cluster render` turns the
-// experiment's own choice and its alternatives, in order, into a custom ComputeClass whose
-// priorities GKE tries in that order; the Jobs select the class instead of an accelerator.
+// may run on when the experiment's own have no capacity. With cluster.failover: computeClass
+// `gkebuild cluster render` turns the experiment's own choice and its alternatives, in order,
+// into a custom ComputeClass whose priorities GKE tries in that order (the Jobs select the class
+// instead of an accelerator); with follow, submit plans each Job once per alternative (same
+// name) and the follower recreates a waiting point on the next one, on pools gkebuild derives.
 struct Alternative {
   std::string accelerator;  // catalog label
-  int gpus = 0;             // per pod (node); the experiment's own
-  int nodes = 0;            // pods per Job; the experiment's own
+  int gpus = 0;             // per pod (node); the experiment's own unless failover: follow
+  int nodes = 0;            // pods per Job; the experiment's own unless failover: follow
   Provisioning provisioning = Provisioning::OnDemand;
   std::string reservation;  // NAME or projects/P/reservations/R: on-demand nodes of that reservation
+  std::string reservation_zone;  // reservation.zone; "" = not given (a derived pool keeps to it)
+  SourceLocation reservation_where;
   SourceLocation where;
 };
 
@@ -220,8 +232,8 @@ struct Experiment {
   std::vector<Alternative> fallback;
   SourceLocation fallback_where;
   // `pendingTimeout:` (default 15m): how long a point's pods may stay unschedulable before the
-  // follower-driven fallback moves it to the next alternative. Recorded on the Jobs
-  // (gkebuild.io/pending-timeout-seconds); nothing acts on it yet (docs/clusters.md).
+  // follower-driven fallback (cluster.failover: follow) moves it to the next alternative.
+  // Recorded on the Jobs (gkebuild.io/pending-timeout-seconds) in either mode.
   long long pending_timeout_seconds = 900;
   SourceLocation where;
 };
@@ -286,6 +298,11 @@ struct Project {
   std::vector<std::string> image_names() const;
   std::vector<std::string> experiment_names() const;
 };
+
+// Whether `experiment` has a fallback: list that its Jobs carry out by selecting a custom
+// ComputeClass (cluster.failover: computeClass), or that the follower carries out (follow).
+bool uses_compute_class(const Project& project, const Experiment& experiment);
+bool follows_fallback(const Project& project, const Experiment& experiment);
 
 // Reads and checks a project file (at most 16 MiB).
 Project load_project(const std::filesystem::path& file,

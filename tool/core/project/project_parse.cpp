@@ -72,6 +72,7 @@ Cluster parse_cluster(const Document& doc, const YAML::Node& node, const std::st
     doc.fail(fields.get("serviceAccount"), "cluster.serviceAccount: " + in_quotes(cluster.service_account) +
                                                " is not a ServiceAccount name (lower-case letters, digits, '-', '.')");
   cluster.jobset = fields.boolean("jobset", false);
+  cluster.failover = parse_failover(fields);
   const std::string installer = fields.string("driverInstaller", "auto");
   const std::vector<std::string> choices{"auto", "cos", "ubuntu", "none"};
   if (installer == "auto") cluster.driver_installer = DriverInstaller::Auto;
@@ -219,7 +220,7 @@ Project parse_project(std::string text, const std::filesystem::path& file_name,
   if (top.has("kueue")) project.kueue = parse_kueue(doc, top.get("kueue"), project.name, catalog);
   const auto image_names = project.image_names();
   for (const auto& [key, value] : entries(doc, top.get("experiments"), "experiments")) {
-    project.experiments.push_back(parse_experiment(doc, key, value, image_names, catalog));
+    project.experiments.push_back(parse_experiment(doc, key, value, image_names, catalog, project.cluster.failover));
     if (project.kueue) check_queue_fits(doc, value, project.experiments.back(), *project.kueue);
   }
   if (!project.cluster.local) project.cluster.gke = parse_gke_cluster(doc, top.get("cluster"), project, catalog);

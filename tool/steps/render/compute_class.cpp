@@ -48,7 +48,7 @@ json fallback_json(const project::Experiment& experiment) {
 json compute_class_context(const project::Project& project, const json& values, const catalog::Catalog& catalog) {
   json classes = json::array();
   for (const auto& experiment : project.experiments) {
-    if (experiment.fallback.empty()) continue;
+    if (!project::uses_compute_class(project, experiment)) continue;
     json priorities = json::array();
     priorities.push_back(rule_json(catalog, experiment.accelerators.front(), experiment.gpus, experiment.provisioning,
                                    experiment.reservation));

@@ -177,7 +177,8 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
   if (project.nfs && experiment.storage)
     storage = Members(2).add("mount_path", project.nfs->mount_path).add("claim", kStorageClaim).done();
   const int nodes = experiment.nodes;
-  return Members(29)
+  const bool compute_class = project::uses_compute_class(project, experiment);
+  return Members(30)
       .add("namespace", project.cluster.namespace_name)
       .add("project", project.name)
       .add("experiment", experiment.name)
@@ -199,10 +200,12 @@ json workload_shared_context(const RunUnit& unit, int seeds) {
       .add("gcs", gcs_json(project, experiment))
       .add("service_account", project.cluster.service_account)
       .add("checkpoint_root", checkpoint_root(project, experiment, unit.run_id))
-      .add("compute_class", experiment.fallback.empty()
-                                ? (project.cluster.gke ? project.cluster.gke->compute_class : std::string())
-                                : compute_class_name(project, experiment))
-      .add("fallback", fallback_json(experiment))
+      .add("compute_class", compute_class ? compute_class_name(project, experiment)
+                                          : (project.cluster.gke ? project.cluster.gke->compute_class : std::string()))
+      // With cluster.failover: follow the Jobs are rendered as without a fallback (the follower
+      // recreates them for each alternative); pendingTimeout is on them in either mode.
+      .add("fallback", compute_class ? fallback_json(experiment) : json())
+      .add("pending_timeout_seconds", experiment.fallback.empty() ? json() : json(experiment.pending_timeout_seconds))
       .add("autopilot", project.cluster.gke && project.cluster.gke->autopilot)
       .add("shm_size", experiment.shm_size)
       .add("accelerator", accelerator_json(*unit.accelerator))

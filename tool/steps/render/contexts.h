@@ -53,7 +53,9 @@ nlohmann::ordered_json args_context(const RunUnit& unit, const nlohmann::ordered
 // job.yaml.j2 / pod.yaml.j2, in two parts. What every Job (or Pod) of `unit` shares, built
 // once for them all (a 1,000-point sweep spent a tenth of its time building and freeing
 // copies of it): namespace, project, experiment, run_id, job, indexed, seeded, points, spot,
-// compute_class (the experiment's own with a fallback), fallback, accelerator, image, gpus, cpu, memory, storage, values, queue, secret_env
+// compute_class (the experiment's own with a fallback by ComputeClass), fallback (null with
+// cluster.failover: follow), pending_timeout_seconds (with a fallback), accelerator, image, gpus,
+// cpu, memory, storage, values, queue, secret_env
 // ({name, secret, key} per secretEnv variable) and secret_refs (Secret names). `seeds` > 0
 // makes Indexed Jobs of that many completions.
 nlohmann::ordered_json workload_shared_context(const RunUnit& unit, int seeds);

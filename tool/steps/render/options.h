@@ -20,6 +20,11 @@ struct RenderOptions {
   std::vector<std::string> accelerators;
   // Replaces every selected experiment's Kueue queue (--queue NAME); empty = the experiments' own.
   std::string queue;
+  // A catalog label whose short name the Jobs' (Pods', ConfigMaps of points') names carry instead
+  // of the accelerator they run on; empty: their own. Submit renders an experiment's fallback
+  // alternatives (cluster.failover: follow) under the names of its own Jobs, since the follower
+  // recreates a Job for the next alternative under the same name.
+  std::string name_accelerator;
   std::string run_id;  // empty: each experiment's run name now, as submit names it (names.h run_id_of)
   // --values / --set: visible to every template and to experiment args as `values`.
   nlohmann::ordered_json values = nlohmann::ordered_json::object();

@@ -96,6 +96,12 @@ struct Planner {
     return options.run_id.empty() ? run_id_of(runrecord::run_name(experiment.name, now)) : options.run_id;
   }
 
+  // The accelerator short name in the names of `unit`'s objects (options.name_accelerator).
+  const std::string& name_short(const RunUnit& unit) const {
+    return options.name_accelerator.empty() ? unit.accelerator->short_name
+                                            : catalog.get(options.name_accelerator, kCommandLine).short_name;
+  }
+
   std::vector<const catalog::Accelerator*> accelerators(const project::Experiment& experiment) const {
     if (experiment.cpu_only()) {
       // --accelerator names GPU types; a CPU-only experiment's Jobs would ask for none of them.
@@ -124,7 +130,7 @@ struct Planner {
     const auto command = expand_list(experiment.command, from.command, variables, expand);
     const auto args = expand_list(experiment.args, from.args, variables, expand);
     const auto env = expand_env(experiment.env, from.env, variables, expand);
-    std::vector<std::string> name_parts{experiment.name, unit.accelerator->short_name, std::to_string(index)};
+    std::vector<std::string> name_parts{experiment.name, name_short(unit), std::to_string(index)};
     std::string file = std::string(pod ? "pod-" : "job-") + experiment.name + "-" + unit.accelerator->label + "-" +
                        std::to_string(index);
     if (pod && !seed.is_null() && experiment.seeds > 0) {  // one Pod per seed
@@ -188,7 +194,7 @@ struct Planner {
   // Indexed Job are the same for every index.
   void add_indexed_sweep(const RunUnit& unit, const std::vector<json>& points) {
     const auto& experiment = *unit.experiment;
-    const std::string name = kube_name({experiment.name, unit.accelerator->short_name, "sweep", unit.run_id}, 52);
+    const std::string name = kube_name({experiment.name, name_short(unit), "sweep", unit.run_id}, 52);
     const json first = args_context(unit, points.front(), points.front().value("seed", json()));
     const TextOrigins& from = origins.at(&experiment);
     const auto command = expand_list(experiment.command, from.command, first, expand);

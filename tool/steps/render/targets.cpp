@@ -28,13 +28,17 @@ std::vector<std::string> all_target_names(const project::Project& project) {
   return names;
 }
 
-bool has_fallback(const project::Project& project) {
+// Whether an experiment's fallback: is carried out by a ComputeClass (not by the follower).
+bool has_compute_class(const project::Project& project) {
   return std::any_of(project.experiments.begin(), project.experiments.end(),
-                     [](const project::Experiment& experiment) { return !experiment.fallback.empty(); });
+                     [&](const auto& experiment) { return project::uses_compute_class(project, experiment); });
 }
 
 [[noreturn]] void unknown(const project::Project& project, const std::string& target, const std::string& why) {
-  throw SourceError({"target " + in_quotes(target)}, why + did_you_mean(target, all_target_names(project)));
+  // A target known but not there (kueue without a kueue: section) is no misspelling of itself.
+  std::vector<std::string> names = all_target_names(project);
+  std::erase(names, target);
+  throw SourceError({"target " + in_quotes(target)}, why + did_you_mean(target, names));
 }
 
 void select_one(const project::Project& project, const std::string& target, Selection& selection) {
@@ -51,7 +55,11 @@ void select_one(const project::Project& project, const std::string& target, Sele
     selection.kueue = true;
   }
   else if (kind.empty() && target == "compute-classes") {
-    if (!has_fallback(project)) unknown(project, target, "no experiment has a fallback: list, so there is no ComputeClass to render");
+    if (!has_compute_class(project))
+      unknown(project, target, project.cluster.failover == project::Failover::Follow
+                                   ? "cluster.failover is follow: the follower moves points to their fallback "
+                                     "alternatives, so there is no ComputeClass to render"
+                                   : "no experiment has a fallback: list, so there is no ComputeClass to render");
     selection.compute_classes = true;
   }
   else if (kind.empty() && experiment && image)
@@ -71,7 +79,7 @@ Selection select_targets(const project::Project& project, const std::vector<std:
   if (targets.empty()) {
     for (const auto& experiment : project.experiments) selection.jobs.push_back(&experiment);
     selection.kueue = project.kueue.has_value();
-    selection.compute_classes = has_fallback(project);
+    selection.compute_classes = has_compute_class(project);
   }
   for (const auto& target : targets) select_one(project, target, selection);
   if (all_dockerfiles)
