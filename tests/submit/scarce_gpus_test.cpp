@@ -41,7 +41,7 @@ class ScarceGpuTest : public SubmitFixture {
   // Each rank logs where its checkpoints are: a gang restart must resume from the same folder.
   static json ranks_log(json fail, double step = 0.1) {
     json run = auto_run(step, std::move(fail));
-    run["lines"] = {"rank $INDEX of $JOB checkpoints in $(GKEBUILD_CHECKPOINT_DIR)", "done"};
+    run["lines"] = {"rank $INDEX of $JOB checkpoints in $(GKEBUILD_CHECKPOINT_DIR)", run["lines"][1], "done"};
     return run;
   }
 
@@ -172,7 +172,8 @@ TEST_F(ScarceGpuTest, AManagedRunRecoversWithTheLaptopGone) {
 
   const auto deleted = gkebuild("delete " + run_id);
   EXPECT_EQ(deleted.exit_code, 0) << deleted.err;
-  EXPECT_TRUE(server_list("/api/v1/namespaces/scarce/configmaps?labelSelector=gkebuild.io%2Frun%3D" + run_id)["items"].empty());
+  EXPECT_TRUE(server_list("/api/v1/namespaces/scarce/configmaps?labelSelector=gkebuild.io%2Frun%3D" + run_id)["items"].empty())
+      << server_list("/api/v1/namespaces/scarce/configmaps").dump() << deleted.out;
 }
 
 }  // namespace

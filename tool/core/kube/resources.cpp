@@ -20,6 +20,10 @@ constexpr std::array kTypes{
     ResourceType{"v1", "PersistentVolume", "persistentvolumes", false},
     ResourceType{"v1", "PersistentVolumeClaim", "persistentvolumeclaims", true},
     ResourceType{"v1", "Event", "events", true},
+    // submit --managed: the run controller's identity and what it may touch.
+    ResourceType{"v1", "ServiceAccount", "serviceaccounts", true},
+    ResourceType{"rbac.authorization.k8s.io/v1", "Role", "roles", true},
+    ResourceType{"rbac.authorization.k8s.io/v1", "RoleBinding", "rolebindings", true},
     ResourceType{"batch/v1", "Job", "jobs", true},
     ResourceType{"apps/v1", "DaemonSet", "daemonsets", true},
     ResourceType{"apps/v1", "Deployment", "deployments", true},
