@@ -115,6 +115,101 @@ TEST_F(ScarceGpuTest, RestartsRunOutAndTheRunFailsSayingSo) {
       << job.dump();
 }
 
+// Fixed pools (cluster.failover: follow): spot H100s first, then A100s on demand.
+constexpr const char* kFallbackProject = R"(apiVersion: gkebuild/v1
+project: scarce
+registry: registry.test/scarce
+cluster:
+  namespace: scarce
+  failover: follow
+images:
+  train:
+    from: scratch
+    workload: gpu-info
+experiments:
+  tune:
+    image: train
+    accelerators: [nvidia-h100-80gb]
+    gpus: 8
+    spot: true
+    timeout: 10m
+    args: ["--lr", "{{ lr }}"]
+    sweep: {lr: [0.1, 0.01]}
+    fallback:
+      - {accelerator: nvidia-a100-80gb, gpus: 4}
+)";
+
+class FallbackTest : public ScarceGpuTest {
+ protected:
+  void write_fallback_project(const std::string& extra = "") {
+    std::ofstream(project.path() / "gkebuild.yaml") << kFallbackProject << extra;
+  }
+  Outcome submit_tune() { return gkebuild(std::string("submit tune --image train=") + kPinned); }
+
+  void expect_moved_to_a100(const std::string& why) {
+    const auto run = only_run();
+    const json record = run_json(run);
+    ASSERT_EQ(record["jobs"].size(), 2u);
+    for (const auto& job : record["jobs"]) {
+      EXPECT_EQ(job["state"], "succeeded") << job.dump();
+      EXPECT_EQ(job["accelerator"], "nvidia-a100-80gb") << "the record names what produced the results";
+      EXPECT_EQ(job["gpus"], 4);
+      EXPECT_EQ(job["provisioning"], "on-demand");
+      ASSERT_EQ(job["recoveries"].size(), 1u) << job.dump();
+      EXPECT_EQ(job["recoveries"][0]["kind"], "fallback");
+      EXPECT_EQ(job["recoveries"][0]["left"], "nvidia-h100-80gb x8 spot");
+      EXPECT_NE(job["recoveries"][0]["reason"].get<std::string>().find(why), std::string::npos) << job.dump();
+    }
+    const auto lines = results(run);
+    ASSERT_EQ(lines.size(), 2u);
+    for (const auto& line : lines) EXPECT_EQ(line["accelerator"], "nvidia-a100-80gb") << line.dump();
+  }
+};
+
+TEST_F(FallbackTest, AStockoutMovesEachPointToTheNextAlternative) {
+  write_fallback_project();
+  server.control("config", {{"auto", {{"step", 0.1}, {"lines", auto_run()["lines"]},
+                                      {"capacity", {{"nvidia-h100-80gb", "stockout"}}}}}});
+  const auto outcome = submit_tune();
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_EQ(requests("create jobs"), 4) << "each point on H100, then on A100";
+  expect_moved_to_a100("GCE out of resources");
+  EXPECT_NE(outcome.err.find("on fallback 1"), std::string::npos) << outcome.err;
+  const auto status = gkebuild("status");
+  EXPECT_NE(status.out.find("  fallback at "), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("left nvidia-h100-80gb x8 spot"), std::string::npos) << status.out;
+}
+
+TEST_F(FallbackTest, PodsThatNeverScheduleMoveAfterPendingTimeout) {
+  write_fallback_project("    pendingTimeout: 2s\n");
+  server.control("config", {{"auto", {{"step", 0.1}, {"lines", auto_run()["lines"]},
+                                      {"capacity", {{"nvidia-h100-80gb", "never"}}}}}});
+  const auto outcome = submit_tune();
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  expect_moved_to_a100("longer than pendingTimeout (2 s)");
+}
+
+TEST_F(FallbackTest, APoolInBackoffAfterAFailedScaleUpMovesOnAtOnce) {
+  write_fallback_project();
+  server.control("config", {{"auto", {{"step", 0.1}, {"lines", auto_run()["lines"]},
+                                      {"capacity", {{"nvidia-h100-80gb", "backoff"}}}}}});
+  const auto outcome = submit_tune();
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  expect_moved_to_a100("backoff after failed scale-up");
+}
+
+TEST_F(FallbackTest, PointsThatRunStayWhereTheyAre) {
+  write_fallback_project("    pendingTimeout: 1s\n");
+  server.control("config", {{"auto", auto_run(0.6)}});  // scheduled at once, running after 1.2 s
+  const auto outcome = submit_tune();
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_EQ(requests("create jobs"), 2);
+  for (const auto& job : run_json(only_run())["jobs"]) {
+    EXPECT_EQ(job["accelerator"], "nvidia-h100-80gb");
+    EXPECT_FALSE(job.contains("recoveries")) << job.dump();
+  }
+}
+
 // submit --managed: the laptop's gkebuild applies the controller's objects and is gone before a Job
 // exists; the controller, run here as a local process in a mount namespace with a pod's in-cluster
 // environment and service-account files (token, ca.crt, namespace), creates the Job, restarts the
