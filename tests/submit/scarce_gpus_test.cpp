@@ -178,6 +178,11 @@ TEST_F(FallbackTest, AStockoutMovesEachPointToTheNextAlternative) {
   const auto status = gkebuild("status");
   EXPECT_NE(status.out.find("  fallback at "), std::string::npos) << status.out;
   EXPECT_NE(status.out.find("left nvidia-h100-80gb x8 spot"), std::string::npos) << status.out;
+  // The report compares what ran, and says what was left.
+  const auto report = gkebuild("report -o md");
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("ran on nvidia-a100-80gb x4 on-demand after left nvidia-h100-80gb x8 spot"),
+            std::string::npos) << report.out;
 }
 
 TEST_F(FallbackTest, PodsThatNeverScheduleMoveAfterPendingTimeout) {

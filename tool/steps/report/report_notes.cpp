@@ -98,6 +98,42 @@ void note_jobs(Report& report, const std::vector<LoadedRun>& runs, const Groups&
   }
 }
 
+// What the follower did to keep Jobs going: gang restarts and moves to fallback alternatives, at
+// most a few lines per run. A Job's times are those of its last attempt (the Job created last).
+void note_recoveries(Report& report, const std::vector<LoadedRun>& runs) {
+  constexpr std::size_t kMostPerRun = 5;
+  for (const auto& run : runs) {
+    std::size_t noted = 0, more = 0;
+    for (const auto& job : run.record.jobs) {
+      if (job.recoveries.empty()) continue;
+      if (noted == kMostPerRun) {
+        ++more;
+        continue;
+      }
+      ++noted;
+      std::string words;
+      int restarts = 0;
+      for (const auto& recovery : job.recoveries) {
+        if (recovery.kind == "restart") {
+          ++restarts;
+          continue;
+        }
+        words += (words.empty() ? "" : "; ") + std::string("left ") + recovery.left + " (" + recovery.reason + ")";
+      }
+      if (restarts > 0)
+        words = count_of(static_cast<std::size_t>(restarts), "gang restart") + (words.empty() ? "" : "; " + words);
+      report.notes.push_back("Job " + job.name + " (" + run.record.run + ") ran on " +
+                             job.accelerator.value_or("no GPU") + " x" + std::to_string(job.gpus) +
+                             (job.provisioning.empty() ? "" : " " + job.provisioning) + " after " + words +
+                             "; its wall time and cost are those of its last attempt.");
+    }
+    if (more > 0)
+      report.notes.push_back(count_of(more, "more Job") + " of " + run.record.run +
+                             " were restarted or moved to a fallback alternative (gkebuild status " + run.record.run +
+                             ").");
+  }
+}
+
 }  // namespace
 
 void add_notes(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups,
@@ -114,6 +150,7 @@ void add_notes(Report& report, const std::vector<LoadedRun>& runs, const Groups&
   note_mixed_units(report, groups);
   note_prices(report, catalog);
   note_jobs(report, runs, groups, include_stopped);
+  note_recoveries(report, runs);
 }
 
 std::vector<PriceRow> price_rows(const Report& report, const catalog::Catalog& catalog) {
