@@ -276,5 +276,54 @@ TEST_F(ScarceGpuTest, AManagedRunRecoversWithTheLaptopGone) {
       << server_list("/api/v1/namespaces/scarce/configmaps").dump() << deleted.out;
 }
 
+// The controller from its own image: scripts/controller-image.sh builds it (gkebuild, the libraries
+// it needs and libcurl, FROM scratch), umoci unpacks it and runc runs it as the pod would, with the
+// service account's files mounted where the kubelet mounts them and the host's network (to reach
+// the test server on 127.0.0.1).
+TEST_F(ScarceGpuTest, TheControllerImageRunsTheManagedRunUnderRunc) {
+  if (::geteuid() != 0) GTEST_SKIP() << "runc needs root";
+  write_project();
+  server.control("config", {{"tokens", {"pod-token"}}, {"auto", ranks_log({}, 0.1)}});
+  TempDir work;
+  const auto built = run_command("GKEBUILD=" + gkebuild_binary() + " " +
+                                 shell_quoted(std::string(GKEBUILD_SOURCE_ROOT) + "/scripts/controller-image.sh") +
+                                 " --oci " + shell_quoted((work.path() / "oci").string()));
+  ASSERT_EQ(built.exit_code, 0) << built.all();
+  const auto bundle = work.path() / "bundle";
+  const auto unpacked = run_command("umoci unpack --image " + shell_quoted((work.path() / "oci").string() +
+                                    ":gkebuild-controller:latest") + " " + shell_quoted(bundle.string()));
+  ASSERT_EQ(unpacked.exit_code, 0) << unpacked.all();
+
+  const auto submitted = gkebuild(std::string("submit ddp --image train=") + kPinned + " --managed registry.test/c@sha256:" +
+                                  std::string(64, 'd'));
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string run_id = only_run().filename().string();
+
+  const auto account = work.path() / "account";
+  std::filesystem::create_directories(account);
+  std::filesystem::copy_file(server.file("ca.crt"), account / "ca.crt");
+  std::ofstream(account / "token") << "pod-token\n";
+  std::ofstream(account / "namespace") << "scarce\n";
+  json config = json::parse(KubeTestServer::read(bundle / "config.json"));
+  config["process"]["terminal"] = false;
+  config["process"]["args"] = {"/opt/gkebuild/bin/gkebuild", "controller", run_id};
+  config["process"]["env"].push_back("KUBERNETES_SERVICE_HOST=127.0.0.1");
+  config["process"]["env"].push_back("KUBERNETES_SERVICE_PORT=" + std::to_string(server.port()));
+  json namespaces = json::array();
+  for (const auto& entry : config["linux"]["namespaces"])
+    if (entry["type"] != "network") namespaces.push_back(entry);
+  config["linux"]["namespaces"] = namespaces;
+  config["mounts"].push_back({{"destination", kube::kServiceAccountDir}, {"type", "bind"},
+                              {"source", account.string()}, {"options", {"rbind", "ro"}}});
+  config["mounts"].push_back({{"destination", "/tmp"}, {"type", "tmpfs"}, {"source", "tmpfs"},
+                              {"options", {"nosuid", "nodev", "mode=1777"}}});
+  std::ofstream(bundle / "config.json") << config.dump();
+  const auto ran = run_command("cd " + shell_quoted(bundle.string()) + " && timeout 120 runc run gkebuild-ctl-" +
+                               std::to_string(::getpid()));
+  ASSERT_EQ(ran.exit_code, 0) << ran.all();
+  const auto status = gkebuild("status");
+  EXPECT_NE(status.out.find("1/1 succeeded"), std::string::npos) << status.out << status.err << ran.all();
+}
+
 }  // namespace
 }  // namespace gkebuild::testing
