@@ -118,7 +118,7 @@ class Follower {
       if (dirty_ && publish_due()) publish();
       if (finished_locked()) return FollowEnd::Finished;
       changed_.wait_for(lock, std::chrono::milliseconds(200),
-                        [this] { return (dirty_ && publish_due()) || failure_ != nullptr; });
+                        [this] { return (dirty_ && publish_due()) || failure_ != nullptr || !to_recreate_.empty(); });
     }
   }
 
