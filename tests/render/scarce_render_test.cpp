@@ -89,7 +89,9 @@ TEST_F(ScarceRender, MultiNodeJobIsAnIndexedJobWithItsHeadlessService) {
   EXPECT_EQ(spec["parallelism"].as<int>(), 2);
   const YAML::Node rules = spec["podFailurePolicy"]["rules"];
   ASSERT_EQ(rules.size(), 2u);
-  EXPECT_EQ(rules[0]["action"].as<std::string>(), "Ignore");  // preemption does not count
+  // restarts: 3 by default for nodes > 1: a disrupted node fails the Job, which the follower
+  // recreates whole (a gang restart).
+  EXPECT_EQ(rules[0]["action"].as<std::string>(), "FailJob");
   EXPECT_EQ(rules[0]["onPodConditions"][0]["type"].as<std::string>(), "DisruptionTarget");
   EXPECT_EQ(rules[1]["action"].as<std::string>(), "FailJob");  // a failed node fails the Job
   EXPECT_EQ(rules[1]["onExitCodes"]["operator"].as<std::string>(), "NotIn");
