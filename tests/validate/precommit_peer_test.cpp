@@ -15,9 +15,12 @@ using testing::run_command;
 using testing::shell_quoted;
 using testing::TempDir;
 
-// Our published hook, turned into a `repo: local` entry (no clone, no network).
+// Our published hook for a gkebuild on PATH, turned into a `repo: local` entry (no clone, no
+// network). The hook that installs itself is precommit_install_test's.
 std::string local_config() {
-  YAML::Node hooks = YAML::LoadFile(std::string(GKEBUILD_SOURCE_ROOT) + "/.pre-commit-hooks.yaml");
+  YAML::Node hooks = YAML::Node(YAML::NodeType::Sequence);
+  for (const auto& hook : YAML::LoadFile(std::string(GKEBUILD_SOURCE_ROOT) + "/.pre-commit-hooks.yaml"))
+    if (hook["id"].as<std::string>() == "gkebuild-validate-system") hooks.push_back(hook);
   YAML::Emitter out;
   out << YAML::BeginMap << YAML::Key << "repos" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   out << YAML::Key << "repo" << YAML::Value << "local" << YAML::Key << "hooks" << YAML::Value << hooks;
@@ -83,7 +86,7 @@ TEST_F(PreCommit, TryRepoChecksTheProjectFileAsOne) {
             "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\nspec:\n  template:\n    spec:\n"
             "      restartPolicy: Never\n      containers:\n      - name: main\n        image: busybox\n");
   const std::string try_repo = "pre-commit try-repo " + shell_quoted(GKEBUILD_SOURCE_ROOT) +
-                               " gkebuild-validate --all-files 2>&1";
+                               " gkebuild-validate-system --all-files 2>&1";
   ASSERT_EQ(run_command(env + "git init -q . && git add .").exit_code, 0);
   const auto passed = run_command(env + try_repo);
   EXPECT_EQ(passed.exit_code, 0) << passed.out;

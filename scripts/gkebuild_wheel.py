@@ -3,7 +3,12 @@
 environment's PATH, with its manual pages and shell completions as data, as the wheels of ruff,
 uv, cmake and ninja ship their binaries.
 
-  scripts/wheel.py BUILD OUT     (BUILD: a built CMake tree; a Release one for a release)
+  scripts/gkebuild_wheel.py BUILD OUT     (BUILD: a built CMake tree; a Release one for a release)
+
+It is also the PEP 517 build backend of the repository (pyproject.toml), so that `pip install .` and
+pre-commit's `language: python` hook build the wheel from the source tree: a Release build of the
+gkebuild target in build/wheel (CMake, Ninja, a C++20 compiler and the Debian packages
+scripts/setup.sh installs), or the built tree GKEBUILD_WHEEL_BUILD names.
 
 What goes in, by the wheel's install scheme (PEP 427: `.data/scripts` to the environment's bin/,
 `.data/data` to its prefix):
@@ -52,7 +57,7 @@ def library_path(name):
         parts = line.strip().split(" => ")
         if len(parts) == 2 and parts[0].startswith(name + " ") and "x86-64" in parts[0]:
             return os.path.realpath(parts[1])
-    raise SystemExit(f"wheel.py: {name} is not on this machine (ldconfig -p)")
+    raise SystemExit(f"gkebuild_wheel.py: {name} is not on this machine (ldconfig -p)")
 
 
 def record_line(root, path):
@@ -61,13 +66,11 @@ def record_line(root, path):
     return f"{path},sha256={digest},{len(data)}"
 
 
-def main():
-    if len(sys.argv) != 3:
-        raise SystemExit(__doc__)
-    build, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+def build(build_dir, out):
+    """Packs the wheel of the built tree `build_dir` into folder `out`; returns its path."""
     with tempfile.TemporaryDirectory() as tmp:
         prefix = os.path.join(tmp, "prefix")
-        run("cmake", "--install", build, "--prefix", prefix)
+        run("cmake", "--install", build_dir, "--prefix", prefix)
         binary = os.path.join(prefix, "bin", "gkebuild")
         version = json.loads(run(binary, "version", "-o", "json"))["version"]
         stage = os.path.join(tmp, "wheel")
@@ -94,17 +97,13 @@ def main():
         info = os.path.join(stage, f"gkebuild-{version}.dist-info")
         os.makedirs(info)
         with open(os.path.join(info, "METADATA"), "w") as f:
-            f.write(f"Metadata-Version: 2.1\nName: gkebuild\nVersion: {version}\n"
-                    "Summary: Build, run and compare GPU experiments on GKE: Jinja-rendered Kubernetes Jobs, "
-                    "daemonless OCI images, sweeps, reports, validation\nLicense: Apache-2.0\n"
-                    "Requires-Python: >=3.8\n")
+            f.write(metadata(version))
         with open(os.path.join(info, "WHEEL"), "w") as f:
-            f.write(f"Wheel-Version: 1.0\nGenerator: gkebuild scripts/wheel.py\nRoot-Is-Purelib: false\nTag: {tag}\n")
+            f.write(f"Wheel-Version: 1.0\nGenerator: gkebuild scripts/gkebuild_wheel.py\nRoot-Is-Purelib: false\nTag: {tag}\n")
         records = []
         for folder, _, files in os.walk(stage):
             for name in sorted(files):
-                path = os.path.relpath(os.path.join(folder, name), stage)
-                records.append(record_line(stage, path))
+                records.append(record_line(stage, os.path.relpath(os.path.join(folder, name), stage)))
         record = f"gkebuild-{version}.dist-info/RECORD"
         with open(os.path.join(stage, record), "w") as f:
             f.write("\n".join(sorted(records) + [f"{record},,"]) + "\n")
@@ -118,7 +117,41 @@ def main():
                     with open(full, "rb") as f:
                         zf.writestr(entry, f.read(), zipfile.ZIP_DEFLATED)
         os.replace(wheel + ".part", wheel)  # whole or not at all
-        print(wheel)
+        return wheel
+
+
+def metadata(version):
+    return (f"Metadata-Version: 2.1\nName: gkebuild\nVersion: {version}\n"
+            "Summary: Build, run and compare GPU experiments on GKE: Jinja-rendered Kubernetes Jobs, "
+            "daemonless OCI images, sweeps, reports, validation\nLicense: Apache-2.0\nRequires-Python: >=3.8\n")
+
+
+def built_tree():
+    """GKEBUILD_WHEEL_BUILD, or a Release build of the gkebuild target in SOURCE/build/wheel."""
+    given = os.environ.get("GKEBUILD_WHEEL_BUILD")
+    if given:
+        return os.path.abspath(given)
+    source = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    tree = os.path.join(source, "build", "wheel")
+    subprocess.run(["cmake", "-S", source, "-B", tree, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                    "-DGKEBUILD_TESTS=OFF", "-DGKEBUILD_BENCH=OFF"], check=True, stdout=sys.stderr)
+    subprocess.run(["cmake", "--build", tree, "--target", "gkebuild"], check=True, stdout=sys.stderr)
+    return tree
+
+
+# PEP 517 hooks (pyproject.toml: build-backend = "gkebuild_wheel", backend-path = ["scripts"]).
+def get_requires_for_build_wheel(config_settings=None):
+    return []
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    return os.path.basename(build(built_tree(), wheel_directory))
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    print(build(os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])))
 
 
 if __name__ == "__main__":
