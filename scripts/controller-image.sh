@@ -13,7 +13,8 @@ if [ $# -lt 1 ]; then
   exit 2
 fi
 gkebuild=${GKEBUILD:-$(command -v gkebuild)}
-libcurl=$(ldconfig -p | awk '/libcurl\.so\.4 \(libc6,x86-64\)/ {print $NF; exit}')
+ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)  # a user's PATH often lacks /sbin
+libcurl=$("$ldconfig" -p | awk '/libcurl\.so\.4 \(libc6,x86-64\)/ {print $NF; exit}')
 [ -n "$libcurl" ] || { echo "$0: no libcurl.so.4 on this machine (apt-get install libcurl4)" >&2; exit 1; }
 context=$(mktemp -d)
 trap 'rm -rf "$context"' EXIT

@@ -53,7 +53,9 @@ def glibc_minor(files):
 
 
 def library_path(name):
-    for line in run("ldconfig", "-p").splitlines():
+    # A user's PATH often lacks /sbin, where Debian keeps ldconfig.
+    ldconfig = shutil.which("ldconfig") or "/sbin/ldconfig"
+    for line in run(ldconfig, "-p").splitlines():
         parts = line.strip().split(" => ")
         if len(parts) == 2 and parts[0].startswith(name + " ") and "x86-64" in parts[0]:
             return os.path.realpath(parts[1])
