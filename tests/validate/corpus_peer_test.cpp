@@ -48,6 +48,29 @@ std::vector<std::string> prepare_corpus(const std::filesystem::path& root) {
   return files;
 }
 
+// kubeconform (built from its source, tests/peers/kubeconform) with -strict on the same files,
+// against standalone strict schemas made from kubernetes-validate's: gkebuild's schema verdict per
+// file must equal kubeconform's, except for the files in corpus/known_differences_kubeconform.txt.
+TEST(Corpus, SchemaVerdictAgreesWithKubeconformStrict) {
+  const std::string kubeconform = kubeconform_binary();
+  if (kubeconform.empty()) {
+    if (std::getenv("CI")) FAIL() << "no kubeconform: scripts/setup.sh builds it (scripts/build-peers.sh)";
+    GTEST_SKIP() << "kubeconform is not built (scripts/build-peers.sh)";
+  }
+  if (!have_kubernetes_validate()) GTEST_SKIP() << "kubernetes-validate (its schemas) is not installed";
+  TempDir scratch;
+  TempDir schemas;
+  const std::vector<std::string> files = prepare_corpus(scratch.path());
+  ASSERT_GE(files.size(), 200u);
+  auto theirs = kubeconform_verdicts(kubeconform, scratch.path().string(), schemas.path().string(), files);
+  TempDir cache;
+  auto ours = gkebuild_findings(scratch.path().string(), cache.path().string(), files);
+  auto differences = read_reasons(kCorpus + "/known_differences_kubeconform.txt");
+  auto counts = compare_schema_verdicts(files, theirs, ours, differences);
+  EXPECT_GE(counts.invalid, 100);
+  EXPECT_GE(counts.agreed, static_cast<int>(files.size()) - static_cast<int>(differences.size()));
+}
+
 TEST(Corpus, SchemaVerdictAgreesWithKubernetesValidateStrict) {
   if (!have_kubernetes_validate())
     GTEST_SKIP() << "kubernetes-validate is not installed (scripts/setup.sh installs it)";

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -53,6 +55,42 @@ inline std::map<std::string, std::string> kubernetes_validate_verdicts(const std
   return verdicts;
 }
 
+// Where scripts/build-peers.sh puts kubeconform (built from tests/peers/kubeconform), or "".
+inline std::string kubeconform_binary() {
+  const char* peers = std::getenv("GKEBUILD_PEERS");
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string dir = peers ? peers : std::string(cache ? cache : std::string(home ? home : "") + "/.cache") +
+                                              "/gkebuild/peers";
+  return std::filesystem::exists(dir + "/kubeconform") ? dir + "/kubeconform" : "";
+}
+
+// kubeconform -strict's verdict ("valid", "invalid", "skipped") per file, run in `dir`, against the
+// standalone strict schemas corpus/standalone_schemas.py makes from kubernetes-validate's 1.37 in
+// `schemas`. A resource without a schema is skipped, as kubernetes-validate skips it.
+inline std::map<std::string, std::string> kubeconform_verdicts(const std::string& kubeconform, const std::string& dir,
+                                                                const std::string& schemas,
+                                                                const std::vector<std::string>& files) {
+  const std::string script = std::string(GKEBUILD_SOURCE_ROOT) + "/tests/validate/corpus/standalone_schemas.py";
+  auto made = testing::run_command("python3 " + testing::shell_quoted(script) + " 1.37 " + testing::shell_quoted(schemas));
+  EXPECT_EQ(made.exit_code, 0) << made.all();
+  auto peer = testing::run_command("cd " + testing::shell_quoted(dir) + " && " + testing::shell_quoted(kubeconform) +
+                                   " -strict -ignore-missing-schemas -output json -schema-location " +
+                                   testing::shell_quoted(schemas + "/{{.ResourceKind}}{{.KindSuffix}}.json") +
+                                   joined(files));
+  const auto report = nlohmann::json::parse(peer.out, nullptr, false);
+  EXPECT_TRUE(report.is_object()) << peer.all();
+  std::map<std::string, std::string> verdicts;
+  for (const auto& file : files) verdicts[file] = "valid";  // kubeconform lists valid resources only with -verbose
+  for (const auto& resource : report.value("resources", nlohmann::json::array())) {
+    const std::string file = resource.value("filename", "");
+    const std::string status = resource.value("status", "");
+    if (status == "statusInvalid" || status == "statusError") verdicts[file] = "invalid";
+    else if (status == "statusSkipped" && verdicts[file] == "valid") verdicts[file] = "skipped";
+  }
+  return verdicts;
+}
+
 // gkebuild validate -k 1.37 -o json over `files`, run in `dir`, with a private cache.
 inline nlohmann::json gkebuild_findings(const std::string& dir, const std::string& cache,
                                         const std::vector<std::string>& files) {
@@ -90,7 +128,7 @@ inline VerdictCounts compare_schema_verdicts(const std::vector<std::string>& fil
       ++counts.agreed;
       EXPECT_FALSE(differences.count(file)) << file << " agrees now; remove it from its known_differences.txt";
     } else {
-      EXPECT_TRUE(differences.count(file)) << file << ": kubernetes-validate says " << theirs[file] << ", gkebuild "
+      EXPECT_TRUE(differences.count(file)) << file << ": the peer says " << theirs[file] << ", gkebuild "
                                            << (we_reject ? "invalid" : "valid");
     }
   }
