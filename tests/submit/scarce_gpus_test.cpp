@@ -209,10 +209,59 @@ TEST_F(FallbackTest, PointsThatRunStayWhereTheyAre) {
   const auto outcome = submit_tune();
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_EQ(requests("create jobs"), 2);
-  for (const auto& job : run_json(only_run())["jobs"]) {
+  const json record = run_json(only_run());  // kept: a range-for over a temporary's member dangles
+  for (const auto& job : record["jobs"]) {
     EXPECT_EQ(job["accelerator"], "nvidia-h100-80gb");
     EXPECT_FALSE(job.contains("recoveries")) << job.dump();
   }
+}
+
+// earlyStopping: {rule: median}: five points report val_loss 0.1, 0.2, 0.3, 0.9 and 1.0 at steps 1-3
+// and keep running; with every other point needed (minPoints: 4) the two planted bad ones are
+// stopped (their Jobs deleted, recorded stopped with the rule's words) and none of the good ones.
+TEST_F(ScarceGpuTest, MedianStoppingStopsThePlantedBadPointsOnly) {
+  std::ofstream(project.path() / "gkebuild.yaml") << R"(apiVersion: gkebuild/v1
+project: scarce
+registry: registry.test/scarce
+cluster:
+  namespace: scarce
+images:
+  train:
+    from: scratch
+    workload: gpu-info
+experiments:
+  tune:
+    image: train
+    accelerators: [nvidia-l4]
+    args: ["--loss", "{{ loss }}"]
+    env: {LOSS: "{{ loss }}"}
+    sweep: {loss: [0.1, 0.2, 0.3, 0.9, 1.0]}
+    earlyStopping: {rule: median, metric: val_loss, goal: minimize, warmup: 1, minPoints: 4}
+)";
+  json lines = json::array();
+  for (int step = 1; step <= 3; ++step)
+    lines.push_back(R"({"schema":"gkebuild.workload.v1","workload":"t","metric":"val_loss","value":$(LOSS),)"
+                    R"("unit":"1","step":)" + std::to_string(step) + "}");
+  server.control("config", {{"auto", {{"step", 1.5}, {"lines", lines}}}});
+  const auto outcome = gkebuild(std::string("submit tune --image train=") + kPinned);
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  int stopped = 0;
+  const json record = run_json(only_run());  // kept: a range-for over a temporary's member dangles
+  for (const auto& job : record["jobs"]) {
+    const double loss = job["parameters"]["loss"].get<double>();
+    if (loss > 0.5) {
+      ++stopped;
+      EXPECT_EQ(job["state"], "stopped") << job.dump();
+      EXPECT_NE(job["reason"].get<std::string>().find("early stopping (median): best val_loss"), std::string::npos)
+          << job.dump();
+    } else {
+      EXPECT_EQ(job["state"], "succeeded") << job.dump();
+    }
+  }
+  EXPECT_EQ(stopped, 2) << outcome.err;
+  EXPECT_GE(requests("delete jobs"), 2);
+  const auto report = gkebuild("report -o md");
+  EXPECT_NE(report.out.find("stopped"), std::string::npos) << report.out;
 }
 
 // submit --managed: the laptop's gkebuild applies the controller's objects and is gone before a Job

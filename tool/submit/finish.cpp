@@ -33,17 +33,20 @@ Outcome finish_follow(FollowEnd end, const runrecord::RunRecord& record, std::os
   }
   int succeeded = 0;
   int failed = 0;
+  int stopped_early = 0;  // by the experiment's earlyStopping: rule, as it asked: not a failure
   for (const auto& job : record.jobs) {
     if (job.state == runrecord::JobState::succeeded) ++succeeded;
+    if (job.state == runrecord::JobState::stopped && job.reason.starts_with("early stopping")) ++stopped_early;
     if (job.state != runrecord::JobState::failed) continue;
     ++failed;
     err << "Job " << job.name << " failed: " << (job.reason.empty() ? "no reason given" : job.reason) << "\n";
   }
   err << "run " << record.run << ": " << succeeded << " of " << record.jobs.size() << " Jobs succeeded";
   if (failed > 0) err << ", " << failed << " failed";
+  if (stopped_early > 0) err << ", " << stopped_early << " stopped early";
   err << "\n";
-  return failed > 0 || succeeded != static_cast<int>(record.jobs.size()) ? Outcome::kFailed
-                                                                               : Outcome::kSucceeded;
+  return failed > 0 || succeeded + stopped_early != static_cast<int>(record.jobs.size()) ? Outcome::kFailed
+                                                                                        : Outcome::kSucceeded;
 }
 
 }  // namespace gkebuild::submit

@@ -118,7 +118,10 @@ class Follower {
       if (dirty_ && publish_due()) publish();
       if (finished_locked()) return FollowEnd::Finished;
       changed_.wait_for(lock, std::chrono::milliseconds(200),
-                        [this] { return (dirty_ && publish_due()) || failure_ != nullptr || !to_recreate_.empty(); });
+                        [this] {
+                          return (dirty_ && publish_due()) || failure_ != nullptr || !to_recreate_.empty() ||
+                                 !to_delete_.empty();
+                        });
     }
   }
 
@@ -265,7 +268,7 @@ class Follower {
     JobProgress& job = jobs_[found->second];
     const std::string uid = uid_of(event.object);
     // A Job this follower deleted to recreate it: what it says now is history.
-    if (retired_uids_.count(uid) || (uid.empty() && recreating_.count(job.name))) return;
+    if (retired_uids_.count(uid) || (uid.empty() && recreating_.count(job.name)) || stopping_.count(job.name)) return;
     if (!uid.empty() && options_.recovery.count(job.name)) {
       uids_[job.name] = uid;
       pending_since_.try_emplace(job.name, Clock::now());  // a Job created before this follow
@@ -313,6 +316,32 @@ class Follower {
     }
     job.recoveries.push_back({"restart", *cause, now_text(), ""});
     recreate_later(job);
+  }
+
+  // --- early stopping (earlyStopping:, early_stopping.h) --------------------------------------
+
+  // A log or result line of `job`; with mutex_ held.
+  void observe_result(const std::string& job, const std::string& line) {
+    if (!options_.early_stopping) return;
+    const json result = result_of(line);
+    if (result.is_null()) return;
+    for (const auto& [name, why] : options_.early_stopping->observe(job, result)) stop_early(name, why);
+  }
+
+  // The Job is deleted (with its pods) by the loop, and recorded stopped; with mutex_ held.
+  void stop_early(const std::string& name, const std::string& why) {
+    auto found = index_.find(name);
+    if (found == index_.end()) return;
+    JobProgress& job = jobs_[found->second];
+    if (is_finished(job.state) || queued_.count(name)) return;
+    job.state = JobState::Stopped;
+    job.reason = why;
+    job.end = now_text();
+    if (auto uid = uids_.find(name); uid != uids_.end() && !uid->second.empty()) retired_uids_.insert(uid->second);
+    stopping_.insert(name);
+    last_job_.erase(name);
+    to_delete_.push_back(name);
+    mark_changed();
   }
 
   // A failed Job that had no gang restart left says so, whatever update_from_job wrote since.
@@ -379,14 +408,16 @@ class Follower {
   // On the calling thread: fallbacks that are due, then the deletes and creates they and the
   // restarts asked for.
   void recover() {
-    if (options_.recovery.empty()) return;
-    std::deque<std::string> due;
+    std::deque<std::string> due, stopped;
     {
       std::lock_guard lock(mutex_);
-      fall_back_where_due();
+      if (!options_.recovery.empty()) fall_back_where_due();
       due.swap(to_recreate_);
+      stopped.swap(to_delete_);
     }
     for (const auto& name : due) recreate(name);
+    for (const auto& name : stopped)  // stopped early: the Job and its pods go
+      cluster_.remove(kube::resource_type("batch/v1", "Job"), options_.namespace_name, name, kube::Propagation::Background);
   }
 
   void recreate(const std::string& name) {
@@ -422,7 +453,8 @@ class Follower {
     auto found = index_.find(job_of_pod(event.object));
     if (found == index_.end()) return;
     JobProgress& job = jobs_[found->second];
-    if (retired_uids_.count(controller_uid_of(event.object))) return;  // a recreated Job's old pod
+    if (retired_uids_.count(controller_uid_of(event.object)) || stopping_.count(job.name))
+      return;  // a recreated Job's old pod, or a pod of a Job stopped early
     settle_since_ = {};  // pods still arrive: the wait for the rest starts again
     PodProgress& pod = job.pods[name_of(event.object)];
     update_from_pod(pod, event.object);
@@ -534,7 +566,10 @@ class Follower {
     if (pod.phase == "Failed" || pod.exit_code.value_or(1) != 0) return true;
     const auto results = complete_results(pod.termination_message);
     if (!results) return true;
-    for (const auto& line : *results) sink_.result_line(job.name, line, pod.index);
+    for (const auto& line : *results) {
+      sink_.result_line(job.name, line, pod.index);
+      observe_result(job.name, line);
+    }
     pod.results_from_message = true;
     pod.termination_message.clear();  // recorded: thousands of pods need not keep theirs
     mark_changed();
@@ -560,6 +595,7 @@ class Follower {
           const std::string line(text);
           sink_.log_line(log.job, line, pod.index);
           view_.log(log.prefix, line);
+          observe_result(log.job, line);
           return true;
         },
         [this, log, attempt](kube::LogStats, std::exception_ptr error) {
@@ -693,6 +729,8 @@ class Follower {
   std::map<std::string, std::size_t> next_fallback_;
   std::deque<std::string> to_recreate_;
   std::map<std::string, std::string> exhausted_;  // Job -> why it failed with no gang restart left
+  std::set<std::string> stopping_;                 // Jobs stopped early: what they say now is history
+  std::deque<std::string> to_delete_;              // of those, the ones still to delete
   Clock::time_point last_publish_{};
   Clock::duration publish_cost_{};
 };

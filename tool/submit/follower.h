@@ -16,6 +16,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "tool/core/kube/objects.h"
 #include "tool/submit/follow_view.h"
 #include "tool/submit/job_progress.h"
+#include "tool/submit/early_stopping.h"
 #include "tool/submit/recovery.h"
 
 namespace gkebuild::submit {
@@ -70,6 +72,9 @@ struct FollowOptions {
   // Job name -> what the follower may do when that Job is disrupted or finds no capacity
   // (recovery.h): recreate it whole (gang restart) or as its next fallback: alternative.
   std::map<std::string, JobRecovery> recovery;
+  // The experiment's earlyStopping: rule, fed every result line; a point it stops is deleted and
+  // recorded `stopped` with the rule's reason. Null: none.
+  std::shared_ptr<MedianStopping> early_stopping;
 };
 
 enum class FollowEnd { Finished, Interrupted, Detached };

@@ -224,8 +224,13 @@ json to_json(const ManagedPlan& plan) {
   for (const auto& job : plan.jobs) jobs.push_back(create_json(job));
   json recovery = json::object();
   for (const auto& [name, entry] : plan.recovery) recovery[name] = recovery_json(entry);
+  json stopping = nullptr;
+  if (const auto& rule = plan.early_stopping)
+    stopping = {{"metric", rule->metric}, {"minimize", rule->minimize}, {"warmup", rule->warmup},
+                {"min_points", rule->min_points}};
   return {{"schema", "gkebuild.managed.v1"}, {"namespace", plan.namespace_name}, {"run_id", plan.run_id},
-          {"max_in_flight", plan.max_in_flight}, {"jobs", jobs}, {"recovery", recovery}};
+          {"max_in_flight", plan.max_in_flight}, {"jobs", jobs}, {"recovery", recovery},
+          {"early_stopping", stopping}};
 }
 
 ManagedPlan managed_plan_from_json(const json& document, const std::string& where) {
@@ -240,6 +245,16 @@ ManagedPlan managed_plan_from_json(const json& document, const std::string& wher
   for (std::size_t i = 0; i < jobs.size(); ++i) plan.jobs.push_back(read.create(jobs[i], "plan.jobs[" + std::to_string(i) + "]"));
   for (const auto& [name, entry] : read.field(document, "recovery", json::value_t::object, "plan").items())
     plan.recovery[name] = read.recovery(entry, "plan.recovery." + name);
+  if (auto stopping = document.find("early_stopping"); stopping != document.end() && !stopping->is_null()) {
+    project::EarlyStopping rule;
+    rule.metric = read.text(*stopping, "metric", "plan.early_stopping");
+    rule.minimize = read.field(*stopping, "minimize", json::value_t::boolean, "plan.early_stopping").get<bool>();
+    const auto warmup = stopping->find("warmup");
+    if (warmup == stopping->end() || !warmup->is_number()) read.fail("plan.early_stopping.warmup: expected a number");
+    rule.warmup = warmup->get<double>();
+    rule.min_points = static_cast<int>(read.integer(*stopping, "min_points", "plan.early_stopping"));
+    plan.early_stopping = rule;
+  }
   return plan;
 }
 
@@ -303,6 +318,7 @@ Outcome run_controller(kube::ClusterApi& cluster, const ControllerOptions& optio
   for (auto& job : plan.jobs)
     if (!created.count(job.name)) follow.to_create.push_back(std::move(job));
   follow.recovery = std::move(plan.recovery);
+  if (plan.early_stopping) follow.early_stopping = std::make_shared<MedianStopping>(*plan.early_stopping);
   follow.interrupted = options.interrupted;
   std::optional<SecretOwners> owners;
   if (!record.secret.empty()) owners.emplace(cluster, options.namespace_name, record.secret);

@@ -38,6 +38,7 @@ struct ManagedPlan {
   int max_in_flight = 50;
   std::deque<kube::PreparedCreate> jobs;  // in creation order
   std::map<std::string, JobRecovery> recovery;
+  std::optional<project::EarlyStopping> early_stopping;
 };
 
 nlohmann::json to_json(const ManagedPlan& plan);

@@ -325,7 +325,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
                  "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
                  "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize", "fallback",
-                 "restarts", "pendingTimeout", "retriableExitCodes", "machineType"});
+                 "restarts", "pendingTimeout", "retriableExitCodes", "machineType", "earlyStopping"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
@@ -345,6 +345,7 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
     doc.fail(fields.get("seeds"), fields.what() + ": give seeds (one Indexed Job) or sweep.seed (one Job per seed), not both");
   if (fields.has("fallback")) parse_fallback(fields, experiment, catalog, failover);
   experiment.pending_timeout_seconds = parse_duration_field(fields, "pendingTimeout", experiment.pending_timeout_seconds);
+  if (fields.has("earlyStopping")) parse_early_stopping(fields, experiment);
   if (fields.has("pendingTimeout") && experiment.fallback.empty())
     doc.fail(fields.get("pendingTimeout"), fields.name("pendingTimeout") + ": how long a point may wait for nodes before "
                                                                           "its next alternative; give a fallback: list");

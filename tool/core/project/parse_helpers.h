@@ -57,6 +57,8 @@ Experiment parse_experiment(const yamlfile::Document& doc, const YAML::Node& key
 
 // secretEnv and secretRefs of an experiment whose env is read already (secrets_parse.cpp).
 void parse_experiment_secrets(const yamlfile::Fields& fields, Experiment& experiment);
+// `earlyStopping:` of an experiment (early_stopping_parse.cpp).
+void parse_early_stopping(const yamlfile::Fields& fields, Experiment& experiment);
 // `secrets:` of an image: build secrets, each {id, src} (a file in the project folder) or {id, env}.
 std::vector<ImageSecret> parse_image_secrets(const yamlfile::Fields& fields, const std::filesystem::path& project_dir);
 

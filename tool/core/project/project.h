@@ -179,6 +179,17 @@ struct Alternative {
   SourceLocation where;
 };
 
+// `earlyStopping:` of an experiment (median stopping, as Google Vizier's rule): a point whose best
+// value of `metric` up to step s is worse than the median of the other points' values at step s
+// is stopped, once it is past `warmup` steps and at least `min_points` others reached step s.
+struct EarlyStopping {
+  std::string metric;  // a result line's metric, reported with a step (or epoch)
+  bool minimize = true;
+  double warmup = 1;   // steps before which no point is stopped
+  int min_points = 3;  // other points that must have reached the step
+  SourceLocation where;
+};
+
 struct Experiment {
   std::string name;
   std::string image;
@@ -235,6 +246,7 @@ struct Experiment {
   // follower-driven fallback (cluster.failover: follow) moves it to the next alternative.
   // Recorded on the Jobs (gkebuild.io/pending-timeout-seconds) in either mode.
   long long pending_timeout_seconds = 900;
+  std::optional<EarlyStopping> early_stopping;  // `earlyStopping:`; the follower acts on it
   SourceLocation where;
 };
 

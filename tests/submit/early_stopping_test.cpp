@@ -1,0 +1,95 @@
+// The median stopping rule (tool/submit/early_stopping.h) on its own: warm-up, the number of other
+// points it waits for, both goals, and that the order in which points report does not decide.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "tool/core/project/project.h"
+#include "tool/submit/early_stopping.h"
+
+namespace gkebuild::submit {
+namespace {
+
+using nlohmann::json;
+
+json line(double step, double value, const std::string& metric = "val_loss") {
+  return {{"schema", "gkebuild.workload.v1"}, {"metric", metric}, {"value", value}, {"step", step}};
+}
+
+project::EarlyStopping rule(bool minimize = true, double warmup = 1, int min_points = 2) {
+  project::EarlyStopping stopping;
+  stopping.metric = "val_loss";
+  stopping.minimize = minimize;
+  stopping.warmup = warmup;
+  stopping.min_points = min_points;
+  return stopping;
+}
+
+std::vector<std::string> names(const std::vector<std::pair<std::string, std::string>>& stops) {
+  std::vector<std::string> out;
+  for (const auto& [name, why] : stops) out.push_back(name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(MedianStopping, StopsAPointWorseThanTheMedianOfTheOthers) {
+  MedianStopping median(rule());
+  EXPECT_TRUE(median.observe("a", line(1, 0.1)).empty());
+  EXPECT_TRUE(median.observe("b", line(1, 0.2)).empty());
+  const auto stops = median.observe("c", line(1, 0.9));
+  ASSERT_EQ(names(stops), std::vector<std::string>{"c"});
+  EXPECT_NE(stops[0].second.find("best val_loss 0.9 up to step 1 is worse than the median 0.15 of 2"), std::string::npos)
+      << stops[0].second;
+  EXPECT_TRUE(median.observe("c", line(2, 0.01)).empty()) << "a stopped point is judged no more";
+}
+
+TEST(MedianStopping, WaitsForTheWarmupAndForEnoughOtherPoints) {
+  MedianStopping warm(rule(true, 2));
+  warm.observe("a", line(1, 0.1));
+  warm.observe("b", line(1, 0.1));
+  EXPECT_TRUE(warm.observe("c", line(1, 5)).empty()) << "step 1 is inside the warm-up";
+  MedianStopping few(rule(true, 1, 3));
+  few.observe("a", line(1, 0.1));
+  EXPECT_TRUE(few.observe("c", line(1, 5)).empty()) << "one other point, three needed";
+}
+
+TEST(MedianStopping, ItsBestValueSoFarCountsAndMaximizeTurnsItRound) {
+  MedianStopping minimize(rule());
+  minimize.observe("a", line(1, 0.5));
+  minimize.observe("b", line(1, 0.5));
+  minimize.observe("c", line(1, 0.1));  // best so far 0.1 ...
+  minimize.observe("a", line(2, 0.5));
+  minimize.observe("b", line(2, 0.5));
+  EXPECT_TRUE(minimize.observe("c", line(2, 9)).empty()) << "c's best up to step 2 (0.1) is not worse than 0.5";
+  MedianStopping maximize(rule(false));
+  maximize.observe("a", line(1, 0.9));
+  maximize.observe("b", line(1, 0.8));
+  EXPECT_EQ(names(maximize.observe("c", line(1, 0.2))), std::vector<std::string>{"c"});
+  // d is the best; judged again with d, b (0.8) is now under the median (0.9) of a, c and d.
+  EXPECT_EQ(names(maximize.observe("d", line(1, 0.95))), std::vector<std::string>{"b"});
+}
+
+TEST(MedianStopping, TheOrderOfReportsDoesNotDecide) {
+  const std::vector<std::pair<std::string, double>> points = {{"a", 0.1}, {"b", 0.2}, {"c", 0.3}, {"d", 0.9}, {"e", 1.0}};
+  std::vector<std::size_t> order = {0, 1, 2, 3, 4};
+  do {
+    MedianStopping median(rule(true, 1, 4));
+    std::vector<std::string> stopped;
+    for (auto i : order)
+      for (const auto& name : names(median.observe(points[i].first, line(1, points[i].second)))) stopped.push_back(name);
+    std::sort(stopped.begin(), stopped.end());
+    EXPECT_EQ(stopped, (std::vector<std::string>{"d", "e"}));
+  } while (std::next_permutation(order.begin(), order.end()));
+}
+
+TEST(MedianStopping, OtherMetricsAndLinesWithoutAStepAreIgnored) {
+  MedianStopping median(rule(true, 1, 1));
+  median.observe("a", line(1, 0.1));
+  EXPECT_TRUE(median.observe("b", line(1, 9, "throughput")).empty());
+  EXPECT_TRUE(median.observe("b", {{"metric", "val_loss"}, {"value", 9}}).empty());
+  json epoch = {{"metric", "val_loss"}, {"value", 9}, {"extra", {{"epoch", 1}}}};
+  EXPECT_EQ(names(median.observe("b", epoch)), std::vector<std::string>{"b"}) << "an epoch under extra is a step";
+}
+
+}  // namespace
+}  // namespace gkebuild::submit
