@@ -4,7 +4,7 @@
 #include <set>
 
 #include "base/printable.h"
-#include "tool/core/catalog/catalog.h"
+#include "tool/core/catalog/machine_parse.h"
 #include "tool/core/yamlfile/fields.h"
 #include "tool/core/yamlfile/scalars.h"
 
@@ -52,25 +52,29 @@ MachinePrice parse_machine(const Document& doc, const YAML::Node& node, const st
 
 }  // namespace
 
-std::vector<MachinePrice> Catalog::parse_machines(std::string_view yaml, const std::string& file_name) {
-  const Document doc = Document::parse(std::string(yaml), file_name);
-  Fields top(doc, doc.root(), "machine prices", {"source", "date", "region", "machines"});
+std::vector<MachinePrice> parse_machine_prices(const Document& doc, const YAML::Node& node, const std::string& what) {
+  Fields top(doc, node, what, {"source", "date", "region", "machines"});
   MachinePrice defaults;
   defaults.source = top.required_string("source");
   defaults.date = top.required_string("date");
   check_date(top, defaults.date);
   defaults.region = top.string("region", "");
   const YAML::Node list = top.required("machines");
-  if (!list.IsSequence()) doc.fail(list, "machines: expected a list, got " + yamlfile::describe(list));
+  if (!list.IsSequence()) doc.fail(list, top.name("machines") + ": expected a list, got " + yamlfile::describe(list));
   std::vector<MachinePrice> machines;
   std::set<std::pair<std::string, std::string>> seen;
   for (size_t i = 0; i < list.size(); ++i) {
-    MachinePrice machine = parse_machine(doc, list[i], "machines[" + std::to_string(i) + "]", defaults);
+    MachinePrice machine = parse_machine(doc, list[i], top.name("machines") + "[" + std::to_string(i) + "]", defaults);
     if (!seen.insert({machine.name, machine.region}).second)
       doc.fail(list[i], "machine type " + in_quotes(machine.name) + " is listed twice for " + machine.region);
     machines.push_back(std::move(machine));
   }
   return machines;
+}
+
+std::vector<MachinePrice> Catalog::parse_machines(std::string_view yaml, const std::string& file_name) {
+  const Document doc = Document::parse(std::string(yaml), file_name);
+  return parse_machine_prices(doc, doc.root(), "machine prices");
 }
 
 }  // namespace gkebuild::catalog
