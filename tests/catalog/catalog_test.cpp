@@ -5,6 +5,8 @@
 #include <set>
 
 #include "tool/core/catalog/catalog.h"
+#include "tool/core/catalog/catalog_listing.h"
+#include "tool/core/catalog/node_price.h"
 
 namespace gkebuild::catalog {
 namespace {
@@ -146,6 +148,116 @@ TEST(Catalog, FlexStartPriceIsWhatFlexStartAndQueuedRunsPay) {
   const Catalog unpriced = Catalog::parse(head + "}}\n", "cat.yaml");
   EXPECT_FALSE(unpriced.find("x")->price_for("flex-start"));  // never the on-demand rate
   EXPECT_THROW(Catalog::parse(head + ", flexStart: {usdPerGpuHour: 0.5}}}\n", "cat.yaml"), SourceError);
+}
+
+// machines.yaml (issue 43): the vCPU and memory part of the machine types each GPU comes in and
+// of common CPU machine types, in us-central1, with source and date; every accelerator's machine
+// types are there (a4-highgpu-8g with a note: its source lists no figure).
+TEST(MachinePrices, CoverEveryGpuMachineTypeAndCommonCpuOnes) {
+  const Catalog& catalog = Catalog::builtin();
+  const std::regex date("20[0-9]{2}-[01][0-9]-[0-3][0-9]");
+  for (const auto& machine : catalog.machine_prices()) {
+    SCOPED_TRACE(machine.name);
+    EXPECT_EQ(machine.region, "us-central1");
+    EXPECT_GT(machine.vcpus, 0);
+    EXPECT_GT(machine.memory_gib, 0);
+    EXPECT_NE(machine.source.find("skypilot-catalog"), std::string::npos) << machine.source;
+    EXPECT_TRUE(std::regex_match(machine.date, date)) << machine.date;
+    EXPECT_TRUE(machine.on_demand || !machine.note.empty());
+    if (machine.on_demand && machine.spot) EXPECT_LT(*machine.spot, *machine.on_demand);
+    EXPECT_FALSE(machine.flex_start);  // none is published
+  }
+  for (const char* label : {"nvidia-tesla-t4", "nvidia-l4", "nvidia-tesla-a100", "nvidia-a100-80gb", "nvidia-h100-80gb",
+                            "nvidia-h100-mega-80gb", "nvidia-h200-141gb", "nvidia-b200"})
+    for (const auto& type : catalog.find(label)->machine_types) {
+      SCOPED_TRACE(std::string(label) + " " + type.name);
+      const MachinePrice* machine = catalog.machine_price(type.name);
+      ASSERT_NE(machine, nullptr);
+      EXPECT_EQ(machine->vcpus, type.vcpus);
+    }
+  for (const char* cpu : {"e2-standard-2", "e2-standard-4", "e2-standard-8", "n2-standard-8", "n1-standard-8", "c2-standard-16"})
+    EXPECT_TRUE(catalog.machine_price(cpu) && catalog.machine_price(cpu)->on_demand) << cpu;
+  // Figures as read (skypilot-catalog v8 gcp/vms.csv, us-central1).
+  EXPECT_DOUBLE_EQ(*catalog.machine_price("a3-highgpu-8g")->on_demand, 9.46006);
+  EXPECT_DOUBLE_EQ(*catalog.machine_price("a3-highgpu-8g")->spot, 2.88933);
+  EXPECT_DOUBLE_EQ(*catalog.machine_price("e2-standard-4")->on_demand, 0.13402);
+  EXPECT_EQ(catalog.machine_price("e2-standard-4", "europe-west4"), nullptr);  // one region read
+  EXPECT_FALSE(catalog.machine_price("a4-highgpu-8g")->on_demand);
+}
+
+// A whole node: the VM part plus every GPU of the machine type, at the provisioning's rate.
+TEST(MachinePrices, NodeRateIsTheVmPlusItsGpus) {
+  const Catalog& catalog = Catalog::builtin();
+  const Accelerator& l4 = *catalog.find("nvidia-l4");
+  // g2-standard-4: 0.14679 + 0.56004 = 0.70683, Google's list price for the machine.
+  const NodePricing g2 = node_rate(catalog, "g2-standard-4", &l4, "on-demand");
+  ASSERT_TRUE(g2.rate) << g2.missing;
+  EXPECT_NEAR(g2.rate->usd_per_hour, 0.70683, 1e-9);
+  EXPECT_EQ(g2.rate->gpus, 1);
+  // g2-standard-48 carries 4 L4s.
+  const NodePricing g2_48 = node_rate(catalog, "g2-standard-48", &l4, "spot");
+  ASSERT_TRUE(g2_48.rate);
+  EXPECT_NEAR(g2_48.rate->usd_per_hour, 0.70483 + 4 * l4.spot->usd_per_gpu_hour, 1e-9);
+  EXPECT_EQ(g2_48.rate->billed_as, "spot");
+  // A reservation's VMs are billed at on-demand rates.
+  EXPECT_NEAR(node_rate(catalog, "g2-standard-4", &l4, "reservation").rate->usd_per_hour, 0.70683, 1e-9);
+  // A CPU machine is its VM.
+  EXPECT_NEAR(node_rate(catalog, "n2-standard-8", nullptr, "on-demand").rate->usd_per_hour, 0.38847, 1e-9);
+  // No rate, with the reason: flex-start, an unknown machine type, one the GPU does not come in.
+  EXPECT_EQ(node_rate(catalog, "g2-standard-4", &l4, "flex-start").missing, "no DWS (flex-start) price in the catalog");
+  EXPECT_EQ(node_rate(catalog, "g2-standard-4", &l4, "queued").missing, "no DWS (flex-start) price in the catalog");
+  EXPECT_EQ(node_rate(catalog, "z9-made-up-4", nullptr, "on-demand").missing,
+            "no catalog price for machine type z9-made-up-4");
+  EXPECT_EQ(node_rate(catalog, "n2-standard-8", &l4, "on-demand").missing,
+            "n2-standard-8 is not a machine type of nvidia-l4");
+  EXPECT_FALSE(node_rate(catalog, "a4-highgpu-8g", catalog.find("nvidia-b200"), "on-demand").rate);
+}
+
+// machines.yaml's format is checked like the accelerators' (also a catalog file's machinePrices:).
+TEST(MachinePrices, ParseChecksEveryField) {
+  const std::string head = "source: s\ndate: '2026-11-28'\nregion: us-central1\nmachines:\n";
+  const auto machines = Catalog::parse_machines(head + "  - {name: m-1, vcpus: 2, memoryGiB: 8, onDemand: 0.1, spot: 0.05}\n"
+                                                       "  - {name: m-2, vcpus: 2, memoryGiB: 8, note: unknown}\n",
+                                                "m.yaml");
+  ASSERT_EQ(machines.size(), 2u);
+  EXPECT_EQ(machines[0].source, "s");
+  EXPECT_EQ(machines[0].date, "2026-11-28");
+  EXPECT_EQ(*machines[0].spot, 0.05);
+  EXPECT_FALSE(machines[1].on_demand);
+  try {
+    Catalog::parse_machines(head + "  - {name: m-1, vcpus: 2, memoryGiB: 8}\n", "m.yaml");
+    FAIL() << "no error";
+  } catch (const SourceError& e) {
+    EXPECT_EQ(e.where().line, 5);
+    EXPECT_NE(e.message().find("give onDemand, or a note"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(Catalog::parse_machines(head + "  - {name: m, vcpus: 2, memoryGiB: 8, onDemand: -1}\n", "m.yaml"),
+               SourceError);
+  EXPECT_THROW(Catalog::parse_machines(head + "  - {name: m, vcpus: 2, memoryGiB: 8, onDemand: 1, sopt: 1}\n", "m.yaml"),
+               SourceError);
+  EXPECT_THROW(Catalog::parse_machines(head + "  - {name: m, vcpus: 2, memoryGiB: 8, onDemand: 1}\n"
+                                              "  - {name: m, vcpus: 2, memoryGiB: 8, onDemand: 1}\n",
+                                       "m.yaml"),
+               SourceError);
+  const Catalog with = Catalog::parse("catalogDate: '2026-01-01'\naccelerators: []\nmachinePrices:\n  source: s\n  "
+                                      "date: '2026-11-28'\n  region: r\n  machines:\n  - {name: m, vcpus: 1, "
+                                      "memoryGiB: 1, onDemand: 1}\n",
+                                      "cat.yaml");
+  EXPECT_NE(with.machine_price("m", "r"), nullptr);
+}
+
+// `gkebuild accelerators -o json` lists the machine prices beside the GPUs'.
+TEST(MachinePrices, ListedInTheJson) {
+  const auto json = catalog_to_json(Catalog::builtin());
+  ASSERT_TRUE(json.contains("machinePrices"));
+  bool found = false;
+  for (const auto& row : json["machinePrices"])
+    if (row["name"] == "g2-standard-4") {
+      found = true;
+      EXPECT_EQ(row["onDemand"], 0.14679);
+      EXPECT_EQ(row["region"], "us-central1");
+    }
+  EXPECT_TRUE(found);
 }
 
 }  // namespace

@@ -226,12 +226,21 @@ TEST_F(CliUsability, RunCommandsWithoutAnyRunSaySoWithExit2) {
 // The same summary opens a dry run (stderr, before the YAML) and a real submit; -q drops it.
 TEST_F(CliUsability, DryRunSaysWhatItWouldCostFirst) {
   const auto catalog = nlohmann::json::parse(gkebuild("accelerators -o json").out);
+  // Each pod is a whole node of the first machine type with a GPU: its VM part plus that GPU.
+  auto vm_spot = [&](const std::string& machine) {
+    for (const auto& row : catalog["machinePrices"])
+      if (row["name"] == machine) return row["spot"].get<double>();
+    ADD_FAILURE() << "no machine price for " << machine;
+    return 0.0;
+  };
   double per_hour = 0;
   std::string date;
   for (const auto& accelerator : catalog["accelerators"]) {
     const std::string label = accelerator["label"];
     if (label != "nvidia-l4" && label != "nvidia-tesla-t4" && label != "nvidia-a100-80gb") continue;
-    per_hour += 6 * accelerator["prices"]["spot"]["usdPerGpuHour"].get<double>();  // 6 sweep points, 1 GPU
+    const double node = vm_spot(accelerator["machineTypes"][0]["name"]) +
+                        accelerator["prices"]["spot"]["usdPerGpuHour"].get<double>();
+    per_hour += 6 * node;  // 6 sweep points, one node each
     date = accelerator["prices"]["spot"]["date"];
   }
   char hour_text[32], bound_text[32];
@@ -241,10 +250,13 @@ TEST_F(CliUsability, DryRunSaysWhatItWouldCostFirst) {
   const auto dry = gkebuild("submit gemm --dry-run --image gemm=" + kPinned);
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_TRUE(contains(dry.err, "plan: 18 Jobs, 18 pods, experiment gemm")) << dry.err;
-  EXPECT_TRUE(contains(dry.err, "  nvidia-l4 (spot): 6 Jobs, 6 pods, 6 GPUs at once, $")) << dry.err;
+  EXPECT_TRUE(contains(dry.err, "  nvidia-l4 (spot): 6 Jobs, 6 pods, 6 GPUs at once, g2-standard-4 nodes at $"))
+      << dry.err;
   EXPECT_TRUE(contains(dry.err, std::string("cost: about ") + hour_text + " per hour with every pod running; at most " +
-                                    bound_text + " if every Job runs to its deadline (0.5 h); catalog GPU prices of " +
+                                    bound_text + " if every Job runs to its deadline (0.5 h); catalog prices of " +
                                     date))
+      << dry.err;
+  EXPECT_TRUE(contains(dry.err, "2026-11-28, us-central1 list prices of whole nodes (vCPUs, memory, GPUs), one per pod"))
       << dry.err;
   EXPECT_TRUE(dry.out.starts_with("apiVersion: ") || dry.out.starts_with("---")) << dry.out.substr(0, 200);
   const auto quiet = gkebuild("submit gemm --dry-run -q --image gemm=" + kPinned);

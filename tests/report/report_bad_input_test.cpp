@@ -53,18 +53,19 @@ TEST(ReportBadInput, MixedUnitsAreSeparateRowsWithANote) {
 }
 
 TEST(ReportBadInput, GflopsAlsoCostPer10To15Flop) {
-  // 9000 GFLOP/s on a T4 at 0.36 USD/h: 0.36 x (10^6 / 9000) / 3600 = $0.01111 per 10^15 FLOP.
+  // 9000 GFLOP/s on a T4 node (n1-standard-4 + T4) at 0.50 USD/h: 0.50 x (10^6 / 9000) / 3600 =
+  // $0.01543 per 10^15 FLOP.
   auto report = fixture_report({"broken-20261122-050000"});
   ASSERT_EQ(report.throughput.front().key.unit, "GFLOP/s");
   ASSERT_EQ(report.throughput.front().unit_costs.size(), 1u);
   EXPECT_EQ(report.throughput.front().unit_costs[0].unit, "10^15 FLOP");
-  EXPECT_NEAR(*report.throughput.front().unit_costs[0].on_demand, 0.36 * (1e6 / 9000) / 3600, 1e-15);
+  EXPECT_NEAR(*report.throughput.front().unit_costs[0].on_demand, 0.5 * (1e6 / 9000) / 3600, 1e-15);
 }
 
 TEST(ReportBadInput, UnknownAcceleratorAndFailedJobAreNoted) {
   std::string md = write_markdown(fixture_report({"broken-20261122-050000"}));
   EXPECT_TRUE(contains(md, "- nvidia-x9 is not in the accelerator catalog (did you mean 'nvidia-l4'?): its cost is n/a.\n")) << md;
-  EXPECT_TRUE(contains(md, "| nvidia-x9 | n/a | n/a | - | not in the catalog |")) << md;
+  EXPECT_TRUE(contains(md, "| nvidia-x9 | x9-standard-8 | n/a | n/a | - | not in the catalog |")) << md;
   EXPECT_TRUE(contains(md, "- Job b-fail (broken-20261122-050000) is failed: exit code 2.\n")) << md;
 }
 

@@ -1,5 +1,6 @@
-// The fixture runs give figures worked out by hand (prices from fixtures/catalog.yaml:
-// T4 0.36/0.18, L4 0.72/0.36 USD per GPU-hour on demand/spot, GB200 without a price).
+// The fixture runs give figures worked out by hand (prices from fixtures/catalog.yaml: whole
+// nodes, USD per node-hour on demand/spot: T4 (n1-standard-4 0.14/0.02 + T4 0.36/0.18) 0.50/0.20,
+// L4 (g2-standard-8 0.28/0.14 + L4 0.72/0.36) 1.00/0.50, GB200 without a price).
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -31,38 +32,42 @@ const json& row_of(const json& document, const std::string& workload, const std:
 
 TEST(ReportBuild, MarkdownCarriesTheHandComputedFigures) {
   std::string md = write_markdown(fixture_report(kGoodRuns, "nvidia-tesla-t4"));
-  EXPECT_TRUE(contains(md, "Prices: accelerator catalog of 2026-11-20, USD per GPU-hour. Baseline: nvidia-tesla-t4."));
+  EXPECT_TRUE(contains(md, "Prices: accelerator catalog of 2026-11-20, USD per node-hour of whole nodes (vCPUs, memory, "
+                           "GPUs). Baseline: nvidia-tesla-t4."));
   EXPECT_TRUE(contains(md, "### gemm-bench fp32 k=4096 m=4096 n=4096 (TFLOP/s)\n")) << md;
   EXPECT_TRUE(contains(md,
       "| accelerator | values | median TFLOP/s | min | max | wall time per run | GPU-hours | cost on demand | "
-      "cost spot | on demand per 10^15 FLOP | spot per 10^15 FLOP | speed-up vs nvidia-tesla-t4 | "
+      "cost spot | cost as run | on demand per 10^15 FLOP | spot per 10^15 FLOP | speed-up vs nvidia-tesla-t4 | "
       "cost ratio vs nvidia-tesla-t4 | outliers |\n")) << md;
   // GB200: median of 40, 40, 40; 30 s = 0.008333 GPU-hours; no price; 40 / 4.2 = 9.52x.
-  // L4: median of 2, 8, 8.4, 8.8 = (8 + 8.4) / 2 = 8.2; 60 s = 1/60 GPU-hour x 0.72 = $0.012
-  //     (spot x 0.36 = $0.006); per 10^15 FLOP = 0.72 x (1000 / 8.2) / 3600 = 0.2 / 8.2 = $0.02439,
-  //     from 0.2 / 8.8 = $0.02273 to 0.2 / 2 = $0.1; spot 0.1 / 8.2 = $0.0122 (0.01136 - 0.05);
-  //     speed-up 8.2 / 4.2 = 1.95x; cost ratio (0.2 / 8.2) / (0.1 / 4.2) = 1.02x; outlier 2.
-  // T4: median of 4, 4.4, 4.2 = 4.2; 120 s = 1/30 GPU-hour x 0.36 = $0.012 (spot $0.006);
-  //     per 10^15 FLOP 0.1 / 4.2 = $0.02381 (0.1 / 4.4 = 0.02273 - 0.1 / 4 = 0.025);
-  //     spot 0.05 / 4.2 = $0.0119 (0.01136 - 0.0125).
+  // L4 (a spot Job): median of 2, 8, 8.4, 8.8 = (8 + 8.4) / 2 = 8.2; 60 s = 1/60 node-hour x 1.00
+  //     = $0.01667 (spot x 0.50 = $0.008333, which is also the cost as run); per 10^15 FLOP =
+  //     1.00 x (1000 / 8.2) / 3600 = 0.2778 / 8.2 = $0.03388, from 0.2778 / 8.8 = $0.03157 to
+  //     0.2778 / 2 = $0.1389; spot 0.1389 / 8.2 = $0.01694 (0.01578 - 0.06944); speed-up
+  //     8.2 / 4.2 = 1.95x; cost ratio (0.2778 / 8.2) / (0.1389 / 4.2) = 1.02x; outlier 2.
+  // T4 (on demand): median of 4, 4.4, 4.2 = 4.2; 120 s = 1/30 node-hour x 0.50 = $0.01667 (spot
+  //     x 0.20 = $0.006667); per 10^15 FLOP 0.1389 / 4.2 = $0.03307 (0.1389 / 4.4 = 0.03157 -
+  //     0.1389 / 4 = 0.03472); spot 0.05556 / 4.2 = $0.01323 (0.01263 - 0.01389).
   EXPECT_TRUE(contains(md,
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
-      "| nvidia-gb200 | 3 | 40 | 40 | 40 | 30 s | 0.008333 | n/a | n/a | n/a | n/a | 9.52x | n/a | - |\n"
-      "| nvidia-l4 | 4 | 8.2 | 2 | 8.8 | 60 s | 0.01667 | $0.012 | $0.006 | $0.02439 ($0.02273-$0.1) | "
-      "$0.0122 ($0.01136-$0.05) | 1.95x | 1.02x | 2 |\n"
-      "| nvidia-tesla-t4 | 3 | 4.2 | 4 | 4.4 | 120 s | 0.03333 | $0.012 | $0.006 | $0.02381 ($0.02273-$0.025) | "
-      "$0.0119 ($0.01136-$0.0125) | 1.00x | 1.00x | - |\n")) << md;
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+      "| nvidia-gb200 | 3 | 40 | 40 | 40 | 30 s | 0.008333 | n/a | n/a | n/a | n/a | n/a | 9.52x | n/a | - |\n"
+      "| nvidia-l4 | 4 | 8.2 | 2 | 8.8 | 60 s | 0.01667 | $0.01667 | $0.008333 | $0.008333 | "
+      "$0.03388 ($0.03157-$0.1389) | $0.01694 ($0.01578-$0.06944) | 1.95x | 1.02x | 2 |\n"
+      "| nvidia-tesla-t4 | 3 | 4.2 | 4 | 4.4 | 120 s | 0.03333 | $0.01667 | $0.006667 | $0.01667 | "
+      "$0.03307 ($0.03157-$0.03472) | $0.01323 ($0.01263-$0.01389) | 1.00x | 1.00x | - |\n")) << md;
   // Training: T4 median of 20000, 24000, 22000 = 22000 samples/s; an epoch is 60000 samples:
-  //   0.36 x (60000 / 22000) / 3600 = $0.0002727 (at 24000: $0.00025, at 20000: $0.0003);
-  //   spot $0.0001364 ($0.000125-$0.00015); per 1,000 samples 0.36 x (1000 / 22000) / 3600 =
-  //   $0.000004545 (0.000004167-0.000005), spot $0.000002273; 40 s = 0.01111 GPU-hours = $0.004.
+  //   0.50 x (60000 / 22000) / 3600 = $0.0003788 (at 24000: $0.0003472, at 20000: $0.0004167);
+  //   spot 0.20 x: $0.0001515 ($0.0001389-$0.0001667); per 1,000 samples 0.50 x (1000 / 22000) /
+  //   3600 = $0.000006313 (0.000005787-0.000006944), spot $0.000002525; 40 s = 0.01111 node-hours
+  //   = $0.005556 ($0.002222 spot).
   // CPU: median of 1000, 1200, 1100 = 1100; 50 s; no price; 1100 / 22000 = 0.05x.
   //   Time per epoch: 60000 / 22000 = 2.727 s; the CPU's 60000 / 1100 = 54.55 s.
   EXPECT_TRUE(contains(md,
-      "| nvidia-tesla-t4 | 3 | 22000 | 20000 | 24000 | 40 s | 0.01111 | $0.004 | $0.002 | 2.73 s | "
-      "$0.0002727 ($0.00025-$0.0003) | $0.0001364 ($0.000125-$0.00015) | "
-      "$0.000004545 ($0.000004167-$0.000005) | $0.000002273 ($0.000002083-$0.0000025) | 1.00x | 1.00x | - |\n"
-      "| cpu (local) | 3 | 1100 | 1000 | 1200 | 50 s | n/a | n/a | n/a | 54.5 s | n/a | n/a | n/a | n/a | 0.05x | n/a | - |\n"))
+      "| nvidia-tesla-t4 | 3 | 22000 | 20000 | 24000 | 40 s | 0.01111 | $0.005556 | $0.002222 | $0.005556 | 2.73 s | "
+      "$0.0003788 ($0.0003472-$0.0004167) | $0.0001515 ($0.0001389-$0.0001667) | "
+      "$0.000006313 ($0.000005787-$0.000006944) | $0.000002525 ($0.000002315-$0.000002778) | 1.00x | 1.00x | - |\n"
+      "| cpu (local) | 3 | 1100 | 1000 | 1200 | 50 s | n/a | n/a | n/a | n/a | 54.5 s | n/a | n/a | n/a | n/a | 0.05x | "
+      "n/a | - |\n"))
       << md;
   // 0.6745 x (2 - 8.2) / MAD; MAD = median(0.2, 0.2, 0.6, 6.2) = 0.4, so z = -10.45.
   EXPECT_TRUE(contains(md, "- gemm-bench fp32 k=4096 m=4096 n=4096, nvidia-l4: 2 TFLOP/s (modified z -10.5, "
@@ -72,9 +77,17 @@ TEST(ReportBuild, MarkdownCarriesTheHandComputedFigures) {
   EXPECT_TRUE(contains(md, "| mnist-train fp32 batch=64 classes=10 hidden=128 inputs=784 model=mlp test_samples=10000 "
                            "train_samples=60000 | test_accuracy | nvidia-tesla-t4 | 1 | 0.97 | 0.97 | 0.97 | fraction |"))
       << md;
-  EXPECT_TRUE(contains(md, "| nvidia-gb200 | n/a | n/a | - | No per-GPU price in the sources read. |")) << md;
+  EXPECT_TRUE(contains(md, "| nvidia-tesla-t4 | n1-standard-4 | 0.5 | 0.2 | test price, 2026-11-20; GPU: test price, "
+                           "2026-11-20 | - |"))
+      << md;
+  EXPECT_TRUE(contains(md, "| nvidia-gb200 | a4x-highgpu-4g | n/a | n/a | - | No per-GPU price in the sources read. |"))
+      << md;
+  EXPECT_TRUE(contains(md, "- Cost counts whole nodes at the catalog's list prices (us-central1)")) << md;
+  EXPECT_TRUE(contains(md, "Not counted: disks, network, GKE's cluster management fee, committed-use and "
+                           "sustained-use discounts."))
+      << md;
   EXPECT_TRUE(contains(md, "- nvidia-gb200: the catalog has no price, shown as n/a (No per-GPU price"));
-  EXPECT_TRUE(contains(md, "- cpu (local) ran without a GPU on the local machine: no cloud GPU price applies"));
+  EXPECT_TRUE(contains(md, "- cpu (local) ran without a GPU on the local machine: no cloud price applies"));
   EXPECT_FALSE(contains(md, "Skipped result lines"));
 }
 
@@ -90,15 +103,19 @@ TEST(ReportBuild, JsonCarriesTheSameFiguresAtFullPrecision) {
   EXPECT_EQ(l4["values"], 4);
   expect_figure(l4["wall_seconds"], 60);
   expect_figure(l4["gpu_hours"], 1.0 / 60);
-  expect_figure(l4["cost_on_demand_usd"], 0.012);
-  expect_figure(l4["cost_spot_usd"], 0.006);
+  EXPECT_EQ(l4["machine_type"], "g2-standard-8");
+  expect_figure(l4["node_hours"], 1.0 / 60);
+  expect_figure(l4["cost_on_demand_usd"], 1.0 / 60);
+  expect_figure(l4["cost_spot_usd"], 0.5 / 60);
+  expect_figure(l4["cost_as_run_usd"], 0.5 / 60);  // the Job ran on spot
   EXPECT_EQ(l4["cost_per_unit"][0]["unit"], "10^15 FLOP");
-  expect_figure(l4["cost_per_unit"][0]["on_demand_usd"], 0.2 / 8.2);
-  expect_figure(l4["cost_per_unit"][0]["on_demand_usd_range"][0], 0.2 / 8.8);
-  expect_figure(l4["cost_per_unit"][0]["on_demand_usd_range"][1], 0.1);
-  expect_figure(l4["cost_per_unit"][0]["spot_usd"], 0.1 / 8.2);
+  const double l4_per_flop = 1000.0 / 3600;  // USD per 10^15 FLOP at 1 TFLOP/s on a 1.00 node
+  expect_figure(l4["cost_per_unit"][0]["on_demand_usd"], l4_per_flop / 8.2);
+  expect_figure(l4["cost_per_unit"][0]["on_demand_usd_range"][0], l4_per_flop / 8.8);
+  expect_figure(l4["cost_per_unit"][0]["on_demand_usd_range"][1], l4_per_flop / 2);
+  expect_figure(l4["cost_per_unit"][0]["spot_usd"], l4_per_flop / 2 / 8.2);
   expect_figure(l4["speedup"], 8.2 / 4.2);
-  expect_figure(l4["cost_ratio"], (0.2 / 8.2) / (0.1 / 4.2));
+  expect_figure(l4["cost_ratio"], (l4_per_flop / 8.2) / (l4_per_flop / 2 / 4.2));
   ASSERT_EQ(l4["outliers"].size(), 1u);
   expect_figure(l4["outliers"][0]["value"], 2.0);
   expect_figure(l4["outliers"][0]["z"], 0.6745 * (2.0 - 8.2) / 0.4);
@@ -113,15 +130,17 @@ TEST(ReportBuild, JsonCarriesTheSameFiguresAtFullPrecision) {
 
   const json& t4 = row_of(document, "mnist-train", "nvidia-tesla-t4");
   EXPECT_EQ(t4["cost_per_unit"][0]["unit"], "epoch");
-  expect_figure(t4["cost_per_unit"][0]["on_demand_usd"], 0.36 * (60000.0 / 22000) / 3600);
+  expect_figure(t4["cost_per_unit"][0]["on_demand_usd"], 0.5 * (60000.0 / 22000) / 3600);
   EXPECT_EQ(t4["cost_per_unit"][1]["unit"], "1,000 samples");
-  expect_figure(t4["cost_per_unit"][1]["spot_usd"], 0.18 * (1000.0 / 22000) / 3600);
+  expect_figure(t4["cost_per_unit"][1]["spot_usd"], 0.2 * (1000.0 / 22000) / 3600);
   expect_figure(t4["gpu_hours"], 40.0 / 3600);
+  expect_figure(t4["cost_as_run_usd"], 0.5 * 40 / 3600);  // on demand
 
   const json& cpu = row_of(document, "mnist-train", "cpu (local)");
   EXPECT_TRUE(cpu["label"].is_null());
   EXPECT_TRUE(cpu["gpu_hours"].is_null());
   EXPECT_TRUE(cpu["cost_spot_usd"].is_null());
+  EXPECT_TRUE(cpu["cost_as_run_usd"].is_null());  // the local machine: no cloud price
   expect_figure(cpu["median"], 1100);
   expect_figure(cpu["speedup"], 1100.0 / 22000);
   EXPECT_EQ(document["runs"][1]["target"], "local");
@@ -174,31 +193,35 @@ TEST(ReportBuild, CnnRunGivesTimeAndCostPerEpochPerAccelerator) {
   EXPECT_TRUE(contains(md, "### mnist-train fp16 batch=64 classes=10 conv1=8 conv2=16 flat=400 hidden=128 inputs=784 "
                            "kernel=5 model=cnn test_samples=10000 train_samples=60000 lr=0.01 (samples/s)\n"))
       << md;
-  EXPECT_TRUE(contains(md, "| GPU-hours | cost on demand | cost spot | time per epoch | on demand per epoch | "
+  EXPECT_TRUE(contains(md, "| GPU-hours | cost on demand | cost spot | cost as run | time per epoch | on demand per epoch | "
                            "spot per epoch | on demand per 1,000 samples |"))
       << md;
-  // L4: median of 40000, 48000, 50000 = 48000 samples/s; an epoch of 60000 samples takes
-  //   1.25 s: 0.72 x 1.25 / 3600 = $0.00025 (at 50000: $0.00024, at 40000: $0.0003), spot
-  //   half; 30 s = 0.008333 GPU-hours = $0.006 ($0.003 spot); 48000 / 20000 = 2.4x.
-  // T4: median of 15000, 20000, 24000 = 20000; 3 s an epoch: 0.36 x 3 / 3600 = $0.0003
-  //   (at 24000: $0.00025, at 15000: $0.0004); 60 s = 0.01667 GPU-hours = $0.006.
-  EXPECT_TRUE(contains(md, "| nvidia-l4 | 3 | 48000 | 40000 | 50000 | 30 s | 0.008333 | $0.006 | $0.003 | 1.25 s | "
-                           "$0.00025 ($0.00024-$0.0003) | $0.000125 ($0.00012-$0.00015) | "))
+  // Both Jobs ran on spot (their cost as run). L4 node 1.00/0.50: median of 40000, 48000, 50000
+  //   = 48000 samples/s; an epoch of 60000 samples takes 1.25 s: 1.00 x 1.25 / 3600 = $0.0003472
+  //   (at 50000: $0.0003333, at 40000: $0.0004167), spot half; 30 s = 0.008333 node-hours =
+  //   $0.008333 ($0.004167 spot); 48000 / 20000 = 2.4x.
+  // T4 node 0.50/0.20: median of 15000, 20000, 24000 = 20000; 3 s an epoch: 0.50 x 3 / 3600 =
+  //   $0.0004167 (at 24000: $0.0003472, at 15000: $0.0005556), spot $0.0001667 ($0.0001389-
+  //   $0.0002222); 60 s = 0.01667 node-hours = $0.008333 ($0.003333 spot).
+  EXPECT_TRUE(contains(md, "| nvidia-l4 | 3 | 48000 | 40000 | 50000 | 30 s | 0.008333 | $0.008333 | $0.004167 | "
+                           "$0.004167 | 1.25 s | $0.0003472 ($0.0003333-$0.0004167) | $0.0001736 ($0.0001667-$0.0002083) | "))
       << md;
-  EXPECT_TRUE(contains(md, "| nvidia-tesla-t4 | 3 | 20000 | 15000 | 24000 | 60 s | 0.01667 | $0.006 | $0.003 | 3 s | "
-                           "$0.0003 ($0.00025-$0.0004) | $0.00015 ($0.000125-$0.0002) | "))
+  EXPECT_TRUE(contains(md, "| nvidia-tesla-t4 | 3 | 20000 | 15000 | 24000 | 60 s | 0.01667 | $0.008333 | $0.003333 | "
+                           "$0.003333 | 3 s | $0.0004167 ($0.0003472-$0.0005556) | $0.0001667 ($0.0001389-$0.0002222) | "))
       << md;
-  EXPECT_TRUE(contains(md, "| 2.40x | 0.83x | - |\n")) << md;  // L4: (0.00025 / 0.0003) the cost ratio
+  EXPECT_TRUE(contains(md, "| 2.40x | 0.83x | - |\n")) << md;  // L4: (0.0003472 / 0.0004167) the cost ratio
   EXPECT_TRUE(contains(md, "| test_accuracy | nvidia-l4 | 1 | 0.985 | 0.985 | 0.985 | fraction |")) << md;
   EXPECT_TRUE(contains(md, "| test_accuracy | nvidia-tesla-t4 | 1 | 0.984 | 0.984 | 0.984 | fraction |")) << md;
   const json document = json::parse(write_json(report));
   const json& l4 = row_of(document, "mnist-train", "nvidia-l4");
   EXPECT_EQ(l4["cost_per_unit"][0]["unit"], "epoch");
   expect_figure(l4["cost_per_unit"][0]["seconds"], 60000.0 / 48000);
-  expect_figure(l4["cost_per_unit"][0]["spot_usd"], 0.36 * (60000.0 / 48000) / 3600);
+  expect_figure(l4["cost_per_unit"][0]["spot_usd"], 0.5 * (60000.0 / 48000) / 3600);
   const std::string csv = write_csv(report);
   EXPECT_TRUE(contains(csv, ",nvidia-tesla-t4,1,3,1,20000.0,15000.0,24000.0,,60.0,")) << csv;
-  EXPECT_TRUE(contains(csv, ",0.006,0.003,epoch,3.0,0.0003")) << csv;  // seconds_per_unit, then the costs
+  // cost_as_run_usd (the spot figure: the Job ran on spot), then seconds_per_unit and the costs.
+  EXPECT_TRUE(contains(csv, ",cost_on_demand_usd,cost_spot_usd,cost_as_run_usd,work_unit,")) << csv;
+  EXPECT_TRUE(contains(csv, ",0.0033333333333333") && contains(csv, ",epoch,3.0,0.00041666")) << csv;
 }
 
 TEST(ReportBuild, OtherMetricsKeepEveryLineButEarlierEpochs) {

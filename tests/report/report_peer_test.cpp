@@ -27,7 +27,7 @@ TEST(ReportPeer, MarkdownSvgAndHtmlFromTheCommandLine) {
   auto run = run_command(report_command("gemm mnist --baseline nvidia-tesla-t4 --svg " + (dir / "r.svg").string() +
                                         " --html " + (dir / "r.html").string()));
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_TRUE(contains(run.out, "| nvidia-l4 | 4 | 8.2 | 2 | 8.8 | 60 s | 0.01667 | $0.012 | $0.006 |")) << run.out;
+  EXPECT_TRUE(contains(run.out, "| nvidia-l4 | 4 | 8.2 | 2 | 8.8 | 60 s | 0.01667 | $0.01667 | $0.008333 | $0.008333 |")) << run.out;
 
   auto xml = run_command(kCheck + " svg " + (dir / "r.svg").string());
   ASSERT_EQ(xml.exit_code, 0) << xml.err;

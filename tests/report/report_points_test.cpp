@@ -41,7 +41,7 @@ TEST(ReportPoints, EveryMetricIsARowOfCsvJsonAndMarkdownWithAColumnPerVariable) 
       << csv;
   // The last step's loss of the point hidden=32 lr=0.01, with its Job count and stopped Jobs (0).
   EXPECT_TRUE(contains(csv, "\r\nmlp,,,32,0.01,val_loss,nats,cpu (local),0,1,1,0.25,0.25,0.25,0.25,")) << csv;
-  EXPECT_TRUE(contains(csv, "0.25,0.25,0.25,0.25,,,,,,,,,,,,0\r\n")) << csv;
+  EXPECT_TRUE(contains(csv, "0.25,0.25,0.25,0.25,,,,,,,,,,,,,0\r\n")) << csv;
   const json document = json::parse(write_json(report));
   EXPECT_EQ(document["metrics"].size(), 12u);
   EXPECT_EQ(document["metrics"][0]["case"]["point"], json({{"hidden", "16"}, {"lr", "0.01"}})) << document["metrics"][0];
@@ -97,7 +97,7 @@ TEST(ReportPoints, AStoppedJobIsLeftOutWithANoteUnlessAsked) {
                                     [](const MetricRow& row) { return row.key.parameters == "hidden=16 lr=0.001"; });
   ASSERT_NE(stopped, with.metrics.end());
   EXPECT_EQ(stopped->stopped_jobs, 1u);
-  EXPECT_TRUE(contains(write_csv(with), "0.05,0.05,0.05,0.05,,,,,,,,,,,,1\r\n")) << write_csv(with);
+  EXPECT_TRUE(contains(write_csv(with), "0.05,0.05,0.05,0.05,,,,,,,,,,,,,1\r\n")) << write_csv(with);
 }
 
 // Two runs of one experiment pool each point's Jobs: the median of their last values, and the range.

@@ -16,7 +16,8 @@ TEST_F(RunCommandsTest, FollowUpCommandsReadAndChangeTheRun) {
   // The plan summary opens a real submit as it opens a dry run, before anything is applied.
   const auto summary = submitted.err.find("plan: 4 Jobs, 4 pods, experiment probe");
   EXPECT_NE(summary, std::string::npos) << submitted.err;
-  EXPECT_NE(submitted.err.find("  nvidia-h100-80gb (spot): 1 Job, 1 pod, 1 GPU at once, $"), std::string::npos)
+  EXPECT_NE(submitted.err.find("  nvidia-h100-80gb (spot): 1 Job, 1 pod, 1 GPU at once, a3-highgpu-1g nodes at $"),
+            std::string::npos)
       << submitted.err;
   EXPECT_LT(summary, submitted.err.find("run " + run + ": 4 Jobs")) << submitted.err;
   EXPECT_EQ(job_names("gpu-info").size(), 4u);

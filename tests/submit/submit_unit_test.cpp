@@ -21,64 +21,119 @@ namespace {
 
 using nlohmann::json;
 
-// Flex-start and queued runs are billed at Dynamic Workload Scheduler prices, not on-demand
-// ones: the summary priced them at the catalog's on-demand rate. The catalog holds no per-GPU
-// DWS figure yet, so such a group is unpriced and says why; a catalog that has one uses it.
-TEST(CostSummary, FlexStartAndQueuedRunsAreNotPricedOnDemand) {
+// A Job of one pod with a one-hour deadline.
+PlannedJob one_pod_job(const std::string& accelerator, int gpus, const std::string& machine,
+                       const std::string& provisioning) {
+  PlannedJob job;
+  job.accelerator = accelerator;
+  job.gpus = gpus;
+  job.machine_type = machine;
+  job.provisioning = provisioning;
+  job.manifest.object = {{"spec", {{"completions", 1}, {"parallelism", 1}, {"activeDeadlineSeconds", 3600}}}};
+  return job;
+}
+
+RunPlan plan_of(std::vector<PlannedJob> jobs) {
   RunPlan plan;
   plan.experiment = "ddp";
   plan.namespace_name = "ml";
-  for (const char* provisioning : {"on-demand", "flex-start", "queued"}) {
-    PlannedJob job;
-    job.accelerator = "nvidia-l4";
-    job.gpus = 1;
-    job.provisioning = provisioning;
-    job.manifest.object = {{"spec", {{"completions", 1}, {"parallelism", 1}, {"activeDeadlineSeconds", 3600}}}};
-    plan.jobs.push_back(job);
-  }
+  plan.jobs = std::move(jobs);
+  return plan;
+}
+
+// Flex-start and queued runs are billed at Dynamic Workload Scheduler prices, not on-demand
+// ones: the summary priced them at the catalog's on-demand rate. The catalog holds no DWS
+// figure (none is published), so such a group is unpriced and says why; a catalog that has one
+// for the GPU and the VM uses it.
+TEST(CostSummary, FlexStartAndQueuedRunsAreNotPricedOnDemand) {
+  RunPlan plan;
+  for (const char* provisioning : {"on-demand", "flex-start", "queued"})
+    plan.jobs.push_back(one_pod_job("nvidia-l4", 1, "g2-standard-4", provisioning));
+  plan.experiment = "ddp";
+  plan.namespace_name = "ml";
   const catalog::Catalog& catalog = catalog::Catalog::builtin();
   const std::string text = cost_summary(plan, catalog);
-  const auto& l4 = *catalog.find("nvidia-l4");
-  char on_demand[32];
-  std::snprintf(on_demand, sizeof on_demand, "$%.2f/GPU-hour", l4.on_demand->usd_per_gpu_hour);
-  EXPECT_NE(text.find(std::string("nvidia-l4 (on-demand): 1 Job, 1 pod, 1 GPU at once, ") + on_demand), std::string::npos)
-      << text;
+  // g2-standard-4 in us-central1: VM 0.14679 + one L4 0.56004 = 0.70683, Google's list price.
+  EXPECT_NE(text.find("nvidia-l4 (on-demand): 1 Job, 1 pod, 1 GPU at once, g2-standard-4 nodes at $0.71/node-hour "
+                      "(VM $0.15 + 1 GPU x $0.56)"),
+            std::string::npos) << text;
   EXPECT_NE(text.find("nvidia-l4 (flex-start): 1 Job, 1 pod, 1 GPU at once, no DWS (flex-start) price in the catalog"),
             std::string::npos) << text;
   EXPECT_NE(text.find("nvidia-l4 (queued): 1 Job, 1 pod, 1 GPU at once, no DWS (flex-start) price in the catalog"),
             std::string::npos) << text;
   // Only the on-demand Job is in the hourly figure.
-  char hourly[64];
-  std::snprintf(hourly, sizeof hourly, "cost: about $%.2f per hour", l4.on_demand->usd_per_gpu_hour);
-  EXPECT_NE(text.find(hourly), std::string::npos) << text;
-  // A catalog with a DWS price (catalog key flexStart) prices both groups at it.
-  catalog::Accelerator dws = l4;
+  EXPECT_NE(text.find("cost: about $0.71 per hour"), std::string::npos) << text;
+  // A DWS price for the GPU alone leaves the node unpriced: its vCPUs and memory have none.
+  catalog::Accelerator dws = *catalog.find("nvidia-l4");
   dws.flex_start = catalog::Price{0.5, "a test figure", "2026-11-28"};
-  const std::string priced = cost_summary(plan, catalog::Catalog({dws}, "2026-11-28"));
-  EXPECT_NE(priced.find("nvidia-l4 (flex-start): 1 Job, 1 pod, 1 GPU at once, $0.50/GPU-hour"), std::string::npos) << priced;
-  EXPECT_NE(priced.find("nvidia-l4 (queued): 1 Job, 1 pod, 1 GPU at once, $0.50/GPU-hour"), std::string::npos) << priced;
-  std::snprintf(hourly, sizeof hourly, "cost: about $%.2f per hour", l4.on_demand->usd_per_gpu_hour + 1.0);
-  EXPECT_NE(priced.find(hourly), std::string::npos) << priced;
+  std::vector<catalog::MachinePrice> machines = catalog.machine_prices();
+  const std::string gpu_only = cost_summary(plan, catalog::Catalog({dws}, "2026-11-28", machines));
+  EXPECT_NE(gpu_only.find("nvidia-l4 (flex-start): 1 Job, 1 pod, 1 GPU at once, no DWS"), std::string::npos) << gpu_only;
+  // With the VM's (catalog key flexStart in machines.yaml) both groups are priced at it.
+  for (auto& machine : machines)
+    if (machine.name == "g2-standard-4") machine.flex_start = 0.1;
+  const std::string priced = cost_summary(plan, catalog::Catalog({dws}, "2026-11-28", machines));
+  EXPECT_NE(priced.find("nvidia-l4 (flex-start): 1 Job, 1 pod, 1 GPU at once, g2-standard-4 nodes at $0.60/node-hour "
+                        "(VM $0.10 + 1 GPU x $0.50)"),
+            std::string::npos) << priced;
+  EXPECT_NE(priced.find("nvidia-l4 (queued): 1 Job, 1 pod, 1 GPU at once, g2-standard-4 nodes at $0.60/node-hour"),
+            std::string::npos) << priced;
+  EXPECT_NE(priced.find("cost: about $1.91 per hour"), std::string::npos) << priced;  // 0.70683 + 2 x 0.6
 }
 
-// A CPU-only experiment's Jobs (no accelerator, gpus 0) are a group of their machine type; the
-// catalog prices GPUs only, so the group says it has no price instead of passing for free.
-TEST(CostSummary, CpuOnlyJobsAreGroupedByMachineTypeAndUnpriced) {
-  RunPlan plan;
-  plan.experiment = "prep";
-  plan.namespace_name = "ml";
-  for (const char* machine : {"n2-standard-8", "n2-standard-8", "e2-standard-4"}) {
-    PlannedJob job;
-    job.machine_type = machine;
-    job.manifest.object = {{"spec", {{"completions", 1}, {"parallelism", 1}, {"activeDeadlineSeconds", 3600}}}};
-    plan.jobs.push_back(job);
-  }
+// A CPU-only experiment's Jobs (no accelerator, gpus 0) are a group of their machine type,
+// priced by it (they were unpriced: the catalog had GPU prices only).
+TEST(CostSummary, CpuOnlyJobsArePricedByTheirMachineType) {
+  const RunPlan plan = plan_of({one_pod_job("", 0, "n2-standard-8", "on-demand"),
+                                one_pod_job("", 0, "n2-standard-8", "on-demand"),
+                                one_pod_job("", 0, "e2-standard-4", "spot"), one_pod_job("", 0, "z9-made-up-4", "on-demand")});
   const std::string text = cost_summary(plan, catalog::Catalog::builtin());
-  EXPECT_NE(text.find("CPU-only n2-standard-8 (on-demand): 2 Jobs, 2 pods, 0 GPUs at once, no catalog price for CPU "
-                      "machine types"),
+  EXPECT_NE(text.find("CPU-only n2-standard-8 (on-demand): 2 Jobs, 2 pods, 0 GPUs at once, n2-standard-8 nodes at "
+                      "$0.39/node-hour\n"),
             std::string::npos) << text;
-  EXPECT_NE(text.find("CPU-only e2-standard-4 (on-demand): 1 Job, 1 pod"), std::string::npos) << text;
-  EXPECT_NE(text.find("cost: unknown (no catalog price)"), std::string::npos) << text;
+  EXPECT_NE(text.find("CPU-only e2-standard-4 (spot): 1 Job, 1 pod, 0 GPUs at once, e2-standard-4 nodes at "
+                      "$0.06/node-hour\n"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("CPU-only z9-made-up-4 (on-demand): 1 Job, 1 pod, 0 GPUs at once, no catalog price for machine "
+                      "type z9-made-up-4\n"),
+            std::string::npos) << text;
+  // 2 x 0.38847 + 0.05879 = 0.83573 an hour, for at most the one-hour deadline.
+  EXPECT_NE(text.find("cost: about $0.84 per hour with every pod running; at most $0.84 if every Job runs to its "
+                      "deadline (1 h); catalog prices of 2026-11-28, us-central1 list prices of whole nodes (vCPUs, "
+                      "memory, GPUs), one per pod; not disks, network, or committed-use and sustained-use "
+                      "discounts; without 1 unpriced group\n"),
+            std::string::npos) << text;
+}
+
+// The node is what is billed: an A3's vCPUs and memory are counted with its eight H100s, n1's VM
+// with its T4, and a pod that asks for fewer GPUs than the smallest machine type holds is
+// counted as the whole machine. A reservation's VMs cost on-demand rates, and the summary says so.
+TEST(CostSummary, PricesTheWholeNodeForTheProvisioningUsed) {
+  const catalog::Catalog& catalog = catalog::Catalog::builtin();
+  const RunPlan plan = plan_of({one_pod_job("nvidia-h100-80gb", 8, "a3-highgpu-8g", "spot"),
+                                one_pod_job("nvidia-tesla-t4", 1, "n1-standard-4", "on-demand"),
+                                one_pod_job("nvidia-tesla-a100", 3, "a2-highgpu-4g", "reservation")});
+  const std::string text = cost_summary(plan, catalog);
+  const double h100_spot = catalog.find("nvidia-h100-80gb")->spot->usd_per_gpu_hour;
+  const double a3_spot = 2.88933 + 8 * h100_spot;
+  char expected[256];
+  std::snprintf(expected, sizeof expected,
+                "nvidia-h100-80gb (spot): 1 Job, 1 pod, 8 GPUs at once, a3-highgpu-8g nodes at $%.2f/node-hour (VM "
+                "$2.89 + 8 GPUs x $%.2f)\n",
+                a3_spot, h100_spot);
+  EXPECT_NE(text.find(expected), std::string::npos) << text;
+  EXPECT_NE(text.find("nvidia-tesla-t4 (on-demand): 1 Job, 1 pod, 1 GPU at once, n1-standard-4 nodes at "
+                      "$0.54/node-hour (VM $0.19 + 1 GPU x $0.35)\n"),
+            std::string::npos) << text;
+  const double a100 = catalog.find("nvidia-tesla-a100")->on_demand->usd_per_gpu_hour;
+  std::snprintf(expected, sizeof expected,
+                "nvidia-tesla-a100 (reservation): 1 Job, 1 pod, 3 GPUs at once, a2-highgpu-4g nodes at $%.2f/node-hour "
+                "(VM $2.96 + 4 GPUs x $%.2f); a pod asks for 3 of its 4 GPUs, the whole node is counted; a "
+                "reservation's VMs are billed at on-demand rates\n",
+                2.95791 + 4 * a100, a100);
+  EXPECT_NE(text.find(expected), std::string::npos) << text;
+  std::snprintf(expected, sizeof expected, "cost: about $%.2f per hour", a3_spot + 0.19 + 0.35 + 2.95791 + 4 * a100);
+  EXPECT_NE(text.find(expected), std::string::npos) << text;
 }
 
 TEST(JobProgress, FailedConditionGivesTheReasonAndExitCode) {

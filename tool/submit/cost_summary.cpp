@@ -6,15 +6,20 @@
 #include <set>
 #include <tuple>
 
+#include "tool/core/catalog/node_price.h"
+
 namespace gkebuild::submit {
 namespace {
 
-// One accelerator (or CPU machine type) and provisioning of the plan, summed over its Jobs.
+// One accelerator (or CPU machine type), provisioning and machine type of the plan, summed over
+// its Jobs. Every pod is counted as a whole node of the machine type: GKE bills nodes.
 struct Group {
   long long jobs = 0;
   long long pods = 0;            // completions
-  long long gpus_at_once = 0;    // GPUs of the pods that may run at once
-  double gpu_hours_bound = 0;    // each Job's pods at once, for its whole deadline
+  long long nodes_at_once = 0;   // pods of the Jobs that may run at once, one node each
+  long long gpus_at_once = 0;    // the GPUs those pods ask for
+  double node_hours_bound = 0;   // each Job's pods at once, for its whole deadline
+  int pod_gpus = 0;              // GPUs one pod asks for (the group's largest)
 };
 
 long long field_or(const nlohmann::json& spec, const char* name, long long fallback) {
@@ -39,10 +44,24 @@ std::string hours(double seconds) {
   return text;
 }
 
+// ", g2-standard-4 nodes at $0.28/node-hour (VM $0.06 + 1 GPU x $0.22)", and what is assumed.
+std::string rate_text(const std::string& machine, const catalog::NodeRate& rate, const Group& group,
+                      const std::string& provisioning) {
+  std::string text = ", " + machine + " nodes at " + dollars(rate.usd_per_hour) + "/node-hour";
+  if (rate.gpus > 0)
+    text += " (VM " + dollars(rate.vm_usd_per_hour) + " + " + count(rate.gpus, "GPU") + " x " +
+            dollars(rate.gpu_usd_per_hour) + ")";
+  if (group.pod_gpus > 0 && group.pod_gpus < rate.gpus)
+    text += "; a pod asks for " + std::to_string(group.pod_gpus) + " of its " + std::to_string(rate.gpus) +
+            " GPUs, the whole node is counted";
+  if (provisioning == "reservation") text += "; a reservation's VMs are billed at on-demand rates";
+  return text;
+}
+
 }  // namespace
 
 std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
-  // (accelerator, provisioning, machine type): the machine type only for CPU-only Jobs (no accelerator).
+  // (accelerator, provisioning, machine type): the accelerator "" for CPU-only Jobs.
   std::map<std::tuple<std::string, std::string, std::string>, Group> groups;
   long long pods = 0;
   std::set<long long> deadlines;
@@ -53,14 +72,16 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
     const long long completions = field_or(spec, "completions", job.completions);
     const long long at_once = std::min(field_or(spec, "parallelism", 1), completions);
     const long long deadline = field_or(spec, "activeDeadlineSeconds", 0);
-    Group& group = groups[{job.accelerator, job.provisioning, job.gpus == 0 ? job.machine_type : ""}];
+    Group& group = groups[{job.accelerator, job.provisioning, job.machine_type}];
     ++group.jobs;
     group.pods += completions;
+    group.nodes_at_once += at_once;
     group.gpus_at_once += at_once * job.gpus;
-    group.gpu_hours_bound += static_cast<double>(at_once * job.gpus) * static_cast<double>(deadline) / 3600;
+    group.node_hours_bound += static_cast<double>(at_once) * static_cast<double>(deadline) / 3600;
+    group.pod_gpus = std::max(group.pod_gpus, job.gpus);
     pods += completions;
     if (deadline > 0) deadlines.insert(deadline);
-    if (deadline <= 0 && job.gpus > 0) unbounded = true;
+    if (deadline <= 0) unbounded = true;
   }
   std::string text = "plan: " + count(static_cast<long long>(plan.jobs.size()), "Job") + ", " + count(pods, "pod") +
                      ", experiment " + plan.experiment + ", namespace " + plan.namespace_name + "\n";
@@ -73,26 +94,20 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
     const std::string what = !label.empty() ? label : machine.empty() ? "no GPU" : "CPU-only " + machine;
     text += "  " + what + " (" + provisioning + "): " + count(group.jobs, "Job") + ", " + count(group.pods, "pod") + ", " +
             count(group.gpus_at_once, "GPU") + " at once";
-    // The catalog prices GPUs only: a CPU-only group is counted, not priced.
-    if (label.empty() && !machine.empty()) {
-      text += ", no catalog price for CPU machine types\n";
-      unpriced.push_back(machine);
-      continue;
-    }
     const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
-    // Flex-start and queued runs are billed at DWS prices: without one in the catalog they
-    // stay unpriced (an on-demand rate would overstate them by up to half).
-    const auto* price =
-        accelerator && accelerator->price_for(provisioning) ? &*accelerator->price_for(provisioning) : nullptr;
-    if (price) {
-      text += ", " + dollars(price->usd_per_gpu_hour) + "/GPU-hour";
-      per_hour += group.gpus_at_once * price->usd_per_gpu_hour;
-      bound += group.gpu_hours_bound * price->usd_per_gpu_hour;
-      dates.insert(price->date);
-    } else if (!label.empty()) {
-      const bool dws = provisioning == "flex-start" || provisioning == "queued";
-      text += dws ? ", no DWS (flex-start) price in the catalog" : ", no catalog price";
-      unpriced.push_back(label);
+    // Flex-start and queued runs are billed at DWS prices: without one in the catalog they stay
+    // unpriced (an on-demand rate would overstate them by up to half).
+    const catalog::NodePricing pricing = !label.empty() && !accelerator
+                                             ? catalog::NodePricing{std::nullopt, "no catalog price for " + label}
+                                             : catalog::node_rate(catalog, machine, accelerator, provisioning);
+    if (pricing.rate) {
+      text += rate_text(machine, *pricing.rate, group, provisioning);
+      per_hour += static_cast<double>(group.nodes_at_once) * pricing.rate->usd_per_hour;
+      bound += group.node_hours_bound * pricing.rate->usd_per_hour;
+      dates.insert(pricing.rate->dates.begin(), pricing.rate->dates.end());
+    } else {
+      text += ", " + pricing.missing;
+      unpriced.push_back(what);
     }
     text += "\n";
   }
@@ -104,8 +119,10 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
   text += "  cost: about " + dollars(per_hour) + " per hour with every pod running; " +
           (unbounded ? std::string("no upper bound (a Job has no activeDeadlineSeconds)")
                      : "at most " + dollars(bound) + " if every Job runs to its deadline (" + deadline_text + ")") +
-          "; catalog GPU prices of " + date_text + ", GPUs only";
-  if (!unpriced.empty()) text += ", without " + std::to_string(unpriced.size()) + " unpriced accelerators or machine types";
+          "; catalog prices of " + date_text + ", " + std::string(catalog::Catalog::price_region) +
+          " list prices of whole nodes (vCPUs, memory, GPUs), one per pod; not disks, network, or " +
+          "committed-use and sustained-use discounts";
+  if (!unpriced.empty()) text += "; without " + count(static_cast<long long>(unpriced.size()), "unpriced group");
   return text + "\n";
 }
 

@@ -1,6 +1,8 @@
 // What a submit is about to start, said before it starts (`submit --dry-run` before its YAML,
 // a real submit before it applies anything): Jobs and pods, GPUs per accelerator and
-// provisioning, and the estimated cost from the catalog's prices with the date they were read.
+// provisioning, and the estimated cost from the catalog's prices with the date they were read:
+// each pod as a whole node of its machine type (vCPUs, memory and every GPU the machine carries)
+// at the rate of its provisioning.
 #pragma once
 
 #include <string>
@@ -12,7 +14,8 @@ namespace gkebuild::submit {
 
 // A few lines, each ending in a newline. The cost per hour counts every pod that may run at
 // once (a Job's parallelism); the upper bound lets each Job run until its
-// activeDeadlineSeconds. Accelerators without a catalog price are named as such.
+// activeDeadlineSeconds. Groups without a catalog price (a machine type not in machines.yaml,
+// flex-start and queued runs: no DWS price) say why and are left out of the figures.
 std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog);
 
 }  // namespace gkebuild::submit

@@ -67,6 +67,16 @@ const Accelerator& Catalog::get(std::string_view label, const SourceLocation& wh
   throw SourceError(where, message, source);
 }
 
+const MachinePrice* Catalog::machine_price(std::string_view machine_type, std::string_view region) const {
+  for (const auto& machine : machines_)
+    if (machine.name == machine_type && machine.region == region) return &machine;
+  return nullptr;
+}
+
+Catalog Catalog::with_machines(std::vector<MachinePrice> machines) const {
+  return Catalog(accelerators_, date_, std::move(machines));
+}
+
 std::vector<std::string> Catalog::labels() const {
   std::vector<std::string> out;
   for (const auto& accelerator : accelerators_) out.push_back(accelerator.label);

@@ -21,6 +21,21 @@ struct MachineType {
   double memory_gb = 0;  // host memory
 };
 
+// The vCPU and memory part of a GCE machine type in one region, USD per hour (machines.yaml):
+// for an accelerator-optimised type (a2, a3, g2) the VM without its GPUs, which the
+// accelerator's Price adds per GPU; for n1 + T4/V100 the n1 VM alone.
+struct MachinePrice {
+  std::string name;    // "g2-standard-4"
+  std::string region;  // "us-central1"
+  int vcpus = 0;
+  double memory_gib = 0;
+  std::optional<double> on_demand, spot;  // nullopt: no figure read (`note` says why)
+  std::optional<double> flex_start;       // DWS; none in the built-in catalog (none published)
+  std::string source;
+  std::string date;  // YYYY-MM-DD, when read
+  std::string note;
+};
+
 struct Price {
   double usd_per_gpu_hour = 0;
   std::string source;    // where the figure was read
@@ -79,13 +94,18 @@ struct Accelerator {
 class Catalog {
  public:
   Catalog() = default;
-  Catalog(std::vector<Accelerator> accelerators, std::string date)
-      : accelerators_(std::move(accelerators)), date_(std::move(date)) {}
+  Catalog(std::vector<Accelerator> accelerators, std::string date,
+          std::vector<MachinePrice> machines = {})
+      : accelerators_(std::move(accelerators)), date_(std::move(date)), machines_(std::move(machines)) {}
   // The catalog compiled into gkebuild: accelerators.yaml, read when gkebuild is built
   // (catalog_table.cpp), so that no run parses it.
   static const Catalog& builtin();
   // Parses a catalog file (the same format); errors are SourceError with positions.
   static Catalog parse(std::string_view yaml, const std::string& file_name);
+  // Parses a machine price file (machines.yaml's format), the same way.
+  static std::vector<MachinePrice> parse_machines(std::string_view yaml, const std::string& file_name);
+  // The region the built-in prices are for: the cost summary and the report price in it.
+  static constexpr std::string_view price_region = "us-central1";
 
   const Accelerator* find(std::string_view label) const;
   // Like find, but an unknown label throws SourceError at `where` with a "did you mean".
@@ -96,10 +116,17 @@ class Catalog {
   std::string suggestion(std::string_view label) const;
   const std::vector<Accelerator>& accelerators() const { return accelerators_; }
   const std::string& date() const { return date_; }
+  // The price of `machine_type` in `region`, or nullptr when the catalog has no row for it.
+  const MachinePrice* machine_price(std::string_view machine_type,
+                                    std::string_view region = price_region) const;
+  const std::vector<MachinePrice>& machine_prices() const { return machines_; }
+  // The same catalog with these machine prices (a --catalog file has accelerators only).
+  Catalog with_machines(std::vector<MachinePrice> machines) const;
 
  private:
   std::vector<Accelerator> accelerators_;
   std::string date_;
+  std::vector<MachinePrice> machines_;
 };
 
 }  // namespace gkebuild::catalog

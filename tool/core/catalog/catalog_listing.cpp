@@ -65,7 +65,8 @@ void print_catalog_table(const Catalog& catalog, std::ostream& out) {
   for (const auto& accelerator : catalog.accelerators()) rows.push_back(row_of(accelerator));
   print_text_table(rows, out);
   out << "\nPrices: USD per GPU-hour in us-central1 (catalog of " << catalog.date()
-      << "); `-o json` gives each price's source. Live prices: the Cloud Billing Catalog API.\n";
+      << "); `-o json` gives each price's source and machinePrices, the vCPU and memory part of each\n"
+      << "machine type (a node costs that plus its GPUs). Live prices: the Cloud Billing Catalog API.\n";
 }
 
 nlohmann::ordered_json catalog_to_json(const Catalog& catalog) {
@@ -87,7 +88,19 @@ nlohmann::ordered_json catalog_to_json(const Catalog& catalog) {
                     {"migProfiles", accelerator.mig_profiles},
                     {"prices", std::move(prices)}});
   }
-  return {{"catalogDate", catalog.date()}, {"accelerators", std::move(list)}};
+  // The vCPU and memory part of each machine type (a node's price adds its GPUs).
+  nlohmann::ordered_json machine_prices = nlohmann::ordered_json::array();
+  for (const auto& machine : catalog.machine_prices()) {
+    nlohmann::ordered_json row{{"name", machine.name},   {"region", machine.region},
+                               {"vcpus", machine.vcpus}, {"memoryGiB", machine.memory_gib},
+                               {"onDemand", nullptr},    {"spot", nullptr},
+                               {"source", machine.source}, {"date", machine.date}};
+    if (machine.on_demand) row["onDemand"] = *machine.on_demand;
+    if (machine.spot) row["spot"] = *machine.spot;
+    if (!machine.note.empty()) row["note"] = machine.note;
+    machine_prices.push_back(std::move(row));
+  }
+  return {{"catalogDate", catalog.date()}, {"accelerators", std::move(list)}, {"machinePrices", std::move(machine_prices)}};
 }
 
 }  // namespace gkebuild::catalog

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "tool/core/catalog/catalog.h"
+#include "tool/core/catalog/machine_parse.h"
 #include "base/printable.h"
 #include "tool/core/yamlfile/fields.h"
 #include "tool/core/yamlfile/scalars.h"
@@ -121,7 +122,7 @@ Accelerator parse_accelerator(const Document& doc, const YAML::Node& node, size_
 
 Catalog Catalog::parse(std::string_view yaml, const std::string& file_name) {
   const Document doc = Document::parse(std::string(yaml), file_name);
-  Fields top(doc, doc.root(), "catalog", {"catalogDate", "accelerators"});
+  Fields top(doc, doc.root(), "catalog", {"catalogDate", "accelerators", "machinePrices"});
   Catalog catalog;
   catalog.date_ = top.required_string("catalogDate");
   const YAML::Node list = top.required("accelerators");
@@ -133,6 +134,8 @@ Catalog Catalog::parse(std::string_view yaml, const std::string& file_name) {
       doc.fail(list[i], "accelerator " + in_quotes(accelerator.label) + " is listed twice");
     catalog.accelerators_.push_back(std::move(accelerator));
   }
+  // Optional: machines.yaml's format; the built-in catalog keeps it in its own file.
+  if (top.has("machinePrices")) catalog.machines_ = parse_machine_prices(doc, top.get("machinePrices"), "machinePrices");
   return catalog;
 }
 

@@ -14,8 +14,8 @@ namespace {
 const std::vector<std::string> kLeading = {"workload", "precision", "shape"};
 const std::vector<std::string> kTrailing = {
     "metric", "unit", "accelerator", "gpus", "values", "jobs", "median", "min", "max", "last", "wall_seconds",
-    "gpu_hours", "cost_on_demand_usd", "cost_spot_usd", "work_unit", "seconds_per_unit", "on_demand_usd_per_unit",
-    "spot_usd_per_unit", "speedup", "cost_ratio", "outliers", "stopped_jobs"};
+    "gpu_hours", "cost_on_demand_usd", "cost_spot_usd", "cost_as_run_usd", "work_unit", "seconds_per_unit",
+    "on_demand_usd_per_unit", "spot_usd_per_unit", "speedup", "cost_ratio", "outliers", "stopped_jobs"};
 
 std::string field(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
@@ -77,7 +77,8 @@ void throughput_lines(std::ostream& out, const ThroughputRow& row, const std::ve
                   {row.key.metric, row.key.unit, row.accelerator, std::to_string(row.gpus), std::to_string(row.samples),
                    std::to_string(row.jobs.size()), number(row.median), number(row.min), number(row.max), "",
                    number(row.wall_seconds), row.label ? number(row.gpu_hours) : "", number(row.cost_on_demand),
-                   number(row.cost_spot), cost.unit, number(cost.seconds), number(cost.on_demand), number(cost.spot),
+                   number(row.cost_spot), number(row.cost_as_run), cost.unit, number(cost.seconds),
+                   number(cost.on_demand), number(cost.spot),
                    number(row.speedup), number(row.cost_ratio), outliers, std::to_string(row.stopped_jobs)});
     line_to(out, fields);
   }

@@ -55,8 +55,10 @@ json throughput_json(const ThroughputRow& row) {
           {"values", row.samples}, {"median", row.median}, {"min", row.min}, {"max", row.max},
           {"jobs", row.jobs}, {"wall_seconds", optional_json(row.wall_seconds)},
           {"gpu_hours", row.label ? json(row.gpu_hours) : json(nullptr)},
+          {"machine_type", row.machine_type}, {"node_hours", row.node_hours},
           {"cost_on_demand_usd", optional_json(row.cost_on_demand)},
-          {"cost_spot_usd", optional_json(row.cost_spot)}, {"cost_per_unit", costs},
+          {"cost_spot_usd", optional_json(row.cost_spot)}, {"cost_as_run_usd", optional_json(row.cost_as_run)},
+          {"cost_per_unit", costs},
           {"speedup", optional_json(row.speedup)}, {"cost_ratio", optional_json(row.cost_ratio)},
           {"outliers", outliers}, {"stopped_jobs", row.stopped_jobs}};
 }
@@ -73,9 +75,9 @@ json runs_json(const Report& report) {
 json prices_json(const Report& report) {
   json prices = json::array();
   for (const auto& price : report.prices)
-    prices.push_back({{"accelerator", price.accelerator},
-                      {"on_demand_usd_per_gpu_hour", optional_json(price.on_demand)},
-                      {"spot_usd_per_gpu_hour", optional_json(price.spot)},
+    prices.push_back({{"accelerator", price.accelerator}, {"machine_type", price.machine_type},
+                      {"on_demand_usd_per_node_hour", optional_json(price.on_demand)},
+                      {"spot_usd_per_node_hour", optional_json(price.spot)},
                       {"source", price.source}, {"note", price.note}});
   return prices;
 }

@@ -18,7 +18,8 @@ constexpr double kHeadingLine = 19;
 
 // Why a cost bar is missing, short enough to sit where the bar would be.
 std::string missing_cost(const ThroughputRow& row) {
-  return row.label ? "n/a (no price in the catalog)" : "n/a (CPU, no GPU price)";
+  if (!row.label && row.machine_type == "local") return "n/a (local machine, no cloud price)";
+  return "n/a (no price in the catalog)";
 }
 
 std::string label_of(const std::vector<const ThroughputRow*>& rows, const std::vector<std::string>& labels,

@@ -26,7 +26,10 @@ std::string format_report(const Report& report, const std::string& format) {
 
 catalog::Catalog load_catalog(const fs::path& file) {
   if (file.empty()) return catalog::Catalog::builtin();
-  return catalog::Catalog::parse(read_file(file), file.string());
+  catalog::Catalog catalog = catalog::Catalog::parse(read_file(file), file.string());
+  // A catalog of accelerators only prices nodes with the built-in machine prices.
+  if (catalog.machine_prices().empty()) return catalog.with_machines(catalog::Catalog::builtin().machine_prices());
+  return catalog;
 }
 
 }  // namespace

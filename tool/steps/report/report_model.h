@@ -58,7 +58,12 @@ struct ThroughputRow {
   std::vector<std::string> jobs;  // the Jobs that measured it
   std::optional<double> wall_seconds;  // median over those Jobs of end - start
   double gpu_hours = 0;                // sum over those Jobs of GPUs x wall time
-  std::optional<double> cost_on_demand, cost_spot;  // gpu_hours x price
+  std::string machine_type;            // of the Jobs' nodes ("local" for the local runner)
+  double node_hours = 0;               // sum over those Jobs of nodes x wall time
+  // node_hours x the whole node's price (vCPUs, memory, every GPU of the machine) at each rate
+  std::optional<double> cost_on_demand, cost_spot;
+  // Each Job at the rate of the provisioning it recorded; nullopt if one has no price.
+  std::optional<double> cost_as_run;
   std::vector<UnitCost> unit_costs;
   std::optional<double> speedup;     // median / baseline median
   std::optional<double> cost_ratio;  // on-demand cost per unit / the baseline's
@@ -88,7 +93,8 @@ struct MetricRow {
 
 struct PriceRow {
   std::string accelerator;
-  std::optional<double> on_demand, spot;  // USD per GPU-hour
+  std::string machine_type;
+  std::optional<double> on_demand, spot;  // USD per node-hour: the machine with its GPUs
   std::string source;  // of the on-demand figure, with its date
   std::string note;    // why there is no price
 };

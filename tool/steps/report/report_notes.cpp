@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "tool/core/catalog/node_price.h"
 #include "tool/steps/report/number_format.h"
 #include "tool/steps/report/samples.h"
 
@@ -42,23 +43,27 @@ void note_prices(Report& report, const catalog::Catalog& catalog) {
   for (const auto& row : report.metrics) note_fallback(row.accelerator);
   std::set<std::string> seen;
   for (const auto& row : report.throughput) {
-    if (!seen.insert(row.label.value_or("")).second) continue;
-    if (!row.label) {
+    if (!seen.insert(row.label.value_or("") + " " + row.machine_type).second) continue;
+    if (!row.label && row.machine_type == "local") {
       report.notes.push_back(row.accelerator +
-                             " ran without a GPU on the local machine: no cloud GPU price applies, "
+                             " ran without a GPU on the local machine: no cloud price applies, "
                              "so its cost is n/a.");
       continue;
     }
-    const auto* accelerator = catalog.find(*row.label);
-    if (!accelerator) {
+    const auto* accelerator = row.label ? catalog.find(*row.label) : nullptr;
+    if (row.label && !accelerator) {
       report.notes.push_back(*row.label + " is not in the accelerator catalog" +
                              catalog.suggestion(*row.label) + ": its cost is n/a.");
-    } else if (!accelerator->on_demand || !accelerator->spot) {
+    } else if (accelerator && (!accelerator->on_demand || !accelerator->spot)) {
       std::string missing = !accelerator->on_demand && !accelerator->spot ? "no price"
                             : !accelerator->on_demand                     ? "no on-demand price"
                                                                           : "no spot price";
       report.notes.push_back(*row.label + ": the catalog has " + missing + ", shown as n/a" +
                              (accelerator->price_note.empty() ? "." : " (" + accelerator->price_note + ")"));
+    } else if (!catalog.machine_price(row.machine_type)) {
+      report.notes.push_back(row.accelerator + " ran on " + (row.machine_type.empty() ? "an unrecorded machine type" : row.machine_type) +
+                             ", which has no price in the catalog's machine prices (" +
+                             std::string(catalog::Catalog::price_region) + "): its cost is n/a.");
     }
   }
 }
@@ -139,9 +144,14 @@ void note_recoveries(Report& report, const std::vector<LoadedRun>& runs) {
 void add_notes(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups,
                const catalog::Catalog& catalog, bool include_stopped) {
   report.notes.push_back(
-      "Cost counts the GPUs only: the catalog's USD per GPU-hour (us-central1) x GPUs x time; the "
-      "machine's vCPUs and memory are billed separately. Cost per unit of work uses the median "
-      "throughput; its range uses the maximum and minimum.");
+      "Cost counts whole nodes at the catalog's list prices (" + std::string(catalog::Catalog::price_region) +
+      "): each Job's nodes x wall time x the node's hourly price, which is the machine type's vCPUs and "
+      "memory plus every GPU it carries (a pod that asks for fewer is billed the whole node). Cost on "
+      "demand and cost spot price every Job at that rate; cost as run at the provisioning each Job "
+      "recorded (a reservation at on-demand rates; flex-start and queued have no DWS price, so n/a). "
+      "Not counted: disks, network, GKE's cluster management fee, committed-use and sustained-use "
+      "discounts. Cost per unit of work uses the median throughput; its range uses the maximum and "
+      "minimum.");
   report.notes.push_back("Outliers: |modified z| = 0.6745 |x - median| / MAD > 3.5, with 3 or more "
                          "values; they stay in the median, minimum and maximum.");
   if (report.baseline.empty())
@@ -155,21 +165,26 @@ void add_notes(Report& report, const std::vector<LoadedRun>& runs, const Groups&
 
 std::vector<PriceRow> price_rows(const Report& report, const catalog::Catalog& catalog) {
   std::vector<PriceRow> rows;
-  std::set<std::string> seen;
+  std::set<std::pair<std::string, std::string>> seen;
   for (const auto& row : report.throughput) {
-    if (!row.label || !seen.insert(*row.label).second) continue;
-    PriceRow price{*row.label, std::nullopt, std::nullopt, "", ""};
-    const auto* accelerator = catalog.find(*row.label);
-    if (!accelerator) {
+    if (row.machine_type == "local" || !seen.insert({row.label.value_or(""), row.machine_type}).second) continue;
+    PriceRow price{row.label.value_or(row.accelerator), row.machine_type, std::nullopt, std::nullopt, "", ""};
+    const auto* accelerator = row.label ? catalog.find(*row.label) : nullptr;
+    if (row.label && !accelerator) {
       price.note = "not in the catalog";
-    } else {
-      if (accelerator->on_demand) {
-        price.on_demand = accelerator->on_demand->usd_per_gpu_hour;
-        price.source = accelerator->on_demand->source + ", " + accelerator->on_demand->date;
-      }
-      if (accelerator->spot) price.spot = accelerator->spot->usd_per_gpu_hour;
-      price.note = accelerator->price_note;
+      rows.push_back(price);
+      continue;
     }
+    const auto on_demand = catalog::node_rate(catalog, row.machine_type, accelerator, "on-demand");
+    const auto spot = catalog::node_rate(catalog, row.machine_type, accelerator, "spot");
+    if (on_demand.rate) price.on_demand = on_demand.rate->usd_per_hour;
+    if (spot.rate) price.spot = spot.rate->usd_per_hour;
+    const auto* machine = catalog.machine_price(row.machine_type);
+    if (on_demand.rate && machine) {
+      price.source = machine->source + ", " + machine->date;
+      if (accelerator) price.source += "; GPU: " + accelerator->on_demand->source + ", " + accelerator->on_demand->date;
+    }
+    price.note = accelerator && !accelerator->price_note.empty() ? accelerator->price_note : on_demand.missing;
     rows.push_back(price);
   }
   return rows;

@@ -54,7 +54,7 @@ Table throughput_table(const std::vector<const ThroughputRow*>& rows, const std:
   const auto& unit = rows.front()->key.unit;
   Table table;
   table.header = {"accelerator", "values", "median " + unit, "min", "max", "wall time per run",
-                  "GPU-hours", "cost on demand", "cost spot"};
+                  "GPU-hours", "cost on demand", "cost spot", "cost as run"};
   for (const auto& cost : rows.front()->unit_costs) {
     if (cost.unit == "epoch") table.header.push_back("time per epoch");  // a training's figure of merit
     table.header.push_back("on demand per " + cost.unit);
@@ -68,7 +68,7 @@ Table throughput_table(const std::vector<const ThroughputRow*>& rows, const std:
         format_number(row->min), format_number(row->max),
         row->wall_seconds ? format_duration(*row->wall_seconds) : "n/a",
         row->label ? format_number(row->gpu_hours) : "n/a", format_usd(row->cost_on_demand),
-        format_usd(row->cost_spot)};
+        format_usd(row->cost_spot), format_usd(row->cost_as_run)};
     for (const auto& cost : row->unit_costs) {
       if (cost.unit == "epoch") cells.push_back(cost.seconds ? format_duration(*cost.seconds) : "n/a");
       cells.push_back(cost_with_range(cost.on_demand, cost.on_demand_low, cost.on_demand_high));
@@ -90,9 +90,11 @@ Table metrics_table(const Report& report) {
 }
 
 Table prices_table(const Report& report) {
-  Table table{{"accelerator", "on demand USD/GPU-hour", "spot USD/GPU-hour", "source, date", "note"}, {}};
+  Table table{{"accelerator", "machine type", "on demand USD/node-hour", "spot USD/node-hour", "source, date", "note"},
+              {}};
   for (const auto& price : report.prices)
-    table.rows.push_back({price.accelerator, optional_number(price.on_demand), optional_number(price.spot),
+    table.rows.push_back({price.accelerator, price.machine_type.empty() ? "-" : price.machine_type,
+                          optional_number(price.on_demand), optional_number(price.spot),
                           price.source.empty() ? "-" : price.source, price.note.empty() ? "-" : price.note});
   return table;
 }
@@ -125,7 +127,7 @@ std::vector<std::string> skipped_lines(const Report& report) {
 
 std::string basis_line(const Report& report) {
   return "Prices: accelerator catalog of " + report.catalog_date +
-         ", USD per GPU-hour. Baseline: " +
+         ", USD per node-hour of whole nodes (vCPUs, memory, GPUs). Baseline: " +
          (report.baseline.empty() ? "the slowest accelerator of each case" : report.baseline) + ".";
 }
 

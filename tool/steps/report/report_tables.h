@@ -31,7 +31,7 @@ std::vector<std::string> run_lines(const Report& report);
 std::vector<std::string> outlier_lines(const Report& report);
 // "FILE:LINE: reason"
 std::vector<std::string> skipped_lines(const Report& report);
-// "Prices: accelerator catalog of DATE, USD per GPU-hour. Baseline: …"
+// "Prices: accelerator catalog of DATE, USD per node-hour of whole nodes (…). Baseline: …"
 std::string basis_line(const Report& report);
 
 }  // namespace gkebuild::report

@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "tool/core/catalog/node_price.h"
 #include "tool/steps/report/statistics.h"
 #include "tool/steps/report/unit_cost.h"
 
@@ -29,20 +30,43 @@ std::vector<const Sample*> distinct_jobs(const std::vector<Sample>& samples) {
   return jobs;
 }
 
-void add_time_and_cost(ThroughputRow& row, const std::vector<const Sample*>& jobs,
+// The provisioning a Job recorded; older records say only spot or not.
+std::string provisioning_of(const runrecord::JobRecord& job) {
+  if (!job.provisioning.empty()) return job.provisioning;
+  return job.spot ? "spot" : "on-demand";
+}
+
+// One node of the row's machine type at `provisioning`; none for a GPU not in the catalog.
+std::optional<double> node_price(const ThroughputRow& row, const catalog::Catalog& catalog,
+                                 const catalog::Accelerator* accelerator, std::string_view provisioning) {
+  if (row.label && !accelerator) return std::nullopt;
+  const auto pricing = catalog::node_rate(catalog, row.machine_type, accelerator, provisioning);
+  return pricing.rate ? std::optional<double>(pricing.rate->usd_per_hour) : std::nullopt;
+}
+
+// Wall time, GPU- and node-hours, and their cost: whole nodes (GKE bills the node, not the pod).
+void add_time_and_cost(ThroughputRow& row, const std::vector<const Sample*>& jobs, const catalog::Catalog& catalog,
                        const catalog::Accelerator* accelerator) {
   std::vector<double> walls;
+  double as_run = 0;
+  bool as_run_known = true;
   for (const auto* sample : jobs) {
     const auto& job = *sample->job;
     if (!job.start || !job.end) continue;
     double seconds = std::chrono::duration<double>(*job.end - *job.start).count();
     walls.push_back(seconds);
     row.gpu_hours += job.gpus * seconds / 3600.0;
+    const double node_hours = std::max(job.nodes, 1) * seconds / 3600.0;
+    row.node_hours += node_hours;
+    const auto rate = node_price(row, catalog, accelerator, provisioning_of(job));
+    if (rate) as_run += node_hours * *rate;
+    as_run_known = as_run_known && rate;
   }
-  if (!walls.empty()) row.wall_seconds = median(walls);
-  if (!accelerator || walls.empty()) return;  // a CPU run has no GPU-hours to price
-  if (accelerator->on_demand) row.cost_on_demand = row.gpu_hours * accelerator->on_demand->usd_per_gpu_hour;
-  if (accelerator->spot) row.cost_spot = row.gpu_hours * accelerator->spot->usd_per_gpu_hour;
+  if (walls.empty()) return;
+  row.wall_seconds = median(walls);
+  if (const auto rate = node_price(row, catalog, accelerator, "on-demand")) row.cost_on_demand = row.node_hours * *rate;
+  if (const auto rate = node_price(row, catalog, accelerator, "spot")) row.cost_spot = row.node_hours * *rate;
+  if (as_run_known) row.cost_as_run = as_run;
 }
 
 void add_outliers(ThroughputRow& row, const std::vector<Sample>& samples,
@@ -76,9 +100,15 @@ ThroughputRow throughput_row(const GroupKey& group, const std::vector<Sample>& s
   add_spread(values, row.median, row.min, row.max);
   auto jobs = distinct_jobs(samples);
   for (const auto* sample : jobs) row.jobs.push_back(sample->job->name);
+  row.machine_type = first_job.machine_type;
   const catalog::Accelerator* accelerator = row.label ? catalog.find(*row.label) : nullptr;
-  add_time_and_cost(row, jobs, accelerator);
-  row.unit_costs = unit_costs(row, samples.front().line->shape, hourly_rate(accelerator, row.gpus));
+  add_time_and_cost(row, jobs, catalog, accelerator);
+  const int nodes = std::max(first_job.nodes, 1);
+  auto per_job = [&](std::string_view provisioning) -> std::optional<double> {
+    const auto rate = node_price(row, catalog, accelerator, provisioning);
+    return rate ? std::optional<double>(*rate * nodes) : std::nullopt;
+  };
+  row.unit_costs = unit_costs(row, samples.front().line->shape, HourlyRate{per_job("on-demand"), per_job("spot")});
   add_outliers(row, samples, values);
   row.stopped_jobs = stopped_jobs(jobs);
   return row;

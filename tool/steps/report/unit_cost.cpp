@@ -21,14 +21,6 @@ UnitCost unit_cost(const std::string& unit, double amount, const ThroughputRow& 
 
 }  // namespace
 
-HourlyRate hourly_rate(const catalog::Accelerator* accelerator, int gpus) {
-  HourlyRate rate;
-  if (!accelerator) return rate;
-  if (accelerator->on_demand) rate.on_demand = accelerator->on_demand->usd_per_gpu_hour * gpus;
-  if (accelerator->spot) rate.spot = accelerator->spot->usd_per_gpu_hour * gpus;
-  return rate;
-}
-
 std::vector<UnitCost> unit_costs(const ThroughputRow& row, const nlohmann::json& shape,
                                  const HourlyRate& rate) {
   std::vector<UnitCost> costs;

@@ -10,11 +10,8 @@
 namespace gkebuild::report {
 
 struct HourlyRate {
-  std::optional<double> on_demand, spot;  // USD per hour for the Job's GPUs
+  std::optional<double> on_demand, spot;  // USD per hour for the Job's nodes, whole
 };
-
-// The rate for `gpus` GPUs of `accelerator` (nullptr: not in the catalog, no rate).
-HourlyRate hourly_rate(const catalog::Accelerator* accelerator, int gpus);
 
 // The units of work a throughput unit measures: TFLOP/s, GFLOP/s -> per 10^15 FLOP; samples/s ->
 // per 1,000 samples, and per epoch when the shape names train_samples. Other units: none.

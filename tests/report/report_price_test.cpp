@@ -1,0 +1,105 @@
+// The full price (issue 43): the report prices whole nodes (the machine type's vCPUs and memory
+// plus every GPU it carries) for the provisioning each Job recorded, and a CPU-only Job on a
+// cluster by its machine type; before, cost was GPU-hours x the GPU's price and a CPU Job had none.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fixture.h"
+#include "tests/common/temp_dir.h"
+#include "tool/steps/report/report_writers.h"
+
+namespace gkebuild::report {
+namespace {
+
+using namespace testing;
+namespace fs = std::filesystem;
+
+const ThroughputRow& row_named(const Report& report, const std::string& accelerator) {
+  for (const auto& row : report.throughput)
+    if (row.accelerator == accelerator) return row;
+  throw std::runtime_error("no row " + accelerator);
+}
+
+// The gemm fixture run with its Jobs' provisioning (and one Job's hardware) rewritten.
+Report report_with(const std::function<void(nlohmann::json& job)>& edit, gkebuild::testing::TempDir& project) {
+  const std::string run = "gemm-20261122-031500";
+  const fs::path runs = project.path() / ".gkebuild/runs";
+  fs::create_directories(runs);
+  fs::copy(kProject + "/.gkebuild/runs/" + run, runs / run, fs::copy_options::recursive);
+  auto record = nlohmann::json::parse(read_file(runs / run / "run.json"));
+  for (auto& job : record["jobs"]) edit(job);
+  write_file_atomically(runs / run / "run.json", record.dump(2));
+  return build_report({load_run_argument(run, project.path())}, fixture_catalog(), "");
+}
+
+// Fixture nodes (fixtures/catalog.yaml): T4 on n1-standard-4 0.50 on demand / 0.20 spot, L4 on
+// g2-standard-8 1.00 / 0.50, n2-standard-8 (no GPU) 0.40 / 0.10.
+TEST(ReportPrice, CostAsRunFollowsEachJobsProvisioning) {
+  gkebuild::testing::TempDir project;
+  const Report report = report_with(
+      [](nlohmann::json& job) {
+        if (job["name"] == "gemm-t4") job["provisioning"] = "reservation";
+        if (job["name"] == "gemm-l4") job["provisioning"] = "flex-start";
+        if (job["name"] == "mnist-t4") job["provisioning"] = "spot";
+      },
+      project);
+  // gemm-t4: 120 s on a reservation, billed at on-demand rates: 0.50 / 30 = $0.01667.
+  const ThroughputRow& t4 = row_named(report, "nvidia-tesla-t4");
+  ASSERT_TRUE(t4.cost_as_run && t4.cost_on_demand && t4.cost_spot);
+  EXPECT_NEAR(*t4.cost_as_run, 0.5 * 120 / 3600, 1e-12);
+  EXPECT_NEAR(*t4.cost_on_demand, 0.5 * 120 / 3600, 1e-12);
+  EXPECT_NEAR(*t4.cost_spot, 0.2 * 120 / 3600, 1e-12);
+  EXPECT_EQ(t4.machine_type, "n1-standard-4");
+  EXPECT_NEAR(t4.node_hours, 120.0 / 3600, 1e-12);
+  // gemm-l4 on flex-start: no DWS price, so no cost as run (never the on-demand figure).
+  const ThroughputRow& l4 = row_named(report, "nvidia-l4");
+  EXPECT_FALSE(l4.cost_as_run);
+  ASSERT_TRUE(l4.cost_on_demand);
+  EXPECT_NEAR(*l4.cost_on_demand, 1.0 * 60 / 3600, 1e-12);
+  const std::string md = write_markdown(report);
+  EXPECT_TRUE(contains(md, "| nvidia-l4 | 4 | 8.2 | 2 | 8.8 | 60 s | 0.01667 | $0.01667 | $0.008333 | n/a |")) << md;
+  EXPECT_TRUE(contains(md, "| nvidia-l4 | g2-standard-8 | 1 | 0.5 | test price, 2026-11-20; GPU: test price, "
+                           "2026-11-20 | - |"))
+      << md;
+  // The training row's Job ran on spot: 40 s x 0.20.
+  const auto document = nlohmann::json::parse(write_json(report));
+  for (const auto& row : document["throughput"])
+    if (row["case"]["workload"] == "mnist-train") EXPECT_NEAR(row["cost_as_run_usd"].get<double>(), 0.2 * 40 / 3600, 1e-12);
+}
+
+// A CPU-only Job on a cluster (accelerator null, machineType n2-standard-8) is priced by its
+// machine type; an unknown machine type is n/a with a note naming it.
+TEST(ReportPrice, CpuOnlyJobsOnAClusterArePricedByMachineType) {
+  gkebuild::testing::TempDir project;
+  const Report report = report_with(
+      [](nlohmann::json& job) {
+        if (job["name"] == "mnist-t4") {
+          job["accelerator"] = nullptr;
+          job["gpus"] = 0;
+          job["machine_type"] = "n2-standard-8";
+        }
+        if (job["name"] == "gemm-l4") job["machine_type"] = "g9-standard-8";
+      },
+      project);
+  const ThroughputRow* cpu = nullptr;
+  for (const auto& row : report.throughput)
+    if (row.key.workload == "mnist-train") cpu = &row;
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_FALSE(cpu->label);
+  ASSERT_TRUE(cpu->cost_on_demand && cpu->cost_spot && cpu->cost_as_run);
+  EXPECT_NEAR(*cpu->cost_on_demand, 0.4 * 40 / 3600, 1e-12);  // 40 s of n2-standard-8
+  EXPECT_NEAR(*cpu->cost_spot, 0.1 * 40 / 3600, 1e-12);
+  ASSERT_FALSE(cpu->unit_costs.empty());
+  EXPECT_TRUE(cpu->unit_costs[0].on_demand);
+  const ThroughputRow& l4 = row_named(report, "nvidia-l4");
+  EXPECT_FALSE(l4.cost_on_demand);
+  bool noted = false;
+  for (const auto& note : report.notes)
+    noted = noted || note.starts_with("nvidia-l4 ran on g9-standard-8, which has no price in the catalog's machine "
+                                      "prices (us-central1): its cost is n/a.");
+  EXPECT_TRUE(noted);
+}
+
+}  // namespace
+}  // namespace gkebuild::report
