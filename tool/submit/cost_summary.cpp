@@ -39,29 +39,65 @@ std::string hours(double seconds) {
   return text;
 }
 
-}  // namespace
+// (accelerator, provisioning, machine type): the machine type only for CPU-only Jobs (no accelerator).
+using GroupKey = std::tuple<std::string, std::string, std::string>;
 
-std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
-  // (accelerator, provisioning, machine type): the machine type only for CPU-only Jobs (no accelerator).
-  std::map<std::tuple<std::string, std::string, std::string>, Group> groups;
+struct Totals {
+  std::map<GroupKey, Group> groups;
   long long pods = 0;
   std::set<long long> deadlines;
-  bool unbounded = false;  // a Job without activeDeadlineSeconds may run for ever
+  bool unbounded = false;  // a GPU Job without activeDeadlineSeconds may run for ever
+};
+
+Totals totals_of(const RunPlan& plan) {
+  Totals totals;
   for (const auto& job : plan.jobs) {
     const nlohmann::json& spec = job.manifest.object.is_object() ? job.manifest.object.value("spec", nlohmann::json::object())
                                                                    : nlohmann::json::object();
     const long long completions = field_or(spec, "completions", job.completions);
     const long long at_once = std::min(field_or(spec, "parallelism", 1), completions);
     const long long deadline = field_or(spec, "activeDeadlineSeconds", 0);
-    Group& group = groups[{job.accelerator, job.provisioning, job.gpus == 0 ? job.machine_type : ""}];
+    Group& group = totals.groups[{job.accelerator, job.provisioning, job.gpus == 0 ? job.machine_type : ""}];
     ++group.jobs;
     group.pods += completions;
     group.gpus_at_once += at_once * job.gpus;
     group.gpu_hours_bound += static_cast<double>(at_once * job.gpus) * static_cast<double>(deadline) / 3600;
-    pods += completions;
-    if (deadline > 0) deadlines.insert(deadline);
-    if (deadline <= 0 && job.gpus > 0) unbounded = true;
+    totals.pods += completions;
+    if (deadline > 0) totals.deadlines.insert(deadline);
+    if (deadline <= 0 && job.gpus > 0) totals.unbounded = true;
   }
+  return totals;
+}
+
+// The catalog's price of a group's GPUs, or null: the catalog prices GPUs only (a CPU-only
+// group is counted, not priced), and flex-start and queued runs are billed at DWS prices:
+// without one in the catalog they stay unpriced (an on-demand rate would overstate them by
+// up to half).
+const catalog::Price* price_of(const GroupKey& key, const catalog::Catalog& catalog) {
+  const auto& [label, provisioning, machine] = key;
+  const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
+  return accelerator && accelerator->price_for(provisioning) ? &*accelerator->price_for(provisioning) : nullptr;
+}
+
+}  // namespace
+
+WorstCase worst_case(const RunPlan& plan, const catalog::Catalog& catalog) {
+  const Totals totals = totals_of(plan);
+  WorstCase worst;
+  worst.unbounded = totals.unbounded;
+  for (const auto& [key, group] : totals.groups) {
+    worst.gpu_hours += group.gpu_hours_bound;
+    if (const auto* price = price_of(key, catalog)) worst.usd += group.gpu_hours_bound * price->usd_per_gpu_hour;
+    else if (!std::get<0>(key).empty() || !std::get<2>(key).empty())
+      worst.unpriced.push_back(!std::get<0>(key).empty() ? std::get<0>(key) + " (" + std::get<1>(key) + ")"
+                                                         : "CPU-only " + std::get<2>(key));
+  }
+  return worst;
+}
+
+std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
+  const Totals totals = totals_of(plan);
+  const auto& [groups, pods, deadlines, unbounded] = totals;
   std::string text = "plan: " + count(static_cast<long long>(plan.jobs.size()), "Job") + ", " + count(pods, "pod") +
                      ", experiment " + plan.experiment + ", namespace " + plan.namespace_name + "\n";
   double per_hour = 0;
@@ -73,18 +109,12 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
     const std::string what = !label.empty() ? label : machine.empty() ? "no GPU" : "CPU-only " + machine;
     text += "  " + what + " (" + provisioning + "): " + count(group.jobs, "Job") + ", " + count(group.pods, "pod") + ", " +
             count(group.gpus_at_once, "GPU") + " at once";
-    // The catalog prices GPUs only: a CPU-only group is counted, not priced.
     if (label.empty() && !machine.empty()) {
       text += ", no catalog price for CPU machine types\n";
       unpriced.push_back(machine);
       continue;
     }
-    const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
-    // Flex-start and queued runs are billed at DWS prices: without one in the catalog they
-    // stay unpriced (an on-demand rate would overstate them by up to half).
-    const auto* price =
-        accelerator && accelerator->price_for(provisioning) ? &*accelerator->price_for(provisioning) : nullptr;
-    if (price) {
+    if (const auto* price = price_of(key, catalog)) {
       text += ", " + dollars(price->usd_per_gpu_hour) + "/GPU-hour";
       per_hour += group.gpus_at_once * price->usd_per_gpu_hour;
       bound += group.gpu_hours_bound * price->usd_per_gpu_hour;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "tool/core/catalog/catalog.h"
 #include "tool/submit/run_plan.h"
@@ -14,5 +15,15 @@ namespace gkebuild::submit {
 // once (a Job's parallelism); the upper bound lets each Job run until its
 // activeDeadlineSeconds. Accelerators without a catalog price are named as such.
 std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog);
+
+// The most the plan can cost: each Job's pods that may run at once, for its whole
+// activeDeadlineSeconds (what the summary calls the upper bound).
+struct WorstCase {
+  double gpu_hours = 0;
+  double usd = 0;  // of the priced groups only
+  bool unbounded = false;  // a GPU Job has no activeDeadlineSeconds
+  std::vector<std::string> unpriced;  // "nvidia-l4 (flex-start)", "CPU-only e2-standard-4": no catalog price
+};
+WorstCase worst_case(const RunPlan& plan, const catalog::Catalog& catalog);
 
 }  // namespace gkebuild::submit
