@@ -71,19 +71,19 @@ TEST(SearchSection, MistakesAtTheirPlace) {
   expect_error(head + "trials: 4, seeds: 2, " + vars + "}}\n", 7, 40, "unknown key 'seeds'");
   expect_error(head + "trials: 4, seed: -1, " + vars + "}}\n", 7, 46, "at least 0");
   expect_error(head + "trials: 4, variables: {}}}\n", 7, 51, "at least one variable");
-  expect_error(head + "trials: 4, variables: {x: {min: 1, max: 1}}}}\n", 7, 70, "must be greater than min");
-  expect_error(head + "trials: 4, variables: {x: {min: 2, max: 1}}}}\n", 7, 70, "must be greater than min");
-  expect_error(head + "trials: 4, variables: {x: {min: 0, max: 1, log: true}}}}\n", 7, 62, "needs min > 0");
-  expect_error(head + "trials: 4, variables: {x: {min: 1, max: 8.5, integer: true}}}}\n", 7, 70, "an integer");
-  expect_error(head + "trials: 4, variables: {x: {min: 1, max: 8, integer: true, log: true}}}}\n", 7, 94,
+  expect_error(head + "trials: 4, variables: {x: {min: 1, max: 1}}}}\n", 7, 69, "must be greater than min");
+  expect_error(head + "trials: 4, variables: {x: {min: 2, max: 1}}}}\n", 7, 69, "must be greater than min");
+  expect_error(head + "trials: 4, variables: {x: {min: 0, max: 1, log: true}}}}\n", 7, 61, "needs min > 0");
+  expect_error(head + "trials: 4, variables: {x: {min: 1, max: 8.5, integer: true}}}}\n", 7, 69, "an integer");
+  expect_error(head + "trials: 4, variables: {x: {min: 1, max: 8, integer: true, log: true}}}}\n", 7, 92,
                "for real ranges");
-  expect_error(head + "trials: 4, variables: {x: {min: 1, mx: 8}}}}\n", 7, 63, "did you mean 'max'");
-  expect_error(head + "trials: 4, variables: {x: {min: 1}}}}\n", 7, 51, "missing required key 'max'");
-  expect_error(head + "trials: 4, variables: {x: {choices: []}}}}\n", 7, 64, "non-empty list");
-  expect_error(head + "trials: 4, variables: {x: {choices: [a], min: 0}}}}\n", 7, 69, "not both");
-  expect_error(head + "trials: 4, variables: {x: [1, 2]}}}\n", 7, 54, "expected {min, max}");
-  expect_error(head + "trials: 4, variables: {seed: {min: 0, max: 1}}}}\n", 7, 51, "reserved");
-  expect_error(head + "trials: 4, variables: {x: {min: 0, max: .inf}}}}\n", 7, 70, "finite");
+  expect_error(head + "trials: 4, variables: {x: {min: 1, mx: 8}}}}\n", 7, 64, "did you mean 'max'");
+  expect_error(head + "trials: 4, variables: {x: {min: 1}}}}\n", 7, 55, "missing required key 'max'");
+  expect_error(head + "trials: 4, variables: {x: {choices: []}}}}\n", 7, 65, "expected a non-empty list of values");
+  expect_error(head + "trials: 4, variables: {x: {choices: [a], min: 0}}}}\n", 7, 75, "not both");
+  expect_error(head + "trials: 4, variables: {x: [1, 2]}}}\n", 7, 55, "expected {min, max}");
+  expect_error(head + "trials: 4, variables: {seed: {min: 0, max: 1}}}}\n", 7, 52, "reserved");
+  expect_error(head + "trials: 4, variables: {x: {min: 0, max: .inf}}}}\n", 7, 69, "finite");
   expect_error("  t: {image: gemm, sweep: {x: [1, 2]}, search: {trials: 4, " + vars + "}}\n", 7, 72,
                "is a sweep axis too");
 }
@@ -91,14 +91,14 @@ TEST(SearchSection, MistakesAtTheirPlace) {
 TEST(SearchSection, SobolHasAtMost21Variables) {
   std::string variables;
   for (int i = 0; i < 22; ++i) variables += (i ? ", " : "") + std::string("v") + std::to_string(i) + ": {min: 0, max: 1}";
-  expect_error("  t: {image: gemm, search: {algorithm: sobol, trials: 4, variables: {" + variables + "}}}\n", 7, 77,
+  expect_error("  t: {image: gemm, search: {algorithm: sobol, trials: 4, variables: {" + variables + "}}}\n", 7, 69,
                "at most 21 dimensions");
   // Random search has no such limit.
   EXPECT_NO_THROW(parse("  t: {image: gemm, search: {trials: 4, variables: {" + variables + "}}}\n"));
 }
 
 TEST(BudgetSection, MistakesAtTheirPlace) {
-  expect_error("  t: {image: gemm, budget: {}}\n", 7, 29, "gpuHours");
+  expect_error("  t: {image: gemm, budget: {}}\n", 7, 28, "gpuHours");
   expect_error("  t: {image: gemm, budget: {gpuHours: 0}}\n", 7, 39, "greater than 0");
   expect_error("  t: {image: gemm, budget: {usd: -5}}\n", 7, 34, "greater than 0");
   expect_error("  t: {image: gemm, budget: {dollars: 5}}\n", 7, 29, "unknown key 'dollars'");

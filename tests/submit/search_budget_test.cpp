@@ -72,7 +72,7 @@ TEST_F(SearchBudget, WithinTheBudgetEachTrialIsAJob) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(count_of(result.out, "kind: Job\n"), 20U);
   // 20 Jobs x 1 GPU x 1 h at the catalog's on-demand L4 price.
-  EXPECT_NE(result.err.find("budget: worst case 20 of 100 GPU-hours, $11.2 of $50"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("budget: worst case 20 of 100 GPU-hours, $11.20 of $50.00"), std::string::npos) << result.err;
   // The sampled values reach the args, and the same file gives the same Jobs.
   EXPECT_NE(result.out.find("- \"--opt\"\n"), std::string::npos) << result.out;
   const auto again = gkebuild("submit train --dry-run");
@@ -91,13 +91,14 @@ TEST_F(SearchBudget, WithinTheBudgetEachTrialIsAJob) {
 TEST_F(SearchBudget, PastTheGpuHoursRefusedAtTheKey) {
   write_project("{gpuHours: 10}");
   expect_refused(gkebuild("submit train --dry-run"),
-                 {"gkebuild.yaml:13:23", "worst case is 20 GPU-hours", "10 over the budget of 10",
+                 {"gkebuild.yaml:13:24", "worst case is 20 GPU-hours", "10 over the budget of 10",
                   "search.trials (20; at most 10 fit)", "timeout (3600s; at most 1800s fits)"});
 }
 
 TEST_F(SearchBudget, PastTheDollarsRefusedAtTheKey) {
   write_project("{gpuHours: 100, usd: 5}");
-  expect_refused(gkebuild("submit train --dry-run"), {"gkebuild.yaml:13:39", "budget.usd", "$11.2", "$6.2 over"});
+  expect_refused(gkebuild("submit train --dry-run"),
+                 {"gkebuild.yaml:13:34", "budget.usd", "$11.20", "$6.20 over", "at most 8 fit"});
 }
 
 TEST_F(SearchBudget, DollarsOfUnpricedGpusCannotBeChecked) {
@@ -115,7 +116,7 @@ TEST_F(SearchBudget, SubmitRefusesBeforeAnythingIsBuilt) {
                                "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:9'}}]\n"
                                "contexts: [{name: c, context: {cluster: c, user: u}}]\n"
                                "users: [{name: u, user: {token: t}}]\n";
-  expect_refused(gkebuild("submit train", kubeconfig.string()), {"gkebuild.yaml:13:23", "10 over the budget"});
+  expect_refused(gkebuild("submit train", kubeconfig.string()), {"gkebuild.yaml:13:24", "10 over the budget"});
 }
 
 TEST_F(SearchBudget, AVariableNoFieldReadsIsRefused) {

@@ -16,8 +16,6 @@ std::string number(double value) {
   return text;
 }
 
-std::string dollars(double value) { return "$" + number(value); }
-
 // What would bring the worst case within `fraction` of itself: fewer Jobs (the trials of a
 // search, else the sweep's points) or a shorter timeout.
 std::string what_to_lower(const project::Experiment& experiment, const RunPlan& plan, double fraction) {

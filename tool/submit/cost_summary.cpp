@@ -22,12 +22,6 @@ long long field_or(const nlohmann::json& spec, const char* name, long long fallb
   return found != spec.end() && found->is_number_integer() ? found->get<long long>() : fallback;
 }
 
-std::string dollars(double amount) {
-  char text[32];
-  std::snprintf(text, sizeof text, amount < 100 ? "$%.2f" : "$%.0f", amount);
-  return text;
-}
-
 // "1 Job", "2 Jobs".
 std::string count(long long n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
@@ -80,6 +74,12 @@ const catalog::Price* price_of(const GroupKey& key, const catalog::Catalog& cata
 }
 
 }  // namespace
+
+std::string dollars(double amount) {
+  char text[32];
+  std::snprintf(text, sizeof text, amount < 100 ? "$%.2f" : "$%.0f", amount);
+  return text;
+}
 
 WorstCase worst_case(const RunPlan& plan, const catalog::Catalog& catalog) {
   const Totals totals = totals_of(plan);

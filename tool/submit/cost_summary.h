@@ -16,6 +16,9 @@ namespace gkebuild::submit {
 // activeDeadlineSeconds. Accelerators without a catalog price are named as such.
 std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog);
 
+// "$0.56", "$11.20", "$500": cents below $100.
+std::string dollars(double amount);
+
 // The most the plan can cost: each Job's pods that may run at once, for its whole
 // activeDeadlineSeconds (what the summary calls the upper bound).
 struct WorstCase {

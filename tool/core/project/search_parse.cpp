@@ -44,7 +44,8 @@ void read_choices(const Fields& fields, SearchVariable& variable) {
                                                    "not both");
   const YAML::Node list = fields.get("choices");
   if (!list.IsSequence() || list.size() == 0)
-    doc.fail(list, fields.name("choices") + ": expected a non-empty list of values, got " + yamlfile::describe(list));
+    doc.fail(list, fields.name("choices") + ": expected a non-empty list of values" +
+                       (list.IsSequence() ? std::string() : ", got " + yamlfile::describe(list)));
   for (const auto& item : list) {
     if (!item.IsScalar()) doc.fail(item, fields.name("choices") + ": values must be strings or numbers");
     variable.choices.push_back(yamlfile::to_json(item));
