@@ -141,6 +141,7 @@ TEST(Ranges, EndsAndRounding) {
   EXPECT_LT(uniform_real(std::nextafter(1.0, 0.0), 2, 4), 4);
   EXPECT_EQ(uniform_real(0.5, 2, 4), 3);
   EXPECT_DOUBLE_EQ(log_uniform(0.5, 1e-4, 1), 1e-2);
+  EXPECT_EQ(log_uniform(0, 1e-4, 1e-1), 1e-4);  // exactly the lower end, not exp(log(1e-4))
   EXPECT_LT(log_uniform(std::nextafter(1.0, 0.0), 1e-5, 1e-1), 1e-1);
   EXPECT_EQ(uniform_integer(0, 32, 512), 32);
   EXPECT_EQ(uniform_integer(std::nextafter(1.0, 0.0), 32, 512), 512);

@@ -19,9 +19,10 @@ double below(double value, double min, double max) {
 
 double uniform_real(double u, double min, double max) { return below(min + u * (max - min), min, max); }
 
+// min * (max/min)^u, which is exp(log min + u * (log max - log min)) but exact at u = 0 (the
+// origin of the Sobol' sequence gives min itself, not min's neighbour).
 double log_uniform(double u, double min, double max) {
-  const double low = std::log(min);
-  return below(std::exp(low + u * (std::log(max) - low)), min, max);
+  return below(min * std::exp(u * std::log(max / min)), min, max);
 }
 
 long long uniform_integer(double u, long long min, long long max) {

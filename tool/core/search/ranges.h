@@ -10,7 +10,8 @@ namespace gkebuild::search {
 
 // min + u * (max - min), in [min, max) (a result rounded up to max is moved just below it).
 double uniform_real(double u, double min, double max);
-// exp(log min + u * (log max - log min)) for 0 < min < max, in [min, max): as uniform over
+// exp(log min + u * (log max - log min)) for 0 < min < max (computed as min * (max/min)^u, exactly
+// min at u = 0), in [min, max): as uniform over
 // the orders of magnitude (1e-5..1e-1 puts a quarter of the points in each decade).
 double log_uniform(double u, double min, double max);
 // floor(min + u * (max - min + 1)), clamped to [min, max]: each integer equally likely.
