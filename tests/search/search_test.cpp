@@ -82,11 +82,19 @@ TEST(Sobol, StartsAtTheOriginAndFillsTheDyadicGrid) {
   EXPECT_THROW(Sobol(kSobolMaxDimensions + 1), std::invalid_argument);
 }
 
-TEST(Random, SplitmixKnownAnswer) {
+TEST(Random, ReferenceOutputs) {
   // splitmix64 from state 0, as Vigna's reference splitmix64.c prints it.
   std::uint64_t state = 0;
-  EXPECT_EQ(splitmix64(state), 0xe220a8397b1dcdafULL);
-  EXPECT_EQ(splitmix64(state), 0x6e789e6aa1b965f4ULL);
+  for (std::uint64_t expected : {0xe220a8397b1dcdafULL, 0x6e789e6aa1b965f4ULL, 0x06c45d188009454fULL,
+                                 0xf88bb8a8724c81ecULL})
+    EXPECT_EQ(splitmix64(state), expected);
+  // xoshiro256** from the state {1, 2, 3, 4}: the outputs of the reference xoshiro256starstar.c
+  // that other implementations publish as their test vector (Rust's rand_xoshiro among them).
+  Xoshiro256 generator = Xoshiro256::from_state({1, 2, 3, 4});
+  for (std::uint64_t expected : {11520ULL, 0ULL, 1509978240ULL, 1215971899390074240ULL, 1216172134540287360ULL,
+                                 607988272756665600ULL, 16172922978634559625ULL, 8476171486693032832ULL,
+                                 10595114339597558777ULL, 2904607092377533576ULL})
+    EXPECT_EQ(generator.next(), expected);
 }
 
 // The Kolmogorov-Smirnov statistic of `samples` against the uniform distribution on [0, 1).

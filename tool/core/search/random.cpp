@@ -18,6 +18,12 @@ Xoshiro256::Xoshiro256(std::uint64_t seed) {
   for (auto& word : state_) word = splitmix64(seed);
 }
 
+Xoshiro256 Xoshiro256::from_state(const std::array<std::uint64_t, 4>& state) {
+  Xoshiro256 generator;
+  generator.state_ = state;
+  return generator;
+}
+
 std::uint64_t Xoshiro256::next() {
   const std::uint64_t result = rotate_left(state_[1] * 5, 7) * 9;
   const std::uint64_t t = state_[1] << 17;

@@ -15,12 +15,15 @@ std::uint64_t splitmix64(std::uint64_t& state);
 class Xoshiro256 {
  public:
   explicit Xoshiro256(std::uint64_t seed);
+  // A generator in the given state (not all zero): for the reference's published outputs.
+  static Xoshiro256 from_state(const std::array<std::uint64_t, 4>& state);
   std::uint64_t next();
   // The upper 53 bits as a double in [0, 1): every value a multiple of 2^-53.
   double unit();
 
  private:
-  std::array<std::uint64_t, 4> state_;
+  Xoshiro256() = default;
+  std::array<std::uint64_t, 4> state_{};
 };
 
 }  // namespace gkebuild::search
