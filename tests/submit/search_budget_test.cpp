@@ -124,6 +124,23 @@ TEST_F(SearchBudget, AVariableNoFieldReadsIsRefused) {
   expect_refused(gkebuild("submit train --dry-run"), {"search variable 'opt': no field of experiment 'train' reads it"});
 }
 
+// --sweep on a search variable fixes it; the search samples the others (none left: one point).
+TEST_F(SearchBudget, SweepFlagFixesASearchVariable) {
+  write_project("{gpuHours: 100}");
+  const auto fixed = gkebuild("submit train --dry-run --sweep opt=adam");
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.err;
+  EXPECT_EQ(count_of(fixed.out, "kind: Job\n"), 20U);
+  // An arg item, quoted or not as the template writes it.
+  auto items = [](const std::string& out, const std::string& value) {
+    return count_of(out, "- " + value + "\n") + count_of(out, "- \"" + value + "\"\n");
+  };
+  EXPECT_EQ(items(fixed.out, "adam"), 20U) << fixed.out;
+  EXPECT_EQ(items(fixed.out, "sgd"), 0U);
+  const auto all = gkebuild("submit train --dry-run --sweep opt=sgd --sweep lr=0.1 --sweep hidden=64");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(count_of(all.out, "kind: Job\n"), 1U);
+}
+
 TEST_F(SearchBudget, HalvingIsNotYet) {
   write_project("{gpuHours: 100}", "trials: 20", "algorithm: halving\n      trials: 20");
   expect_refused(gkebuild("submit train --dry-run"), {"gkebuild.yaml:17:18", "not yet implemented"});
