@@ -15,6 +15,7 @@ debian_packages=(
   libxml2-utils   # xmllint: tests/validate checks -o junit against a JUnit XSD
   tinyproxy microsocks stunnel4   # tests/kube: kubeconfig proxy-url through real http, socks5 and https proxies
   python3-h2      # HTTP/2 for the Kubernetes test server (tests/kube/h2_front.py)
+  python3-scipy   # SciPy's Sobol' points, the reference of tests/search
   zsh fish man-db groff-base   # the completion scripts in their own shells; manual pages (tests/package)
 )
 # nvidia-cuda-cuobjdump: NVIDIA's fat binary lister, the peer of images/cuda's reader (no 13.0 wheel exists).

@@ -253,6 +253,36 @@ TEST_F(SubmitLocalTest, ACpuOnlyExperimentRunsAsToday) {
   EXPECT_EQ(json::parse(line)["value"], 7);
 }
 
+// A search (issue 46) runs here as a sweep does: one Job per trial, each given its sampled values
+// (Sobol': the origin first, then the middle of each range), its result line carrying them back.
+TEST_F(SubmitLocalTest, ASearchsTrialsRunAsJobs) {
+  write_project("cluster: local");
+  std::ofstream(project / "gkebuild.yaml", std::ios::app)
+      << "  tune:\n    image: probe\n    gpus: 0\n    budget: {gpuHours: 1}\n"
+         "    args: [\"print\", '{\"schema\":\"gkebuild.workload.v1\",\"workload\":\"probe\",\"metric\":\"h{{ hidden }}\","
+         "\"value\":{{ lr }},\"unit\":\"1\"}']\n"
+         "    search: {algorithm: sobol, trials: 4, variables: {lr: {min: 1e-4, max: 1e-1, log: true}, "
+         "hidden: {min: 8, max: 64, integer: true}}}\n";
+  const auto outcome = gkebuild("submit tune");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out;
+  const json record = only_record();
+  ASSERT_EQ(record["jobs"].size(), 4u);
+  std::ifstream results(run_dir / "results.jsonl");
+  std::vector<json> lines;
+  for (std::string line; std::getline(results, line);) lines.push_back(json::parse(line));
+  ASSERT_EQ(lines.size(), 4u);
+  std::set<long long> hidden;
+  for (std::size_t i = 0; i < 4; ++i) {
+    const json& parameters = record["jobs"][i]["parameters"];
+    EXPECT_EQ(record["jobs"][i]["state"], "succeeded");
+    EXPECT_EQ(lines[i]["value"], parameters["lr"]) << "the rendered value reads back as the sampled double";
+    EXPECT_EQ(lines[i]["metric"], "h" + std::to_string(parameters["hidden"].get<long long>()));
+    hidden.insert(parameters["hidden"].get<long long>());
+  }
+  EXPECT_EQ(record["jobs"][0]["parameters"]["lr"], 1e-4);
+  EXPECT_EQ(hidden, (std::set<long long>{8, 36, 22, 50}));  // floor(8 + u * 57) for u = 0, 1/2, 1/4, 3/4
+}
+
 // No runtime on PATH: the first container cannot start. The run ends with the reason and the
 // record marks the Jobs failed instead of leaving them "running" for ever.
 TEST_F(SubmitLocalTest, AContainerThatCannotStartFailsTheRecordedJobs) {

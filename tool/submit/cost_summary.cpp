@@ -27,12 +27,6 @@ long long field_or(const nlohmann::json& spec, const char* name, long long fallb
   return found != spec.end() && found->is_number_integer() ? found->get<long long>() : fallback;
 }
 
-std::string dollars(double amount) {
-  char text[32];
-  std::snprintf(text, sizeof text, amount < 100 ? "$%.2f" : "$%.0f", amount);
-  return text;
-}
-
 // "1 Job", "2 Jobs".
 std::string count(long long n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
@@ -58,14 +52,19 @@ std::string rate_text(const std::string& machine, const catalog::NodeRate& rate,
   return text;
 }
 
-}  // namespace
+// (accelerator, provisioning, machine type): the accelerator "" for CPU-only Jobs.
+using GroupKey = std::tuple<std::string, std::string, std::string>;
 
-std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
-  // (accelerator, provisioning, machine type): the accelerator "" for CPU-only Jobs.
-  std::map<std::tuple<std::string, std::string, std::string>, Group> groups;
+struct Totals {
+  std::map<GroupKey, Group> groups;
   long long pods = 0;
   std::set<long long> deadlines;
   bool unbounded = false;  // a Job without activeDeadlineSeconds may run for ever
+};
+
+Totals totals_of(const RunPlan& plan) {
+  Totals totals;
+  auto& [groups, pods, deadlines, unbounded] = totals;
   for (const auto& job : plan.jobs) {
     const nlohmann::json& spec = job.manifest.object.is_object() ? job.manifest.object.value("spec", nlohmann::json::object())
                                                                    : nlohmann::json::object();
@@ -83,6 +82,49 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
     if (deadline > 0) deadlines.insert(deadline);
     if (deadline <= 0) unbounded = true;
   }
+  return totals;
+}
+
+// "nvidia-l4", "CPU-only e2-standard-4".
+std::string what_of(const GroupKey& key) {
+  const auto& [label, provisioning, machine] = key;
+  return !label.empty() ? label : machine.empty() ? "no GPU" : "CPU-only " + machine;
+}
+
+// The node's rate for the group's provisioning, or why there is none. Flex-start and queued runs
+// are billed at DWS prices: without one in the catalog they stay unpriced (an on-demand rate
+// would overstate them by up to half).
+catalog::NodePricing pricing_of(const GroupKey& key, const catalog::Catalog& catalog) {
+  const auto& [label, provisioning, machine] = key;
+  const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
+  return !label.empty() && !accelerator ? catalog::NodePricing{std::nullopt, "no catalog price for " + label}
+                                        : catalog::node_rate(catalog, machine, accelerator, provisioning);
+}
+
+}  // namespace
+
+std::string dollars(double amount) {
+  char text[32];
+  std::snprintf(text, sizeof text, amount < 100 ? "$%.2f" : "$%.0f", amount);
+  return text;
+}
+
+WorstCase worst_case(const RunPlan& plan, const catalog::Catalog& catalog) {
+  const Totals totals = totals_of(plan);
+  WorstCase worst;
+  worst.unbounded = totals.unbounded;
+  for (const auto& [key, group] : totals.groups) {
+    worst.gpu_hours += group.node_hours_bound * group.pod_gpus;
+    const catalog::NodePricing pricing = pricing_of(key, catalog);
+    if (pricing.rate) worst.usd += group.node_hours_bound * pricing.rate->usd_per_hour;
+    else worst.unpriced.push_back(what_of(key) + " (" + std::get<1>(key) + ")");
+  }
+  return worst;
+}
+
+std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
+  const Totals totals = totals_of(plan);
+  const auto& [groups, pods, deadlines, unbounded] = totals;
   std::string text = "plan: " + count(static_cast<long long>(plan.jobs.size()), "Job") + ", " + count(pods, "pod") +
                      ", experiment " + plan.experiment + ", namespace " + plan.namespace_name + "\n";
   double per_hour = 0;
@@ -91,15 +133,10 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
   std::vector<std::string> unpriced;
   for (const auto& [key, group] : groups) {
     const auto& [label, provisioning, machine] = key;
-    const std::string what = !label.empty() ? label : machine.empty() ? "no GPU" : "CPU-only " + machine;
+    const std::string what = what_of(key);
     text += "  " + what + " (" + provisioning + "): " + count(group.jobs, "Job") + ", " + count(group.pods, "pod") + ", " +
             count(group.gpus_at_once, "GPU") + " at once";
-    const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
-    // Flex-start and queued runs are billed at DWS prices: without one in the catalog they stay
-    // unpriced (an on-demand rate would overstate them by up to half).
-    const catalog::NodePricing pricing = !label.empty() && !accelerator
-                                             ? catalog::NodePricing{std::nullopt, "no catalog price for " + label}
-                                             : catalog::node_rate(catalog, machine, accelerator, provisioning);
+    const catalog::NodePricing pricing = pricing_of(key, catalog);
     if (pricing.rate) {
       text += rate_text(machine, *pricing.rate, group, provisioning);
       per_hour += static_cast<double>(group.nodes_at_once) * pricing.rate->usd_per_hour;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "tool/core/catalog/catalog.h"
 #include "tool/submit/run_plan.h"
@@ -17,5 +18,18 @@ namespace gkebuild::submit {
 // activeDeadlineSeconds. Groups without a catalog price (a machine type not in machines.yaml,
 // flex-start and queued runs: no DWS price) say why and are left out of the figures.
 std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog);
+
+// "$0.56", "$11.20", "$500": cents below $100.
+std::string dollars(double amount);
+
+// The most the plan can cost: each Job's pods that may run at once, for its whole
+// activeDeadlineSeconds (what the summary calls the upper bound), priced as the summary prices them.
+struct WorstCase {
+  double gpu_hours = 0;
+  double usd = 0;  // of the priced groups only
+  bool unbounded = false;  // a Job has no activeDeadlineSeconds
+  std::vector<std::string> unpriced;  // "nvidia-l4 (flex-start)", "CPU-only e2-standard-4 (on-demand)": no catalog price
+};
+WorstCase worst_case(const RunPlan& plan, const catalog::Catalog& catalog);
 
 }  // namespace gkebuild::submit

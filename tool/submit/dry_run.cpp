@@ -4,6 +4,7 @@
 #include "tool/core/kube/objects.h"
 #include "tool/core/runrecord/run_store.h"
 #include "tool/steps/render/contexts.h"
+#include "tool/submit/budget.h"
 #include "tool/submit/cluster.h"
 #include "tool/submit/cost_summary.h"
 #include "tool/submit/image_step.h"
@@ -83,7 +84,11 @@ Outcome dry_run(const SubmitOptions& options, const project::Project& project, P
   const RunPlan plan = plan_run(project, request);
   std::optional<kube::ClusterAccess> access;
   if (has_kubeconfig(options.kubeconfig)) access = cluster_access(options.kubeconfig, project.cluster.context);
-  if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin()) << alternatives_line(plan);
+  if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
+  err.flush();
+  // The worst case against budget:, after the summary that shows it; a run past it prints no YAML.
+  const std::string budget = check_budget(*project.find_experiment(plan.experiment), plan, catalog::Catalog::builtin());
+  if (!options.quiet) err << budget << alternatives_line(plan);
   err.flush();
   out << manifest_stream(plan);
   out.flush();

@@ -18,6 +18,7 @@
 #include "tool/core/runrecord/run_store.h"
 #include "tool/steps/project_images/project_images.h"
 #include "tool/steps/render/contexts.h"
+#include "tool/submit/budget.h"
 #include "tool/submit/cluster.h"
 #include "tool/submit/cluster_check.h"
 #include "tool/submit/cost_summary.h"
@@ -159,6 +160,7 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   const auto access = cluster_access(options.kubeconfig, project.cluster.context);
   ImageStepOptions images = image_step(options);
   const std::size_t job_count = check_plan(project, request);
+  check_budget_early(project, request, catalog::Catalog::builtin());
   if (!secret.empty() && job_count > kMostSecretOwners)
     throw Error(ErrorKind::kBadInput, "a run with secretEnv has at most " + std::to_string(kMostSecretOwners) +
                                           " Jobs (each owns the run's Secret), and this one has " +
@@ -176,7 +178,9 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   const std::string run = run_dir.filename().string();
   request.run_id = cluster_run_id(run);
   RunPlan plan = plan_run(project, request);
-  if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
+  if (!options.quiet)
+    err << cost_summary(plan, catalog::Catalog::builtin())
+        << check_budget(*project.find_experiment(plan.experiment), plan, catalog::Catalog::builtin());
   write_manifests(run_dir, plan);
   for (auto& job : plan.jobs) std::string().swap(job.manifest.text);  // in manifests/ now
   auto initial = new_record(project, plan, run, "cluster");

@@ -28,6 +28,11 @@ project::SweepAxis typed_axis(const SweepOverride& sweep) {
 void apply_sweep_overrides(project::Experiment& experiment, const std::vector<SweepOverride>& sweeps) {
   for (const auto& sweep : sweeps) {
     auto axis = typed_axis(sweep);
+    // A search variable given on the command line is fixed to those values: a grid axis instead.
+    if (experiment.search) {
+      std::erase_if(experiment.search->variables, [&](const project::SearchVariable& v) { return v.name == axis.name; });
+      if (experiment.search->variables.empty()) experiment.search.reset();  // its trials would all be the same
+    }
     auto existing = std::find_if(experiment.sweep.begin(), experiment.sweep.end(),
                                  [&](const project::SweepAxis& a) { return a.name == axis.name; });
     if (existing != experiment.sweep.end())

@@ -1,4 +1,5 @@
-// Sweep axes given on the command line: each replaces the experiment's axis of that name, or adds it.
+// Sweep axes given on the command line: each replaces the experiment's axis of that name, or adds it;
+// one that names a search variable fixes it (the search samples the others).
 #pragma once
 
 #include <string>

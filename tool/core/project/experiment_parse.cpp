@@ -51,12 +51,7 @@ std::vector<SweepAxis> parse_sweep(const Document& doc, const YAML::Node& node, 
   std::vector<SweepAxis> axes;
   for (const auto& [key, value] : entries(doc, node, what)) {
     SweepAxis axis{key.Scalar(), {}, doc.where(key)};
-    static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
-    if (!std::regex_match(axis.name, identifier))
-      doc.fail(key, what + ": " + in_quotes(axis.name) + " must be a template variable name (letters, digits, _)");
-    if (std::find(kReservedSweepNames.begin(), kReservedSweepNames.end(), axis.name) != kReservedSweepNames.end() &&
-        axis.name != "seed")
-      doc.fail(key, what + ": " + in_quotes(axis.name) + " is a reserved template variable");
+    require_variable_name(doc, key, axis.name, what, true);
     if (!value.IsSequence() || value.size() == 0)
       doc.fail(value, what + "." + axis.name + ": expected a non-empty list of values, got " + yamlfile::describe(value));
     for (const auto& item : value) {
@@ -67,6 +62,20 @@ std::vector<SweepAxis> parse_sweep(const Document& doc, const YAML::Node& node, 
   }
   return axes;
 }
+
+}  // namespace
+
+void require_variable_name(const Document& doc, const YAML::Node& at, const std::string& name, const std::string& what,
+                           bool seed_allowed) {
+  static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+  if (!std::regex_match(name, identifier))
+    doc.fail(at, what + ": " + in_quotes(name) + " must be a template variable name (letters, digits, _)");
+  if (std::find(kReservedSweepNames.begin(), kReservedSweepNames.end(), name) != kReservedSweepNames.end() &&
+      !(seed_allowed && name == "seed"))
+    doc.fail(at, what + ": " + in_quotes(name) + " is a reserved template variable");
+}
+
+namespace {
 
 // The Job template sets these itself (the seed of an Indexed Job, the index of a sweep point,
 // the checkpoint folder); a second entry with the same name would silently replace ours.
@@ -325,7 +334,8 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
                 {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
                  "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
                  "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize", "fallback",
-                 "restarts", "pendingTimeout", "retriableExitCodes", "machineType", "earlyStopping"});
+                 "restarts", "pendingTimeout", "retriableExitCodes", "machineType", "search", "budget",
+                 "earlyStopping"});
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
@@ -338,6 +348,8 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   parse_resources(fields, experiment, catalog);
   check_reserved_env(fields, experiment.nodes);
   experiment.sweep = parse_sweep(doc, fields.get("sweep"), fields.name("sweep"));
+  if (fields.has("search")) experiment.search = parse_search(fields, experiment.sweep);
+  if (fields.has("budget")) experiment.budget = parse_budget(fields);
   parse_schedule(fields, experiment);
   bool sweeps_seed = std::any_of(experiment.sweep.begin(), experiment.sweep.end(),
                                  [](const SweepAxis& axis) { return axis.name == "seed"; });

@@ -24,6 +24,14 @@ void require_dns_label(const yamlfile::Document& doc, const YAML::Node& at, cons
 std::vector<std::pair<YAML::Node, YAML::Node>> entries(const yamlfile::Document& doc,
                                                        const YAML::Node& node, const std::string& what);
 
+// Fails at `at` unless `name` can be a template variable of args and env, and none gkebuild sets
+// (`seed` only where `seed_allowed`: a sweep axis `seed` is the seed the Jobs see).
+void require_variable_name(const yamlfile::Document& doc, const YAML::Node& at, const std::string& name,
+                           const std::string& what, bool seed_allowed);
+// `search:` and `budget:` of an experiment (search_parse.cpp); `sweep` is its grid, read already.
+Search parse_search(const yamlfile::Fields& experiment_fields, const std::vector<SweepAxis>& sweep);
+Budget parse_budget(const yamlfile::Fields& experiment_fields);
+
 // A specific reservation: a name, or a shared one as projects/OWNER/reservations/NAME.
 bool is_reservation(const std::string& text);
 // `reservation:` of an experiment or a pool: NAME, projects/P/reservations/NAME, or

@@ -43,6 +43,10 @@ std::string to_string(Provisioning provisioning) {
   return "on-demand";
 }
 
+std::string to_string(SearchAlgorithm algorithm) {
+  return algorithm == SearchAlgorithm::Sobol ? "sobol" : "random";
+}
+
 std::optional<Provisioning> parse_provisioning(std::string_view text) {
   for (auto provisioning : {Provisioning::OnDemand, Provisioning::Spot, Provisioning::FlexStart, Provisioning::Queued})
     if (text == to_string(provisioning)) return provisioning;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -162,6 +163,42 @@ struct SweepAxis {
   SourceLocation where;  // its key in the project file, or the --sweep flag that gave it
 };
 
+// One variable of an experiment's `search:`: a real range (uniform, or uniform in log space with
+// `log: true`), an integer range (`integer: true`, both ends included), or a list of choices.
+struct SearchVariable {
+  std::string name;
+  double min = 0;
+  double max = 0;
+  bool log = false;
+  bool integer = false;
+  std::vector<nlohmann::ordered_json> choices;  // non-empty: a choice; min and max unused
+  SourceLocation where;  // its key under search.variables
+};
+
+enum class SearchAlgorithm { Random, Sobol };
+std::string to_string(SearchAlgorithm algorithm);  // "random", "sobol": the project-file word
+
+// `search:` of an experiment: `trials` points sampled over the variables, each one sweep point
+// (with `sweep:` beside it, every grid point once per trial). Same file, same points: random
+// search draws from xoshiro256** seeded with `seed`; Sobol' points are fixed (seed unused).
+struct Search {
+  SearchAlgorithm algorithm = SearchAlgorithm::Random;
+  int trials = 0;
+  std::uint64_t seed = 0;
+  std::vector<SearchVariable> variables;  // in file order
+  SourceLocation where;
+};
+
+// `budget:` of an experiment: the most its run may cost if every Job runs to its deadline, in
+// GPU-hours and/or US dollars (catalog prices); submit refuses a plan whose worst case passes it.
+struct Budget {
+  std::optional<double> gpu_hours;
+  std::optional<double> usd;
+  SourceLocation gpu_hours_where;
+  SourceLocation usd_where;
+  SourceLocation where;
+};
+
 // One entry of an experiment's `fallback:` list: another accelerator and provisioning its Jobs
 // may run on when the experiment's own have no capacity. With cluster.failover: computeClass
 // `gkebuild cluster render` turns the experiment's own choice and its alternatives, in order,
@@ -220,6 +257,8 @@ struct Experiment {
   // than the container runtime's 64 MiB); "" = no limit of its own (the pod's memory bounds it).
   std::string shm_size;
   std::vector<SweepAxis> sweep;  // grid product, in file order
+  std::optional<Search> search;  // sampled points, times the grid's
+  std::optional<Budget> budget;
   int seeds = 0;                 // > 0: an Indexed Job with seed = completion index 0..seeds-1
   // > 0: the sweep runs as one Indexed Job per accelerator, index i = sweep point i, at most
   // `parallelism` points at once (the cluster's Job controller keeps the cap, not gkebuild).

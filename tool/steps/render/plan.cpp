@@ -162,7 +162,7 @@ struct Planner {
 
   void add_experiment(const project::Experiment& experiment, bool pod) {
     const auto* image = project.find_image(experiment.image);
-    const auto points = sweep_points(experiment.sweep);
+    const auto points = experiment_points(experiment);
     if (!origins.contains(&experiment)) origins.emplace(&experiment, text_origins(experiment));
     for (const auto* accelerator : accelerators(experiment)) {
       const auto env = options.image_env.find(image->name);

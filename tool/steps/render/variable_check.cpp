@@ -76,7 +76,10 @@ std::vector<std::string> ungiven(const project::Experiment& experiment, const st
   for (const auto& name : variables) {
     const bool axis = std::any_of(experiment.sweep.begin(), experiment.sweep.end(),
                                   [&](const auto& each) { return each.name == name; });
-    if (!axis && name != "seed") out.push_back(name);
+    const bool searched = experiment.search && std::any_of(experiment.search->variables.begin(),
+                                                           experiment.search->variables.end(),
+                                                           [&](const auto& each) { return each.name == name; });
+    if (!axis && !searched && name != "seed") out.push_back(name);
   }
   return out;
 }
@@ -104,26 +107,33 @@ std::string listed(const std::vector<std::string>& names) {
 
 void check_sweep_axes(const project::Project& project, const project::Experiment& experiment,
                       jinja::Environment& environment) {
-  if (experiment.sweep.empty()) return;
+  if (experiment.sweep.empty() && !experiment.search) return;
   const jinja::ContextReads fields = field_reads(experiment, environment);
   const jinja::ContextReads templates = own_workload_template_reads(project, environment);
   const auto variables = sweepable(fields);
-  for (const auto& axis : experiment.sweep) {
-    const bool read = set_by_gkebuild(axis.name) ? false
-                                                  : fields.reads(axis.name) || templates.reads_key("point", axis.name);
-    if (read) continue;
-    std::string message = "sweep axis '" + printable(axis.name) + "': no field of experiment '" +
-                          printable(experiment.name) + "' reads it";
-    if (auto typo = typo_between(experiment, environment, axis.name, variables))
-      throw SourceError(axis.where, message + *typo);
-    message += did_you_mean(axis.name, variables) + "; ";
+  // A sweep axis or a search variable: its name, where it is, and what it is called in messages.
+  auto check = [&](const std::string& name, const SourceLocation& where, const std::string& kind,
+                   const std::string& repeats) {
+    const bool read = set_by_gkebuild(name) ? false : fields.reads(name) || templates.reads_key("point", name);
+    if (read) return;
+    std::string message = kind + " '" + printable(name) + "': no field of experiment '" + printable(experiment.name) +
+                          "' reads it";
+    if (auto typo = typo_between(experiment, environment, name, variables)) throw SourceError(where, message + *typo);
+    message += did_you_mean(name, variables) + "; ";
     message += variables.empty() ? std::string("its command, args and env read no variable")
                                  : "its command, args and env read " + listed(variables);
-    if (set_by_gkebuild(axis.name)) message += " ('" + axis.name + "' is set by gkebuild itself)";
-    message += ". Each value would run the same Jobs again; for repeated runs of one point use seeds: N "
-               "(an Indexed Job, seed 0..N-1 as {{ seed }})";
-    throw SourceError(axis.where, message);
-  }
+    if (set_by_gkebuild(name)) message += " ('" + name + "' is set by gkebuild itself)";
+    throw SourceError(where, message + ". " + repeats);
+  };
+  for (const auto& axis : experiment.sweep)
+    check(axis.name, axis.where, "sweep axis",
+          "Each value would run the same Jobs again; for repeated runs of one point use seeds: N "
+          "(an Indexed Job, seed 0..N-1 as {{ seed }})");
+  if (experiment.search)
+    for (const auto& variable : experiment.search->variables)
+      check(variable.name, variable.where, "search variable",
+            "Its sampled values would change nothing the Jobs run; read it as {{ " + printable(variable.name) +
+                " }} or drop it");
 }
 
 void check_project_sweep_axes(const project::Project& project) {
