@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <filesystem>
@@ -283,18 +284,23 @@ class LocalRunStop : public SubmitLocalTest {
   // the second Job's container runs (its line on stderr is out; it sleeps next).
   pid_t start_long_run() {
     write_project("cluster: local");
+    const pid_t pid = start_submit("steps --set sleep=600");
+    for (int i = 0; i < 3000 && log_text().find("step 2 on stderr") == std::string::npos; ++i) ::usleep(100000);
+    EXPECT_NE(log_text().find("step 2 on stderr"), std::string::npos) << log_text();
+    EXPECT_EQ(containers(), only_record()["jobs"][1]["name"].get<std::string>()) << log_text();
+    return pid;
+  }
+  // `gkebuild submit ARGUMENTS` as a child of this test, its output in `log`.
+  pid_t start_submit(const std::string& arguments) {
     log = project / "submit.log";
     const std::string command = "cd " + shell_quoted(project.path().string()) + " && exec env " + machine_env() +
-                                gkebuild_binary() +
-                                " submit steps --set sleep=600 >" + shell_quoted(log.string()) + " 2>&1";
+                                gkebuild_binary() + " submit " + arguments + " >" + shell_quoted(log.string()) +
+                                " 2>&1";
     const pid_t pid = ::fork();
     if (pid == 0) {
       ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    for (int i = 0; i < 3000 && log_text().find("step 2 on stderr") == std::string::npos; ++i) ::usleep(100000);
-    EXPECT_NE(log_text().find("step 2 on stderr"), std::string::npos) << log_text();
-    EXPECT_EQ(containers(), only_record()["jobs"][1]["name"].get<std::string>()) << log_text();
     return pid;
   }
   int wait_exit(pid_t pid) {
@@ -420,6 +426,92 @@ TEST_F(LocalRunStop, PruneKeepsWhatARunningLocalRunUses) {
   EXPECT_NE(containers(), "");  // still running on its overlay
   EXPECT_EQ(gkebuild("runs").exit_code, 0);
   expect_nothing_left();
+}
+
+// Issue 42: a CPU-only sweep of four points, each printing when it starts and ends around a sleep of
+// `values.sleep` seconds (whatever GPUs the machine has, these Jobs take none).
+constexpr const char* kFourPoints = R"(  four:
+    image: probe
+    gpus: 0
+    machineType: n2-standard-8
+    args: ["print", "point {{ n }} starts", "sleep", "{{ values.sleep | default(2) }}",
+           "print", '{"schema":"gkebuild.workload.v1","workload":"probe","metric":"time","value":{{ n }},"unit":"ms"}',
+           "print", "point {{ n }} ends"]
+    sweep:
+      n: [1, 2, 3, 4]
+)";
+
+// The most of the record's Jobs whose containers ran at the same instant (by their pods' start and end).
+int most_at_once(const json& record) {
+  std::vector<std::pair<std::string, int>> events;  // RFC 3339 UTC with milliseconds: ordered as text
+  for (const auto& job : record["jobs"])
+    for (const auto& pod : job["pods"]) {
+      events.emplace_back(pod["start"].get<std::string>(), 1);
+      events.emplace_back(pod["end"].get<std::string>(), -1);
+    }
+  std::sort(events.begin(), events.end());  // at one instant an end comes before a start
+  int now = 0, most = 0;
+  for (const auto& [when, change] : events) most = std::max(most, now += change);
+  return most;
+}
+
+TEST_F(SubmitLocalTest, MaxInFlightRunsPointsSideBySide) {
+  write_project("cluster: local");
+  std::ofstream(project / "gkebuild.yaml", std::ios::app) << kFourPoints;
+  const auto outcome = gkebuild("submit four --max-in-flight 2");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out;
+  EXPECT_NE(outcome.out.find("4 Jobs on this machine (no GPU: CPU paths), up to 2 at once"), std::string::npos)
+      << outcome.out;
+  const json record = only_record();
+  ASSERT_EQ(record["jobs"].size(), 4u);
+  EXPECT_EQ(most_at_once(record), 2) << record.dump(2);  // two at once, never three
+  std::set<int> values;
+  std::ifstream results(run_dir / "results.jsonl");
+  for (std::string line; std::getline(results, line);) values.insert(json::parse(line)["value"].get<int>());
+  EXPECT_EQ(values, (std::set<int>{1, 2, 3, 4}));
+  for (int n = 1; n <= 4; ++n) {
+    const json& job = record["jobs"][n - 1];
+    const std::string name = job["name"];
+    EXPECT_EQ(job["state"], "succeeded") << job.dump();
+    std::ifstream in(run_dir / "logs" / (name + ".log"));
+    const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string n_text = std::to_string(n);
+    EXPECT_EQ(log.rfind("point " + n_text + " starts\n{", 0), 0u) << log;
+    EXPECT_TRUE(log.ends_with("}\npoint " + n_text + " ends\n")) << log;
+    // Each line whole, under its own Job's prefix, however the points' output came in.
+    EXPECT_NE(outcome.out.find("\n[" + name + "] point " + n_text + " starts\n"), std::string::npos) << outcome.out;
+    EXPECT_NE(outcome.out.find("\n[" + name + "] point " + n_text + " ends\n"), std::string::npos) << outcome.out;
+  }
+}
+
+// Ctrl-C while two points run: both containers are stopped (their grace periods run together),
+// recorded stopped, the points not started recorded "not run: stopped", nothing left mounted.
+TEST_F(LocalRunStop, CtrlCStopsEveryPointRunningSideBySide) {
+  write_project("cluster: local");
+  std::ofstream(project / "gkebuild.yaml", std::ios::app) << kFourPoints;
+  const pid_t pid = start_submit("four --max-in-flight 2 --set sleep=600");
+  const auto both_started = [&] {
+    const std::string text = log_text();
+    return text.find("point 1 starts") != std::string::npos && text.find("point 2 starts") != std::string::npos;
+  };
+  for (int i = 0; i < 3000 && !both_started(); ++i) ::usleep(100000);
+  ASSERT_TRUE(both_started()) << log_text();
+  const std::string running = containers();
+  EXPECT_EQ(std::count(running.begin(), running.end(), '\n'), 1) << running;  // two names, one a line
+  const auto signalled = std::chrono::steady_clock::now();
+  ::kill(pid, SIGINT);  // the probes ignore SIGTERM: SIGKILL after the 10 s grace period
+  EXPECT_EQ(wait_exit(pid), 130) << log_text();
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, std::chrono::seconds(19)) << "one grace period, not two";
+  expect_nothing_left();
+  const json record = only_record();
+  for (int i = 0; i < 4; ++i) {
+    const json& job = record["jobs"][i];
+    EXPECT_EQ(job["state"], "stopped") << job.dump();
+    EXPECT_EQ(job["reason"], i < 2 ? "Stopped" : "not run: stopped") << job.dump();
+    EXPECT_EQ(job["pods"].size(), i < 2 ? 1u : 0u) << job.dump();
+  }
+  EXPECT_FALSE(record["finished"].is_null());
+  EXPECT_TRUE(record["runner"].is_null());
 }
 
 // nodes: 2 under submit --local: both containers at once on one private network where the
