@@ -519,6 +519,26 @@ TEST_F(LocalRunStop, CtrlCStopsEveryPointRunningSideBySide) {
   EXPECT_TRUE(record["runner"].is_null());
 }
 
+// Two multi-node points side by side: each on a private network of its own, where its rank 0
+// listens on the same MASTER_PORT as the other's without a clash, and its names resolve to its own.
+TEST_F(SubmitLocalTest, MultiNodePointsSideBySideEachOnItsOwnNetwork) {
+  write_project("cluster: local");
+  std::ofstream(project / "gkebuild.yaml", std::ios::app)
+      << "  pairs:\n    image: probe\n    accelerators: [nvidia-l4]\n    nodes: 2\n"
+         "    args: [\"rendezvous\", \"print\", \"point {{ n }}\", \"sleep\", \"2\"]\n    sweep:\n      n: [1, 2]\n";
+  const auto outcome = gkebuild("submit pairs --max-in-flight 2");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out;
+  const json record = only_record();
+  ASSERT_EQ(record["jobs"].size(), 2u);
+  for (const auto& job : record["jobs"]) {
+    EXPECT_EQ(job["state"], "succeeded") << job.dump();
+    const std::string name = job["name"];
+    EXPECT_NE(outcome.out.find("rank 1 reached " + name + "-0." + name), std::string::npos) << outcome.out;
+  }
+  // Both points' two containers at once, on CPU paths; a GPU host's GPUs would bound it (one each).
+  if (!std::filesystem::exists("/dev/nvidia0")) EXPECT_EQ(most_at_once(record), 4) << record.dump(2);
+}
+
 // nodes: 2 under submit --local: both containers at once on one private network where the
 // Job's pod names resolve (the probe's rendezvous: rank 1 resolves MASTER_ADDR and reaches
 // rank 0 at MASTER_PORT); each result line carries its node rank; a node that fails fails the Job.
