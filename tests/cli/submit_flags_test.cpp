@@ -97,6 +97,7 @@ TEST_F(SubmitFlagsTest, FlagsAreBoundIntoTheirStepsParts) {
   EXPECT_EQ(options.images.session.insecure_registries, std::vector<std::string>{"h:5000"});
   EXPECT_FALSE(options.follow.follow);
   EXPECT_EQ(options.follow.max_in_flight, 7);
+  EXPECT_EQ(options.local_in_flight, 7);  // a local run honours it when given
   EXPECT_EQ(options.kubeconfig.kubeconfig, std::filesystem::path("k"));
   EXPECT_EQ(options.kubeconfig.context, "c");
   EXPECT_EQ(options.project_file, std::filesystem::path("p/gkebuild.yaml"));
@@ -106,6 +107,7 @@ TEST_F(SubmitFlagsTest, WithoutFlagsTheStepsKeepTheirDefaults) {
   const auto options = parse({});
   EXPECT_TRUE(options.follow.follow);
   EXPECT_EQ(options.follow.max_in_flight, 50);
+  EXPECT_EQ(options.local_in_flight, 0);  // not given: a local run decides (one per GPU, or 1)
   EXPECT_FALSE(options.images.no_build);
   EXPECT_TRUE(options.images.given.empty());
   EXPECT_FALSE(options.kubeconfig.kubeconfig.has_value());

@@ -224,6 +224,8 @@ TEST_F(HostileCheckout, AKilledMultiNodeRunLeavesNoNamespaceHolder) {
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     const std::string stat = read_text(entry.path() / "stat");
+    // A process that ended since the listing (any on the machine) has no stat to read: not a holder.
+    if (stat.rfind(')') == std::string::npos) continue;
     std::istringstream fields(stat.substr(stat.rfind(')') + 2));
     char state = 0;
     pid_t parent = 0;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <filesystem>
@@ -304,6 +305,19 @@ TEST_F(SubmitLocalTest, AContainerThatCannotStartFailsTheRecordedJobs) {
   EXPECT_FALSE(record["finished"].is_null());
 }
 
+// Issue 42: a CPU-only sweep of four points, each printing when it starts and ends around a sleep of
+// `values.sleep` seconds (whatever GPUs the machine has, these Jobs take none).
+constexpr const char* kFourPoints = R"(  four:
+    image: probe
+    gpus: 0
+    machineType: n2-standard-8
+    args: ["print", "point {{ n }} starts", "sleep", "{{ values.sleep | default(2) }}",
+           "print", '{"schema":"gkebuild.workload.v1","workload":"probe","metric":"time","value":{{ n }},"unit":"ms"}',
+           "print", "point {{ n }} ends"]
+    sweep:
+      n: [1, 2, 3, 4]
+)";
+
 // Stopping a local run with a signal, `gkebuild delete` or SIGKILL leaves nothing behind: no
 // container in runc's list, no overlay mount, no bundle, and a record whose finished Job keeps
 // its state and results while the stopped one says "stopped".
@@ -313,18 +327,36 @@ class LocalRunStop : public SubmitLocalTest {
   // the second Job's container runs (its line on stderr is out; it sleeps next).
   pid_t start_long_run() {
     write_project("cluster: local");
+    const pid_t pid = start_submit("steps --set sleep=600");
+    for (int i = 0; i < 3000 && log_text().find("step 2 on stderr") == std::string::npos; ++i) ::usleep(100000);
+    EXPECT_NE(log_text().find("step 2 on stderr"), std::string::npos) << log_text();
+    EXPECT_EQ(containers(), only_record()["jobs"][1]["name"].get<std::string>()) << log_text();
+    return pid;
+  }
+  // `four` with --max-in-flight 2, each point sleeping 600 s; whether its first two points started
+  // within a minute (one after the other, as before issue 42, they never do).
+  bool start_two_points(pid_t& pid) {
+    write_project("cluster: local");
+    std::ofstream(project / "gkebuild.yaml", std::ios::app) << kFourPoints;
+    pid = start_submit("four --max-in-flight 2 --set sleep=600");
+    const auto both_started = [&] {
+      const std::string text = log_text();
+      return text.find("point 1 starts") != std::string::npos && text.find("point 2 starts") != std::string::npos;
+    };
+    for (int i = 0; i < 600 && !both_started(); ++i) ::usleep(100000);
+    return both_started();
+  }
+  // `gkebuild submit ARGUMENTS` as a child of this test, its output in `log`.
+  pid_t start_submit(const std::string& arguments) {
     log = project / "submit.log";
     const std::string command = "cd " + shell_quoted(project.path().string()) + " && exec env " + machine_env() +
-                                gkebuild_binary() +
-                                " submit steps --set sleep=600 >" + shell_quoted(log.string()) + " 2>&1";
+                                gkebuild_binary() + " submit " + arguments + " >" + shell_quoted(log.string()) +
+                                " 2>&1";
     const pid_t pid = ::fork();
     if (pid == 0) {
       ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    for (int i = 0; i < 3000 && log_text().find("step 2 on stderr") == std::string::npos; ++i) ::usleep(100000);
-    EXPECT_NE(log_text().find("step 2 on stderr"), std::string::npos) << log_text();
-    EXPECT_EQ(containers(), only_record()["jobs"][1]["name"].get<std::string>()) << log_text();
     return pid;
   }
   int wait_exit(pid_t pid) {
@@ -450,6 +482,118 @@ TEST_F(LocalRunStop, PruneKeepsWhatARunningLocalRunUses) {
   EXPECT_NE(containers(), "");  // still running on its overlay
   EXPECT_EQ(gkebuild("runs").exit_code, 0);
   expect_nothing_left();
+}
+
+// The most of the record's Jobs whose containers ran at the same instant (by their pods' start and end).
+int most_at_once(const json& record) {
+  std::vector<std::pair<std::string, int>> events;  // RFC 3339 UTC with milliseconds: ordered as text
+  for (const auto& job : record["jobs"])
+    for (const auto& pod : job["pods"]) {
+      events.emplace_back(pod["start"].get<std::string>(), 1);
+      events.emplace_back(pod["end"].get<std::string>(), -1);
+    }
+  std::sort(events.begin(), events.end());  // at one instant an end comes before a start
+  int now = 0, most = 0;
+  for (const auto& [when, change] : events) most = std::max(most, now += change);
+  return most;
+}
+
+TEST_F(SubmitLocalTest, MaxInFlightRunsPointsSideBySide) {
+  write_project("cluster: local");
+  std::ofstream(project / "gkebuild.yaml", std::ios::app) << kFourPoints;
+  const auto outcome = gkebuild("submit four --max-in-flight 2");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out;
+  EXPECT_NE(outcome.out.find("4 Jobs on this machine (no GPU: CPU paths), up to 2 at once"), std::string::npos)
+      << outcome.out;
+  const json record = only_record();
+  ASSERT_EQ(record["jobs"].size(), 4u);
+  EXPECT_EQ(most_at_once(record), 2) << record.dump(2);  // two at once, never three
+  std::set<int> values;
+  std::ifstream results(run_dir / "results.jsonl");
+  for (std::string line; std::getline(results, line);) values.insert(json::parse(line)["value"].get<int>());
+  EXPECT_EQ(values, (std::set<int>{1, 2, 3, 4}));
+  for (int n = 1; n <= 4; ++n) {
+    const json& job = record["jobs"][n - 1];
+    const std::string name = job["name"];
+    EXPECT_EQ(job["state"], "succeeded") << job.dump();
+    std::ifstream in(run_dir / "logs" / (name + ".log"));
+    const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string n_text = std::to_string(n);
+    EXPECT_EQ(log.rfind("point " + n_text + " starts\n{", 0), 0u) << log;
+    EXPECT_TRUE(log.ends_with("}\npoint " + n_text + " ends\n")) << log;
+    // Each line whole, under its own Job's prefix, however the points' output came in.
+    EXPECT_NE(outcome.out.find("\n[" + name + "] point " + n_text + " starts\n"), std::string::npos) << outcome.out;
+    EXPECT_NE(outcome.out.find("\n[" + name + "] point " + n_text + " ends\n"), std::string::npos) << outcome.out;
+  }
+}
+
+// Ctrl-C while two points run: both containers are stopped (their grace periods run together),
+// recorded stopped, the points not started recorded "not run: stopped", nothing left mounted.
+TEST_F(LocalRunStop, CtrlCStopsEveryPointRunningSideBySide) {
+  pid_t pid = 0;
+  const bool started = start_two_points(pid);
+  const std::string running = containers();
+  const auto signalled = std::chrono::steady_clock::now();
+  ::kill(pid, SIGINT);  // the probes ignore SIGTERM: SIGKILL after the 10 s grace period
+  if (!started) {  // a second one: no grace period to wait out, and nothing left behind by the test
+    ::usleep(200000);
+    ::kill(pid, SIGINT);
+  }
+  EXPECT_EQ(wait_exit(pid), 130) << log_text();
+  ASSERT_TRUE(started) << log_text();
+  EXPECT_EQ(std::count(running.begin(), running.end(), '\n'), 1) << running;  // two names, one a line
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, std::chrono::seconds(19)) << "one grace period, not two";
+  expect_nothing_left();
+  const json record = only_record();
+  for (int i = 0; i < 4; ++i) {
+    const json& job = record["jobs"][i];
+    EXPECT_EQ(job["state"], "stopped") << job.dump();
+    EXPECT_EQ(job["reason"], i < 2 ? "Stopped" : "not run: stopped") << job.dump();
+    EXPECT_EQ(job["pods"].size(), i < 2 ? 1u : 0u) << job.dump();
+  }
+  EXPECT_FALSE(record["finished"].is_null());
+  EXPECT_TRUE(record["runner"].is_null());
+}
+
+// A gkebuild killed with SIGKILL while two points run: the next command stops and removes both
+// containers, their bundles and mounts, and records every point stopped.
+TEST_F(LocalRunStop, AfterSigkillTheNextCommandSettlesEveryPointThatRan) {
+  pid_t pid = 0;
+  const bool started = start_two_points(pid);
+  ::kill(pid, SIGKILL);
+  EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
+  const std::string left = containers();
+  EXPECT_EQ(gkebuild("runs").exit_code, 0);  // settles the run, whatever the start did
+  expect_nothing_left();
+  ASSERT_TRUE(started) << log_text();
+  EXPECT_EQ(std::count(left.begin(), left.end(), '\n'), 1) << left;  // two left running
+  const json record = only_record();
+  for (int i = 0; i < 4; ++i) {
+    const json& job = record["jobs"][i];
+    EXPECT_EQ(job["state"], "stopped") << job.dump();
+    EXPECT_EQ(job["reason"], i < 2 ? "Stopped: the gkebuild that ran it ended" : "not run: the gkebuild that ran it ended")
+        << job.dump();
+  }
+}
+
+// Two multi-node points side by side: each on a private network of its own, where its rank 0
+// listens on the same MASTER_PORT as the other's without a clash, and its names resolve to its own.
+TEST_F(SubmitLocalTest, MultiNodePointsSideBySideEachOnItsOwnNetwork) {
+  write_project("cluster: local");
+  std::ofstream(project / "gkebuild.yaml", std::ios::app)
+      << "  pairs:\n    image: probe\n    accelerators: [nvidia-l4]\n    nodes: 2\n"
+         "    args: [\"rendezvous\", \"print\", \"point {{ n }}\", \"sleep\", \"2\"]\n    sweep:\n      n: [1, 2]\n";
+  const auto outcome = gkebuild("submit pairs --max-in-flight 2");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.out;
+  const json record = only_record();
+  ASSERT_EQ(record["jobs"].size(), 2u);
+  for (const auto& job : record["jobs"]) {
+    EXPECT_EQ(job["state"], "succeeded") << job.dump();
+    const std::string name = job["name"];
+    EXPECT_NE(outcome.out.find("rank 1 reached " + name + "-0." + name), std::string::npos) << outcome.out;
+  }
+  // Both points' two containers at once, on CPU paths; a GPU host's GPUs would bound it (one each).
+  if (!std::filesystem::exists("/dev/nvidia0")) EXPECT_EQ(most_at_once(record), 4) << record.dump(2);
 }
 
 // nodes: 2 under submit --local: both containers at once on one private network where the

@@ -82,9 +82,11 @@ void add_submit_flags(CLI::App& command, SubmitFlags& flags) {
                      "(default: the experiment's parallelism:)")
       ->check(CLI::Range(1, 100000));
   command.add_option("--max-in-flight", options.follow.max_in_flight,
-                     "unfinished Jobs at once while following (not with a Kueue queue)")
+                     "unfinished Jobs at once while following (not with a Kueue queue); with --local, points "
+                     "run here at once (default: one per GPU, 1 without GPUs)")
       ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->each([&flags](const std::string&) { flags.max_in_flight_given = true; });
   add_choice_option(command, "--logs", options.follow.logs, kLogPolicies,
                     "which pods' logs to read: failed (results come from the pods' termination messages; "
                     "logs of the first pods to run, of failed pods and of pods whose results did not fit) "
@@ -106,6 +108,7 @@ submit::SubmitOptions submit_options(const SubmitFlags& flags) {
   options.images.session = session_options(flags.registry);
   options.images.build_secrets = read_secret_flags(flags.secrets, "gkebuild submit");
   if (!flags.kubeconfig.empty()) options.kubeconfig.kubeconfig = flags.kubeconfig;
+  if (flags.max_in_flight_given) options.local_in_flight = options.follow.max_in_flight;
   return options;
 }
 

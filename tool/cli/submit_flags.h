@@ -25,6 +25,7 @@ struct SubmitFlags {
   std::vector<std::string> images;
   std::vector<std::string> secrets;  // --secret id=ID,src=FILE|env=VAR
   bool verbose = false;
+  bool max_in_flight_given = false;  // --max-in-flight on the command line: a local run honours it
 };
 
 // Adds the experiment argument and every flag of submit to `command`.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -10,6 +11,7 @@
 #include "base/atomic_file.h"
 #include "base/error.h"
 #include "base/printable.h"
+#include "tool/steps/local_runner/gpu_slots.h"
 #include "tool/steps/local_runner/local_run.h"
 #include "tool/steps/local_runner/shared_network.h"
 
@@ -102,20 +104,95 @@ LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::str
   for (const auto& job : plan.jobs) jobs_.push_back(JobProgress{job.name});
 }
 
-FollowEnd LocalJobs::run(RunSink& sink, FollowView& view) {
-  publish(sink, view);
-  for (std::size_t i = 0; i < jobs_.size() && !stopped(interrupted_); ++i) {
-    try {
-      if (plan_.jobs[i].nodes > 1) run_group(i, sink, view);
-      else run_job(i, sink, view);
-    } catch (const std::exception& e) {
-      // The image did not unpack or the runtime did not start: the record must not say
-      // "running" for ever. The same cause stops the Jobs after this one.
-      end_unfinished(JobState::Failed, e.what(), std::string("not run: ") + e.what());
-      publish(sink, view);
-      view.finish();
-      throw;
+void LocalJobs::run_at_once(int points, std::vector<int> gpus) {
+  points_ = std::max(1, points);
+  host_gpus_ = std::move(gpus);
+}
+
+int LocalJobs::gpus_wanted(std::size_t index) const {
+  const PlannedJob& planned = plan_.jobs[index];
+  if (!gpus_ || host_gpus_.empty() || planned.gpus <= 0) return 0;
+  // A Job that wants more GPUs than the machine has runs on all of them, as before.
+  return std::min(planned.gpus * std::max(1, planned.nodes), static_cast<int>(host_gpus_.size()));
+}
+
+std::optional<std::vector<int>> LocalJobs::take_place(std::size_t index, std::size_t running) {
+  if (running >= static_cast<std::size_t>(points_)) return std::nullopt;
+  auto gpus = local_runner::assign_gpus(free_gpus_, gpus_wanted(index));
+  if (gpus)
+    for (const int gpu : *gpus) free_gpus_.erase(gpu);
+  return gpus;
+}
+
+void LocalJobs::run_one(std::size_t index, const std::vector<int>& gpus, RunSink& sink, FollowView& view) {
+  std::exception_ptr error;
+  std::string what;
+  try {
+    if (plan_.jobs[index].nodes > 1) run_group(index, gpus, sink, view);
+    else run_job(index, gpus, sink, view);
+  } catch (const std::exception& e) {
+    error = std::current_exception();
+    what = e.what();
+  } catch (...) {
+    error = std::current_exception();
+    what = "an unknown error";
+  }
+  std::lock_guard lock(mutex_);
+  if (error) {
+    // The image did not unpack or the runtime did not start: the record must not say
+    // "running" for ever. The same cause stops the Jobs not started yet.
+    if (!error_) {
+      error_ = error;
+      error_text_ = what;
     }
+    JobProgress& job = jobs_[index];
+    job.state = JobState::Failed;
+    job.reason = what;
+    for (auto& [name, pod] : job.pods)
+      if (pod.phase == "Running") pod.phase = "Failed";
+    try {
+      publish(sink, view);
+    } catch (...) {
+      // The record could not be written (the error may be that): run() records the Jobs at the
+      // end and reports the first error; this thread must end, giving its place back.
+    }
+  }
+  free_gpus_.insert(gpus.begin(), gpus.end());
+  ended_.push_back(index);
+  changed_.notify_all();
+}
+
+FollowEnd LocalJobs::run(RunSink& sink, FollowView& view) {
+  std::unique_lock lock(mutex_);
+  publish(sink, view);
+  free_gpus_ = {host_gpus_.begin(), host_gpus_.end()};
+  std::map<std::size_t, std::thread> running;
+  // Joins the threads of the Jobs that ended (they take the lock no more).
+  const auto join_ended = [&] {
+    std::vector<std::thread> done;
+    for (const std::size_t index : ended_) done.push_back(std::move(running.extract(index).mapped()));
+    ended_.clear();
+    lock.unlock();
+    for (auto& thread : done) thread.join();
+    lock.lock();
+  };
+  const auto wait = [&] { changed_.wait_for(lock, std::chrono::milliseconds(50)); };  // the signal flag is polled
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    std::optional<std::vector<int>> gpus;
+    for (;;) {
+      join_ended();
+      if (stopped(interrupted_) || error_ || (gpus = take_place(i, running.size()))) break;
+      wait();
+    }
+    if (!gpus) break;
+    running.emplace(i, std::thread([this, i, gpus = *gpus, &sink, &view] { run_one(i, gpus, sink, view); }));
+  }
+  for (join_ended(); !running.empty(); join_ended()) wait();
+  if (error_) {
+    end_unfinished(JobState::Failed, error_text_, "not run: " + error_text_);
+    publish(sink, view);
+    view.finish();
+    std::rethrow_exception(error_);
   }
   view.finish();
   if (!stopped(interrupted_)) return FollowEnd::Finished;
@@ -135,7 +212,8 @@ void LocalJobs::end_unfinished(JobState state, const std::string& started_reason
   }
 }
 
-local_runner::ContainerSpec LocalJobs::container_spec(const json& container, int completion) const {
+local_runner::ContainerSpec LocalJobs::container_spec(const json& container, int completion,
+                                                     const std::vector<int>& gpus) const {
   local_runner::ContainerSpec spec;
   spec.layout_dir = layout_;
   spec.image = image_;
@@ -143,51 +221,65 @@ local_runner::ContainerSpec LocalJobs::container_spec(const json& container, int
   for (const auto& word : strings(container, "command")) spec.command.push_back(expand_variables(word, spec.env));
   for (const auto& word : strings(container, "args")) spec.args.push_back(expand_variables(word, spec.env));
   spec.working_dir = container.value("workingDir", "");
-  spec.gpus = gpus_;
+  spec.gpus = gpus_ && (host_gpus_.empty() || !gpus.empty());  // GPUs shared out: only those given
+  spec.gpu_indexes = gpus;
   spec.limits = local_runner::limits_from_resources(container.value("resources", json::object()));
   return spec;
 }
 
-void LocalJobs::run_job(std::size_t index, RunSink& sink, FollowView& view) {
+void LocalJobs::run_job(std::size_t index, const std::vector<int>& gpus, RunSink& sink, FollowView& view) {
   const PlannedJob& planned = plan_.jobs[index];
-  JobProgress& job = jobs_[index];
+  JobProgress& job = jobs_[index];  // its fields under mutex_: publish() reads them from other threads
   const json& pod_spec = planned.manifest.object["spec"]["template"]["spec"];
   const json container = pod_spec["containers"][0];
-  job.state = JobState::Running;
+  {
+    std::lock_guard lock(mutex_);
+    job.state = JobState::Running;
+  }
   int completed = 0;
-  for (int completion = 0; completion < planned.completions && !stopped(interrupted_); ++completion) {
-    local_runner::ContainerSpec spec = container_spec(container, completion);
+  bool ended = false;  // a container failed or was stopped
+  for (int completion = 0; completion < planned.completions && !ended && !stopped(interrupted_); ++completion) {
+    local_runner::ContainerSpec spec = container_spec(container, completion, gpus);
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
     spec.host_network = network_ == LocalNetwork::Host;
     spec.stop = interrupted_;
     spec.force = forced_;
     spec.stop_grace = std::chrono::seconds(pod_spec.value("terminationGracePeriodSeconds", 10));
-    PodProgress& pod = job.pods[spec.name];
-    pod.name = spec.name;
-    pod.index = planned.completions > 1 ? completion : -1;
-    pod.node = "local";
-    pod.phase = "Running";
-    publish(sink, view);
-    const std::string prefix = pod.index >= 0 ? job.name + "/" + std::to_string(completion) : job.name;
+    const int pod_index = planned.completions > 1 ? completion : -1;
+    PodProgress* pod = nullptr;  // a std::map's element stays where it is
+    {
+      std::lock_guard lock(mutex_);
+      pod = &job.pods[spec.name];
+      pod->name = spec.name;
+      pod->index = pod_index;
+      pod->node = "local";
+      pod->phase = "Running";
+      publish(sink, view);
+    }
+    const std::string prefix = pod_index >= 0 ? job.name + "/" + std::to_string(completion) : job.name;
     const auto result = local_runner::run_container(spec, dirs_, [&](std::string_view line, bool) {
-      sink.log_line(job.name, std::string(line), pod.index);
+      std::lock_guard lock(mutex_);  // whole lines, one Job's at a time
+      sink.log_line(job.name, std::string(line), pod_index);
       view.log(prefix, std::string(line));
-      ++pod.log_lines;
+      ++pod->log_lines;
     });
-    pod.phase = result.exit_code == 0 ? "Succeeded" : "Failed";
-    pod.exit_code = result.exit_code;
-    pod.start = result.start;
-    pod.end = result.end;
+    std::lock_guard lock(mutex_);
+    pod->phase = result.exit_code == 0 ? "Succeeded" : "Failed";
+    pod->exit_code = result.exit_code;
+    pod->start = result.start;
+    pod->end = result.end;
     if (job.start.empty()) job.start = result.start;
     job.end = result.end;
     if (result.exit_code != 0) {
       // A container stopped by a signal to gkebuild (or `gkebuild delete`) did not fail.
       job.state = result.reason == "Stopped" ? JobState::Stopped : JobState::Failed;
       job.reason = result.reason.empty() ? "exit code " + std::to_string(result.exit_code) : result.reason;
-      break;
+      ended = true;
+    } else {
+      ++completed;
     }
-    ++completed;
   }
+  std::lock_guard lock(mutex_);
   // Every container exited 0: the Job finished, even if the stop came as the last one ended.
   if (job.state == JobState::Running && completed == planned.completions) job.state = JobState::Succeeded;
   if (job.state == JobState::Running) {
@@ -210,26 +302,33 @@ std::string group_hosts(const std::string& job, const std::string& service, int 
   return hosts;
 }
 
+// The GPUs of one node of a multi-node Job given `gpus` in all: its own share of `per_node`,
+// or all of them when the Job was given fewer than it wants (more than the machine has).
+std::vector<int> rank_gpus(const std::vector<int>& gpus, int per_node, int nodes, int rank) {
+  if (per_node <= 0 || gpus.size() != static_cast<std::size_t>(per_node) * static_cast<std::size_t>(nodes))
+    return gpus;
+  const auto first = gpus.begin() + static_cast<std::ptrdiff_t>(rank) * per_node;
+  return {first, first + per_node};
+}
+
 }  // namespace
 
-void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
+void LocalJobs::run_group(std::size_t index, const std::vector<int>& gpus, RunSink& sink, FollowView& view) {
   const PlannedJob& planned = plan_.jobs[index];
-  JobProgress& job = jobs_[index];
+  JobProgress& job = jobs_[index];  // its fields under mutex_, as in run_job
   const json pod_spec = planned.manifest.object["spec"]["template"]["spec"];
   const json container = pod_spec["containers"][0];
   const int nodes = planned.nodes;
   const local_runner::SharedNetwork network;
   const auto hosts = dirs_.state / (job.name + ".hosts");  // gkebuild's own folder, not the checkout
   write_file_atomically(hosts, group_hosts(job.name, pod_spec.value("subdomain", job.name), nodes));
-  std::mutex mutex;  // the sink, the view and the Job's progress, from every rank's thread
   std::atomic<bool> stop = false;
   std::atomic<int> running = nodes;
   std::vector<local_runner::ContainerResult> results(static_cast<std::size_t>(nodes));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(nodes));
-  job.state = JobState::Running;
   std::vector<local_runner::ContainerSpec> specs;
   for (int rank = 0; rank < nodes; ++rank) {
-    local_runner::ContainerSpec spec = container_spec(container, rank);
+    local_runner::ContainerSpec spec = container_spec(container, rank, rank_gpus(gpus, planned.gpus, nodes, rank));
     spec.name = job.name + "-" + std::to_string(rank);
     spec.hostname = spec.name;  // the pod's hostname in an Indexed Job
     spec.network_namespace = network.path();
@@ -237,14 +336,20 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
     spec.stop = &stop;
     spec.force = forced_;
     spec.stop_grace = std::chrono::seconds(pod_spec.value("terminationGracePeriodSeconds", 10));
-    PodProgress& pod = job.pods[spec.name];
-    pod.name = spec.name;
-    pod.index = rank;
-    pod.node = "local";
-    pod.phase = "Running";
     specs.push_back(std::move(spec));
   }
-  publish(sink, view);
+  {
+    std::lock_guard lock(mutex_);
+    job.state = JobState::Running;
+    for (int rank = 0; rank < nodes; ++rank) {
+      PodProgress& pod = job.pods[specs[static_cast<std::size_t>(rank)].name];
+      pod.name = specs[static_cast<std::size_t>(rank)].name;
+      pod.index = rank;
+      pod.node = "local";
+      pod.phase = "Running";
+    }
+    publish(sink, view);
+  }
   std::vector<std::thread> ranks;
   for (int rank = 0; rank < nodes; ++rank)
     ranks.emplace_back([&, rank] {
@@ -252,7 +357,7 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
       const std::string prefix = job.name + "/" + std::to_string(rank);
       try {
         results[static_cast<std::size_t>(rank)] = local_runner::run_container(spec, dirs_, [&](std::string_view line, bool) {
-          std::lock_guard lock(mutex);
+          std::lock_guard lock(mutex_);  // the sink, the view and the Job's progress, from every rank's thread
           sink.log_line(job.name, std::string(line), rank);
           view.log(prefix, std::string(line));
           ++job.pods[spec.name].log_lines;
@@ -271,6 +376,7 @@ void LocalJobs::run_group(std::size_t index, RunSink& sink, FollowView& view) {
   for (auto& thread : ranks) thread.join();
   for (const auto& error : errors)
     if (error) std::rethrow_exception(error);
+  std::lock_guard lock(mutex_);
   for (int rank = 0; rank < nodes; ++rank) {
     const auto& result = results[static_cast<std::size_t>(rank)];
     PodProgress& pod = job.pods[specs[static_cast<std::size_t>(rank)].name];

@@ -1,13 +1,20 @@
-// Runs a plan's Jobs on this machine, one container at a time (each completion of an
-// Indexed Job is one container, with JOB_COMPLETION_INDEX and GKEBUILD_SEED set as the
-// Job controller would), reporting states and log lines like the cluster follower. The
-// pods of a multi-node Job run together, one container per node.
+// Runs a plan's Jobs on this machine, up to N at once in the plan's order, each on a thread of
+// its own (each completion of an Indexed Job is one container, run in turn, with
+// JOB_COMPLETION_INDEX and GKEBUILD_SEED set as the Job controller would), reporting states and
+// log lines like the cluster follower: the record, the view and the Jobs' progress are changed
+// under one lock, so log lines never interleave and run.json is written whole. The pods of a
+// multi-node Job run together, one container per node.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
+#include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,26 +45,41 @@ enum class LocalNetwork {
 class LocalJobs {
  public:
   // Each container gets its Job's CPU and memory limits and the network `network` says.
-  // `interrupted` set (SIGINT, SIGTERM): the running container gets SIGTERM, then SIGKILL after
-  // its Job's terminationGracePeriodSeconds (10 s when not set); `forced` set: SIGKILL at once.
-  // Either way the container, its bundle and mount are removed and the Jobs not finished are
-  // recorded stopped; a Job whose containers all exited 0 is succeeded, stopped or not.
+  // `interrupted` set (SIGINT, SIGTERM): no Job starts any more, and every running container
+  // gets SIGTERM, then SIGKILL after its Job's terminationGracePeriodSeconds (10 s when not set);
+  // `forced` set: SIGKILL at once. Either way the containers, their bundles and mounts are removed
+  // and the Jobs not finished are recorded stopped; a Job whose containers all exited 0 is
+  // succeeded, stopped or not.
   LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
             local_runner::LocalDirs dirs, bool gpus, LocalNetwork network, const std::atomic<bool>* interrupted,
             const std::atomic<bool>* forced = nullptr);
   FollowEnd run(RunSink& sink, FollowView& view);
   // The values of the Jobs' secretKeyRef variables (kept by the caller for the whole run).
   void use_secret(const RunSecret& secret) { secret_ = &secret; }
+  // Up to `points` Jobs at once (local_parallel.h; default 1). With GPUs and `gpus` (the host's
+  // GPU indexes) not empty, each Job is given GPUs of its own, its gpus times its nodes of them
+  // (all of them when it wants more than there are), and waits while fewer are free.
+  void run_at_once(int points, std::vector<int> gpus);
 
  private:
   // The container of completion `completion` of a Job's pod template's first container:
   // image, env, command and args expanded, working dir, GPUs, limits (no name, network or stop).
-  local_runner::ContainerSpec container_spec(const nlohmann::json& container, int completion) const;
-  void run_job(std::size_t index, RunSink& sink, FollowView& view);
+  // `gpus`: the GPUs it is given (none: all the host's, when the run has GPUs).
+  local_runner::ContainerSpec container_spec(const nlohmann::json& container, int completion,
+                                             const std::vector<int>& gpus) const;
+  // The GPUs Job `index` takes while it runs: 0 without GPUs to share out.
+  int gpus_wanted(std::size_t index) const;
+  // Runs Job `index` (on its own thread) and gives its GPUs back; an error fails the Job and
+  // stops the run from starting more.
+  void run_one(std::size_t index, const std::vector<int>& gpus, RunSink& sink, FollowView& view);
+  // Takes the GPUs Job `index` needs when a place is free for it; nullopt: it waits.
+  std::optional<std::vector<int>> take_place(std::size_t index, std::size_t running);
+  void run_job(std::size_t index, const std::vector<int>& gpus, RunSink& sink, FollowView& view);
   // A multi-node Job: its N containers at once, on one private network where each pod's name
   // <job>-<rank>.<service> (and <job>-<rank>) resolves, as in the cluster; one that fails
   // stops the others and fails the Job (its podFailurePolicy).
-  void run_group(std::size_t index, RunSink& sink, FollowView& view);
+  void run_group(std::size_t index, const std::vector<int>& gpus, RunSink& sink, FollowView& view);
+  // Shows and records every Job's state; called with mutex_ held.
   void publish(RunSink& sink, FollowView& view);
   // Ends every Job that has not finished in `state`: `started_reason` for those with a
   // container started (or being started), `unstarted_reason` for the others.
@@ -73,6 +95,15 @@ class LocalJobs {
   const std::atomic<bool>* forced_;
   std::vector<JobProgress> jobs_;
   const RunSecret* secret_ = nullptr;
+  int points_ = 1;
+  std::vector<int> host_gpus_;  // the GPUs shared out among the Jobs; empty: each gets all (or none)
+  // jobs_, the sink, the view and what follows, from every running Job's thread.
+  std::mutex mutex_;
+  std::condition_variable changed_;  // a Job ended: its place and GPUs are free
+  std::set<int> free_gpus_;
+  std::vector<std::size_t> ended_;   // Jobs whose threads are done, to be joined
+  std::exception_ptr error_;         // the first error a Job's thread met
+  std::string error_text_;           // and what it said
 };
 
 }  // namespace gkebuild::submit

@@ -1,5 +1,6 @@
 #include "tool/submit/local_submit.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "base/confined_path.h"
@@ -8,6 +9,7 @@
 #include "images/oci/layout.h"
 #include "registry/remote/pull.h"
 #include "tool/core/runrecord/run_store.h"
+#include "tool/steps/local_runner/gpu_slots.h"
 #include "tool/steps/local_runner/host_gpu.h"
 #include "tool/steps/local_runner/local_run.h"
 #include "tool/steps/project_images/project_images.h"
@@ -19,6 +21,7 @@
 #include "tool/submit/image_step.h"
 #include "tool/submit/interrupt.h"
 #include "tool/submit/local_container.h"
+#include "tool/submit/local_parallel.h"
 #include "tool/submit/local_pod_check.h"
 #include "tool/submit/local_runner.h"
 #include "tool/submit/record_writer.h"
@@ -99,6 +102,13 @@ runrecord::RunRecord local_record(const project::Project& project, const RunPlan
   return record;
 }
 
+// The most GPUs one of the plan's Jobs takes at once: its gpus on each of its nodes.
+int gpus_per_point(const RunPlan& plan) {
+  int most = 0;
+  for (const auto& job : plan.jobs) most = std::max(most, job.gpus * std::max(1, job.nodes));
+  return most;
+}
+
 // A local run has no cluster whose Secrets envFrom could read.
 void refuse_secret_refs(const project::Project& project, const std::string& experiment) {
   const project::Experiment* found = project.find_experiment(experiment);
@@ -116,7 +126,7 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   const Console& console = options.console;
   std::ostream& err = *console.err;
   refuse_secret_refs(project, request.experiment);
-  request.indexed_sweeps = false;  // Jobs run here one after another; no ConfigMap of points is mounted
+  request.indexed_sweeps = false;  // a Job per point, run here; no ConfigMap of points is mounted
   check_plan(project, request);
   const std::string image = images_of(project, request.experiment).front();
   const fs::path layout = project.dir / ".gkebuild" / "oci";
@@ -139,7 +149,8 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   if (!built.reference.empty()) request.image_references[image] = built.reference;  // the record names it
   // A CPU-only experiment (gpus: 0) is given no GPU here either, as on a cluster.
   const project::Experiment* wanted = project.find_experiment(request.experiment);
-  const bool gpu = !(wanted && wanted->cpu_only()) && local_runner::find_host_gpu().present();
+  const local_runner::HostGpu host_gpu = local_runner::find_host_gpu();
+  const bool gpu = !(wanted && wanted->cpu_only()) && host_gpu.present();
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
   request.run_id = cluster_run_id(run);
@@ -155,13 +166,19 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   first.secret_env = secret.names();  // no Secret object: the values go to the containers only
   RecordWriter record(run_dir, std::move(first));
   runrecord::save_run(run_dir, record.record());
-  err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)")
-      << ", recorded in " << run_dir.string() << "\n";
+  const std::vector<int> gpus = gpu ? local_runner::gpu_indexes(host_gpu) : std::vector<int>{};
+  const LocalInFlight at_once =
+      local_in_flight(options.local_in_flight, static_cast<int>(gpus.size()), gpus_per_point(plan));
+  if (!at_once.note.empty()) err << at_once.note << "\n";
+  err << "run " << run << ": " << plan.jobs.size() << " Jobs on this machine" << (gpu ? "" : " (no GPU: CPU paths)");
+  if (at_once.points > 1 && plan.jobs.size() > 1) err << ", up to " << at_once.points << " at once";
+  err << ", recorded in " << run_dir.string() << "\n";
   FollowView view(err, *console.out, console.terminal, console.terminal_rows);
   // From here a second signal kills the containers at once instead of leaving them behind.
   let_second_interrupt_force();
   LocalJobs jobs(plan, layout, built.digest, dirs, gpu, options.network, console.interrupted, &forced_interrupt());
   jobs.use_secret(secret);
+  jobs.run_at_once(at_once.points, gpus);
   mask_view(view, secret);
   MaskingSink sink(record, secret);
   struct Cleanup {  // the containers are gone on every way out; their folders go with them

@@ -1,7 +1,8 @@
 // `gkebuild submit --local` (or `cluster: local` in the project): the same Jobs run on
 // this machine. The image is built into the project's OCI layout (not pushed), the Jobs
 // rendered as for a cluster, and each Job's container (each completion of an Indexed Job)
-// run in turn under runc by tool/steps/local_runner, with the Job's command, args and env. The run
+// run under runc by tool/steps/local_runner (up to --max-in-flight points at once, one per GPU by
+// default: local_parallel.h), with the Job's command, args and env. The run
 // record is the same as a cluster's: target "local", accelerator null and gpus 0 without
 // a GPU, machine_type "local".
 #pragma once

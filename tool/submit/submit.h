@@ -28,6 +28,8 @@ struct SubmitOptions {
   ImageStepOptions images;  // --image, --workloads-build, --no-build, --insecure-registry, --ca-file
   FollowOptions follow;     // --detach, --max-in-flight, --logs
   LocalNetwork network = LocalNetwork::Private;  // --network, for --local
+  // --max-in-flight as given (0: not given), for --local: how many points run here at once.
+  int local_in_flight = 0;
   // --secret-env NAME[,NAME]: more variables for the experiment's secretEnv (read at submit from
   // this process's environment; they reach the Jobs through the run's Secret).
   std::vector<std::string> secret_env;

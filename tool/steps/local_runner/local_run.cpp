@@ -14,6 +14,7 @@
 #include "tool/steps/local_runner/bundle.h"
 #include "tool/steps/local_runner/cgroup_controllers.h"
 #include "tool/steps/local_runner/container_process.h"
+#include "tool/steps/local_runner/gpu_slots.h"
 #include "tool/steps/local_runner/image_cache.h"
 #include "tool/steps/local_runner/process_spec.h"
 #include "tool/steps/local_runner/runtime_cli.h"
@@ -55,7 +56,8 @@ RuntimeInputs inputs_for(const ContainerSpec& spec, const UnpackedImage& image, 
   in.hosts_file = spec.hosts_file;
   if (spec.host_network) in.host_network_files = existing_host_network_files();
   in.limits = spec.limits;
-  if (spec.gpus) in.gpu = find_host_gpu();
+  if (spec.gpus && spec.gpu_indexes.empty()) in.gpu = find_host_gpu();
+  if (spec.gpus && !spec.gpu_indexes.empty()) give_gpus(in, find_host_gpu(), spec.gpu_indexes);
   return in;
 }
 

@@ -24,6 +24,8 @@ struct ContainerSpec {
   std::vector<std::pair<std::string, std::string>> env;  // added to / overriding the image Env
   std::string name;                  // container id (unique per run, e.g. the Job name)
   bool gpus = false;                 // pass NVIDIA devices + driver libraries when present
+  // With gpus: only these GPUs (N of /dev/nvidiaN), named in NVIDIA_VISIBLE_DEVICES; empty: all.
+  std::vector<int> gpu_indexes;
   // Additions to the first agreement:
   std::string working_dir;  // the container's workingDir; empty: the image's WorkingDir, else "/"
   std::string runtime;      // "runc", "crun" or a path; empty: runc, else crun, from PATH

@@ -1,5 +1,6 @@
 #include "tool/steps/local_runner/shared_network.h"
 
+#include <fcntl.h>
 #include <net/if.h>
 #include <sched.h>
 #include <sys/prctl.h>
@@ -34,7 +35,8 @@ bool loopback_up() {
 
 SharedNetwork::SharedNetwork() {
   int ready[2];
-  if (::pipe(ready) != 0) throw std::runtime_error(std::string("a pipe for the network namespace: ") + std::strerror(errno));
+  // Close-on-exec: a runtime another thread starts meanwhile (points side by side) must not hold it.
+  if (::pipe2(ready, O_CLOEXEC) != 0) throw std::runtime_error(std::string("a pipe for the network namespace: ") + std::strerror(errno));
   const pid_t parent = ::getpid();
   holder_ = ::fork();
   if (holder_ < 0) {
