@@ -71,8 +71,8 @@ TEST_F(SearchBudget, WithinTheBudgetEachTrialIsAJob) {
   const auto result = gkebuild("submit train --dry-run");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(count_of(result.out, "kind: Job\n"), 20U);
-  // 20 Jobs x 1 GPU x 1 h at the catalog's on-demand L4 price.
-  EXPECT_NE(result.err.find("budget: worst case 20 of 100 GPU-hours, $11.20 of $50.00"), std::string::npos) << result.err;
+  // 20 Jobs x 1 node x 1 h at the catalog's on-demand g2-standard-4 with its L4 ($0.70683 an hour).
+  EXPECT_NE(result.err.find("budget: worst case 20 of 100 GPU-hours, $14.14 of $50.00"), std::string::npos) << result.err;
   // The sampled values reach the args, and the same file gives the same Jobs.
   EXPECT_NE(result.out.find("- \"--opt\"\n"), std::string::npos) << result.out;
   const auto again = gkebuild("submit train --dry-run");
@@ -98,7 +98,7 @@ TEST_F(SearchBudget, PastTheGpuHoursRefusedAtTheKey) {
 TEST_F(SearchBudget, PastTheDollarsRefusedAtTheKey) {
   write_project("{gpuHours: 100, usd: 5}");
   expect_refused(gkebuild("submit train --dry-run"),
-                 {"gkebuild.yaml:13:34", "budget.usd", "$11.20", "$6.20 over", "at most 8 fit"});
+                 {"gkebuild.yaml:13:34", "budget.usd", "$14.14", "$9.14 over", "at most 7 fit"});
 }
 
 TEST_F(SearchBudget, DollarsOfUnpricedGpusCannotBeChecked) {
