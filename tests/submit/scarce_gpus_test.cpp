@@ -79,6 +79,31 @@ TEST_F(ScarceGpuTest, PreemptedRankRestartsEveryRankFromTheSameCheckpoints) {
   EXPECT_NE(status.out.find("  gang restart 1 at "), std::string::npos) << status.out;
 }
 
+// A run with secretEnv: its Secret is owned by its Jobs, and the garbage collector (modelled by the
+// test server) takes it when its last owner goes. A gang restart deletes the Job: the Secret must
+// still be there for the new attempt, whose pods read it.
+TEST_F(ScarceGpuTest, AGangRestartKeepsTheRunsSecret) {
+  write_project("    secretEnv: [WANDB_API_KEY]\n");
+  json run = ranks_log({{"ddp-h100", {{"rank", 1}, {"pod_failure", "Preempted"}}}}, 0.4);
+  run["lines"] = {"rank $INDEX key $(WANDB_API_KEY) end", "done"};
+  server.control("config", {{"auto", run}});
+  const auto submitted = run_command("cd " + shell_quoted(project.path().string()) + " && KUBECONFIG=" +
+                                     shell_quoted(kubeconfig.string()) + " WANDB_API_KEY=s3cr3t-value " +
+                                     gkebuild_binary() + " submit ddp --secret-env WANDB_API_KEY --image train=" + kPinned);
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.all();
+  const auto run_dir = only_run();
+  const json job = run_json(run_dir)["jobs"][0];
+  ASSERT_TRUE(job.contains("recoveries")) << job.dump();
+  const auto log = lines_of(run_dir / "logs" / (job["name"].get<std::string>() + ".log"));
+  int after_restart = 0;
+  for (const auto& line : log) {
+    EXPECT_EQ(line.find("$(WANDB_API_KEY)"), std::string::npos) << "a pod ran without the run's Secret: " << line;
+    EXPECT_EQ(line.find("s3cr3t-value"), std::string::npos) << "the record must mask the value: " << line;
+    after_restart += line.find(" key ") != std::string::npos;
+  }
+  EXPECT_GE(after_restart, 3) << "the ranks of both attempts log their key";
+}
+
 TEST_F(ScarceGpuTest, AUserErrorIsNeverRestarted) {
   write_project();
   server.control("config", {{"auto", ranks_log({{"ddp", {{"rank", 1}, {"exit_code", 3}, {"attempts", 9}}}})}});

@@ -337,7 +337,10 @@ class Follower {
     job.state = JobState::Stopped;
     job.reason = why;
     job.end = now_text();
-    if (auto uid = uids_.find(name); uid != uids_.end() && !uid->second.empty()) retired_uids_.insert(uid->second);
+    if (auto uid = uids_.find(name); uid != uids_.end() && !uid->second.empty()) {
+      retired_uids_.insert(uid->second);
+      to_retire_[name] = uid->second;
+    }
     stopping_.insert(name);
     last_job_.erase(name);
     to_delete_.push_back(name);
@@ -392,7 +395,10 @@ class Follower {
 
   // The Job is deleted and created again by the loop (recover()); with mutex_ held.
   void recreate_later(JobProgress& job) {
-    if (auto uid = uids_.find(job.name); uid != uids_.end() && !uid->second.empty()) retired_uids_.insert(uid->second);
+    if (auto uid = uids_.find(job.name); uid != uids_.end() && !uid->second.empty()) {
+      retired_uids_.insert(uid->second);
+      to_retire_[job.name] = uid->second;
+    }
     for (auto& [name, pod] : job.pods)  // the Job controller ends them; their later events are not read
       if (!terminal_phase(pod.phase)) pod.phase = "Failed";
     recreating_.insert(job.name);
@@ -416,8 +422,23 @@ class Follower {
       stopped.swap(to_delete_);
     }
     for (const auto& name : due) recreate(name);
-    for (const auto& name : stopped)  // stopped early: the Job and its pods go
+    for (const auto& name : stopped) {  // stopped early: the Job and its pods go
+      retire(name);
       cluster_.remove(kube::resource_type("batch/v1", "Job"), options_.namespace_name, name, kube::Propagation::Background);
+    }
+  }
+
+  // On the calling thread, before the Job `name` is deleted: options_.retiring hears of it.
+  void retire(const std::string& name) {
+    std::string uid;
+    {
+      std::lock_guard lock(mutex_);
+      auto found = to_retire_.find(name);
+      if (found == to_retire_.end()) return;
+      uid = found->second;
+      to_retire_.erase(found);
+    }
+    if (options_.retiring) options_.retiring(name, uid);
   }
 
   void recreate(const std::string& name) {
@@ -426,6 +447,7 @@ class Follower {
       std::lock_guard lock(mutex_);
       body = bodies_.at(name);
     }
+    retire(name);
     // Background: the Job goes at once (it has no finalizer), its pods after it.
     cluster_.remove(kube::resource_type("batch/v1", "Job"), options_.namespace_name, name, kube::Propagation::Background);
     std::string uid;
@@ -731,6 +753,7 @@ class Follower {
   std::map<std::string, std::string> exhausted_;  // Job -> why it failed with no gang restart left
   std::set<std::string> stopping_;                 // Jobs stopped early: what they say now is history
   std::deque<std::string> to_delete_;              // of those, the ones still to delete
+  std::map<std::string, std::string> to_retire_;   // Job -> uid of the Job about to be deleted
   Clock::time_point last_publish_{};
   Clock::duration publish_cost_{};
 };

@@ -75,6 +75,9 @@ struct FollowOptions {
   // The experiment's earlyStopping: rule, fed every result line; a point it stops is deleted and
   // recorded `stopped` with the rule's reason. Null: none.
   std::shared_ptr<MedianStopping> early_stopping;
+  // Given, it hears of a Job (name, uid) just before the follower deletes it to recreate it or
+  // because it was stopped early: the run's Secret must not go with it.
+  std::function<void(const std::string&, const std::string&)> retiring;
 };
 
 enum class FollowEnd { Finished, Interrupted, Detached };

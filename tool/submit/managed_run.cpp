@@ -326,6 +326,9 @@ Outcome run_controller(kube::ClusterApi& cluster, const ControllerOptions& optio
     if (owners) owners->add(jobs);
     sink.created(jobs);
   };
+  follow.retiring = [&owners](const std::string&, const std::string& uid) {
+    if (owners) owners->remove(uid);
+  };
   err << "gkebuild controller: following run " << printable(record.run) << " (" << jobs.size() << " Jobs, "
       << follow.to_create.size() << " to create)\n";
   FollowView view(err, out, false);

@@ -163,6 +163,18 @@ void SecretOwners::add(const std::vector<std::pair<std::string, std::string>>& c
   if (created_jobs.empty()) return;
   for (const auto& [job, uid] : created_jobs)
     owners_.push_back({{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"name", job}, {"uid", uid}});
+  apply_owners();
+}
+
+void SecretOwners::remove(const std::string& uid) {
+  const auto before = owners_.size();
+  owners_.erase(std::remove_if(owners_.begin(), owners_.end(),
+                               [&uid](const json& owner) { return owner.value("uid", "") == uid; }),
+                owners_.end());
+  if (owners_.size() != before) apply_owners();  // none left: an ownerless Secret stays until delete RUN
+}
+
+void SecretOwners::apply_owners() {
   // Only what this manager owns: the Secret's data stays as the first apply left it.
   const json patch = {{"apiVersion", "v1"},
                       {"kind", "Secret"},

@@ -91,8 +91,13 @@ class SecretOwners {
   SecretOwners(kube::ClusterApi& cluster, std::string namespace_name, std::string name)
       : cluster_(&cluster), namespace_(std::move(namespace_name)), name_(std::move(name)) {}
   void add(const std::vector<std::pair<std::string, std::string>>& created_jobs);  // name, uid
+  // A Job about to be deleted by gkebuild (recreated, or stopped early) owns it no more: else the
+  // garbage collector would take the Secret with its last owner, before the new Job owns it.
+  void remove(const std::string& uid);
 
  private:
+  void apply_owners();
+
   kube::ClusterApi* cluster_;
   std::string namespace_;
   std::string name_;

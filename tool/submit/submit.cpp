@@ -98,7 +98,10 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::ClusterApi& cluste
     *console.err << "a detached run creates all " << plan.jobs.size()
                  << " Jobs at once: the cap on unfinished Jobs needs gkebuild to follow the run\n";
   follow.interrupted = console.interrupted;
-  if (owners) follow.created = [owners](const auto& created) { owners->add(created); };
+  if (owners) {
+    follow.created = [owners](const auto& created) { owners->add(created); };
+    follow.retiring = [owners](const std::string&, const std::string& uid) { owners->remove(uid); };
+  }
   FollowView view(*console.err, *console.out, console.terminal, console.terminal_rows);
   mask_view(view, secret);
   MaskingSink sink(record, secret);
