@@ -14,7 +14,7 @@ wheel=$(python3 "$source/scripts/gkebuild_wheel.py" "$build" "$tmp/dist") || fai
 case "$wheel" in *-py3-none-manylinux_2_*_x86_64.whl) ;; *) fail "unexpected wheel name $wheel" ;; esac
 shown=$(python3 -m auditwheel show "$wheel" 2>&1) || fail "auditwheel show: $shown"
 tag=$(basename "$wheel" .whl | sed 's/.*-py3-none-//')
-echo "$shown" | tr -s ' \n' ' ' | grep -q "consistent with the following platform tag: \"$tag\"" ||
+grep -q "consistent with the following platform tag: \"$tag\"" <<<"$(tr -s ' \n' ' ' <<<"$shown")" ||
   fail "auditwheel does not agree with $tag: $shown"
 
 python3 -m venv "$tmp/venv"
@@ -23,8 +23,10 @@ bin="$tmp/venv/bin/gkebuild"
 [ -x "$bin" ] || fail "no gkebuild in the venv's bin"
 [ -s "$tmp/venv/share/man/man1/gkebuild-render.1" ] || fail "no manual page in the venv"
 [ -s "$tmp/venv/share/bash-completion/completions/gkebuild" ] || fail "no bash completion in the venv"
-ldd "$bin" | grep -q "libzstd.so.1 => $tmp/venv/bin/../lib/gkebuild/libzstd.so.1" ||
-  fail "libzstd is not the wheel's: $(ldd "$bin")"
+# Read whole first: `ldd | grep -q` under pipefail fails when grep stops reading early (SIGPIPE).
+libraries=$(ldd "$bin")
+grep -q "libzstd.so.1 => $tmp/venv/bin/../lib/gkebuild/libzstd.so.1" <<<"$libraries" ||
+  fail "libzstd is not the wheel's: $libraries"
 
 # From the venv's PATH, in a project far from the source and build trees.
 mkdir "$tmp/project"
