@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/private_dirs.h"
 #include "images/oci/media_types.h"
 
 namespace gkebuild::oci {
@@ -48,18 +49,18 @@ Descriptor BlobWriter::commit(std::string_view media_type, const std::optional<D
     throw std::runtime_error("blob content does not match its digest: expected " +
                              expected->str() + ", got " + digest.str());
   }
-  fs::path target = layout_.blob_path(digest);
+  fs::path target = layout_.blob_target(digest);
   fs::create_directories(target.parent_path());
   file_.commit(target);  // same content under the same name: a concurrent writer is harmless
   return Descriptor{std::string(media_type), digest, size, {}, {}};
 }
 
-Layout Layout::open(const fs::path& root) {
+Layout Layout::open(const fs::path& root, BlobHome home) {
   std::error_code error;
   if (!fs::is_regular_file(root / "oci-layout", error)) {
     throw std::runtime_error(root.string() + " is not an OCI image layout (no oci-layout file)");
   }
-  Layout layout(root);
+  Layout layout(root, std::move(home));
   try {
     auto marker = nlohmann::json::parse(read_file(root / "oci-layout"));
     if (!marker.contains("imageLayoutVersion")) throw std::runtime_error("no imageLayoutVersion");
@@ -69,9 +70,10 @@ Layout Layout::open(const fs::path& root) {
   return layout;
 }
 
-Layout Layout::open_or_create(const fs::path& root) {
+Layout Layout::open_or_create(const fs::path& root, BlobHome home) {
   fs::create_directories(root / "blobs" / "sha256");
-  Layout layout(root);
+  if (home.write_to_store) fs::create_directories(home.store / "blobs" / "sha256");
+  Layout layout(root, home);
   {
     FileLock held = layout.lock();
     if (!fs::exists(root / "oci-layout")) write_file_atomically(root / "oci-layout", kLayoutFile);
@@ -81,7 +83,28 @@ Layout Layout::open_or_create(const fs::path& root) {
     }
   }
   layout.remove_stale_temporaries();
-  return Layout::open(root);
+  if (home.write_to_store) layout.register_in_store();
+  return Layout::open(root, std::move(home));
+}
+
+// The store keeps the path of each layout that writes to it (projects/KEY), so that `gkebuild
+// prune` can tell which blobs a project's tags still reference.
+void Layout::register_in_store() const {
+  std::error_code error;
+  const fs::path real = fs::weakly_canonical(root_, error);
+  const fs::path record = home_.store / "projects" / folder_key(root_);
+  const std::string path = (error ? root_ : real).string();
+  std::string recorded;
+  try {
+    if (fs::is_regular_file(record, error)) recorded = read_file(record);
+  } catch (const std::exception&) {
+  }
+  if (recorded == path) {
+    fs::last_write_time(record, fs::file_time_type::clock::now(), error);
+    return;
+  }
+  fs::create_directories(record.parent_path());
+  write_file_atomically(record, path);
 }
 
 void Layout::remove_stale_temporaries() const {
@@ -105,16 +128,39 @@ std::optional<Descriptor> Layout::resolve(std::string_view tag) const {
 
 bool Layout::has_blob(const Digest& digest) const {
   std::error_code error;
-  return fs::is_regular_file(blob_path(digest), error);
+  if (fs::is_regular_file(own_blob(digest), error)) return true;
+  if (home_.store.empty()) return false;
+  const fs::path stored = stored_blob(digest);
+  if (!fs::is_regular_file(stored, error)) return false;
+  fs::last_write_time(stored, fs::file_time_type::clock::now(), error);  // its last use, for prune
+  return true;
+}
+
+fs::path Layout::own_blob(const Digest& digest) const { return root_ / "blobs" / digest.algorithm / digest.hex; }
+
+fs::path Layout::stored_blob(const Digest& digest) const {
+  return home_.store / "blobs" / digest.algorithm / digest.hex;
+}
+
+fs::path Layout::blob_target(const Digest& digest) const {
+  return home_.write_to_store ? stored_blob(digest) : own_blob(digest);
 }
 
 fs::path Layout::blob_path(const Digest& digest) const {
-  return root_ / "blobs" / digest.algorithm / digest.hex;
+  std::error_code error;
+  const fs::path own = own_blob(digest);
+  if (home_.store.empty() || fs::is_regular_file(own, error)) return own;
+  const fs::path stored = stored_blob(digest);
+  if (home_.write_to_store || fs::is_regular_file(stored, error)) return stored;
+  return own;
 }
 
 std::string Layout::read_blob(const Digest& digest) const {
   if (!has_blob(digest)) {
-    throw std::runtime_error("blob " + digest.str() + " is missing from " + root_.string());
+    throw std::runtime_error("blob " + digest.str() + " is missing from " + root_.string() +
+                             (home_.store.empty() ? std::string()
+                                                  : " and from the machine's store " + home_.store.string() +
+                                                        " (pruned, or the store moved: build or pull the image again)"));
   }
   std::string bytes = read_file(blob_path(digest));
   if (digest.algorithm == "sha256" && sha256_of(bytes) != digest) {
@@ -141,7 +187,7 @@ Descriptor Layout::write_blob(std::string_view media_type, std::istream& in,
   return writer.commit(media_type, expected);
 }
 
-FileLock Layout::lock() const {
+FileLock Layout::lock() const {  // the index's lock: the index is the layout's, wherever its blobs are
   fs::create_directories(root_ / "gkebuild");
   return FileLock(root_ / "gkebuild" / "index.lock");
 }

@@ -1,6 +1,7 @@
 #include "tool/cli/command_line.h"
 
 #include "base/printable.h"
+#include "base/source_error.h"
 #include "base/suggest.h"
 
 namespace gkebuild::cli {
@@ -54,6 +55,25 @@ std::string unknown_flags_message(const CLI::App& command, const std::vector<std
   }
   if (!message.empty()) message += "Run 'gkebuild " + command.get_name() + " --help' for its flags.";
   return message;
+}
+
+std::optional<std::string> take_cache_dir(std::vector<std::string>& arguments) {
+  std::optional<std::string> dir;
+  for (size_t i = 1; i < arguments.size();) {
+    const std::string& argument = arguments[i];
+    if (argument == "--") break;
+    if (argument == "--cache-dir" || argument.starts_with("--cache-dir=")) {
+      const bool joined = argument != "--cache-dir";
+      if (!joined && i + 1 == arguments.size())
+        throw SourceError(SourceLocation{"gkebuild"}, "--cache-dir needs a folder: where gkebuild keeps blobs and unpacked layers");
+      dir = joined ? argument.substr(12) : arguments[i + 1];
+      if (dir->empty()) throw SourceError(SourceLocation{"gkebuild"}, "--cache-dir needs a folder, got an empty one");
+      arguments.erase(arguments.begin() + static_cast<long>(i), arguments.begin() + static_cast<long>(i + (joined ? 1 : 2)));
+      continue;
+    }
+    ++i;
+  }
+  return dir;
 }
 
 }  // namespace gkebuild::cli

@@ -21,6 +21,11 @@ std::optional<std::string> unknown_command_message(const std::vector<std::string
 
 // The message for flags `command` does not have among `arguments`, each with the closest
 // flag it has; empty when every flag is known (the parse failed for another reason).
+// Takes `--cache-dir DIR` (or `--cache-dir=DIR`) out of the arguments wherever it stands before a
+// `--`, the machine-wide store's folder for every command (GKEBUILD_CACHE_DIR's flag); the last
+// one given, nullopt when none. Throws SourceError when DIR is missing or empty.
+std::optional<std::string> take_cache_dir(std::vector<std::string>& arguments);
+
 std::string unknown_flags_message(const CLI::App& command, const std::vector<std::string>& arguments);
 
 }  // namespace gkebuild::cli

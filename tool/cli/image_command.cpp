@@ -19,6 +19,7 @@
 #include "images/image/docker_archive.h"
 #include "images/image/layout_sink.h"
 #include "images/image/layout_source.h"
+#include "images/oci/machine_store.h"
 #include "tool/cli/command.h"
 #include "tool/cli/image_output.h"
 #include "tool/cli/name_value.h"
@@ -63,6 +64,13 @@ struct ImageFlags {
 // The project's local layout: .gkebuild/oci beside the project file, else here.
 fs::path default_layout(const ProjectFlags& project) {
   return confined_folder(project_dir(project), fs::path(".gkebuild") / "oci");  // never through a planted symlink
+}
+
+// The project's own layout keeps its blobs in the machine's store (one copy per machine); a
+// layout named with -o oci:DIR is written whole, for any OCI tool to read.
+oci::BlobHome blob_home(const Output& output, const ProjectFlags& project) {
+  return output.archive.empty() && output.layout == default_layout(project) ? oci::machine_blob_home(true)
+                                                                              : oci::BlobHome{};
 }
 
 int64_t source_date_epoch() {
@@ -155,7 +163,7 @@ int build_dockerfile(const ImageFlags& flags) {
   std::string tag = with_default_tag(flags.tag);
   auto destination = flags.push ? std::optional(registry::parse_reference(tag)) : std::nullopt;
   if (!flags.stage.empty()) stage_binaries(flags.stage, options.context);
-  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
+  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout, blob_home(output, flags.project)));
   options.pull = publish::registry_pull(store, session_options(flags.registry));
   options.run = run_step::run_step(store->root());
   build::BuildResult result = build::build_image(options, store);
@@ -204,7 +212,7 @@ int build_project(const ImageFlags& flags) {
   options.images = flags.images;
   options.workloads_build = flags.workloads_build;
   options.build = common_options(flags);
-  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout));
+  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(output.layout, blob_home(output, flags.project)));
   options.build.pull = publish::registry_pull(store, session_options(flags.registry));
   options.build.run = run_step::run_step(store->root());
   auto built = project_images::build_project_images(project, options, store);

@@ -1,5 +1,7 @@
 // The gkebuild executable: parses the command line and runs one subcommand.
 // How it ends becomes the exit code through the one table in base/exit_codes.h.
+#include <stdlib.h>
+
 #include <algorithm>
 #include <iostream>
 #include <string_view>
@@ -48,7 +50,17 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", version_text, "Print the version, git commit and build type");
   app.require_subcommand(1);
 
-  const std::vector<std::string> arguments = command_line_arguments(argc, argv);
+  app.add_option("--cache-dir", "the machine-wide store (blobs, unpacked layers, build cache) for this command; "
+                                 "default $XDG_CACHE_HOME/gkebuild, /var/cache/gkebuild as root; also GKEBUILD_CACHE_DIR")
+      ->type_name("DIR");  // taken out of the arguments before parsing, wherever it stands (take_cache_dir)
+
+  std::vector<std::string> arguments = command_line_arguments(argc, argv);
+  try {
+    if (const auto cache_dir = take_cache_dir(arguments)) ::setenv("GKEBUILD_CACHE_DIR", cache_dir->c_str(), 1);
+  } catch (const SourceError& e) {
+    std::cerr << printable_lines(e.what()) << "\n";
+    return kExitUsage;
+  }
   std::vector<char*> argument_pointers;
   for (const auto& argument : arguments) argument_pointers.push_back(const_cast<char*>(argument.c_str()));
   auto commands = registered_commands();

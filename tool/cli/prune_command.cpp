@@ -1,4 +1,4 @@
-// `gkebuild prune`: what the machine-wide store holds (unpacked layers, cache mounts, bundles
+// `gkebuild prune`: what the machine-wide store holds (image blobs, unpacked layers, cache mounts, bundles
 // that runs left) and the removal of what no running run uses (tool/steps/prune).
 #include <iostream>
 #include <memory>
@@ -46,11 +46,12 @@ int run_prune(const PruneFlags& flags) {
 void setup(CLI::App& app, Action& action) {
   auto flags = std::make_shared<PruneFlags>();
   auto* command = app.add_subcommand(
-      "prune", "Show the machine's store (unpacked layers, cache mounts, runs' bundles) and remove what runs left; "
-               "with --older-than or --all also layers and cache mounts no running run uses");
+      "prune", "Show the machine's store (image blobs by project, unpacked layers, cache mounts, runs' bundles) and "
+               "remove what runs left and blobs no project's tag reaches; with --older-than or --all also blobs, "
+               "layers and cache mounts no running run uses");
   command->add_flag("--dry-run", flags->options.dry_run, "say what would go and the bytes it would free; remove nothing");
   command->add_option("--older-than", flags->older_than,
-                      "also remove unpacked layers and cache mounts not used for DURATION (7d, 12h, 90m)")
+                      "also remove blobs, unpacked layers and cache mounts not used for DURATION (7d, 12h, 90m)")
       ->type_name("DURATION");
   command->add_flag("--all", flags->options.all, "remove everything that no running run uses");
   add_output_flags(*command, flags->output, {"text", "json"}, "text (a table with a header), or json", false);

@@ -6,6 +6,7 @@
 
 #include "base/exit_codes.h"
 #include "images/oci/layout.h"
+#include "images/oci/machine_store.h"
 #include "registry/remote/push.h"
 #include "registry/transport/errors.h"
 #include "tool/cli/command.h"
@@ -59,7 +60,7 @@ std::map<std::string, std::vector<registry::Reference>> group(const PushFlags& f
 int run(const PushFlags& flags) {
   Source source = parse_source(flags.source);
   auto groups = group(flags);
-  auto layout = oci::Layout::open(source.dir);
+  auto layout = oci::Layout::open(source.dir, oci::machine_blob_home(false));  // a project's layout keeps its blobs there
   auto base_options = push_options(flags.registry);
   nlohmann::json results = nlohmann::json::array();
   for (auto& [name, refs] : groups) {

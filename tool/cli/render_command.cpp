@@ -22,6 +22,7 @@
 #include "tool/core/project/project.h"
 #include "images/image/layout_source.h"
 #include "images/oci/layout.h"
+#include "images/oci/machine_store.h"
 #include "tool/steps/publish/pinned_references.h"
 #include "tool/steps/render/parallelism.h"
 #include "tool/steps/render/manifest_json.h"
@@ -127,7 +128,7 @@ std::map<std::string, std::vector<std::string>> built_image_env(const project::P
       !std::filesystem::exists(root / "index.json", error))
     return env;
   try {
-    auto layout = std::make_shared<oci::Layout>(oci::Layout::open(root));
+    auto layout = std::make_shared<oci::Layout>(oci::Layout::open(root, oci::machine_blob_home(false)));
     for (const auto& image : project.images)
       if (auto built = layout->resolve(render::default_image_reference(project, image)))
         env[image.name] = image::load_image(layout, *built).config().config.env;

@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/source_error.h"
+#include "images/oci/machine_store.h"
 #include "registry/remote/pull.h"
 #include "tool/steps/publish/pinned_references.h"
 #include "tool/steps/publish/publish.h"
@@ -29,7 +30,7 @@ std::string publish_one(const project::Project& project, const std::string& imag
                         ImageEnv* env) {
   registry::PushOptions push;
   push.session = options.session;
-  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(project_layout(project)));
+  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(project_layout(project), oci::machine_blob_home(true)));
   project_images::ProjectImageOptions build;
   build.images = {image};
   build.workloads_build = options.workloads_build;
@@ -50,7 +51,7 @@ std::optional<std::vector<std::string>> pushed_image_env(const project::Project&
   pull.session = options.session;
   pull.fetch_layers = false;
   try {
-    auto store = oci::Layout::open_or_create(project_layout(project));
+    auto store = oci::Layout::open_or_create(project_layout(project), oci::machine_blob_home(true));
     return registry::pull_image(registry::parse_reference(reference), store, pull).config.config.env;
   } catch (const std::exception& e) {
     if (options.note)

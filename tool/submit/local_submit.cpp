@@ -7,6 +7,7 @@
 #include "base/atomic_file.h"
 #include "images/image/layout_source.h"
 #include "images/oci/layout.h"
+#include "images/oci/machine_store.h"
 #include "registry/remote/pull.h"
 #include "tool/core/runrecord/run_store.h"
 #include "tool/steps/local_runner/gpu_slots.h"
@@ -42,7 +43,7 @@ struct LocalImage {
 // A base image comes from its registry as for a cluster run (--insecure-registry, --ca-file).
 LocalImage build_image(const project::Project& project, const std::string& image, const fs::path& layout,
                        const ImageStepOptions& step, const PlanRequest& request, std::ostream& err) {
-  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
+  auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout, oci::machine_blob_home(true)));
   project_images::ProjectImageOptions options;
   options.build.run = run_step::run_step(store->root());
   options.images = {image};
@@ -56,7 +57,7 @@ LocalImage build_image(const project::Project& project, const std::string& image
 }
 
 LocalImage pulled_image(const std::string& reference, const fs::path& layout, const ImageStepOptions& step) {
-  auto store = oci::Layout::open_or_create(layout);
+  auto store = oci::Layout::open_or_create(layout, oci::machine_blob_home(true));
   registry::PullOptions pull;
   pull.session = step.session;
   auto pulled = registry::pull_image(registry::parse_reference(reference), store, pull);
@@ -76,7 +77,7 @@ LocalImage local_image(const project::Project& project, const std::string& image
     return pulled_image(reference, layout, step);
   }
   if (step.no_build) {
-    auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout));
+    auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout, oci::machine_blob_home(true)));
     const std::string tag = render::default_image_reference(project, *project.find_image(image));
     if (auto built = store->resolve(tag)) {
       err << "image " << image << ": the last local build, " << built->digest.str() << " (--no-build)\n";

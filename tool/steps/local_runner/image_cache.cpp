@@ -11,6 +11,7 @@
 #include "images/image/layout_source.h"
 #include "images/oci/digest.h"
 #include "images/oci/layout.h"
+#include "images/oci/machine_store.h"
 #include "tool/steps/local_runner/layer_folders.h"
 
 namespace gkebuild::local_runner {
@@ -63,7 +64,7 @@ image::Image load(const std::shared_ptr<const oci::Layout>& layout, const std::s
 }  // namespace
 
 UnpackedImage unpack_image(const fs::path& layout_dir, const std::string& image, const fs::path& cache_dir) {
-  auto layout = std::make_shared<const oci::Layout>(oci::Layout::open(layout_dir));
+  auto layout = std::make_shared<const oci::Layout>(oci::Layout::open(layout_dir, oci::machine_blob_home(false)));
   const image::Image loaded = load(layout, image);
   return {loaded.digest(), loaded.config(), lower_folders(loaded, cache_dir)};
 }

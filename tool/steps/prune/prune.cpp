@@ -11,11 +11,27 @@ namespace gkebuild::prune {
 namespace fs = std::filesystem;
 namespace {
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
 Decision decide(const StoreItem& item, const PruneOptions& options) {
   const auto age = options.now - item.last_used;
   if (!item.in_use.empty()) return {item, false, "in use: " + item.in_use};
+  if (item.kind == ItemKind::kProject && !item.leftover)
+    return {item, false, "a project whose tags hold this much of the store"};
   if (age < kRecentUse) return {item, false, "used " + format_age(age) + " ago: a gkebuild may be about to use it"};
   if (item.leftover) return {item, true, "left over: nothing uses it"};
+  const bool dangling = item.kind == ItemKind::kBlob && item.projects.empty();
+  if (dangling && age >= kDanglingAge) return {item, true, "no project's tag reaches it (an older image version)"};
+  const std::string tagged = item.kind == ItemKind::kBlob && !dangling ? "; tagged in " + joined(item.projects) : "";
+  if (options.all) return {item, true, "not in use (--all)" + tagged};
+  if (options.older_than && age >= *options.older_than) return {item, true, "not used for " + format_age(age) + tagged};
+  if (options.older_than) return {item, false, "used " + format_age(age) + " ago" + tagged};
+  if (dangling) return {item, false, "no project's tag reaches it; kept for " + format_age(kDanglingAge) + " after its last use"};
+  return {item, false, "no --all nor --older-than" + tagged};
   if (options.all) return {item, true, "not in use (--all)"};
   if (options.older_than && age >= *options.older_than) return {item, true, "not used for " + format_age(age)};
   if (options.older_than) return {item, false, "used " + format_age(age) + " ago"};

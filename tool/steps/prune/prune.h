@@ -1,5 +1,6 @@
 // `gkebuild prune`: which of the store's items go, and their removal. Every prune removes the
-// leftovers (bundles of runs whose gkebuild is gone, interrupted unpacks); --older-than also
+// leftovers (bundles of runs whose gkebuild is gone, interrupted unpacks and blob writes, records
+// of project layouts that are gone) and blobs no project's tag reaches; --older-than also blobs,
 // layers, chains and cache mounts not used for that long, --all all of them. Nothing a running
 // run uses goes, nor a layer used in the last minute (a gkebuild may be between unpacking it and
 // mounting it). A folder goes by rename to a hidden name first, so that a concurrent gkebuild,
@@ -31,6 +32,9 @@ struct Decision {
 
 // A layer used this recently is kept whatever the options.
 inline constexpr std::chrono::seconds kRecentUse{60};
+// A blob no project's tag reaches goes at every prune once unused this long: a build writes its
+// blobs before it tags them, and a long build must not lose them in between.
+inline constexpr std::chrono::seconds kDanglingAge{3600};
 
 // The decision for each item, in the items' order; removes those that go unless dry_run. A
 // removal that fails (a folder another process holds) is reported in its reason and counted as

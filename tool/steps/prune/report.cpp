@@ -16,6 +16,12 @@ std::uintmax_t freed(const std::vector<Decision>& decisions) {
   return bytes;
 }
 
+// A name fits its 33 columns: a project's folder keeps its end, a digest its start.
+std::string short_name(const std::string& name) {
+  if (name.size() <= 33) return name;
+  return name.starts_with("/") ? "..." + name.substr(name.size() - 30) : name.substr(0, 33);
+}
+
 }  // namespace
 
 std::string format_age(std::chrono::system_clock::duration age) {
@@ -49,7 +55,7 @@ void print_prune_table(const std::vector<Decision>& decisions, const PruneOption
     total += item.bytes;
     going += remove;
     const std::string action = remove ? (options.dry_run ? "would remove: " : "removed: ") : "kept: ";
-    out << std::setw(12) << kind_name(item.kind) << std::setw(34) << printable(item.name.substr(0, 33)) << std::setw(10)
+    out << std::setw(12) << kind_name(item.kind) << std::setw(34) << printable(short_name(item.name)) << std::setw(10)
         << format_bytes(item.bytes) << std::setw(10) << (format_age(options.now - item.last_used) + " ago") << action << printable(reason) << "\n";
   }
   out << (options.dry_run ? "would free " : "freed ") << format_bytes(freed(decisions)) << " of " << format_bytes(total)

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/confined_path.h"
+#include "base/private_dirs.h"
+#include "tool/steps/prune/blob_users.h"
 
 namespace gkebuild::prune {
 namespace fs = std::filesystem;
@@ -87,6 +89,41 @@ bool add_unfinished(const fs::directory_entry& entry, std::vector<StoreItem>& it
   item.leftover = item.in_use.empty();
   items.push_back(std::move(item));
   return true;
+}
+
+// The blob store: each blob with the projects whose tags reach it, each project layout that
+// writes there (its record gone stale when the layout is), blobs an interrupted write left.
+void add_blobs(const StoreDirs& dirs, std::vector<StoreItem>& items) {
+  const fs::path store = dirs.cache / "oci";
+  const BlobUsers users = blob_users(store);
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(store / "blobs" / "sha256", error)) {
+    if (entry.is_symlink(error) || !entry.is_regular_file(error)) continue;
+    auto item = item_for(ItemKind::kBlob, entry.path().filename().string(), {entry.path()});
+    if (auto it = users.by_blob.find(item.name); it != users.by_blob.end()) item.projects = it->second;
+    items.push_back(std::move(item));
+  }
+  for (const auto& entry : fs::directory_iterator(store / "tmp", error)) {
+    const std::string name = entry.path().filename().string();  // blob-PID.XXXXXX (images/oci/layout.cpp)
+    auto item = item_for(ItemKind::kUnfinished, name, {entry.path()});
+    if (name.starts_with("blob-") && pid_alive(std::strtol(name.c_str() + 5, nullptr, 10))) item.in_use = "its write is running";
+    item.leftover = item.in_use.empty();
+    items.push_back(std::move(item));
+  }
+  const size_t blobs_end = items.size();
+  for (const auto& layout : users.projects) {
+    auto item = item_for(ItemKind::kProject, layout.parent_path().parent_path().string(), {});
+    item.last_used = modified(store / "projects" / folder_key(layout));
+    for (size_t i = 0; i < blobs_end; ++i)  // the disk its tags hold in the store (a shared blob counts in each)
+      if (std::find(items[i].projects.begin(), items[i].projects.end(), item.name) != items[i].projects.end())
+        item.bytes += items[i].bytes;
+    items.push_back(std::move(item));
+  }
+  for (const auto& record : users.stale_records) {
+    auto item = item_for(ItemKind::kProject, record.filename().string(), {record});
+    item.leftover = true;
+    items.push_back(std::move(item));
+  }
 }
 
 void add_layers(const StoreDirs& dirs, std::vector<StoreItem>& items) {
@@ -187,6 +224,8 @@ std::string unescape(const std::string& text) {
 
 std::string kind_name(ItemKind kind) {
   switch (kind) {
+    case ItemKind::kBlob: return "blob";
+    case ItemKind::kProject: return "project";
     case ItemKind::kLayer: return "layer";
     case ItemKind::kChain: return "chain";
     case ItemKind::kCacheMount: return "cache-mount";
@@ -230,6 +269,7 @@ std::string read_mountinfo() {
 
 std::vector<StoreItem> list_store(const StoreDirs& dirs, const RunnerAlive& alive, const std::string& mountinfo) {
   std::vector<StoreItem> items;
+  add_blobs(dirs, items);
   add_layers(dirs, items);
   add_cache_mounts(dirs, items);
   add_runs(dirs, alive, items);

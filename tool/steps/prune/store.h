@@ -1,4 +1,5 @@
-// What gkebuild's machine-wide store holds (base/private_dirs.h): unpacked layers and chains,
+// What gkebuild's machine-wide store holds (base/private_dirs.h): image blobs (by the projects
+// whose tags reach them; images/oci/machine_store.h), unpacked layers and chains,
 // cache mounts by project key, the bundles of local runs and RUN steps, and what an interrupted
 // unpack or prune left; each with its size, its last use and whether a running run uses it.
 #pragma once
@@ -12,9 +13,9 @@
 
 namespace gkebuild::prune {
 
-enum class ItemKind { kLayer, kChain, kCacheMount, kLocalRun, kBuildRun, kUnfinished };
+enum class ItemKind { kBlob, kLayer, kChain, kCacheMount, kLocalRun, kBuildRun, kProject, kUnfinished };
 
-// "layer", "chain", "cache-mount", "local-run", "build-run", "unfinished".
+// "blob", "layer", "chain", "cache-mount", "local-run", "build-run", "project", "unfinished".
 std::string kind_name(ItemKind kind);
 
 struct StoreItem {
@@ -25,6 +26,9 @@ struct StoreItem {
   std::chrono::system_clock::time_point last_used;  // the folder's mtime: gkebuild touches it at each use
   std::string in_use;  // why a running run needs it ("" when none does)
   bool leftover = false;  // a dead run's bundles, an interrupted unpack: of use to nobody
+  // A blob: the projects whose tags reach it (empty: dangling, an image version no tag names).
+  // A project: its folder.
+  std::vector<std::string> projects;
 };
 
 struct StoreDirs {
