@@ -104,9 +104,12 @@ void add_blobs(const StoreDirs& dirs, std::vector<StoreItem>& items) {
     items.push_back(std::move(item));
   }
   for (const auto& entry : fs::directory_iterator(store / "tmp", error)) {
-    const std::string name = entry.path().filename().string();  // blob-PID.XXXXXX (images/oci/layout.cpp)
+    // blob-PID.XXXXXX (images/oci/layout.cpp), build-PID-N (a build's scratch, images/build/builder.cpp)
+    const std::string name = entry.path().filename().string();
     auto item = item_for(ItemKind::kUnfinished, name, {entry.path()});
-    if (name.starts_with("blob-") && pid_alive(std::strtol(name.c_str() + 5, nullptr, 10))) item.in_use = "its write is running";
+    const auto dash = name.find('-');
+    if (dash != std::string::npos && pid_alive(std::strtol(name.c_str() + dash + 1, nullptr, 10)))
+      item.in_use = "the gkebuild writing it still runs";
     item.leftover = item.in_use.empty();
     items.push_back(std::move(item));
   }
