@@ -1,6 +1,8 @@
 // The machine-wide blob store (images/oci/machine_store.h) as `gkebuild prune` sees it: blobs by
 // the projects whose tags reach them, blobs no tag reaches (an older image version), records of
 // projects that are gone, each laid out by oci::Layout itself in a temporary store.
+#include <unistd.h>
+
 #include <chrono>
 #include <fstream>
 #include <set>
@@ -116,6 +118,22 @@ TEST_F(BlobStoreTest, AHostileIndexIsReadAsInput) {
   const StoreItem* blob = find(items, ItemKind::kBlob, kept);
   ASSERT_NE(blob, nullptr);
   EXPECT_EQ(blob->projects.size(), 1u);
+}
+
+// A build's scratch folder and a blob being written sit in the store's tmp: kept while the
+// gkebuild that writes them lives, removed as leftovers once it is gone.
+TEST_F(BlobStoreTest, ABuildsScratchIsKeptWhileItsGkebuildLives) {
+  const fs::path tmp = dirs.cache / "oci/tmp";
+  const std::string own = std::to_string(::getpid());
+  for (const std::string& name : std::vector<std::string>{"build-" + own + "-0", "build-999999999-0", "blob-" + own + ".aaaaaa",
+                                                          "blob-999999999.bbbbbb"}) {
+    fs::create_directories(tmp / name);
+    fs::last_write_time(tmp / name, fs::file_time_type::clock::now() - 2h);
+  }
+  prune_store(list(), PruneOptions{});
+  std::set<std::string> left;
+  for (const auto& entry : fs::directory_iterator(tmp)) left.insert(entry.path().filename().string());
+  EXPECT_EQ(left, (std::set<std::string>{"build-" + own + "-0", "blob-" + own + ".aaaaaa"}));
 }
 
 }  // namespace
