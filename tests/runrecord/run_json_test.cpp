@@ -112,6 +112,16 @@ TEST(RunJson, SecretNamesRoundTripAndOnlyWhenThere) {
   EXPECT_THROW(load_run(dir.path()), SourceError);
 }
 
+// The region a run is priced in (issue 43): written only when known, read back.
+TEST(RunJson, RegionRoundTripsAndOnlyWhenThere) {
+  TempDir dir;
+  auto original = sample_run();
+  EXPECT_FALSE(to_json(original).contains("region"));
+  original.region = "europe-west4";
+  save_run(dir.path(), original);
+  EXPECT_EQ(load_run(dir.path()).region, "europe-west4");
+}
+
 TEST(RunJson, WrittenFormatMatchesTheReadme) {
   auto document = to_json(sample_run());
   EXPECT_EQ(document["schema"], "gkebuild.run.v1");

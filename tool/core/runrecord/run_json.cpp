@@ -194,6 +194,7 @@ json to_json(const RunRecord& record) {
   if (!record.secret_env.empty() || !record.secret_refs.empty())
     out["secrets"] = {{"secret", record.secret}, {"env", record.secret_env}, {"refs", record.secret_refs}};
   if (record.managed) out["managed"] = true;  // only in runs that have it, as secrets
+  if (!record.region.empty()) out["region"] = record.region;  // the same
   out["jobs"] = std::move(jobs);
   out["runner"] = record.runner ? json{{"pid", record.runner->pid}, {"start_ticks", record.runner->start_ticks}}
                                 : json(nullptr);
@@ -236,6 +237,7 @@ RunRecord run_from_json(const json& document, const std::string& file) {
     fields.fail("target", "expected \"cluster\" or \"local\", got \"" + record.target + "\"");
   record.context = fields.string("context");
   record.namespace_name = fields.string("namespace");
+  record.region = fields.string("region");
   record.created = *fields.time("created", true);
   record.finished = fields.time("finished");
   if (const json* images = fields.find("images"); images && !images->is_null()) {
