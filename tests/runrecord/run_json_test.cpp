@@ -120,6 +120,11 @@ TEST(RunJson, RegionRoundTripsAndOnlyWhenThere) {
   original.region = "europe-west4";
   save_run(dir.path(), original);
   EXPECT_EQ(load_run(dir.path()).region, "europe-west4");
+  // Report notes name it: anything but a region's shape is refused, not echoed.
+  write_file_atomically(dir.path() / "run.json",
+                        "{\"schema\": \"gkebuild.run.v1\", \"run\": \"r\", \"target\": \"cluster\", "
+                        "\"created\": \"2026-11-22T03:15:00Z\", \"jobs\": [], \"region\": \"eu\\u001b[31m\"}");
+  EXPECT_THROW(load_run(dir.path()), SourceError);
 }
 
 TEST(RunJson, WrittenFormatMatchesTheReadme) {

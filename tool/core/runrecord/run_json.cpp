@@ -1,5 +1,6 @@
 // run.json <-> RunRecord. Readers ignore unknown fields (README: later versions may add some).
 #include <cerrno>
+#include <regex>
 #include <string>
 #include <system_error>
 
@@ -238,6 +239,10 @@ RunRecord run_from_json(const json& document, const std::string& file) {
   record.context = fields.string("context");
   record.namespace_name = fields.string("namespace");
   record.region = fields.string("region");
+  // Said in report notes: only a region's shape ("europe-west4"), as the project file allows.
+  static const std::regex region_shape("[a-z]+-[a-z]+[0-9]+");
+  if (!record.region.empty() && !std::regex_match(record.region, region_shape))
+    fields.fail("region", "expected a GCE region such as \"europe-west4\"");
   record.created = *fields.time("created", true);
   record.finished = fields.time("finished");
   if (const json* images = fields.find("images"); images && !images->is_null()) {
