@@ -215,7 +215,7 @@ TEST(MachinePrices, CoverEveryGpuMachineTypeAndCommonCpuOnes) {
   EXPECT_DOUBLE_EQ(*catalog.machine_price("a3-highgpu-8g")->spot, 2.88933);
   EXPECT_DOUBLE_EQ(*catalog.machine_price("e2-standard-4")->on_demand, 0.13402);
   EXPECT_DOUBLE_EQ(*catalog.machine_price("e2-standard-4", "europe-west4")->on_demand, 0.14754);
-  EXPECT_EQ(catalog.machine_price("e2-standard-16", "europe-west4"), nullptr);  // one region read
+  EXPECT_EQ(catalog.machine_price("n2-standard-8", "us-west4"), nullptr);  // not read
   EXPECT_FALSE(catalog.machine_price("a4-highgpu-8g")->on_demand);
   EXPECT_FALSE(catalog.machine_price("a4-highgpu-8g", "europe-west4")->on_demand);  // its note holds everywhere
   // Every GPU that carries region rows has one for us-central1, equal to its listed price.
@@ -251,9 +251,9 @@ TEST(MachinePrices, NodeRateIsTheRegionsPrice) {
   EXPECT_EQ(node_rate(catalog, "g2-standard-4", &l4, "on-demand", "us-south1").missing,
             "no catalog price for machine type g2-standard-4 in us-south1 (priced in us-central1, us-east1, us-east4, "
             "us-west1, us-west4, europe-west4, asia-southeast1)");
-  EXPECT_EQ(node_rate(catalog, "e2-standard-16", nullptr, "on-demand", "europe-west4").missing,
-            "no catalog price for machine type e2-standard-16 in europe-west4 (priced in us-central1; only us-central1 "
-            "read from the source so far)");
+  EXPECT_EQ(node_rate(catalog, "n2-standard-8", nullptr, "on-demand", "us-west4").missing,
+            "no catalog price for machine type n2-standard-8 in us-west4 (priced in us-central1, us-east1, us-east4, "
+            "us-west1, europe-west4, asia-southeast1; us-west4 not read from the source)");
   // The machine type is priced there, the GPU is not.
   EXPECT_EQ(node_rate(catalog, "n1-standard-8", catalog.find("nvidia-tesla-v100"), "on-demand", "us-east4").missing,
             "no catalog price for nvidia-tesla-v100 in us-east4 (priced in us-central1, us-east1, us-west1, "
