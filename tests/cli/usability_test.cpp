@@ -253,16 +253,48 @@ TEST_F(CliUsability, DryRunSaysWhatItWouldCostFirst) {
   EXPECT_TRUE(contains(dry.err, "  nvidia-l4 (spot): 6 Jobs, 6 pods, 6 GPUs at once, g2-standard-4 nodes at $"))
       << dry.err;
   EXPECT_TRUE(contains(dry.err, std::string("cost: about ") + hour_text + " per hour with every pod running; at most " +
-                                    bound_text + " if every Job runs to its deadline (0.5 h); catalog prices of " +
-                                    date))
+                                    bound_text + " if every Job runs to its deadline (0.5 h); counts list prices in "
+                                    "us-central1 (catalog of " + date))
       << dry.err;
-  EXPECT_TRUE(contains(dry.err, "2026-11-28, us-central1 list prices of whole nodes (vCPUs, memory, GPUs), one per pod"))
+  EXPECT_TRUE(contains(dry.err, ") of whole nodes: vCPUs, memory and every GPU the machine type carries, at the "
+                                "provisioning used; not disks, network, committed-use or sustained-use discounts"))
       << dry.err;
   EXPECT_TRUE(dry.out.starts_with("apiVersion: ") || dry.out.starts_with("---")) << dry.out.substr(0, 200);
   const auto quiet = gkebuild("submit gemm --dry-run -q --image gemm=" + kPinned);
   EXPECT_EQ(quiet.exit_code, 0);
   EXPECT_EQ(quiet.err, "");
   EXPECT_TRUE(contains(quiet.out, "kind: Job"));
+}
+
+// The dry run prices the project's cluster region (issue 43): gemm-compare moved to
+// europe-west4 costs europe-west4's spot prices (an L4 node $0.32 an hour there, $0.28 in
+// us-central1), and its A100 80GB, which the catalog prices in us-central1 only, is left
+// unpriced with that reason instead of being priced as us-central1.
+TEST_F(CliUsability, DryRunPricesTheClustersRegion) {
+  const auto central = gkebuild("submit gemm --dry-run --image gemm=" + kPinned);
+  ASSERT_EQ(central.exit_code, 0) << central.err;
+  EXPECT_TRUE(contains(central.err, "nvidia-l4 (spot): 6 Jobs, 6 pods, 6 GPUs at once, g2-standard-4 nodes at "
+                                    "$0.28/node-hour (VM $0.06 + 1 GPU x $0.22)"))
+      << central.err;
+  EXPECT_TRUE(contains(central.err, "counts list prices in us-central1 (catalog of ")) << central.err;
+  std::string yaml = read_file(project / "gkebuild.yaml");
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"location: us-central1 ", "location: europe-west4 "},
+                                 {"[us-central1-a, us-central1-c]", "[europe-west4-a, europe-west4-b]"}}) {
+    ASSERT_NE(yaml.find(from), std::string::npos) << from;
+    yaml.replace(yaml.find(from), from.size(), to);
+  }
+  write_file_atomically(project / "gkebuild.yaml", yaml);
+  const auto europe = gkebuild("submit gemm --dry-run --image gemm=" + kPinned);
+  ASSERT_EQ(europe.exit_code, 0) << europe.err;
+  // g2-standard-4 spot 0.0715 + one L4 spot 0.2438 (skypilot-catalog v8, europe-west4 rows).
+  EXPECT_TRUE(contains(europe.err, "nvidia-l4 (spot): 6 Jobs, 6 pods, 6 GPUs at once, g2-standard-4 nodes at "
+                                   "$0.32/node-hour (VM $0.07 + 1 GPU x $0.24)"))
+      << europe.err;
+  EXPECT_TRUE(contains(europe.err, "nvidia-a100-80gb (spot): 6 Jobs, 6 pods, 6 GPUs at once, the catalog prices "
+                                   "nvidia-a100-80gb in us-central1 only\n"))
+      << europe.err;
+  EXPECT_TRUE(contains(europe.err, "counts list prices in europe-west4 (catalog of ")) << europe.err;
+  EXPECT_TRUE(contains(europe.err, "; without 1 unpriced group")) << europe.err;
 }
 
 // bash's own completion machinery, as a user's TAB drives it: the script from `completion

@@ -32,8 +32,11 @@ const json& row_of(const json& document, const std::string& workload, const std:
 
 TEST(ReportBuild, MarkdownCarriesTheHandComputedFigures) {
   std::string md = write_markdown(fixture_report(kGoodRuns, "nvidia-tesla-t4"));
-  EXPECT_TRUE(contains(md, "Prices: accelerator catalog of 2026-11-20, USD per node-hour of whole nodes (vCPUs, memory, "
-                           "GPUs). Baseline: nvidia-tesla-t4."));
+  EXPECT_TRUE(contains(md, "Cost counts list prices in us-central1 (catalog of 2026-11-20) of whole nodes: vCPUs, "
+                           "memory and every GPU the machine type carries, at the provisioning used; not disks, "
+                           "network, committed-use or sustained-use discounts; USD per node-hour. Baseline: "
+                           "nvidia-tesla-t4."))
+      << md;
   EXPECT_TRUE(contains(md, "### gemm-bench fp32 k=4096 m=4096 n=4096 (TFLOP/s)\n")) << md;
   EXPECT_TRUE(contains(md,
       "| accelerator | values | median TFLOP/s | min | max | wall time per run | GPU-hours | cost on demand | "
@@ -82,11 +85,11 @@ TEST(ReportBuild, MarkdownCarriesTheHandComputedFigures) {
       << md;
   EXPECT_TRUE(contains(md, "| nvidia-gb200 | a4x-highgpu-4g | n/a | n/a | - | No per-GPU price in the sources read. |"))
       << md;
-  EXPECT_TRUE(contains(md, "- Cost counts whole nodes at the catalog's list prices (us-central1)")) << md;
+  EXPECT_TRUE(contains(md, "- Cost counts whole nodes at the catalog's list prices in us-central1:")) << md;
   EXPECT_TRUE(contains(md, "Not counted: disks, network, GKE's cluster management fee, committed-use and "
                            "sustained-use discounts."))
       << md;
-  EXPECT_TRUE(contains(md, "- nvidia-gb200: the catalog has no price, shown as n/a (No per-GPU price"));
+  EXPECT_TRUE(contains(md, "- nvidia-gb200: no on-demand price for nvidia-gb200 in the catalog (No per-GPU price")) << md;
   EXPECT_TRUE(contains(md, "- cpu (local) ran without a GPU on the local machine: no cloud price applies"));
   EXPECT_FALSE(contains(md, "Skipped result lines"));
 }

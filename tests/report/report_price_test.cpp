@@ -96,8 +96,54 @@ TEST(ReportPrice, CpuOnlyJobsOnAClusterArePricedByMachineType) {
   EXPECT_FALSE(l4.cost_on_demand);
   bool noted = false;
   for (const auto& note : report.notes)
-    noted = noted || note.starts_with("nvidia-l4 ran on g9-standard-8, which has no price in the catalog's machine "
-                                      "prices (us-central1): its cost is n/a.");
+    noted = noted || note == "nvidia-l4 ran on g9-standard-8: no catalog price for machine type g9-standard-8; its "
+                                "cost is n/a.";
+  EXPECT_TRUE(noted);
+}
+
+// The gemm fixture run recorded in `region` (run.json "region"), priced with the built-in catalog.
+Report report_in(const std::string& region, gkebuild::testing::TempDir& project) {
+  const std::string run = "gemm-20261122-031500";
+  const fs::path runs = project.path() / ".gkebuild/runs";
+  fs::create_directories(runs);
+  fs::copy(kProject + "/.gkebuild/runs/" + run, runs / run, fs::copy_options::recursive);
+  auto record = nlohmann::json::parse(read_file(runs / run / "run.json"));
+  if (!region.empty()) record["region"] = region;
+  write_file_atomically(runs / run / "run.json", record.dump(2));
+  return build_report({load_run_argument(run, project.path())}, catalog::Catalog::builtin(), "");
+}
+
+// Prices by region (issue 43): a run recorded in europe-west4 costs europe-west4's prices (the
+// L4's g2-standard-8 node 0.30857 + 0.58804 an hour, against 0.29358 + 0.56004 in us-central1);
+// in a region the catalog lacks, the cost is n/a with a note naming where it is priced, never
+// us-central1's figure; a run without a region is priced in us-central1 and the report says so.
+TEST(ReportPrice, CostsAreInTheRunsRegion) {
+  gkebuild::testing::TempDir europe_dir, central_dir, south_dir, none_dir;
+  const Report europe = report_in("europe-west4", europe_dir);
+  const Report central = report_in("us-central1", central_dir);
+  EXPECT_EQ(europe.price_region, "europe-west4");
+  const ThroughputRow& l4_europe = row_named(europe, "nvidia-l4");
+  const ThroughputRow& l4_central = row_named(central, "nvidia-l4");
+  ASSERT_TRUE(l4_europe.cost_on_demand && l4_central.cost_on_demand);
+  EXPECT_NEAR(*l4_europe.cost_on_demand, l4_europe.node_hours * (0.30857 + 0.58804), 1e-12);
+  EXPECT_NEAR(*l4_central.cost_on_demand, l4_central.node_hours * (0.29358 + 0.56004), 1e-12);
+  const std::string md = write_markdown(europe);
+  EXPECT_NE(md.find("## Prices in europe-west4"), std::string::npos) << md;
+  EXPECT_NE(md.find("Cost counts list prices in europe-west4 (catalog of "), std::string::npos) << md;
+  EXPECT_NE(md.find("not disks, network, committed-use or sustained-use discounts"), std::string::npos) << md;
+
+  const Report south = report_in("us-south1", south_dir);
+  EXPECT_FALSE(row_named(south, "nvidia-l4").cost_on_demand);
+  bool noted = false;
+  for (const auto& note : south.notes)
+    noted = noted || note == "nvidia-l4: no catalog price for nvidia-l4 in us-south1 (priced in us-central1, "
+                             "us-east1, us-east4, us-west1, us-west4, europe-west4, asia-southeast1); its cost is n/a.";
+  EXPECT_TRUE(noted) << write_markdown(south);
+
+  const Report none = report_in("", none_dir);
+  EXPECT_EQ(none.price_region, "us-central1");
+  noted = false;
+  for (const auto& note : none.notes) noted = noted || note.starts_with("No run recorded a region");
   EXPECT_TRUE(noted);
 }
 

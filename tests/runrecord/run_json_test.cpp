@@ -112,6 +112,21 @@ TEST(RunJson, SecretNamesRoundTripAndOnlyWhenThere) {
   EXPECT_THROW(load_run(dir.path()), SourceError);
 }
 
+// The region a run is priced in (issue 43): written only when known, read back.
+TEST(RunJson, RegionRoundTripsAndOnlyWhenThere) {
+  TempDir dir;
+  auto original = sample_run();
+  EXPECT_FALSE(to_json(original).contains("region"));
+  original.region = "europe-west4";
+  save_run(dir.path(), original);
+  EXPECT_EQ(load_run(dir.path()).region, "europe-west4");
+  // Report notes name it: anything but a region's shape is refused, not echoed.
+  write_file_atomically(dir.path() / "run.json",
+                        "{\"schema\": \"gkebuild.run.v1\", \"run\": \"r\", \"target\": \"cluster\", "
+                        "\"created\": \"2026-11-22T03:15:00Z\", \"jobs\": [], \"region\": \"eu\\u001b[31m\"}");
+  EXPECT_THROW(load_run(dir.path()), SourceError);
+}
+
 TEST(RunJson, WrittenFormatMatchesTheReadme) {
   auto document = to_json(sample_run());
   EXPECT_EQ(document["schema"], "gkebuild.run.v1");

@@ -57,9 +57,11 @@ TEST(CostSummary, FlexStartAndQueuedRunsAreNotPricedOnDemand) {
   EXPECT_NE(text.find("nvidia-l4 (on-demand): 1 Job, 1 pod, 1 GPU at once, g2-standard-4 nodes at $0.71/node-hour "
                       "(VM $0.15 + 1 GPU x $0.56)"),
             std::string::npos) << text;
-  EXPECT_NE(text.find("nvidia-l4 (flex-start): 1 Job, 1 pod, 1 GPU at once, no DWS (flex-start) price in the catalog"),
+  EXPECT_NE(text.find("nvidia-l4 (flex-start): 1 Job, 1 pod, 1 GPU at once, no DWS (flex-start) price: Google "
+                      "publishes none per GPU or machine type"),
             std::string::npos) << text;
-  EXPECT_NE(text.find("nvidia-l4 (queued): 1 Job, 1 pod, 1 GPU at once, no DWS (flex-start) price in the catalog"),
+  EXPECT_NE(text.find("nvidia-l4 (queued): 1 Job, 1 pod, 1 GPU at once, no DWS (flex-start) price: Google "
+                      "publishes none per GPU or machine type"),
             std::string::npos) << text;
   // Only the on-demand Job is in the hourly figure.
   EXPECT_NE(text.find("cost: about $0.71 per hour"), std::string::npos) << text;
@@ -99,9 +101,10 @@ TEST(CostSummary, CpuOnlyJobsArePricedByTheirMachineType) {
             std::string::npos) << text;
   // 2 x 0.38847 + 0.05879 = 0.83573 an hour, for at most the one-hour deadline.
   EXPECT_NE(text.find("cost: about $0.84 per hour with every pod running; at most $0.84 if every Job runs to its "
-                      "deadline (1 h); catalog prices of 2026-11-28, us-central1 list prices of whole nodes (vCPUs, "
-                      "memory, GPUs), one per pod; not disks, network, or committed-use and sustained-use "
-                      "discounts; without 1 unpriced group\n"),
+                      "deadline (1 h); counts list prices in us-central1 (catalog of 2026-11-28) of whole nodes: "
+                      "vCPUs, memory and every GPU the machine type carries, at the provisioning used; not disks, "
+                      "network, committed-use or sustained-use discounts; us-central1, as the project file names no "
+                      "cluster.location; without 1 unpriced group\n"),
             std::string::npos) << text;
 }
 

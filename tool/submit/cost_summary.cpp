@@ -94,11 +94,16 @@ std::string what_of(const GroupKey& key) {
 // The node's rate for the group's provisioning, or why there is none. Flex-start and queued runs
 // are billed at DWS prices: without one in the catalog they stay unpriced (an on-demand rate
 // would overstate them by up to half).
-catalog::NodePricing pricing_of(const GroupKey& key, const catalog::Catalog& catalog) {
+catalog::NodePricing pricing_of(const GroupKey& key, const catalog::Catalog& catalog, std::string_view region) {
   const auto& [label, provisioning, machine] = key;
   const catalog::Accelerator* accelerator = label.empty() ? nullptr : catalog.find(label);
   return !label.empty() && !accelerator ? catalog::NodePricing{std::nullopt, "no catalog price for " + label}
-                                        : catalog::node_rate(catalog, machine, accelerator, provisioning);
+                                        : catalog::node_rate(catalog, machine, accelerator, provisioning, region);
+}
+
+// The region the plan is priced in: the project file's cluster region, else us-central1 (said).
+std::string_view price_region(const RunPlan& plan) {
+  return plan.region.empty() ? catalog::Catalog::price_region : std::string_view(plan.region);
 }
 
 }  // namespace
@@ -115,7 +120,7 @@ WorstCase worst_case(const RunPlan& plan, const catalog::Catalog& catalog) {
   worst.unbounded = totals.unbounded;
   for (const auto& [key, group] : totals.groups) {
     worst.gpu_hours += group.node_hours_bound * group.pod_gpus;
-    const catalog::NodePricing pricing = pricing_of(key, catalog);
+    const catalog::NodePricing pricing = pricing_of(key, catalog, price_region(plan));
     if (pricing.rate) worst.usd += group.node_hours_bound * pricing.rate->usd_per_hour;
     else worst.unpriced.push_back(what_of(key) + " (" + std::get<1>(key) + ")");
   }
@@ -136,7 +141,7 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
     const std::string what = what_of(key);
     text += "  " + what + " (" + provisioning + "): " + count(group.jobs, "Job") + ", " + count(group.pods, "pod") + ", " +
             count(group.gpus_at_once, "GPU") + " at once";
-    const catalog::NodePricing pricing = pricing_of(key, catalog);
+    const catalog::NodePricing pricing = pricing_of(key, catalog, price_region(plan));
     if (pricing.rate) {
       text += rate_text(machine, *pricing.rate, group, provisioning);
       per_hour += static_cast<double>(group.nodes_at_once) * pricing.rate->usd_per_hour;
@@ -148,7 +153,10 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
     }
     text += "\n";
   }
-  if (dates.empty()) return text + (unpriced.empty() ? "" : "  cost: unknown (no catalog price)\n");
+  const std::string where(price_region(plan));
+  const std::string why_there = plan.region.empty() ? "; us-central1, as the project file names no cluster.location" : "";
+  if (dates.empty())
+    return text + (unpriced.empty() ? "" : "  cost: unknown (no catalog price in " + where + why_there + ")\n");
   std::string deadline_text;
   for (long long deadline : deadlines) deadline_text += (deadline_text.empty() ? "" : ", ") + hours(deadline);
   std::string date_text;
@@ -156,9 +164,7 @@ std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
   text += "  cost: about " + dollars(per_hour) + " per hour with every pod running; " +
           (unbounded ? std::string("no upper bound (a Job has no activeDeadlineSeconds)")
                      : "at most " + dollars(bound) + " if every Job runs to its deadline (" + deadline_text + ")") +
-          "; catalog prices of " + date_text + ", " + std::string(catalog::Catalog::price_region) +
-          " list prices of whole nodes (vCPUs, memory, GPUs), one per pod; not disks, network, or " +
-          "committed-use and sustained-use discounts";
+          "; " + catalog::counted_text(where, date_text) + why_there;
   if (!unpriced.empty()) text += "; without " + count(static_cast<long long>(unpriced.size()), "unpriced group");
   return text + "\n";
 }

@@ -117,6 +117,7 @@ runrecord::RunRecord new_record(const project::Project& project, const RunPlan& 
   record.experiment = plan.experiment;
   record.target = target;
   record.namespace_name = plan.namespace_name;
+  record.region = plan.region;
   record.created = runrecord::Clock::now();
   record.images = plan.images;
   for (const auto& job : plan.jobs) {

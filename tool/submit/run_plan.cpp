@@ -217,6 +217,7 @@ RunPlan plan_run(const project::Project& original, const PlanRequest& request) {
   RunPlan plan;
   plan.experiment = experiment.name;
   plan.namespace_name = project.cluster.namespace_name;
+  if (project.cluster.gke) plan.region = project.cluster.gke->region();
   plan.run_id = request.run_id;
   plan.queue = request.queue.empty() ? experiment.queue : request.queue;
   if (const auto* image = project.find_image(experiment.image))

@@ -81,6 +81,7 @@ struct RunPlan {
   std::string namespace_name;
   std::string run_id;
   std::string queue;  // the Kueue LocalQueue its Jobs wait in, or empty (no Kueue)
+  std::string region;  // the project file's cluster region (prices); "" when it names none
   std::map<std::string, std::string> images;  // the experiment's image -> the reference its Jobs use
   std::vector<PlannedObject> support;          // applied (server-side apply), in this order
   std::vector<PlannedJob> jobs;                // created

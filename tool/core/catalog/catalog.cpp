@@ -68,9 +68,45 @@ const Accelerator& Catalog::get(std::string_view label, const SourceLocation& wh
 }
 
 const MachinePrice* Catalog::machine_price(std::string_view machine_type, std::string_view region) const {
+  const MachinePrice* every_region = nullptr;  // a note-only row ("no figure read") holds everywhere
+  for (const auto& machine : machines_) {
+    if (machine.name != machine_type) continue;
+    if (machine.region == region) return &machine;
+    if (machine.region.empty()) every_region = &machine;
+  }
+  return every_region;
+}
+
+std::optional<Price> Accelerator::price_in(std::string_view provisioning, std::string_view region,
+                                          std::string& why) const {
+  if (provisioning == "flex-start" || provisioning == "queued") {
+    // No per-region DWS figures: a flexStart price, where one is given, holds everywhere.
+    if (!flex_start) why = "no DWS (flex-start) price for " + label + " in the catalog";
+    return flex_start;
+  }
+  const bool spot_run = provisioning == "spot";
+  if (!region_prices.empty()) {
+    std::string listed;
+    for (const auto& row : region_prices) {
+      if (row.region == region) return Price{spot_run ? row.spot : row.on_demand, region_source, region_date};
+      listed += (listed.empty() ? "" : ", ") + row.region;
+    }
+    why = "no catalog price for " + label + " in " + std::string(region) + " (priced in " + listed + ")";
+    return std::nullopt;
+  }
+  const auto& price = spot_run ? spot : on_demand;
+  if (price && region == Catalog::price_region) return price;
+  why = price ? "the catalog prices " + label + " in " + std::string(Catalog::price_region) + " only"
+              : "no " + std::string(spot_run ? "spot" : "on-demand") + " price for " + label + " in the catalog";
+  if (!price_note.empty()) why += " (" + price_note + ")";
+  return std::nullopt;
+}
+
+std::vector<std::string> Catalog::machine_regions(std::string_view machine_type) const {
+  std::vector<std::string> regions;
   for (const auto& machine : machines_)
-    if (machine.name == machine_type && machine.region == region) return &machine;
-  return nullptr;
+    if (machine.name == machine_type && !machine.region.empty() && machine.on_demand) regions.push_back(machine.region);
+  return regions;
 }
 
 Catalog Catalog::with_machines(std::vector<MachinePrice> machines) const {

@@ -42,6 +42,13 @@ struct Price {
   std::string date;      // when (YYYY-MM-DD)
 };
 
+// One region's per-GPU prices (accelerators.yaml prices.regions.usdPerGpuHour).
+struct RegionPrice {
+  std::string region;  // "europe-west4"
+  double on_demand = 0;
+  double spot = 0;
+};
+
 // The zones that offer a GPU, as far as the catalog's source knows.
 struct Zones {
   std::vector<std::string> list;     // "us-central1-a", …
@@ -73,6 +80,11 @@ struct Accelerator {
   // "discounts up to 53%"): such runs are then unpriced, never priced at on-demand rates.
   std::optional<Price> flex_start;
   std::string price_note;  // why a price is missing, when one is
+  // Per-region figures (prices.regions): where given, they price the GPU in each listed region,
+  // us-central1 included, and a region not listed has no price. Without them only `on_demand`
+  // and `spot` are known, for Catalog::price_region.
+  std::vector<RegionPrice> region_prices;
+  std::string region_source, region_date, region_note;
   std::map<std::string, double> peak_tflops;  // "fp32", "tf32", "fp16", "bf16"…, dense
   std::string peak_source;
   std::string notes;
@@ -89,6 +101,9 @@ struct Accelerator {
     if (provisioning == "flex-start" || provisioning == "queued") return flex_start;
     return on_demand;
   }
+  // The price per GPU-hour in `region` at the rate of `provisioning` (as price_for); nullopt
+  // with `why` when the catalog has none there: never another region's figure.
+  std::optional<Price> price_in(std::string_view provisioning, std::string_view region, std::string& why) const;
 };
 
 class Catalog {
@@ -116,9 +131,12 @@ class Catalog {
   std::string suggestion(std::string_view label) const;
   const std::vector<Accelerator>& accelerators() const { return accelerators_; }
   const std::string& date() const { return date_; }
-  // The price of `machine_type` in `region`, or nullptr when the catalog has no row for it.
+  // The price of `machine_type` in `region`, or nullptr when the catalog has no row for it
+  // there (a note-only row without a region, "no figure read", answers for every region).
   const MachinePrice* machine_price(std::string_view machine_type,
                                     std::string_view region = price_region) const;
+  // The regions the catalog prices `machine_type` in, in the file's order.
+  std::vector<std::string> machine_regions(std::string_view machine_type) const;
   const std::vector<MachinePrice>& machine_prices() const { return machines_; }
   // The same catalog with these machine prices (a --catalog file has accelerators only).
   Catalog with_machines(std::vector<MachinePrice> machines) const;

@@ -65,8 +65,9 @@ void print_catalog_table(const Catalog& catalog, std::ostream& out) {
   for (const auto& accelerator : catalog.accelerators()) rows.push_back(row_of(accelerator));
   print_text_table(rows, out);
   out << "\nPrices: USD per GPU-hour in us-central1 (catalog of " << catalog.date()
-      << "); `-o json` gives each price's source and machinePrices, the vCPU and memory part of each\n"
-      << "machine type (a node costs that plus its GPUs). Live prices: the Cloud Billing Catalog API.\n";
+      << "); `-o json` gives each price's source, the other regions' (prices.regions) and machinePrices,\n"
+      << "the vCPU and memory part of each machine type per region (a node costs that plus its GPUs).\n"
+      << "Live prices: the Cloud Billing Catalog API.\n";
 }
 
 nlohmann::ordered_json catalog_to_json(const Catalog& catalog) {
@@ -78,6 +79,13 @@ nlohmann::ordered_json catalog_to_json(const Catalog& catalog) {
           {{"name", machine.name}, {"gpus", machine.gpus}, {"vcpus", machine.vcpus}, {"memoryGB", machine.memory_gb}});
     nlohmann::ordered_json prices{{"onDemand", price_json(accelerator.on_demand)}, {"spot", price_json(accelerator.spot)}};
     if (!accelerator.price_note.empty()) prices["note"] = accelerator.price_note;
+    if (!accelerator.region_prices.empty()) {
+      nlohmann::ordered_json rows = nlohmann::ordered_json::object();
+      for (const auto& row : accelerator.region_prices) rows[row.region] = {row.on_demand, row.spot};
+      prices["regions"] = {{"source", accelerator.region_source}, {"date", accelerator.region_date},
+                           {"usdPerGpuHour", std::move(rows)}};
+      if (!accelerator.region_note.empty()) prices["regions"]["note"] = accelerator.region_note;
+    }
     list.push_back({{"label", accelerator.label},
                     {"shortName", accelerator.short_name},
                     {"gpu", accelerator.gpu},

@@ -39,14 +39,37 @@ Price parse_price(const Document& doc, const YAML::Node& node, const std::string
   return price;
 }
 
+// prices.regions: {source, date, note, usdPerGpuHour: {REGION: [onDemand, spot]}}. Its
+// us-central1 row must agree with prices.onDemand/spot, which `accelerators` lists.
+void parse_region_prices(const Document& doc, const YAML::Node& node, const std::string& what,
+                         Accelerator& accelerator) {
+  Fields fields(doc, node, what, {"source", "date", "note", "usdPerGpuHour"});
+  accelerator.region_source = fields.required_string("source");
+  accelerator.region_date = fields.required_string("date");
+  static const std::regex date_pattern("[0-9]{4}-[0-9]{2}-[0-9]{2}");
+  if (!std::regex_match(accelerator.region_date, date_pattern))
+    doc.fail(fields.get("date"), what + ".date: expected YYYY-MM-DD");
+  accelerator.region_note = fields.string("note", "");
+  const YAML::Node rows = fields.required("usdPerGpuHour");
+  for (const auto& region : yamlfile::mapping_keys(doc, rows, fields.name("usdPerGpuHour"))) {
+    const auto [on_demand, spot] = region_pair(doc, rows[region], fields.name("usdPerGpuHour") + "." + region);
+    accelerator.region_prices.push_back({region, on_demand, spot});
+    if (region != Catalog::price_region) continue;
+    if ((accelerator.on_demand && accelerator.on_demand->usd_per_gpu_hour != on_demand) ||
+        (accelerator.spot && accelerator.spot->usd_per_gpu_hour != spot))
+      doc.fail(rows[region], what + "." + region + ": differs from prices.onDemand/spot (the same region)");
+  }
+}
+
 void parse_prices(const Document& doc, const YAML::Node& node, const std::string& what,
                   Accelerator& accelerator) {
-  Fields fields(doc, node, what, {"onDemand", "spot", "flexStart", "note"});
+  Fields fields(doc, node, what, {"onDemand", "spot", "flexStart", "note", "regions"});
   if (fields.has("onDemand")) accelerator.on_demand = parse_price(doc, fields.get("onDemand"), what + ".onDemand");
   if (fields.has("spot")) accelerator.spot = parse_price(doc, fields.get("spot"), what + ".spot");
   if (fields.has("flexStart"))
     accelerator.flex_start = parse_price(doc, fields.get("flexStart"), what + ".flexStart");
   accelerator.price_note = fields.string("note", "");
+  if (fields.has("regions")) parse_region_prices(doc, fields.get("regions"), what + ".regions", accelerator);
   if (!accelerator.on_demand && accelerator.price_note.empty())
     doc.fail(node, what + ": give onDemand, or a note saying why there is no price");
 }

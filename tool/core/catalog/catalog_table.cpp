@@ -64,6 +64,13 @@ void write_accelerator(std::ostream& out, const Accelerator& a) {
       << "    a.spot = " << price(a.spot) << ";\n"
       << "    a.flex_start = " << price(a.flex_start) << ";\n"
       << "    a.price_note = " << literal(a.price_note) << ";\n";
+  for (const auto& row : a.region_prices)
+    out << "    a.region_prices.push_back({" << literal(row.region) << ", " << number(row.on_demand) << ", "
+        << number(row.spot) << "});\n";
+  if (!a.region_prices.empty())
+    out << "    a.region_source = " << literal(a.region_source) << ";\n"
+        << "    a.region_date = " << literal(a.region_date) << ";\n"
+        << "    a.region_note = " << literal(a.region_note) << ";\n";
   for (const auto& [precision, tflops] : a.peak_tflops)
     out << "    a.peak_tflops[" << literal(precision) << "] = " << number(tflops) << ";\n";
   for (const auto& zone : a.zones.list) out << "    a.zones.list.push_back(" << literal(zone) << ");\n";

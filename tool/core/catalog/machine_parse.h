@@ -3,12 +3,17 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tool/core/catalog/catalog.h"
 #include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::catalog {
+
+// One region's [onDemand, spot] pair of a `prices:` map (machines.yaml) or of an accelerator's
+// prices.regions.usdPerGpuHour; both must be positive numbers.
+std::pair<double, double> region_pair(const yamlfile::Document& doc, const YAML::Node& node, const std::string& what);
 
 std::vector<MachinePrice> parse_machine_prices(const yamlfile::Document& doc, const YAML::Node& node,
                                                const std::string& what);

@@ -394,17 +394,12 @@ void check_locations(const Fields& fields, const GkeCluster& cluster) {
   if (!std::regex_match(cluster.location, region) && !std::regex_match(cluster.location, zone))
     doc.fail(fields.get("location"), "cluster.location: '" + printable(cluster.location) +
                                          "' is neither a region (us-central1) nor a zone (us-central1-a)");
-  const std::string region_name =
-      cluster.regional() ? cluster.location : cluster.location.substr(0, cluster.location.rfind('-'));
+  const std::string region_name = cluster.region();
   const YAML::Node list = fields.get("nodeLocations");
   for (std::size_t i = 0; i < cluster.node_locations.size(); ++i)
     if (!std::regex_match(cluster.node_locations[i], zone) || !cluster.node_locations[i].starts_with(region_name + "-"))
       doc.fail(list[i], "cluster.nodeLocations: '" + printable(cluster.node_locations[i]) + "' is not a zone of " +
                             region_name);
-}
-
-std::string region_of(const GkeCluster& cluster) {
-  return cluster.regional() ? cluster.location : cluster.location.substr(0, cluster.location.rfind('-'));
 }
 
 std::string listed(const std::vector<std::string>& zones) {
@@ -420,7 +415,7 @@ std::string listed(const std::vector<std::string>& zones) {
 // cluster names none) the catalog offers the GPU in. Otherwise it says which key to change.
 void pin_zone(const std::string& text, const GkeCluster& cluster, GpuPool& pool, const catalog::Catalog& catalog) {
   if (!pool.compact && pool.reservation.empty()) return;
-  const std::string region = region_of(cluster);
+  const std::string region = cluster.region();
   std::vector<std::string> spans = cluster.node_locations;
   if (spans.empty() && !cluster.regional()) spans.push_back(cluster.location);
   const std::string spread = spans.empty() ? "every zone of " + region : listed(spans);

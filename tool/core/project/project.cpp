@@ -58,6 +58,10 @@ bool GkeCluster::regional() const {
   return location.empty() || (location.back() >= '0' && location.back() <= '9');
 }
 
+std::string GkeCluster::region() const {
+  return regional() ? location : location.substr(0, location.rfind('-'));
+}
+
 std::string GkeCluster::context_name() const { return "gke_" + gcp_project + "_" + location + "_" + name; }
 
 int Kueue::gpu_quota(std::string_view accelerator) const {

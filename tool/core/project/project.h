@@ -114,6 +114,8 @@ struct GkeCluster {
   SourceLocation where;
 
   bool regional() const;
+  // The region of `location` ("us-central1" for "us-central1-a"); "" without a location.
+  std::string region() const;
   std::string workload_pool() const { return gcp_project + ".svc.id.goog"; }
   // The context `gcloud container clusters get-credentials` writes: gke_PROJECT_LOCATION_NAME.
   std::string context_name() const;

@@ -1,5 +1,6 @@
 // run.json <-> RunRecord. Readers ignore unknown fields (README: later versions may add some).
 #include <cerrno>
+#include <regex>
 #include <string>
 #include <system_error>
 
@@ -194,6 +195,7 @@ json to_json(const RunRecord& record) {
   if (!record.secret_env.empty() || !record.secret_refs.empty())
     out["secrets"] = {{"secret", record.secret}, {"env", record.secret_env}, {"refs", record.secret_refs}};
   if (record.managed) out["managed"] = true;  // only in runs that have it, as secrets
+  if (!record.region.empty()) out["region"] = record.region;  // the same
   out["jobs"] = std::move(jobs);
   out["runner"] = record.runner ? json{{"pid", record.runner->pid}, {"start_ticks", record.runner->start_ticks}}
                                 : json(nullptr);
@@ -236,6 +238,11 @@ RunRecord run_from_json(const json& document, const std::string& file) {
     fields.fail("target", "expected \"cluster\" or \"local\", got \"" + record.target + "\"");
   record.context = fields.string("context");
   record.namespace_name = fields.string("namespace");
+  record.region = fields.string("region");
+  // Said in report notes: only a region's shape ("europe-west4"), as the project file allows.
+  static const std::regex region_shape("[a-z]+-[a-z]+[0-9]+");
+  if (!record.region.empty() && !std::regex_match(record.region, region_shape))
+    fields.fail("region", "expected a GCE region such as \"europe-west4\"");
   record.created = *fields.time("created", true);
   record.finished = fields.time("finished");
   if (const json* images = fields.find("images"); images && !images->is_null()) {

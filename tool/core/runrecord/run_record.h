@@ -72,6 +72,9 @@ struct RunRecord {
   std::string target = "cluster";  // "cluster" or "local"
   std::string context;             // kubeconfig context; empty for local
   std::string namespace_name;
+  // The GCE region whose prices the run is costed in (the project file's cluster.location, or
+  // its region); empty when the file gives none and in runs from before it was recorded.
+  std::string region;
   TimePoint created{};
   std::optional<TimePoint> finished;  // nullopt while a Job is pending or running
   std::map<std::string, std::string> images;  // image name -> pushed reference

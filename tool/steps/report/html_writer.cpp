@@ -64,7 +64,8 @@ std::string write_html(const Report& report) {
     table_to(out, metrics_table(report));
   }
   if (!report.prices.empty()) {
-    out << "<h2>Prices (catalog of " << xml_escape(report.catalog_date) << ")</h2>\n";
+    out << "<h2>Prices in " << xml_escape(report.price_region) << " (catalog of " << xml_escape(report.catalog_date)
+        << ")</h2>\n";
     table_to(out, prices_table(report));
   }
   list_to(out, "Skipped result lines (" + std::to_string(report.skipped.size()) + ")", skipped_lines(report));

@@ -91,6 +91,7 @@ std::string write_json(const Report& report) {
   for (const auto& line : report.skipped)
     skipped.push_back({{"where", to_string(line.where)}, {"reason", line.reason}});
   json document = {{"schema", "gkebuild.report.v1"}, {"catalog_date", report.catalog_date},
+                   {"price_region", report.price_region},
                    {"baseline", report.baseline.empty() ? json(nullptr) : json(report.baseline)},
                    {"runs", runs_json(report)}, {"throughput", throughput}, {"metrics", metrics},
                    {"prices", prices_json(report)}, {"skipped", skipped}, {"notes", report.notes}};

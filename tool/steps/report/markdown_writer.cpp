@@ -56,7 +56,7 @@ std::string write_markdown(const Report& report) {
     table_to(out, metrics_table(report));
   }
   if (!report.prices.empty()) {
-    out << "\n## Prices (catalog of " << report.catalog_date << ")\n\n";
+    out << "\n## Prices in " << report.price_region << " (catalog of " << report.catalog_date << ")\n\n";
     table_to(out, prices_table(report));
   }
   list_to(out, "Skipped result lines (" + std::to_string(report.skipped.size()) + ")", skipped_lines(report));

@@ -98,6 +98,13 @@ RunSummary summarize(const LoadedRun& run) {
   return summary;
 }
 
+// The region the runs recorded (the first one's when they differ); us-central1 when none did.
+std::string price_region_of(const std::vector<LoadedRun>& runs) {
+  for (const auto& run : runs)
+    if (!run.record.region.empty()) return run.record.region;
+  return std::string(catalog::Catalog::price_region);
+}
+
 }  // namespace
 
 Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& catalog,
@@ -105,6 +112,7 @@ Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& 
   check_pooled(runs, pooled);
   Report report;
   report.catalog_date = catalog.date();
+  report.price_region = price_region_of(runs);
   report.baseline = baseline;
   for (const auto& run : runs) {
     report.runs.push_back(summarize(run));
@@ -116,7 +124,7 @@ Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& 
   });
   for (const auto& [group, samples] : groups) {
     if (group.key.metric == "throughput")
-      report.throughput.push_back(throughput_row(group, samples, catalog));
+      report.throughput.push_back(throughput_row(group, samples, catalog, report.price_region));
     else
       report.metrics.push_back(metric_row(group, samples));
   }

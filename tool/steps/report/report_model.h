@@ -119,6 +119,9 @@ struct PointsView {
 
 struct Report {
   std::string catalog_date;
+  // The region whose prices cost on demand and cost spot use: the runs' recorded region, or
+  // us-central1 when none recorded one (a note says which); cost as run uses each run's own.
+  std::string price_region;
   std::string baseline;  // as asked, or "" for the slowest accelerator of each case
   std::vector<RunSummary> runs;
   std::vector<ThroughputRow> throughput;  // grouped by case, fastest first

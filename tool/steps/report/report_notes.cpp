@@ -11,6 +11,12 @@
 namespace gkebuild::report {
 namespace {
 
+// Flex-start and queued runs: why their cost as run is n/a.
+constexpr std::string_view kNoDwsPrice =
+    "Flex-start and queued runs (Dynamic Workload Scheduler) have no cost as run: Google publishes no "
+    "per-GPU or per-machine DWS price (its pages say only \"discounted\", \"up to 53%\"), so none is "
+    "guessed.";
+
 void note_mixed_units(Report& report, const Groups& groups) {
   // (case without unit) -> unit -> lines
   std::map<CaseKey, std::map<std::string, std::size_t>> units;
@@ -27,6 +33,27 @@ void note_mixed_units(Report& report, const Groups& groups) {
     report.notes.push_back("Mixed units: " + key.metric + " of " + key.title() + " comes in " +
                            std::to_string(counts.size()) + " units (" + list +
                            "); each unit has its own rows and they are not compared.");
+  }
+}
+
+// Which region the costs are in, when the runs do not say one region plainly.
+void note_regions(Report& report, const std::vector<LoadedRun>& runs) {
+  std::set<std::string> recorded;
+  bool unrecorded = false;
+  for (const auto& run : runs) {
+    if (run.record.region.empty()) unrecorded = true;
+    else recorded.insert(run.record.region);
+  }
+  if (recorded.empty() && !runs.empty())
+    report.notes.push_back("No run recorded a region (the project file names no cluster.location, or the run is "
+                           "older than gkebuild's region record): costs use " + report.price_region + " prices.");
+  else if (recorded.size() > 1 || unrecorded) {
+    std::string list;
+    for (const auto& region : recorded) list += (list.empty() ? "" : ", ") + region;
+    report.notes.push_back("The runs were priced in several regions (" + list +
+                           (unrecorded ? ", and runs without one" : "") + "): cost on demand and cost spot use " +
+                           report.price_region + ", cost as run each run's own (" + report.price_region +
+                           " for a run without one).");
   }
 }
 
@@ -54,16 +81,20 @@ void note_prices(Report& report, const catalog::Catalog& catalog) {
     if (row.label && !accelerator) {
       report.notes.push_back(*row.label + " is not in the accelerator catalog" +
                              catalog.suggestion(*row.label) + ": its cost is n/a.");
-    } else if (accelerator && (!accelerator->on_demand || !accelerator->spot)) {
-      std::string missing = !accelerator->on_demand && !accelerator->spot ? "no price"
-                            : !accelerator->on_demand                     ? "no on-demand price"
-                                                                          : "no spot price";
-      report.notes.push_back(*row.label + ": the catalog has " + missing + ", shown as n/a" +
-                             (accelerator->price_note.empty() ? "." : " (" + accelerator->price_note + ")"));
-    } else if (!catalog.machine_price(row.machine_type)) {
-      report.notes.push_back(row.accelerator + " ran on " + (row.machine_type.empty() ? "an unrecorded machine type" : row.machine_type) +
-                             ", which has no price in the catalog's machine prices (" +
-                             std::string(catalog::Catalog::price_region) + "): its cost is n/a.");
+    } else {
+      // Why on-demand or spot has no rate in the report's region: the GPU or the machine type
+      // lacks a figure there (never another region's stand-in); the reason says where it has one.
+      std::string why_on_demand, why_spot;
+      const bool gpu_on_demand = !accelerator || accelerator->price_in("on-demand", report.price_region, why_on_demand);
+      const bool gpu_spot = !accelerator || accelerator->price_in("spot", report.price_region, why_spot);
+      const auto machine = catalog::node_rate(catalog, row.machine_type, nullptr, "on-demand", report.price_region);
+      if (!gpu_on_demand || !gpu_spot)
+        report.notes.push_back(*row.label + ": " + (gpu_on_demand ? why_spot : why_on_demand) + "; its " +
+                               (gpu_on_demand ? "spot cost" : "cost") + " is n/a.");
+      else if (!machine.rate)
+        report.notes.push_back(row.accelerator + " ran on " +
+                               (row.machine_type.empty() ? "an unrecorded machine type" : row.machine_type) + ": " +
+                               machine.missing + "; its cost is n/a.");
     }
   }
 }
@@ -144,14 +175,15 @@ void note_recoveries(Report& report, const std::vector<LoadedRun>& runs) {
 void add_notes(Report& report, const std::vector<LoadedRun>& runs, const Groups& groups,
                const catalog::Catalog& catalog, bool include_stopped) {
   report.notes.push_back(
-      "Cost counts whole nodes at the catalog's list prices (" + std::string(catalog::Catalog::price_region) +
-      "): each Job's nodes x wall time x the node's hourly price, which is the machine type's vCPUs and "
+      "Cost counts whole nodes at the catalog's list prices in " + report.price_region +
+      ": each Job's nodes x wall time x the node's hourly price, which is the machine type's vCPUs and "
       "memory plus every GPU it carries (a pod that asks for fewer is billed the whole node). Cost on "
       "demand and cost spot price every Job at that rate; cost as run at the provisioning each Job "
-      "recorded (a reservation at on-demand rates; flex-start and queued have no DWS price, so n/a). "
-      "Not counted: disks, network, GKE's cluster management fee, committed-use and sustained-use "
+      "recorded, in its run's region (a reservation at on-demand rates). " + std::string(kNoDwsPrice) +
+      " Not counted: disks, network, GKE's cluster management fee, committed-use and sustained-use "
       "discounts. Cost per unit of work uses the median throughput; its range uses the maximum and "
       "minimum.");
+  note_regions(report, runs);
   report.notes.push_back("Outliers: |modified z| = 0.6745 |x - median| / MAD > 3.5, with 3 or more "
                          "values; they stay in the median, minimum and maximum.");
   if (report.baseline.empty())
@@ -175,14 +207,17 @@ std::vector<PriceRow> price_rows(const Report& report, const catalog::Catalog& c
       rows.push_back(price);
       continue;
     }
-    const auto on_demand = catalog::node_rate(catalog, row.machine_type, accelerator, "on-demand");
-    const auto spot = catalog::node_rate(catalog, row.machine_type, accelerator, "spot");
+    const std::string& region = report.price_region;
+    const auto on_demand = catalog::node_rate(catalog, row.machine_type, accelerator, "on-demand", region);
+    const auto spot = catalog::node_rate(catalog, row.machine_type, accelerator, "spot", region);
     if (on_demand.rate) price.on_demand = on_demand.rate->usd_per_hour;
     if (spot.rate) price.spot = spot.rate->usd_per_hour;
-    const auto* machine = catalog.machine_price(row.machine_type);
+    const auto* machine = catalog.machine_price(row.machine_type, region);
     if (on_demand.rate && machine) {
       price.source = machine->source + ", " + machine->date;
-      if (accelerator) price.source += "; GPU: " + accelerator->on_demand->source + ", " + accelerator->on_demand->date;
+      std::string why;
+      if (const auto gpu = accelerator ? accelerator->price_in("on-demand", region, why) : std::nullopt)
+        price.source += "; GPU: " + gpu->source + ", " + gpu->date;
     }
     price.note = accelerator && !accelerator->price_note.empty() ? accelerator->price_note : on_demand.missing;
     rows.push_back(price);

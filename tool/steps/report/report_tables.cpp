@@ -1,5 +1,7 @@
 #include "tool/steps/report/report_tables.h"
 
+#include "tool/core/catalog/node_price.h"
+
 #include <cctype>
 #include <map>
 
@@ -126,8 +128,7 @@ std::vector<std::string> skipped_lines(const Report& report) {
 }
 
 std::string basis_line(const Report& report) {
-  return "Prices: accelerator catalog of " + report.catalog_date +
-         ", USD per node-hour of whole nodes (vCPUs, memory, GPUs). Baseline: " +
+  return "Cost " + catalog::counted_text(report.price_region, report.catalog_date) + "; USD per node-hour. Baseline: " +
          (report.baseline.empty() ? "the slowest accelerator of each case" : report.baseline) + ".";
 }
 

@@ -38,15 +38,16 @@ std::string provisioning_of(const runrecord::JobRecord& job) {
 
 // One node of the row's machine type at `provisioning`; none for a GPU not in the catalog.
 std::optional<double> node_price(const ThroughputRow& row, const catalog::Catalog& catalog,
-                                 const catalog::Accelerator* accelerator, std::string_view provisioning) {
+                                 const catalog::Accelerator* accelerator, std::string_view provisioning,
+                                 std::string_view region) {
   if (row.label && !accelerator) return std::nullopt;
-  const auto pricing = catalog::node_rate(catalog, row.machine_type, accelerator, provisioning);
+  const auto pricing = catalog::node_rate(catalog, row.machine_type, accelerator, provisioning, region);
   return pricing.rate ? std::optional<double>(pricing.rate->usd_per_hour) : std::nullopt;
 }
 
 // Wall time, GPU- and node-hours, and their cost: whole nodes (GKE bills the node, not the pod).
 void add_time_and_cost(ThroughputRow& row, const std::vector<const Sample*>& jobs, const catalog::Catalog& catalog,
-                       const catalog::Accelerator* accelerator) {
+                       const catalog::Accelerator* accelerator, const std::string& region) {
   std::vector<double> walls;
   double as_run = 0;
   bool as_run_known = true;
@@ -58,14 +59,16 @@ void add_time_and_cost(ThroughputRow& row, const std::vector<const Sample*>& job
     row.gpu_hours += job.gpus * seconds / 3600.0;
     const double node_hours = std::max(job.nodes, 1) * seconds / 3600.0;
     row.node_hours += node_hours;
-    const auto rate = node_price(row, catalog, accelerator, provisioning_of(job));
+    const std::string& ran_in = sample->run->record.region.empty() ? region : sample->run->record.region;
+    const auto rate = node_price(row, catalog, accelerator, provisioning_of(job), ran_in);
     if (rate) as_run += node_hours * *rate;
     as_run_known = as_run_known && rate;
   }
   if (walls.empty()) return;
   row.wall_seconds = median(walls);
-  if (const auto rate = node_price(row, catalog, accelerator, "on-demand")) row.cost_on_demand = row.node_hours * *rate;
-  if (const auto rate = node_price(row, catalog, accelerator, "spot")) row.cost_spot = row.node_hours * *rate;
+  if (const auto rate = node_price(row, catalog, accelerator, "on-demand", region))
+    row.cost_on_demand = row.node_hours * *rate;
+  if (const auto rate = node_price(row, catalog, accelerator, "spot", region)) row.cost_spot = row.node_hours * *rate;
   if (as_run_known) row.cost_as_run = as_run;
 }
 
@@ -87,7 +90,7 @@ std::size_t stopped_jobs(const std::vector<const Sample*>& jobs) {
 }  // namespace
 
 ThroughputRow throughput_row(const GroupKey& group, const std::vector<Sample>& samples,
-                             const catalog::Catalog& catalog) {
+                             const catalog::Catalog& catalog, const std::string& region) {
   ThroughputRow row;
   row.key = group.key;
   row.accelerator = group.accelerator;
@@ -102,10 +105,10 @@ ThroughputRow throughput_row(const GroupKey& group, const std::vector<Sample>& s
   for (const auto* sample : jobs) row.jobs.push_back(sample->job->name);
   row.machine_type = first_job.machine_type;
   const catalog::Accelerator* accelerator = row.label ? catalog.find(*row.label) : nullptr;
-  add_time_and_cost(row, jobs, catalog, accelerator);
+  add_time_and_cost(row, jobs, catalog, accelerator, region);
   const int nodes = std::max(first_job.nodes, 1);
   auto per_job = [&](std::string_view provisioning) -> std::optional<double> {
-    const auto rate = node_price(row, catalog, accelerator, provisioning);
+    const auto rate = node_price(row, catalog, accelerator, provisioning, region);
     return rate ? std::optional<double>(*rate * nodes) : std::nullopt;
   };
   row.unit_costs = unit_costs(row, samples.front().line->shape, HourlyRate{per_job("on-demand"), per_job("spot")});

@@ -6,8 +6,10 @@
 
 namespace gkebuild::report {
 
+// Cost on demand and cost spot in `region`; cost as run in each Job's run's recorded region
+// (`region` for runs that recorded none).
 ThroughputRow throughput_row(const GroupKey& group, const std::vector<Sample>& samples,
-                             const catalog::Catalog& catalog);
+                             const catalog::Catalog& catalog, const std::string& region);
 
 MetricRow metric_row(const GroupKey& group, const std::vector<Sample>& samples);
 
