@@ -143,8 +143,23 @@ TEST_F(SearchLocalTest, HalvingFindsTheFullBudgetsBestPointAtAFractionOfItsSteps
             << " steps (" << std::lround(fraction * 100) << "% of the full budget), " << stopped << " of " << kTrials
             << " trials stopped at a rung\n";
   EXPECT_LE(fraction, 0.4);
-  const auto report = gkebuild("report --run " + std::string("halving") + " -o md");
-  (void)report;
+  // The report's search view: every trial, the best one marked, the steps against the full grid's.
+  const auto report = gkebuild("report halving -o md");
+  ASSERT_EQ(report.exit_code, 0) << report.out;
+  EXPECT_NE(report.out.find("## Search: run halving-"), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find("Steps run: " + std::to_string(steps_run(halved)) + " of a full grid's " +
+                            std::to_string(kTrials * kSteps)),
+            std::string::npos)
+      << report.out;
+  EXPECT_NE(report.out.find("early stopping (halving): rung 0 (step 1) reached"), std::string::npos) << report.out;
+  const auto as_json = gkebuild("report halving -o json 2>/dev/null");
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.out;
+  const json searches = json::parse(as_json.out)["searches"];
+  ASSERT_EQ(searches.size(), 1u) << as_json.out;
+  EXPECT_EQ(searches[0]["objective"]["metric"], "val_loss");
+  EXPECT_EQ(searches[0]["trials"].size(), static_cast<std::size_t>(kTrials));
+  const std::string best_job = searches[0]["best"];
+  EXPECT_EQ(halved.at(best_job).x, full_best.x) << as_json.out;
 }
 
 TEST_F(SearchLocalTest, MedianStoppingStopsThePlantedBadPointsOnly) {
