@@ -264,7 +264,8 @@ void LocalJobs::run_job(std::size_t index, const std::vector<int>& gpus, RunSink
   }
   int completed = 0;
   bool ended = false;  // a container failed or was stopped
-  for (int completion = 0; completion < planned.completions && !ended && !stop_[index]; ++completion) {
+  for (int completion = 0; completion < planned.completions && !ended && !stop_[index] && !stopped(interrupted_);
+       ++completion) {
     local_runner::ContainerSpec spec = container_spec(container, completion, gpus);
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
     spec.host_network = network_ == LocalNetwork::Host;
