@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tests/common/run.h"
+#include "tool/submit/managed_run.h"
 #include "tool/submit/successive_halving.h"
 
 namespace gkebuild::submit {
@@ -71,6 +72,26 @@ TEST(SuccessiveHalving, ALinePastSeveralRungsIsJudgedAtEach) {
   const auto stopped = halving.observe("d", line(4, 0.08));
   ASSERT_EQ(stopped.size(), 1u);
   EXPECT_NE(stopped[0].second.find("rung 2 (step 4) reached"), std::string::npos) << stopped[0].second;
+}
+
+// submit --managed: the controller reads the rule from the plan in the run's ConfigMap.
+TEST(SuccessiveHalving, TheManagedPlanCarriesTheRule) {
+  ManagedPlan plan;
+  plan.namespace_name = "ns";
+  plan.run_id = "r1";
+  plan.halving = rule(false, 4, 2, 1, 50);
+  const ManagedPlan back = managed_plan_from_json(to_json(plan), "plan.json");
+  ASSERT_TRUE(back.halving);
+  EXPECT_EQ(back.halving->objective.metric, "val_loss");
+  EXPECT_FALSE(back.halving->objective.minimize);
+  EXPECT_EQ(back.halving->halving.reduction_factor, 4);
+  EXPECT_EQ(back.halving->halving.min_resource, 2);
+  EXPECT_EQ(back.halving->halving.min_early_stopping_rate, 1);
+  EXPECT_EQ(back.halving->halving.max_resource, 50);
+  EXPECT_FALSE(back.early_stopping);
+  json broken = to_json(plan);
+  broken["halving"]["reduction_factor"] = 1;
+  EXPECT_THROW(managed_plan_from_json(broken, "plan.json"), Error);
 }
 
 // Beside an independent implementation: Optuna's SuccessiveHalvingPruner (PyPI), on 300 random
