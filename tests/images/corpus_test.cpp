@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -329,6 +330,32 @@ TEST(RunExample, SweepScriptProjectUnderSubmitLocal) {
   EXPECT_EQ(r.exit_code, 0) << r.all();
   EXPECT_NE(r.out.find("training on sweep-script/trainer with lr=0.1 for 2 epochs"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("training on sweep-script/trainer with lr=0.01 for 2 epochs"), std::string::npos) << r.out;
+}
+
+// examples/search/halving (issue 46), as its README runs it: a halving search of 16 trials of a shell
+// script with a known optimum, FROM the busybox base, under `submit --local`; some trials stopped at
+// a rung, the run not failed for them, and `report` shows the search with its best trial.
+TEST(RunExample, HalvingSearchUnderSubmitLocal) {
+  if (::geteuid() != 0) GTEST_SKIP() << "runc needs root";
+  TempDir dir;
+  fs::path project = dir / "halving";
+  expect_ok(run_command("cp -a " + shell_quoted(GKEBUILD_SOURCE_ROOT "/examples/search/halving") + " " +
+                        shell_quoted(project.string())),
+            "copy of the example");
+  std::string dockerfile = read_file(project / "Dockerfile");
+  dockerfile.replace(0, dockerfile.find('\n'), "FROM " + base().reference);
+  write_file_atomically(project / "Dockerfile", dockerfile);
+  const std::string in_project = "cd " + shell_quoted(project.string()) + " && " + testing::gkebuild_binary();
+  auto r = run_command(in_project + " submit halving --local --max-in-flight 1 --insecure-registry " + base().host() +
+                       " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_NE(r.out.find("stopped early"), std::string::npos) << r.out;
+  r = run_command(in_project + " report halving -o md 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.all();
+  EXPECT_NE(r.out.find("## Search: run halving-"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("* best trial"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("early stopping (halving): rung 0 (step 1) reached"), std::string::npos) << r.out;
+  std::cout << r.out;
 }
 
 // ADD URL: downloaded only with --checksum, verified, kept as a 0600 file (as BuildKit does;

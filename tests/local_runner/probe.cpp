@@ -2,9 +2,13 @@
 // steps, so one image shows streaming, exit codes, the environment, the user and the
 // working directory a container gets.
 //   print TEXT | err TEXT | env NAME | id | cwd | write PATH | exists PATH | sleep SECONDS | exit CODE
+//   | term: exit 143 on SIGTERM from here on (else PID 1 ignores it, and a stop waits for SIGKILL)
+//   SECONDS may have a fraction (0.2).
 //   | rendezvous: the torchrun handshake in small: NODE_RANK 0 listens on MASTER_PORT and takes
 //     one line from each of the NNODES-1 others, which resolve MASTER_ADDR and connect to it.
 #include <grp.h>
+#include <signal.h>
+#include <time.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -102,6 +106,8 @@ int main(int argc, char** argv) {
       const int port = env_int("MASTER_PORT");
       const int code = rank == 0 ? serve(port, env_int("NNODES") - 1) : reach(master ? master : "", port, rank);
       if (code != 0) return code;
+    } else if (step == "term") {
+      ::signal(SIGTERM, [](int) { ::_exit(143); });
     } else if (step == "cwd") {
       line(stdout, std::string("cwd=") + std::filesystem::current_path().string());
     } else if (i + 1 < steps.size()) {
@@ -117,7 +123,12 @@ int main(int argc, char** argv) {
         if (!in) line(stdout, value + ": cannot open");
         for (std::string text; std::getline(in, text);) line(stdout, value + ": " + text);
       }
-      if (step == "sleep") ::sleep(static_cast<unsigned>(std::atoi(value.c_str())));
+      if (step == "sleep") {
+        const double seconds = std::atof(value.c_str());
+        timespec wait{static_cast<time_t>(seconds), static_cast<long>((seconds - static_cast<long>(seconds)) * 1e9)};
+        while (::nanosleep(&wait, &wait) != 0) {
+        }
+      }
       if (step == "exit") return std::atoi(value.c_str());
     }
   }

@@ -63,7 +63,7 @@ TEST(SearchSection, Defaults) {
 TEST(SearchSection, MistakesAtTheirPlace) {
   const std::string head = "  t: {image: gemm, search: {";
   const std::string vars = "variables: {x: {min: 0, max: 1}}";
-  expect_error(head + "algorithm: halving, trials: 4, " + vars + "}}\n", 7, 40, "not yet implemented");
+  expect_error(head + "algorithm: halving, trials: 4, " + vars + "}}\n", 7, 40, "give the search an objective");
   expect_error(head + "algorithm: sobel, trials: 4, " + vars + "}}\n", 7, 40, "did you mean 'sobol'");
   expect_error(head + "trials: 0, " + vars + "}}\n", 7, 37, "from 1 to 100000");
   expect_error(head + "trials: 100001, " + vars + "}}\n", 7, 37, "from 1 to 100000");
@@ -86,6 +86,65 @@ TEST(SearchSection, MistakesAtTheirPlace) {
   expect_error(head + "trials: 4, variables: {x: {min: 0, max: .inf}}}}\n", 7, 69, "finite");
   expect_error("  t: {image: gemm, sweep: {x: [1, 2]}, search: {trials: 4, " + vars + "}}\n", 7, 72,
                "is a sweep axis too");
+}
+
+TEST(SearchSection, ReadsTheObjectiveAndTheRungsOfHalving) {
+  const Project project = parse(
+      "  t:\n"                                                                            // 7
+      "    image: gemm\n"                                                                 // 8
+      "    args: ['{{ x }}']\n"                                                           // 9
+      "    search:\n"                                                                     // 10
+      "      algorithm: halving\n"                                                        // 11
+      "      trials: 9\n"                                                                 // 12
+      "      variables: {x: {min: 0, max: 1}}\n"                                          // 13
+      "      objective: {metric: accuracy, goal: maximize}\n"                             // 14
+      "      halving: {minResource: 2, reductionFactor: 4, minEarlyStoppingRate: 1, maxResource: 100}\n"
+      "  u:\n"
+      "    image: gemm\n"
+      "    args: ['{{ x }}']\n"
+      "    search: {trials: 4, variables: {x: {min: 0, max: 1}}, objective: {metric: val_loss}}\n"
+      "    earlyStopping: {rule: median, warmup: 2}\n");
+  const Search& search = *project.experiments[0].search;
+  EXPECT_EQ(search.algorithm, SearchAlgorithm::Halving);
+  ASSERT_TRUE(search.objective);
+  EXPECT_EQ(search.objective->metric, "accuracy");
+  EXPECT_FALSE(search.objective->minimize);
+  EXPECT_EQ(search.objective->where.line, 14);
+  EXPECT_EQ(search.halving.min_resource, 2);
+  EXPECT_EQ(search.halving.reduction_factor, 4);
+  EXPECT_EQ(search.halving.min_early_stopping_rate, 1);
+  EXPECT_EQ(search.halving.max_resource, 100);
+  // earlyStopping without metric and goal: the search's objective (minimize unless it says).
+  const auto& stopping = project.experiments[1].early_stopping;
+  ASSERT_TRUE(stopping);
+  EXPECT_EQ(stopping->objective.metric, "val_loss");
+  EXPECT_TRUE(stopping->objective.minimize);
+  EXPECT_EQ(stopping->warmup, 2);
+}
+
+TEST(SearchSection, ObjectiveAndHalvingMistakesAtTheirPlace) {
+  const std::string vars = "variables: {x: {min: 0, max: 1}}";
+  const auto at = [](const std::string& line, const std::string& part) {
+    return static_cast<int>(line.find(part)) + 1;
+  };
+  std::string line = "  t: {image: gemm, search: {trials: 4, " + vars + ", objective: {metric: l, goal: maximise}}}\n";
+  expect_error(line, 7, at(line, "maximise"), "did you mean 'maximize'");
+  line = "  t: {image: gemm, search: {trials: 4, " + vars + ", objective: {goal: minimize}}}\n";
+  expect_error(line, 7, at(line, "{goal"), "missing required key 'metric'");
+  line = "  t: {image: gemm, search: {trials: 4, " + vars + ", halving: {minResource: 2}}}\n";
+  expect_error(line, 7, at(line, "{minResource"), "rungs are for algorithm: halving");
+  const std::string halving = "  t: {image: gemm, search: {algorithm: halving, trials: 4, " + vars +
+                              ", objective: {metric: l}";
+  line = halving + ", halving: {reductionFactor: 1}}}\n";
+  expect_error(line, 7, at(line, "1}}}"), "at least 2");
+  line = halving + ", halving: {minResource: 3, maxResource: 3}}}\n";
+  expect_error(line, 7, at(line, "3}}}"), "must be greater than minResource (3)");
+  line = halving + "}, earlyStopping: {rule: median}}\n";
+  expect_error(line, 7, at(line, "{rule"), "one rule stops them, not two");
+  line = "  t: {image: gemm, search: {trials: 4, " + vars + ", objective: {metric: l}}, earlyStopping: {metric: m}}\n";
+  expect_error(line, 7, at(line, "m}}\n"), "differs from the search's objective");
+  line = "  t: {image: gemm, earlyStopping: {rule: median}}\n";
+  expect_error(line, 7, at(line, "{rule"), "give metric (and goal), or the search an objective");
 }
 
 TEST(SearchSection, SobolHasAtMost21Variables) {

@@ -82,6 +82,41 @@ TEST(ReportPoints, TheTableRanksThePointsAndMarksTheBest) {
   }
 }
 
+// The same sweep as a search (issue 46) whose objective is val_loss, maximised against what its name
+// says: the search view marks the highest last value among the finished trials, the points table
+// sorts by the objective with its goal's end first (before: val_accuracy, by its name), and the steps
+// count each trial's last step against every trial run to the most steps (4 x 3 + 1 of 5 x 3).
+TEST(ReportPoints, ASearchsObjectiveNamesTheBestTrialAndTheBestPoint) {
+  std::vector<LoadedRun> runs{load_run_argument(kLatest, kProject)};
+  runs[0].record.search = runrecord::SearchRecord{"random", "val_loss", false, "median"};
+  const Report report = build_report(runs, fixture_catalog(), "");
+  ASSERT_EQ(report.searches.size(), 1u);
+  const SearchView& view = report.searches[0];
+  ASSERT_EQ(view.trials.size(), 5u);
+  ASSERT_TRUE(view.best);
+  EXPECT_EQ(view.trials[*view.best].job, "mlp-0");
+  EXPECT_EQ(view.trials[*view.best].point, (std::vector<std::pair<std::string, std::string>>{{"hidden", "16"}, {"lr", "0.1"}}));
+  EXPECT_EQ(view.trials[3].best_so_far, 0.42);
+  EXPECT_EQ(view.trials[4].state, "stopped");
+  EXPECT_EQ(view.trials[4].last_step, 1);
+  EXPECT_EQ(view.trials[2].outcome, "ran to step 3");
+  EXPECT_EQ(view.steps_run, 13);
+  EXPECT_EQ(view.steps_full, 15);
+  const Table table = points_table(report);
+  EXPECT_EQ(table.rows[0], (std::vector<std::string>{"*", "16", "0.1", "12", "0.79", "0.42"}));
+  EXPECT_TRUE(contains(points_caption(report), "Sorted by val_loss, highest first")) << points_caption(report);
+  const std::string markdown = write_markdown(report);
+  EXPECT_TRUE(contains(markdown, "## Search: run mlp-20261124-090000")) << markdown;
+  EXPECT_TRUE(contains(markdown, "* best trial mlp-0 (hidden=16 lr=0.1): val_loss 0.42. Steps run: 13 of a full "
+                                 "grid's 15 (86.7%)"))
+      << markdown;
+  EXPECT_TRUE(contains(markdown, "| * mlp-0 | hidden=16 lr=0.1 | succeeded | 3 | 0.42 | 0.42 | ran to step 3 |"))
+      << markdown;
+  const json document = json::parse(write_json(report));
+  EXPECT_EQ(document["searches"][0]["best"], "mlp-0");
+  EXPECT_EQ(document["searches"][0]["objective"], json({{"metric", "val_loss"}, {"goal", "maximize"}}));
+}
+
 // Ctrl-C after the first step: its loss (0.05, better than any) must not win the sweep.
 TEST(ReportPoints, AStoppedJobIsLeftOutWithANoteUnlessAsked) {
   const Report report = sweep_report();

@@ -127,6 +127,28 @@ TEST(RunJson, RegionRoundTripsAndOnlyWhenThere) {
   EXPECT_THROW(load_run(dir.path()), SourceError);
 }
 
+// A search's algorithm, objective and stopping rule (issue 46), for the report; only in runs that have one.
+TEST(RunJson, ASearchRoundTripsAndOnlyWhenThere) {
+  TempDir dir;
+  auto original = sample_run();
+  EXPECT_FALSE(to_json(original).contains("search"));
+  original.search = SearchRecord{"halving", "accuracy", false, "halving"};
+  save_run(dir.path(), original);
+  const auto loaded = load_run(dir.path());
+  ASSERT_TRUE(loaded.search);
+  EXPECT_EQ(loaded.search->algorithm, "halving");
+  EXPECT_EQ(loaded.search->metric, "accuracy");
+  EXPECT_FALSE(loaded.search->minimize);
+  EXPECT_EQ(loaded.search->stopping, "halving");
+  EXPECT_EQ(to_json(loaded)["search"],
+            nlohmann::json({{"algorithm", "halving"}, {"objective", {{"metric", "accuracy"}, {"goal", "maximize"}}},
+                            {"stopping", "halving"}}));
+  original.search = SearchRecord{"random", "", true, ""};
+  save_run(dir.path(), original);
+  EXPECT_EQ(load_run(dir.path()).search->metric, "");
+  EXPECT_TRUE(to_json(original)["search"]["objective"].is_null());
+}
+
 TEST(RunJson, WrittenFormatMatchesTheReadme) {
   auto document = to_json(sample_run());
   EXPECT_EQ(document["schema"], "gkebuild.run.v1");

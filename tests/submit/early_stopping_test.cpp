@@ -21,8 +21,8 @@ json line(double step, double value, const std::string& metric = "val_loss") {
 
 project::EarlyStopping rule(bool minimize = true, double warmup = 1, int min_points = 2) {
   project::EarlyStopping stopping;
-  stopping.metric = "val_loss";
-  stopping.minimize = minimize;
+  stopping.objective.metric = "val_loss";
+  stopping.objective.minimize = minimize;
   stopping.warmup = warmup;
   stopping.min_points = min_points;
   return stopping;

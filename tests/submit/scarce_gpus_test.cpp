@@ -289,6 +289,70 @@ experiments:
   EXPECT_NE(report.out.find("stopped"), std::string::npos) << report.out;
 }
 
+// search.algorithm: halving on the follower: 9 trials of x in [0, 1) report val_loss = x at steps 1-3,
+// one trial after another (--max-in-flight 1: in asynchronous halving the order decides); rungs at
+// steps 1 and 3 (reductionFactor 3, maxResource 4). The best trial is never stopped; a trial worse
+// than the best of those before it at a rung is (the first two rungs keep 1 of fewer than 3), its
+// Job deleted and recorded with the rung it reached; the run does not fail for them.
+TEST_F(ScarceGpuTest, HalvingStopsTrialsAtTheirRungAndKeepsTheBest) {
+  std::ofstream(project.path() / "gkebuild.yaml") << R"(apiVersion: gkebuild/v1
+project: scarce
+registry: registry.test/scarce
+cluster:
+  namespace: scarce
+images:
+  train:
+    from: scratch
+    workload: gpu-info
+experiments:
+  tune:
+    image: train
+    accelerators: [nvidia-l4]
+    args: ["--x", "{{ x }}"]
+    env: {X: "{{ x }}"}
+    search:
+      algorithm: halving
+      trials: 9
+      seed: 3
+      variables: {x: {min: 0, max: 1}}
+      objective: {metric: val_loss, goal: minimize}
+      halving: {minResource: 1, reductionFactor: 3, maxResource: 4}
+)";
+  json lines = json::array();
+  for (int step = 1; step <= 3; ++step)
+    lines.push_back(R"({"schema":"gkebuild.workload.v1","workload":"t","metric":"val_loss","value":$(X),)"
+                    R"("unit":"1","step":)" + std::to_string(step) + "}");
+  server.control("config", {{"auto", {{"step", 0.5}, {"lines", lines}}}});
+  const auto outcome = gkebuild(std::string("submit tune --max-in-flight 1 --image train=") + kPinned);
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  const json record = run_json(only_run());  // kept: a range-for over a temporary's member dangles
+  std::vector<std::pair<double, std::string>> trials;
+  double best_before = 2;  // the best x of the trials before, in trial order
+  for (const auto& job : record["jobs"]) {
+    const double x = job["parameters"]["x"].get<double>();
+    if (x > best_before && trials.size() < 3) EXPECT_EQ(job["state"], "stopped") << job.dump();
+    best_before = std::min(best_before, x);
+    trials.emplace_back(x, job["state"].get<std::string>());
+  }
+  trials.clear();
+  int stopped = 0;
+  for (const auto& job : record["jobs"]) {
+    trials.emplace_back(job["parameters"]["x"].get<double>(), job["state"].get<std::string>());
+    if (job["state"] != "stopped") {
+      EXPECT_EQ(job["state"], "succeeded") << job.dump();
+      continue;
+    }
+    ++stopped;
+    EXPECT_NE(job["reason"].get<std::string>().find("early stopping (halving): rung "), std::string::npos) << job.dump();
+  }
+  std::sort(trials.begin(), trials.end());
+  ASSERT_EQ(trials.size(), 9u);
+  EXPECT_EQ(trials.front().second, "succeeded") << "the best trial is never stopped";
+  EXPECT_GE(stopped, 1) << outcome.err;
+  EXPECT_GE(requests("delete jobs"), stopped);
+  EXPECT_NE(outcome.err.find("stopped early"), std::string::npos) << outcome.err;
+}
+
 // submit --managed: the laptop's gkebuild applies the controller's objects and is gone before a Job
 // exists; the controller, run here as a local process in a mount namespace with a pod's in-cluster
 // environment and service-account files (token, ca.crt, namespace), creates the Job, restarts the

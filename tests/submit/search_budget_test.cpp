@@ -141,9 +141,9 @@ TEST_F(SearchBudget, SweepFlagFixesASearchVariable) {
   EXPECT_EQ(count_of(all.out, "kind: Job\n"), 1U);
 }
 
-TEST_F(SearchBudget, HalvingIsNotYet) {
+TEST_F(SearchBudget, HalvingNeedsAnObjective) {
   write_project("{gpuHours: 100}", "trials: 20", "algorithm: halving\n      trials: 20");
-  expect_refused(gkebuild("submit train --dry-run"), {"gkebuild.yaml:17:18", "not yet implemented"});
+  expect_refused(gkebuild("submit train --dry-run"), {"gkebuild.yaml:17:18", "give the search an objective"});
 }
 
 }  // namespace

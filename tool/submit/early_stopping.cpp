@@ -1,26 +1,9 @@
 #include "tool/submit/early_stopping.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace gkebuild::submit {
 namespace {
-
-// The step of a result line: `step` or `epoch`, at the top level or under `extra` (as the report reads it).
-std::optional<double> step_of(const nlohmann::json& result) {
-  for (const auto* object : {&result, result.contains("extra") ? &result["extra"] : nullptr}) {
-    if (!object || !object->is_object()) continue;
-    for (const char* name : {"step", "epoch"})
-      if (auto found = object->find(name); found != object->end() && found->is_number()) return found->get<double>();
-  }
-  return std::nullopt;
-}
-
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
 
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -32,15 +15,14 @@ double median(std::vector<double> values) {
 
 std::vector<std::pair<std::string, std::string>> MedianStopping::observe(const std::string& job,
                                                                          const nlohmann::json& result) {
-  if (!result.is_object() || result.value("metric", "") != rule_.metric) return {};
-  auto value = result.find("value");
-  const auto step = step_of(result);
-  if (value == result.end() || !value->is_number() || !step) return {};
-  values_[job][*step] = value->get<double>();
+  const auto line = step_and_value(result, rule_.objective.metric);
+  if (!line) return {};
+  const auto [step, value] = *line;
+  values_[job][step] = value;
   std::vector<std::pair<std::string, std::string>> stop;
   for (const auto& [other, steps] : values_)
-    if (!ended_.count(other) && steps.count(*step))
-      if (auto why = judge(other, *step)) stop.emplace_back(other, *why);
+    if (!ended_.count(other) && steps.count(step))
+      if (auto why = judge(other, step)) stop.emplace_back(other, *why);
   for (const auto& [name, why] : stop) ended_.insert(name);
   return stop;
 }
@@ -58,8 +40,8 @@ std::optional<std::string> MedianStopping::judge(const std::string& job, double 
     if (!best || better(it->second, *best)) best = it->second;
   const double middle = median(others);
   if (!best || !better(middle, *best)) return std::nullopt;
-  return "early stopping (median): best " + rule_.metric + " " + number(*best) + " up to step " + number(step) +
-         " is worse than the median " + number(middle) + " of " + std::to_string(others.size()) +
+  return "early stopping (median): best " + rule_.objective.metric + " " + reason_number(*best) + " up to step " + reason_number(step) +
+         " is worse than the median " + reason_number(middle) + " of " + std::to_string(others.size()) +
          " other points at that step";
 }
 

@@ -7,8 +7,6 @@
 // sweep on a cluster runs its points at once.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <optional>
 #include <set>
@@ -16,23 +14,21 @@
 #include <utility>
 #include <vector>
 
-#include "tool/core/project/project.h"
+#include "tool/submit/point_stopper.h"
 
 namespace gkebuild::submit {
 
-class MedianStopping {
+class MedianStopping : public PointStopper {
  public:
   explicit MedianStopping(project::EarlyStopping rule) : rule_(std::move(rule)) {}
 
-  // A result line (schema gkebuild.workload.v1) of `job`'s pod; returns the points to stop now,
-  // each with why. Lines of other metrics, or without a step (or epoch), are ignored.
-  std::vector<std::pair<std::string, std::string>> observe(const std::string& job, const nlohmann::json& result);
-  // `job` ended (stopped, or finished): it is judged no more, its values still count.
-  void ended(const std::string& job) { ended_.insert(job); }
+  std::vector<std::pair<std::string, std::string>> observe(const std::string& job,
+                                                           const nlohmann::json& result) override;
+  void ended(const std::string& job) override { ended_.insert(job); }
 
  private:
   std::optional<std::string> judge(const std::string& job, double step) const;
-  bool better(double a, double b) const { return rule_.minimize ? a < b : a > b; }
+  bool better(double a, double b) const { return rule_.objective.minimize ? a < b : a > b; }
 
   project::EarlyStopping rule_;
   std::map<std::string, std::map<double, double>> values_;  // job -> step -> value

@@ -24,7 +24,7 @@
 #include "tool/core/kube/objects.h"
 #include "tool/submit/follow_view.h"
 #include "tool/submit/job_progress.h"
-#include "tool/submit/early_stopping.h"
+#include "tool/submit/point_stopper.h"
 #include "tool/submit/recovery.h"
 
 namespace gkebuild::submit {
@@ -72,9 +72,9 @@ struct FollowOptions {
   // Job name -> what the follower may do when that Job is disrupted or finds no capacity
   // (recovery.h): recreate it whole (gang restart) or as its next fallback: alternative.
   std::map<std::string, JobRecovery> recovery;
-  // The experiment's earlyStopping: rule, fed every result line; a point it stops is deleted and
-  // recorded `stopped` with the rule's reason. Null: none.
-  std::shared_ptr<MedianStopping> early_stopping;
+  // The experiment's earlyStopping: rule or its search's halving, fed every result line; a point
+  // it stops is deleted and recorded `stopped` with the rule's reason. Null: none.
+  std::shared_ptr<PointStopper> early_stopping;
   // Given, it hears of a Job (name, uid) just before the follower deletes it to recreate it or
   // because it was stopped early: the run's Secret must not go with it.
   std::function<void(const std::string&, const std::string&)> retiring;

@@ -14,6 +14,7 @@
 #include "tool/steps/local_runner/gpu_slots.h"
 #include "tool/steps/local_runner/local_run.h"
 #include "tool/steps/local_runner/shared_network.h"
+#include "tool/submit/record_writer.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -102,6 +103,27 @@ LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::str
     : plan_(plan), layout_(std::move(layout)), image_(std::move(image_digest)), dirs_(std::move(dirs)),
       gpus_(gpus), network_(network), interrupted_(interrupted), forced_(forced) {
   for (const auto& job : plan.jobs) jobs_.push_back(JobProgress{job.name});
+  stop_.resize(jobs_.size());
+  stopped_why_.resize(jobs_.size());
+}
+
+void LocalJobs::observe(std::size_t index, const std::string& line) {
+  if (!stopper_) return;
+  const json result = result_of(line);
+  if (result.is_null()) return;
+  for (const auto& [name, why] : stopper_->observe(jobs_[index].name, result)) {
+    const auto found = std::find_if(jobs_.begin(), jobs_.end(), [&](const JobProgress& job) { return job.name == name; });
+    const auto stopped_index = static_cast<std::size_t>(found - jobs_.begin());
+    if (found == jobs_.end() || is_finished(found->state) || stop_[stopped_index]) continue;
+    stopped_why_[stopped_index] = why;
+    stop_[stopped_index] = true;
+  }
+}
+
+void LocalJobs::record_stop(std::size_t index, const std::string& reason) {
+  JobProgress& job = jobs_[index];
+  job.state = JobState::Stopped;
+  job.reason = stopped_why_[index].empty() ? reason : stopped_why_[index];
 }
 
 void LocalJobs::run_at_once(int points, std::vector<int> gpus) {
@@ -176,7 +198,11 @@ FollowEnd LocalJobs::run(RunSink& sink, FollowView& view) {
     for (auto& thread : done) thread.join();
     lock.lock();
   };
-  const auto wait = [&] { changed_.wait_for(lock, std::chrono::milliseconds(50)); };  // the signal flag is polled
+  const auto wait = [&] {  // the signal flag is polled, and passed on to every Job's containers
+    changed_.wait_for(lock, std::chrono::milliseconds(50));
+    if (stopped(interrupted_))
+      for (auto& flag : stop_) flag = true;
+  };
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     std::optional<std::vector<int>> gpus;
     for (;;) {
@@ -238,11 +264,12 @@ void LocalJobs::run_job(std::size_t index, const std::vector<int>& gpus, RunSink
   }
   int completed = 0;
   bool ended = false;  // a container failed or was stopped
-  for (int completion = 0; completion < planned.completions && !ended && !stopped(interrupted_); ++completion) {
+  for (int completion = 0; completion < planned.completions && !ended && !stop_[index] && !stopped(interrupted_);
+       ++completion) {
     local_runner::ContainerSpec spec = container_spec(container, completion, gpus);
     spec.name = planned.completions > 1 ? job.name + "-" + std::to_string(completion) : job.name;
     spec.host_network = network_ == LocalNetwork::Host;
-    spec.stop = interrupted_;
+    spec.stop = &stop_[index];
     spec.force = forced_;
     spec.stop_grace = std::chrono::seconds(pod_spec.value("terminationGracePeriodSeconds", 10));
     const int pod_index = planned.completions > 1 ? completion : -1;
@@ -262,6 +289,7 @@ void LocalJobs::run_job(std::size_t index, const std::vector<int>& gpus, RunSink
       sink.log_line(job.name, std::string(line), pod_index);
       view.log(prefix, std::string(line));
       ++pod->log_lines;
+      observe(index, std::string(line));
     });
     std::lock_guard lock(mutex_);
     pod->phase = result.exit_code == 0 ? "Succeeded" : "Failed";
@@ -272,8 +300,9 @@ void LocalJobs::run_job(std::size_t index, const std::vector<int>& gpus, RunSink
     job.end = result.end;
     if (result.exit_code != 0) {
       // A container stopped by a signal to gkebuild (or `gkebuild delete`) did not fail.
-      job.state = result.reason == "Stopped" ? JobState::Stopped : JobState::Failed;
+      job.state = JobState::Failed;
       job.reason = result.reason.empty() ? "exit code " + std::to_string(result.exit_code) : result.reason;
+      if (result.reason == "Stopped") record_stop(index, result.reason);
       ended = true;
     } else {
       ++completed;
@@ -282,11 +311,9 @@ void LocalJobs::run_job(std::size_t index, const std::vector<int>& gpus, RunSink
   std::lock_guard lock(mutex_);
   // Every container exited 0: the Job finished, even if the stop came as the last one ended.
   if (job.state == JobState::Running && completed == planned.completions) job.state = JobState::Succeeded;
-  if (job.state == JobState::Running) {
-    job.state = JobState::Stopped;
-    job.reason = "Stopped after " + std::to_string(completed) + " of " + std::to_string(planned.completions) +
-                 " completions";
-  }
+  if (job.state == JobState::Running)
+    record_stop(index, "Stopped after " + std::to_string(completed) + " of " + std::to_string(planned.completions) +
+                           " completions");
   publish(sink, view);
 }
 
@@ -361,6 +388,7 @@ void LocalJobs::run_group(std::size_t index, const std::vector<int>& gpus, RunSi
           sink.log_line(job.name, std::string(line), rank);
           view.log(prefix, std::string(line));
           ++job.pods[spec.name].log_lines;
+          observe(index, std::string(line));
         });
       } catch (...) {
         errors[static_cast<std::size_t>(rank)] = std::current_exception();
@@ -370,7 +398,7 @@ void LocalJobs::run_group(std::size_t index, const std::vector<int>& gpus, RunSi
       --running;
     });
   while (running > 0) {  // Ctrl-C reaches every rank through the group's flag
-    if (stopped(interrupted_)) stop = true;
+    if (stopped(interrupted_) || stop_[index]) stop = true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   for (auto& thread : ranks) thread.join();
@@ -396,8 +424,8 @@ void LocalJobs::run_group(std::size_t index, const std::vector<int>& gpus, RunSi
   if (job.state == JobState::Running) {
     // Every node exited 0: the Job finished; else a signal to gkebuild (or `delete`) stopped them all.
     const bool all_done = std::all_of(results.begin(), results.end(), [](const auto& r) { return r.exit_code == 0; });
-    job.state = all_done ? JobState::Succeeded : JobState::Stopped;
-    if (!all_done) job.reason = "Stopped";
+    job.state = JobState::Succeeded;
+    if (!all_done) record_stop(index, "Stopped");
   }
   publish(sink, view);
 }

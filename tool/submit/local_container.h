@@ -10,8 +10,10 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -22,6 +24,7 @@
 #include "tool/steps/local_runner/local_run.h"
 #include "tool/submit/follow_view.h"
 #include "tool/submit/follower.h"
+#include "tool/submit/point_stopper.h"
 #include "tool/submit/run_plan.h"
 #include "tool/submit/run_secret.h"
 
@@ -60,6 +63,10 @@ class LocalJobs {
   // GPU indexes) not empty, each Job is given GPUs of its own, its gpus times its nodes of them
   // (all of them when it wants more than there are), and waits while fewer are free.
   void run_at_once(int points, std::vector<int> gpus);
+  // The experiment's earlyStopping: rule or its search's halving, fed every result line: a point
+  // it stops is stopped as Ctrl-C stops a container (SIGTERM, SIGKILL after the grace period) and
+  // recorded `stopped` with the rule's reason; the other points go on.
+  void stop_points_with(std::shared_ptr<PointStopper> stopper) { stopper_ = std::move(stopper); }
 
  private:
   // The container of completion `completion` of a Job's pod template's first container:
@@ -79,6 +86,11 @@ class LocalJobs {
   // <job>-<rank>.<service> (and <job>-<rank>) resolves, as in the cluster; one that fails
   // stops the others and fails the Job (its podFailurePolicy).
   void run_group(std::size_t index, const std::vector<int>& gpus, RunSink& sink, FollowView& view);
+  // A log line of Job `index`, to the stopping rule; with mutex_ held.
+  void observe(std::size_t index, const std::string& line);
+  // Ends Job `index` after its container was stopped: by the stopping rule (its reason), else by
+  // a signal to gkebuild; with mutex_ held.
+  void record_stop(std::size_t index, const std::string& reason);
   // Shows and records every Job's state; called with mutex_ held.
   void publish(RunSink& sink, FollowView& view);
   // Ends every Job that has not finished in `state`: `started_reason` for those with a
@@ -97,6 +109,10 @@ class LocalJobs {
   const RunSecret* secret_ = nullptr;
   int points_ = 1;
   std::vector<int> host_gpus_;  // the GPUs shared out among the Jobs; empty: each gets all (or none)
+  std::shared_ptr<PointStopper> stopper_;
+  // Each Job's containers' stop flag: set by the stopping rule, or for all by `interrupted`.
+  std::deque<std::atomic<bool>> stop_;
+  std::vector<std::string> stopped_why_;  // the rule's reason, for a Job it stopped
   // jobs_, the sink, the view and what follows, from every running Job's thread.
   std::mutex mutex_;
   std::condition_variable changed_;  // a Job ended: its place and GPUs are free

@@ -180,6 +180,7 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   LocalJobs jobs(plan, layout, built.digest, dirs, gpu, options.network, console.interrupted, &forced_interrupt());
   jobs.use_secret(secret);
   jobs.run_at_once(at_once.points, gpus);
+  if (wanted) jobs.stop_points_with(point_stopper(wanted->early_stopping, halving_rule(*wanted)));
   mask_view(view, secret);
   MaskingSink sink(record, secret);
   struct Cleanup {  // the containers are gone on every way out; their folders go with them

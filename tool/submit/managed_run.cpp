@@ -66,6 +66,14 @@ class PlanReader {
   long long integer(const json& object, const char* key, const std::string& path) const {
     return field(object, key, json::value_t::number_integer, path).get<long long>();
   }
+  double number(const json& object, const char* key, const std::string& path) const {
+    auto found = object.is_object() ? object.find(key) : object.end();
+    if (found == object.end() || !found->is_number()) fail(path + "." + key + ": expected a number");
+    return found->get<double>();
+  }
+  project::Objective objective(const json& object, const std::string& path) const {
+    return {text(object, "metric", path), field(object, "minimize", json::value_t::boolean, path).get<bool>(), {}};
+  }
   kube::PreparedCreate create(const json& object, const std::string& path) const {
     return {text(object, "name", path), text(object, "url", path), text(object, "body", path),
             text(object, "action", path)};
@@ -226,11 +234,17 @@ json to_json(const ManagedPlan& plan) {
   for (const auto& [name, entry] : plan.recovery) recovery[name] = recovery_json(entry);
   json stopping = nullptr;
   if (const auto& rule = plan.early_stopping)
-    stopping = {{"metric", rule->metric}, {"minimize", rule->minimize}, {"warmup", rule->warmup},
+    stopping = {{"metric", rule->objective.metric}, {"minimize", rule->objective.minimize}, {"warmup", rule->warmup},
                 {"min_points", rule->min_points}};
+  json halving = nullptr;
+  if (const auto& rule = plan.halving)
+    halving = {{"metric", rule->objective.metric}, {"minimize", rule->objective.minimize},
+               {"min_resource", rule->halving.min_resource}, {"reduction_factor", rule->halving.reduction_factor},
+               {"min_early_stopping_rate", rule->halving.min_early_stopping_rate},
+               {"max_resource", rule->halving.max_resource}};
   return {{"schema", "gkebuild.managed.v1"}, {"namespace", plan.namespace_name}, {"run_id", plan.run_id},
           {"max_in_flight", plan.max_in_flight}, {"jobs", jobs}, {"recovery", recovery},
-          {"early_stopping", stopping}};
+          {"early_stopping", stopping}, {"halving", halving}};
 }
 
 ManagedPlan managed_plan_from_json(const json& document, const std::string& where) {
@@ -247,13 +261,22 @@ ManagedPlan managed_plan_from_json(const json& document, const std::string& wher
     plan.recovery[name] = read.recovery(entry, "plan.recovery." + name);
   if (auto stopping = document.find("early_stopping"); stopping != document.end() && !stopping->is_null()) {
     project::EarlyStopping rule;
-    rule.metric = read.text(*stopping, "metric", "plan.early_stopping");
-    rule.minimize = read.field(*stopping, "minimize", json::value_t::boolean, "plan.early_stopping").get<bool>();
-    const auto warmup = stopping->find("warmup");
-    if (warmup == stopping->end() || !warmup->is_number()) read.fail("plan.early_stopping.warmup: expected a number");
-    rule.warmup = warmup->get<double>();
+    rule.objective = read.objective(*stopping, "plan.early_stopping");
+    rule.warmup = read.number(*stopping, "warmup", "plan.early_stopping");
     rule.min_points = static_cast<int>(read.integer(*stopping, "min_points", "plan.early_stopping"));
     plan.early_stopping = rule;
+  }
+  if (auto halving = document.find("halving"); halving != document.end() && !halving->is_null()) {
+    HalvingRule rule;
+    rule.objective = read.objective(*halving, "plan.halving");
+    rule.halving.min_resource = read.number(*halving, "min_resource", "plan.halving");
+    rule.halving.reduction_factor = static_cast<int>(read.integer(*halving, "reduction_factor", "plan.halving"));
+    rule.halving.min_early_stopping_rate =
+        static_cast<int>(read.integer(*halving, "min_early_stopping_rate", "plan.halving"));
+    rule.halving.max_resource = read.number(*halving, "max_resource", "plan.halving");
+    if (rule.halving.reduction_factor < 2 || rule.halving.min_resource <= 0)
+      read.fail("plan.halving: reduction_factor must be 2 or more and min_resource above 0");
+    plan.halving = rule;
   }
   return plan;
 }
@@ -318,7 +341,7 @@ Outcome run_controller(kube::ClusterApi& cluster, const ControllerOptions& optio
   for (auto& job : plan.jobs)
     if (!created.count(job.name)) follow.to_create.push_back(std::move(job));
   follow.recovery = std::move(plan.recovery);
-  if (plan.early_stopping) follow.early_stopping = std::make_shared<MedianStopping>(*plan.early_stopping);
+  follow.early_stopping = point_stopper(plan.early_stopping, plan.halving);
   follow.interrupted = options.interrupted;
   std::optional<SecretOwners> owners;
   if (!record.secret.empty()) owners.emplace(cluster, options.namespace_name, record.secret);

@@ -39,6 +39,7 @@ struct ManagedPlan {
   std::deque<kube::PreparedCreate> jobs;  // in creation order
   std::map<std::string, JobRecovery> recovery;
   std::optional<project::EarlyStopping> early_stopping;
+  std::optional<HalvingRule> halving;  // search.algorithm: halving
 };
 
 nlohmann::json to_json(const ManagedPlan& plan);

@@ -120,6 +120,14 @@ runrecord::RunRecord new_record(const project::Project& project, const RunPlan& 
   record.region = plan.region;
   record.created = runrecord::Clock::now();
   record.images = plan.images;
+  if (const project::Experiment* experiment = project.find_experiment(plan.experiment); experiment && experiment->search) {
+    const auto& search = *experiment->search;
+    runrecord::SearchRecord entry{project::to_string(search.algorithm), "", true, ""};
+    if (search.objective) entry.metric = search.objective->metric, entry.minimize = search.objective->minimize;
+    if (experiment->early_stopping) entry.stopping = "median";
+    if (search.algorithm == project::SearchAlgorithm::Halving) entry.stopping = "halving";
+    record.search = entry;
+  }
   for (const auto& job : plan.jobs) {
     runrecord::JobRecord entry;
     entry.name = job.name;

@@ -77,7 +77,7 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::ClusterApi& cluste
   follow.namespace_name = plan.namespace_name;
   follow.run_id = plan.run_id;
   follow.recovery = plan_recovery(experiment, plan, cluster.namespace_name());
-  if (experiment.early_stopping) follow.early_stopping = std::make_shared<MedianStopping>(*experiment.early_stopping);
+  follow.early_stopping = point_stopper(experiment.early_stopping, halving_rule(experiment));
   if (!follow.recovery.empty() && !follow.follow)
     *console.err << "a detached run is not recovered: gang restarts and fallback: alternatives need gkebuild to "
                     "follow the run (gkebuild logs -f RUN follows it again, without recovery)\n";
@@ -118,6 +118,7 @@ Outcome start_controller(const SubmitOptions& options, kube::ClusterApi& cluster
   managed.max_in_flight = plan.queue.empty() ? options.follow.max_in_flight : std::numeric_limits<int>::max();
   managed.recovery = plan_recovery(experiment, plan, cluster.namespace_name());
   managed.early_stopping = experiment.early_stopping;
+  managed.halving = halving_rule(experiment);
   for (auto& job : plan.jobs) {
     managed.jobs.push_back(kube::prepare_create(cluster.namespace_name(), job.manifest.object));
     job.manifest.object = nullptr;

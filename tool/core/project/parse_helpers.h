@@ -30,6 +30,8 @@ void require_variable_name(const yamlfile::Document& doc, const YAML::Node& at, 
                            const std::string& what, bool seed_allowed);
 // `search:` and `budget:` of an experiment (search_parse.cpp); `sweep` is its grid, read already.
 Search parse_search(const yamlfile::Fields& experiment_fields, const std::vector<SweepAxis>& sweep);
+// {metric, goal} read from `fields` (goal minimize unless given): search.objective and earlyStopping's own.
+Objective parse_objective(const yamlfile::Fields& fields);
 Budget parse_budget(const yamlfile::Fields& experiment_fields);
 
 // A specific reservation: a name, or a shared one as projects/OWNER/reservations/NAME.

@@ -44,6 +44,7 @@ std::string to_string(Provisioning provisioning) {
 }
 
 std::string to_string(SearchAlgorithm algorithm) {
+  if (algorithm == SearchAlgorithm::Halving) return "halving";
   return algorithm == SearchAlgorithm::Sobol ? "sobol" : "random";
 }
 

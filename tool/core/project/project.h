@@ -177,8 +177,31 @@ struct SearchVariable {
   SourceLocation where;  // its key under search.variables
 };
 
-enum class SearchAlgorithm { Random, Sobol };
-std::string to_string(SearchAlgorithm algorithm);  // "random", "sobol": the project-file word
+// `halving` samples its points as `random` does (the same seed, the same points) and stops them
+// at rungs (SearchHalving).
+enum class SearchAlgorithm { Random, Sobol, Halving };
+std::string to_string(SearchAlgorithm algorithm);  // "random", "sobol", "halving": the project-file word
+
+// What a search optimises: a result line's metric (reported with a step or epoch for the stopping
+// rules) and which end is better. `search.objective:`; earlyStopping reads the same one.
+struct Objective {
+  std::string metric;
+  bool minimize = true;
+  SourceLocation where;
+};
+
+// `search.halving:` of `algorithm: halving`, named as Optuna's SuccessiveHalvingPruner names them:
+// rung k is at step minResource * reductionFactor^(minEarlyStoppingRate + k); a point that reaches
+// a rung goes on only while its value there is in the top 1/reductionFactor of the values of the
+// points that reached that rung so far (asynchronous successive halving, ASHA's stopping form).
+// No rung at or past `max_resource` (0: no bound): a point that reached it runs to its end.
+struct Halving {
+  double min_resource = 1;
+  int reduction_factor = 3;
+  int min_early_stopping_rate = 0;
+  double max_resource = 0;
+  SourceLocation where;
+};
 
 // `search:` of an experiment: `trials` points sampled over the variables, each one sweep point
 // (with `sweep:` beside it, every grid point once per trial). Same file, same points: random
@@ -188,6 +211,8 @@ struct Search {
   int trials = 0;
   std::uint64_t seed = 0;
   std::vector<SearchVariable> variables;  // in file order
+  std::optional<Objective> objective;     // required by halving; marks the best trial in the report
+  Halving halving;                        // algorithm: halving only
   SourceLocation where;
 };
 
@@ -222,8 +247,7 @@ struct Alternative {
 // value of `metric` up to step s is worse than the median of the other points' values at step s
 // is stopped, once it is past `warmup` steps and at least `min_points` others reached step s.
 struct EarlyStopping {
-  std::string metric;  // a result line's metric, reported with a step (or epoch)
-  bool minimize = true;
+  Objective objective;  // its own metric and goal, or the search's objective
   double warmup = 1;   // steps before which no point is stopped
   int min_points = 3;  // other points that must have reached the step
   SourceLocation where;

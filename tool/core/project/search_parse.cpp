@@ -22,12 +22,10 @@ SearchAlgorithm read_algorithm(const Fields& fields) {
   const std::string text = fields.string("algorithm", "random");
   if (text == "random") return SearchAlgorithm::Random;
   if (text == "sobol") return SearchAlgorithm::Sobol;
-  const std::string what = fields.name("algorithm");
-  if (text == "halving" || text == "asha")
-    fields.document().fail(fields.get("algorithm"),
-                           what + ": successive halving is not yet implemented (issue 46); use random or sobol");
-  fields.document().fail(fields.get("algorithm"), what + ": expected random or sobol, got '" + printable(text) + "'" +
-                                                      did_you_mean(text, {"random", "sobol"}));
+  if (text == "halving") return SearchAlgorithm::Halving;
+  fields.document().fail(fields.get("algorithm"), fields.name("algorithm") + ": expected random, sobol or halving, got '" +
+                                                      printable(text) + "'" +
+                                                      did_you_mean(text, {"random", "sobol", "halving"}));
 }
 
 double finite_number(const Fields& fields, const std::string& key) {
@@ -100,12 +98,45 @@ std::vector<SearchVariable> read_variables(const Fields& fields, const std::vect
   return variables;
 }
 
+Halving read_halving(const Fields& search) {
+  Halving halving;
+  if (!search.has("halving")) return halving;
+  const Document& doc = search.document();
+  const YAML::Node node = search.get("halving");
+  const Fields fields(doc, node, search.name("halving"),
+                      {"minResource", "reductionFactor", "minEarlyStoppingRate", "maxResource"});
+  if (!node.IsMap()) doc.fail(node, fields.what() + ": expected a mapping such as {minResource: 1, reductionFactor: 3}");
+  halving.where = doc.where(node);
+  halving.min_resource = static_cast<double>(fields.integer("minResource", 1, 1));
+  halving.reduction_factor = static_cast<int>(fields.integer("reductionFactor", 3, 2));
+  halving.min_early_stopping_rate = static_cast<int>(fields.integer("minEarlyStoppingRate", 0, 0));
+  halving.max_resource = static_cast<double>(fields.integer("maxResource", 0, 0));
+  if (fields.has("maxResource") && halving.max_resource <= halving.min_resource)
+    doc.fail(fields.get("maxResource"), fields.name("maxResource") + ": must be greater than minResource (" +
+                                            std::to_string(static_cast<long long>(halving.min_resource)) + "), or there is no rung");
+  return halving;
+}
+
 }  // namespace
+
+Objective parse_objective(const Fields& fields) {
+  Objective objective;
+  objective.where = fields.document().where(fields.get("metric"));
+  objective.metric = fields.required_string("metric");
+  const std::string goal = fields.string("goal", "minimize");
+  if (goal != "minimize" && goal != "maximize")
+    fields.document().fail(fields.get("goal"),
+                           fields.name("goal") + ": expected minimize or maximize, got '" + printable(goal) + "'" +
+                               did_you_mean(goal, {"minimize", "maximize"}));
+  objective.minimize = goal == "minimize";
+  return objective;
+}
 
 Search parse_search(const Fields& experiment_fields, const std::vector<SweepAxis>& sweep) {
   const Document& doc = experiment_fields.document();
   const YAML::Node node = experiment_fields.get("search");
-  const Fields fields(doc, node, experiment_fields.name("search"), {"algorithm", "trials", "seed", "variables"});
+  const Fields fields(doc, node, experiment_fields.name("search"), 
+                     {"algorithm", "trials", "seed", "variables", "objective", "halving"});
   if (!node.IsMap()) doc.fail(node, fields.what() + ": expected a mapping (algorithm, trials, seed, variables)");
   Search search;
   search.where = doc.where(node);
@@ -116,6 +147,20 @@ Search parse_search(const Fields& experiment_fields, const std::vector<SweepAxis
   search.trials = static_cast<int>(trials);
   search.seed = static_cast<std::uint64_t>(fields.integer("seed", 0, 0));
   search.variables = read_variables(fields, sweep);
+  if (fields.has("objective")) {
+    const YAML::Node objective = fields.get("objective");
+    const Fields parts(doc, objective, fields.name("objective"), {"metric", "goal"});
+    if (!objective.IsMap())
+      doc.fail(objective, parts.what() + ": expected a mapping such as {metric: val_loss, goal: minimize}");
+    search.objective = parse_objective(parts);
+    search.objective->where = doc.where(objective);
+  }
+  if (fields.has("halving") && search.algorithm != SearchAlgorithm::Halving)
+    doc.fail(fields.get("halving"), fields.name("halving") + ": rungs are for algorithm: halving");
+  search.halving = read_halving(fields);
+  if (search.algorithm == SearchAlgorithm::Halving && !search.objective)
+    doc.fail(fields.get("algorithm"), fields.name("algorithm") + ": halving keeps the best points at each rung; "
+                                                                 "give the search an objective: {metric, goal}");
   if (search.algorithm == SearchAlgorithm::Sobol && search.variables.size() > search::kSobolMaxDimensions)
     doc.fail(fields.get("variables"), fields.name("variables") + ": Sobol' points have at most " +
                                           std::to_string(search::kSobolMaxDimensions) + " dimensions here, and " +

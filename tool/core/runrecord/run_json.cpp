@@ -196,6 +196,12 @@ json to_json(const RunRecord& record) {
     out["secrets"] = {{"secret", record.secret}, {"env", record.secret_env}, {"refs", record.secret_refs}};
   if (record.managed) out["managed"] = true;  // only in runs that have it, as secrets
   if (!record.region.empty()) out["region"] = record.region;  // the same
+  if (const auto& search = record.search)
+    out["search"] = {{"algorithm", search->algorithm},
+                     {"objective", search->metric.empty() ? json(nullptr)
+                                                          : json{{"metric", search->metric},
+                                                                 {"goal", search->minimize ? "minimize" : "maximize"}}},
+                     {"stopping", search->stopping}};
   out["jobs"] = std::move(jobs);
   out["runner"] = record.runner ? json{{"pid", record.runner->pid}, {"start_ticks", record.runner->start_ticks}}
                                 : json(nullptr);
@@ -252,6 +258,16 @@ RunRecord run_from_json(const json& document, const std::string& file) {
   }
   read_secrets(fields.find("secrets"), record, file);
   record.managed = fields.boolean("managed");
+  if (const json* search = fields.find("search"); search && !search->is_null()) {
+    Fields search_fields(*search, "search", file);
+    SearchRecord read{search_fields.string("algorithm"), "", true, search_fields.string("stopping")};
+    if (const json* objective = search_fields.find("objective"); objective && !objective->is_null()) {
+      Fields objective_fields(*objective, "search.objective", file);
+      read.metric = objective_fields.string("metric");
+      read.minimize = objective_fields.string("goal") != "maximize";
+    }
+    record.search = read;
+  }
   const json& jobs = fields.array("jobs");
   for (std::size_t i = 0; i < jobs.size(); ++i)
     record.jobs.push_back(job_from_json(jobs[i], "jobs[" + std::to_string(i) + "]", file));

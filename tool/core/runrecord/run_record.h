@@ -65,6 +65,15 @@ struct LocalRunner {
   unsigned long long start_ticks = 0;  // its start time, field 22 of /proc/PID/stat
 };
 
+// The experiment's `search:`, as the report shows it: how the points were chosen and stopped, and
+// the objective that names the best of them.
+struct SearchRecord {
+  std::string algorithm;  // random, sobol, halving
+  std::string metric;     // the objective's; "" when the search has none
+  bool minimize = true;
+  std::string stopping;   // "median", "halving" or ""
+};
+
 struct RunRecord {
   std::string run;  // folder name, EXPERIMENT-YYYYMMDD-HHMMSS[-N]
   std::string project;
@@ -87,6 +96,7 @@ struct RunRecord {
   // submit --managed: the run's controller in the cluster follows it and keeps the record in the
   // run's state ConfigMap, where `gkebuild status` reads it.
   bool managed = false;
+  std::optional<SearchRecord> search;  // runs of an experiment with `search:` only
   std::optional<LocalRunner> runner;  // a local run's, until it has finished
 };
 

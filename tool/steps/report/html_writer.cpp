@@ -5,6 +5,7 @@
 #include "tool/steps/report/points_table.h"
 #include "tool/steps/report/report_charts.h"
 #include "tool/steps/report/report_tables.h"
+#include "tool/steps/report/search_view.h"
 #include "tool/steps/report/svg_writer.h"
 
 namespace gkebuild::report {
@@ -51,6 +52,10 @@ std::string write_html(const Report& report) {
   if (points_shown(report)) {
     out << "<h2>Points</h2>\n<p>" << xml_escape(points_caption(report)) << "</p>\n";
     table_to(out, points_table(report));
+  }
+  for (const auto& search : report.searches) {
+    out << "<h2>Search: run " << xml_escape(search.run) << "</h2>\n<p>" << xml_escape(search_summary(search)) << "</p>\n";
+    table_to(out, search_table(search));
   }
   if (std::string svg = write_svg(report); !svg.empty()) out << "<h2>Charts</h2>\n" << svg;
   if (!report.throughput.empty()) out << "<h2>Throughput</h2>\n";

@@ -82,6 +82,29 @@ json prices_json(const Report& report) {
   return prices;
 }
 
+json searches_json(const Report& report) {
+  json searches = json::array();
+  for (const auto& view : report.searches) {
+    json trials = json::array();
+    for (const auto& trial : view.trials) {
+      json point = json::object();
+      for (const auto& [name, value] : trial.point) point[name] = value;
+      trials.push_back({{"job", trial.job}, {"point", point}, {"state", trial.state}, {"outcome", trial.outcome},
+                        {"last_step", optional_json(trial.last_step)}, {"value", optional_json(trial.value)},
+                        {"best_so_far", optional_json(trial.best_so_far)}, {"gpu_hours", trial.gpu_hours}});
+    }
+    searches.push_back({{"run", view.run}, {"algorithm", view.algorithm}, {"stopping", view.stopping},
+                        {"objective", view.metric.empty() ? json(nullptr)
+                                                          : json{{"metric", view.metric},
+                                                                 {"goal", view.minimize ? "minimize" : "maximize"}}},
+                        {"best", view.best ? json(view.trials[*view.best].job) : json(nullptr)},
+                        {"steps_run", view.steps_run}, {"steps_full", view.steps_full},
+                        {"gpu_hours", view.gpu_hours}, {"gpu_hours_full_estimate", view.gpu_hours_full},
+                        {"trials", trials}});
+  }
+  return searches;
+}
+
 }  // namespace
 
 std::string write_json(const Report& report) {
@@ -94,7 +117,8 @@ std::string write_json(const Report& report) {
                    {"price_region", report.price_region},
                    {"baseline", report.baseline.empty() ? json(nullptr) : json(report.baseline)},
                    {"runs", runs_json(report)}, {"throughput", throughput}, {"metrics", metrics},
-                   {"prices", prices_json(report)}, {"skipped", skipped}, {"notes", report.notes}};
+                   {"prices", prices_json(report)}, {"skipped", skipped}, {"notes", report.notes},
+                   {"searches", searches_json(report)}};
   return document.dump(2) + "\n";
 }
 

@@ -1,6 +1,7 @@
 #include <sstream>
 
 #include "tool/steps/report/points_table.h"
+#include "tool/steps/report/search_view.h"
 #include "tool/steps/report/report_tables.h"
 #include "tool/steps/report/report_writers.h"
 
@@ -44,6 +45,10 @@ std::string write_markdown(const Report& report) {
   if (points_shown(report)) {
     out << "\n## Points\n\n" << points_caption(report) << "\n\n";
     table_to(out, points_table(report));
+  }
+  for (const auto& search : report.searches) {
+    out << "\n## Search: run " << search.run << "\n\n" << search_summary(search) << "\n\n";
+    table_to(out, search_table(search));
   }
   if (!report.throughput.empty()) out << "\n## Throughput\n";
   for (const auto& rows : rows_by_case(report)) {

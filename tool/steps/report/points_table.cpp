@@ -85,10 +85,18 @@ std::vector<std::string> metric_names(const Report& report) {
   return {names.begin(), names.end()};
 }
 
+// The objective of a search in the report, when it is `metric`: its goal says which end is
+// better; else the metric's name may say (lower_is_better).
+std::optional<bool> lower_better(const Report& report, const std::string& metric) {
+  for (const auto& search : report.searches)
+    if (search.metric == metric) return search.minimize;
+  return lower_is_better(metric);
+}
+
 // Lower first when lower is better, unless --sort was given: then as asked (--desc).
 bool ascending(const Report& report, const std::string& metric) {
   if (!report.points.sort.empty()) return !report.points.descending;
-  return lower_is_better(metric).value_or(true) != report.points.descending;
+  return lower_better(report, metric).value_or(true) != report.points.descending;
 }
 
 const Cell* cell_of(const PointRow& row, const std::string& metric) {
@@ -107,10 +115,10 @@ void sort_rows(const Report& report, std::vector<PointRow>& rows, const std::str
   });
 }
 
-// The best row: the better end of the sort metric by its name, else the first row.
-const PointRow* best_row(const std::vector<PointRow>& rows, const std::string& metric) {
+// The best row: the better end of the sort metric (by a search's objective, else its name), else the first row.
+const PointRow* best_row(const Report& report, const std::vector<PointRow>& rows, const std::string& metric) {
   const PointRow* best = nullptr;
-  const auto lower = lower_is_better(metric);
+  const auto lower = lower_better(report, metric);
   for (const auto& row : rows) {
     const Cell* cell = cell_of(row, metric);
     if (!cell) continue;
@@ -142,6 +150,8 @@ std::optional<bool> lower_is_better(const std::string& metric) {
 std::string sort_metric(const Report& report) {
   if (!report.points.sort.empty()) return report.points.sort;
   const auto names = metric_names(report);
+  for (const auto& search : report.searches)  // a search's objective names the best point
+    if (std::find(names.begin(), names.end(), search.metric) != names.end()) return search.metric;
   for (const char* prefix : {"val", "test", ""})
     for (const auto& name : names)
       if (name.starts_with(prefix) && lower_is_better(name)) return name;
@@ -175,7 +185,7 @@ Table points_table(const Report& report) {
   const auto columns = columns_of(rows);
   const std::string metric = sort_metric(report);
   if (!metric.empty()) sort_rows(report, rows, metric);
-  const PointRow* best = metric.empty() ? nullptr : best_row(rows, metric);
+  const PointRow* best = metric.empty() ? nullptr : best_row(report, rows, metric);
   std::set<std::string> bases, accelerators, variables;
   for (const auto& row : rows) {
     bases.insert(row.base);

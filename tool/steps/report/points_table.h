@@ -21,7 +21,7 @@ void check_points_view(const Report& report);
 // when the name does not say.
 std::optional<bool> lower_is_better(const std::string& metric);
 
-// The metric the rows are sorted by: --sort, else a metric whose name says which end is
+// The metric the rows are sorted by: --sort, else a search's objective, else a metric whose name says which end is
 // better (a validation one first); "" for none.
 std::string sort_metric(const Report& report);
 

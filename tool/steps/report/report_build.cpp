@@ -1,3 +1,4 @@
+#include "tool/steps/report/search_view.h"
 #include "tool/steps/report/report_build.h"
 
 #include <algorithm>
@@ -135,6 +136,7 @@ Report build_report(const std::vector<LoadedRun>& runs, const catalog::Catalog& 
   add_notes(report, runs, groups, catalog, include_stopped);
   compare_with_baseline(report, baseline);
   report.prices = price_rows(report, catalog);
+  report.searches = search_views(runs);
   return report;
 }
 

@@ -117,6 +117,31 @@ struct PointsView {
   bool descending = false;     // --desc (else the sort metric's better end first)
 };
 
+// One trial of a search: a Job of a run whose experiment has `search:`.
+struct SearchTrial {
+  std::string job;
+  std::vector<std::pair<std::string, std::string>> point;  // its variables, as text
+  std::string state;    // succeeded, stopped, failed…
+  std::string outcome;  // "ran to step 27", or why it stopped or failed (the rung it reached)
+  std::optional<double> last_step;    // the last step it reported: the steps it ran
+  std::optional<double> value;        // the objective at that step
+  std::optional<double> best_so_far;  // the best finished trial's value up to this one, in trial order
+  double gpu_hours = 0;               // GPUs x nodes x its wall time
+};
+
+// `report`'s view of a search: every trial, the best by the objective, and what it spent.
+struct SearchView {
+  std::string run, algorithm, stopping;
+  std::string metric;  // the objective's; "" when the search has none (no best trial then)
+  bool minimize = true;
+  std::vector<SearchTrial> trials;  // in the run's Job order
+  std::optional<std::size_t> best;  // index into trials: the best that ran to the end
+  double steps_run = 0;             // the steps the trials reported, summed
+  double steps_full = 0;            // every trial to the most steps any trial reached
+  double gpu_hours = 0;
+  double gpu_hours_full = 0;  // each trial's GPU-hours scaled to the most steps: the full grid's estimate
+};
+
 struct Report {
   std::string catalog_date;
   // The region whose prices cost on demand and cost spot use: the runs' recorded region, or
@@ -130,6 +155,7 @@ struct Report {
   std::vector<runrecord::SkippedLine> skipped;
   std::vector<std::string> notes;  // mixed units, missing prices, unfinished Jobs…
   PointsView points;
+  std::vector<SearchView> searches;  // one per run of an experiment with `search:`
 };
 
 }  // namespace gkebuild::report
