@@ -71,7 +71,14 @@ else
     || { tail -20 "$root.debootstrap.log" >&2; exit 1; }
 fi
 grep -q bookworm "$root/etc/os-release" || { echo "fresh-debian: $root is not Debian 12" >&2; exit 1; }
+# The machine's network, as a fresh machine on this site has it: its resolver, and the certificate
+# authorities it adds (a TLS-inspecting proxy's, in /usr/local/share/ca-certificates), which the
+# root's ca-certificates takes in when setup.sh installs it; without them pip cannot reach PyPI there.
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+fi
 
 echo "== a clean clone of $(git -C "$repo" rev-parse --short HEAD) (committed files only) =="
 git clone --quiet --no-hardlinks "$repo" "$root/work/gkebuild"
