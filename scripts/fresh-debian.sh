@@ -30,6 +30,7 @@ while (($#)); do
     *) echo "fresh-debian: unknown option $1" >&2; exit 2 ;;
   esac
 done
+root=$(realpath -m "$root")   # compared with /proc/PID/root on exit
 [ "$(id -u)" -eq 0 ] || { echo "fresh-debian: needs root (debootstrap, mount, chroot)" >&2; exit 2; }
 case "$root" in /|/usr|/usr/*|/etc|/etc/*|"") echo "fresh-debian: refusing --root $root" >&2; exit 2 ;; esac
 
@@ -75,6 +76,10 @@ grep -q bookworm "$root/etc/os-release" || { echo "fresh-debian: $root is not De
 # authorities it adds (a TLS-inspecting proxy's, in /usr/local/share/ca-certificates), which the
 # root's ca-certificates takes in when setup.sh installs it; without them pip cannot reach PyPI there.
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# No daemon starts as its package installs (a chroot has no init to stop it; the tests start their own
+# registry and proxies on free ports): Debian's policy-rc.d convention.
+printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
+chmod +x "$root/usr/sbin/policy-rc.d"
 if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
   mkdir -p "$root/usr/local/share/ca-certificates"
   cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
