@@ -60,8 +60,11 @@ mount_into() {  # mount_into TARGET MOUNT-ARGS...
 if ! command -v debootstrap >/dev/null && [ -z "$from_rootfs" ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
 fi
-if mountpoint -q "$root/proc" 2>/dev/null; then echo "fresh-debian: $root is in use (mounted)" >&2; exit 1; fi
-rm -rf "$root"
+# Never empty a root with anything still mounted in it (a bound /dev is the host's /dev).
+if findmnt -rn -o TARGET | grep -q -e "^$root/" -e "^$root\$"; then
+  echo "fresh-debian: something is still mounted under $root (findmnt); unmount it first" >&2; exit 1
+fi
+rm -rf --one-file-system "$root"
 mkdir -p "$(dirname "$root")"
 if [ -n "$from_rootfs" ]; then
   echo "== copying $from_rootfs (not a new debootstrap) =="
