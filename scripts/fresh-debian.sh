@@ -7,6 +7,8 @@
 #     --root DIR         where to make the root (default /var/tmp/gkebuild-fresh/rootfs; emptied first)
 #     --from-rootfs DIR  copy (cp -a) an existing minbase bookworm root instead of running debootstrap;
 #                        it saves the download, but then the root is only as fresh as that copy
+#     --reuse            use the root an earlier run left (its packages stay; the clone is made anew), e.g.
+#                        to see a setup.sh fix through without the download; the report says so
 #     --ccache DIR       bind-mount a host ccache folder as the root's (a fresh machine has none: the build
 #                        from nothing takes about an hour on 2 cores); hits need the same compiler package
 # The root stays afterwards for a look (mounts undone); the next run with the same --root empties it.
@@ -17,15 +19,18 @@
 # The tests run with CI=true: a tool setup.sh should install but did not fails its tests instead of skipping.
 # Peers setup cannot install (tests/peers/external_peers.txt) are named at the end, as test.sh names them.
 set -euo pipefail
+# All of it inside main, read whole before it runs: an edit or checkout during the long run changes nothing.
+main() {
 repo=$(cd "$(dirname "$0")/.." && pwd)
 root=/var/tmp/gkebuild-fresh/rootfs
-from_rootfs="" ccache_dir=""
+from_rootfs="" ccache_dir="" reuse=""
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 while (($#)); do
   case "$1" in
     --root) root=$2; shift 2 ;;
     --from-rootfs) from_rootfs=$2; shift 2 ;;
     --ccache) ccache_dir=$2; shift 2 ;;
+    --reuse) reuse=1; shift ;;
     --) shift; break ;;
     *) echo "fresh-debian: unknown option $1" >&2; exit 2 ;;
   esac
@@ -57,22 +62,27 @@ mount_into() {  # mount_into TARGET MOUNT-ARGS...
   mounted+=("$target")
 }
 
-if ! command -v debootstrap >/dev/null && [ -z "$from_rootfs" ]; then
+if ! command -v debootstrap >/dev/null && [ -z "$from_rootfs$reuse" ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
 fi
-# Never empty a root with anything still mounted in it (a bound /dev is the host's /dev).
-if findmnt -rn -o TARGET | grep -q -e "^$root/" -e "^$root\$"; then
-  echo "fresh-debian: something is still mounted under $root (findmnt); unmount it first" >&2; exit 1
-fi
-rm -rf --one-file-system "$root"
-mkdir -p "$(dirname "$root")"
-if [ -n "$from_rootfs" ]; then
-  echo "== copying $from_rootfs (not a new debootstrap) =="
-  cp -a "$from_rootfs" "$root"
+if [ -n "$reuse" ]; then
+  echo "== reusing $root from an earlier run (not a new root) =="
+  rm -rf "$root/work/gkebuild"
 else
-  echo "== debootstrap --variant=minbase bookworm from $mirror =="
-  debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 \
-    || { tail -20 "$root.debootstrap.log" >&2; exit 1; }
+  # Never empty a root with anything still mounted in it (a bound /dev is the host's /dev).
+  if findmnt -rn -o TARGET | grep -q -e "^$root/" -e "^$root\$"; then
+    echo "fresh-debian: something is still mounted under $root (findmnt); unmount it first" >&2; exit 1
+  fi
+  rm -rf --one-file-system "$root"
+  mkdir -p "$(dirname "$root")"
+  if [ -n "$from_rootfs" ]; then
+    echo "== copying $from_rootfs (not a new debootstrap) =="
+    cp -a "$from_rootfs" "$root"
+  else
+    echo "== debootstrap --variant=minbase bookworm from $mirror =="
+    debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 \
+      || { tail -20 "$root.debootstrap.log" >&2; exit 1; }
+  fi
 fi
 grep -q bookworm "$root/etc/os-release" || { echo "fresh-debian: $root is not Debian 12" >&2; exit 1; }
 # The machine's network, as a fresh machine on this site has it: its resolver, and the certificate
@@ -120,3 +130,5 @@ status=0
 in_root "cd /work/gkebuild && scripts/test.sh $*" || status=$?
 echo "== fresh Debian 12: scripts/test.sh exited $status; peers absent there: $(absent_peers || echo '?') =="
 exit "$status"
+}
+main "$@"

@@ -8,7 +8,7 @@ debian_packages=(
   libyaml-cpp-dev libyaml-dev nlohmann-json3-dev libarchive-dev libssl-dev libcurl4-openssl-dev
   libcli11-dev libvalijson-dev libgtest-dev libgmock-dev libbenchmark-dev
   libdeflate-dev libzstd-dev zlib1g-dev zstd libopenblas-dev
-  libacl1-dev liblz4-dev libbz2-dev liblzma-dev nettle-dev   # static archives libarchive.a needs
+  libacl1-dev liblz4-dev libbz2-dev liblzma-dev nettle-dev libxml2-dev   # what libarchive.a needs (xml2: cmake/static_deps.cmake)
   python3 python3-pip python3-venv   # python3-venv: the wheel test's fresh venv
   docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool busybox-static
   json-schema-test-suite librsvg2-bin chromium time
