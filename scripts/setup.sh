@@ -60,7 +60,8 @@ for name, version in need.items():
     if version and got != version: sys.exit(1)
 PY
 then
-  "$python" -m pip install -q --disable-pip-version-check "${python_packages[@]}" \
+  # Debian's own python3 refuses (PEP 668, a screenful on stderr) and takes the second form.
+  "$python" -m pip install -q --disable-pip-version-check "${python_packages[@]}" 2>/dev/null \
     || "$python" -m pip install -q --disable-pip-version-check --break-system-packages "${python_packages[@]}"
 fi
 "$(dirname "$0")/build-peers.sh"
