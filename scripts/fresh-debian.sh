@@ -9,6 +9,8 @@
 #                        it saves the download, but then the root is only as fresh as that copy
 #     --reuse            use the root an earlier run left (its packages stay; the clone is made anew), e.g.
 #                        to see a setup.sh fix through without the download; the report says so
+#     --rerun-failed     with --reuse's root and its clone (moved to this HEAD, its build kept): setup.sh, the
+#                        build, then only the tests the last run there failed (ctest --rerun-failed)
 #     --ccache DIR       bind-mount a host ccache folder as the root's (a fresh machine has none: the build
 #                        from nothing takes about an hour on 2 cores); hits need the same compiler package
 # The root stays afterwards for a look (mounts undone); the next run with the same --root empties it.
@@ -23,7 +25,7 @@ set -euo pipefail
 main() {
 repo=$(cd "$(dirname "$0")/.." && pwd)
 root=/var/tmp/gkebuild-fresh/rootfs
-from_rootfs="" ccache_dir="" reuse=""
+from_rootfs="" ccache_dir="" reuse="" rerun=""
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 while (($#)); do
   case "$1" in
@@ -31,6 +33,7 @@ while (($#)); do
     --from-rootfs) from_rootfs=$2; shift 2 ;;
     --ccache) ccache_dir=$2; shift 2 ;;
     --reuse) reuse=1; shift ;;
+    --rerun-failed) reuse=1 rerun=1; shift ;;
     --) shift; break ;;
     *) echo "fresh-debian: unknown option $1" >&2; exit 2 ;;
   esac
@@ -67,7 +70,7 @@ if ! command -v debootstrap >/dev/null && [ -z "$from_rootfs$reuse" ]; then
 fi
 if [ -n "$reuse" ]; then
   echo "== reusing $root from an earlier run (not a new root) =="
-  rm -rf "$root/work/gkebuild"
+  [ -n "$rerun" ] || rm -rf "$root/work/gkebuild"
 else
   # Never empty a root with anything still mounted in it (a bound /dev is the host's /dev).
   if findmnt -rn -o TARGET | grep -q -e "^$root/" -e "^$root\$"; then
@@ -98,12 +101,20 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
   cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
 fi
 
-echo "== a clean clone of $(git -C "$repo" rev-parse --short HEAD) (committed files only) =="
-git clone --quiet --no-hardlinks "$repo" "$root/work/gkebuild"
+if [ -n "$rerun" ]; then
+  echo "== the earlier clone moved to $(git -C "$repo" rev-parse --short HEAD) (committed files only; its build kept) =="
+  git -C "$root/work/gkebuild" fetch --quiet "$repo" HEAD
+else
+  echo "== a clean clone of $(git -C "$repo" rev-parse --short HEAD) (committed files only) =="
+  git clone --quiet --no-hardlinks "$repo" "$root/work/gkebuild"
+fi
 git -C "$root/work/gkebuild" checkout --quiet --detach "$(git -C "$repo" rev-parse HEAD)"
 
 # /sys and /dev with what is mounted under them (/sys/fs/cgroup, where runc and crun make cgroups;
 # /dev/pts, /dev/shm), as slaves: nothing mounted inside the root reaches the host's.
+# The root a mount point of its own: runc and buildah make the container's / a slave mount, which
+# fails ("mount /, flags: 0x84000: invalid argument") where / is a plain folder, as in a bare chroot.
+mount_into "" --bind "$root"
 mount_into /proc -t proc proc
 mount_into /sys --rbind /sys --make-rslave
 mount_into /dev --rbind /dev --make-rslave
@@ -125,10 +136,16 @@ absent_peers() {
     | paste -sd' '
 }
 
-echo "== scripts/test.sh $* inside the root (CI=true) =="
 status=0
-in_root "cd /work/gkebuild && scripts/test.sh $*" || status=$?
-echo "== fresh Debian 12: scripts/test.sh exited $status; peers absent there: $(absent_peers || echo '?') =="
+if [ -n "$rerun" ]; then
+  echo "== setup.sh, the build, and the tests that failed last time inside the root (CI=true) =="
+  in_root "cd /work/gkebuild && scripts/setup.sh && cmake --build build/test -j \$(nproc) &&
+           cd build/test && ctest --rerun-failed --output-on-failure -j \$(nproc) --timeout 900" || status=$?
+else
+  echo "== scripts/test.sh $* inside the root (CI=true) =="
+  in_root "cd /work/gkebuild && scripts/test.sh $*" || status=$?
+fi
+echo "== fresh Debian 12: exit $status; peers absent there: $(absent_peers || echo '?') =="
 exit "$status"
 }
 main "$@"
