@@ -9,8 +9,8 @@
 #                        it saves the download, but then the root is only as fresh as that copy
 #     --reuse            use the root an earlier run left (its packages stay; the clone is made anew), e.g.
 #                        to see a setup.sh fix through without the download; the report says so
-#     --rerun-failed     with --reuse's root and its clone (moved to this HEAD, its build kept): setup.sh, the
-#                        build, then only the tests the last run there failed (ctest --rerun-failed)
+#     --again            --reuse, and the earlier clone too, moved to this HEAD with its build kept: test.sh
+#                        again on an incremental build (to see fixes through; the report says so)
 #     --ccache DIR       bind-mount a host ccache folder as the root's (a fresh machine has none: the build
 #                        from nothing takes about an hour on 2 cores); hits need the same compiler package
 # The root stays afterwards for a look (mounts undone); the next run with the same --root empties it.
@@ -33,7 +33,7 @@ while (($#)); do
     --from-rootfs) from_rootfs=$2; shift 2 ;;
     --ccache) ccache_dir=$2; shift 2 ;;
     --reuse) reuse=1; shift ;;
-    --rerun-failed) reuse=1 rerun=1; shift ;;
+    --again) reuse=1 rerun=1; shift ;;
     --) shift; break ;;
     *) echo "fresh-debian: unknown option $1" >&2; exit 2 ;;
   esac
@@ -137,14 +137,8 @@ absent_peers() {
 }
 
 status=0
-if [ -n "$rerun" ]; then
-  echo "== setup.sh, the build, and the tests that failed last time inside the root (CI=true) =="
-  in_root "cd /work/gkebuild && scripts/setup.sh && cmake --build build/test -j \$(nproc) &&
-           cd build/test && ctest --rerun-failed --output-on-failure -j \$(nproc) --timeout 900" || status=$?
-else
-  echo "== scripts/test.sh $* inside the root (CI=true) =="
-  in_root "cd /work/gkebuild && scripts/test.sh $*" || status=$?
-fi
+echo "== scripts/test.sh $* inside the root (CI=true) =="
+in_root "cd /work/gkebuild && scripts/test.sh $*" || status=$?
 echo "== fresh Debian 12: exit $status; peers absent there: $(absent_peers || echo '?') =="
 exit "$status"
 }
