@@ -17,6 +17,7 @@ debian_packages=(
   python3-h2      # HTTP/2 for the Kubernetes test server (tests/kube/h2_front.py)
   python3-scipy   # SciPy's Sobol' points, the reference of tests/search
   zsh fish man-db groff-base   # the completion scripts in their own shells; manual pages (tests/package)
+  curl   # the registry tests read their counting proxy's /__stats with it (tests/registry)
   file   # cpack -G DEB reads the binary's dependencies with it (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)
 )
 # nvidia-cuda-cuobjdump: NVIDIA's fat binary lister, the peer of images/cuda's reader (no 13.0 wheel exists).
