@@ -170,7 +170,8 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
                                           " Jobs (each owns the run's Secret), and this one has " +
                                           std::to_string(job_count) + "; run the sweep as Indexed Jobs "
                                                                       "(parallelism: N, one Job per accelerator)");
-  if (!options.no_check) check_before_submit(access, project, request, err);
+  const auto cluster = connect(access);
+  if (!options.no_check) check_before_submit(*cluster, access.context, project, request, err);
   images.run = {request.experiment, request.accelerators};
   request.image_references =
       image_references(project, images_of(project, request.experiment), images, &request.image_env);
@@ -195,7 +196,6 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs in namespace " << plan.namespace_name << " (context "
       << access.context << "), recorded in " << run_dir.string() << "\n";
-  const auto cluster = connect(access);
   auto jobs = pending_jobs(plan);
   std::optional<SecretOwners> owners;
   try {
