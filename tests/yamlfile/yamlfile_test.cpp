@@ -60,6 +60,11 @@ TEST(Fields, TypedReadsNameWhatTheyExpected) {
   EXPECT_EQ(error_of([&] { fields.string("label", ""); }).where().line, 2);
   EXPECT_EQ(error_of([&] { fields.boolean("flag", false); }).where().line, 4) << "yes is a string in YAML 1.2";
   EXPECT_EQ(error_of([&] { fields.required("missing"); }).where().line, 1);
+  const auto numbers = Document::parse("a: 017\nb: 0o17\n", "n.yaml");
+  Fields read(numbers, numbers.root(), "n", {"a", "b"});
+  EXPECT_EQ(read.integer("a", 0, 0), 17);
+  EXPECT_EQ(read.integer("b", 0, 0), 15);
+  EXPECT_EQ(as_number(numbers, numbers.root()["b"], "b"), 15.0);
 }
 
 TEST(Scalars, TypedAsYaml12CoreSchema) {

@@ -170,7 +170,7 @@ long long as_integer(const Document& doc, const YAML::Node& node, std::string_vi
   if (!node.IsScalar() || resolve_scalar(node) != ScalarKind::Integer)
     expected(doc, node, what, "an integer");
   try {
-    return std::stoll(node.Scalar(), nullptr, 0);
+    return integer_value(node.Scalar());
   } catch (const std::exception&) {
     doc.fail(node, std::string(what) + ": integer out of range");
   }
@@ -179,7 +179,8 @@ long long as_integer(const Document& doc, const YAML::Node& node, std::string_vi
 double as_number(const Document& doc, const YAML::Node& node, std::string_view what) {
   auto kind = node.IsScalar() ? resolve_scalar(node) : ScalarKind::Null;
   if (kind != ScalarKind::Integer && kind != ScalarKind::Float) expected(doc, node, what, "a number");
-  return node.as<double>();
+  const ScalarValue value = scalar_value(node.Scalar(), kind);  // yaml-cpp reads no `0o17`
+  return value.kind == ScalarKind::Integer ? static_cast<double>(value.integer) : value.number;
 }
 
 bool as_bool(const Document& doc, const YAML::Node& node, std::string_view what) {
