@@ -57,7 +57,7 @@ void Interpreter::raise_at(const Template* tmpl, size_t offset, const std::strin
   throw TemplateError(kind, source_location(*tmpl, offset), message, tmpl->source);
 }
 
-Value Interpreter::eval(const Expr& expr) {
+Value Interpreter::evaluate(const Expr& expr) {
   try {
     return eval_node(expr);
   } catch (const EvalError& error) {
