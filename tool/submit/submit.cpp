@@ -160,6 +160,9 @@ void record_secrets(runrecord::RunRecord& record, const project::Project& projec
 
 Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request,
                           const RunSecret& secret, const kube::ConnectCluster& connect) {
+  // Before any thread starts (the cluster check's, the plan's render threads, the follow's):
+  // they allocate from the heap the plan frees.
+  use_one_malloc_arena();
   std::ostream& err = *options.console.err;
   const auto access = cluster_access(options.kubeconfig, project.cluster.context);
   ImageStepOptions images = image_step(options);
