@@ -30,10 +30,10 @@ TEST(Digest, ParseRoundTrips) {
 }
 
 TEST(Digest, ParseRejectsMalformed) {
-  EXPECT_THROW(Digest::parse("sha256"), std::invalid_argument);
-  EXPECT_THROW(Digest::parse("md5:abcd"), std::invalid_argument);
-  EXPECT_THROW(Digest::parse("sha256:abc"), std::invalid_argument);
-  EXPECT_THROW(Digest::parse("sha256:" + std::string(64, 'A')), std::invalid_argument);
+  EXPECT_THROW(Digest::parse("sha256"), gkebuild::InputError);
+  EXPECT_THROW(Digest::parse("md5:abcd"), gkebuild::InputError);
+  EXPECT_THROW(Digest::parse("sha256:abc"), gkebuild::InputError);
+  EXPECT_THROW(Digest::parse("sha256:" + std::string(64, 'A')), gkebuild::InputError);
 }
 
 TEST(Descriptor, JsonRoundTrip) {

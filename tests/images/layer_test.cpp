@@ -195,8 +195,8 @@ TEST(Compression, LevelsAreChecked) {
   struct Null : ByteSink {
     void write(std::string_view) override {}
   } sink;
-  EXPECT_THROW(make_compressor({Compression::kGzip, 13}, sink), std::invalid_argument);
-  EXPECT_THROW(make_compressor({Compression::kZstd, 20}, sink), std::invalid_argument);
+  EXPECT_THROW(make_compressor({Compression::kGzip, 13}, sink), gkebuild::InputError);
+  EXPECT_THROW(make_compressor({Compression::kZstd, 20}, sink), gkebuild::InputError);
   EXPECT_EQ(parse_compression("zstd"), Compression::kZstd);
   EXPECT_FALSE(parse_compression("xz"));
 }

@@ -106,7 +106,7 @@ TEST(ResultsFile, AppendAddsTheJobAndReadsBack) {
   EXPECT_EQ(results.lines[0].job, "gemm-l4");
   EXPECT_EQ(results.lines[1].job, "gemm-t4");
   EXPECT_EQ(results.lines[1].value, 2.5);
-  EXPECT_THROW(append_result_line(dir.path(), "j", nlohmann::json::array()), std::invalid_argument);
+  EXPECT_THROW(append_result_line(dir.path(), "j", nlohmann::json::array()), gkebuild::Error);
 }
 
 }  // namespace
