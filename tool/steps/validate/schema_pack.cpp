@@ -22,6 +22,8 @@
 #include "base/error.h"
 
 namespace fs = std::filesystem;
+using gkebuild::Error;
+using gkebuild::ErrorKind;
 using nlohmann::ordered_json;
 
 namespace {
