@@ -1,3 +1,4 @@
+#include "base/error.h"
 #include "images/oci/digest.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+#include "base/error.h"
 #include "images/dockerfile/dockerfile.h"
 
 #include <gtest/gtest.h>

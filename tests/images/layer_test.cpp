@@ -1,3 +1,4 @@
+#include "base/error.h"
 #include "images/layer/layer_writer.h"
 
 #include <archive.h>

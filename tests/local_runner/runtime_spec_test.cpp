@@ -3,6 +3,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "base/error.h"
 #include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "tool/steps/local_runner/cgroup_controllers.h"

@@ -8,6 +8,7 @@
 
 #include <fstream>
 
+#include "base/error.h"
 #include "busybox_base.h"
 #include "images/build/build_secrets.h"
 #include "images/build/builder.h"

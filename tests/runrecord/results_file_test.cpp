@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "tool/core/runrecord/results_file.h"

@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "base/error.h"
 #include "base/atomic_file.h"
 #include "tests/common/temp_dir.h"
 #include "tool/core/runrecord/run_store.h"

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "base/error.h"
 #include "tests/common/run.h"
 #include "tool/core/search/random.h"
 #include "tool/core/search/ranges.h"
