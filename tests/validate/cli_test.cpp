@@ -248,7 +248,7 @@ TEST_F(Cli, ToolErrorsExitTwo) {
 TEST_F(Cli, AMisspeltDisabledRuleGetsADidYouMean) {
   auto r = validate("--disable gpu-zeor -");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--disable: unknown rule 'gpu-zeor' (did you mean 'gpu-zero'?)"), std::string::npos) << r.err;
+  EXPECT_NE(r.all().find("--disable: unknown rule 'gpu-zeor' (did you mean 'gpu-zero'?)"), std::string::npos) << r.all();
 }
 
 TEST_F(Cli, BinaryFileIsAFindingNotACrash) {

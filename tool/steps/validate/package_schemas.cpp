@@ -44,7 +44,7 @@ fs::path private_temp_cache_dir() {
   if (::lstat(dir.c_str(), &st) != 0)
     throw system_failure(errno, "cannot inspect the cache folder " + dir.string());
   if (!S_ISDIR(st.st_mode) || st.st_uid != uid || (st.st_mode & 022) != 0)
-    throw Error(ErrorKind::kFailed, "the cache folder " + dir.string() +
+    throw Error(ErrorKind::kCannotRun, "the cache folder " + dir.string() +
                 " is not a folder owned by this user and writable only by it; "
                 "remove it, or set XDG_CACHE_HOME or HOME");
   return dir;
