@@ -19,6 +19,7 @@ constexpr int exit_code(ErrorKind kind) {
     case ErrorKind::kBadInput: return kExitUsage;
     case ErrorKind::kFailed: return kExitFailure;
     case ErrorKind::kInterrupted: return kExitInterrupted;
+    case ErrorKind::kCannotRun: return kExitUsage;
   }
   return kExitUsage;
 }

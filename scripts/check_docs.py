@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that the front page stays a front page and that the docs' relative links lead somewhere.
 
-  scripts/check_docs.py [ROOT]      (ROOT: the repository; default: this script's parent's parent)
+  scripts/check_docs.py [ROOT] [--gkebuild BINARY]   (ROOT: the repository; default: this script's
+                                                      parent's parent)
 
 - README.md has at most 250 lines and no line longer than 400 characters.
 - Every relative Markdown link in README.md, docs/*.md, bench/README.md and CHANGELOG.md names a
@@ -9,11 +10,18 @@
   as GitHub names it (lower case, punctuation dropped, spaces to '-', repeats numbered -1, -2 …).
   A link into a file that is not Markdown may carry only a line anchor (#L12, #L12-L20).
 
+- docs/project-file.md lists the template variables gkebuild sets ("the template variables gkebuild
+  sets: `a`, `b` …") exactly as tool/core/project/reserved_variables.h does.
+- With --gkebuild BINARY (ctest passes the built binary): every long flag of every command
+  (`gkebuild __complete -- CMD -`) is in docs/commands.md, in that command's `## ` section or in
+  Conventions; every rule id of `gkebuild validate --list-rules` is in docs/validate-rules.md.
+
 Links and headings inside fenced code blocks and inline code do not count. Each problem is printed as
 FILE:LINE: message; the exit status is 1 when there is one, else 0.
 """
 
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -134,9 +142,89 @@ def documents(root):
     return [path for path in paths if path.exists()]
 
 
+RESERVED_TABLE = "tool/core/project/reserved_variables.h"
+RESERVED_DOC = "docs/project-file.md"
+RESERVED_PHRASE = "the template variables gkebuild sets:"
+
+
+def check_reserved_variables(root):
+    """The docs' list of reserved template variables against the one table in the code."""
+    table_text = (root / RESERVED_TABLE).read_text(encoding="utf-8") if (root / RESERVED_TABLE).exists() else ""
+    table = re.search(r"kReservedVariables\{([^}]*)\}", table_text)
+    if not table:
+        return [f"{RESERVED_TABLE}: no kReservedVariables{{…}} table"]
+    names = re.findall(r'"([^"]+)"', table.group(1))
+    doc = root / RESERVED_DOC
+    text = " ".join(line for _, line in prose_lines(doc.read_text(encoding="utf-8"))) if doc.exists() else ""
+    at = text.find(RESERVED_PHRASE)
+    if at < 0:
+        return [f"{RESERVED_DOC}: no sentence with '{RESERVED_PHRASE}' listing {', '.join(names)}"]
+    listed = re.findall(r"`([A-Za-z_]+)`", re.split(r"[.(]", text[at:], maxsplit=1)[0])
+    if listed != names:
+        return [f"{RESERVED_DOC}: lists the reserved template variables {', '.join(listed)}; "
+                f"{RESERVED_TABLE} has {', '.join(names)}"]
+    return []
+
+
+def sections(text):
+    """{first word of each `## ` heading (its names split at ',' and ' '): the section's text}."""
+    out, name, lines = {}, None, []
+    for line in text.splitlines():
+        if line.startswith("## "):
+            if name:
+                for word in name:
+                    out[word] = out.get(word, "") + "\n".join(lines)
+            name, lines = [w for w in re.split(r"[ ,`]+", line[3:].strip()) if w and not w.startswith("-")], []
+        lines.append(line)
+    if name:
+        for word in name:
+            out[word] = out.get(word, "") + "\n".join(lines)
+    return out
+
+
+def run_binary(binary, *arguments):
+    return subprocess.run([binary, *arguments], capture_output=True, text=True, timeout=60).stdout
+
+
+def check_cli_names(root, binary):
+    """Every long flag of every command in docs/commands.md; every rule id in docs/validate-rules.md."""
+    problems = []
+    commands_doc = (root / "docs/commands.md").read_text(encoding="utf-8")
+    by_command = sections(commands_doc)
+    shared = by_command.get("Conventions", "")
+    listed = run_binary(binary, "--help")
+    for command in run_binary(binary, "__complete", "--", "").split():
+        if command == "help" or not re.search(rf"^\s+{re.escape(command)}\b", listed, re.MULTILINE):
+            continue  # help is `gkebuild CMD --help`; a command --help hides is internal (controller)
+        section = by_command.get(command)
+        if section is None:
+            problems.append(f"docs/commands.md: no '## {command}' section")
+            continue
+        for flag in run_binary(binary, "__complete", "--", command, "-").split():
+            if not flag.startswith("--") or flag == "--help":
+                continue
+            if not re.search(re.escape(flag) + r"(?![\w-])", section + "\n" + shared):
+                problems.append(f"docs/commands.md: '{command} {flag}' is not described (## {command} or Conventions)")
+    rules_doc = (root / "docs/validate-rules.md").read_text(encoding="utf-8")
+    for line in run_binary(binary, "validate", "--list-rules").splitlines():
+        match = re.match(r"([a-z0-9-]+) \(", line)
+        if match and f"`{match.group(1)}`" not in rules_doc:
+            problems.append(f"docs/validate-rules.md: rule '{match.group(1)}' is not listed")
+    return problems
+
+
 def main(argv):
-    root = Path(argv[1] if len(argv) > 1 else Path(__file__).resolve().parent.parent).resolve()
+    arguments = argv[1:]
+    binary = None
+    if "--gkebuild" in arguments:
+        at = arguments.index("--gkebuild")
+        binary = arguments[at + 1]
+        del arguments[at:at + 2]
+    root = Path(arguments[0] if arguments else Path(__file__).resolve().parent.parent).resolve()
     problems = check_front_page(root)
+    problems += check_reserved_variables(root)
+    if binary:
+        problems += check_cli_names(root, binary)
     for required in ("docs", "bench/README.md", "CHANGELOG.md"):
         if not (root / required).exists():
             problems.append(f"{required}: missing")

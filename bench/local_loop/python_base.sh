@@ -13,7 +13,8 @@
 set -euo pipefail
 gkebuild=$(realpath "$1")
 cache=${BENCH_CACHE:-/var/tmp/gkebuild-bench}
-work=$(mktemp -d /var/tmp/gkebuild-loop.XXXXXX)
+work=/var/tmp/gkebuild-loop-$$  # lower case: buildah takes oci:PATH as an image name
+rm -rf "$work" && mkdir -p "$work"
 export GKEBUILD_CACHE_DIR="$work/store" GKEBUILD_RUNTIME_DIR="$work/runtime"
 buildah_root="$work/buildah"
 buildah=(buildah --root "$buildah_root/storage" --runroot "$buildah_root/run" --storage-driver vfs)
@@ -31,10 +32,13 @@ fi
 # Not part of an image: downloaded packages, and device nodes (a container runtime makes /dev).
 rm -rf "$base_rootfs"/var/cache/apt/archives/*.deb "$base_rootfs"/dev/*
 echo "base: Debian 12 + python3-numpy + python3-sklearn, $(du -sh "$base_rootfs" | cut -f1) unpacked"
-printf 'FROM scratch\nCOPY rootfs/ /\nCMD ["python3"]\n' >"$cache/debian-python/Dockerfile"
-"$gkebuild" image -q --dockerfile "$cache/debian-python/Dockerfile" --context "$cache/debian-python" --tag base:1 \
-  -o "oci:$work/base" >/dev/null
-echo "base image: $(du -sh "$work/base" | cut -f1) as an OCI layout (one layer)"
+if [ ! -f "$cache/debian-python/oci/index.json" ]; then  # the base as an OCI layout, made once too
+  printf 'FROM scratch\nCOPY rootfs/ /\nCMD ["python3"]\n' >"$cache/debian-python/Dockerfile"
+  "$gkebuild" image -q --dockerfile "$cache/debian-python/Dockerfile" --context "$cache/debian-python" --tag base:1 \
+    -o "oci:$cache/debian-python/oci" >/dev/null
+fi
+base="$cache/debian-python/oci"
+echo "base image: $(du -sh "$base" | cut -f1) as an OCI layout (one layer, gzip)"
 
 make_project() {  # FOLDER
   mkdir -p "$1"
@@ -57,26 +61,48 @@ accuracy = float((p.argmax(1) == y).mean())
 print(json.dumps({"schema": "gkebuild.workload.v1", "workload": "digits-mlp", "metric": "train_accuracy",
                   "value": accuracy, "unit": ""}))
 PY
-  printf 'FROM oci:%s:base:1\nWORKDIR /app\nCOPY train.py /app/\nCMD ["python3", "/app/train.py"]\n' "$work/base" >"$1/Dockerfile"
-  printf 'apiVersion: gkebuild/v1\nproject: loop\nregistry: registry.test/x\nimages:\n  app: {dockerfile: Dockerfile}\nexperiments:\n  one: {image: app, command: [python3, /app/train.py]}\n' >"$1/gkebuild.yaml"
+  printf 'FROM oci:%s:base:1\nWORKDIR /app\nCOPY train.py /app/\nCMD ["python3", "/app/train.py"]\n' "$base" >"$1/Dockerfile"
+  cat >"$1/gkebuild.yaml" <<'YAML'
+apiVersion: gkebuild/v1
+project: loop
+registry: registry.test/x
+images:
+  app: {dockerfile: Dockerfile}
+experiments:
+  one: {image: app, command: [python3, /app/train.py]}
+  # gkebuild's own part of the loop: the same image, a command that only starts python
+  startup:
+    image: app
+    command: [python3, -c, 'print("{\"schema\": \"gkebuild.workload.v1\", \"workload\": \"startup\", \"metric\": \"m\", \"value\": 1, \"unit\": \"\"}")']
+YAML
 }
 
 seconds() { awk "BEGIN {printf \"%.2f\", $2 - $1}"; }
 now() { date +%s.%N; }
 
-gkebuild_point() {  # FOLDER: one local point, output checked
-  (cd "$1" && /usr/bin/time -f "%M" -o "$work/rss" "$gkebuild" submit one --local -q >"$work/out" 2>&1) ||
+gkebuild_point() {  # FOLDER [EXPERIMENT]: one local point, output checked
+  (cd "$1" && /usr/bin/time -f "%M" -o "$work/rss" "$gkebuild" submit "${2:-one}" --local -q >"$work/out" 2>&1) ||
     { cat "$work/out"; exit 1; }
+}
+script_alone() {  # FOLDER: the script itself, in the base's root without a container (chroot)
+  cp "$1/train.py" "$base_rootfs/tmp/train.py" && chroot "$base_rootfs" python3 /tmp/train.py >/dev/null
 }
 buildah_point() {  # FOLDER N: build, mount, runc run, remove
   local tag="loop:$2" container bundle="$work/bundle"
   (cd "$1" && /usr/bin/time -f "%M" -o "$work/rss" "${buildah[@]}" bud -q --layers -t "$tag" . >/dev/null)
   container=$("${buildah[@]}" from -q "$tag")
   mkdir -p "$bundle" && rm -f "$bundle/config.json"
-  ln -sfn "$("${buildah[@]}" mount "$container")" "$bundle/rootfs"
-  (cd "$bundle" && runc spec && sed -i 's/"terminal": true/"terminal": false/; s/"sh"/"python3", "\/app\/train.py"/' config.json &&
-    sed -i 's/"readonly": true/"readonly": false/' config.json && runc run "loop-$2" >"$work/out" 2>&1) ||
-    { cat "$work/out"; exit 1; }
+  root=$("${buildah[@]}" mount "$container")
+  runc spec --bundle "$bundle"
+  python3 - "$bundle/config.json" "$root" <<'PY'
+import json, sys
+path, root = sys.argv[1], sys.argv[2]
+spec = json.load(open(path))
+spec["root"] = {"path": root, "readonly": False}
+spec["process"].update(terminal=False, args=["python3", "/app/train.py"], cwd="/app")
+json.dump(spec, open(path, "w"))
+PY
+  (cd "$bundle" && runc run "loop-$2" >"$work/out" 2>&1) || { cat "$work/out"; exit 1; }
   grep -q train_accuracy "$work/out"
   "${buildah[@]}" umount "$container" >/dev/null && "${buildah[@]}" rm "$container" >/dev/null
 }
@@ -89,7 +115,10 @@ for i in 1 2 3; do
   echo "# edit $i" >>"$work/p1/train.py"; echo "# edit $i" >>"$work/p1-buildah/train.py"
   t=$(now); gkebuild_point "$work/p1"; g=$(seconds "$t" "$(now)"); g_rss=$(cat "$work/rss")
   t=$(now); buildah_point "$work/p1-buildah" "$i"; b=$(seconds "$t" "$(now)"); b_rss=$(cat "$work/rss")
-  echo "edit $i + one point: gkebuild $g s (peak $((g_rss / 1024)) MB), buildah bud + runc run $b s (bud peak $((b_rss / 1024)) MB), ratio $(awk "BEGIN {printf \"%.1f\", $b / $g}")x"
+  t=$(now); script_alone "$work/p1"; a=$(seconds "$t" "$(now)")
+  echo "# edit $i" >>"$work/p1/train.py"
+  t=$(now); gkebuild_point "$work/p1" startup; o=$(seconds "$t" "$(now)")
+  echo "edit $i + one point: gkebuild $g s (peak $((g_rss / 1024)) MB), buildah bud + runc run $b s (bud peak $((b_rss / 1024)) MB), ratio $(awk "BEGIN {printf \"%.1f\", $b / $g}")x; the script alone (chroot) $a s; gkebuild's own part (an edit, then a point that only starts python) $o s"
 done
 
 store_before=$(du -sk "$work/store" | cut -f1)

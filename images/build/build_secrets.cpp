@@ -28,7 +28,7 @@ std::vector<std::pair<std::string, std::string>> fields_of(std::string_view text
 bool truth(const std::string& key, const std::string& value) {
   if (value.empty() || value == "true") return true;
   if (value == "false") return false;
-  throw std::invalid_argument("RUN --mount=type=secret: " + key + "=" + printable(value) + " is not true or false");
+  throw InputError("RUN --mount=type=secret: " + key + "=" + printable(value) + " is not true or false");
 }
 
 uint32_t number(const std::string& key, const std::string& value, int base) {
@@ -40,7 +40,7 @@ uint32_t number(const std::string& key, const std::string& value, int base) {
     used = 0;
   }
   if (used == 0 || used != value.size() || n > 0xFFFFFFFFul)
-    throw std::invalid_argument("RUN --mount=type=secret: " + key + "=" + printable(value) + " is not a number");
+    throw InputError("RUN --mount=type=secret: " + key + "=" + printable(value) + " is not a number");
   return static_cast<uint32_t>(n);
 }
 
@@ -54,13 +54,13 @@ SecretSource parse_secret_source(std::string_view spec) {
     else if (key == "src" || key == "source") source.src = value;
     else if (key == "env") source.env = value;
     else if (key == "type") type = value;
-    else throw std::invalid_argument("'" + printable(key) + "' is not a --secret option (id, src, env, type)");
+    else throw InputError("'" + printable(key) + "' is not a --secret option (id, src, env, type)");
   }
-  if (source.id.empty()) throw std::invalid_argument("--secret needs id=ID (then src=FILE or env=VAR)");
+  if (source.id.empty()) throw InputError("--secret needs id=ID (then src=FILE or env=VAR)");
   if (!type.empty() && type != "file" && type != "env")
-    throw std::invalid_argument("--secret type=" + printable(type) + ": expected file or env");
+    throw InputError("--secret type=" + printable(type) + ": expected file or env");
   if (!source.src.empty() && !source.env.empty())
-    throw std::invalid_argument("--secret id=" + printable(source.id) + ": give src or env, not both");
+    throw InputError("--secret id=" + printable(source.id) + ": give src or env, not both");
   if (type == "env" && source.env.empty()) {  // buildx: with type=env, src names the variable
     source.env = source.src.empty() ? source.id : source.src;
     source.src.clear();
@@ -109,20 +109,20 @@ RunRequest::SecretMount parse_secret_mount(const std::string& value) {
     else if (key == "uid") mount.uid = number(key, v, 10);
     else if (key == "gid") mount.gid = number(key, v, 10);
     else
-      throw std::invalid_argument("RUN --mount=type=secret option '" + printable(key) +
-                                  "' is not supported (id, target, env, required, mode, uid, gid)");
+      throw InputError("RUN --mount=type=secret option '" + printable(key) +
+                       "' is not supported (id, target, env, required, mode, uid, gid)");
   }
   if (mount.id.empty() && !mount.target.empty())  // as BuildKit: the target's file name
     mount.id = std::filesystem::path(mount.target).filename().string();
-  if (mount.id.empty()) throw std::invalid_argument("RUN --mount=type=secret needs id=ID or target=PATH");
+  if (mount.id.empty()) throw InputError("RUN --mount=type=secret needs id=ID or target=PATH");
   if (mount.target.empty() && mount.env.empty()) mount.target = "/run/secrets/" + mount.id;
   if (!mount.target.empty() && !mount.target.starts_with('/'))
-    throw std::invalid_argument("RUN --mount=type=secret: target=" + printable(mount.target) +
-                                " is not an absolute path");
+    throw InputError("RUN --mount=type=secret: target=" + printable(mount.target) +
+                     " is not an absolute path");
   static const std::regex variable("[A-Za-z_][A-Za-z0-9_]*");
   if (!mount.env.empty() && !std::regex_match(mount.env, variable))
-    throw std::invalid_argument("RUN --mount=type=secret: env=" + printable(mount.env) + " is not a variable name");
-  if (mount.mode > 07777) throw std::invalid_argument("RUN --mount=type=secret: mode is more than 07777");
+    throw InputError("RUN --mount=type=secret: env=" + printable(mount.env) + " is not a variable name");
+  if (mount.mode > 07777) throw InputError("RUN --mount=type=secret: mode is more than 07777");
   return mount;
 }
 

@@ -25,7 +25,7 @@ struct SecretSource {
 };
 
 // "id=ID,src=FILE", "id=ID,env=VAR", "id=ID" (the variable named ID), with `type=file|env` and
-// `source`/`required` as buildx accepts them; throws std::invalid_argument saying what is wrong.
+// `source`/`required` as buildx accepts them; throws InputError saying what is wrong.
 SecretSource parse_secret_source(std::string_view spec);
 
 // Reads the secret's value (at most 500 KiB, as BuildKit): a missing file or variable is
@@ -35,7 +35,7 @@ std::string read_secret(const SecretSource& source, const std::filesystem::path&
 // The mount type of a RUN --mount value ("bind" when it names none, as BuildKit).
 std::string mount_type(std::string_view value);
 
-// RUN --mount=type=secret,…; throws std::invalid_argument.
+// RUN --mount=type=secret,…; throws InputError.
 RunRequest::SecretMount parse_secret_mount(const std::string& value);
 
 }  // namespace gkebuild::build

@@ -12,6 +12,7 @@
 
 #include "base/atomic_file.h"
 #include "base/confined_path.h"
+#include "base/error.h"
 #include "base/printable.h"
 
 namespace gkebuild::build {
@@ -40,8 +41,8 @@ void write_content(archive* a, const fs::path& target) {
   while ((r = archive_read_data_block(a, &block, &size, &offset)) == ARCHIVE_OK) {
     out.write(static_cast<const char*>(block), static_cast<std::streamsize>(size));
   }
-  if (r != ARCHIVE_EOF) throw std::runtime_error(std::string("damaged archive: ") + archive_error_string(a));
-  if (!out.flush()) throw std::runtime_error("cannot write " + target.string());
+  if (r != ARCHIVE_EOF) throw Error(ErrorKind::kFailed, std::string("damaged archive: ") + archive_error_string(a));
+  if (!out.flush()) throw Error(ErrorKind::kFailed, "cannot write " + target.string());
 }
 
 }  // namespace
@@ -50,9 +51,9 @@ void write_content(archive* a, const fs::path& target) {
 std::string entry_path(const char* raw, const char* role) {
   auto path = tree_path(raw ? raw : "");
   if (!path) {
-    throw std::runtime_error(std::string(role) + " '" + printable(raw) +
-                             "' leads outside the folder it is unpacked into (its '..' climb above the root); "
-                             "the archive is refused, as buildah and Docker refuse it");
+    throw Error(ErrorKind::kFailed, std::string(role) + " '" + printable(raw) +
+                "' leads outside the folder it is unpacked into (its '..' climb above the root); "
+                "the archive is refused, as buildah and Docker refuse it");
   }
   return *path;
 }
@@ -75,7 +76,7 @@ bool read_tar(const fs::path& file, const fs::path& scratch, const std::function
   for (int r; (r = archive_read_next_header(a.get(), &entry)) != ARCHIVE_EOF; ++count) {
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
       if (count == 0) return false;  // not a tar at all: ADD copies such a file as it is
-      throw std::runtime_error(std::string("damaged archive: ") + archive_error_string(a.get()));
+      throw Error(ErrorKind::kFailed, std::string("damaged archive: ") + archive_error_string(a.get()));
     }
     layer::Entry e;
     e.path = entry_path(archive_entry_pathname(entry), "entry");
@@ -85,7 +86,7 @@ bool read_tar(const fs::path& file, const fs::path& scratch, const std::function
     e.gid = static_cast<uint32_t>(archive_entry_gid(entry));
     if (const char* link = archive_entry_hardlink(entry)) {
       auto target = by_path.find(entry_path(link, ("hard link '" + printable(e.path) + "' to").c_str()));
-      if (target == by_path.end()) throw std::runtime_error("hard link to a missing file: " + printable(e.path));
+      if (target == by_path.end()) throw Error(ErrorKind::kFailed, "hard link to a missing file: " + printable(e.path));
       layer::Entry copy = out[target->second];
       copy.path = e.path;
       if (copy.type == layer::EntryType::kFile) count_bytes(copy);
@@ -124,7 +125,7 @@ std::vector<layer::Entry> ImageFiles::read_layer(size_t layer, const std::functi
   fs::path scratch = scratch_ / ("layer-" + std::to_string(extractions_++));
   try {
     if (!read_tar(l.store->blob_path(l.blob.digest), scratch, extract, entries)) {
-      throw std::runtime_error("not a tar archive");
+      throw Error(ErrorKind::kFailed, "not a tar archive");
     }
   } catch (const std::runtime_error& e) {
     throw LayerReadError("layer " + l.blob.digest.str() + ": " + e.what());

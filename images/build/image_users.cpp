@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "base/error.h"
+
 namespace gkebuild::build {
 namespace {
 
@@ -32,7 +34,7 @@ std::pair<uint32_t, uint32_t> resolve_owner(const std::string& spec, const std::
                                             const std::optional<std::string>& group) {
   size_t colon = spec.find(':');
   std::string user = spec.substr(0, colon);
-  if (user.empty()) throw std::invalid_argument("'" + spec + "' names no user");
+  if (user.empty()) throw InputError("'" + spec + "' names no user");
   uint32_t uid = 0, gid = 0;
   auto entry = find_line(passwd, user);
   if (entry && entry->size() >= 4 && is_number((*entry)[2]) && is_number((*entry)[3])) {
@@ -41,13 +43,13 @@ std::pair<uint32_t, uint32_t> resolve_owner(const std::string& spec, const std::
   } else if (is_number(user)) {
     uid = gid = number(user);
   } else {
-    throw std::invalid_argument("no user '" + user + "' in the image's /etc/passwd");
+    throw InputError("no user '" + user + "' in the image's /etc/passwd");
   }
   if (colon == std::string::npos) return {uid, gid};
   std::string name = spec.substr(colon + 1);
   if (is_number(name)) return {uid, number(name)};
   auto g = find_line(group, name);
-  if (!g || !is_number((*g)[2])) throw std::invalid_argument("no group '" + name + "' in the image's /etc/group");
+  if (!g || !is_number((*g)[2])) throw InputError("no group '" + name + "' in the image's /etc/group");
   return {uid, number((*g)[2])};
 }
 

@@ -11,7 +11,7 @@ namespace gkebuild::build {
 
 // "user[:group]", each a name or a number. A user found in passwd brings its primary
 // group; a numeric user that is not there has the group of the same number.
-// Throws std::invalid_argument naming what is not found.
+// Throws InputError naming what is not found.
 std::pair<uint32_t, uint32_t> resolve_owner(const std::string& spec, const std::optional<std::string>& passwd,
                                             const std::optional<std::string>& group);
 

@@ -1,6 +1,7 @@
 #include "images/build/remote_source.h"
 
 #include "base/atomic_file.h"
+#include "base/error.h"
 #include "base/http_client.h"
 #include "images/build/copy_sources.h"
 #include "images/oci/digest.h"
@@ -16,7 +17,7 @@ fs::path fetch_verified(const std::string& url, const std::string& checksum, con
   oci::Digest expected;
   try {
     expected = oci::Digest::parse(checksum);
-  } catch (const std::invalid_argument&) {
+  } catch (const InputError&) {
     throw CopyError("--checksum=" + checksum + ": expected sha256:<64 hex digits>");
   }
   if (expected.algorithm != "sha256") throw CopyError("--checksum=" + checksum + ": only sha256 is supported");

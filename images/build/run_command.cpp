@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/error.h"
+
 namespace gkebuild::build {
 
 RunScript run_script(const dockerfile::Instruction& in, const std::vector<std::string>& shell) {
@@ -49,36 +51,36 @@ RunRequest::CacheMount parse_cache_mount(const std::string& value) {
     } else if (key == "id") {
       mount.id = v;
     } else if (key != "sharing") {
-      throw std::invalid_argument("RUN --mount option '" + key + "' is not supported (cache mounts take target, "
-                                  "id and sharing)");
+      throw InputError("RUN --mount option '" + key + "' is not supported (cache mounts take target, "
+                       "id and sharing)");
     }
   }
   if (type != "cache") {
-    throw std::invalid_argument("RUN --mount=type=" + type +
-                                " is not supported: only type=cache and type=secret mounts are");
+    throw InputError("RUN --mount=type=" + type +
+                     " is not supported: only type=cache and type=secret mounts are");
   }
   if (!mount.target.starts_with('/')) {
-    throw std::invalid_argument("RUN --mount=type=cache needs target=/ABSOLUTE/DIR");
+    throw InputError("RUN --mount=type=cache needs target=/ABSOLUTE/DIR");
   }
   return mount;
 }
 
 void check_network(const std::string& value) {
   if (value == "default" || value == "host") return;
-  throw std::invalid_argument("RUN --network=" + value +
-                              " is not supported: RUN steps use the host's network (default or host)");
+  throw InputError("RUN --network=" + value +
+                   " is not supported: RUN steps use the host's network (default or host)");
 }
 
 int64_t parse_duration(const std::string& value) {
   static const std::pair<const char*, int64_t> units[] = {
       {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"m", 60000000000}, {"h", 3600000000000}};
-  if (value.empty()) throw std::invalid_argument("empty duration");
+  if (value.empty()) throw InputError("empty duration");
   int64_t total = 0;
   size_t p = 0;
   while (p < value.size()) {
     size_t start = p;
     while (p < value.size() && (std::isdigit(static_cast<unsigned char>(value[p])) || value[p] == '.')) ++p;
-    if (p == start) throw std::invalid_argument("bad duration");
+    if (p == start) throw InputError("bad duration");
     double number = std::stod(value.substr(start, p - start));
     size_t unit_start = p;
     while (p < value.size() && std::isalpha(static_cast<unsigned char>(value[p]))) ++p;
@@ -90,7 +92,7 @@ int64_t parse_duration(const std::string& value) {
         known = true;
       }
     }
-    if (!known) throw std::invalid_argument("bad duration unit");
+    if (!known) throw InputError("bad duration unit");
   }
   return total;
 }

@@ -20,7 +20,7 @@ struct RunScript {
 
 RunScript run_script(const dockerfile::Instruction& in, const std::vector<std::string>& shell);
 
-// --mount=type=cache,target=DIR[,id=ID][,sharing=…]; throws std::invalid_argument saying what
+// --mount=type=cache,target=DIR[,id=ID][,sharing=…]; throws InputError saying what
 // is not supported (other mount types, options that change ownership).
 RunRequest::CacheMount parse_cache_mount(const std::string& value);
 
@@ -28,7 +28,7 @@ RunRequest::CacheMount parse_cache_mount(const std::string& value);
 void check_network(const std::string& value);
 
 // Go's time.ParseDuration subset HEALTHCHECK flags use ("30s", "1m30s", "500ms"), in
-// nanoseconds; throws std::invalid_argument.
+// nanoseconds; throws InputError.
 int64_t parse_duration(const std::string& value);
 
 }  // namespace gkebuild::build

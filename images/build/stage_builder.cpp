@@ -113,7 +113,7 @@ std::vector<std::string> StageBuilder::words(const Instruction& in) const {
       return out;
     }
     return dockerfile::split_words(in.arguments, lookup_fn(), shared_.dockerfile.escape);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     fail(in, e.what());
   }
 }
@@ -121,7 +121,7 @@ std::vector<std::string> StageBuilder::words(const Instruction& in) const {
 std::string StageBuilder::word(const Instruction& in, const std::string& text) const {
   try {
     return dockerfile::expand_word(text, lookup_fn(), shared_.dockerfile.escape);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     fail(in, e.what());
   }
 }
@@ -287,7 +287,7 @@ std::pair<uint32_t, uint32_t> StageBuilder::owner(const Instruction& in, const s
   try {
     // Numbers alone need no passwd, except a lone user's primary group.
     return resolve_owner(spec, image.read("etc/passwd"), names ? image.read("etc/group") : std::nullopt);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     fail(in, spec + ": " + e.what());
   } catch (const std::runtime_error& e) {
     fail(in, std::string("cannot read the image's users: ") + e.what());
@@ -351,7 +351,7 @@ void StageBuilder::run_step(const Instruction& in) {
       if (flag.name == "mount" && mount_type(value) == "secret") add_secret_mount(in, flag, value, request);
       else if (flag.name == "mount") request.cache_mounts.push_back(parse_cache_mount(value));
       if (flag.name == "network") check_network(value);
-    } catch (const std::invalid_argument& e) {
+    } catch (const InputError& e) {
       fail_at(in, flag.column, e.what());
     }
   }

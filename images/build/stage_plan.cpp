@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "base/error.h"
 #include "base/printable.h"
 #include "images/dockerfile/dockerfile_error.h"
 #include "images/dockerfile/words.h"
@@ -42,7 +43,7 @@ void StagePlan::split_stages() {
     std::vector<std::string> parts;
     try {
       parts = dockerfile::split_words(ins[i].arguments, [](std::string_view) { return std::nullopt; }, dockerfile_.escape);
-    } catch (const std::invalid_argument& e) {
+    } catch (const InputError& e) {
       fail(ins[i], ins[i].column, e.what());
     }
     bool alias = parts.size() == 3 && lower(parts[1]) == "as";
@@ -62,7 +63,7 @@ void StagePlan::read_global_args(const std::map<std::string, std::string>& build
     std::vector<std::string> words;
     try {
       words = dockerfile::split_words(in.arguments, lookup, dockerfile_.escape);
-    } catch (const std::invalid_argument& e) {
+    } catch (const InputError& e) {
       fail(in, in.column, e.what());
     }
     for (const auto& w : words) {
@@ -112,7 +113,7 @@ std::string StagePlan::from_reference(const Instruction& in) const {
   auto lookup = global_lookup();
   try {
     return dockerfile::split_words(in.arguments, lookup, dockerfile_.escape).at(0);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     fail(in, in.column, e.what());
   }
 }
@@ -123,7 +124,7 @@ std::optional<std::string> StagePlan::copy_from(const Instruction& in) const {
   auto lookup = global_lookup();
   try {
     return dockerfile::expand_word(flag->value, lookup, dockerfile_.escape);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     fail(in, flag->column, e.what());
   }
 }

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "base/error.h"
+
 namespace gkebuild::dockerfile {
 namespace {
 
@@ -48,7 +50,7 @@ class WordLexer {
  private:
   void single_quoted(std::string& out) {
     size_t close = text_.find('\'', pos_ + 1);
-    if (close == std::string_view::npos) throw std::invalid_argument("unterminated single quote");
+    if (close == std::string_view::npos) throw InputError("unterminated single quote");
     out += text_.substr(pos_ + 1, close - pos_ - 1);
     pos_ = close + 1;
   }
@@ -68,7 +70,7 @@ class WordLexer {
         ++pos_;
       }
     }
-    if (pos_ >= text_.size()) throw std::invalid_argument("unterminated double quote");
+    if (pos_ >= text_.size()) throw InputError("unterminated double quote");
     ++pos_;
   }
 
@@ -88,20 +90,20 @@ class WordLexer {
       return value_of(text_.substr(start, pos_ - start));
     }
     size_t close = text_.find('}', pos_);
-    if (close == std::string_view::npos) throw std::invalid_argument("unterminated ${");
+    if (close == std::string_view::npos) throw InputError("unterminated ${");
     std::string_view body = text_.substr(pos_ + 1, close - pos_ - 1);
     pos_ = close + 1;
     size_t n = 0;
     while (n < body.size() && is_name_char(body[n])) ++n;
     std::string_view name = body.substr(0, n);
-    if (name.empty()) throw std::invalid_argument("bad substitution ${" + std::string(body) + "}");
+    if (name.empty()) throw InputError("bad substitution ${" + std::string(body) + "}");
     std::string_view op = body.substr(n);
     auto value = lookup_(name);
     if (op.empty()) return value ? *value : "";
     bool colon = op.starts_with(':');
     if (colon) op.remove_prefix(1);
     if (op.empty() || (op[0] != '-' && op[0] != '+')) {
-      throw std::invalid_argument("unsupported substitution ${" + std::string(body) + "}");
+      throw InputError("unsupported substitution ${" + std::string(body) + "}");
     }
     std::string word = expand_word(op.substr(1), lookup_, escape_);
     bool set = value && (!colon || !value->empty());

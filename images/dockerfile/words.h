@@ -14,7 +14,7 @@ namespace gkebuild::dockerfile {
 using Lookup = std::function<std::optional<std::string>(std::string_view name)>;
 
 // Splits at unquoted blanks, removes quotes and escapes, expands variables.
-// Throws std::invalid_argument for an unterminated quote or ${…}.
+// Throws InputError for an unterminated quote or ${…}.
 std::vector<std::string> split_words(std::string_view text, const Lookup& lookup, char escape);
 
 // The same processing without splitting: the whole text is one word.

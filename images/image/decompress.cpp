@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/error.h"
+
 namespace gkebuild::image {
 namespace {
 
@@ -15,18 +17,18 @@ constexpr size_t kBuffer = 1 << 20;
 template <typename Consume>
 void read_chunks(const std::filesystem::path& path, Consume consume) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
+  if (!in) throw Error(ErrorKind::kFailed, "cannot read " + path.string());
   std::string buffer(kBuffer, '\0');
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     if (in.gcount() > 0) consume(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())));
   }
-  if (in.bad()) throw std::runtime_error("cannot read " + path.string());
+  if (in.bad()) throw Error(ErrorKind::kFailed, "cannot read " + path.string());
 }
 
 void gunzip(const std::filesystem::path& blob, layer::ByteSink& out) {
   z_stream z{};
-  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw std::runtime_error("zlib: cannot initialise");
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw Error(ErrorKind::kFailed, "zlib: cannot initialise");
   std::string output(kBuffer, '\0');
   bool ended = false;
   try {
@@ -42,7 +44,7 @@ void gunzip(const std::filesystem::path& blob, layer::ByteSink& out) {
         z.avail_out = static_cast<uInt>(output.size());
         int rc = inflate(&z, Z_NO_FLUSH);
         if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-          throw std::runtime_error("corrupt gzip blob " + blob.string());
+          throw Error(ErrorKind::kFailed, "corrupt gzip blob " + blob.string());
         }
         out.write(std::string_view(output.data(), output.size() - z.avail_out));
         if (rc == Z_STREAM_END) ended = true;
@@ -53,7 +55,7 @@ void gunzip(const std::filesystem::path& blob, layer::ByteSink& out) {
     throw;
   }
   inflateEnd(&z);
-  if (!ended) throw std::runtime_error("truncated gzip blob " + blob.string());
+  if (!ended) throw Error(ErrorKind::kFailed, "truncated gzip blob " + blob.string());
 }
 
 void unzstd(const std::filesystem::path& blob, layer::ByteSink& out) {
@@ -67,7 +69,7 @@ void unzstd(const std::filesystem::path& blob, layer::ByteSink& out) {
       do {
         o.pos = 0;
         last = ZSTD_decompressStream(context, &o, &in);
-        if (ZSTD_isError(last)) throw std::runtime_error("corrupt zstd blob " + blob.string());
+        if (ZSTD_isError(last)) throw Error(ErrorKind::kFailed, "corrupt zstd blob " + blob.string());
         out.write(std::string_view(output.data(), o.pos));
       } while (in.pos < in.size || o.pos == o.size);
     });
@@ -76,7 +78,7 @@ void unzstd(const std::filesystem::path& blob, layer::ByteSink& out) {
     throw;
   }
   ZSTD_freeDCtx(context);
-  if (last != 0) throw std::runtime_error("truncated zstd blob " + blob.string());
+  if (last != 0) throw Error(ErrorKind::kFailed, "truncated zstd blob " + blob.string());
 }
 
 }  // namespace
@@ -88,7 +90,7 @@ void decompress_blob(const std::filesystem::path& blob, std::string_view media_t
   if (media_type.ends_with(".tar") || media_type.ends_with("diff.tar")) {
     return read_chunks(blob, [&](std::string_view chunk) { out.write(chunk); });
   }
-  throw std::runtime_error("cannot unpack a layer of media type " + std::string(media_type));
+  throw Error(ErrorKind::kFailed, "cannot unpack a layer of media type " + std::string(media_type));
 }
 
 }  // namespace gkebuild::image

@@ -3,14 +3,16 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "base/error.h"
+
 namespace gkebuild::image {
 
 oci::Descriptor write_to_layout(oci::Layout& layout, const Image& image) {
   for (const Layer& layer : image.layers()) {
     if (layout.has_blob(layer.blob.digest)) continue;
-    if (!layer.store) throw std::runtime_error("layer " + layer.blob.digest.str() + " has no source");
+    if (!layer.store) throw Error(ErrorKind::kFailed, "layer " + layer.blob.digest.str() + " has no source");
     std::ifstream in(layer.store->blob_path(layer.blob.digest), std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read layer " + layer.blob.digest.str());
+    if (!in) throw Error(ErrorKind::kFailed, "cannot read layer " + layer.blob.digest.str());
     layout.write_blob(layer.blob.media_type, in, layer.blob.digest);
   }
   std::string config = image.raw_config();

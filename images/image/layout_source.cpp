@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "base/error.h"
 #include "images/oci/media_types.h"
 
 namespace gkebuild::image {
@@ -12,23 +13,23 @@ oci::Descriptor pick_platform(const oci::Layout& layout, const oci::Descriptor& 
   for (const auto& d : index.manifests) {
     if (d.platform && d.platform->os == "linux" && d.platform->architecture == "amd64") return d;
   }
-  throw std::runtime_error("image index " + index_descriptor.digest.str() +
-                           " has no linux/amd64 image");
+  throw Error(ErrorKind::kFailed, "image index " + index_descriptor.digest.str() +
+              " has no linux/amd64 image");
 }
 
 oci::Descriptor find_manifest(const oci::Layout& layout, const std::string& tag) {
   if (!tag.empty()) {
     auto found = layout.resolve(tag);
     if (!found) {
-      throw std::runtime_error("no image tagged '" + tag + "' in " + layout.root().string());
+      throw Error(ErrorKind::kBadInput, "no image tagged '" + tag + "' in " + layout.root().string());
     }
     return *found;
   }
   auto index = layout.index();
   if (index.manifests.size() != 1) {
-    throw std::runtime_error(layout.root().string() + " holds " +
-                             std::to_string(index.manifests.size()) +
-                             " images; name one with oci:DIR:TAG");
+    throw Error(ErrorKind::kBadInput, layout.root().string() + " holds " +
+                std::to_string(index.manifests.size()) +
+                " images; name one with oci:DIR:TAG");
   }
   return index.manifests.front();
 }
@@ -45,15 +46,15 @@ Image load_image(std::shared_ptr<const oci::Layout> layout, oci::Descriptor desc
   oci::Manifest manifest = oci::parse_manifest(layout->read_blob(descriptor.digest));
   oci::ImageConfig config = oci::parse_image_config(layout->read_blob(manifest.config.digest));
   if (config.diff_ids.size() != manifest.layers.size()) {
-    throw std::runtime_error("image " + descriptor.digest.str() + " has " +
-                             std::to_string(manifest.layers.size()) + " layers but " +
-                             std::to_string(config.diff_ids.size()) + " diff_ids");
+    throw Error(ErrorKind::kFailed, "image " + descriptor.digest.str() + " has " +
+                std::to_string(manifest.layers.size()) + " layers but " +
+                std::to_string(config.diff_ids.size()) + " diff_ids");
   }
   std::vector<Layer> layers;
   for (size_t i = 0; i < manifest.layers.size(); ++i) {
     if (!layout->has_blob(manifest.layers[i].digest)) {
-      throw std::runtime_error("layer " + manifest.layers[i].digest.str() + " is missing from " +
-                               layout->root().string());
+      throw Error(ErrorKind::kFailed, "layer " + manifest.layers[i].digest.str() + " is missing from " +
+                  layout->root().string());
     }
     layers.push_back(Layer{manifest.layers[i], config.diff_ids[i], layout});
   }

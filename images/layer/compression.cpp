@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "base/error.h"
+
 namespace gkebuild::layer {
 
 std::optional<Compression> parse_compression(std::string_view name) {
@@ -31,14 +33,14 @@ std::unique_ptr<Compressor> make_compressor(const CompressionOptions& options, B
   int threads = effective_threads(options);
   if (options.kind == Compression::kGzip) {
     if (level < 1 || level > 12) {
-      throw std::invalid_argument("gzip compression level must be 1 to 12 (libdeflate), got " +
-                                  std::to_string(level));
+      throw InputError("gzip compression level must be 1 to 12 (libdeflate), got " +
+                       std::to_string(level));
     }
     return make_gzip_compressor(level, threads, out);
   }
   if (level < 1 || level > 19) {
-    throw std::invalid_argument("zstd compression level must be 1 to 19, got " +
-                                std::to_string(level));
+    throw InputError("zstd compression level must be 1 to 19, got " +
+                     std::to_string(level));
   }
   return make_zstd_compressor(level, threads, out);
 }

@@ -27,7 +27,7 @@ class Compressor : public ByteSink {
   virtual void finish() = 0;
 };
 
-// Throws std::invalid_argument when the level is out of range for the kind.
+// Throws InputError when the level is out of range for the kind.
 std::unique_ptr<Compressor> make_compressor(const CompressionOptions& options, ByteSink& out);
 
 std::optional<Compression> parse_compression(std::string_view name);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "base/confined_path.h"
+#include "base/error.h"
 #include "base/printable.h"
 
 #include "images/layer/tar_writer.h"
@@ -41,9 +42,9 @@ void check_normal(const Entry& e) {
   auto normal = [](const std::string& path) { return !path.empty() && tree_path(path) == path; };
   if (!normal(e.path) || (e.type == EntryType::kHardlink && !normal(e.link_target))) {
     const std::string& bad = normal(e.path) ? e.link_target : e.path;
-    throw std::runtime_error("layer entry '" + printable(bad) +
-                             "' is not a normal relative path (a '..', '.' or empty component, or a leading '/'); "
-                             "gkebuild writes no such entry");
+    throw Error(ErrorKind::kCannotRun, "layer entry '" + printable(bad) +
+                "' is not a normal relative path (a '..', '.' or empty component, or a leading '/'); "
+                "gkebuild writes no such entry");
   }
 }
 

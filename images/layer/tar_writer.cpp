@@ -12,6 +12,8 @@
 #include <system_error>
 #include <vector>
 
+#include "base/error.h"
+
 namespace gkebuild::layer {
 namespace {
 
@@ -128,17 +130,17 @@ int open_source(const Entry& e) {
   const int flags = O_RDONLY | O_CLOEXEC | (e.listed_as ? O_NOFOLLOW | O_NONBLOCK : 0);
   int fd = ::open(e.source.c_str(), flags);
   if (fd < 0 && e.listed_as && errno == ELOOP) {
-    throw std::runtime_error(e.source.string() + " was replaced by a symlink after it was listed; build again");
+    throw Error(ErrorKind::kFailed, e.source.string() + " was replaced by a symlink after it was listed; build again");
   }
-  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot read " + e.source.string());
+  if (fd < 0) throw system_failure(errno, "cannot read " + e.source.string());
   if (!e.listed_as) return fd;
   struct stat st {};
   const bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == e.listed_as->device &&
                     st.st_ino == e.listed_as->inode && st.st_size == e.size;
   if (!same) {
     ::close(fd);
-    throw std::runtime_error(e.source.string() + " changed after it was listed (another file, or another size); "
-                             "build again");
+    throw Error(ErrorKind::kFailed, e.source.string() + " changed after it was listed (another file, or another size); "
+                "build again");
   }
   return fd;
 }
@@ -157,9 +159,9 @@ void TarWriter::write_file_content(const Entry& e) {
       int error = n < 0 ? errno : 0;
       ::close(fd);
       if (error != 0) {
-        throw std::system_error(error, std::generic_category(), "cannot read " + e.source.string());
+        throw system_failure(error, "cannot read " + e.source.string());
       }
-      throw std::runtime_error(e.source.string() + " shrank while it was being read");
+      throw Error(ErrorKind::kFailed, e.source.string() + " shrank while it was being read");
     }
     out_.write(std::string_view(buffer.data(), static_cast<size_t>(n)));
     done += n;

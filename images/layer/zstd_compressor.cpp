@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/error.h"
 #include "images/layer/compression.h"
 
 namespace gkebuild::layer {
@@ -16,7 +17,7 @@ constexpr int kJobSize = 4 << 20;
 
 void check(size_t code, const char* what) {
   if (ZSTD_isError(code)) {
-    throw std::runtime_error(std::string("zstd ") + what + ": " + ZSTD_getErrorName(code));
+    throw Error(ErrorKind::kFailed, std::string("zstd ") + what + ": " + ZSTD_getErrorName(code));
   }
 }
 
@@ -24,7 +25,7 @@ class ZstdCompressor final : public Compressor {
  public:
   ZstdCompressor(int level, int threads, ByteSink& out)
       : context_(ZSTD_createCCtx()), buffer_(ZSTD_CStreamOutSize(), '\0'), out_(out) {
-    if (context_ == nullptr) throw std::runtime_error("zstd: out of memory");
+    if (context_ == nullptr) throw Error(ErrorKind::kFailed, "zstd: out of memory");
     check(ZSTD_CCtx_setParameter(context_, ZSTD_c_compressionLevel, level), "level");
     check(ZSTD_CCtx_setParameter(context_, ZSTD_c_checksumFlag, 1), "checksum");
     check(ZSTD_CCtx_setParameter(context_, ZSTD_c_nbWorkers, threads), "workers");

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "base/error.h"
+
 namespace gkebuild::oci {
 namespace {
 
@@ -25,17 +27,17 @@ size_t hex_length(std::string_view algorithm) {
 Digest Digest::parse(std::string_view text) {
   auto colon = text.find(':');
   if (colon == std::string_view::npos) {
-    throw std::invalid_argument("invalid digest '" + std::string(text) + "': expected sha256:<hex>");
+    throw InputError("invalid digest '" + std::string(text) + "': expected sha256:<hex>");
   }
   std::string_view algorithm = text.substr(0, colon);
   std::string_view hex = text.substr(colon + 1);
   size_t expected = hex_length(algorithm);
   if (expected == 0) {
-    throw std::invalid_argument("unsupported digest algorithm '" + std::string(algorithm) + "'");
+    throw InputError("unsupported digest algorithm '" + std::string(algorithm) + "'");
   }
   if (hex.size() != expected || !is_lower_hex(hex)) {
-    throw std::invalid_argument("invalid digest '" + std::string(text) + "': expected " +
-                                std::to_string(expected) + " lower-case hex digits");
+    throw InputError("invalid digest '" + std::string(text) + "': expected " +
+                     std::to_string(expected) + " lower-case hex digits");
   }
   return Digest{std::string(algorithm), std::string(hex)};
 }
@@ -48,7 +50,7 @@ struct Sha256::State {
 Sha256::Sha256() : state_(std::make_unique<State>()) {
   state_->ctx = EVP_MD_CTX_new();
   if (state_->ctx == nullptr || EVP_DigestInit_ex(state_->ctx, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("cannot initialise SHA-256");
+    throw Error(ErrorKind::kFailed, "cannot initialise SHA-256");
   }
 }
 
@@ -58,7 +60,7 @@ Sha256& Sha256::operator=(Sha256&&) noexcept = default;
 
 void Sha256::update(std::string_view bytes) {
   if (EVP_DigestUpdate(state_->ctx, bytes.data(), bytes.size()) != 1) {
-    throw std::runtime_error("SHA-256 update failed");
+    throw Error(ErrorKind::kFailed, "SHA-256 update failed");
   }
   bytes_ += static_cast<int64_t>(bytes.size());
 }
@@ -67,7 +69,7 @@ Digest Sha256::finish() {
   unsigned char hash[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   if (EVP_DigestFinal_ex(state_->ctx, hash, &length) != 1) {
-    throw std::runtime_error("SHA-256 finish failed");
+    throw Error(ErrorKind::kFailed, "SHA-256 finish failed");
   }
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;

@@ -13,7 +13,7 @@ struct Digest {
   std::string hex;        // lower-case hex of the hash
 
   std::string str() const { return algorithm + ":" + hex; }
-  // Parses "sha256:<64 hex>" (and sha512); throws std::invalid_argument otherwise.
+  // Parses "sha256:<64 hex>" (and sha512); throws InputError otherwise.
   static Digest parse(std::string_view text);
 
   friend bool operator==(const Digest&, const Digest&) = default;

@@ -7,18 +7,20 @@
 #include <cerrno>
 #include <system_error>
 
+#include "base/error.h"
+
 namespace gkebuild::oci {
 
 FileLock::FileLock(const std::filesystem::path& path) {
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) {
-    throw std::system_error(errno, std::generic_category(), "cannot open lock file " + path.string());
+    throw system_failure(errno, "cannot open lock file " + path.string());
   }
   while (::flock(fd_, LOCK_EX) != 0) {
     if (errno == EINTR) continue;
     int error = errno;
     ::close(fd_);
-    throw std::system_error(error, std::generic_category(), "cannot lock " + path.string());
+    throw system_failure(error, "cannot lock " + path.string());
   }
 }
 

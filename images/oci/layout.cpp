@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/error.h"
 #include "base/private_dirs.h"
 #include "images/oci/media_types.h"
 
@@ -46,8 +47,8 @@ Descriptor BlobWriter::commit(std::string_view media_type, const std::optional<D
   int64_t size = hasher_.bytes();
   Digest digest = hasher_.finish();
   if (expected && *expected != digest) {
-    throw std::runtime_error("blob content does not match its digest: expected " +
-                             expected->str() + ", got " + digest.str());
+    throw Error(ErrorKind::kFailed, "blob content does not match its digest: expected " +
+                expected->str() + ", got " + digest.str());
   }
   fs::path target = layout_.blob_target(digest);
   fs::create_directories(target.parent_path());
@@ -58,14 +59,14 @@ Descriptor BlobWriter::commit(std::string_view media_type, const std::optional<D
 Layout Layout::open(const fs::path& root, BlobHome home) {
   std::error_code error;
   if (!fs::is_regular_file(root / "oci-layout", error)) {
-    throw std::runtime_error(root.string() + " is not an OCI image layout (no oci-layout file)");
+    throw Error(ErrorKind::kBadInput, root.string() + " is not an OCI image layout (no oci-layout file)");
   }
   Layout layout(root, std::move(home));
   try {
     auto marker = nlohmann::json::parse(read_file(root / "oci-layout"));
-    if (!marker.contains("imageLayoutVersion")) throw std::runtime_error("no imageLayoutVersion");
+    if (!marker.contains("imageLayoutVersion")) throw Error(ErrorKind::kBadInput, "no imageLayoutVersion");
   } catch (const std::exception& e) {
-    throw std::runtime_error(root.string() + "/oci-layout is invalid: " + e.what());
+    throw Error(ErrorKind::kBadInput, root.string() + "/oci-layout is invalid: " + e.what());
   }
   return layout;
 }
@@ -157,14 +158,16 @@ fs::path Layout::blob_path(const Digest& digest) const {
 
 std::string Layout::read_blob(const Digest& digest) const {
   if (!has_blob(digest)) {
-    throw std::runtime_error("blob " + digest.str() + " is missing from " + root_.string() +
-                             (home_.store.empty() ? std::string()
-                                                  : " and from the machine's store " + home_.store.string() +
-                                                        " (pruned, or the store moved: build or pull the image again)"));
+    throw Error(ErrorKind::kFailed, "blob " + digest.str() + " is missing from " + root_.string() +
+                (home_.store.empty() ? std::string()
+                                     : " and from the machine's store " + home_.store.string() +
+                                           " (pruned, or the store moved: build or pull the image again)"));
   }
   std::string bytes = read_file(blob_path(digest));
   if (digest.algorithm == "sha256" && sha256_of(bytes) != digest) {
-    throw std::runtime_error("blob " + digest.str() + " in " + root_.string() + " is corrupted");
+    throw Error(ErrorKind::kFailed, "blob " + digest.str() + " at " + blob_path(digest).string() +
+                " is corrupted (its content has another digest): delete that file, then build or pull the "
+                "image again");
   }
   return bytes;
 }
@@ -183,7 +186,7 @@ Descriptor Layout::write_blob(std::string_view media_type, std::istream& in,
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     writer.write(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())));
   }
-  if (in.bad()) throw std::runtime_error("cannot read the blob being added");
+  if (in.bad()) throw Error(ErrorKind::kFailed, "cannot read the blob being added");
   return writer.commit(media_type, expected);
 }
 

@@ -3,6 +3,7 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "base/error.h"
 #include "images/oci/media_types.h"
 
 namespace gkebuild::oci {
@@ -13,7 +14,7 @@ using nlohmann::json;
 json parse_object(std::string_view text, const char* what) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    throw std::runtime_error(std::string("invalid ") + what + ": not a JSON object");
+    throw Error(ErrorKind::kFailed, std::string("invalid ") + what + ": not a JSON object");
   }
   return j;
 }
@@ -124,16 +125,16 @@ Manifest parse_manifest(std::string_view text) {
     Manifest m;
     m.media_type = j.value("mediaType", std::string(media::kOciManifest));
     if (!media::is_manifest(m.media_type)) {
-      throw std::runtime_error("media type " + m.media_type + " is not an image manifest");
+      throw Error(ErrorKind::kFailed, "media type " + m.media_type + " is not an image manifest");
     }
     m.config = j.at("config").get<Descriptor>();
     m.layers = j.value("layers", std::vector<Descriptor>{});
     m.annotations = j.value("annotations", std::map<std::string, std::string>{});
     return m;
   } catch (const json::exception& e) {
-    throw std::runtime_error(std::string("invalid image manifest: ") + e.what());
-  } catch (const std::invalid_argument& e) {  // a malformed digest in a descriptor
-    throw std::runtime_error(std::string("invalid image manifest: ") + e.what());
+    throw Error(ErrorKind::kFailed, std::string("invalid image manifest: ") + e.what());
+  } catch (const InputError& e) {  // a malformed digest in a descriptor
+    throw Error(ErrorKind::kFailed, std::string("invalid image manifest: ") + e.what());
   }
 }
 
@@ -146,9 +147,9 @@ Index parse_index(std::string_view text) {
     i.annotations = j.value("annotations", std::map<std::string, std::string>{});
     return i;
   } catch (const json::exception& e) {
-    throw std::runtime_error(std::string("invalid image index: ") + e.what());
-  } catch (const std::invalid_argument& e) {  // a malformed digest in a descriptor
-    throw std::runtime_error(std::string("invalid image index: ") + e.what());
+    throw Error(ErrorKind::kFailed, std::string("invalid image index: ") + e.what());
+  } catch (const InputError& e) {  // a malformed digest in a descriptor
+    throw Error(ErrorKind::kFailed, std::string("invalid image index: ") + e.what());
   }
 }
 
@@ -172,9 +173,9 @@ ImageConfig parse_image_config(std::string_view text) {
     c.other = std::move(j);
     return c;
   } catch (const json::exception& e) {
-    throw std::runtime_error(std::string("invalid image config: ") + e.what());
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(std::string("invalid image config: ") + e.what());
+    throw Error(ErrorKind::kFailed, std::string("invalid image config: ") + e.what());
+  } catch (const InputError& e) {
+    throw Error(ErrorKind::kFailed, std::string("invalid image config: ") + e.what());
   }
 }
 

@@ -65,7 +65,8 @@ std::string to_json_text(const Manifest& m);
 std::string to_json_text(const Index& i);
 std::string to_json_text(const ImageConfig& c);
 
-// Parsers throw std::runtime_error naming what is wrong.
+// Parsers throw gkebuild::Error (a failed operation: what a registry or a layout holds is
+// damaged) naming what is wrong.
 Manifest parse_manifest(std::string_view text);
 Index parse_index(std::string_view text);
 ImageConfig parse_image_config(std::string_view text);

@@ -44,6 +44,8 @@ class Planner {
   std::string read(const oci::Descriptor& d) {
     try {
       return layout_.read_blob(d.digest);
+    } catch (const gkebuild::Error& e) {  // a blob missing or corrupted stays a failed operation
+      throw gkebuild::Error(e.kind(), layout_.root().string() + ": " + e.what());
     } catch (const std::exception& e) {
       throw RegistryError(ErrorKind::kBadInput, layout_.root().string() + ": " + e.what());
     }

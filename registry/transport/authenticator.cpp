@@ -30,11 +30,11 @@ std::string host_of(const std::string& url) {
 
 }  // namespace
 
-Authenticator::Authenticator(std::string registry, std::vector<std::filesystem::path> files,
+Authenticator::Authenticator(std::string registry, CredentialSources sources,
                              std::function<bool(const std::string&)> may_skip_tls,
                              Send send, Log log)
     : registry_(std::move(registry)),
-      credential_files_(std::move(files)),
+      credential_sources_(std::move(sources)),
       may_skip_tls_(std::move(may_skip_tls)),
       send_(std::move(send)),
       log_(std::move(log)) {}
@@ -50,7 +50,7 @@ void Authenticator::learn(const HttpResponse& unauthorized) {
 
 const std::optional<Credentials>& Authenticator::credentials() {
   if (!credentials_loaded_) {
-    credentials_ = find_credentials(registry_, credential_files_);
+    credentials_ = find_credentials(registry_, credential_sources_);
     credentials_loaded_ = true;
   }
   return credentials_;

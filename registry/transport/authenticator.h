@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/http_client.h"
-#include "registry/transport/credentials.h"
+#include "registry/transport/credential_source.h"
 #include "registry/transport/www_authenticate.h"
 
 namespace gkebuild::registry {
@@ -23,7 +23,8 @@ class Authenticator {
   using Send = std::function<HttpResponse(const HttpRequest& request, bool verify_tls)>;
   using Log = std::function<void(const std::string&)>;
 
-  Authenticator(std::string registry, std::vector<std::filesystem::path> credential_files,
+  // `credentials`: asked in order, once, the first time the registry wants a login.
+  Authenticator(std::string registry, CredentialSources credentials,
                 std::function<bool(const std::string& host)> may_skip_tls, Send send,
                 Log log);
 
@@ -51,7 +52,7 @@ class Authenticator {
   [[noreturn]] void fail_login(long status);
 
   std::string registry_;
-  std::vector<std::filesystem::path> credential_files_;
+  CredentialSources credential_sources_;
   std::function<bool(const std::string&)> may_skip_tls_;
   Send send_;
   Log log_;

@@ -6,6 +6,7 @@
 #include "base/atomic_file.h"
 #include "base/base64.h"
 #include "registry/transport/credential_helper.h"
+#include "registry/transport/credential_source.h"
 #include "registry/transport/errors.h"
 
 namespace gkebuild::registry {
@@ -24,12 +25,6 @@ bool same_registry(const std::string& key, const std::string& registry) {
     return h == "docker.io" || h == "index.docker.io" || h == "registry-1.docker.io";
   };
   return host == registry || (hub(host) && hub(registry));
-}
-
-// The server URL handed to credential helpers, as docker passes it.
-std::string server_url(const std::string& registry) {
-  if (registry == "docker.io" || registry == "registry-1.docker.io") return "https://index.docker.io/v1/";
-  return registry;
 }
 
 nlohmann::json read_config(const std::filesystem::path& file) {
@@ -64,27 +59,21 @@ std::optional<Credentials> from_auth_entry(const nlohmann::json& entry,
   return credentials;
 }
 
-struct Lookup {
-  bool found = false;
-  std::optional<Credentials> credentials;
-};
-
-Lookup lookup_in(const std::filesystem::path& file, const std::string& registry) {
+std::optional<Credentials> lookup_in(const std::filesystem::path& file, const std::string& registry) {
   auto config = read_config(file);
   if (auto helpers = config.find("credHelpers"); helpers != config.end() && helpers->is_object())
     for (auto& [key, helper] : helpers->items())
       if (same_registry(key, registry) && helper.is_string())
-        return {true, run_credential_helper(helper.get<std::string>(), server_url(registry))};
+        return credential_helper_source(helper.get<std::string>())->find(registry);
   if (auto auths = config.find("auths"); auths != config.end() && auths->is_object())
     for (auto& [key, entry] : auths->items())
       if (same_registry(key, registry))
-        if (auto credentials = from_auth_entry(entry, file, registry)) return {true, credentials};
+        if (auto credentials = from_auth_entry(entry, file, registry)) return credentials;
   if (auto store = config.find("credsStore"); store != config.end() && store->is_string() &&
                                               !store->get<std::string>().empty()) {
-    auto credentials = run_credential_helper(store->get<std::string>(), server_url(registry));
-    if (credentials) return {true, credentials};
+    return credential_helper_source(store->get<std::string>())->find(registry);
   }
-  return {};
+  return std::nullopt;
 }
 
 }  // namespace
@@ -100,15 +89,27 @@ std::vector<std::filesystem::path> default_credential_files() {
   return files;
 }
 
+// A config file as a source: its answer when it names the registry.
+class DockerConfigSource : public CredentialSource {
+ public:
+  explicit DockerConfigSource(std::filesystem::path file) : file_(std::move(file)) {}
+  std::optional<Credentials> find(const std::string& registry) const override {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file_, ec)) return std::nullopt;
+    return lookup_in(file_, registry);
+  }
+
+ private:
+  std::filesystem::path file_;
+};
+
+std::shared_ptr<const CredentialSource> docker_config_source(std::filesystem::path file) {
+  return std::make_shared<DockerConfigSource>(std::move(file));
+}
+
 std::optional<Credentials> find_credentials(const std::string& registry,
                                             const std::vector<std::filesystem::path>& files) {
-  for (const auto& file : files) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec)) continue;
-    auto result = lookup_in(file, registry);
-    if (result.found) return result.credentials;
-  }
-  return std::nullopt;
+  return find_credentials(registry, file_sources(files));
 }
 
 }  // namespace gkebuild::registry

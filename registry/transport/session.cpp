@@ -127,13 +127,15 @@ void Session::State::ping() {
 Session::Session(std::string registry, SessionOptions options) : state_(std::make_unique<State>()) {
   state_->registry = std::move(registry);
   state_->options = std::move(options);
-  if (state_->options.credential_files.empty())
-    state_->options.credential_files = default_credential_files();
+  if (state_->options.credential_sources.empty())
+    state_->options.credential_sources = state_->options.credential_files.empty()
+                                             ? default_credential_sources()
+                                             : file_sources(state_->options.credential_files);
   state_->verifying = std::make_unique<HttpClient>(client_options(true, state_->options));
   state_->unverified = std::make_unique<HttpClient>(client_options(false, state_->options));
   State* s = state_.get();
   state_->auth = std::make_unique<Authenticator>(
-      s->registry, s->options.credential_files,
+      s->registry, s->options.credential_sources,
       [s](const std::string& host) { return s->may_skip_tls(host); },
       [s](const HttpRequest& request, bool verify) { return s->send_once(request, verify); }, s->options.log);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/http_client.h"
+#include "registry/transport/credential_source.h"
 #include "registry/transport/retry.h"
 
 namespace gkebuild::registry {
@@ -30,7 +31,8 @@ struct SessionTimeouts {
 struct SessionOptions {
   std::string ca_file;                           // verifies TLS instead of the system store
   std::vector<std::string> insecure_registries;  // host[:port] allowed plain http / unverified TLS
-  std::vector<std::filesystem::path> credential_files;  // default_credential_files() if empty
+  std::vector<std::filesystem::path> credential_files;  // config files to read instead of the defaults
+  CredentialSources credential_sources;                 // else these; default_credential_sources() if both empty
   std::function<void(const std::string&)> log;           // verbose lines; never secrets
   RetryPolicy retry;
   SessionTimeouts timeouts;

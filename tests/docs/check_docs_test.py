@@ -7,11 +7,13 @@ Each case writes a small repository into a scratch folder (a sound one, then one
 time) and runs the checker on it as ctest runs it on the real tree.
 """
 
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "common"))
-from checker_cases import failed_cases  # noqa: E402
+from checker_cases import failed_cases, write_tree  # noqa: E402
 
 SOUND = {
     "README.md": "# gkebuild\n\n## Install\n\nSee [commands](docs/commands.md#submit), "
@@ -25,6 +27,10 @@ SOUND = {
     "bench/README.md": "# Benchmarks\n\n[Testing](../docs/commands.md#submit)\n",
     "CHANGELOG.md": "# Changelog\n\n## 2026-11-28 (issues 30–36)\n\n[README](README.md)\n",
     "tool/x.cpp": "int x;\n",
+    "tool/core/project/reserved_variables.h":
+        'inline constexpr std::array<std::string_view, 3> kReservedVariables{"seed", "project",\n "run_id"};\n',
+    "docs/project-file.md": "# The project file\n\nNames may not be\none of the template variables gkebuild sets: "
+                            "`seed`, `project`,\n`run_id` (`x` is not one).\n",
 }
 
 FAULTS = {
@@ -40,14 +46,58 @@ FAULTS = {
     "a link over a line break to a missing anchor": {
         "README.md": SOUND["README.md"] + "[two\nlines](docs/commands.md#sumbit)\n"},
     "a missing CHANGELOG.md": {"CHANGELOG.md": None},
+    "a reserved template variable the docs leave out": {
+        "docs/project-file.md": SOUND["docs/project-file.md"].replace("`project`,\n", "")},
+    "no list of the reserved template variables": {"docs/project-file.md": "# The project file\n"},
 }
 
 
+# A stand-in for the built binary: commands `image` and the hidden `controller`, their flags, rules.
+FAKE_GKEBUILD = """#!/bin/sh
+case "$*" in
+  "--help") printf 'Commands:\\n  image  build\\n' ;;
+  "__complete -- ") printf 'help\\ncontroller\\nimage\\n' ;;
+  "__complete -- image -") printf -- '--help\\n-q\\n--quiet\\n--stage\\n' ;;
+  "__complete -- controller -") printf -- '--secret-flag\\n' ;;
+  "validate --list-rules") printf 'gpu-zero (warning): no GPU\\n    fix: ask for one\\n' ;;
+esac
+"""
+CLI_SOUND = {**SOUND, "docs/commands.md": "# Commands\n\n## Conventions\n\n`--quiet` everywhere.\n\n"
+                                          "## image\n\n`--stage BINARY` copies it.\n\n## submit\n",
+             "docs/validate-rules.md": "# Rules\n\n| `gpu-zero` | warning |\n"}
+CLI_FAULTS = {
+    "a flag docs/commands.md does not describe": {"docs/commands.md": "# Commands\n\n## image\n\n`--quiet`.\n\n## submit\n"},
+    "a flag described only under another command": {
+        "docs/commands.md": "# Commands\n\n## Conventions\n\n`--quiet`.\n\n## image\n\n## submit\n\n`--stage`.\n"},
+    "a flag that only begins a described one": {
+        "docs/commands.md": CLI_SOUND["docs/commands.md"].replace("--stage", "--stage-all")},
+    "a rule docs/validate-rules.md leaves out": {"docs/validate-rules.md": "# Rules\n"},
+}
+
+
+def cli_failures(checker):
+    """The --gkebuild checks, with FAKE_GKEBUILD for the binary."""
+    failures = []
+    with tempfile.TemporaryDirectory() as scratch:
+        fake = Path(scratch) / "gkebuild"
+        fake.write_text(FAKE_GKEBUILD)
+        fake.chmod(0o755)
+        for name, change in {"the sound tree": {}, **CLI_FAULTS}.items():
+            with tempfile.TemporaryDirectory() as tree:
+                write_tree(Path(tree), {**CLI_SOUND, **change})
+                result = subprocess.run([sys.executable, checker, tree, "--gkebuild", str(fake)],
+                                        capture_output=True, text=True)
+            if result.returncode != (1 if change else 0) or bool(change) != bool(result.stdout.strip()):
+                failures.append(f"{name} (--gkebuild): exit {result.returncode}, output {result.stdout!r}")
+    return failures
+
+
 def main(checker):
-    failures = failed_cases(checker, SOUND, FAULTS)
+    failures = failed_cases(checker, SOUND, FAULTS) + cli_failures(checker)
     for failure in failures:
         print(failure)
-    print(f"{len(FAULTS) + 1 - len(failures)} of {len(FAULTS) + 1} cases as expected")
+    cases = len(FAULTS) + len(CLI_FAULTS) + 2
+    print(f"{cases - len(failures)} of {cases} cases as expected")
     return 1 if failures else 0
 
 

@@ -1,3 +1,4 @@
+#include "base/error.h"
 #include "images/oci/digest.h"
 
 #include <gtest/gtest.h>
@@ -30,10 +31,10 @@ TEST(Digest, ParseRoundTrips) {
 }
 
 TEST(Digest, ParseRejectsMalformed) {
-  EXPECT_THROW(Digest::parse("sha256"), std::invalid_argument);
-  EXPECT_THROW(Digest::parse("md5:abcd"), std::invalid_argument);
-  EXPECT_THROW(Digest::parse("sha256:abc"), std::invalid_argument);
-  EXPECT_THROW(Digest::parse("sha256:" + std::string(64, 'A')), std::invalid_argument);
+  EXPECT_THROW(Digest::parse("sha256"), gkebuild::InputError);
+  EXPECT_THROW(Digest::parse("md5:abcd"), gkebuild::InputError);
+  EXPECT_THROW(Digest::parse("sha256:abc"), gkebuild::InputError);
+  EXPECT_THROW(Digest::parse("sha256:" + std::string(64, 'A')), gkebuild::InputError);
 }
 
 TEST(Descriptor, JsonRoundTrip) {

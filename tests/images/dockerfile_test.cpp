@@ -1,3 +1,4 @@
+#include "base/error.h"
 #include "images/dockerfile/dockerfile.h"
 
 #include <gtest/gtest.h>
@@ -144,8 +145,8 @@ TEST(Words, QuotesEscapesAndExpansion) {
             (std::vector<std::string>{"x=one", "y z=$A", "oneb", "$A"}));
   EXPECT_EQ(expand_word("${MISSING:-d} ${EMPTY:-e} ${EMPTY-f} ${A:+set} ${MISSING:+no}", vars, '\\'),
             "d e  set ");
-  EXPECT_THROW(split_words("\"open", vars, '\\'), std::invalid_argument);
-  EXPECT_THROW(split_words("${A", vars, '\\'), std::invalid_argument);
+  EXPECT_THROW(split_words("\"open", vars, '\\'), gkebuild::InputError);
+  EXPECT_THROW(split_words("${A", vars, '\\'), gkebuild::InputError);
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include "base/error.h"
 #include "images/layer/layer_writer.h"
 
 #include <archive.h>
@@ -195,8 +196,8 @@ TEST(Compression, LevelsAreChecked) {
   struct Null : ByteSink {
     void write(std::string_view) override {}
   } sink;
-  EXPECT_THROW(make_compressor({Compression::kGzip, 13}, sink), std::invalid_argument);
-  EXPECT_THROW(make_compressor({Compression::kZstd, 20}, sink), std::invalid_argument);
+  EXPECT_THROW(make_compressor({Compression::kGzip, 13}, sink), gkebuild::InputError);
+  EXPECT_THROW(make_compressor({Compression::kZstd, 20}, sink), gkebuild::InputError);
   EXPECT_EQ(parse_compression("zstd"), Compression::kZstd);
   EXPECT_FALSE(parse_compression("xz"));
 }

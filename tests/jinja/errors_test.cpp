@@ -108,6 +108,10 @@ TEST(JinjaErrors, MissingTemplateAndErrorsInsideIncludes) {
 TEST(JinjaErrors, IntegersBeyond64BitsAreReported) {
   EXPECT_NE(fail("{{ 2 ** 64 }}").message.find("64-bit"), std::string::npos);
   EXPECT_NE(fail("{{ 100000000000000000000 }}").message.find("64-bit"), std::string::npos);
+  // Two integers' +, - and * are worked out in place; an overflow still goes to the refusal.
+  for (const char* tmpl : {"{% set n = 9223372036854775807 %}{{ n + 1 }}", "{% set n = -9223372036854775807 %}{{ n - 2 }}",
+                           "{% set n = 4294967296 %}{{ n * n }}"})
+    EXPECT_NE(fail(tmpl).message.find("64-bit"), std::string::npos) << tmpl;
 }
 
 // Errors carry the kind that the conformance suite compares with Jinja2's exception class.

@@ -19,6 +19,8 @@ TEST(JinjaExpressions, MatchesJinja2) {
       {R"j({{ 'a' 'b' }}|{{ "x\u00e9\x41\101" }}|{{ 'a\qb' }}|{{ 'a\nb\tc\'"' }})j", R"j({})j", "ab|x\303\251AA|a\\qb|a\nb\011c'\"", {false, false, false, false}},
       // arithmetic with Python semantics
       {R"j({{ 7 / 2 }}|{{ 4 / 2 }}|{{ 7 // 2 }}|{{ -7 // 2 }}|{{ -7 % 3 }}|{{ -7 % 2 }}|{{ 2 ** 10 }}|{{ 2 ** -1 }})j", R"j({})j", R"j(3.5|2.0|3|-4|2|1|1024|0.5)j", {false, false, false, false}},
+      // two integers (worked out in place) beside the cases binary_op and compare_op keep
+      {R"j({% set n = 7 %}{{ n % -3 }}|{{ 0 % 5 }}|{{ n * 4 - 5 }}|{{ 1 < 2 < 3 }}|{{ 1 < 3 < 2 }}|{{ n == 7.0 }}|{{ true + n }}|{{ n != n }}|{{ -n % 3 }}|{{ 1 in [n, 1] }})j", R"j({})j", R"j(-2|0|23|True|False|True|8|False|2|True)j", {false, false, false, false}},
       {R"j({{ -7.5 % 2 }}|{{ 7.5 % -2 }}|{{ -7 // 2.0 }}|{{ 7.5 // 2 }}|{{ 2.0 ** 3 }}|{{ 10 % 3.5 }}|{{ 1 + 1.5 }})j", R"j({})j", R"j(0.5|-0.5|-4.0|3.0|8.0|3.0|2.5)j", {false, false, false, false}},
       {R"j({{ 2**3**2 }}|{{ -2**2 }}|{{ -1 - -2 }}|{{ 5 - 3 - 1 }}|{{ 2 * 3 % 4 }}|{{ 1 + 2 * 3 }}|{{ (1 + 2) * 3 }}|{{ 10 / 4 * 2 }})j", R"j({})j", R"j(64|4|1|1|2|7|9|5.0)j", {false, false, false, false}},
       {R"j({{ 'ab' * 3 }}|{{ 3 * 'ab' }}|{{ [1] * 2 }}|{{ [1] + [2] }}|{{ (1,) + (2,) }})j", R"j({})j", R"j(ababab|ababab|[1, 1]|[1, 2]|(1, 2))j", {false, false, false, false}},

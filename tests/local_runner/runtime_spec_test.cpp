@@ -3,6 +3,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "base/error.h"
 #include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "tool/steps/local_runner/cgroup_controllers.h"
@@ -96,8 +97,8 @@ TEST(RuntimeSpec, ResourceLimitsFromTheJob) {
   EXPECT_EQ(limits_from_resources(json::parse(R"({"limits": {"cpu": "0.0001"}})")).cpu_millis, 1);
   EXPECT_EQ(limits_from_resources(json::parse(R"({"limits": {"memory": "1e3"}})")).memory_bytes, 1000);
   EXPECT_FALSE(limits_from_resources(json::object()).memory_bytes);
-  EXPECT_THROW(limits_from_resources(json::parse(R"({"limits": {"memory": "lots"}})")), std::invalid_argument);
-  EXPECT_THROW(limits_from_resources(json::parse(R"({"limits": {"cpu": "0"}})")), std::invalid_argument);
+  EXPECT_THROW(limits_from_resources(json::parse(R"({"limits": {"memory": "lots"}})")), gkebuild::Error);
+  EXPECT_THROW(limits_from_resources(json::parse(R"({"limits": {"cpu": "0"}})")), gkebuild::Error);
 }
 
 TEST(RuntimeSpec, GpuDevicesAndDriverFilesAsOnGke) {

@@ -161,6 +161,13 @@ TEST(ProjectErrors, SeedsAndSeedSweepTogether) {
   expect_error(kValid + "    sweep: {seed: [1, 2]}\n    seeds: 2\n", 12, 12, "not both");
 }
 
+// A sweep axis named after a variable gkebuild sets would be hidden by it in args; `project` was
+// missing from the parser's own list (issue 45: one table, tool/core/project/reserved_variables.h).
+TEST(ProjectErrors, SweepAxisNamedAfterAReservedVariable) {
+  for (const std::string name : {"values", "project", "run_id"})
+    expect_error(kValid + "    sweep: {" + name + ": [1, 2]}\n", 11, 13, "'" + name + "' is a reserved template variable");
+}
+
 TEST(ProjectErrors, BadDurationQuantityAndNames) {
   expect_error(kValid + "    timeout: soon\n", 11, 14, "duration such as 90m");
   expect_error(kValid + "    memory: lots\n", 11, 13, "Kubernetes quantity");

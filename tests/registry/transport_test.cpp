@@ -8,6 +8,8 @@
 #include "base/base64.h"
 #include "images/oci/media_types.h"
 #include "registry/remote/manifest_format.h"
+#include "registry/transport/authenticator.h"
+#include "registry/transport/credential_source.h"
 #include "registry/transport/credentials.h"
 #include "registry/transport/errors.h"
 #include "registry/transport/reference.h"
@@ -169,6 +171,69 @@ TEST_F(CredentialsTest, FailingHelperDoesNotEchoItsOutput) {
 TEST_F(CredentialsTest, BadAuthFieldNamesTheFile) {
   write(R"({"auths":{"reg.io":{"auth":"!!!"}}})");
   EXPECT_THROW(find_credentials("reg.io", {file()}), RegistryError);
+}
+
+// A source held in memory, as a test or an embedding program supplies one; counts its questions.
+class MemorySource : public CredentialSource {
+ public:
+  MemorySource(std::string registry, Credentials credentials)
+      : registry_(std::move(registry)), credentials_(std::move(credentials)) {}
+  std::optional<Credentials> find(const std::string& registry) const override {
+    ++asked;
+    return registry == registry_ ? std::optional<Credentials>(credentials_) : std::nullopt;
+  }
+  mutable int asked = 0;
+
+ private:
+  std::string registry_;
+  Credentials credentials_;
+};
+
+TEST(CredentialSources, TheAuthenticatorAsksItsSourcesInOrderOnce) {
+  auto elsewhere = std::make_shared<MemorySource>("other.io", Credentials{"no", "no", ""});
+  auto here = std::make_shared<MemorySource>("reg.io", Credentials{"ann", "pw", ""});
+  auto later = std::make_shared<MemorySource>("reg.io", Credentials{"late", "late", ""});
+  Authenticator auth("reg.io", {elsewhere, here, later}, [](const std::string&) { return false; },
+                     [](const HttpRequest&, bool) -> HttpResponse { throw std::logic_error("Basic sends nothing"); },
+                     [](const std::string&) {});
+  HttpResponse unauthorized;
+  unauthorized.status = 401;
+  unauthorized.headers.emplace("www-authenticate", "Basic realm=\"reg\"");
+  auth.learn(unauthorized);
+  EXPECT_EQ(auth.header_for({"repository:a:pull"}), "Authorization: Basic " + base64_encode("ann:pw"));
+  EXPECT_EQ(auth.header_for({"repository:a:push"}), "Authorization: Basic " + base64_encode("ann:pw"));
+  EXPECT_EQ(elsewhere->asked, 1);
+  EXPECT_EQ(here->asked, 1) << "asked once per registry";
+  EXPECT_EQ(later->asked, 0);
+}
+
+TEST(CredentialSources, EnvironmentNamesOneRegistry) {
+  setenv("GKEBUILD_REGISTRY", "reg.io:5000", 1);
+  setenv("GKEBUILD_REGISTRY_USERNAME", "ci", 1);
+  setenv("GKEBUILD_REGISTRY_PASSWORD", "secret", 1);
+  const auto env = environment_source();
+  EXPECT_EQ(env->find("reg.io:5000")->username, "ci");
+  EXPECT_FALSE(env->find("reg.io"));
+  unsetenv("GKEBUILD_REGISTRY_PASSWORD");
+  EXPECT_FALSE(env->find("reg.io:5000")) << "all three or nothing";
+  unsetenv("GKEBUILD_REGISTRY");
+  unsetenv("GKEBUILD_REGISTRY_USERNAME");
+}
+
+TEST_F(CredentialsTest, GcloudAnswersForGooglesRegistriesOnly) {
+  auto bin = dir.path() / "gbin";
+  std::filesystem::create_directories(bin);
+  write_file_atomically(bin / "gcloud", "#!/bin/sh\necho ya29.token\n");
+  std::filesystem::permissions(bin / "gcloud", std::filesystem::perms::owner_all);
+  const std::string saved = std::getenv("PATH");
+  setenv("PATH", (bin.string() + ":" + saved).c_str(), 1);
+  const auto gcloud = gcloud_source();
+  const auto found = gcloud->find("us-central1-docker.pkg.dev");
+  setenv("PATH", saved.c_str(), 1);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->username, "oauth2accesstoken");
+  EXPECT_EQ(found->password, "ya29.token");
+  EXPECT_FALSE(gcloud->find("127.0.0.1:5000"));
 }
 
 TEST(ManifestFormat, ConvertsBothWaysKeepingDigests) {

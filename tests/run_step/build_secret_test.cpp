@@ -8,6 +8,7 @@
 
 #include <fstream>
 
+#include "base/error.h"
 #include "busybox_base.h"
 #include "images/build/build_secrets.h"
 #include "images/build/builder.h"
@@ -225,9 +226,9 @@ TEST(BuildSecretSyntax, SourcesAndMountsAsBuildKitReadsThem) {
   const auto env_by_src = build::parse_secret_source("id=x,type=env,src=Z");
   EXPECT_EQ(env_by_src.env, "Z");
   EXPECT_EQ(env_by_src.src, "");
-  EXPECT_THROW(build::parse_secret_source("src=/a"), std::invalid_argument);
-  EXPECT_THROW(build::parse_secret_source("id=x,src=/a,env=B"), std::invalid_argument);
-  EXPECT_THROW(build::parse_secret_source("id=x,colour=red"), std::invalid_argument);
+  EXPECT_THROW(build::parse_secret_source("src=/a"), gkebuild::InputError);
+  EXPECT_THROW(build::parse_secret_source("id=x,src=/a,env=B"), gkebuild::InputError);
+  EXPECT_THROW(build::parse_secret_source("id=x,colour=red"), gkebuild::InputError);
   const auto plain = build::parse_secret_mount("type=secret,id=pip");
   EXPECT_EQ(plain.target, "/run/secrets/pip");
   EXPECT_EQ(plain.mode, 0400u);
@@ -239,10 +240,10 @@ TEST(BuildSecretSyntax, SourcesAndMountsAsBuildKitReadsThem) {
   EXPECT_EQ(by_target.uid, 7u);
   const auto only_env = build::parse_secret_mount("type=secret,id=t,env=TOKEN");
   EXPECT_EQ(only_env.target, "");  // env only: no file
-  EXPECT_THROW(build::parse_secret_mount("type=secret"), std::invalid_argument);
-  EXPECT_THROW(build::parse_secret_mount("type=secret,id=a,target=rel"), std::invalid_argument);
-  EXPECT_THROW(build::parse_secret_mount("type=secret,id=a,required=maybe"), std::invalid_argument);
-  EXPECT_THROW(build::parse_secret_mount("type=secret,id=a,mode=9"), std::invalid_argument);
+  EXPECT_THROW(build::parse_secret_mount("type=secret"), gkebuild::InputError);
+  EXPECT_THROW(build::parse_secret_mount("type=secret,id=a,target=rel"), gkebuild::InputError);
+  EXPECT_THROW(build::parse_secret_mount("type=secret,id=a,required=maybe"), gkebuild::InputError);
+  EXPECT_THROW(build::parse_secret_mount("type=secret,id=a,mode=9"), gkebuild::InputError);
   EXPECT_EQ(build::mount_type("id=a,target=/b"), "bind");
 }
 

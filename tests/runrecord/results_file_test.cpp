@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "base/error.h"
 #include "tests/common/temp_dir.h"
 #include "base/atomic_file.h"
 #include "tool/core/runrecord/results_file.h"
@@ -106,7 +107,7 @@ TEST(ResultsFile, AppendAddsTheJobAndReadsBack) {
   EXPECT_EQ(results.lines[0].job, "gemm-l4");
   EXPECT_EQ(results.lines[1].job, "gemm-t4");
   EXPECT_EQ(results.lines[1].value, 2.5);
-  EXPECT_THROW(append_result_line(dir.path(), "j", nlohmann::json::array()), std::invalid_argument);
+  EXPECT_THROW(append_result_line(dir.path(), "j", nlohmann::json::array()), gkebuild::Error);
 }
 
 }  // namespace

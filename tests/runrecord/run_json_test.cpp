@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "base/error.h"
 #include "base/atomic_file.h"
 #include "tests/common/temp_dir.h"
 #include "tool/core/runrecord/run_store.h"
@@ -229,9 +230,9 @@ TEST(RunJson, WrongFieldsAreNamed) {
   EXPECT_NE(load_error(document.dump()).find("jobs[0].gpus: expected an integer"), std::string::npos);
 }
 
-TEST(RunJson, MissingRunJsonIsASystemError) {
+TEST(RunJson, MissingRunJsonIsAFailedOperation) {
   TempDir dir;
-  EXPECT_THROW(load_run(dir.path()), std::system_error);
+  EXPECT_THROW(load_run(dir.path()), gkebuild::Error);
 }
 
 }  // namespace

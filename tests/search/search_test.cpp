@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "base/error.h"
 #include "tests/common/run.h"
 #include "tool/core/search/random.h"
 #include "tool/core/search/ranges.h"
@@ -78,8 +79,8 @@ TEST(Sobol, StartsAtTheOriginAndFillsTheDyadicGrid) {
     for (const auto& point : points) cells.insert(static_cast<int>(point[j] * 8));
     EXPECT_EQ(cells.size(), 8U);
   }
-  EXPECT_THROW(Sobol(0), std::invalid_argument);
-  EXPECT_THROW(Sobol(kSobolMaxDimensions + 1), std::invalid_argument);
+  EXPECT_THROW(Sobol(0), gkebuild::Error);
+  EXPECT_THROW(Sobol(kSobolMaxDimensions + 1), gkebuild::Error);
 }
 
 TEST(Random, ReferenceOutputs) {

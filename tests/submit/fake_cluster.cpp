@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "fake_admission.h"
 #include "tool/core/kube/api_error.h"
 
 namespace gkebuild::testing {
@@ -91,7 +92,11 @@ struct FakeCluster::Watcher {
 };
 
 FakeCluster::FakeCluster(std::string namespace_name)
-    : namespace_(std::move(namespace_name)), thread_([this] { loop(); }) {}
+    : namespace_(std::move(namespace_name)), thread_([this] { loop(); }) {
+  for (const auto& name : {std::string("default"), std::string("kube-system"), std::string("kube-public"),
+                           std::string("kube-node-lease"), namespace_})
+    store({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}});
+}
 
 FakeCluster::~FakeCluster() {
   {
@@ -103,6 +108,16 @@ FakeCluster::~FakeCluster() {
 }
 
 void FakeCluster::put(json object) { make({std::move(object)}); }
+
+void FakeCluster::put(json object, const std::string& manager) {
+  const json& metadata = metadata_of(object);
+  const Key key{object.value("kind", ""), metadata.value("namespace", ""), metadata.value("name", "")};
+  {
+    std::lock_guard lock(mutex_);
+    managers_[key].own_all(manager, object);
+  }
+  put(std::move(object));
+}
 
 void FakeCluster::play(std::vector<Change> changes) {
   std::chrono::milliseconds delay = kTick;
@@ -175,10 +190,15 @@ json FakeCluster::store(json object) {
   return object;
 }
 
+bool FakeCluster::namespace_exists(const std::string& name) const {
+  return object("Namespace", "", name).has_value();
+}
+
 void FakeCluster::erase(const Key& key) {
   json gone;
   {
     std::lock_guard lock(mutex_);
+    managers_.erase(key);
     auto found = objects_.find(key);
     if (found == objects_.end()) return;
     gone = std::move(found->second);
@@ -201,17 +221,20 @@ json FakeCluster::apply(const json& object, const kube::ApplyOptions& options) {
   json body = object;
   if (type.namespaced) body["metadata"]["namespace"] = kube::namespace_for(namespace_, type, object);
   const std::string ns = body["metadata"].value("namespace", "");
-  called("apply " + std::string(type.kind),
-         "apply " + kube::describe_object(type, ns, name_of(body)) + (options.dry_run ? " (dry run)" : ""));
-  if (options.dry_run) return body;
-  // Server-side apply, roughly: the fields sent replace those stored (a merge patch).
-  if (auto stored = this->object(std::string(type.kind), ns, name_of(body))) {
-    stored->merge_patch(body);
-    body = std::move(*stored);
+  const std::string action = "apply " + kube::describe_object(type, ns, name_of(body));
+  called("apply " + std::string(type.kind), action + (options.dry_run ? " (dry run)" : ""));
+  admit(body, type, action, [this](const std::string& name) { return namespace_exists(name); });
+  const Key key{std::string(type.kind), ns, name_of(body)};
+  const auto stored = this->object(std::get<0>(key), ns, std::get<2>(key));
+  json applied;
+  {
+    std::lock_guard lock(mutex_);
+    applied = managers_[key].apply(stored, body, options.field_manager, options.force, action, !options.dry_run);
   }
-  json stored = store(std::move(body));
-  after(std::chrono::milliseconds(0), [this, stored] { notify("MODIFIED", stored); });
-  return stored;
+  if (options.dry_run) return applied;
+  applied = store(std::move(applied));
+  after(std::chrono::milliseconds(0), [this, applied] { notify("MODIFIED", applied); });
+  return applied;
 }
 
 json FakeCluster::create_object(json object, const std::string& action, bool dry_run) {
@@ -221,7 +244,12 @@ json FakeCluster::create_object(json object, const std::string& action, bool dry
   called("create " + std::string(type.kind), action + (dry_run ? " (dry run)" : ""));
   if (this->object(std::string(type.kind), ns, name_of(object)))
     throw kube::ApiError(action, 409, json{{"kind", "Status"}, {"reason", "AlreadyExists"}}.dump());
+  admit(object, type, action, [this](const std::string& name) { return namespace_exists(name); });
   if (dry_run) return object;
+  {
+    std::lock_guard lock(mutex_);
+    managers_[{std::string(type.kind), ns, name_of(object)}].own_all(kube::kFieldManager, object);
+  }
   json stored = store(std::move(object));
   after(std::chrono::milliseconds(0), [this, stored] { notify("ADDED", stored); });
   if (type.kind == "Job") run_script(stored);

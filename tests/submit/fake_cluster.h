@@ -4,10 +4,14 @@
 // once created (its pods, their events, its status) is scripted: the changes are played one
 // every few milliseconds on the fake's own event-loop thread, which, like the HTTP client's
 // loop, runs every callback (never inside the call that started it). Selectors: labels by
-// `k=v`, `k!=v` and `k`; fields by `dotted.path=v`. Not modelled: a Job controller (the script
-// is one), the garbage collector (a deleted Job leaves its pods), field managers (apply merges
-// what it is sent). The HTTP contract itself (paging, 410s, drops) is tests/kube's, against the
-// Python test server.
+// `k=v`, `k!=v` and `k`; fields by `dotted.path=v`. What submit sends is checked as strictly as
+// the API server does (fake_admission.h: names, namespaces that exist, the embedded schemas;
+// fake_field_managers.h: server-side apply with field managers and conflicts), dry runs
+// included, so a test cannot pass where the server would refuse. The namespaces a cluster starts
+// with (default, kube-system, kube-public, kube-node-lease) and the context's exist from the
+// start. Not modelled: a Job controller (the script is one), the garbage collector (a deleted
+// Job leaves its pods, a deleted Namespace its objects). The HTTP contract itself (paging, 410s,
+// drops) is tests/kube's, against the Python test server.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -26,6 +30,7 @@
 #include <tuple>
 #include <vector>
 
+#include "fake_field_managers.h"
 #include "tool/core/kube/cluster_api.h"
 
 namespace gkebuild::testing {
@@ -53,6 +58,8 @@ class FakeCluster : public kube::ClusterApi {
   // event loop, one a tick. A created Job runs the script of the first `match` its name
   // contains ("" matches every Job); a Job without one stays as created.
   void put(nlohmann::json object);
+  // `put`, its fields owned by `manager` (as a kubectl edit or another tool's update would).
+  void put(nlohmann::json object, const std::string& manager);
   void play(std::vector<Change> changes);
   void script(std::string match, Script script);
   void set_log(const std::string& pod, std::vector<std::string> lines);
@@ -96,6 +103,7 @@ class FakeCluster : public kube::ClusterApi {
   // Records the call and throws the ApiError a refusal asks for.
   void called(const std::string& what, const std::string& action);
   nlohmann::json store(nlohmann::json object);  // with a new resourceVersion (and uid, if new)
+  bool namespace_exists(const std::string& name) const;
   void erase(const Key& key);
   nlohmann::json create_object(nlohmann::json object, const std::string& action, bool dry_run);
   void run_script(const nlohmann::json& job);
@@ -109,6 +117,7 @@ class FakeCluster : public kube::ClusterApi {
   const std::string namespace_;
   mutable std::mutex mutex_;  // the objects, the calls, the scripts and the refusals
   std::map<Key, nlohmann::json> objects_;
+  std::map<Key, FieldManagers> managers_;
   std::vector<std::string> calls_;
   std::vector<std::pair<std::string, Script>> scripts_;
   std::map<std::string, std::vector<std::string>> logs_;

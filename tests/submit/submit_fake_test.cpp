@@ -18,6 +18,7 @@
 #include "tool/core/kube/api_error.h"
 #include "tool/core/runrecord/run_store.h"
 #include "tool/submit/cluster.h"
+#include "tool/submit/cluster_check.h"
 #include "tool/submit/run_commands.h"
 #include "tool/submit/run_plan.h"
 #include "tool/submit/submit.h"
@@ -179,6 +180,46 @@ TEST_F(SubmitOnFake, LogsFollowMasksTheRunsSecret) {
   EXPECT_GE(files_under(only_run() / "logs"), 2u);
 }
 
+// A spot GPU node of `accelerator` as GKE labels one, with a GPU to give.
+json gpu_node(const std::string& name, const std::string& accelerator) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Node"},
+          {"metadata",
+           {{"name", name},
+            {"labels",
+             {{"cloud.google.com/gke-accelerator", accelerator},
+              {"cloud.google.com/gke-nodepool", name + "-pool"},
+              {"cloud.google.com/gke-spot", "true"},
+              {"cloud.google.com/gke-gpu-driver-version", "default"}}}}},
+          {"spec", json::object()},
+          {"status", {{"allocatable", {{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", "1"}}}}}};
+}
+
+// The cluster check reads the cluster through kube::ClusterApi (it built an HTTP client of its
+// own before, so it could not run here): as `cluster check` does, and before submit.
+TEST_F(SubmitOnFake, TheClusterCheckReadsTheClusterItIsGiven) {
+  const auto loaded = project::load_project(options.project_file);
+  const auto needs = submit::job_needs(loaded, options.plan);
+  const auto bare = submit::check_cluster_for(*cluster, loaded, needs);
+  EXPECT_TRUE(bare.has_problems()) << bare.text();
+  EXPECT_NE(bare.text().find("nvidia-l4"), std::string::npos) << bare.text();
+  EXPECT_EQ(cluster->count_calls("list Node"), 1);
+  EXPECT_EQ(cluster->count_calls("list Pod kube-system"), 1);
+  EXPECT_EQ(cluster->count_calls("get ConfigMap kube-system/cluster-autoscaler-status"), 1);
+
+  cluster->put(gpu_node("l4-1", "nvidia-l4"));
+  cluster->put(gpu_node("t4-1", "nvidia-tesla-t4"));
+  const auto ready = submit::check_cluster_for(*cluster, loaded, needs);
+  EXPECT_FALSE(ready.has_blocking()) << ready.text();
+  EXPECT_NE(ready.text(), bare.text());
+
+  options.no_check = false;
+  cluster->script("", succeeds(*cluster));
+  ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
+  EXPECT_EQ(cluster->count_calls("list Node"), 3);
+  EXPECT_LT(first_call("list Node"), first_call("apply"));
+}
+
 TEST_F(SubmitOnFake, RefusedApplyCreatesNoJobAndSaysWhyInTheRecord) {
   cluster->refuse("apply Namespace", 403);
   EXPECT_THROW(submit(), kube::ApiError);
@@ -226,7 +267,7 @@ TEST_F(SubmitOnFake, DryRunChecksWithTheServerAndStoresNothing) {
   EXPECT_NE(err.str().find("namespace gpu-info does not exist yet"), std::string::npos) << err.str();
   EXPECT_GE(first_call("apply Namespace gpu-info (dry run)"), 0);
   EXPECT_EQ(cluster->count_calls("create"), 0);
-  EXPECT_TRUE(cluster->objects("Namespace").empty());
+  EXPECT_FALSE(cluster->object("Namespace", "", kNamespace).has_value());
 
   cluster->put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kNamespace}}}});
   err.str("");

@@ -244,6 +244,13 @@ TEST_F(Cli, ToolErrorsExitTwo) {
   EXPECT_EQ(validate("--strict-kinds --ignore-missing-schemas -").exit_code, 2);
 }
 
+// A misspelt rule id gets the rule it was meant to be (issue 45).
+TEST_F(Cli, AMisspeltDisabledRuleGetsADidYouMean) {
+  auto r = validate("--disable gpu-zeor -");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.all().find("--disable: unknown rule 'gpu-zeor' (did you mean 'gpu-zero'?)"), std::string::npos) << r.all();
+}
+
 TEST_F(Cli, BinaryFileIsAFindingNotACrash) {
   std::string binary("\x7f" "ELF\x02\x01\x01\0\0\0", 10);
   auto r = validate(shell_quoted(dir_.write("tool.yaml", binary).string()));

@@ -222,6 +222,14 @@ TEST(BatchRules, GpuJobWithoutTtlBackoffOrDeadline) {
   EXPECT_FALSE(find(a, "job-gpu-no-ttl"));
   EXPECT_FALSE(find(a, "job-gpu-no-deadline"));
   EXPECT_TRUE(find(a, "job-gpu-no-backoff-limit"));
+  // A misspelt id in the annotation turns nothing off; the finding it meant says so (issue 45).
+  annotated.replace(annotated.find("job-gpu-no-ttl,"), 15, "job-gpu-no-tl,");
+  const Finding* missed = find(check(annotated), "job-gpu-no-ttl");
+  ASSERT_TRUE(missed);
+  EXPECT_NE(missed->message.find("(the gkebuild.io/disable-rules annotation names 'job-gpu-no-tl': did you mean "
+                                 "'job-gpu-no-ttl'?)"),
+            std::string::npos)
+      << missed->message;
 }
 
 // A Service's name must start with a letter (DNS-1035): the headless Service of a multi-node

@@ -90,7 +90,7 @@ TEST(Summary, MedianMinMaxMean) {
   EXPECT_EQ(odd.max, 5);
   EXPECT_EQ(odd.mean, 3);
   EXPECT_EQ(summarize({4, 1, 3, 2}).median, 2.5);
-  EXPECT_THROW(summarize({}), std::invalid_argument);
+  EXPECT_THROW(summarize({}), gkebuild::Error);
 }
 
 }  // namespace

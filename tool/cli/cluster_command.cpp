@@ -10,6 +10,7 @@
 #include "tool/cli/project_flags.h"
 #include "tool/cli/request_log.h"
 #include "tool/cli/verbosity_flags.h"
+#include "tool/core/kube/http_cluster_api.h"
 #include "tool/core/project/project.h"
 #include "tool/steps/cluster/gcloud_commands.h"
 #include "tool/steps/cluster/terraform.h"
@@ -106,7 +107,8 @@ int check(ClusterFlags& flags) {
   const auto access = submit::cluster_access(flags.kube, project.cluster.context);
   submit::PlanRequest request;
   request.experiment = flags.experiment;
-  const auto report = submit::check_cluster_for(access, project, submit::job_needs(project, request));
+  const auto report =
+      submit::check_cluster_for(*kube::connect_over_http(access), project, submit::job_needs(project, request));
   std::cout << "context " << access.context << " (" << access.cluster.server << ")\n" << report.text();
   return report.has_problems() ? kExitFailure : kExitSuccess;
 }

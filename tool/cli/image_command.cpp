@@ -130,7 +130,7 @@ build::BuildOptions common_options(const ImageFlags& flags) {
       void write(std::string_view) override {}
     } discard;
     layer::make_compressor(options.compression, discard);
-  } catch (const std::invalid_argument& e) {
+  } catch (const InputError& e) {
     usage(std::string("--compression-level: ") + e.what());
   }
   options.source_date_epoch = source_date_epoch();

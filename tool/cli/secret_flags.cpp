@@ -14,7 +14,7 @@ std::map<std::string, std::string> read_secret_flags(const std::vector<std::stri
     build::SecretSource source;
     try {
       source = build::parse_secret_source(spec);
-    } catch (const std::invalid_argument& e) {
+    } catch (const InputError& e) {
       throw SourceError(SourceLocation{command}, e.what());
     }
     secrets[source.id] = build::read_secret(source, std::filesystem::current_path());

@@ -8,6 +8,7 @@
 #include "tool/cli/command.h"
 #include "base/exit_codes.h"
 #include "base/printable.h"
+#include "base/suggest.h"
 #include "tool/cli/output_flags.h"
 #include "tool/cli/verbosity_flags.h"
 #include "tool/steps/render/variable_check.h"
@@ -79,7 +80,8 @@ int run(const ValidateFlags& flags) {
   options.project_check = render::check_project_sweep_axes;  // what render refuses, a hook refuses too
   for (const auto& rule : flags.disabled) {
     if (!validate::find_rule(rule)) {
-      std::cerr << "gkebuild validate: unknown rule '" << rule << "' (see --list-rules)\n";
+      std::cerr << "gkebuild validate: --disable: unknown rule '" << printable(rule) << "'"
+                << did_you_mean(rule, validate::rule_ids()) << " (see --list-rules)\n";
       return kExitUsage;
     }
     options.disabled_rules.insert(rule);

@@ -2,7 +2,6 @@
 
 #include "base/error.h"
 #include "tool/core/kube/api_error.h"
-#include "tool/core/kube/client.h"
 #include "tool/submit/cluster.h"
 
 namespace gkebuild::submit {
@@ -28,19 +27,18 @@ std::vector<cluster::JobNeeds> job_needs(const project::Project& project, PlanRe
   return needs;
 }
 
-cluster::CheckReport check_cluster_for(const kube::ClusterAccess& access, const project::Project& project,
+cluster::CheckReport check_cluster_for(kube::ClusterApi& cluster, const project::Project& project,
                                        const std::vector<cluster::JobNeeds>& needs) {
-  kube::Client client(access);
-  const auto state = cluster::read_cluster_state(client);
+  const auto state = cluster::read_cluster_state(cluster);
   const auto* gke = project.cluster.gke ? &*project.cluster.gke : nullptr;
   return cluster::check_cluster(state, needs, gke, project.cluster.driver_installer);
 }
 
-void check_before_submit(const kube::ClusterAccess& access, const project::Project& project, const PlanRequest& request,
-                         std::ostream& err) {
+void check_before_submit(kube::ClusterApi& cluster, const std::string& context, const project::Project& project,
+                         const PlanRequest& request, std::ostream& err) {
   cluster::CheckReport report;
   try {
-    report = check_cluster_for(access, project, job_needs(project, request));
+    report = check_cluster_for(cluster, project, job_needs(project, request));
   } catch (const kube::ApiError& error) {
     err << "cluster check skipped: " << error.what() << "\n";
     return;
@@ -53,7 +51,7 @@ void check_before_submit(const kube::ClusterAccess& access, const project::Proje
   std::string lines;
   for (const auto& finding : report.findings)
     if (finding.blocking) lines += "\n  " + finding.text;
-  throw Error(ErrorKind::kFailed, "a Job of this run could never be scheduled on context " + access.context + ":" + lines +
+  throw Error(ErrorKind::kFailed, "a Job of this run could never be scheduled on context " + context + ":" + lines +
                                       "\n(`gkebuild cluster check` shows the whole picture; --no-check skips this check)");
 }
 

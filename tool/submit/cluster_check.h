@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tool/core/kube/kubeconfig.h"
+#include "tool/core/kube/cluster_api.h"
 #include "tool/core/project/project.h"
 #include "tool/steps/cluster/check.h"
 #include "tool/submit/run_plan.h"
@@ -19,13 +19,14 @@ namespace gkebuild::submit {
 // the Jobs of the experiments' fallback alternatives too (experiment "NAME (fallback)").
 std::vector<cluster::JobNeeds> job_needs(const project::Project& project, PlanRequest request);
 
-// Reads the cluster of `access` and checks `needs` against it.
-cluster::CheckReport check_cluster_for(const kube::ClusterAccess& access, const project::Project& project,
+// Reads `cluster` and checks `needs` against it.
+cluster::CheckReport check_cluster_for(kube::ClusterApi& cluster, const project::Project& project,
                                        const std::vector<cluster::JobNeeds>& needs);
 
 // Before submit: prints the problems to `err` and throws Error (kFailed) when a Job could
-// never be scheduled. A cluster that cannot be read (no permission to list nodes) is noted, not fatal.
-void check_before_submit(const kube::ClusterAccess& access, const project::Project& project, const PlanRequest& request,
-                         std::ostream& err);
+// never be scheduled on `cluster` (context `context`, for the message). A cluster that cannot
+// be read (no permission to list nodes) is noted, not fatal.
+void check_before_submit(kube::ClusterApi& cluster, const std::string& context, const project::Project& project,
+                         const PlanRequest& request, std::ostream& err);
 
 }  // namespace gkebuild::submit

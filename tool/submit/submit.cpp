@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "base/atomic_file.h"
+#include "base/error.h"
 #include "base/free_memory.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/core/kube/http_cluster_api.h"
@@ -41,14 +42,14 @@ namespace {
 // values, which may include secrets.
 void write_manifest(const std::filesystem::path& path, std::string_view text) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot create " + path.string());
+  if (fd < 0) throw system_failure(errno, "cannot create " + path.string());
   for (std::size_t written = 0; written < text.size();) {
     const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const int saved = errno;
       ::close(fd);
-      throw std::system_error(saved, std::generic_category(), "cannot write " + path.string());
+      throw system_failure(saved, "cannot write " + path.string());
     }
     written += static_cast<std::size_t>(n);
   }
@@ -160,6 +161,9 @@ void record_secrets(runrecord::RunRecord& record, const project::Project& projec
 
 Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request,
                           const RunSecret& secret, const kube::ConnectCluster& connect) {
+  // Before any thread starts (the cluster check's, the plan's render threads, the follow's):
+  // they allocate from the heap the plan frees.
+  use_one_malloc_arena();
   std::ostream& err = *options.console.err;
   const auto access = cluster_access(options.kubeconfig, project.cluster.context);
   ImageStepOptions images = image_step(options);
@@ -170,7 +174,8 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
                                           " Jobs (each owns the run's Secret), and this one has " +
                                           std::to_string(job_count) + "; run the sweep as Indexed Jobs "
                                                                       "(parallelism: N, one Job per accelerator)");
-  if (!options.no_check) check_before_submit(access, project, request, err);
+  const auto cluster = connect(access);
+  if (!options.no_check) check_before_submit(*cluster, access.context, project, request, err);
   images.run = {request.experiment, request.accelerators};
   request.image_references =
       image_references(project, images_of(project, request.experiment), images, &request.image_env);
@@ -195,7 +200,6 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   runrecord::save_run(run_dir, record.record());
   err << "run " << run << ": " << plan.jobs.size() << " Jobs in namespace " << plan.namespace_name << " (context "
       << access.context << "), recorded in " << run_dir.string() << "\n";
-  const auto cluster = connect(access);
   auto jobs = pending_jobs(plan);
   std::optional<SecretOwners> owners;
   try {

@@ -4,10 +4,12 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "base/error.h"
+
 namespace gkebuild::workloads {
 
 Summary summarize(std::vector<double> samples) {
-  if (samples.empty()) throw std::invalid_argument("no samples to summarize");
+  if (samples.empty()) throw Error(ErrorKind::kBadInput, "no samples to summarize");
   std::sort(samples.begin(), samples.end());
   const std::size_t n = samples.size();
   Summary s;

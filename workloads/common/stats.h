@@ -14,7 +14,7 @@ struct Summary {
   std::size_t count = 0;
 };
 
-// Throws std::invalid_argument for an empty sample.
+// Throws gkebuild::Error (bad input) for an empty sample.
 Summary summarize(std::vector<double> samples);
 
 }  // namespace gkebuild::workloads

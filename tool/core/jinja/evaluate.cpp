@@ -13,6 +13,37 @@
 namespace gkebuild::jinja {
 
 namespace {
+
+// Two integers, the common case of a loop's arithmetic (`row * 1000 + i`, `n % 15`): +, -, * and
+// % by a positive divisor of a non-negative number, worked out here; nullopt where binary_op has
+// more to do (an overflow it refuses, Python's floor semantics for negative operands, / and **).
+std::optional<int64_t> int_arithmetic(BinaryOp op, int64_t a, int64_t b) {
+  int64_t result = 0;
+  switch (op) {
+    case BinaryOp::Add: return __builtin_add_overflow(a, b, &result) ? std::nullopt : std::optional(result);
+    case BinaryOp::Sub: return __builtin_sub_overflow(a, b, &result) ? std::nullopt : std::optional(result);
+    case BinaryOp::Mul: return __builtin_mul_overflow(a, b, &result) ? std::nullopt : std::optional(result);
+    case BinaryOp::Mod: return a >= 0 && b > 0 ? std::optional(a % b) : std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
+// Two integers compared as compare_op would (`n % 15 == 0`); nullopt for `in` and `not in`.
+std::optional<bool> int_comparison(CompareOp op, int64_t a, int64_t b) {
+  switch (op) {
+    case CompareOp::Eq: return a == b;
+    case CompareOp::Ne: return a != b;
+    case CompareOp::Lt: return a < b;
+    case CompareOp::LtEq: return a <= b;
+    case CompareOp::Gt: return a > b;
+    case CompareOp::GtEq: return a >= b;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+namespace {
 // `record.field` on a values document's mapping. A loop over a list of records asks each
 // record for the same field, and the records share their keys: the index where the field
 // was found last time, or that it was missing (`job.retries | default(0)`), answers without a
@@ -57,7 +88,7 @@ void Interpreter::raise_at(const Template* tmpl, size_t offset, const std::strin
   throw TemplateError(kind, source_location(*tmpl, offset), message, tmpl->source);
 }
 
-Value Interpreter::eval(const Expr& expr) {
+Value Interpreter::evaluate(const Expr& expr) {
   try {
     return eval_node(expr);
   } catch (const EvalError& error) {
@@ -240,6 +271,12 @@ Value Interpreter::eval_compare(const CompareExpr& expr) {
   Value left = eval(*expr.first);
   for (const auto& [op, operand] : expr.rest) {
     Value right = eval(*operand);
+    if (const auto result = left.is_int() && right.is_int() ? int_comparison(op, left.as_int(), right.as_int())
+                                                            : std::nullopt) {
+      if (!*result) return Value::boolean(false);
+      left = std::move(right);
+      continue;
+    }
     require_defined(left);
     require_defined(right);
     if (!compare_op(op, left, right)) return Value::boolean(false);
@@ -345,6 +382,8 @@ Value Interpreter::eval_node(const Expr& expr) {
       const auto& e = static_cast<const BinaryExpr&>(expr);
       Value left = eval(*e.left);
       Value right = eval(*e.right);
+      if (left.is_int() && right.is_int())
+        if (const auto result = int_arithmetic(e.op, left.as_int(), right.as_int())) return Value::integer(*result);
       if (left.is_undefined()) fail_undefined(left);
       if (right.is_undefined()) fail_undefined(right);
       return binary_op(e.op, left, right);

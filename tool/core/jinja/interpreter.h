@@ -87,7 +87,17 @@ class Interpreter {
   bool strict() const { return options_.undefined == UndefinedMode::Strict; }
 
   // Expressions (evaluate.cpp).
-  Value eval(const Expr& expr);
+  // Leaves inline, as eval_node gives them: a constant, or a name an enclosing scope holds (a
+  // loop variable, a `set` one: what lookup would find first); every other node through
+  // evaluate(). A loop body evaluates these far more often than anything else, and the call into
+  // eval_node's large frame cost more than reading them.
+  Value eval(const Expr& expr) {
+    if (expr.kind == ExprKind::Const) return static_cast<const ConstExpr&>(expr).value;
+    if (expr.kind == ExprKind::Name)
+      if (const Value* local = local_value(static_cast<const NameExpr&>(expr).name)) return *local;
+    return evaluate(expr);
+  }
+  Value evaluate(const Expr& expr);  // eval_node, with an EvalError placed at `expr`
   Value lookup(std::string_view name) const;
   // What lookup would find when it is a variable of an enclosing scope (not the context or a
   // global), where it is; null otherwise. Valid until a scope changes. Inline: every print of a

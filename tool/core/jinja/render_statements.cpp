@@ -78,8 +78,10 @@ void Interpreter::render_print(const PrintStmt& stmt) {
       if (field->type == DocSlot::Str) return void(out_->append(field->s, field->size));
       if (field->type == DocSlot::Int) return append_int(*out_, field->i);
     }
-  } else if (const Value* local = local_value(*stmt.expr); local && local->is_str()) {
-    return void(*out_ += local->str());  // `{{ key }}`: a string in a loop variable goes straight out
+  } else if (const Value* local = local_value(*stmt.expr); local && (local->is_str() || local->is_int())) {
+    // `{{ key }}`: a string or integer in a loop variable goes straight out
+    if (local->is_int()) return append_int(*out_, local->as_int());
+    return void(*out_ += local->str());
   }
   if (stmt.expr->kind == ExprKind::Filter) {
     const auto& filter = static_cast<const FilterExpr&>(*stmt.expr);

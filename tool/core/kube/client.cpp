@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "base/base64.h"
+#include "base/error.h"
 #include "base/untrusted_text.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/core/kube/wait_for.h"
@@ -40,7 +41,7 @@ HttpResult result_of(HttpOutcome outcome, const std::string& where) {
     if (response.end == HttpResponse::End::Stopped) result.end = HttpResult::End::Stopped;
   } catch (const HttpError& e) {
     if (!e.request_sent())
-      throw std::runtime_error("cannot reach the Kubernetes API server " + where + ": " + e.reason());
+      throw Error(ErrorKind::kFailed, "cannot reach the Kubernetes API server " + where + ": " + e.reason());
     result.status = e.status();
     result.end = HttpResult::End::Dropped;
     result.drop_reason = e.reason();
@@ -161,7 +162,7 @@ void Client::after(std::chrono::milliseconds delay, std::function<void()> task) 
 
 HttpResult Client::wait(HttpRequest request) {
   if (http_.on_loop_thread())  // it would wait for itself
-    throw std::logic_error("kube::Client: a blocking request from the event loop's thread");
+    throw Error(ErrorKind::kCannotRun, "kube::Client: a blocking request from the event loop's thread");
   BodySink sink = std::move(request.sink);
   return wait_for<HttpResult>(
       [&](ResultCompletion done) { start(request, std::move(sink), std::move(done)); });
@@ -185,12 +186,12 @@ nlohmann::json Client::send_json(const HttpRequest& request, const std::string& 
 
 nlohmann::json Client::json_body(const HttpResult& result, const std::string& action) {
   if (result.dropped_unanswered())
-    throw std::runtime_error(action + ": the connection dropped: " + result.drop_reason);
+    throw Error(ErrorKind::kFailed, action + ": the connection dropped: " + result.drop_reason);
   if (result.status < 200 || result.status >= 300) throw ApiError(action, result.status, result.body);
   if (result.end == HttpResult::End::Dropped)
-    throw std::runtime_error(action + ": the connection dropped: " + result.drop_reason);
+    throw Error(ErrorKind::kFailed, action + ": the connection dropped: " + result.drop_reason);
   auto body = nlohmann::json::parse(result.body, nullptr, false);
-  if (body.is_discarded()) throw std::runtime_error(action + ": the API server answered with invalid JSON");
+  if (body.is_discarded()) throw Error(ErrorKind::kFailed, action + ": the API server answered with invalid JSON");
   return body;
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "base/error.h"
 #include "base/rfc3339.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/core/kube/wait_for.h"
@@ -93,7 +94,7 @@ class LogSession : public std::enable_shared_from_this<LogSession> {
     ++stats_.drops;
     if (progressed_) failures_ = 0;
     if (++failures_ > options_.max_failures)
-      throw std::runtime_error("log stream of pod " + ns_ + "/" + pod_ + " keeps dropping: " + result.drop_reason);
+      throw Error(ErrorKind::kFailed, "log stream of pod " + ns_ + "/" + pod_ + " keeps dropping: " + result.drop_reason);
     return options_.cancel && options_.cancel->load();
   }
 

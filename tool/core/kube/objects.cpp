@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "base/error.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/core/kube/wait_for.h"
 
@@ -50,7 +51,7 @@ json server_side_apply(Client& client, const json& object, const ApplyOptions& o
   const std::string name = name_of(object);
   const std::string ns = namespace_for(client.namespace_name(), type, object);
   const std::string action = "apply " + describe_object(type, ns, name);
-  if (name.empty()) throw std::runtime_error(action + ": server-side apply needs metadata.name");
+  if (name.empty()) throw Error(ErrorKind::kBadInput, action + ": server-side apply needs metadata.name");
   json body = object;
   if (type.namespaced) body["metadata"]["namespace"] = ns;
   body["metadata"].erase("managedFields");  // apply refuses a body that carries them

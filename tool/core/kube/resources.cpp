@@ -3,6 +3,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "base/error.h"
 #include "base/http_client.h"
 #include "base/printable.h"
 #include "base/suggest.h"
@@ -41,14 +42,14 @@ const ResourceType& resource_type(std::string_view api_version, std::string_view
   const std::string asked = std::string(api_version) + " " + std::string(kind);
   std::string list;
   for (const auto& name : known) list += (list.empty() ? "" : ", ") + name;
-  throw std::runtime_error("gkebuild does not send objects of kind " + in_quotes(asked) +
-                           did_you_mean(asked, known) + "; it knows " + list);
+  throw Error(ErrorKind::kBadInput, "gkebuild does not send objects of kind " + in_quotes(asked) +
+              did_you_mean(asked, known) + "; it knows " + list);
 }
 
 const ResourceType& resource_type_of(const nlohmann::json& object) {
   if (!object.is_object() || !object.contains("apiVersion") || !object.contains("kind") ||
       !object["apiVersion"].is_string() || !object["kind"].is_string())
-    throw std::runtime_error("a Kubernetes object needs string apiVersion and kind fields");
+    throw Error(ErrorKind::kBadInput, "a Kubernetes object needs string apiVersion and kind fields");
   return resource_type(object["apiVersion"].get<std::string>(), object["kind"].get<std::string>());
 }
 

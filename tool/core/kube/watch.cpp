@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "base/error.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/core/kube/wait_for.h"
 
@@ -119,7 +120,7 @@ class Session : public std::enable_shared_from_this<Session> {
     ++stats_.drops;
     if (delivered_since_connect_) failures_ = 0;
     if (++failures_ > options_.max_failures)
-      throw std::runtime_error("watch of " + std::string(type_.plural) + " keeps dropping: " + drop_reason_);
+      throw Error(ErrorKind::kFailed, "watch of " + std::string(type_.plural) + " keeps dropping: " + drop_reason_);
     return Next::Pause;
   }
 

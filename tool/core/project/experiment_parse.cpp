@@ -6,6 +6,7 @@
 #include "base/suggest.h"
 #include "tool/core/project/parse_helpers.h"
 #include "tool/core/project/quantities.h"
+#include "tool/core/project/reserved_variables.h"
 #include "tool/core/yamlfile/fields.h"
 #include "tool/core/yamlfile/scalars.h"
 #include "tool/core/yamlfile/to_json.h"
@@ -15,9 +16,6 @@ namespace {
 
 using yamlfile::Document;
 using yamlfile::Fields;
-
-// Sweep variables become template variables in args; these names are taken.
-const std::vector<std::string> kReservedSweepNames{"seed", "values", "accelerator", "experiment", "run_id"};
 
 std::vector<std::string> parse_accelerators(const Fields& fields, const catalog::Catalog& catalog) {
   const Document& doc = fields.document();
@@ -70,8 +68,7 @@ void require_variable_name(const Document& doc, const YAML::Node& at, const std:
   static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
   if (!std::regex_match(name, identifier))
     doc.fail(at, what + ": " + in_quotes(name) + " must be a template variable name (letters, digits, _)");
-  if (std::find(kReservedSweepNames.begin(), kReservedSweepNames.end(), name) != kReservedSweepNames.end() &&
-      !(seed_allowed && name == "seed"))
+  if (is_reserved_variable(name) && !(seed_allowed && name == "seed"))
     doc.fail(at, what + ": " + in_quotes(name) + " is a reserved template variable");
 }
 

@@ -1,5 +1,6 @@
 // results.jsonl: reading tolerates bad lines (each skipped with its reason), appending is
 // one write per line so concurrent log followers never interleave.
+#include "base/error.h"
 #include "tool/core/runrecord/results_file.h"
 
 #include <fcntl.h>
@@ -142,13 +143,13 @@ Results read_results(const std::filesystem::path& run_dir) {
 }
 
 void append_result_line(const std::filesystem::path& run_dir, std::string_view job, const json& result) {
-  if (!result.is_object()) throw std::invalid_argument("a result line must be a JSON object");
+  if (!result.is_object()) throw Error(ErrorKind::kBadInput, "a result line must be a JSON object");
   json line = result;
   line["job"] = job;
   std::string bytes = line.dump() + "\n";
   auto path = run_dir / kResultsFile;
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);  // as run.json
-  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot open " + path.string());
+  if (fd < 0) throw system_failure(errno, "cannot open " + path.string());
   std::size_t written = 0;
   while (written < bytes.size()) {
     ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
@@ -156,12 +157,12 @@ void append_result_line(const std::filesystem::path& run_dir, std::string_view j
     if (n < 0) {
       int saved = errno;
       ::close(fd);
-      throw std::system_error(saved, std::generic_category(), "cannot append to " + path.string());
+      throw system_failure(saved, "cannot append to " + path.string());
     }
     written += static_cast<std::size_t>(n);
   }
   if (::close(fd) != 0)
-    throw std::system_error(errno, std::generic_category(), "cannot append to " + path.string());
+    throw system_failure(errno, "cannot append to " + path.string());
 }
 
 }  // namespace gkebuild::runrecord

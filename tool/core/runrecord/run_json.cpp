@@ -4,6 +4,7 @@
 #include <string>
 #include <system_error>
 
+#include "base/error.h"
 #include "base/dns_name.h"
 #include "base/printable.h"
 #include "base/atomic_file.h"
@@ -281,7 +282,7 @@ RunRecord run_from_json(const json& document, const std::string& file) {
 RunRecord load_run(const std::filesystem::path& run_dir) {
   auto path = run_dir / "run.json";
   const auto read = read_confined_file(run_dir, "run.json", kMaxRecordBytes);
-  if (!read) throw std::system_error(ENOENT, std::generic_category(), "cannot read " + path.string());
+  if (!read) throw system_failure(ENOENT, "cannot read " + path.string());
   const std::string& text = *read;
   json document;
   try {

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/error.h"
+
 namespace gkebuild::search {
 namespace {
 
@@ -73,7 +75,7 @@ int lowest_zero_bit(std::uint64_t n) {
 
 Sobol::Sobol(int dimensions) {
   if (dimensions < 1 || dimensions > kSobolMaxDimensions)
-    throw std::invalid_argument("Sobol: 1 to " + std::to_string(kSobolMaxDimensions) + " dimensions");
+    throw Error(ErrorKind::kCannotRun, "Sobol: 1 to " + std::to_string(kSobolMaxDimensions) + " dimensions");
   std::vector<std::uint32_t> first(kSobolBits);  // every m_i = 1: van der Corput
   for (int i = 0; i < kSobolBits; ++i) first[i] = 1U << (kSobolBits - 1 - i);
   directions_.push_back(std::move(first));
@@ -84,7 +86,7 @@ Sobol::Sobol(int dimensions) {
 // Gray-code order: point n+1 is point n with the direction number of n's lowest zero bit
 // XOR-ed in, so point n is the XOR of the direction numbers of the bits of n ^ (n >> 1).
 std::vector<double> Sobol::next() {
-  if (index_ >= (std::uint64_t{1} << kSobolBits)) throw std::out_of_range("Sobol: at most 2^30 points");
+  if (index_ >= (std::uint64_t{1} << kSobolBits)) throw Error(ErrorKind::kCannotRun, "Sobol: at most 2^30 points");
   std::vector<double> point(current_.size());
   for (std::size_t j = 0; j < current_.size(); ++j) point[j] = static_cast<double>(current_[j]) * 0x1.0p-30;
   const int bit = lowest_zero_bit(index_);

@@ -15,7 +15,7 @@ inline constexpr int kSobolBits = 30;
 
 class Sobol {
  public:
-  explicit Sobol(int dimensions);  // 1..kSobolMaxDimensions, else std::invalid_argument
+  explicit Sobol(int dimensions);  // 1..kSobolMaxDimensions, else gkebuild::Error
   // The next point, each coordinate a multiple of 2^-30 in [0, 1); the first is the origin.
   std::vector<double> next();
 

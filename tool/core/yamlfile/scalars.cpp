@@ -99,6 +99,15 @@ double float_value(std::string_view text) {
     return lowered.find("e-") != std::string::npos ? 0.0 : (lowered[0] == '-' ? -HUGE_VAL : HUGE_VAL);
   }
 }
+
+// The core schema's three integer forms. Not stoll's base 0, which reads `017` as octal (YAML
+// 1.2: decimal 17) and `0o17` as 0.
+long long integer_value(std::string_view text) {
+  if (text.starts_with("0o")) return std::stoll(std::string(text.substr(2)), nullptr, 8);
+  if (text.starts_with("0x")) return std::stoll(std::string(text.substr(2)), nullptr, 16);
+  return std::stoll(std::string(text), nullptr, 10);
+}
+
 }  // namespace
 
 ScalarValue scalar_value(std::string_view text, ScalarKind kind) {
@@ -108,7 +117,7 @@ ScalarValue scalar_value(std::string_view text, ScalarKind kind) {
     case ScalarKind::Bool: value.boolean = text[0] == 't' || text[0] == 'T'; break;
     case ScalarKind::Integer:
       try {
-        value.integer = std::stoll(std::string(text), nullptr, 0);
+        value.integer = integer_value(text);
       } catch (const std::out_of_range&) {
         value.kind = ScalarKind::Float;
         value.number = float_value(text);
@@ -161,7 +170,7 @@ long long as_integer(const Document& doc, const YAML::Node& node, std::string_vi
   if (!node.IsScalar() || resolve_scalar(node) != ScalarKind::Integer)
     expected(doc, node, what, "an integer");
   try {
-    return std::stoll(node.Scalar(), nullptr, 0);
+    return integer_value(node.Scalar());
   } catch (const std::exception&) {
     doc.fail(node, std::string(what) + ": integer out of range");
   }
@@ -170,7 +179,8 @@ long long as_integer(const Document& doc, const YAML::Node& node, std::string_vi
 double as_number(const Document& doc, const YAML::Node& node, std::string_view what) {
   auto kind = node.IsScalar() ? resolve_scalar(node) : ScalarKind::Null;
   if (kind != ScalarKind::Integer && kind != ScalarKind::Float) expected(doc, node, what, "a number");
-  return node.as<double>();
+  const ScalarValue value = scalar_value(node.Scalar(), kind);  // yaml-cpp reads no `0o17`
+  return value.kind == ScalarKind::Integer ? static_cast<double>(value.integer) : value.number;
 }
 
 bool as_bool(const Document& doc, const YAML::Node& node, std::string_view what) {

@@ -174,11 +174,11 @@ JobNeeds needs_of(const json& job, const std::string& experiment) {
   return needs;
 }
 
-ClusterState read_cluster_state(kube::Client& client) {
+ClusterState read_cluster_state(kube::ClusterApi& cluster) {
   ClusterState state;
-  state.nodes = kube::list(client, kube::resource_type("v1", "Node"), "").value("items", json::array());
-  state.system_pods = kube::list(client, kube::resource_type("v1", "Pod"), "kube-system").value("items", json::array());
-  const auto status = kube::get(client, kube::resource_type("v1", "ConfigMap"), "kube-system", "cluster-autoscaler-status");
+  state.nodes = cluster.list(kube::resource_type("v1", "Node"), "", {}).value("items", json::array());
+  state.system_pods = cluster.list(kube::resource_type("v1", "Pod"), "kube-system", {}).value("items", json::array());
+  const auto status = cluster.get(kube::resource_type("v1", "ConfigMap"), "kube-system", "cluster-autoscaler-status");
   if (status) state.autoscaler_status = text(status->value("data", json::object()), "status");
   return state;
 }

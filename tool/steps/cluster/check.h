@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "tool/core/kube/client.h"
+#include "tool/core/kube/cluster_api.h"
 #include "tool/core/project/project.h"
 
 namespace gkebuild::cluster {
@@ -46,8 +46,9 @@ struct ClusterState {
   std::optional<std::string> autoscaler_status;  // data.status of kube-system/cluster-autoscaler-status
 };
 
-// Lists nodes and kube-system pods and gets the ConfigMap (absent: nullopt). API errors throw.
-ClusterState read_cluster_state(kube::Client& client);
+// Lists nodes and kube-system pods and gets the ConfigMap (absent: nullopt), through the
+// cluster seam (an in-memory cluster in unit tests). API errors throw.
+ClusterState read_cluster_state(kube::ClusterApi& cluster);
 
 struct Finding {
   bool ok = false;        // a line that says what works

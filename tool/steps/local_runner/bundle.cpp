@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "base/atomic_file.h"
+#include "base/error.h"
 
 namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
@@ -15,8 +16,8 @@ namespace {
 // The overlay mount options separate paths with ':' and ','.
 void check_mountable(const fs::path& path) {
   if (path.string().find_first_of(":,\\") != std::string::npos) {
-    throw std::runtime_error("cannot run a container from " + path.string() +
-                             ": an overlay mount cannot take a path with ':', ',' or '\\'");
+    throw Error(ErrorKind::kCannotRun, "cannot run a container from " + path.string() +
+                ": an overlay mount cannot take a path with ':', ',' or '\\'");
   }
 }
 
@@ -48,8 +49,8 @@ Bundle::Bundle(fs::path dir, const std::vector<fs::path>& lowers, const std::str
   if (::mount("overlay", rootfs().c_str(), "overlay", 0, options.c_str()) != 0) {
     const int error = errno;
     remove_bundle(dir_);
-    throw std::runtime_error("cannot mount the container's root file system (overlay on " + rootfs().string() +
-                             "): " + std::strerror(error));
+    throw Error(ErrorKind::kFailed, "cannot mount the container's root file system (overlay on " + rootfs().string() +
+                "): " + std::strerror(error));
   }
 }
 

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/error.h"
+
 namespace gkebuild::local_runner {
 namespace {
 
@@ -54,9 +56,9 @@ void check_cgroup_controllers(const ResourceLimits& limits) {
   if (missing.empty()) return;
   std::string names;
   for (const auto& name : missing) names += (names.empty() ? "" : ", ") + name;
-  throw std::runtime_error("this host's cgroups offer no " + names +
-                           " controller, so the container's limits (the Job's resources.limits, a pids limit) "
-                           "cannot be applied; enable the controller, or run the Job on a cluster");
+  throw Error(ErrorKind::kCannotRun, "this host's cgroups offer no " + names +
+              " controller, so the container's limits (the Job's resources.limits, a pids limit) "
+              "cannot be applied; enable the controller, or run the Job on a cluster");
 }
 
 }  // namespace gkebuild::local_runner

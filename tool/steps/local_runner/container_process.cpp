@@ -10,6 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "base/error.h"
 #include "tool/steps/local_runner/line_splitter.h"
 
 namespace gkebuild::local_runner {
@@ -23,7 +24,7 @@ struct Pipe {
   int write = -1;
   Pipe() {
     int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(ErrorKind::kFailed, std::string("cannot create a pipe: ") + std::strerror(errno));
     read = fds[0];
     write = fds[1];
   }

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/error.h"
 #include "base/input_file.h"
 #include "tool/steps/local_runner/root_path.h"
 
@@ -53,7 +54,7 @@ const Fields* find(const std::vector<Fields>& rows, const std::string& key, bool
 
 uint32_t id_of(const Fields& row, size_t field, const char* file) {
   auto id = field < row.size() ? number(row[field]) : std::nullopt;
-  if (!id) throw std::runtime_error(std::string("the image's ") + file + " has a bad entry for '" + row[0] + "'");
+  if (!id) throw Error(ErrorKind::kBadInput, std::string("the image's ") + file + " has a bad entry for '" + row[0] + "'");
   return *id;
 }
 
@@ -92,7 +93,7 @@ ContainerUser resolve_user(const std::string& user, const fs::path& rootfs) {
   } else if (entry) {
     out.uid = id_of(*entry, 2, "/etc/passwd");
   } else {
-    throw std::runtime_error("the image runs as user '" + user_part + "', which its /etc/passwd does not define");
+    throw Error(ErrorKind::kBadInput, "the image runs as user '" + user_part + "', which its /etc/passwd does not define");
   }
   if (entry) out.gid = id_of(*entry, 3, "/etc/passwd");
   if (entry && entry->size() > 5 && !(*entry)[5].empty()) out.home = (*entry)[5];
@@ -104,7 +105,7 @@ ContainerUser resolve_user(const std::string& user, const fs::path& rootfs) {
     } else if (const Fields* group = find(groups, group_part, false)) {
       out.gid = id_of(*group, 2, "/etc/group");
     } else {
-      throw std::runtime_error("the image runs as group '" + group_part + "', which its /etc/group does not define");
+      throw Error(ErrorKind::kBadInput, "the image runs as group '" + group_part + "', which its /etc/group does not define");
     }
   }
   if (entry) out.additional_gids = supplementary_groups(groups, (*entry)[0], out.gid);

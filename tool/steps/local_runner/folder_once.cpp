@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/error.h"
+
 namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
 
@@ -30,7 +32,7 @@ void make_folder_once(const fs::path& folder, const std::function<void(const fs:
   fs::rename(temporary, folder, ec);
   if (ec) fs::remove_all(temporary);
   if (ec && !fs::is_directory(folder)) {
-    throw std::runtime_error("cannot move the unpacked folder to " + folder.string() + ": " + ec.message());
+    throw Error(ErrorKind::kFailed, "cannot move the unpacked folder to " + folder.string() + ": " + ec.message());
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/error.h"
 #include "base/suggest.h"
 #include "images/image/layout_source.h"
 #include "images/oci/digest.h"
@@ -40,7 +41,7 @@ oci::Descriptor by_digest(const oci::Layout& layout, const std::string& image) {
     if (d.digest == digest) return d;
   }
   if (!layout.has_blob(digest)) {
-    throw std::runtime_error("no image " + image + " in the OCI layout " + layout.root().string());
+    throw Error(ErrorKind::kBadInput, "no image " + image + " in the OCI layout " + layout.root().string());
   }
   const std::string raw = layout.read_blob(digest);
   oci::Descriptor d;
@@ -55,8 +56,8 @@ image::Image load(const std::shared_ptr<const oci::Layout>& layout, const std::s
   auto found = layout->resolve(image);
   if (!found) {
     const auto tags = tags_of(*layout);
-    throw std::runtime_error("no image '" + image + "' in the OCI layout " + layout->root().string() +
-                             did_you_mean(image, tags) + "; it holds: " + list_of(tags));
+    throw Error(ErrorKind::kBadInput, "no image '" + image + "' in the OCI layout " + layout->root().string() +
+                did_you_mean(image, tags) + "; it holds: " + list_of(tags));
   }
   return image::load_image(layout, *found);
 }

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "base/confined_path.h"
+#include "base/error.h"
 #include "base/printable.h"
 #include "tool/steps/local_runner/root_path.h"
 
@@ -30,7 +31,7 @@ constexpr std::string_view kOpaqueWhiteout = ".wh..wh..opq";
 class HashingReader {
  public:
   explicit HashingReader(const fs::path& blob) : in_(blob, std::ios::binary) {
-    if (!in_) throw std::runtime_error("cannot read layer blob " + blob.string());
+    if (!in_) throw Error(ErrorKind::kFailed, "cannot read layer blob " + blob.string());
   }
   static la_ssize_t read(archive*, void* self, const void** buffer) {
     auto* reader = static_cast<HashingReader*>(self);
@@ -85,21 +86,21 @@ class LayerApplier {
     }
     const oci::Digest actual = reader_.finish();
     if (actual != digest_) {
-      throw std::runtime_error("layer blob " + blob_.string() + " is corrupt: its content has digest " +
-                               actual.str() + ", not " + digest_.str());
+      throw Error(ErrorKind::kFailed, "layer blob " + blob_.string() + " is corrupt: its content has digest " +
+                  actual.str() + ", not " + digest_.str());
     }
   }
 
  private:
   [[noreturn]] void fail(const std::string& what, const char* detail) const {
-    throw std::runtime_error(what + " layer " + digest_.str() + ": " + (detail ? detail : "unknown error"));
+    throw Error(ErrorKind::kFailed, what + " layer " + digest_.str() + ": " + (detail ? detail : "unknown error"));
   }
 
   std::string checked_path(const char* raw) const {
     auto path = tree_path(raw ? raw : "");
     if (!path) {
-      throw std::runtime_error("layer " + digest_.str() + ": entry '" + printable(raw ? raw : "") +
-                               "' points outside the root file system");
+      throw Error(ErrorKind::kFailed, "layer " + digest_.str() + ": entry '" + printable(raw ? raw : "") +
+                  "' points outside the root file system");
     }
     return *path;
   }
@@ -134,9 +135,9 @@ class LayerApplier {
   void remove_whited_out(const fs::path& parent, const std::string& name, const std::string& path) {
     const std::string removed = name.substr(kWhiteoutPrefix.size());
     if (removed.empty() || removed == "." || removed == "..") {
-      throw std::runtime_error("layer " + digest_.str() + ": whiteout entry '" + printable(path) +
-                               "' names no file beside it (it would remove '" + printable(removed) +
-                               "'); the layer is refused");
+      throw Error(ErrorKind::kFailed, "layer " + digest_.str() + ": whiteout entry '" + printable(path) +
+                  "' names no file beside it (it would remove '" + printable(removed) +
+                  "'); the layer is refused");
     }
     std::error_code ignored;
     fs::remove_all(parent / removed, ignored);

@@ -27,13 +27,13 @@ namespace {
 
 void check_can_run(const ContainerSpec& spec) {
   if (::geteuid() != 0) {
-    throw std::runtime_error("running locally needs root: runc and crun run rootful containers here "
-                             "(run gkebuild as root or with sudo)");
+    throw Error(ErrorKind::kCannotRun, "running locally needs root: runc and crun run rootful containers here "
+                "(run gkebuild as root or with sudo)");
   }
   bool valid = !spec.name.empty() && spec.name.size() <= 200;
   for (char c : spec.name) valid = valid && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.');
   if (!valid || spec.name.front() == '.') {
-    throw std::runtime_error("'" + spec.name + "' is not a valid container name (letters, digits, '-', '_', '.')");
+    throw Error(ErrorKind::kBadInput, "'" + spec.name + "' is not a valid container name (letters, digits, '-', '_', '.')");
   }
 }
 
@@ -88,8 +88,8 @@ ContainerResult run_container(const ContainerSpec& spec, const LocalDirs& dirs, 
   const std::string runtime = find_runtime(spec.runtime);
   const RuntimeCli cli(runtime, state_root(dirs, runtime));
   if (cli.exists(spec.name)) {
-    throw std::runtime_error("a container named '" + spec.name + "' already exists under " + dirs.state.string() +
-                             " (another run of the same Job?)");
+    throw Error(ErrorKind::kFailed, "a container named '" + spec.name + "' already exists under " + dirs.state.string() +
+                " (another run of the same Job?)");
   }
   const UnpackedImage image = unpack_image(spec.layout_dir, spec.image, dirs.images);
   const Bundle bundle(dirs.bundles / spec.name, image.lowers, "");

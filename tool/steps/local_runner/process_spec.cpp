@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "base/error.h"
+
 namespace gkebuild::local_runner {
 namespace {
 
@@ -81,7 +83,7 @@ std::vector<std::string> process_args(const oci::ContainerConfig& image, const s
     argv.insert(argv.end(), image.cmd->begin(), image.cmd->end());
   }
   if (argv.empty()) {
-    throw std::runtime_error("nothing to run: the image has no Entrypoint or Cmd and the Job gives no command");
+    throw Error(ErrorKind::kBadInput, "nothing to run: the image has no Entrypoint or Cmd and the Job gives no command");
   }
   return argv;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/confined_path.h"
+#include "base/error.h"
 
 namespace gkebuild::local_runner {
 namespace fs = std::filesystem;
@@ -45,7 +46,7 @@ fs::path resolve_in_root(const fs::path& root, std::string_view relative) {
       continue;
     }
     if (++links > kMaxLinks) {
-      throw std::runtime_error("too many levels of symbolic links at " + here.string());
+      throw Error(ErrorKind::kFailed, "too many levels of symbolic links at " + here.string());
     }
     std::string target = fs::read_symlink(here).string();
     std::deque<std::string> target_parts = split(target);

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/error.h"
 #include "base/untrusted_text.h"
 
 extern char** environ;
@@ -58,14 +59,14 @@ class FileActions {
 std::string find_runtime(const std::string& requested) {
   if (!requested.empty()) {
     std::string found = on_path(requested);
-    if (found.empty()) throw std::runtime_error("the container runtime '" + requested + "' is not on PATH");
+    if (found.empty()) throw Error(ErrorKind::kCannotRun, "the container runtime '" + requested + "' is not on PATH");
     return found;
   }
   for (const char* name : {"runc", "crun"}) {
     std::string found = on_path(name);
     if (!found.empty()) return found;
   }
-  throw std::runtime_error(
+  throw Error(ErrorKind::kCannotRun, 
       "running locally needs runc or crun, and neither is on PATH (install one: apt-get install runc)");
 }
 
@@ -107,7 +108,7 @@ pid_t spawn(const std::vector<std::string>& argv, int stdout_fd, int stderr_fd, 
   pid_t pid = -1;
   const int error = posix_spawnp(&pid, raw[0], actions.get(), &attributes, raw.data(), environ);
   posix_spawnattr_destroy(&attributes);
-  if (error != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(error));
+  if (error != 0) throw Error(ErrorKind::kFailed, "cannot start " + argv[0] + ": " + std::strerror(error));
   return pid;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "base/error.h"
 #include "base/quantity.h"
 
 namespace gkebuild::local_runner {
@@ -113,8 +114,8 @@ ResourceLimits limits_from_resources(const json& resources) {
                         : value.is_number() ? std::optional<double>(value.get<double>())
                                             : std::nullopt;
     if (!parsed || *parsed <= 0)
-      throw std::invalid_argument(std::string("resources.limits.") + name + ": " + value.dump() +
-                                  " is not a positive quantity");
+      throw Error(ErrorKind::kBadInput, std::string("resources.limits.") + name + ": " + value.dump() +
+                  " is not a positive quantity");
     return parsed;
   };
   // Kubernetes rounds a CPU quantity up to whole millicores and memory up to whole bytes.

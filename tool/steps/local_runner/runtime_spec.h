@@ -34,7 +34,7 @@ struct ResourceLimits {
 };
 
 // The limits a Kubernetes container's resources.limits set (cpu, memory as quantities);
-// throws std::invalid_argument naming a value that is not a positive quantity.
+// throws gkebuild::Error (bad input) naming a value that is not a positive quantity.
 ResourceLimits limits_from_resources(const nlohmann::json& resources);
 
 struct RuntimeInputs {

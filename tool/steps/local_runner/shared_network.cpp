@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/error.h"
+
 namespace gkebuild::local_runner {
 namespace {
 
@@ -36,13 +38,13 @@ bool loopback_up() {
 SharedNetwork::SharedNetwork() {
   int ready[2];
   // Close-on-exec: a runtime another thread starts meanwhile (points side by side) must not hold it.
-  if (::pipe2(ready, O_CLOEXEC) != 0) throw std::runtime_error(std::string("a pipe for the network namespace: ") + std::strerror(errno));
+  if (::pipe2(ready, O_CLOEXEC) != 0) throw Error(ErrorKind::kFailed, std::string("a pipe for the network namespace: ") + std::strerror(errno));
   const pid_t parent = ::getpid();
   holder_ = ::fork();
   if (holder_ < 0) {
     ::close(ready[0]);
     ::close(ready[1]);
-    throw std::runtime_error(std::string("fork for the network namespace: ") + std::strerror(errno));
+    throw Error(ErrorKind::kFailed, std::string("fork for the network namespace: ") + std::strerror(errno));
   }
   if (holder_ == 0) {  // the holder: only async-signal-safe calls from here on
     ::close(ready[0]);
@@ -61,7 +63,7 @@ SharedNetwork::SharedNetwork() {
   if (!told || status != 'y') {
     ::kill(holder_, SIGKILL);
     ::waitpid(holder_, nullptr, 0);
-    throw std::runtime_error("could not make a network namespace for the Job's containers (this needs root)");
+    throw Error(ErrorKind::kCannotRun, "could not make a network namespace for the Job's containers (this needs root)");
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/error.h"
+#include "tool/core/project/reserved_variables.h"
 #include "tool/steps/render/compute_class.h"
 #include "tool/steps/render/names.h"
 
@@ -91,16 +93,28 @@ std::string storage_volume_name(const project::Project& project) {
   return "pvc-nfs-" + project.cluster.namespace_name;
 }
 
+namespace {
+
+// The value of one of the variables gkebuild sets (tool/core/project/reserved_variables.h).
+json reserved_value(const RunUnit& unit, const json& seed, std::string_view name) {
+  if (name == "seed") return seed;
+  if (name == "values") return *unit.values;
+  if (name == "experiment") return unit.experiment->name;
+  if (name == "accelerator") return unit.accelerator->label;
+  if (name == "project") return unit.project->name;
+  if (name == "run_id") return unit.run_id;
+  throw Error(ErrorKind::kCannotRun, "render sets no value for the reserved variable '" + std::string(name) + "'");
+}
+
+}  // namespace
+
 json args_context(const RunUnit& unit, const json& point, const json& seed) {
   json context = point;
-  // No seed (no seeds:, no sweep.seed): leave it undefined, so a strict render of
-  // "{{ seed }}" fails instead of printing None.
-  if (!seed.is_null()) context["seed"] = seed;
-  context["values"] = *unit.values;
-  context["experiment"] = unit.experiment->name;
-  context["accelerator"] = unit.accelerator->label;
-  context["project"] = unit.project->name;
-  context["run_id"] = unit.run_id;
+  for (const std::string_view name : project::kReservedVariables) {
+    // No seed (no seeds:, no sweep.seed): leave it undefined, so a strict render of
+    // "{{ seed }}" fails instead of printing None.
+    if (json value = reserved_value(unit, seed, name); !value.is_null()) context[std::string(name)] = std::move(value);
+  }
   return context;
 }
 

@@ -6,6 +6,7 @@
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
+#include "tool/core/project/reserved_variables.h"
 #include "tool/steps/render/dockerfile_template.h"
 #include "tool/steps/render/plan.h"
 #include "tool/steps/render/shipped_templates.h"
@@ -13,12 +14,9 @@
 namespace gkebuild::render {
 namespace {
 
-// Variables gkebuild gives the experiment's strings itself: a sweep axis of the same name
-// would be hidden by them (see args_context).
-bool set_by_gkebuild(const std::string& name) {
-  static const std::vector<std::string> names{"values", "experiment", "accelerator", "project", "run_id"};
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
+// Variables gkebuild gives the experiment's strings itself (tool/core/project/reserved_variables.h;
+// `seed` is checked on its own: it is read only where seeds are swept).
+bool set_by_gkebuild(const std::string& name) { return name != "seed" && project::is_reserved_variable(name); }
 
 // What the experiment's command, args and env values read.
 jinja::ContextReads field_reads(const project::Experiment& experiment, jinja::Environment& environment) {

@@ -19,7 +19,7 @@ class StagingDir {
     std::filesystem::create_directories(parent);
     std::string pattern = (parent / ("." + dir.filename().string() + ".render-XXXXXX")).string();
     if (!::mkdtemp(pattern.data()))
-      throw std::system_error(errno, std::generic_category(), "cannot create a temporary folder in " + parent.string());
+      throw system_failure(errno, "cannot create a temporary folder in " + parent.string());
     path_ = pattern;
   }
   ~StagingDir() {

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "base/error.h"
+
 namespace gkebuild::run_step {
 namespace fs = std::filesystem;
 using layer::Entry;
@@ -20,7 +22,7 @@ using layer::EntryType;
 namespace {
 
 [[noreturn]] void fail(const std::string& what, const fs::path& path) {
-  throw std::runtime_error("cannot " + what + " " + path.string() + " (what the RUN changed): " + std::strerror(errno));
+  throw Error(ErrorKind::kFailed, "cannot " + what + " " + path.string() + " (what the RUN changed): " + std::strerror(errno));
 }
 
 struct stat lstat_of(const fs::path& path) {

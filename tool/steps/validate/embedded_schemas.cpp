@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/error.h"
+
 namespace gkebuild::validate {
 
 extern const EmbeddedSchemaVersion kEmbeddedSchemaVersions[];
@@ -21,7 +23,7 @@ std::string decompress(const char* frame, std::size_t compressed_size, std::size
   std::string out(size, '\0');
   const std::size_t written = ZSTD_decompress(out.data(), out.size(), frame, compressed_size);
   if (ZSTD_isError(written) || written != size)
-    throw std::runtime_error("the embedded Kubernetes schemas are damaged (zstd)");
+    throw Error(ErrorKind::kFailed, "the embedded Kubernetes schemas are damaged (zstd)");
   return out;
 }
 

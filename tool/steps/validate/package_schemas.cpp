@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "base/atomic_file.h"
+#include "base/error.h"
 
 namespace gkebuild::validate {
 namespace fs = std::filesystem;
@@ -38,14 +39,14 @@ fs::path private_temp_cache_dir() {
   const uid_t uid = ::geteuid();
   const fs::path dir = fs::temp_directory_path() / ("gkebuild-cache-" + std::to_string(uid));
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
-    throw std::system_error(errno, std::generic_category(), "cannot create the cache folder " + dir.string());
+    throw system_failure(errno, "cannot create the cache folder " + dir.string());
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0)
-    throw std::system_error(errno, std::generic_category(), "cannot inspect the cache folder " + dir.string());
+    throw system_failure(errno, "cannot inspect the cache folder " + dir.string());
   if (!S_ISDIR(st.st_mode) || st.st_uid != uid || (st.st_mode & 022) != 0)
-    throw std::runtime_error("the cache folder " + dir.string() +
-                             " is not a folder owned by this user and writable only by it; "
-                             "remove it, or set XDG_CACHE_HOME or HOME");
+    throw Error(ErrorKind::kCannotRun, "the cache folder " + dir.string() +
+                " is not a folder owned by this user and writable only by it; "
+                "remove it, or set XDG_CACHE_HOME or HOME");
   return dir;
 }
 

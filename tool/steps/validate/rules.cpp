@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "base/printable.h"
+#include "base/suggest.h"
+
 namespace gkebuild::validate {
 
 const std::vector<RuleInfo>& all_rules() {
@@ -45,6 +48,12 @@ const RuleInfo* find_rule(std::string_view id) {
   return it == rules.end() ? nullptr : &*it;
 }
 
+std::vector<std::string> rule_ids() {
+  std::vector<std::string> ids;
+  for (const auto& rule : all_rules()) ids.emplace_back(rule.id);
+  return ids;
+}
+
 namespace {
 std::set<std::string, std::less<>> annotation_rules(const nlohmann::json& value) {
   std::set<std::string, std::less<>> out;
@@ -73,6 +82,18 @@ RuleReporter::RuleReporter(const Manifest& manifest, const std::set<std::string,
                            std::vector<Finding>& out)
     : manifest_(manifest), disabled_(disabled), disabled_here_(annotation_rules(manifest.value)), out_(out) {}
 
+// " (the gkebuild.io/disable-rules annotation names 'gpu-limt': did you mean 'gpu-limit'?)" when
+// the object's annotation meant to turn `rule` off but misspelt it; "" otherwise.
+std::string RuleReporter::misspelt_in_annotation(std::string_view rule) const {
+  const std::vector<std::string> ids = rule_ids();
+  for (const auto& named : disabled_here_) {
+    if (find_rule(named) || closest_match(named, ids) != std::string(rule)) continue;
+    return " (the " + std::string(kDisableAnnotation) + " annotation names '" + printable(named) +
+           "': did you mean '" + std::string(rule) + "'?)";
+  }
+  return "";
+}
+
 bool RuleReporter::enabled(std::string_view rule) const {
   return !disabled_.count(rule) && !disabled_here_.count(rule);
 }
@@ -84,6 +105,7 @@ void RuleReporter::report(std::string_view rule, const Path& path, const std::st
   Position p = manifest_.position(path, at_key);
   std::string text = message;
   if (info && rule != "schema" && rule != "yaml-syntax") text += "; fix: " + std::string(info->fix);
+  text += misspelt_in_annotation(rule);
   Severity level = severity.value_or(info ? info->severity : Severity::kError);
   out_.push_back({manifest_.file, p.line, p.column, level,
                   std::string(rule), std::move(text)});

@@ -26,6 +26,8 @@ struct RuleInfo {
 // Every rule gkebuild validate knows, schema and YAML checks included.
 const std::vector<RuleInfo>& all_rules();
 const RuleInfo* find_rule(std::string_view id);
+// The ids of all_rules(), for "did you mean" and the docs check.
+std::vector<std::string> rule_ids();
 
 // The annotation that turns rules off for one object: "rule-a,rule-b".
 inline constexpr std::string_view kDisableAnnotation = "gkebuild.io/disable-rules";
@@ -45,6 +47,8 @@ class RuleReporter {
   const Manifest& manifest() const { return manifest_; }
 
  private:
+  std::string misspelt_in_annotation(std::string_view rule) const;
+
   const Manifest& manifest_;
   const std::set<std::string, std::less<>>& disabled_;
   std::set<std::string, std::less<>> disabled_here_;  // from the object's annotation

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "base/atomic_file.h"
+#include "base/error.h"
 #include "base/http_client.h"
 #include "tool/steps/validate/embedded_schemas.h"
 #include "tool/steps/validate/package_schemas.h"
@@ -34,11 +35,11 @@ std::optional<std::string> http_get(const std::string& url) {
   try {
     response = client.send(request);
   } catch (const HttpError& e) {
-    throw std::runtime_error("cannot fetch " + url + ": " + e.reason());
+    throw Error(ErrorKind::kFailed, "cannot fetch " + url + ": " + e.reason());
   }
   if (response.status == 404) return std::nullopt;
   if (response.status < 200 || response.status >= 300)
-    throw std::runtime_error("cannot fetch " + url + ": HTTP " + std::to_string(response.status));
+    throw Error(ErrorKind::kFailed, "cannot fetch " + url + ": HTTP " + std::to_string(response.status));
   return std::move(response.body);
 }
 
@@ -168,10 +169,10 @@ std::string SchemaLocator::read_sibling(const SchemaSource& from, const std::str
   std::string target = from.base + leaf;
   if (target.starts_with(kEmbeddedPrefix)) {
     if (auto text = from_embedded(target)) return std::move(*text);
-    throw std::runtime_error("schema " + from.id + " refers to " + name + ", which gkebuild does not embed");
+    throw Error(ErrorKind::kBadInput, "schema " + from.id + " refers to " + name + ", which gkebuild does not embed");
   }
   std::optional<SchemaSource> sibling = is_url(target) ? from_url(target) : from_file(target);
-  if (!sibling) throw std::runtime_error("schema " + from.id + " refers to " + name + ", which is not at " + target);
+  if (!sibling) throw Error(ErrorKind::kBadInput, "schema " + from.id + " refers to " + name + ", which is not at " + target);
   return std::move(sibling->text);
 }
 

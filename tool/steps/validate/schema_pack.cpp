@@ -19,7 +19,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/error.h"
+
 namespace fs = std::filesystem;
+using gkebuild::Error;
+using gkebuild::ErrorKind;
 using nlohmann::ordered_json;
 
 namespace {
@@ -41,7 +45,7 @@ void drop_descriptions(ordered_json& value, bool schema_map = false) {
 std::string compressed(const std::string& raw) {
   std::string out(ZSTD_compressBound(raw.size()), '\0');
   const std::size_t size = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), 19);
-  if (ZSTD_isError(size)) throw std::runtime_error(ZSTD_getErrorName(size));
+  if (ZSTD_isError(size)) throw Error(ErrorKind::kFailed, ZSTD_getErrorName(size));
   out.resize(size);
   return out;
 }
@@ -62,7 +66,7 @@ std::string read(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
-  if (!in) throw std::runtime_error("cannot read " + path.string());
+  if (!in) throw Error(ErrorKind::kFailed, "cannot read " + path.string());
   return text.str();
 }
 
@@ -104,7 +108,7 @@ int main(int argc, char** argv) {
         << "};\n"
            "extern const std::size_t kEmbeddedSchemaVersionCount = "
         << argc - 2 << ";\n}  // namespace gkebuild::validate\n";
-    if (!out.flush()) throw std::runtime_error(std::string("cannot write ") + argv[1]);
+    if (!out.flush()) throw Error(ErrorKind::kFailed, std::string("cannot write ") + argv[1]);
   } catch (const std::exception& error) {
     std::cerr << "schema_pack: " << error.what() << "\n";
     return 1;

@@ -8,6 +8,7 @@
 #include <valijson/schema_parser.hpp>
 
 #include "base/atomic_file.h"
+#include "base/error.h"
 #include "tool/steps/validate/package_schemas.h"
 #include "tool/steps/validate/schema_bundle.h"
 
@@ -57,7 +58,7 @@ const CompiledSchema* SchemaStore::find(std::string_view api_version, std::strin
     try {
       compiled = compile_schema(load_bundled(*source), source->id);
     } catch (const std::exception& e) {
-      throw std::runtime_error("cannot use schema " + source->id + ": " + e.what());
+      throw Error(ErrorKind::kFailed, "cannot use schema " + source->id + ": " + e.what());
     }
   }
   return compiled_.emplace(key, std::move(compiled)).first->second.get();

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/error.h"
 #include "base/input_file.h"
 #include "base/parallel.h"
 #include "base/printable.h"
@@ -32,7 +33,7 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
   for (const auto& input : inputs) {
     std::error_code ec;
     if (input == "-" || !fs::is_directory(input, ec)) {
-      if (input != "-" && !fs::exists(input, ec)) throw std::runtime_error(input + ": no such file or directory");
+      if (input != "-" && !fs::exists(input, ec)) throw Error(ErrorKind::kBadInput, input + ": no such file or directory");
       files.push_back(input);
       continue;
     }
@@ -44,7 +45,7 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
       if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml" || ext == ".json"))
         found.push_back(it->path().string());
     }
-    if (ec) throw std::runtime_error(input + ": " + ec.message());
+    if (ec) throw Error(ErrorKind::kBadInput, input + ": " + ec.message());
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
   }
@@ -60,10 +61,10 @@ std::string read_input(const std::string& name, std::istream& standard_input, st
     // A named input only as a regular file: a FIFO would stop validate for ever (stdin is `-`).
     std::string refusal;
     const int fd = open_input_file(name, refusal);
-    if (fd < 0 && !refusal.empty()) throw std::runtime_error(printable(name) + ": " + refusal);
-    if (fd < 0) throw std::runtime_error(printable(name) + ": cannot open for reading");
+    if (fd < 0 && !refusal.empty()) throw Error(ErrorKind::kBadInput, printable(name) + ": " + refusal);
+    if (fd < 0) throw Error(ErrorKind::kBadInput, printable(name) + ": cannot open for reading");
     auto text = read_all(fd, max_bytes);
-    if (!text) throw std::runtime_error(printable(name) + ": cannot read: " + std::strerror(errno));
+    if (!text) throw Error(ErrorKind::kFailed, printable(name) + ": cannot read: " + std::strerror(errno));
     return std::move(*text);
   }
   std::string text;
@@ -248,7 +249,7 @@ std::vector<std::string> files_to_read(const ValidateOptions& options) {
     try {
       ignored.emplace_back(pattern, std::regex::ECMAScript);
     } catch (const std::regex_error& error) {
-      throw std::runtime_error("--ignore-filename-pattern '" + pattern + "' is no regular expression: " + error.what());
+      throw Error(ErrorKind::kBadInput, "--ignore-filename-pattern '" + pattern + "' is no regular expression: " + error.what());
     }
   }
   std::vector<std::string> files;
@@ -265,7 +266,7 @@ ValidateReport run_validation(const ValidateOptions& options, std::istream& stan
   SchemaLocator locator({options.schema_locations, options.kubernetes_version, options.strict, options.cache_dir});
   if (options.schema_locations.empty() && !locator.has_bundled_schemas() &&
       !options.disabled_rules.count("schema"))
-    throw std::runtime_error(
+    throw Error(ErrorKind::kBadInput, 
         "no Kubernetes JSON schemas of " + locator.version().to_string() + " found: gkebuild carries " +
         embedded_versions_text() + "; for other versions install `pip install kubernetes-validate`, pass "
         "--schema-location DIR|URL-TEMPLATE, or turn schema checks off with --disable schema");
