@@ -34,7 +34,7 @@ jinja::Options options_of(const ordered_json& options) {
   result.keep_trailing_newline = options.value("keep_trailing_newline", false);
   const std::string undefined = options.value("undefined", std::string("strict"));
   result.undefined = undefined == "lenient" ? jinja::UndefinedMode::Lenient : jinja::UndefinedMode::Strict;
-  // GKEBUILD_CASE_SPLIT=1: every loop of two items or more is split (tool/core/jinja/split_loop.cpp)
+  // GKEBUILD_CASE_SPLIT=1: every loop of two items or more is split (tool/core/jinja/runtime/split_loop.cpp)
   // into blocks of one item on three threads, so that the output must come out the same.
   static const bool split = std::getenv("GKEBUILD_CASE_SPLIT") != nullptr;
   if (split) {

@@ -1,6 +1,6 @@
 // The Jinja lexer and parser, with each combination of the whitespace options the first byte picks.
 #include "fuzz_target.h"
-#include "tool/core/jinja/parser.h"
+#include "tool/core/jinja/syntax/parser.h"
 
 GKEBUILD_FUZZ_TARGET({
   if (input.empty()) return 0;

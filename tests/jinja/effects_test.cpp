@@ -1,5 +1,5 @@
 // Every filter, test, method and global declares in its table entry what calling it may change
-// (tool/core/jinja/effects.h), and the engine acts on that declaration. These walk every table.
+// (tool/core/jinja/builtins/effects.h), and the engine acts on that declaration. These walk every table.
 #include <gtest/gtest.h>
 
 #include <span>
@@ -7,10 +7,10 @@
 
 #include "jinja_cases.h"
 #include "method_examples.h"
-#include "tool/core/jinja/effects.h"
-#include "tool/core/jinja/filters.h"
-#include "tool/core/jinja/objects.h"
-#include "tool/core/jinja/tests.h"
+#include "tool/core/jinja/builtins/effects.h"
+#include "tool/core/jinja/builtins/filters.h"
+#include "tool/core/jinja/runtime/objects.h"
+#include "tool/core/jinja/builtins/tests.h"
 
 namespace gkebuild::jinja {
 namespace {

@@ -1,4 +1,4 @@
-// JSON contexts indexed as values documents (tool/core/jinja/json_document.h): every value reads
+// JSON contexts indexed as values documents (tool/core/jinja/values/json_document.h): every value reads
 // back as the JSON it came from, a merged context keeps its parts' order, and what a template
 // changes in place stays in its own render.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 
 #include "tool/core/jinja/environment.h"
 #include "tool/core/jinja/errors.h"
-#include "tool/core/jinja/json_document.h"
+#include "tool/core/jinja/values/json_document.h"
 
 namespace gkebuild::jinja {
 namespace {

@@ -1,4 +1,4 @@
-// An example call of every dict and list method of tool/core/jinja/methods.cpp, on a template-built
+// An example call of every dict and list method of tool/core/jinja/builtins/methods.cpp, on a template-built
 // container, for the tests that walk the method tables (effects_test.cpp, split_loop_test.cpp):
 // a method added without an example here fails them.
 #pragma once
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "tool/core/jinja/objects.h"
+#include "tool/core/jinja/runtime/objects.h"
 
 namespace gkebuild::jinja::testing {
 

@@ -1,4 +1,4 @@
-// Loops rendered on several threads (tool/core/jinja/split_loop.cpp) give what one thread gives:
+// Loops rendered on several threads (tool/core/jinja/runtime/split_loop.cpp) give what one thread gives:
 // the same text, the same error after the same text, and side effects made in order. Every
 // loop of two items or more is split here, in blocks of one item, on three threads.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include "method_examples.h"
 #include "tool/core/jinja/environment.h"
 #include "tool/core/jinja/errors.h"
-#include "tool/core/jinja/json_document.h"
+#include "tool/core/jinja/values/json_document.h"
 
 namespace gkebuild::jinja {
 namespace {
@@ -110,7 +110,7 @@ TEST(SplitLoop, SideEffectsHappenInOrder) {
                             records(500));
 }
 
-// Every dict and list method declared ChangesState (tool/core/jinja/effects.h), called in the middle
+// Every dict and list method declared ChangesState (tool/core/jinja/builtins/effects.h), called in the middle
 // of a split loop whose every iteration prints the container: what one thread gives. The
 // iteration that calls it first counts to 360,000 (some milliseconds), so that the other
 // threads have rendered the blocks after it by then: were the declaration not acted on, they

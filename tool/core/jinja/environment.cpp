@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "base/source_error.h"
-#include "tool/core/jinja/interpreter.h"
-#include "tool/core/jinja/json_document.h"
-#include "tool/core/jinja/parser.h"
+#include "tool/core/jinja/runtime/interpreter.h"
+#include "tool/core/jinja/values/json_document.h"
+#include "tool/core/jinja/syntax/parser.h"
 
 namespace gkebuild::jinja {
 namespace {

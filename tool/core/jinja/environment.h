@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tool/core/jinja/context_reads.h"
-#include "tool/core/jinja/value.h"
+#include "tool/core/jinja/syntax/context_reads.h"
+#include "tool/core/jinja/values/value.h"
 
 namespace gkebuild::jinja {
 

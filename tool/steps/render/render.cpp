@@ -7,7 +7,7 @@
 #include "base/parallel.h"
 #include "base/source_error.h"
 #include "tool/core/jinja/environment.h"
-#include "tool/core/jinja/json_document.h"
+#include "tool/core/jinja/values/json_document.h"
 #include "tool/steps/render/contexts.h"
 #include "tool/steps/render/dockerfile_template.h"
 #include "tool/steps/render/parallelism.h"

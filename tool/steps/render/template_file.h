@@ -6,7 +6,7 @@
 #include <string>
 
 #include "tool/core/jinja/environment.h"
-#include "tool/core/jinja/value.h"
+#include "tool/core/jinja/values/value.h"
 
 namespace gkebuild::render {
 

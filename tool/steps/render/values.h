@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "tool/core/jinja/value.h"
+#include "tool/core/jinja/values/value.h"
 
 namespace gkebuild::render {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "tool/core/jinja/value.h"
+#include "tool/core/jinja/values/value.h"
 #include "tool/core/yamlfile/scalars.h"
 
 namespace gkebuild::render {

@@ -12,7 +12,7 @@
 
 #include "base/ascii_scan.h"
 #include "base/source_error.h"
-#include "tool/core/jinja/unicode.h"
+#include "tool/core/jinja/values/unicode.h"
 #include "tool/steps/render/values_builder.h"
 
 namespace gkebuild::render {

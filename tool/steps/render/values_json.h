@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "tool/core/jinja/value.h"
+#include "tool/core/jinja/values/value.h"
 #include "tool/core/yamlfile/document.h"
 
 namespace gkebuild::render {

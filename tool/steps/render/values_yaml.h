@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "tool/core/jinja/value.h"
+#include "tool/core/jinja/values/value.h"
 
 namespace gkebuild::render {
 
