@@ -23,7 +23,9 @@ TREES = ["base", "images", "registry", "tool"]
 # Only the folder itself: the rest of workloads/ and tests/ are programs and suites, not libraries.
 SINGLE_FOLDERS = ["workloads/common", "tests/common"]
 SOURCE_SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".cu"}
-SKIPPED_NAMES = {"build", "node_modules", "__pycache__"}
+# Not "build": the build output lives at the repository root (/build/), outside these trees, and
+# skipping the name once hid a library (images/build, now images/dockerfile_build) from the check.
+SKIPPED_NAMES = {"node_modules", "__pycache__"}
 
 
 def is_library(folder: Path) -> bool:

@@ -13,7 +13,7 @@
 #include <string>
 
 #include "base/atomic_file.h"
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 #include "tests/images/unpacked_tree.h"
 #include "fuzz_target.h"
 #include "images/image/layout_sink.h"

@@ -1,4 +1,4 @@
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 
 #include <sys/stat.h>
 
@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "base/atomic_file.h"
-#include "images/build/image_files.h"
-#include "images/build/copy_sources.h"
+#include "images/dockerfile_build/image_files.h"
+#include "images/dockerfile_build/copy_sources.h"
 #include "images/dockerfile/dockerfile_error.h"
 #include "images/image/layout_sink.h"
 #include "tests/common/run.h"

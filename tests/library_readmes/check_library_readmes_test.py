@@ -65,6 +65,9 @@ FAULTS = {
     "a top folder of libraries without a README.md": {"images/README.md": None},
     "a missing tree": {"registry/README.md": None, "registry/remote/CMakeLists.txt": None,
                        "registry/remote/push.h": None, "registry/remote/README.md": None},
+    "a library folder named build without a README.md": {
+        "images/build/CMakeLists.txt": "add_library(gkebuild_imagebuild builder.cpp)\n",
+        "images/build/builder.cpp": "int builder;\n"},
     "a library of a header only, without a README.md": {
         "images/elf/CMakeLists.txt": "add_library(gkebuild_elf INTERFACE)\n", "images/elf/elf.h": "#pragma once\n"},
 }

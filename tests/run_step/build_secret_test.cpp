@@ -10,8 +10,8 @@
 
 #include "base/error.h"
 #include "busybox_base.h"
-#include "images/build/build_secrets.h"
-#include "images/build/builder.h"
+#include "images/dockerfile_build/build_secrets.h"
+#include "images/dockerfile_build/builder.h"
 #include "images/dockerfile/dockerfile_error.h"
 #include "rootfs_tree.h"
 #include "tests/common/leak_search.h"

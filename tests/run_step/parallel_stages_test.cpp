@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "busybox_base.h"
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 #include "tests/common/temp_dir.h"
 #include "tool/steps/local_runner/runtime_cli.h"
 #include "tool/steps/run_step/run_step.h"

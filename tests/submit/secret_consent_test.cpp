@@ -8,7 +8,7 @@
 #include <cstdlib>
 
 #include "base/source_error.h"
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 #include "tests/common/temp_dir.h"
 #include "tool/core/project/project.h"
 #include "tool/steps/project_images/project_images.h"

@@ -14,7 +14,7 @@
 #include "base/printable.h"
 #include "base/quantity.h"
 #include "base/source_error.h"
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 #include "images/elf/stage.h"
 #include "images/image/docker_archive.h"
 #include "images/image/layout_sink.h"

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "base/source_error.h"
-#include "images/build/build_secrets.h"
+#include "images/dockerfile_build/build_secrets.h"
 
 namespace gkebuild::cli {
 

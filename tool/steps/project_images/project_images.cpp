@@ -9,7 +9,7 @@
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
-#include "images/build/build_secrets.h"
+#include "images/dockerfile_build/build_secrets.h"
 #include "images/elf/stage.h"
 #include "images/image/layout_sink.h"
 #include "images/dockerfile/dockerfile_error.h"

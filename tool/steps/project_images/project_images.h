@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 #include "images/oci/layout.h"
 #include "tool/core/project/project.h"
 #include "tool/steps/workload_images/cuda_architectures.h"

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <functional>
 
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 
 namespace gkebuild::run_step {
 

@@ -1,11 +1,11 @@
-#include "images/build/stage_builder.h"
+#include "images/dockerfile_build/stage_builder.h"
 
 #include <algorithm>
 
 #include "base/atomic_file.h"
 #include "base/confined_path.h"
 #include "base/http_client.h"
-#include "images/build/remote_source.h"
+#include "images/dockerfile_build/remote_source.h"
 
 namespace gkebuild::build {
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "images/build/copy_sources.h"
+#include "images/dockerfile_build/copy_sources.h"
 
 #include <fcntl.h>
 #include <fnmatch.h>

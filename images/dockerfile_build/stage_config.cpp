@@ -1,8 +1,8 @@
-#include "images/build/stage_builder.h"
+#include "images/dockerfile_build/stage_builder.h"
 
 #include <algorithm>
 
-#include "images/build/run_command.h"
+#include "images/dockerfile_build/run_command.h"
 
 namespace gkebuild::build {
 

@@ -1,4 +1,4 @@
-#include "images/build/run_command.h"
+#include "images/dockerfile_build/run_command.h"
 
 #include <cctype>
 #include <sstream>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 #include "images/dockerfile/dockerfile.h"
 
 namespace gkebuild::build {

@@ -1,4 +1,4 @@
-#include "images/build/image_files.h"
+#include "images/dockerfile_build/image_files.h"
 
 #include <archive.h>
 #include <archive_entry.h>

@@ -1,9 +1,9 @@
-#include "images/build/remote_source.h"
+#include "images/dockerfile_build/remote_source.h"
 
 #include "base/atomic_file.h"
 #include "base/error.h"
 #include "base/http_client.h"
-#include "images/build/copy_sources.h"
+#include "images/dockerfile_build/copy_sources.h"
 #include "images/oci/digest.h"
 
 namespace gkebuild::build {

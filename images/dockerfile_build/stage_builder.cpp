@@ -1,4 +1,4 @@
-#include "images/build/stage_builder.h"
+#include "images/dockerfile_build/stage_builder.h"
 
 #include <unistd.h>
 
@@ -7,9 +7,9 @@
 #include "base/printable.h"
 #include "base/rfc3339.h"
 #include "base/secret_mask.h"
-#include "images/build/build_secrets.h"
-#include "images/build/image_users.h"
-#include "images/build/run_command.h"
+#include "images/dockerfile_build/build_secrets.h"
+#include "images/dockerfile_build/image_users.h"
+#include "images/dockerfile_build/run_command.h"
 #include "images/dockerfile/dockerfile_error.h"
 #include "images/image/layout_source.h"
 

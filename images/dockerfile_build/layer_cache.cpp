@@ -1,4 +1,4 @@
-#include "images/build/layer_cache.h"
+#include "images/dockerfile_build/layer_cache.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "images/build/image_users.h"
+#include "images/dockerfile_build/image_users.h"
 
 #include <sstream>
 #include <stdexcept>

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 
 namespace gkebuild::build {
 

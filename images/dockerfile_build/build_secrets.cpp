@@ -1,4 +1,4 @@
-#include "images/build/build_secrets.h"
+#include "images/dockerfile_build/build_secrets.h"
 
 #include <cstdlib>
 #include <fstream>

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/error.h"
-#include "images/build/dockerignore.h"
+#include "images/dockerfile_build/dockerignore.h"
 #include "images/layer/entry.h"
 
 namespace gkebuild::build {

@@ -16,12 +16,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "images/build/builder.h"
-#include "images/build/copy_sources.h"
-#include "images/build/dockerignore.h"
-#include "images/build/image_files.h"
-#include "images/build/layer_cache.h"
-#include "images/build/stage_plan.h"
+#include "images/dockerfile_build/builder.h"
+#include "images/dockerfile_build/copy_sources.h"
+#include "images/dockerfile_build/dockerignore.h"
+#include "images/dockerfile_build/image_files.h"
+#include "images/dockerfile_build/layer_cache.h"
+#include "images/dockerfile_build/stage_plan.h"
 #include "images/dockerfile/dockerfile.h"
 #include "images/dockerfile/words.h"
 #include "images/layer/layer_writer.h"

@@ -1,4 +1,4 @@
-#include "images/build/builder.h"
+#include "images/dockerfile_build/builder.h"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/input_file.h"
-#include "images/build/stage_builder.h"
+#include "images/dockerfile_build/stage_builder.h"
 #include "images/dockerfile/dockerfile_error.h"
 
 namespace gkebuild::build {

@@ -1,4 +1,4 @@
-#include "images/build/stage_plan.h"
+#include "images/dockerfile_build/stage_plan.h"
 
 #include <cctype>
 

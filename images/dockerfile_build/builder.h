@@ -38,7 +38,7 @@ struct RunRequest {
     std::string id;
   };
   std::vector<CacheMount> cache_mounts;
-  // --mount=type=secret (images/build/build_secrets.h): `value` is set when the build has the secret;
+  // --mount=type=secret (images/dockerfile_build/build_secrets.h): `value` is set when the build has the secret;
   // a mount whose secret the build lacks (and is not required) is left out of the request.
   struct SecretMount {
     std::string id;

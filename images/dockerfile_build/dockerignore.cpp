@@ -1,4 +1,4 @@
-#include "images/build/dockerignore.h"
+#include "images/dockerfile_build/dockerignore.h"
 
 #include <algorithm>
 
