@@ -13,7 +13,7 @@
 #include "tool/core/project/quantities.h"
 #include "tool/steps/prune/prune.h"
 #include "tool/steps/prune/report.h"
-#include "tool/submit/local_runner.h"
+#include "tool/submit/local_run_process.h"
 
 namespace gkebuild::cli {
 namespace {

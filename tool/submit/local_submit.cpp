@@ -24,7 +24,7 @@
 #include "tool/submit/local_container.h"
 #include "tool/submit/local_parallel.h"
 #include "tool/submit/local_pod_check.h"
-#include "tool/submit/local_runner.h"
+#include "tool/submit/local_run_process.h"
 #include "tool/submit/record_writer.h"
 
 namespace gkebuild::submit {

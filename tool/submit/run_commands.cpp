@@ -24,7 +24,7 @@
 #include "tool/core/runrecord/run_store.h"
 #include "tool/submit/cluster.h"
 #include "tool/submit/finish.h"
-#include "tool/submit/local_runner.h"
+#include "tool/submit/local_run_process.h"
 #include "tool/submit/managed_run.h"
 #include "tool/submit/record_writer.h"
 #include "tool/submit/run_plan.h"
@@ -41,7 +41,7 @@ struct LoadedRun {
   runrecord::RunRecord record;
 };
 
-// A local run whose gkebuild was killed is settled as it is read (local_runner.h). A reader
+// A local run whose gkebuild was killed is settled as it is read (local_run_process.h). A reader
 // that may not change it (another user's run: run.json is the owner's alone) sees it as it is.
 runrecord::RunRecord load_settled(const fs::path& dir) {
   auto record = runrecord::load_run(dir);

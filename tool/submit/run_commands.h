@@ -29,7 +29,7 @@ Outcome status_command(const RunCommandOptions& options);
 // Failed when asked to follow a local run that did not finish (there is nothing to follow).
 Outcome logs_command(const RunCommandOptions& options);
 // A cluster run's Jobs are deleted; a local run's runner, if it still goes, is stopped (with
-// its containers) and what it left is removed (local_runner.h).
+// its containers) and what it left is removed (local_run_process.h).
 Outcome delete_command(const RunCommandOptions& options);
 
 // The same, with the run's cluster reached through `connect` (the forms above connect over

@@ -1,4 +1,4 @@
-#include "tool/submit/local_runner.h"
+#include "tool/submit/local_run_process.h"
 
 #include <signal.h>
 #include <unistd.h>
