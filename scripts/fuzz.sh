@@ -38,10 +38,10 @@ def put(target, name, data):
 for path in sorted(glob.glob("tests/conformance/cases/*.json")):
     for i, case in enumerate(json.load(open(path))):
         put("jinja_parse", f"{os.path.basename(path)}-{i}", "\x00" + case["template"])
-for path in sorted(glob.glob("tests/validate/corpus/files/*.yaml")):
+for path in sorted(glob.glob("tests/tool/steps/validate/corpus/files/*.yaml")):
     put("validate_yaml", os.path.basename(path), open(path, "rb").read())
     put("values_file", os.path.basename(path), b"\x01" + open(path, "rb").read())
-for path in sorted(glob.glob("tests/render/json_test_suite/*.json")):
+for path in sorted(glob.glob("tests/tool/steps/render/json_test_suite/*.json")):
     put("values_json", os.path.basename(path), open(path, "rb").read())
 for path in sorted(glob.glob("examples/**/Dockerfile*", recursive=True) + glob.glob("tests/**/Dockerfile*", recursive=True)):
     put("dockerfile_parse", path.replace("/", "_"), open(path, "rb").read())

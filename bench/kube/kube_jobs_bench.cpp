@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <thread>
 
-#include "tests/kube/test_objects.h"
-#include "tests/kube/test_server.h"
+#include "tests/tool/core/kube/test_objects.h"
+#include "tests/tool/core/kube/test_server.h"
 #include "tool/core/kube/objects.h"
 #include "tool/core/kube/watch.h"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 41's measures, against the Kubernetes test server (a MODEL, tests/kube/): no real cluster.
+"""Issue 41's measures, against the Kubernetes test server (a MODEL, tests/tool/core/kube/): no real cluster.
 
 1. Gang restart: a 2-node point whose rank 1 is preempted while both run. Polling the pods every
    5 ms, the time from rank 1 seen Failed to both ranks of the recreated Job seen Running. The
@@ -21,7 +21,7 @@ import time
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SERVER = os.path.join(HERE, "..", "..", "tests", "kube", "kube_test_server.py")
+SERVER = os.path.join(HERE, "..", "..", "tests", "tool", "core", "kube", "kube_test_server.py")
 STEP = 0.5
 
 PROJECT = """apiVersion: gkebuild/v1

@@ -1,5 +1,5 @@
 // Runs `gkebuild submit` of an N-Job sweep (default 200; the scale is 10000)
-// against the Kubernetes test server (a stand-in we wrote: tests/kube/), whose Jobs run on
+// against the Kubernetes test server (a stand-in we wrote: tests/tool/core/kube/), whose Jobs run on
 // their own and print a result line each, and follows it to the end. Prints the time spent
 // in gkebuild (user+sys CPU of the gkebuild process; the server is another process), its wall
 // time (which includes the server's Job timeline), peak memory, its most threads, and the
@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/kube/test_server.h"
+#include "tests/tool/core/kube/test_server.h"
 
 extern char** environ;
 

@@ -4,7 +4,7 @@ into a folder, one object per file: python3 make_manifests.py DIR N"""
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tests/validate/corpus"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tests/tool/steps/validate/corpus"))
 import generate  # noqa: E402
 
 

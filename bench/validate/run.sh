@@ -3,7 +3,7 @@
 # schemas kubernetes-validate ships):
 #   5,000 manifests of mixed kinds in one run     target >= 20x faster, peak memory printed
 #   one small file, whole process, as pre-commit runs it   target < 20 ms
-#   the upstream corpus (tests/validate/upstream), one process and one per file   target >= 20x (upstream.sh)
+#   the upstream corpus (tests/tool/steps/validate/upstream), one process and one per file   target >= 20x (upstream.sh)
 # Usage: bench/validate/run.sh [path/to/gkebuild] [count]
 #        (default: build/validate/tool/cli/gkebuild, 5000)
 set -euo pipefail

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # gkebuild validate against kubernetes-validate --strict on the upstream corpus
-# (tests/validate/upstream: the GPU manifests and validator fixtures others wrote), both
+# (tests/tool/steps/validate/upstream: the GPU manifests and validator fixtures others wrote), both
 # on the Kubernetes 1.37 schemas kubernetes-validate ships:
 #   one process for all files                     target >= 20x faster
 #   one process per file (a pre-commit hook per file)  target >= 20x faster
 # kubernetes-validate's CLI stops at the first file PyYAML cannot parse (the corpus has
 # three), so the one-process run calls its validate() for every document in one Python
-# process (tests/validate/corpus/kubernetes_validate_verdicts.py); the per-file run uses
+# process (tests/tool/steps/validate/corpus/kubernetes_validate_verdicts.py); the per-file run uses
 # its CLI, as a hook would.
 # Usage: bench/validate/upstream.sh [path/to/gkebuild]   (default: build/validate/tool/cli/gkebuild)
 set -euo pipefail
@@ -19,11 +19,11 @@ command -v kubernetes-validate >/dev/null || { echo "kubernetes-validate is not 
 work=$(mktemp -d /var/tmp/gkebuild-bench-upstream.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME=$work/cache GITHUB_ACTIONS=
-cd "$root/tests/validate/upstream"
+cd "$root/tests/tool/steps/validate/upstream"
 find . -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.json' \) ! -name 'grafanaalertrulegroup_v1beta1.json' |
   sed 's|^\./||' | sort >"$work/files"
 mapfile -t files <"$work/files"
-verdicts=$root/tests/validate/corpus/kubernetes_validate_verdicts.py
+verdicts=$root/tests/tool/steps/validate/corpus/kubernetes_validate_verdicts.py
 
 measure() {  # runs "$@" with stdout to $work/out; prints "wall_s cpu_s peak_kib" (CPU: user+sys, children included)
   /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >"$work/out" 2>/dev/null || true

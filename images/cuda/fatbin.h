@@ -3,7 +3,7 @@
 // size, size of what follows) and entries back to back, each an entry header (kind PTX or
 // ELF cubin, its own header size, payload size, the sm architecture, flags with the
 // compression bits) and its payload. The format is NVIDIA's and undocumented; this reads
-// only the entry headers, which cuobjdump --list-elf --list-ptx agrees with (tests/images).
+// only the entry headers, which cuobjdump --list-elf --list-ptx agrees with (tests/images/cuda).
 #pragma once
 
 #include <cstdint>

@@ -84,7 +84,7 @@ TEST_F(WorkloadCli, GemmBenchWritesResultLines) {
 }
 
 // An Indexed sweep's pod runs `PROGRAM --args-from /etc/gkebuild/points/INDEX`: the point's
-// arguments, one per line, from the ConfigMap gkebuild renders (tests/submit checks the rest).
+// arguments, one per line, from the ConfigMap gkebuild renders (tests/tool/submit checks the rest).
 TEST_F(WorkloadCli, ArgumentsComeFromAPointFile) {
   TempDir dir;
   write_file_atomically(dir / "3", "--device\ncpu\n--m\n8\n--n\n8\n--k\n8\n--reps\n1\n--warmup\n0\n");

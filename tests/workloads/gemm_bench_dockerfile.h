@@ -1,4 +1,4 @@
-// The Dockerfile the gemm-bench image tests build (tests/workloads, tests/local_runner).
+// The Dockerfile the gemm-bench image tests build (tests/workloads, tests/tool/steps/local_runner).
 #pragma once
 
 namespace gkebuild::testing {

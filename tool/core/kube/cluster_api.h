@@ -1,7 +1,7 @@
 // What a run needs of the API server, as one small interface: `gkebuild submit` (apply, create,
 // and the dry run's get), its follow (watches, logs, a timer on the event loop) and `status`,
 // `logs -f` and `delete` (list, remove) take a ClusterApi instead of the HTTP client, so that
-// their logic runs against an in-memory cluster in tests (tests/submit/fake_cluster.h) as well
+// their logic runs against an in-memory cluster in tests (tests/tool/submit/fake_cluster.h) as well
 // as against a real one (http_cluster_api.h). Each operation is the kube function it is named
 // after (objects.h, watch.h, logs.h) and fails as that does: ApiError for a refusal.
 #pragma once

@@ -16,7 +16,7 @@ bool is_one_of(std::string_view text, std::initializer_list<std::string_view> wo
 }
 
 // Hand-written matchers: std::regex took a quarter of the time of reading a large YAML
-// values file. The patterns they match are in each comment (tests/render/values_test.cpp
+// values file. The patterns they match are in each comment (tests/tool/steps/render/values_test.cpp
 // checks them against std::regex).
 bool is_decimal(char c) { return c >= '0' && c <= '9'; }
 bool is_octal(char c) { return c >= '0' && c <= '7'; }

@@ -3,7 +3,7 @@
 // A loop whose iterations run on several threads (split_loop.cpp) stays correct only while no
 // iteration changes what another one can see. So every entry of every table a template calls
 // into says which it is, with no default: an entry without its Effect does not compile, and
-// tests/jinja/effects_test.cpp walks the tables and fails for one whose Effect is not one of
+// tests/tool/core/jinja/effects_test.cpp walks the tables and fails for one whose Effect is not one of
 // the two below. The interpreter acts on the declaration where the call is dispatched
 // (Interpreter::before_call), not the callee: a new filter with state cannot forget it.
 #pragma once

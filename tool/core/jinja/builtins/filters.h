@@ -15,7 +15,7 @@ namespace gkebuild::jinja {
 // The filter's table entry; null when no filter has that name. Called through
 // Interpreter::call_filter (or append_filter), which acts on the entry's Effect.
 const FilterEntry* find_filter(std::string_view name);
-// Every filter's entry, find_filter's table (for tests/jinja/effects_test.cpp).
+// Every filter's entry, find_filter's table (for tests/tool/core/jinja/effects_test.cpp).
 const std::vector<FilterEntry>& filter_entries();
 
 std::string html_escape(std::string_view text);

@@ -11,7 +11,7 @@ namespace gkebuild::jinja {
 // The test's table entry; null when no test has that name. Called through
 // Interpreter::call_test, which acts on the entry's Effect.
 const TestEntry* find_test(std::string_view name);
-// Every test's entry, find_test's table (for tests/jinja/effects_test.cpp).
+// Every test's entry, find_test's table (for tests/tool/core/jinja/effects_test.cpp).
 const std::vector<TestEntry>& test_entries();
 
 }  // namespace gkebuild::jinja

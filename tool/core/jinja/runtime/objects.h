@@ -115,7 +115,7 @@ bool is_dict_method(std::string_view name);
 // Calls a method find_method gave for `self`: every method call comes here, and it acts on the
 // method's Effect first.
 Value call_method(Interpreter& interp, const Value& self, const MethodEntry& method, CallArgs& args);
-// The tables (for tests/jinja/effects_test.cpp).
+// The tables (for tests/tool/core/jinja/effects_test.cpp).
 std::span<const MethodEntry> str_methods();
 std::span<const MethodEntry> dict_methods();
 std::span<const MethodEntry> list_methods();
