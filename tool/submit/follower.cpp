@@ -16,7 +16,7 @@
 #include "tool/core/kube/watch.h"
 #include "tool/core/runrecord/run_record.h"
 #include "tool/submit/record_writer.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_id.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -172,7 +172,7 @@ class Follower {
 
   kube::WatchOptions watch_options() const {
     kube::WatchOptions watch;
-    watch.selectors.label_selector = run_selector(options_.run_id);
+    watch.selectors.label_selector = plan::run_selector(options_.run_id);
     watch.timeout_seconds = options_.watch_timeout_seconds;
     watch.cancel = &stop_;
     watch.keep_last_state = false;  // a deleted object's name is all the follower reads

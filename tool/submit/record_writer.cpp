@@ -109,7 +109,7 @@ void RecordWriter::result_line(const std::string& job, const std::string& line, 
   if (json result = result_of(line); !result.is_null()) append_result(job, std::move(result), index);
 }
 
-runrecord::RunRecord new_record(const project::Project& project, const RunPlan& plan, const std::string& run,
+runrecord::RunRecord new_record(const project::Project& project, const plan::RunPlan& plan, const std::string& run,
                                 const std::string& target) {
   runrecord::RunRecord record;
   record.run = run;

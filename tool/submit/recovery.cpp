@@ -47,7 +47,7 @@ std::optional<int> exit_code_in(const std::string& message) {
 
 }  // namespace
 
-std::map<std::string, JobRecovery> plan_recovery(const project::Experiment& experiment, RunPlan& plan,
+std::map<std::string, JobRecovery> plan_recovery(const project::Experiment& experiment, plan::RunPlan& plan,
                                                  const std::string& default_namespace) {
   std::map<std::string, JobRecovery> recovery;
   for (auto& job : plan.jobs) {
