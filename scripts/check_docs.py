@@ -12,6 +12,8 @@
 
 - docs/project-file.md lists the template variables gkebuild sets ("the template variables gkebuild
   sets: `a`, `b` …") exactly as tool/core/project/reserved_variables.h does.
+- The first column of the key table under docs/project-file.md's "## experiments" names exactly
+  the keys of tool/core/project/experiment_keys.h (kExperimentKeys): none missing, none extra.
 - With --gkebuild BINARY (ctest passes the built binary): every long flag of every command
   (`gkebuild __complete -- CMD -`) is in docs/commands.md, in that command's `## ` section or in
   Conventions; every rule id of `gkebuild validate --list-rules` is in docs/validate-rules.md.
@@ -166,6 +168,56 @@ def check_reserved_variables(root):
     return []
 
 
+EXPERIMENT_KEYS_TABLE = "tool/core/project/experiment_keys.h"
+EXPERIMENT_KEYS_DOC = "docs/project-file.md"
+EXPERIMENT_KEYS_HEADING = "## experiments"
+
+
+def table_first_column(text, heading):
+    """(line number, names in backticks) of each row of the first table under `heading`."""
+    rows, inside, started = [], False, False
+    for number, line in prose_lines(text):
+        if line.strip() == heading:
+            inside = True
+            continue
+        if not inside:
+            continue
+        if not line.startswith("|"):
+            if started or line.startswith("#"):
+                break
+            continue
+        started = True
+        first = line.split("|")[1]
+        if re.fullmatch(r"\s*:?-+:?\s*", first):
+            continue  # the rule under the header row
+        rows.append((number, re.findall(r"`([^`]+)`", first)))
+    return rows[1:]  # the header row names no key
+
+
+def check_experiment_keys(root):
+    """docs/project-file.md's experiments table against kExperimentKeys, both ways."""
+    table_path, doc_path = root / EXPERIMENT_KEYS_TABLE, root / EXPERIMENT_KEYS_DOC
+    table_text = table_path.read_text(encoding="utf-8") if table_path.exists() else ""
+    names = re.findall(r'ExperimentKey\{"([^"]+)"', table_text)
+    if not names:
+        return [f"{EXPERIMENT_KEYS_TABLE}: no ExperimentKey{{\"name\", …}} rows"]
+    rows = table_first_column(doc_path.read_text(encoding="utf-8"), EXPERIMENT_KEYS_HEADING) if doc_path.exists() else []
+    if not rows:
+        return [f"{EXPERIMENT_KEYS_DOC}: no key table under '{EXPERIMENT_KEYS_HEADING}'"]
+    problems, documented = [], set()
+    for number, keys in rows:
+        for key in keys:
+            documented.add(key)
+            if key not in names:
+                problems.append(f"{EXPERIMENT_KEYS_DOC}:{number}: experiment key '{key}' is not in "
+                                f"{EXPERIMENT_KEYS_TABLE} (the parser refuses it)")
+    for name in names:
+        if name not in documented:
+            problems.append(f"{EXPERIMENT_KEYS_DOC}: experiment key '{name}' of {EXPERIMENT_KEYS_TABLE} "
+                            f"has no row under '{EXPERIMENT_KEYS_HEADING}'")
+    return problems
+
+
 def sections(text):
     """{first word of each `## ` heading (its names split at ',' and ' '): the section's text}."""
     out, name, lines = {}, None, []
@@ -223,6 +275,7 @@ def main(argv):
     root = Path(arguments[0] if arguments else Path(__file__).resolve().parent.parent).resolve()
     problems = check_front_page(root)
     problems += check_reserved_variables(root)
+    problems += check_experiment_keys(root)
     if binary:
         problems += check_cli_names(root, binary)
     for required in ("docs", "bench/README.md", "CHANGELOG.md"):

@@ -29,8 +29,13 @@ SOUND = {
     "tool/x.cpp": "int x;\n",
     "tool/core/project/reserved_variables.h":
         'inline constexpr std::array<std::string_view, 3> kReservedVariables{"seed", "project",\n "run_id"};\n',
+    "tool/core/project/experiment_keys.h":
+        'inline constexpr std::array kExperimentKeys{\n    ExperimentKey{"image", "a name", "x"},\n'
+        '    ExperimentKey{"cpu", "a quantity", "y"}, ExperimentKey{"memory", "a quantity", "z"}};\n',
     "docs/project-file.md": "# The project file\n\nNames may not be\none of the template variables gkebuild sets: "
-                            "`seed`, `project`,\n`run_id` (`x` is not one).\n",
+                            "`seed`, `project`,\n`run_id` (`x` is not one).\n\n## experiments\n\n"
+                            "| key | what it is (`not-a-key`) |\n|---|---|\n| `image` | the image |\n"
+                            "| `cpu`, `memory` | requests (`gpus` is not a key here) |\n\nAfter the table: `gpus`.\n",
 }
 
 FAULTS = {
@@ -49,6 +54,12 @@ FAULTS = {
     "a reserved template variable the docs leave out": {
         "docs/project-file.md": SOUND["docs/project-file.md"].replace("`project`,\n", "")},
     "no list of the reserved template variables": {"docs/project-file.md": "# The project file\n"},
+    "an experiment key the docs leave out": {
+        "docs/project-file.md": SOUND["docs/project-file.md"].replace("| `cpu`, `memory` |", "| `cpu` |")},
+    "a documented experiment key the parser lacks": {
+        "docs/project-file.md": SOUND["docs/project-file.md"].replace("| `image` |", "| `image`, `imgae` |")},
+    "no experiment key table": {
+        "docs/project-file.md": SOUND["docs/project-file.md"].split("## experiments")[0]},
 }
 
 
