@@ -16,7 +16,8 @@
   the keys of tool/core/project/experiment_keys.h (kExperimentKeys): none missing, none extra.
 - With --gkebuild BINARY (ctest passes the built binary): every long flag of every command
   (`gkebuild __complete -- CMD -`) is in docs/commands.md, in that command's `## ` section or in
-  Conventions; every rule id of `gkebuild validate --list-rules` is in docs/validate-rules.md.
+  Conventions; every rule of `gkebuild validate --list-rules` has a row in a `| rule | severity |`
+  table of docs/validate-rules.md at its severity, and no row names a rule --list-rules lacks.
 
 Links and headings inside fenced code blocks and inline code do not count. Each problem is printed as
 FILE:LINE: message; the exit status is 1 when there is one, else 0.
@@ -257,11 +258,39 @@ def check_cli_names(root, binary):
                 continue
             if not re.search(re.escape(flag) + r"(?![\w-])", section + "\n" + shared):
                 problems.append(f"docs/commands.md: '{command} {flag}' is not described (## {command} or Conventions)")
-    rules_doc = (root / "docs/validate-rules.md").read_text(encoding="utf-8")
-    for line in run_binary(binary, "validate", "--list-rules").splitlines():
-        match = re.match(r"([a-z0-9-]+) \(", line)
-        if match and f"`{match.group(1)}`" not in rules_doc:
-            problems.append(f"docs/validate-rules.md: rule '{match.group(1)}' is not listed")
+    return problems + check_rule_rows(root, binary)
+
+
+def rule_rows(text):
+    """(line number, ids, severity) of each row of the tables headed `| rule | severity |`."""
+    rows, inside = [], False
+    for number, line in prose_lines(text):
+        cells = [cell.strip() for cell in line.split("|")[1:-1]] if line.startswith("|") else []
+        if len(cells) < 2:
+            inside = False
+        elif cells[:2] == ["rule", "severity"]:
+            inside = True
+        elif inside and not re.fullmatch(r":?-+:?", cells[0]):
+            rows.append((number, re.findall(r"`([a-z0-9-]+)`", cells[0]), cells[1]))
+    return rows
+
+
+def check_rule_rows(root, binary):
+    """Every rule of `validate --list-rules` has a row in docs/validate-rules.md's rule tables, at
+    its severity; no row names a rule the table (tool/steps/validate/rule_table.h) lacks."""
+    severities = dict(re.findall(r"^([a-z0-9-]+) \(([a-z]+)\):", run_binary(binary, "validate", "--list-rules"),
+                                 re.MULTILINE))
+    problems, documented = [], set()
+    for number, ids, severity in rule_rows((root / "docs/validate-rules.md").read_text(encoding="utf-8")):
+        for rule in ids:
+            documented.add(rule)
+            if rule not in severities:
+                problems.append(f"docs/validate-rules.md:{number}: '{rule}' is not a rule of validate --list-rules")
+            elif severities[rule] != severity:
+                problems.append(f"docs/validate-rules.md:{number}: '{rule}' is {severities[rule]}, not {severity}")
+    for rule in severities:
+        if rule not in documented:
+            problems.append(f"docs/validate-rules.md: rule '{rule}' has no row in a '| rule | severity |' table")
     return problems
 
 

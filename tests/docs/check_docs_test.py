@@ -75,7 +75,9 @@ esac
 """
 CLI_SOUND = {**SOUND, "docs/commands.md": "# Commands\n\n## Conventions\n\n`--quiet` everywhere.\n\n"
                                           "## image\n\n`--stage BINARY` copies it.\n\n## submit\n",
-             "docs/validate-rules.md": "# Rules\n\n| `gpu-zero` | warning |\n"}
+             "docs/validate-rules.md": "# Rules\n\n| rule | severity | catches |\n|---|---|---|\n"
+                                       "| `gpu-zero` | warning | no GPU (unlike `gpu-one`) |\n\n"
+                                       "| other | table |\n|---|---|\n| `not-a-rule` | x |\n"}
 CLI_FAULTS = {
     "a flag docs/commands.md does not describe": {"docs/commands.md": "# Commands\n\n## image\n\n`--quiet`.\n\n## submit\n"},
     "a flag described only under another command": {
@@ -83,6 +85,12 @@ CLI_FAULTS = {
     "a flag that only begins a described one": {
         "docs/commands.md": CLI_SOUND["docs/commands.md"].replace("--stage", "--stage-all")},
     "a rule docs/validate-rules.md leaves out": {"docs/validate-rules.md": "# Rules\n"},
+    "a rule named only outside the rule tables": {
+        "docs/validate-rules.md": "# Rules\n\n`gpu-zero` is mentioned.\n\n| rule | severity |\n|---|---|\n"},
+    "a rule row at another severity": {
+        "docs/validate-rules.md": CLI_SOUND["docs/validate-rules.md"].replace("| warning |", "| error |")},
+    "a rule row naming no rule": {
+        "docs/validate-rules.md": CLI_SOUND["docs/validate-rules.md"].replace("`gpu-zero` |", "`gpu-zero`, `gpu-zeor` |")},
 }
 
 
