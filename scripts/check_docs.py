@@ -12,8 +12,9 @@
 
 - docs/project-file.md lists the template variables gkebuild sets ("the template variables gkebuild
   sets: `a`, `b` …") exactly as tool/core/project/reserved_variables.h does.
-- The first column of the key table under docs/project-file.md's "## experiments" names exactly
-  the keys of tool/core/project/experiment_keys.h (kExperimentKeys): none missing, none extra.
+- The first column of the key tables under docs/project-file.md's "## Top-level keys", "## images"
+  and "## experiments" names exactly the keys of tool/core/project/project_keys.h's kTopLevelKeys,
+  kImageKeys and kExperimentKeys: none missing, none extra.
 - With --gkebuild BINARY (ctest passes the built binary): every long flag of every command
   (`gkebuild __complete -- CMD -`) is in docs/commands.md, in that command's `## ` section or in
   Conventions; every rule of `gkebuild validate --list-rules` has a row in a `| rule | severity |`
@@ -169,9 +170,11 @@ def check_reserved_variables(root):
     return []
 
 
-EXPERIMENT_KEYS_TABLE = "tool/core/project/experiment_keys.h"
-EXPERIMENT_KEYS_DOC = "docs/project-file.md"
-EXPERIMENT_KEYS_HEADING = "## experiments"
+PROJECT_KEYS_TABLE = "tool/core/project/project_keys.h"
+PROJECT_KEYS_DOC = "docs/project-file.md"
+# Each table of project_keys.h and the heading of docs/project-file.md whose table lists its keys.
+PROJECT_KEY_TABLES = {"kTopLevelKeys": "## Top-level keys", "kImageKeys": "## images",
+                      "kExperimentKeys": "## experiments"}
 
 
 def table_first_column(text, heading):
@@ -195,27 +198,31 @@ def table_first_column(text, heading):
     return rows[1:]  # the header row names no key
 
 
-def check_experiment_keys(root):
-    """docs/project-file.md's experiments table against kExperimentKeys, both ways."""
-    table_path, doc_path = root / EXPERIMENT_KEYS_TABLE, root / EXPERIMENT_KEYS_DOC
+def check_project_keys(root):
+    """docs/project-file.md's key tables against project_keys.h's, both ways."""
+    table_path, doc_path = root / PROJECT_KEYS_TABLE, root / PROJECT_KEYS_DOC
     table_text = table_path.read_text(encoding="utf-8") if table_path.exists() else ""
-    names = re.findall(r'ExperimentKey\{"([^"]+)"', table_text)
-    if not names:
-        return [f"{EXPERIMENT_KEYS_TABLE}: no ExperimentKey{{\"name\", …}} rows"]
-    rows = table_first_column(doc_path.read_text(encoding="utf-8"), EXPERIMENT_KEYS_HEADING) if doc_path.exists() else []
-    if not rows:
-        return [f"{EXPERIMENT_KEYS_DOC}: no key table under '{EXPERIMENT_KEYS_HEADING}'"]
-    problems, documented = [], set()
-    for number, keys in rows:
-        for key in keys:
-            documented.add(key)
-            if key not in names:
-                problems.append(f"{EXPERIMENT_KEYS_DOC}:{number}: experiment key '{key}' is not in "
-                                f"{EXPERIMENT_KEYS_TABLE} (the parser refuses it)")
-    for name in names:
-        if name not in documented:
-            problems.append(f"{EXPERIMENT_KEYS_DOC}: experiment key '{name}' of {EXPERIMENT_KEYS_TABLE} "
-                            f"has no row under '{EXPERIMENT_KEYS_HEADING}'")
+    doc_text = doc_path.read_text(encoding="utf-8") if doc_path.exists() else ""
+    problems = []
+    for table, heading in PROJECT_KEY_TABLES.items():
+        rows = re.search(table + r"\{(.*?)\};", table_text, re.DOTALL)
+        names = re.findall(r'ProjectKey\{"([^"]+)"', rows.group(1)) if rows else []
+        if not names:
+            problems.append(f"{PROJECT_KEYS_TABLE}: no {table}{{ProjectKey{{\"name\", …}}, …}} table")
+            continue
+        documented = table_first_column(doc_text, heading)
+        if not documented:
+            problems.append(f"{PROJECT_KEYS_DOC}: no key table under '{heading}'")
+            continue
+        listed = set()
+        for number, keys in documented:
+            for key in keys:
+                listed.add(key)
+                if key not in names:
+                    problems.append(f"{PROJECT_KEYS_DOC}:{number}: key '{key}' is not in {table} of "
+                                    f"{PROJECT_KEYS_TABLE} (the parser refuses it)")
+        problems += [f"{PROJECT_KEYS_DOC}: key '{name}' of {table} ({PROJECT_KEYS_TABLE}) has no row under "
+                     f"'{heading}'" for name in names if name not in listed]
     return problems
 
 
@@ -304,7 +311,7 @@ def main(argv):
     root = Path(arguments[0] if arguments else Path(__file__).resolve().parent.parent).resolve()
     problems = check_front_page(root)
     problems += check_reserved_variables(root)
-    problems += check_experiment_keys(root)
+    problems += check_project_keys(root)
     if binary:
         problems += check_cli_names(root, binary)
     for required in ("docs", "bench/README.md", "CHANGELOG.md"):

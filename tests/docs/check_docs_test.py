@@ -29,11 +29,14 @@ SOUND = {
     "tool/x.cpp": "int x;\n",
     "tool/core/project/reserved_variables.h":
         'inline constexpr std::array<std::string_view, 3> kReservedVariables{"seed", "project",\n "run_id"};\n',
-    "tool/core/project/experiment_keys.h":
-        'inline constexpr std::array kExperimentKeys{\n    ExperimentKey{"image", "a name", "x"},\n'
-        '    ExperimentKey{"cpu", "a quantity", "y"}, ExperimentKey{"memory", "a quantity", "z"}};\n',
+    "tool/core/project/project_keys.h":
+        'inline constexpr std::array kTopLevelKeys{\n    ProjectKey{"project", "a name", "x"},\n};\n'
+        'inline constexpr std::array kImageKeys{\n    ProjectKey{"from", "a name", "x"},\n};\n'
+        'inline constexpr std::array kExperimentKeys{\n    ProjectKey{"image", "a name", "x"},\n'
+        '    ProjectKey{"cpu", "a quantity", "y"}, ProjectKey{"memory", "a quantity", "z"}};\n',
     "docs/project-file.md": "# The project file\n\nNames may not be\none of the template variables gkebuild sets: "
-                            "`seed`, `project`,\n`run_id` (`x` is not one).\n\n## experiments\n\n"
+                            "`seed`, `project`,\n`run_id` (`x` is not one).\n\n## Top-level keys\n\n| key | what |\n|---|---|\n"
+                            "| `project` | its name |\n\n## images\n\n| key |\n|---|\n| `from` |\n\n## experiments\n\n"
                             "| key | what it is (`not-a-key`) |\n|---|---|\n| `image` | the image |\n"
                             "| `cpu`, `memory` | requests (`gpus` is not a key here) |\n\nAfter the table: `gpus`.\n",
 }
@@ -60,6 +63,9 @@ FAULTS = {
         "docs/project-file.md": SOUND["docs/project-file.md"].replace("| `image` |", "| `image`, `imgae` |")},
     "no experiment key table": {
         "docs/project-file.md": SOUND["docs/project-file.md"].split("## experiments")[0]},
+    "an image key the docs leave out": {"docs/project-file.md": SOUND["docs/project-file.md"].replace("| `from` |", "| from |")},
+    "a top-level key the parser lacks": {
+        "docs/project-file.md": SOUND["docs/project-file.md"].replace("| `project` |", "| `project`, `name` |")},
 }
 
 

@@ -4,7 +4,7 @@
 
 #include "base/printable.h"
 #include "base/suggest.h"
-#include "tool/core/project/experiment_keys.h"
+#include "tool/core/project/project_keys.h"
 #include "tool/core/project/parse_helpers.h"
 #include "tool/core/project/quantities.h"
 #include "tool/core/project/reserved_variables.h"
@@ -329,8 +329,8 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   experiment.where = doc.where(key);
   require_dns_label(doc, key, experiment.name, "experiment name");
   const std::string what = "experiment '" + experiment.name + "'";
-  check_experiment_keys(doc, value, what);
-  Fields fields(doc, value, what, experiment_key_names());
+  check_keys(kExperimentKeys, doc, value, what);
+  Fields fields(doc, value, what, key_names(kExperimentKeys));
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())
