@@ -322,7 +322,11 @@ experiments:
   for (int step = 1; step <= 3; ++step)
     lines.push_back(R"({"schema":"gkebuild.workload.v1","workload":"t","metric":"val_loss","value":$(X),)"
                     R"("unit":"1","step":)" + std::to_string(step) + "}");
-  server.control("config", {{"auto", {{"step", 0.5}, {"lines", lines}}}});
+  // Each trial runs on 2 s after its lines, as a real one would between reports: time for the
+  // follower to stop it at a rung however loaded the machine. Under load this test found the last
+  // trial stopped but never deleted (4 deletes for 5 stops): the follower ended as soon as every
+  // point counted as finished, before the delete that stop asked for was sent.
+  server.control("config", {{"auto", {{"step", 0.5}, {"hold", 2}, {"lines", lines}}}});
   const auto outcome = gkebuild(std::string("submit tune --max-in-flight 1 --image train=") + kPinned);
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   const json record = run_json(only_run());  // kept: a range-for over a temporary's member dangles
@@ -349,7 +353,7 @@ experiments:
   ASSERT_EQ(trials.size(), 9u);
   EXPECT_EQ(trials.front().second, "succeeded") << "the best trial is never stopped";
   EXPECT_GE(stopped, 1) << outcome.err;
-  EXPECT_GE(requests("delete jobs"), stopped);
+  EXPECT_GE(requests("delete jobs"), stopped) << record.dump(1) << outcome.err;
   EXPECT_NE(outcome.err.find("stopped early"), std::string::npos) << outcome.err;
 }
 
