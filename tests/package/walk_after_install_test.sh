@@ -5,10 +5,12 @@
 #   install  scripts/install.sh (what scripts/demo.sh runs) into a scratch prefix;
 #   pip      `pip install SOURCE` in a fresh venv: the repository's own build backend
 #            (pyproject.toml, scripts/gkebuild_wheel.py) makes the wheel, from BUILD here
-#            (GKEBUILD_WHEEL_BUILD) instead of a Release build of its own, which takes minutes.
+#            (GKEBUILD_WHEEL_BUILD) instead of a Release build of its own, which takes minutes;
+#   pip-build  the same with that Release build, exactly as the README has it (BUILD unused;
+#            scripts/fresh-debian.sh runs it on the fresh machine after the tests).
 # The walk's lines up to its first `submit` run here (init, cd, render); submit and report need
 # root, runc and a base image, and readme_walk_test runs them.
-# Usage: walk_after_install_test.sh BUILD SOURCE [install|pip]
+# Usage: walk_after_install_test.sh BUILD SOURCE [install|pip|pip-build]
 set -euo pipefail
 build=$1
 source=$2
@@ -22,9 +24,10 @@ case $way in
     bash "$source/scripts/install.sh" --no-setup --no-build --build "$build" --prefix "$tmp/p" >"$tmp/install.log" 2>&1 ||
       { cat "$tmp/install.log"; fail "scripts/install.sh"; }
     ;;
-  pip)
+  pip | pip-build)
     python3 -m venv "$tmp/p"
-    GKEBUILD_WHEEL_BUILD=$build "$tmp/p/bin/pip" install --no-index --disable-pip-version-check "$source" \
+    if [ "$way" = pip ]; then export GKEBUILD_WHEEL_BUILD=$build; else unset GKEBUILD_WHEEL_BUILD; fi
+    "$tmp/p/bin/pip" install --no-index --disable-pip-version-check "$source" \
       >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "pip install $source"; }
     ;;
   *) fail "unknown way in: $way" ;;
