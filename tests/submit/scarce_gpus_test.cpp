@@ -15,8 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-// A project that is none of the examples: an 8-GPU, two-node training experiment on spot H100s.
-constexpr const char* kScarceProject = R"(apiVersion: gkebuild/v1
+// A project that is none of the examples, up to its experiments.
+constexpr const char* kScarceHead = R"(apiVersion: gkebuild/v1
 project: scarce
 registry: registry.test/scarce
 cluster:
@@ -26,7 +26,10 @@ images:
     from: scratch
     workload: gpu-info
 experiments:
-  ddp:
+)";
+
+// Its experiment `ddp`: an 8-GPU, two-node training experiment on spot H100s.
+constexpr const char* kScarceProject = R"(  ddp:
     image: train
     accelerators: [nvidia-h100-80gb]
     gpus: 8
@@ -38,7 +41,7 @@ experiments:
 class ScarceGpuTest : public SubmitFixture {
  protected:
   void write_project(const std::string& extra = "") {
-    std::ofstream(project.path() / "gkebuild.yaml") << kScarceProject << extra;
+    std::ofstream(project.path() / "gkebuild.yaml") << kScarceHead << kScarceProject << extra;
   }
 
   // Each rank logs where its checkpoints are: a gang restart must resume from the same folder.
@@ -58,17 +61,7 @@ class ScarceGpuTest : public SubmitFixture {
   json write_tune_project(const std::string& variable, const std::string& rule) {
     std::string env = variable;
     std::transform(env.begin(), env.end(), env.begin(), ::toupper);
-    std::ofstream(project.path() / "gkebuild.yaml") << R"(apiVersion: gkebuild/v1
-project: scarce
-registry: registry.test/scarce
-cluster:
-  namespace: scarce
-images:
-  train:
-    from: scratch
-    workload: gpu-info
-experiments:
-  tune:
+    std::ofstream(project.path() / "gkebuild.yaml") << kScarceHead << R"(  tune:
     image: train
     accelerators: [nvidia-l4]
     args: ["--)" << variable << R"(", "{{ )" << variable << R"( }}"]
