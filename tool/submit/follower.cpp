@@ -131,7 +131,9 @@ class Follower {
       if (failure_) std::rethrow_exception(failure_);
       start_logs();
       if (dirty_ && publish_due()) publish();
-      if (finished_locked()) return FollowEnd::Finished;
+      // A point stopped early while this thread was out of the lock (creating, deleting) counts
+      // as finished at once, but its Job still runs: the next turn deletes it first.
+      if (finished_locked() && to_delete_.empty() && to_recreate_.empty()) return FollowEnd::Finished;
       changed_.wait_for(lock, std::chrono::milliseconds(200),
                         [this] {
                           return (dirty_ && publish_due()) || failure_ != nullptr || !to_recreate_.empty() ||

@@ -166,8 +166,8 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
   // they allocate from the heap the plan frees.
   use_one_malloc_arena();
   std::ostream& err = *options.console.err;
-  const auto access = cluster::cluster_access(options.kubeconfig, project.cluster.context);
   ImageStepOptions images = image_step(options);
+  // The project's own mistakes first (an unknown experiment lists the project's), then the cluster access.
   const std::size_t job_count = plan::check_plan(project, request);
   check_budget_early(project, request, catalog::Catalog::builtin());
   if (!secret.empty() && job_count > kMostSecretOwners)
@@ -175,6 +175,7 @@ Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& 
                                           " Jobs (each owns the run's Secret), and this one has " +
                                           std::to_string(job_count) + "; run the sweep as Indexed Jobs "
                                                                       "(parallelism: N, one Job per accelerator)");
+  const auto access = cluster::cluster_access(options.kubeconfig, project.cluster.context);
   const auto cluster = connect(access);
   if (!options.no_check) check_before_submit(*cluster, access.context, project, request, err);
   images.run = {request.experiment, request.overrides.accelerators};
