@@ -12,9 +12,13 @@
 
 - docs/project-file.md lists the template variables gkebuild sets ("the template variables gkebuild
   sets: `a`, `b` …") exactly as tool/core/project/reserved_variables.h does.
+- The first column of the key tables under docs/project-file.md's "## Top-level keys", "## images"
+  and "## experiments" names exactly the keys of tool/core/project/project_keys.h's kTopLevelKeys,
+  kImageKeys and kExperimentKeys: none missing, none extra.
 - With --gkebuild BINARY (ctest passes the built binary): every long flag of every command
   (`gkebuild __complete -- CMD -`) is in docs/commands.md, in that command's `## ` section or in
-  Conventions; every rule id of `gkebuild validate --list-rules` is in docs/validate-rules.md.
+  Conventions; every rule of `gkebuild validate --list-rules` has a row in a `| rule | severity |`
+  table of docs/validate-rules.md at its severity, and no row names a rule --list-rules lacks.
 
 Links and headings inside fenced code blocks and inline code do not count. Each problem is printed as
 FILE:LINE: message; the exit status is 1 when there is one, else 0.
@@ -166,6 +170,62 @@ def check_reserved_variables(root):
     return []
 
 
+PROJECT_KEYS_TABLE = "tool/core/project/project_keys.h"
+PROJECT_KEYS_DOC = "docs/project-file.md"
+# Each table of project_keys.h and the heading of docs/project-file.md whose table lists its keys.
+PROJECT_KEY_TABLES = {"kTopLevelKeys": "## Top-level keys", "kImageKeys": "## images",
+                      "kExperimentKeys": "## experiments"}
+
+
+def table_first_column(text, heading):
+    """(line number, names in backticks) of each row of the first table under `heading`."""
+    rows, inside, started = [], False, False
+    for number, line in prose_lines(text):
+        if line.strip() == heading:
+            inside = True
+            continue
+        if not inside:
+            continue
+        if not line.startswith("|"):
+            if started or line.startswith("#"):
+                break
+            continue
+        started = True
+        first = line.split("|")[1]
+        if re.fullmatch(r"\s*:?-+:?\s*", first):
+            continue  # the rule under the header row
+        rows.append((number, re.findall(r"`([^`]+)`", first)))
+    return rows[1:]  # the header row names no key
+
+
+def check_project_keys(root):
+    """docs/project-file.md's key tables against project_keys.h's, both ways."""
+    table_path, doc_path = root / PROJECT_KEYS_TABLE, root / PROJECT_KEYS_DOC
+    table_text = table_path.read_text(encoding="utf-8") if table_path.exists() else ""
+    doc_text = doc_path.read_text(encoding="utf-8") if doc_path.exists() else ""
+    problems = []
+    for table, heading in PROJECT_KEY_TABLES.items():
+        rows = re.search(table + r"\{(.*?)\};", table_text, re.DOTALL)
+        names = re.findall(r'ProjectKey\{"([^"]+)"', rows.group(1)) if rows else []
+        if not names:
+            problems.append(f"{PROJECT_KEYS_TABLE}: no {table}{{ProjectKey{{\"name\", …}}, …}} table")
+            continue
+        documented = table_first_column(doc_text, heading)
+        if not documented:
+            problems.append(f"{PROJECT_KEYS_DOC}: no key table under '{heading}'")
+            continue
+        listed = set()
+        for number, keys in documented:
+            for key in keys:
+                listed.add(key)
+                if key not in names:
+                    problems.append(f"{PROJECT_KEYS_DOC}:{number}: key '{key}' is not in {table} of "
+                                    f"{PROJECT_KEYS_TABLE} (the parser refuses it)")
+        problems += [f"{PROJECT_KEYS_DOC}: key '{name}' of {table} ({PROJECT_KEYS_TABLE}) has no row under "
+                     f"'{heading}'" for name in names if name not in listed]
+    return problems
+
+
 def sections(text):
     """{first word of each `## ` heading (its names split at ',' and ' '): the section's text}."""
     out, name, lines = {}, None, []
@@ -205,11 +265,39 @@ def check_cli_names(root, binary):
                 continue
             if not re.search(re.escape(flag) + r"(?![\w-])", section + "\n" + shared):
                 problems.append(f"docs/commands.md: '{command} {flag}' is not described (## {command} or Conventions)")
-    rules_doc = (root / "docs/validate-rules.md").read_text(encoding="utf-8")
-    for line in run_binary(binary, "validate", "--list-rules").splitlines():
-        match = re.match(r"([a-z0-9-]+) \(", line)
-        if match and f"`{match.group(1)}`" not in rules_doc:
-            problems.append(f"docs/validate-rules.md: rule '{match.group(1)}' is not listed")
+    return problems + check_rule_rows(root, binary)
+
+
+def rule_rows(text):
+    """(line number, ids, severity) of each row of the tables headed `| rule | severity |`."""
+    rows, inside = [], False
+    for number, line in prose_lines(text):
+        cells = [cell.strip() for cell in line.split("|")[1:-1]] if line.startswith("|") else []
+        if len(cells) < 2:
+            inside = False
+        elif cells[:2] == ["rule", "severity"]:
+            inside = True
+        elif inside and not re.fullmatch(r":?-+:?", cells[0]):
+            rows.append((number, re.findall(r"`([a-z0-9-]+)`", cells[0]), cells[1]))
+    return rows
+
+
+def check_rule_rows(root, binary):
+    """Every rule of `validate --list-rules` has a row in docs/validate-rules.md's rule tables, at
+    its severity; no row names a rule the table (tool/steps/validate/rule_table.h) lacks."""
+    severities = dict(re.findall(r"^([a-z0-9-]+) \(([a-z]+)\):", run_binary(binary, "validate", "--list-rules"),
+                                 re.MULTILINE))
+    problems, documented = [], set()
+    for number, ids, severity in rule_rows((root / "docs/validate-rules.md").read_text(encoding="utf-8")):
+        for rule in ids:
+            documented.add(rule)
+            if rule not in severities:
+                problems.append(f"docs/validate-rules.md:{number}: '{rule}' is not a rule of validate --list-rules")
+            elif severities[rule] != severity:
+                problems.append(f"docs/validate-rules.md:{number}: '{rule}' is {severities[rule]}, not {severity}")
+    for rule in severities:
+        if rule not in documented:
+            problems.append(f"docs/validate-rules.md: rule '{rule}' has no row in a '| rule | severity |' table")
     return problems
 
 
@@ -223,6 +311,7 @@ def main(argv):
     root = Path(arguments[0] if arguments else Path(__file__).resolve().parent.parent).resolve()
     problems = check_front_page(root)
     problems += check_reserved_variables(root)
+    problems += check_project_keys(root)
     if binary:
         problems += check_cli_names(root, binary)
     for required in ("docs", "bench/README.md", "CHANGELOG.md"):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs scripts/test.sh on a truly fresh Debian 12: a bookworm root made by `debootstrap --variant=minbase`
+# Runs scripts/test.sh, then the README's `pip install .` and walk, on a truly fresh Debian 12: a bookworm root made by `debootstrap --variant=minbase`
 # from Debian's mirror, a clean clone of this repository's HEAD (committed files only) in it, and
 # setup + build + every test inside by chroot. Needs root, and network for Debian's and PyPI's packages.
 #
@@ -139,6 +139,10 @@ absent_peers() {
 status=0
 echo "== scripts/test.sh $* inside the root (CI=true) =="
 in_root "cd /work/gkebuild && scripts/test.sh $*" || status=$?
+# Then the README's Install section as written, on the machine test.sh set up: a venv, `pip install .`
+# (the build backend's own Release build of gkebuild), and the README's walk from that venv's PATH.
+echo "== the README's pip install . in a fresh venv, then its walk =="
+in_root "cd /work/gkebuild && tests/package/walk_after_install_test.sh '' /work/gkebuild pip-build" || status=$?
 echo "== fresh Debian 12: exit $status; peers absent there: $(absent_peers || echo '?') =="
 exit "$status"
 }

@@ -29,8 +29,16 @@ SOUND = {
     "tool/x.cpp": "int x;\n",
     "tool/core/project/reserved_variables.h":
         'inline constexpr std::array<std::string_view, 3> kReservedVariables{"seed", "project",\n "run_id"};\n',
+    "tool/core/project/project_keys.h":
+        'inline constexpr std::array kTopLevelKeys{\n    ProjectKey{"project", "a name", "x"},\n};\n'
+        'inline constexpr std::array kImageKeys{\n    ProjectKey{"from", "a name", "x"},\n};\n'
+        'inline constexpr std::array kExperimentKeys{\n    ProjectKey{"image", "a name", "x"},\n'
+        '    ProjectKey{"cpu", "a quantity", "y"}, ProjectKey{"memory", "a quantity", "z"}};\n',
     "docs/project-file.md": "# The project file\n\nNames may not be\none of the template variables gkebuild sets: "
-                            "`seed`, `project`,\n`run_id` (`x` is not one).\n",
+                            "`seed`, `project`,\n`run_id` (`x` is not one).\n\n## Top-level keys\n\n| key | what |\n|---|---|\n"
+                            "| `project` | its name |\n\n## images\n\n| key |\n|---|\n| `from` |\n\n## experiments\n\n"
+                            "| key | what it is (`not-a-key`) |\n|---|---|\n| `image` | the image |\n"
+                            "| `cpu`, `memory` | requests (`gpus` is not a key here) |\n\nAfter the table: `gpus`.\n",
 }
 
 FAULTS = {
@@ -49,6 +57,15 @@ FAULTS = {
     "a reserved template variable the docs leave out": {
         "docs/project-file.md": SOUND["docs/project-file.md"].replace("`project`,\n", "")},
     "no list of the reserved template variables": {"docs/project-file.md": "# The project file\n"},
+    "an experiment key the docs leave out": {
+        "docs/project-file.md": SOUND["docs/project-file.md"].replace("| `cpu`, `memory` |", "| `cpu` |")},
+    "a documented experiment key the parser lacks": {
+        "docs/project-file.md": SOUND["docs/project-file.md"].replace("| `image` |", "| `image`, `imgae` |")},
+    "no experiment key table": {
+        "docs/project-file.md": SOUND["docs/project-file.md"].split("## experiments")[0]},
+    "an image key the docs leave out": {"docs/project-file.md": SOUND["docs/project-file.md"].replace("| `from` |", "| from |")},
+    "a top-level key the parser lacks": {
+        "docs/project-file.md": SOUND["docs/project-file.md"].replace("| `project` |", "| `project`, `name` |")},
 }
 
 
@@ -64,7 +81,9 @@ esac
 """
 CLI_SOUND = {**SOUND, "docs/commands.md": "# Commands\n\n## Conventions\n\n`--quiet` everywhere.\n\n"
                                           "## image\n\n`--stage BINARY` copies it.\n\n## submit\n",
-             "docs/validate-rules.md": "# Rules\n\n| `gpu-zero` | warning |\n"}
+             "docs/validate-rules.md": "# Rules\n\n| rule | severity | catches |\n|---|---|---|\n"
+                                       "| `gpu-zero` | warning | no GPU (unlike `gpu-one`) |\n\n"
+                                       "| other | table |\n|---|---|\n| `not-a-rule` | x |\n"}
 CLI_FAULTS = {
     "a flag docs/commands.md does not describe": {"docs/commands.md": "# Commands\n\n## image\n\n`--quiet`.\n\n## submit\n"},
     "a flag described only under another command": {
@@ -72,6 +91,12 @@ CLI_FAULTS = {
     "a flag that only begins a described one": {
         "docs/commands.md": CLI_SOUND["docs/commands.md"].replace("--stage", "--stage-all")},
     "a rule docs/validate-rules.md leaves out": {"docs/validate-rules.md": "# Rules\n"},
+    "a rule named only outside the rule tables": {
+        "docs/validate-rules.md": "# Rules\n\n`gpu-zero` is mentioned.\n\n| rule | severity |\n|---|---|\n"},
+    "a rule row at another severity": {
+        "docs/validate-rules.md": CLI_SOUND["docs/validate-rules.md"].replace("| warning |", "| error |")},
+    "a rule row naming no rule": {
+        "docs/validate-rules.md": CLI_SOUND["docs/validate-rules.md"].replace("`gpu-zero` |", "`gpu-zero`, `gpu-zeor` |")},
 }
 
 

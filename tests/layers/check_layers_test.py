@@ -3,13 +3,9 @@
 include it exists to stop (one going up a layer, one from a workload into tool/, one not from the
 root, one of a library into tests/, a file of tool/ in no layer, a second include folder in CMake)
 fails, naming file:line."""
-import os
-import subprocess
-import sys
-import tempfile
 import unittest
 
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "check_layers.py")
+from planted_tree import run_check
 
 CLEAN = {
     "base/error.h": "#pragma once\n",
@@ -35,13 +31,7 @@ CLEAN = {
 
 class CheckLayersTest(unittest.TestCase):
     def run_on(self, extra):
-        with tempfile.TemporaryDirectory() as root:
-            for path, text in {**CLEAN, **extra}.items():
-                os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
-                with open(os.path.join(root, path), "w") as f:
-                    f.write(text)
-            result = subprocess.run([sys.executable, SCRIPT, root], capture_output=True, text=True)
-            return result.returncode, result.stdout
+        return run_check("check_layers.py", {**CLEAN, **extra})
 
     def assert_fails(self, extra, *expected):
         code, out = self.run_on(extra)

@@ -2,13 +2,9 @@
 """scripts/check_throws.py on small trees written here: a clean one passes (base/ may throw std::
 types; comments, strings and tests/ do not count), and a std:: throw in a library or a workload
 fails, naming file:line."""
-import os
-import subprocess
-import sys
-import tempfile
 import unittest
 
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "check_throws.py")
+from planted_tree import run_check
 
 CLEAN = {
     "base/atomic_file.cpp": 'void f() { throw std::system_error(errno, std::generic_category(), "x"); }\n',
@@ -21,13 +17,7 @@ CLEAN = {
 
 class CheckThrowsTest(unittest.TestCase):
     def run_on(self, extra):
-        with tempfile.TemporaryDirectory() as root:
-            for path, text in {**CLEAN, **extra}.items():
-                os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
-                with open(os.path.join(root, path), "w") as f:
-                    f.write(text)
-            result = subprocess.run([sys.executable, SCRIPT, root], capture_output=True, text=True)
-            return result.returncode, result.stdout
+        return run_check("check_throws.py", {**CLEAN, **extra})
 
     def test_a_clean_tree_passes(self):
         self.assertEqual(self.run_on({}), (0, ""))

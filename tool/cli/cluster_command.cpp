@@ -12,13 +12,14 @@
 #include "tool/cli/verbosity_flags.h"
 #include "tool/core/kube/http_cluster_api.h"
 #include "tool/core/project/project.h"
+#include "tool/steps/cluster/access.h"
+#include "tool/steps/cluster/check.h"
 #include "tool/steps/cluster/gcloud_commands.h"
 #include "tool/steps/cluster/terraform.h"
 #include "tool/steps/cluster/up_down.h"
 #include "tool/steps/cluster/zones.h"
+#include "tool/steps/plan/job_needs.h"
 #include "tool/steps/render/render.h"
-#include "tool/submit/cluster.h"
-#include "tool/submit/cluster_check.h"
 
 namespace gkebuild::cli {
 namespace {
@@ -104,11 +105,11 @@ int check(ClusterFlags& flags) {
   if (flags.verbose) log_cluster_requests();
   const auto project = project::load_project(project_file(flags.project));
   if (!flags.kubeconfig.empty()) flags.kube.kubeconfig = flags.kubeconfig;
-  const auto access = submit::cluster_access(flags.kube, project.cluster.context);
-  submit::PlanRequest request;
+  const auto access = cluster::cluster_access(flags.kube, project.cluster.context);
+  plan::PlanRequest request;
   request.experiment = flags.experiment;
   const auto report =
-      submit::check_cluster_for(*kube::connect_over_http(access), project, submit::job_needs(project, request));
+      cluster::check_cluster_for(*kube::connect_over_http(access), project, plan::job_needs(project, request));
   std::cout << "context " << access.context << " (" << access.cluster.server << ")\n" << report.text();
   return report.has_problems() ? kExitFailure : kExitSuccess;
 }

@@ -3,8 +3,16 @@
 #include "base/printable.h"
 #include "base/source_error.h"
 #include "base/suggest.h"
+#include "tool/cli/version_text.h"
 
 namespace gkebuild::cli {
+
+void add_root_options(CLI::App& app) {
+  app.set_version_flag("--version", version_text, "Print the version, git commit and build type");
+  app.add_option("--cache-dir", "the machine-wide store (blobs, unpacked layers, build cache) for this command; "
+                                 "default $XDG_CACHE_HOME/gkebuild, /var/cache/gkebuild as root; also GKEBUILD_CACHE_DIR")
+      ->type_name("DIR");  // taken out of the arguments before parsing, wherever it stands (take_cache_dir)
+}
 
 std::vector<std::string> command_line_arguments(int argc, char** argv) {
   std::vector<std::string> arguments(argv, argv + argc);

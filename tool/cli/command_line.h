@@ -11,6 +11,10 @@
 
 namespace gkebuild::cli {
 
+// The options of `gkebuild` itself, before any command: --version and --cache-dir (which
+// take_cache_dir takes out wherever it stands). main sets them up, and completion offers them.
+void add_root_options(CLI::App& app);
+
 // argv as strings, with `help [CMD…]` rewritten to `[CMD…] --help`.
 std::vector<std::string> command_line_arguments(int argc, char** argv);
 

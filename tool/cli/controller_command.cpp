@@ -13,7 +13,7 @@
 #include "base/private_dirs.h"
 #include "tool/cli/command.h"
 #include "tool/core/kube/http_cluster_api.h"
-#include "tool/submit/cluster.h"
+#include "tool/steps/cluster/access.h"
 #include "tool/submit/interrupt.h"
 #include "tool/submit/managed_run.h"
 
@@ -33,7 +33,7 @@ int run_controller(const ControllerFlags& flags) {
     throw Error(ErrorKind::kBadInput, "gkebuild controller: " + in_quotes(flags.run_id) + " is not a run id");
   kube::KubeconfigOptions kubeconfig = flags.kubeconfig;
   if (!flags.kubeconfig_file.empty()) kubeconfig.kubeconfig = flags.kubeconfig_file;
-  const auto access = submit::cluster_access(kubeconfig, "");
+  const auto access = cluster::cluster_access(kubeconfig, "");
   const auto cluster = kube::connect_over_http(access);
   submit::ControllerOptions options;
   options.namespace_name = access.namespace_name;

@@ -47,12 +47,8 @@ int main(int argc, char** argv) {
   using namespace gkebuild;
   using namespace gkebuild::cli;
   CLI::App app{std::string("gkebuild: ") + kGkebuildDescription};
-  app.set_version_flag("--version", version_text, "Print the version, git commit and build type");
+  add_root_options(app);
   app.require_subcommand(1);
-
-  app.add_option("--cache-dir", "the machine-wide store (blobs, unpacked layers, build cache) for this command; "
-                                 "default $XDG_CACHE_HOME/gkebuild, /var/cache/gkebuild as root; also GKEBUILD_CACHE_DIR")
-      ->type_name("DIR");  // taken out of the arguments before parsing, wherever it stands (take_cache_dir)
 
   std::vector<std::string> arguments = command_line_arguments(argc, argv);
   try {

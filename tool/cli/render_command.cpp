@@ -17,12 +17,15 @@
 #include "base/exit_codes.h"
 #include "tool/cli/held_stdout.h"
 #include "tool/cli/name_value.h"
+#include "tool/cli/override_flags.h"
 #include "tool/cli/project_flags.h"
 #include "tool/cli/verbosity_flags.h"
 #include "tool/core/project/project.h"
 #include "images/image/layout_source.h"
 #include "images/oci/layout.h"
 #include "images/oci/machine_store.h"
+#include "tool/steps/plan/overrides.h"
+#include "tool/steps/plan/run_plan.h"
 #include "tool/steps/publish/pinned_references.h"
 #include "tool/steps/render/parallelism.h"
 #include "tool/steps/render/manifest_json.h"
@@ -36,14 +39,11 @@ namespace {
 
 struct RenderArguments {
   std::vector<std::string> targets;
-  std::vector<std::string> sets;
-  std::vector<std::string> values_files;
+  OverrideFlags overrides;  // --accelerator, --sweep, --set, --values, --queue, --parallelism (as submit's)
   std::string output_dir;
   std::string format = "yaml";  // --format: yaml (a stream) or json (one list), on stdout
   bool quiet = false;
   ProjectFlags project;
-  std::vector<std::string> accelerators;
-  std::string queue;
   std::vector<std::string> images;
   std::string run_id;
   std::string nfs_server;
@@ -60,11 +60,6 @@ std::vector<std::filesystem::path> paths(const std::vector<std::string>& names) 
   return {names.begin(), names.end()};
 }
 
-// --set key.path=value, typed by the values library.
-std::vector<render::Assignment> assignments(const std::vector<std::string>& sets) {
-  return parse_name_values("--set", sets, "key=value (keys may be dotted: a.b=1)", EmptyValue::kAllowed);
-}
-
 // --image NAME=REF first, then the pins of pushed images (unless --no-pinned).
 std::map<std::string, std::string> image_references(const std::vector<std::string>& given,
                                                     const project::Project& project, bool pinned) {
@@ -78,6 +73,11 @@ std::map<std::string, std::string> image_references(const std::vector<std::strin
 int render_template(const RenderArguments& args) {
   if (!args.targets.empty() || !args.output_dir.empty())
     throw SourceError({"--template"}, "renders one template to stdout; TARGETs and -o belong to project renders");
+  const plan::Overrides& overrides = args.overrides.overrides;
+  if (!args.overrides.sweeps.empty() || overrides.parallelism > 0 || !overrides.accelerators.empty() ||
+      !overrides.queue.empty())
+    throw SourceError({"--template"}, "renders one template with --values and --set; --sweep, --parallelism, "
+                                      "--accelerator and --queue belong to project renders");
   if (args.format != "yaml")
     throw SourceError({"--template"}, "renders the template's text as it is; --format json belongs to project renders");
   jinja::Options options;
@@ -89,7 +89,8 @@ int render_template(const RenderArguments& args) {
   options.loop_threads = render::loop_threads(args.jobs);
   // Kept until the process exits: freeing a large context object by object just before exit
   // is work nobody needs (a 10,000-record context is a tenth of the run).
-  static const auto* context = new jinja::Value(render::load_values(paths(args.values_files), assignments(args.sets)));
+  static const auto* context = new jinja::Value(
+      render::load_values(paths(overrides.values_files), set_assignments(args.overrides.sets)));
   // Stdout stays empty on error (see HeldStdout): never the whole output as one string.
   HeldStdout out;
   try {
@@ -147,22 +148,22 @@ int render_project(const RenderArguments& args) {
   if (args.trim_blocks || args.lstrip_blocks || args.keep_trailing_newline || args.undefined != "strict")
     throw SourceError({"render"}, "--trim-blocks, --lstrip-blocks, --keep-trailing-newline and --undefined "
                                   "apply to --template renders; project templates use the defaults");
-  const auto project = project::load_project(project_file(args.project));
+  const auto loaded = project::load_project(project_file(args.project));
   render::RenderOptions options;
   options.targets = args.targets;
-  options.accelerators = args.accelerators;
-  options.queue = args.queue;
   options.run_id = args.run_id;
   options.jobs = args.jobs;
-  options.values = jinja::to_json(render::load_values(paths(args.values_files), assignments(args.sets)));
-  options.image_references = image_references(args.images, project, !args.no_pinned);
-  options.image_env = built_image_env(project);
+  options.image_references = image_references(args.images, loaded, !args.no_pinned);
+  options.image_env = built_image_env(loaded);
   options.nfs_server = args.nfs_server;
   options.all_dockerfiles = !args.output_dir.empty() && args.targets.empty();
+  // The experiments as submit plans them for the same flags: the Jobs printed are the ones it creates.
+  const auto project = plan::apply_overrides(loaded, parsed_overrides(args.overrides), options);
   std::shared_ptr<const void> made_from;
-  const auto files = render::render_project(project, options, catalog::Catalog::builtin(), &made_from);
+  auto files = render::render_project(project, options, catalog::Catalog::builtin(), &made_from);
+  plan::order_as_applied(files);  // as submit applies them: `render` and `submit --dry-run` print the same
   kept_render_inputs = new std::shared_ptr<const void>(std::move(made_from));
-  warn_about_device_code(project, args.accelerators);
+  warn_about_device_code(project, options.accelerators);
   if (args.format == "json" && !args.output_dir.empty())
     throw SourceError({"render"}, "--format json prints one list on stdout; -o DIR writes a YAML file per object");
   if (!args.output_dir.empty()) {
@@ -197,17 +198,13 @@ void setup(CLI::App& app, Action& action) {
   command->add_option("targets", args->targets,
                       "experiment or image names, or experiment/NAME, pod/NAME, image/NAME, namespace, "
                       "driver-installer, storage, kueue, compute-classes (default: every experiment, kueue and compute-classes)");
-  command->add_option("--set", args->sets, "set a value: key.path=value (typed as a YAML scalar)");
-  command->add_option("--values", args->values_files, "a YAML or JSON values file (repeatable, merged in order)");
   command->add_option("-o,--output", args->output_dir, "write one file per object into DIR (atomically)");
   command->add_option("--format", args->format, "on stdout: yaml (a multi-document stream) or json (one list)")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str();
   add_project_flags(*command, args->project);
   add_quiet_flag(*command, args->quiet);
-  command->add_option("--accelerator", args->accelerators, "accelerator labels replacing the experiments' lists")
-      ->delimiter(',');
-  command->add_option("--queue", args->queue, "a Kueue LocalQueue for every experiment's Jobs (created suspended)");
+  add_override_flags(*command, args->overrides);
   command->add_option("--image", args->images, "NAME=REFERENCE: the reference manifests use for an image");
   command->add_flag("--no-pinned", args->no_pinned,
                     "name images by tag (<registry>/<project>-<image>:latest), not by the digest their last "

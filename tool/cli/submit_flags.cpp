@@ -3,6 +3,7 @@
 #include "base/source_error.h"
 #include "tool/cli/choice_option.h"
 #include "tool/cli/name_value.h"
+#include "tool/cli/override_flags.h"
 #include "tool/cli/secret_flags.h"
 #include "tool/cli/verbosity_flags.h"
 
@@ -13,33 +14,11 @@ const Choices<submit::LogPolicy> kLogPolicies{{"failed", submit::LogPolicy::Fail
 const Choices<submit::LocalNetwork> kLocalNetworks{{"private", submit::LocalNetwork::Private},
                                                    {"host", submit::LocalNetwork::Host}};
 
-// --sweep NAME=V1,V2: the values are a comma-separated list.
-std::vector<submit::SweepOverride> sweep_overrides(const std::vector<std::string>& texts) {
-  std::vector<submit::SweepOverride> sweeps;
-  const auto pairs = parse_name_values("--sweep", texts, "NAME=VALUE,VALUE…, e.g. --sweep n=4096,8192");
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto& [name, list] = pairs[i];
-    submit::SweepOverride sweep{name, {}};
-    for (std::size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1) {
-      comma = list.find(',', start);
-      sweep.values.push_back(list.substr(start, comma == std::string::npos ? comma : comma - start));
-      if (sweep.values.back().empty()) throw SourceError({"--sweep " + texts[i]}, "an empty value in the list");
-    }
-    sweeps.push_back(std::move(sweep));
-  }
-  return sweeps;
-}
-
-// The experiment and what to plan: its accelerators, sweep, values and queue.
+// The experiment and what to plan: its accelerators, sweep, values, queue and parallelism.
 void add_plan_flags(CLI::App& command, SubmitFlags& flags) {
-  submit::PlanRequest& plan = flags.options.plan;
-  command.add_option("experiment", plan.experiment, "the experiment of gkebuild.yaml")->required();
+  command.add_option("experiment", flags.options.plan.experiment, "the experiment of gkebuild.yaml")->required();
   add_project_flags(command, flags.project);
-  command.add_option("--accelerator", plan.accelerators, "accelerator labels replacing the experiment's list")
-      ->delimiter(',');
-  command.add_option("--sweep", flags.sweeps, "NAME=V1,V2: replace (or add) a sweep axis (repeatable)");
-  command.add_option("--set", flags.sets, "set a template value: key.path=value (repeatable)");
-  command.add_option("--values", plan.values_files, "a YAML or JSON values file (repeatable, merged in order)");
+  add_override_flags(command, flags.overrides);
 }
 
 }  // namespace
@@ -74,13 +53,6 @@ void add_submit_flags(CLI::App& command, SubmitFlags& flags) {
   command.add_flag("--local", options.local, "run the Jobs on this machine under runc");
   add_choice_option(command, "--network", options.network, kLocalNetworks,
                     "with --local: private (a network namespace per container, loopback only) or host");
-  command.add_option("--queue", options.plan.queue,
-                     "a Kueue LocalQueue: Jobs are created suspended and Kueue admits them by quota "
-                     "(default: the experiment's queue:)");
-  command.add_option("--parallelism", options.plan.parallelism,
-                     "run the sweep as one Indexed Job per accelerator, at most N points at once "
-                     "(default: the experiment's parallelism:)")
-      ->check(CLI::Range(1, 100000));
   command.add_option("--max-in-flight", options.follow.max_in_flight,
                      "unfinished Jobs at once while following (not with a Kueue queue); with --local, points "
                      "run here at once (default: one per GPU, 1 without GPUs)")
@@ -100,9 +72,7 @@ void add_submit_flags(CLI::App& command, SubmitFlags& flags) {
 submit::SubmitOptions submit_options(const SubmitFlags& flags) {
   submit::SubmitOptions options = flags.options;
   options.project_file = project_file(flags.project);
-  options.plan.sweeps = sweep_overrides(flags.sweeps);
-  options.plan.sets =
-      parse_name_values("--set", flags.sets, "key=value (keys may be dotted: a.b=1)", EmptyValue::kAllowed);
+  options.plan.overrides = parsed_overrides(flags.overrides);
   options.images.given =
       parse_name_value_map("--image", flags.images, "NAME=REFERENCE, e.g. gemm=repo/gemm@sha256:…");
   options.images.session = session_options(flags.registry);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tool/cli/override_flags.h"
 #include "tool/cli/project_flags.h"
 #include "tool/cli/registry_flags.h"
 #include "tool/submit/submit.h"
@@ -20,8 +21,7 @@ struct SubmitFlags {
   ProjectFlags project;
   RegistryFlags registry;
   std::string kubeconfig;
-  std::vector<std::string> sweeps;
-  std::vector<std::string> sets;
+  OverrideFlags overrides;  // --accelerator, --sweep, --set, --values, --queue, --parallelism (shared with render)
   std::vector<std::string> images;
   std::vector<std::string> secrets;  // --secret id=ID,src=FILE|env=VAR
   bool verbose = false;

@@ -44,7 +44,9 @@ struct ValidateFlags {
 int list_rules() {
   for (const auto& rule : validate::all_rules())
     std::cout << rule.id << " (" << validate::to_string(rule.severity) << "): " << rule.summary
-              << "\n    fix: " << rule.fix << "\n";
+              << "\n    fix: " << rule.fix << "\n    example"
+              << (rule.example_flags.empty() ? "" : " (" + std::string(rule.example_flags) + ")") << ": "
+              << rule.example << "\n";
   return kExitSuccess;
 }
 

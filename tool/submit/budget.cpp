@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "base/source_error.h"
-#include "tool/submit/cluster.h"
 #include "tool/submit/cost_summary.h"
 
 namespace gkebuild::submit {
@@ -18,7 +17,7 @@ std::string number(double value) {
 
 // What would bring the worst case within `fraction` of itself: fewer Jobs (the trials of a
 // search, else the sweep's points) or a shorter timeout.
-std::string what_to_lower(const project::Experiment& experiment, const RunPlan& plan, double fraction) {
+std::string what_to_lower(const project::Experiment& experiment, const plan::RunPlan& plan, double fraction) {
   const auto jobs = static_cast<long long>(plan.jobs.size());
   const auto fit = static_cast<long long>(std::floor(static_cast<double>(jobs) * fraction));
   std::string text = "; lower ";
@@ -35,13 +34,13 @@ std::string what_to_lower(const project::Experiment& experiment, const RunPlan& 
          std::to_string(timeout) + "s fits), or raise the budget";
 }
 
-std::string jobs_to_deadline(const RunPlan& plan) {
+std::string jobs_to_deadline(const plan::RunPlan& plan) {
   return " if all " + std::to_string(plan.jobs.size()) + " Jobs run to their deadline";
 }
 
 }  // namespace
 
-std::string check_budget(const project::Experiment& experiment, const RunPlan& plan, const catalog::Catalog& catalog) {
+std::string check_budget(const project::Experiment& experiment, const plan::RunPlan& plan, const catalog::Catalog& catalog) {
   if (!experiment.budget) return "";
   const project::Budget& budget = *experiment.budget;
   const WorstCase worst = worst_case(plan, catalog);
@@ -76,12 +75,12 @@ std::string check_budget(const project::Experiment& experiment, const RunPlan& p
   return line + "\n";
 }
 
-void check_budget_early(const project::Project& project, const PlanRequest& request, const catalog::Catalog& catalog) {
+void check_budget_early(const project::Project& project, const plan::PlanRequest& request, const catalog::Catalog& catalog) {
   const project::Experiment* experiment = project.find_experiment(request.experiment);
   if (experiment == nullptr || !experiment->budget) return;
-  PlanRequest priced = request;
-  priced.run_id = cluster_run_id(request.experiment + "-00000000-000000");  // as check_plan names it
-  check_budget(*experiment, plan_run(project, priced), catalog);
+  plan::PlanRequest priced = request;
+  priced.render.run_id = plan::stand_in_run_id(request.experiment);  // as check_plan names it
+  check_budget(*experiment, plan::plan_run(project, priced), catalog);
 }
 
 }  // namespace gkebuild::submit

@@ -6,7 +6,7 @@
 
 #include "tool/core/catalog/catalog.h"
 #include "tool/core/project/project.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 
 namespace gkebuild::submit {
 
@@ -14,10 +14,10 @@ namespace gkebuild::submit {
 // GPU-hours, $98.00 of $500\n"). Throws SourceError at the budget key (bad input, exit 2) when
 // the worst case passes it, saying by how much and what to lower, or when a usd budget cannot
 // be checked (a Job without a deadline, or GPUs or machines with no catalog price).
-std::string check_budget(const project::Experiment& experiment, const RunPlan& plan, const catalog::Catalog& catalog);
+std::string check_budget(const project::Experiment& experiment, const plan::RunPlan& plan, const catalog::Catalog& catalog);
 
 // check_budget of the run `request` asks for, planned here (with a placeholder run id) so that
 // a submit refuses before it builds or pushes an image. Does nothing without a budget.
-void check_budget_early(const project::Project& project, const PlanRequest& request, const catalog::Catalog& catalog);
+void check_budget_early(const project::Project& project, const plan::PlanRequest& request, const catalog::Catalog& catalog);
 
 }  // namespace gkebuild::submit

@@ -62,7 +62,7 @@ struct Totals {
   bool unbounded = false;  // a Job without activeDeadlineSeconds may run for ever
 };
 
-Totals totals_of(const RunPlan& plan) {
+Totals totals_of(const plan::RunPlan& plan) {
   Totals totals;
   auto& [groups, pods, deadlines, unbounded] = totals;
   for (const auto& job : plan.jobs) {
@@ -102,7 +102,7 @@ catalog::NodePricing pricing_of(const GroupKey& key, const catalog::Catalog& cat
 }
 
 // The region the plan is priced in: the project file's cluster region, else us-central1 (said).
-std::string_view price_region(const RunPlan& plan) {
+std::string_view price_region(const plan::RunPlan& plan) {
   return plan.region.empty() ? catalog::Catalog::price_region : std::string_view(plan.region);
 }
 
@@ -114,7 +114,7 @@ std::string dollars(double amount) {
   return text;
 }
 
-WorstCase worst_case(const RunPlan& plan, const catalog::Catalog& catalog) {
+WorstCase worst_case(const plan::RunPlan& plan, const catalog::Catalog& catalog) {
   const Totals totals = totals_of(plan);
   WorstCase worst;
   worst.unbounded = totals.unbounded;
@@ -127,7 +127,7 @@ WorstCase worst_case(const RunPlan& plan, const catalog::Catalog& catalog) {
   return worst;
 }
 
-std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog) {
+std::string cost_summary(const plan::RunPlan& plan, const catalog::Catalog& catalog) {
   const Totals totals = totals_of(plan);
   const auto& [groups, pods, deadlines, unbounded] = totals;
   std::string text = "plan: " + count(static_cast<long long>(plan.jobs.size()), "Job") + ", " + count(pods, "pod") +

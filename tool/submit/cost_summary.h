@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "tool/core/catalog/catalog.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 
 namespace gkebuild::submit {
 
@@ -17,7 +17,7 @@ namespace gkebuild::submit {
 // once (a Job's parallelism); the upper bound lets each Job run until its
 // activeDeadlineSeconds. Groups without a catalog price (a machine type not in machines.yaml,
 // flex-start and queued runs: no DWS price) say why and are left out of the figures.
-std::string cost_summary(const RunPlan& plan, const catalog::Catalog& catalog);
+std::string cost_summary(const plan::RunPlan& plan, const catalog::Catalog& catalog);
 
 // "$0.56", "$11.20", "$500": cents below $100.
 std::string dollars(double amount);
@@ -30,6 +30,6 @@ struct WorstCase {
   bool unbounded = false;  // a Job has no activeDeadlineSeconds
   std::vector<std::string> unpriced;  // "nvidia-l4 (flex-start)", "CPU-only e2-standard-4 (on-demand)": no catalog price
 };
-WorstCase worst_case(const RunPlan& plan, const catalog::Catalog& catalog);
+WorstCase worst_case(const plan::RunPlan& plan, const catalog::Catalog& catalog);
 
 }  // namespace gkebuild::submit

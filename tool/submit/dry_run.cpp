@@ -5,7 +5,8 @@
 #include "tool/core/runrecord/run_store.h"
 #include "tool/steps/render/contexts.h"
 #include "tool/submit/budget.h"
-#include "tool/submit/cluster.h"
+#include "tool/steps/cluster/access.h"
+#include "tool/steps/plan/run_id.h"
 #include "tool/submit/cost_summary.h"
 #include "tool/submit/image_step.h"
 
@@ -16,7 +17,7 @@ namespace {
 // storage) only when their namespace exists already, since the dry-run of the Namespace does
 // not create it.
 // A refusal's words come from the server, which may quote what it was sent: masked.
-Outcome check_on_server(kube::ClusterApi& cluster, const RunPlan& plan, const nlohmann::json& secret,
+Outcome check_on_server(kube::ClusterApi& cluster, const plan::RunPlan& plan, const nlohmann::json& secret,
                         const RunSecret& values, std::ostream& err) {
   try {
     kube::ApplyOptions apply;
@@ -60,7 +61,7 @@ Outcome check_on_server(kube::ClusterApi& cluster, const RunPlan& plan, const nl
 
 // "fallback: ..." naming the alternatives the follower may move a waiting Job to (every Job has
 // the same ones), or "" without them.
-std::string alternatives_line(const RunPlan& plan) {
+std::string alternatives_line(const plan::RunPlan& plan) {
   if (plan.jobs.empty() || plan.jobs.front().alternatives.empty()) return "";
   std::string list;
   for (const auto& alternative : plan.jobs.front().alternatives)
@@ -71,26 +72,26 @@ std::string alternatives_line(const RunPlan& plan) {
 
 }  // namespace
 
-Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+Outcome dry_run(const SubmitOptions& options, const project::Project& project, plan::PlanRequest request,
                 const RunSecret& secret, const kube::ConnectCluster& connect) {
   std::ostream& err = *options.console.err;
   std::ostream& out = *options.console.out;
   ImageStepOptions images = image_step(options);
   images.dry_run = true;
-  check_plan(project, request);
+  plan::check_plan(project, request);
   // The name the next submit would give its run (a run folder of this second already taken: -2).
-  request.run_id = cluster_run_id(runrecord::next_run_name(project.dir, request.experiment, runrecord::Clock::now()));
-  request.image_references = image_references(project, images_of(project, request.experiment), images);
-  const RunPlan plan = plan_run(project, request);
+  request.render.run_id = plan::cluster_run_id(runrecord::next_run_name(project.dir, request.experiment, runrecord::Clock::now()));
+  request.render.image_references = image_references(project, plan::images_of(project, request.experiment), images);
+  const plan::RunPlan plan = plan::plan_run(project, request);
   std::optional<kube::ClusterAccess> access;
-  if (has_kubeconfig(options.kubeconfig)) access = cluster_access(options.kubeconfig, project.cluster.context);
+  if (cluster::has_kubeconfig(options.kubeconfig)) access = cluster::cluster_access(options.kubeconfig, project.cluster.context);
   if (!options.quiet) err << cost_summary(plan, catalog::Catalog::builtin());
   err.flush();
   // The worst case against budget:, after the summary that shows it; a run past it prints no YAML.
   const std::string budget = check_budget(*project.find_experiment(plan.experiment), plan, catalog::Catalog::builtin());
   if (!options.quiet) err << budget << alternatives_line(plan);
   err.flush();
-  out << manifest_stream(plan);
+  out << plan::manifest_stream(plan);
   out.flush();
   nlohmann::json secret_object;
   if (!secret.empty()) {

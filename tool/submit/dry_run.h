@@ -5,7 +5,7 @@
 
 #include "tool/core/kube/cluster_api.h"
 #include "tool/core/project/project.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 #include "tool/submit/run_secret.h"
 #include "tool/submit/submit.h"
 
@@ -15,7 +15,7 @@ namespace gkebuild::submit {
 // The run's Secret is not printed (its values are its whole content): a note on stderr names
 // it and its keys, and the server checks it with dryRun=All like the rest.
 // `connect` reaches the cluster (run_submit's).
-Outcome dry_run(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+Outcome dry_run(const SubmitOptions& options, const project::Project& project, plan::PlanRequest request,
                 const RunSecret& secret, const kube::ConnectCluster& connect);
 
 }  // namespace gkebuild::submit

@@ -16,7 +16,7 @@
 #include "tool/core/kube/watch.h"
 #include "tool/core/runrecord/run_record.h"
 #include "tool/submit/record_writer.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_id.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -131,7 +131,9 @@ class Follower {
       if (failure_) std::rethrow_exception(failure_);
       start_logs();
       if (dirty_ && publish_due()) publish();
-      if (finished_locked()) return FollowEnd::Finished;
+      // A point stopped early while this thread was out of the lock (creating, deleting) counts
+      // as finished at once, but its Job still runs: the next turn deletes it first.
+      if (finished_locked() && to_delete_.empty() && to_recreate_.empty()) return FollowEnd::Finished;
       changed_.wait_for(lock, std::chrono::milliseconds(200),
                         [this] {
                           return (dirty_ && publish_due()) || failure_ != nullptr || !to_recreate_.empty() ||
@@ -172,7 +174,7 @@ class Follower {
 
   kube::WatchOptions watch_options() const {
     kube::WatchOptions watch;
-    watch.selectors.label_selector = run_selector(options_.run_id);
+    watch.selectors.label_selector = plan::run_selector(options_.run_id);
     watch.timeout_seconds = options_.watch_timeout_seconds;
     watch.cancel = &stop_;
     watch.keep_last_state = false;  // a deleted object's name is all the follower reads

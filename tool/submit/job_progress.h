@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tool/core/kube/events.h"
+#include "tool/steps/plan/run_plan.h"
 
 namespace gkebuild::submit {
 
@@ -48,15 +49,9 @@ struct PodProgress {
 };
 
 // Where a Job's pods run: the experiment's own choice, or a `fallback:` alternative's once the
-// follower moved the Job there (the record then prices and attributes its results by it).
-struct JobPlacement {
-  std::string accelerator;  // catalog label; "" without a GPU
-  int gpus = 0;
-  std::string machine_type;
-  bool spot = false;
-  std::string provisioning = "on-demand";
-  int nodes = 1;
-};
+// follower moved the Job there (the record then prices and attributes its results by it). The
+// same data as a planned Job's or alternative's placement.
+using JobPlacement = plan::Placement;
 
 // One time the follower recreated a Job: a gang restart after a disruption ("restart"), or a
 // move to the next `fallback:` alternative when capacity was not there ("fallback").

@@ -97,7 +97,7 @@ std::string expand_variables(const std::string& text, const std::vector<std::pai
   return out;
 }
 
-LocalJobs::LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
+LocalJobs::LocalJobs(const plan::RunPlan& plan, std::filesystem::path layout, std::string image_digest,
                      local_runner::LocalDirs dirs, bool gpus, LocalNetwork network,
                      const std::atomic<bool>* interrupted, const std::atomic<bool>* forced)
     : plan_(plan), layout_(std::move(layout)), image_(std::move(image_digest)), dirs_(std::move(dirs)),
@@ -132,7 +132,7 @@ void LocalJobs::run_at_once(int points, std::vector<int> gpus) {
 }
 
 int LocalJobs::gpus_wanted(std::size_t index) const {
-  const PlannedJob& planned = plan_.jobs[index];
+  const plan::PlannedJob& planned = plan_.jobs[index];
   if (!gpus_ || host_gpus_.empty() || planned.gpus <= 0) return 0;
   // A Job that wants more GPUs than the machine has runs on all of them, as before.
   return std::min(planned.gpus * std::max(1, planned.nodes), static_cast<int>(host_gpus_.size()));
@@ -254,7 +254,7 @@ local_runner::ContainerSpec LocalJobs::container_spec(const json& container, int
 }
 
 void LocalJobs::run_job(std::size_t index, const std::vector<int>& gpus, RunSink& sink, FollowView& view) {
-  const PlannedJob& planned = plan_.jobs[index];
+  const plan::PlannedJob& planned = plan_.jobs[index];
   JobProgress& job = jobs_[index];  // its fields under mutex_: publish() reads them from other threads
   const json& pod_spec = planned.manifest.object["spec"]["template"]["spec"];
   const json container = pod_spec["containers"][0];
@@ -341,7 +341,7 @@ std::vector<int> rank_gpus(const std::vector<int>& gpus, int per_node, int nodes
 }  // namespace
 
 void LocalJobs::run_group(std::size_t index, const std::vector<int>& gpus, RunSink& sink, FollowView& view) {
-  const PlannedJob& planned = plan_.jobs[index];
+  const plan::PlannedJob& planned = plan_.jobs[index];
   JobProgress& job = jobs_[index];  // its fields under mutex_, as in run_job
   const json pod_spec = planned.manifest.object["spec"]["template"]["spec"];
   const json container = pod_spec["containers"][0];

@@ -25,7 +25,7 @@
 #include "tool/submit/follow_view.h"
 #include "tool/submit/follower.h"
 #include "tool/submit/point_stopper.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 #include "tool/submit/run_secret.h"
 
 namespace gkebuild::submit {
@@ -53,7 +53,7 @@ class LocalJobs {
   // `forced` set: SIGKILL at once. Either way the containers, their bundles and mounts are removed
   // and the Jobs not finished are recorded stopped; a Job whose containers all exited 0 is
   // succeeded, stopped or not.
-  LocalJobs(const RunPlan& plan, std::filesystem::path layout, std::string image_digest,
+  LocalJobs(const plan::RunPlan& plan, std::filesystem::path layout, std::string image_digest,
             local_runner::LocalDirs dirs, bool gpus, LocalNetwork network, const std::atomic<bool>* interrupted,
             const std::atomic<bool>* forced = nullptr);
   FollowEnd run(RunSink& sink, FollowView& view);
@@ -97,7 +97,7 @@ class LocalJobs {
   // container started (or being started), `unstarted_reason` for the others.
   void end_unfinished(JobState state, const std::string& started_reason, const std::string& unstarted_reason);
 
-  const RunPlan& plan_;
+  const plan::RunPlan& plan_;
   std::filesystem::path layout_;
   std::string image_;
   local_runner::LocalDirs dirs_;

@@ -38,7 +38,7 @@ bool non_empty(const Field& field) { return present(field) && (!field.node.IsSeq
 // The job's rendered document, for positions.
 class JobCheck {
  public:
-  JobCheck(const PlannedJob& job, std::set<std::string>& noted, std::ostream& err)
+  JobCheck(const plan::PlannedJob& job, std::set<std::string>& noted, std::ostream& err)
       : doc_(yamlfile::Document::parse(job.manifest.text, "the rendered Job " + job.manifest.file_name)),
         job_(job.name), noted_(noted), err_(err) {}
 
@@ -125,7 +125,7 @@ class JobCheck {
 
 }  // namespace
 
-void check_local_pod_templates(const RunPlan& plan, std::ostream& err) {
+void check_local_pod_templates(const plan::RunPlan& plan, std::ostream& err) {
   std::set<std::string> noted;
   for (const auto& job : plan.jobs) JobCheck(job, noted, err).check();
 }

@@ -9,13 +9,13 @@
 
 #include <ostream>
 
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 
 namespace gkebuild::submit {
 
 // Throws SourceError at the field's line and column in the rendered Job (the first Job that
 // asks for it) for a field that cannot be honoured safely; writes one "drops …" line per
 // other field the runner leaves out, for the first Job that has it.
-void check_local_pod_templates(const RunPlan& plan, std::ostream& err);
+void check_local_pod_templates(const plan::RunPlan& plan, std::ostream& err);
 
 }  // namespace gkebuild::submit

@@ -17,7 +17,7 @@
 #include "tool/steps/publish/registry_pull.h"
 #include "tool/steps/render/plan.h"
 #include "tool/steps/run_step/run_step.h"
-#include "tool/submit/cluster.h"
+#include "tool/steps/plan/run_id.h"
 #include "tool/submit/finish.h"
 #include "tool/submit/image_step.h"
 #include "tool/submit/interrupt.h"
@@ -42,13 +42,13 @@ struct LocalImage {
 // Builds the experiment's image into the project's layout.
 // A base image comes from its registry as for a cluster run (--insecure-registry, --ca-file).
 LocalImage build_image(const project::Project& project, const std::string& image, const fs::path& layout,
-                       const ImageStepOptions& step, const PlanRequest& request, std::ostream& err) {
+                       const ImageStepOptions& step, const plan::PlanRequest& request, std::ostream& err) {
   auto store = std::make_shared<oci::Layout>(oci::Layout::open_or_create(layout, oci::machine_blob_home(true)));
   project_images::ProjectImageOptions options;
   options.build.run = run_step::run_step(store->root());
   options.images = {image};
   options.workloads_build = step.workloads_build;
-  options.run = workload_images::SubmittedRun{request.experiment, request.accelerators};
+  options.run = workload_images::SubmittedRun{request.experiment, request.overrides.accelerators};
   options.build.pull = publish::registry_pull(store, step.session);
   options.build.secrets = step.build_secrets;
   err << "image " << image << ": building into " << layout.string() << " (not pushed: a local run)\n";
@@ -68,7 +68,7 @@ LocalImage pulled_image(const std::string& reference, const fs::path& layout, co
 // the layout; --no-build the last local build (the layout's tag), else the last push's pin;
 // otherwise built now.
 LocalImage local_image(const project::Project& project, const std::string& image, const fs::path& layout,
-                       ImageStepOptions step, const PlanRequest& request, std::ostream& err) {
+                       ImageStepOptions step, const plan::PlanRequest& request, std::ostream& err) {
   step.note = [&err](const std::string& line) { err << line << "\n"; };
   if (step.given.count(image)) {
     step.no_build = false;  // a given image needs no earlier push's pins
@@ -91,7 +91,7 @@ LocalImage local_image(const project::Project& project, const std::string& image
 }
 
 // Without a GPU the Jobs run on CPU paths: no accelerator, no GPUs, the local machine.
-runrecord::RunRecord local_record(const project::Project& project, const RunPlan& plan, const std::string& run,
+runrecord::RunRecord local_record(const project::Project& project, const plan::RunPlan& plan, const std::string& run,
                                   bool gpu) {
   runrecord::RunRecord record = new_record(project, plan, run, "local");
   for (auto& job : record.jobs) {
@@ -104,7 +104,7 @@ runrecord::RunRecord local_record(const project::Project& project, const RunPlan
 }
 
 // The most GPUs one of the plan's Jobs takes at once: its gpus on each of its nodes.
-int gpus_per_point(const RunPlan& plan) {
+int gpus_per_point(const plan::RunPlan& plan) {
   int most = 0;
   for (const auto& job : plan.jobs) most = std::max(most, job.gpus * std::max(1, job.nodes));
   return most;
@@ -122,21 +122,21 @@ void refuse_secret_refs(const project::Project& project, const std::string& expe
 
 }  // namespace
 
-Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+Outcome submit_locally(const SubmitOptions& options, const project::Project& project, plan::PlanRequest request,
                        const RunSecret& secret) {
   const Console& console = options.console;
   std::ostream& err = *console.err;
   refuse_secret_refs(project, request.experiment);
-  request.indexed_sweeps = false;  // a Job per point, run here; no ConfigMap of points is mounted
-  check_plan(project, request);
-  const std::string image = images_of(project, request.experiment).front();
+  request.render.indexed_sweeps = false;  // a Job per point, run here; no ConfigMap of points is mounted
+  plan::check_plan(project, request);
+  const std::string image = plan::images_of(project, request.experiment).front();
   const fs::path layout = project.dir / ".gkebuild" / "oci";
   // A project's own job template may ask for what the local runner cannot honour: refused
   // (or named as dropped) before anything is built.
-  const RunPlan checked = plan_run(project, request);
+  const plan::RunPlan checked = plan::plan_run(project, request);
   check_local_pod_templates(checked, err);
   if (options.dry_run) {
-    *console.out << manifest_stream(checked);
+    *console.out << plan::manifest_stream(checked);
     err << "dry run: a local run would build image " << image << " into " << layout.string()
         << " and run each Job's container here with runc"
         << (options.network == LocalNetwork::Host ? ", on the host's network"
@@ -146,16 +146,16 @@ Outcome submit_locally(const SubmitOptions& options, const project::Project& pro
   }
   confined_folder(project.dir, fs::path(".gkebuild") / "oci");  // made here, never through a planted symlink
   const LocalImage built = local_image(project, image, layout, options.images, request, err);
-  request.image_env[image] = built.env;
-  if (!built.reference.empty()) request.image_references[image] = built.reference;  // the record names it
+  request.render.image_env[image] = built.env;
+  if (!built.reference.empty()) request.render.image_references[image] = built.reference;  // the record names it
   // A CPU-only experiment (gpus: 0) is given no GPU here either, as on a cluster.
   const project::Experiment* wanted = project.find_experiment(request.experiment);
   const local_runner::HostGpu host_gpu = local_runner::find_host_gpu();
   const bool gpu = !(wanted && wanted->cpu_only()) && host_gpu.present();
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
-  request.run_id = cluster_run_id(run);
-  const RunPlan plan = plan_run(project, request);
+  request.render.run_id = plan::cluster_run_id(run);
+  const plan::RunPlan plan = plan::plan_run(project, request);
   for (const auto& job : plan.jobs)  // owner only, as in submit.cpp
     write_file_atomically(run_dir / "manifests" / job.manifest.file_name, job.manifest.text, FileAccess::kOwnerOnly);
   // The run's live state in gkebuild's own folders, never in the checkout; the proof that this

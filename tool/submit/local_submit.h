@@ -8,7 +8,7 @@
 #pragma once
 
 #include "tool/core/project/project.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 #include "tool/submit/run_secret.h"
 #include "tool/submit/submit.h"
 
@@ -16,7 +16,7 @@ namespace gkebuild::submit {
 
 // The run's secret values reach each container's environment from memory; the runtime's
 // bundle that holds them (config.json) is owner-only and removed with the container.
-Outcome submit_locally(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+Outcome submit_locally(const SubmitOptions& options, const project::Project& project, plan::PlanRequest request,
                        const RunSecret& secret);
 
 }  // namespace gkebuild::submit

@@ -13,7 +13,7 @@
 #include "tool/submit/finish.h"
 #include "tool/submit/follow_view.h"
 #include "tool/submit/record_writer.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 #include "tool/submit/run_secret.h"
 
 namespace gkebuild::submit {

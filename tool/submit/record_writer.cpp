@@ -36,6 +36,22 @@ runrecord::JobState record_state(JobState state) {
   return runrecord::JobState::pending;
 }
 
+// Where a Job runs, as run.json keeps it (a Job without a GPU names no accelerator): as planned,
+// or the fallback alternative the follower moved it to. The one copy between the two forms.
+void record_placement(runrecord::JobRecord& record, const plan::Placement& placement) {
+  record.accelerator = placement.gpus > 0 ? std::optional<std::string>(placement.accelerator) : std::nullopt;
+  record.gpus = placement.gpus;
+  record.machine_type = placement.machine_type;
+  record.spot = placement.spot;
+  record.provisioning = placement.provisioning;
+  record.nodes = placement.nodes;
+}
+
+plan::Placement placement_of(const runrecord::JobRecord& record) {
+  return {record.accelerator.value_or(""), record.gpus, record.machine_type, record.spot, record.provisioning,
+          record.nodes};
+}
+
 void update_job(runrecord::JobRecord& record, const JobProgress& job) {
   record.state = record_state(job.state);
   record.reason = job.state == JobState::Succeeded || job.state == JobState::Running ? "" : job.reason;
@@ -51,14 +67,7 @@ void update_job(runrecord::JobRecord& record, const JobProgress& job) {
   record.recoveries.clear();
   for (const auto& recovery : job.recoveries)
     record.recoveries.push_back({recovery.kind, recovery.reason, time_of(recovery.at), recovery.left});
-  if (const auto& placement = job.placement) {  // moved to a fallback: alternative
-    record.accelerator = placement->gpus > 0 ? std::optional<std::string>(placement->accelerator) : std::nullopt;
-    record.gpus = placement->gpus;
-    record.machine_type = placement->machine_type;
-    record.spot = placement->spot;
-    record.provisioning = placement->provisioning;
-    record.nodes = placement->nodes;
-  }
+  if (job.placement) record_placement(record, *job.placement);  // moved to a fallback: alternative
 }
 
 // follow.json: pod -> log lines recorded, or -1 when its results came from its termination
@@ -109,7 +118,7 @@ void RecordWriter::result_line(const std::string& job, const std::string& line, 
   if (json result = result_of(line); !result.is_null()) append_result(job, std::move(result), index);
 }
 
-runrecord::RunRecord new_record(const project::Project& project, const RunPlan& plan, const std::string& run,
+runrecord::RunRecord new_record(const project::Project& project, const plan::RunPlan& plan, const std::string& run,
                                 const std::string& target) {
   runrecord::RunRecord record;
   record.run = run;
@@ -131,12 +140,7 @@ runrecord::RunRecord new_record(const project::Project& project, const RunPlan& 
   for (const auto& job : plan.jobs) {
     runrecord::JobRecord entry;
     entry.name = job.name;
-    if (job.gpus > 0) entry.accelerator = job.accelerator;  // a CPU-only Job's is null, as a local CPU run's
-    entry.gpus = job.gpus;
-    entry.machine_type = job.machine_type;
-    entry.spot = job.spot;
-    entry.provisioning = job.provisioning;
-    entry.nodes = job.nodes;
+    record_placement(entry, job);  // a CPU-only Job's accelerator is null, as a local CPU run's
     entry.parameters = job.parameters;
     record.jobs.push_back(std::move(entry));
   }
@@ -198,8 +202,7 @@ std::vector<JobProgress> progress_from_record(const fs::path& run_dir, const run
       job.recoveries.push_back({recovery.kind, recovery.reason, text_of(recovery.at), recovery.left});
     if (std::any_of(entry.recoveries.begin(), entry.recoveries.end(),
                     [](const auto& recovery) { return recovery.kind == "fallback"; }))
-      job.placement = JobPlacement{entry.accelerator.value_or(""), entry.gpus, entry.machine_type,
-                                   entry.spot,  entry.provisioning,        entry.nodes};
+      job.placement = placement_of(entry);
     for (const auto& pod : entry.pods) {
       PodProgress progress;
       progress.name = pod.name;

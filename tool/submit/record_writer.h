@@ -16,7 +16,7 @@
 #include "tool/core/project/project.h"
 #include "tool/core/runrecord/run_record.h"
 #include "tool/submit/follower.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 
 namespace gkebuild::submit {
 
@@ -44,7 +44,7 @@ class RecordWriter : public RunSink {
 };
 
 // A new run's record: its Jobs pending, as planned. `target` is "cluster" or "local".
-runrecord::RunRecord new_record(const project::Project& project, const RunPlan& plan, const std::string& run,
+runrecord::RunRecord new_record(const project::Project& project, const plan::RunPlan& plan, const std::string& run,
                                 const std::string& target);
 
 // The JSON object of a workload result line (schema gkebuild.workload.v1), or null.

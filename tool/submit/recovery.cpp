@@ -47,7 +47,7 @@ std::optional<int> exit_code_in(const std::string& message) {
 
 }  // namespace
 
-std::map<std::string, JobRecovery> plan_recovery(const project::Experiment& experiment, RunPlan& plan,
+std::map<std::string, JobRecovery> plan_recovery(const project::Experiment& experiment, plan::RunPlan& plan,
                                                  const std::string& default_namespace) {
   std::map<std::string, JobRecovery> recovery;
   for (auto& job : plan.jobs) {
@@ -58,11 +58,9 @@ std::map<std::string, JobRecovery> plan_recovery(const project::Experiment& expe
     entry.restarts = gang ? experiment.restarts : 0;
     entry.retriable_exit_codes = experiment.retriable_exit_codes;
     entry.pending_timeout_seconds = experiment.pending_timeout_seconds;
-    entry.describe =
-        describe_placement({job.accelerator, job.gpus, job.machine_type, job.spot, job.provisioning, job.nodes});
+    entry.describe = describe_placement(job);
     for (auto& alternative : job.alternatives) {
-      const JobPlacement placement{alternative.accelerator, alternative.gpus,         alternative.machine_type,
-                                   alternative.spot,        alternative.provisioning, alternative.nodes};
+      const JobPlacement& placement = alternative;
       entry.fallbacks.push_back({kube::prepare_create(default_namespace, alternative.manifest.object), placement,
                                  describe_placement(placement)});
       alternative.manifest.object = nullptr;

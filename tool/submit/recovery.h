@@ -14,7 +14,7 @@
 #include "tool/core/kube/objects.h"
 #include "tool/core/project/project.h"
 #include "tool/submit/job_progress.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 
 namespace gkebuild::submit {
 
@@ -38,7 +38,7 @@ struct JobRecovery {
 // What the follower may do for each Job of `plan` that it can help: a multi-node Job with
 // restarts, a Job with planned fallback alternatives (whose objects are moved out of the plan).
 // `default_namespace`: where an object that names none goes.
-std::map<std::string, JobRecovery> plan_recovery(const project::Experiment& experiment, RunPlan& plan,
+std::map<std::string, JobRecovery> plan_recovery(const project::Experiment& experiment, plan::RunPlan& plan,
                                                  const std::string& default_namespace);
 
 // "nvidia-h100-80gb x8 spot", "nvidia-l4 x1 on-demand, 2 nodes".

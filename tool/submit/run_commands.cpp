@@ -22,12 +22,13 @@
 #include "tool/core/kube/http_cluster_api.h"
 #include "tool/core/kube/objects.h"
 #include "tool/core/runrecord/run_store.h"
-#include "tool/submit/cluster.h"
+#include "tool/steps/cluster/access.h"
+#include "tool/steps/plan/run_id.h"
 #include "tool/submit/finish.h"
 #include "tool/submit/local_run_process.h"
 #include "tool/submit/managed_run.h"
 #include "tool/submit/record_writer.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 #include "tool/submit/run_secret.h"
 
 namespace gkebuild::submit {
@@ -74,7 +75,7 @@ std::string counts(const runrecord::RunRecord& record) {
 // The cluster of the context the run's record names.
 std::shared_ptr<kube::ClusterApi> cluster_for(const RunCommandOptions& options, const runrecord::RunRecord& record,
                                               const kube::ConnectCluster& connect) {
-  return connect(cluster_access(options.kubeconfig, record.context));
+  return connect(cluster::cluster_access(options.kubeconfig, record.context));
 }
 
 // Jobs that Kueue holds back: their Workloads say why (an inadmissible queue), one list
@@ -101,10 +102,10 @@ void explain_queued(kube::ClusterApi& cluster, const std::string& namespace_name
 // A managed run: the record and results its controller keeps in the run's state ConfigMap
 // replace the local ones (the laptop's copy was made before the controller began).
 void refresh_managed(kube::ClusterApi& cluster, LoadedRun& run, std::ostream& err) {
-  auto state = read_managed_state(cluster, run.record.namespace_name, cluster_run_id(run.record.run));
+  auto state = read_managed_state(cluster, run.record.namespace_name, plan::cluster_run_id(run.record.run));
   if (!state) {
     err << "run " << printable(run.record.run) << ": its controller's state (ConfigMap "
-        << state_config_map(cluster_run_id(run.record.run)) << ") is gone; showing the record as it was\n";
+        << state_config_map(plan::cluster_run_id(run.record.run)) << ") is gone; showing the record as it was\n";
     return;
   }
   if (state->record.run != run.record.run)
@@ -121,7 +122,7 @@ void refresh(const RunCommandOptions& options, LoadedRun& run, const kube::Conne
   const auto cluster = cluster_for(options, run.record, connect);
   if (run.record.managed) return refresh_managed(*cluster, run, *options.console.err);
   kube::ListOptions selectors;
-  selectors.label_selector = run_selector(cluster_run_id(run.record.run));
+  selectors.label_selector = plan::run_selector(plan::cluster_run_id(run.record.run));
   const json jobs = cluster->list(kube::resource_type("batch/v1", "Job"), run.record.namespace_name, selectors);
   const json pods = cluster->list(kube::resource_type("v1", "Pod"), run.record.namespace_name, selectors);
   auto progress = progress_from_record(run.dir, run.record);
@@ -225,7 +226,7 @@ void print_recorded_logs(const LoadedRun& run, std::ostream& out) {
 RunSecret run_secret_of(kube::ClusterApi& cluster, const runrecord::RunRecord& record) {
   if (record.secret.empty() && record.secret_env.empty()) return {};
   kube::ListOptions selectors;
-  selectors.label_selector = run_selector(cluster_run_id(record.run));
+  selectors.label_selector = plan::run_selector(plan::cluster_run_id(record.run));
   const json secrets = cluster.list(kube::resource_type("v1", "Secret"), record.namespace_name, selectors);
   return RunSecret::from_cluster(secrets.value("items", json::array()));
 }
@@ -236,7 +237,7 @@ Outcome follow_again(const RunCommandOptions& options, LoadedRun& run, const kub
   RecordWriter record(run.dir, run.record);
   FollowOptions follow;
   follow.namespace_name = run.record.namespace_name;
-  follow.run_id = cluster_run_id(run.record.run);
+  follow.run_id = plan::cluster_run_id(run.record.run);
   const Console& console = options.console;
   follow.interrupted = console.interrupted;
   FollowView view(*console.err, *console.out, console.terminal, console.terminal_rows);
@@ -339,7 +340,7 @@ Outcome delete_command(const RunCommandOptions& options, const kube::ConnectClus
   }
   const auto cluster = cluster_for(options, run.record, connect);
   kube::ListOptions selectors;
-  selectors.label_selector = run_selector(cluster_run_id(run.record.run));
+  selectors.label_selector = plan::run_selector(plan::cluster_run_id(run.record.run));
   const auto& type = kube::resource_type("batch/v1", "Job");
   const json jobs = cluster->list(type, run.record.namespace_name, selectors);
   int deleted = 0;

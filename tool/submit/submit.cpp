@@ -20,8 +20,9 @@
 #include "tool/steps/project_images/project_images.h"
 #include "tool/steps/render/contexts.h"
 #include "tool/submit/budget.h"
-#include "tool/submit/cluster.h"
-#include "tool/submit/cluster_check.h"
+#include "tool/steps/cluster/access.h"
+#include "tool/steps/plan/run_id.h"
+#include "tool/submit/schedule_check.h"
 #include "tool/submit/cost_summary.h"
 #include "tool/submit/dry_run.h"
 #include "tool/submit/finish.h"
@@ -30,7 +31,7 @@
 #include "tool/submit/record_writer.h"
 #include "tool/submit/managed_run.h"
 #include "tool/submit/recovery.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 #include "tool/submit/run_secret.h"
 
 namespace gkebuild::submit {
@@ -56,13 +57,13 @@ void write_manifest(const std::filesystem::path& path, std::string_view text) {
   ::close(fd);
 }
 
-void write_manifests(const std::filesystem::path& run_dir, const RunPlan& plan) {
+void write_manifests(const std::filesystem::path& run_dir, const plan::RunPlan& plan) {
   std::filesystem::create_directories(run_dir / "manifests");
   for (const auto& object : plan.support) write_manifest(run_dir / "manifests" / object.file_name, object.text);
   for (const auto& job : plan.jobs) write_manifest(run_dir / "manifests" / job.manifest.file_name, job.manifest.text);
 }
 
-std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
+std::vector<JobProgress> pending_jobs(const plan::RunPlan& plan) {
   std::vector<JobProgress> jobs;
   for (const auto& job : plan.jobs) jobs.push_back(JobProgress{job.name});
   return jobs;
@@ -70,7 +71,7 @@ std::vector<JobProgress> pending_jobs(const RunPlan& plan) {
 
 // Takes the Jobs' objects out of `plan` (a 10,000-Job sweep's objects take 100 MB and more),
 // leaving their requests, serialised, for the follow.
-Outcome follow_to_the_end(const SubmitOptions& options, kube::ClusterApi& cluster, RunPlan& plan,
+Outcome follow_to_the_end(const SubmitOptions& options, kube::ClusterApi& cluster, plan::RunPlan& plan,
                       std::vector<JobProgress>& jobs, RecordWriter& record, const RunSecret& secret,
                       SecretOwners* owners, const project::Experiment& experiment) {
   const Console& console = options.console;
@@ -111,7 +112,7 @@ Outcome follow_to_the_end(const SubmitOptions& options, kube::ClusterApi& cluste
 }
 
 // submit --managed: the controller's objects (managed_run.h); the controller creates the Jobs.
-Outcome start_controller(const SubmitOptions& options, kube::ClusterApi& cluster, RunPlan& plan,
+Outcome start_controller(const SubmitOptions& options, kube::ClusterApi& cluster, plan::RunPlan& plan,
                          const runrecord::RunRecord& record, const project::Experiment& experiment) {
   ManagedPlan managed;
   managed.namespace_name = plan.namespace_name;
@@ -144,14 +145,14 @@ Outcome start_controller(const SubmitOptions& options, kube::ClusterApi& cluster
 // The run's Secret, before any Job: a pod never starts without it. Its owners come as the Jobs
 // are created (SecretOwners); until the first is, only `gkebuild delete RUN` removes it.
 std::optional<SecretOwners> apply_run_secret(kube::ClusterApi& cluster, const project::Project& project,
-                                             const RunPlan& plan, const RunSecret& secret) {
+                                             const plan::RunPlan& plan, const RunSecret& secret) {
   if (secret.empty()) return std::nullopt;
   const std::string name = render::run_secret_name(project.name, plan.run_id);
   cluster.apply(secret.object(plan.namespace_name, name, project.name, plan.experiment, plan.run_id), {});
   return std::optional<SecretOwners>(std::in_place, cluster, plan.namespace_name, name);
 }
 
-void record_secrets(runrecord::RunRecord& record, const project::Project& project, const RunPlan& plan,
+void record_secrets(runrecord::RunRecord& record, const project::Project& project, const plan::RunPlan& plan,
                     const RunSecret& secret) {
   const project::Experiment& experiment = *project.find_experiment(plan.experiment);
   if (!secret.empty()) record.secret = render::run_secret_name(project.name, plan.run_id);
@@ -159,34 +160,35 @@ void record_secrets(runrecord::RunRecord& record, const project::Project& projec
   for (const auto& ref : experiment.secret_refs) record.secret_refs.push_back(ref.name);
 }
 
-Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& project, PlanRequest request,
+Outcome submit_to_cluster(const SubmitOptions& options, const project::Project& project, plan::PlanRequest request,
                           const RunSecret& secret, const kube::ConnectCluster& connect) {
   // Before any thread starts (the cluster check's, the plan's render threads, the follow's):
   // they allocate from the heap the plan frees.
   use_one_malloc_arena();
   std::ostream& err = *options.console.err;
-  const auto access = cluster_access(options.kubeconfig, project.cluster.context);
   ImageStepOptions images = image_step(options);
-  const std::size_t job_count = check_plan(project, request);
+  // The project's own mistakes first (an unknown experiment lists the project's), then the cluster access.
+  const std::size_t job_count = plan::check_plan(project, request);
   check_budget_early(project, request, catalog::Catalog::builtin());
   if (!secret.empty() && job_count > kMostSecretOwners)
     throw Error(ErrorKind::kBadInput, "a run with secretEnv has at most " + std::to_string(kMostSecretOwners) +
                                           " Jobs (each owns the run's Secret), and this one has " +
                                           std::to_string(job_count) + "; run the sweep as Indexed Jobs "
                                                                       "(parallelism: N, one Job per accelerator)");
+  const auto access = cluster::cluster_access(options.kubeconfig, project.cluster.context);
   const auto cluster = connect(access);
   if (!options.no_check) check_before_submit(*cluster, access.context, project, request, err);
-  images.run = {request.experiment, request.accelerators};
-  request.image_references =
-      image_references(project, images_of(project, request.experiment), images, &request.image_env);
+  images.run = {request.experiment, request.overrides.accelerators};
+  request.render.image_references =
+      image_references(project, plan::images_of(project, request.experiment), images, &request.render.image_env);
   if (options.console.interrupted && options.console.interrupted->load()) {
     err << "stopped with Ctrl-C before anything was applied\n";
     return Outcome::kInterrupted;
   }
   const auto run_dir = runrecord::new_run_dir(project.dir, request.experiment, runrecord::Clock::now());
   const std::string run = run_dir.filename().string();
-  request.run_id = cluster_run_id(run);
-  RunPlan plan = plan_run(project, request);
+  request.render.run_id = plan::cluster_run_id(run);
+  plan::RunPlan plan = plan::plan_run(project, request);
   if (!options.quiet)
     err << cost_summary(plan, catalog::Catalog::builtin())
         << check_budget(*project.find_experiment(plan.experiment), plan, catalog::Catalog::builtin());

@@ -15,7 +15,7 @@
 #include "tool/submit/follower.h"
 #include "tool/submit/image_step.h"
 #include "tool/submit/local_container.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 
 namespace gkebuild::submit {
 
@@ -24,7 +24,7 @@ namespace gkebuild::submit {
 // id, its image references, its namespace and Jobs).
 struct SubmitOptions {
   std::filesystem::path project_file = "gkebuild.yaml";
-  PlanRequest plan;         // the experiment, --accelerator, --queue, --parallelism, --sweep, --set, --values
+  plan::PlanRequest plan;         // the experiment, --accelerator, --queue, --parallelism, --sweep, --set, --values
   ImageStepOptions images;  // --image, --workloads-build, --no-build, --insecure-registry, --ca-file
   FollowOptions follow;     // --detach, --max-in-flight, --logs
   LocalNetwork network = LocalNetwork::Private;  // --network, for --local

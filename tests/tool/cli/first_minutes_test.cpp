@@ -90,12 +90,14 @@ TEST_F(FirstMinutes, NoRunsYetIsSaid) {
   EXPECT_EQ(json.out, "[]\n");
 }
 
+// Also a plain submit with no kubeconfig yet (a newcomer's first try): the project's own mistake
+// is said before the missing cluster access (it used to say only "no kubeconfig file found").
 TEST_F(FirstMinutes, AnUnknownExperimentListsTheExperiments) {
-  for (const std::string local : {"", " --local"}) {
-    const auto far = gkebuild("submit nope --dry-run" + local);
+  for (const std::string flags : {" --dry-run", " --dry-run --local", ""}) {
+    const auto far = gkebuild("submit nope" + flags);
     EXPECT_EQ(far.exit_code, 2) << far.all();
     EXPECT_TRUE(contains(far.err, "no experiment 'nope' in this project; its experiments are gemm")) << far.err;
-    const auto typo = gkebuild("submit gemn --dry-run" + local);
+    const auto typo = gkebuild("submit gemn" + flags);
     EXPECT_TRUE(contains(typo.err, "(did you mean 'gemm'?)")) << typo.err;
   }
 }

@@ -83,14 +83,14 @@ TEST_F(SubmitFlagsTest, FlagsAreBoundIntoTheirStepsParts) {
                               "--max-in-flight", "7", "--insecure-registry", "h:5000", "--kubeconfig", "k",
                               "--context", "c", "-f", "p/gkebuild.yaml"});
   EXPECT_EQ(options.plan.experiment, "exp");
-  EXPECT_EQ(options.plan.accelerators, (std::vector<std::string>{"nvidia-l4", "nvidia-tesla-t4"}));
-  EXPECT_EQ(options.plan.queue, "q");
-  EXPECT_EQ(options.plan.parallelism, 3);
-  ASSERT_EQ(options.plan.sweeps.size(), 1u);
-  EXPECT_EQ(options.plan.sweeps[0].name, "n");
-  EXPECT_EQ(options.plan.sweeps[0].values, (std::vector<std::string>{"1", "2"}));
-  EXPECT_EQ(options.plan.sets, (std::vector<render::Assignment>{{"a.b", "1"}}));
-  EXPECT_EQ(options.plan.values_files, std::vector<std::string>{"v.yaml"});
+  EXPECT_EQ(options.plan.overrides.accelerators, (std::vector<std::string>{"nvidia-l4", "nvidia-tesla-t4"}));
+  EXPECT_EQ(options.plan.overrides.queue, "q");
+  EXPECT_EQ(options.plan.overrides.parallelism, 3);
+  ASSERT_EQ(options.plan.overrides.sweeps.size(), 1u);
+  EXPECT_EQ(options.plan.overrides.sweeps[0].name, "n");
+  EXPECT_EQ(options.plan.overrides.sweeps[0].values, (std::vector<std::string>{"1", "2"}));
+  EXPECT_EQ(options.plan.overrides.sets, (std::vector<render::Assignment>{{"a.b", "1"}}));
+  EXPECT_EQ(options.plan.overrides.values_files, std::vector<std::string>{"v.yaml"});
   EXPECT_EQ(options.images.given.at("gemm"), "r@sha256:00");
   EXPECT_EQ(options.images.workloads_build, "wb");
   EXPECT_TRUE(options.images.no_build);

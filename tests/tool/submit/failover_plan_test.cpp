@@ -9,7 +9,7 @@
 
 #include "base/source_error.h"
 #include "tool/core/project/project.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -37,12 +37,12 @@ std::string project_text(const std::string& failover, const std::string& extra =
          "cluster: {failover: " + failover + ", gcpProject: my-project, location: us-central1}\n";
 }
 
-RunPlan plan_of(const std::string& text) {
+plan::RunPlan plan_of(const std::string& text) {
   const project::Project project = project::parse_project(text, "gkebuild.yaml");
-  PlanRequest request;
+  plan::PlanRequest request;
   request.experiment = "ddp";
-  request.run_id = "r1";
-  return plan_run(project, request);
+  request.render.run_id = "r1";
+  return plan::plan_run(project, request);
 }
 
 const json& pod_spec(const json& job) { return job["spec"]["template"]["spec"]; }
@@ -54,7 +54,7 @@ std::string env_value(const json& job, const std::string& name) {
 }
 
 TEST(FailoverPlan, EachJobCarriesItsAlternativesUnderItsOwnName) {
-  const RunPlan plan = plan_of(project_text("follow"));
+  const plan::RunPlan plan = plan_of(project_text("follow"));
   ASSERT_EQ(plan.jobs.size(), 2u);
   for (const auto& job : plan.jobs) {
     // The experiment's own Job is rendered as without a fallback: its accelerator, spot.
@@ -64,8 +64,8 @@ TEST(FailoverPlan, EachJobCarriesItsAlternativesUnderItsOwnName) {
     EXPECT_FALSE(pod_spec(own)["nodeSelector"].contains("cloud.google.com/compute-class"));
     EXPECT_EQ(own["metadata"]["annotations"]["gkebuild.io/pending-timeout-seconds"], "900");
     ASSERT_EQ(job.alternatives.size(), 2u);
-    const PlannedAlternative& a100 = job.alternatives[0];
-    const PlannedAlternative& l4 = job.alternatives[1];
+    const plan::PlannedAlternative& a100 = job.alternatives[0];
+    const plan::PlannedAlternative& l4 = job.alternatives[1];
     for (const auto* alternative : {&a100, &l4}) {
       EXPECT_EQ(alternative->manifest.object["metadata"]["name"], job.name);
       EXPECT_EQ(alternative->manifest.object["metadata"]["annotations"]["gkebuild.io/point"],
@@ -118,16 +118,16 @@ TEST(FailoverPlan, AComputeClassFallbackPlansNoAlternatives) {
       "apiVersion: gkebuild/v1\nproject: big\nregistry: registry.test/p\nimages:\n  train: {workload: gpu-info}\n"
       "experiments:\n  ddp:\n    image: train\n    accelerators: [nvidia-h100-80gb]\n    gpus: 8\n"
       "    fallback: [{accelerator: nvidia-a100-80gb}]\n";
-  const RunPlan plan = plan_of(text);
+  const plan::RunPlan plan = plan_of(text);
   ASSERT_EQ(plan.jobs.size(), 1u);
   EXPECT_TRUE(plan.jobs[0].alternatives.empty());
-  EXPECT_EQ(manifest_stream(plan).find("# fallback"), std::string::npos);
+  EXPECT_EQ(plan::manifest_stream(plan).find("# fallback"), std::string::npos);
 }
 
 // kubectl apply -f of the dry-run stream must create the experiment's own Jobs only.
 TEST(FailoverPlan, TheStreamShowsAlternativesAsComments) {
-  const RunPlan plan = plan_of(project_text("follow"));
-  const std::string stream = manifest_stream(plan);
+  const plan::RunPlan plan = plan_of(project_text("follow"));
+  const std::string stream = plan::manifest_stream(plan);
   const std::string header = "# fallback 1 of 2 for " + plan.jobs[0].name + ": nvidia-a100-80gb x4 on-demand on 2 nodes\n";
   const auto at = stream.find(header);
   ASSERT_NE(at, std::string::npos) << stream;
@@ -150,7 +150,7 @@ std::string indexed_sweep() {
 }
 
 TEST(FailoverPlan, AnIndexedSweepKeepsItsConfigMapOfPoints) {
-  const RunPlan plan = plan_of(indexed_sweep());
+  const plan::RunPlan plan = plan_of(indexed_sweep());
   ASSERT_EQ(plan.jobs.size(), 1u);
   ASSERT_EQ(plan.jobs[0].alternatives.size(), 2u);
   std::size_t config_maps = 0;
@@ -170,21 +170,21 @@ TEST(FailoverPlan, AnIndexedSweepKeepsItsConfigMapOfPoints) {
 // What the project file refuses beside a followed fallback, the command line may not add.
 TEST(FailoverPlan, TheCommandLineAddsNoQueueNorAnIndexedSweepOfMultiNodeJobs) {
   const project::Project project = project::parse_project(project_text("follow"), "gkebuild.yaml");
-  PlanRequest request;
+  plan::PlanRequest request;
   request.experiment = "ddp";
-  request.run_id = "r1";
-  request.queue = "gpu";
+  request.render.run_id = "r1";
+  request.overrides.queue = "gpu";
   try {
-    plan_run(project, request);
+    plan::plan_run(project, request);
     ADD_FAILURE() << "--queue with a followed fallback";
   } catch (const SourceError& error) {
     EXPECT_NE(std::string(error.what()).find("--queue: experiment 'ddp' has a fallback: list"), std::string::npos)
         << error.what();
   }
-  request.queue.clear();
-  request.parallelism = 2;
+  request.overrides.queue.clear();
+  request.overrides.parallelism = 2;
   try {
-    plan_run(project, request);
+    plan::plan_run(project, request);
     ADD_FAILURE() << "--parallelism with a multi-node alternative";
   } catch (const SourceError& error) {
     EXPECT_NE(std::string(error.what()).find("--parallelism: the fallback alternative nvidia-a100-80gb x4 on-demand on 2 "

@@ -13,7 +13,7 @@
 #include "fake_cluster.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/submit/follower.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 
 namespace gkebuild::testing {
 namespace {

@@ -4,6 +4,9 @@
 // (capacity_model.py), not a real cluster.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "submit_fixture.h"
 #include "tool/core/kube/in_cluster.h"
 
@@ -12,8 +15,8 @@ namespace {
 
 using nlohmann::json;
 
-// A project that is none of the examples: an 8-GPU, two-node training experiment on spot H100s.
-constexpr const char* kScarceProject = R"(apiVersion: gkebuild/v1
+// A project that is none of the examples, up to its experiments.
+constexpr const char* kScarceHead = R"(apiVersion: gkebuild/v1
 project: scarce
 registry: registry.test/scarce
 cluster:
@@ -23,7 +26,10 @@ images:
     from: scratch
     workload: gpu-info
 experiments:
-  ddp:
+)";
+
+// Its experiment `ddp`: an 8-GPU, two-node training experiment on spot H100s.
+constexpr const char* kScarceProject = R"(  ddp:
     image: train
     accelerators: [nvidia-h100-80gb]
     gpus: 8
@@ -35,7 +41,7 @@ experiments:
 class ScarceGpuTest : public SubmitFixture {
  protected:
   void write_project(const std::string& extra = "") {
-    std::ofstream(project.path() / "gkebuild.yaml") << kScarceProject << extra;
+    std::ofstream(project.path() / "gkebuild.yaml") << kScarceHead << kScarceProject << extra;
   }
 
   // Each rank logs where its checkpoints are: a gang restart must resume from the same folder.
@@ -48,6 +54,25 @@ class ScarceGpuTest : public SubmitFixture {
   Outcome submit() { return gkebuild(std::string("submit ddp --image train=") + kPinned); }
 
   int requests(const std::string& what) { return server.control("stats")["requests"].value(what, 0); }
+
+  // Experiment `tune` (one L4 GPU a point) whose Jobs get the value of `variable` as env VAR (its
+  // name in capitals); `rule` is the rest of the experiment (a sweep or search, a stopping rule).
+  // Returns the "auto" lines with which each Job reports val_loss = VAR at steps 1-3.
+  json write_tune_project(const std::string& variable, const std::string& rule) {
+    std::string env = variable;
+    std::transform(env.begin(), env.end(), env.begin(), ::toupper);
+    std::ofstream(project.path() / "gkebuild.yaml") << kScarceHead << R"(  tune:
+    image: train
+    accelerators: [nvidia-l4]
+    args: ["--)" << variable << R"(", "{{ )" << variable << R"( }}"]
+    env: {)" << env << R"(: "{{ )" << variable << R"( }}"}
+)" << rule;
+    json lines = json::array();
+    for (int step = 1; step <= 3; ++step)
+      lines.push_back(R"({"schema":"gkebuild.workload.v1","workload":"t","metric":"val_loss","value":$()" + env +
+                      R"(),"unit":"1","step":)" + std::to_string(step) + "}");
+    return lines;
+  }
 };
 
 TEST_F(ScarceGpuTest, PreemptedRankRestartsEveryRankFromTheSameCheckpoints) {
@@ -245,28 +270,9 @@ TEST_F(FallbackTest, PointsThatRunStayWhereTheyAre) {
 // and keep running; with every other point needed (minPoints: 4) the two planted bad ones are
 // stopped (their Jobs deleted, recorded stopped with the rule's words) and none of the good ones.
 TEST_F(ScarceGpuTest, MedianStoppingStopsThePlantedBadPointsOnly) {
-  std::ofstream(project.path() / "gkebuild.yaml") << R"(apiVersion: gkebuild/v1
-project: scarce
-registry: registry.test/scarce
-cluster:
-  namespace: scarce
-images:
-  train:
-    from: scratch
-    workload: gpu-info
-experiments:
-  tune:
-    image: train
-    accelerators: [nvidia-l4]
-    args: ["--loss", "{{ loss }}"]
-    env: {LOSS: "{{ loss }}"}
-    sweep: {loss: [0.1, 0.2, 0.3, 0.9, 1.0]}
+  const json lines = write_tune_project("loss", R"(    sweep: {loss: [0.1, 0.2, 0.3, 0.9, 1.0]}
     earlyStopping: {rule: median, metric: val_loss, goal: minimize, warmup: 1, minPoints: 4}
-)";
-  json lines = json::array();
-  for (int step = 1; step <= 3; ++step)
-    lines.push_back(R"({"schema":"gkebuild.workload.v1","workload":"t","metric":"val_loss","value":$(LOSS),)"
-                    R"("unit":"1","step":)" + std::to_string(step) + "}");
+)");
   server.control("config", {{"auto", {{"step", 1.5}, {"lines", lines}}}});
   const auto outcome = gkebuild(std::string("submit tune --image train=") + kPinned);
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
@@ -295,34 +301,19 @@ experiments:
 // than the best of those before it at a rung is (the first two rungs keep 1 of fewer than 3), its
 // Job deleted and recorded with the rung it reached; the run does not fail for them.
 TEST_F(ScarceGpuTest, HalvingStopsTrialsAtTheirRungAndKeepsTheBest) {
-  std::ofstream(project.path() / "gkebuild.yaml") << R"(apiVersion: gkebuild/v1
-project: scarce
-registry: registry.test/scarce
-cluster:
-  namespace: scarce
-images:
-  train:
-    from: scratch
-    workload: gpu-info
-experiments:
-  tune:
-    image: train
-    accelerators: [nvidia-l4]
-    args: ["--x", "{{ x }}"]
-    env: {X: "{{ x }}"}
-    search:
+  const json lines = write_tune_project("x", R"(    search:
       algorithm: halving
       trials: 9
       seed: 3
       variables: {x: {min: 0, max: 1}}
       objective: {metric: val_loss, goal: minimize}
       halving: {minResource: 1, reductionFactor: 3, maxResource: 4}
-)";
-  json lines = json::array();
-  for (int step = 1; step <= 3; ++step)
-    lines.push_back(R"({"schema":"gkebuild.workload.v1","workload":"t","metric":"val_loss","value":$(X),)"
-                    R"("unit":"1","step":)" + std::to_string(step) + "}");
-  server.control("config", {{"auto", {{"step", 0.5}, {"lines", lines}}}});
+)");
+  // Each trial runs on 2 s after its lines, as a real one would between reports: time for the
+  // follower to stop it at a rung however loaded the machine. Under load this test found the last
+  // trial stopped but never deleted (4 deletes for 5 stops): the follower ended as soon as every
+  // point counted as finished, before the delete that stop asked for was sent.
+  server.control("config", {{"auto", {{"step", 0.5}, {"hold", 2}, {"lines", lines}}}});
   const auto outcome = gkebuild(std::string("submit tune --max-in-flight 1 --image train=") + kPinned);
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   const json record = run_json(only_run());  // kept: a range-for over a temporary's member dangles
@@ -330,7 +321,9 @@ experiments:
   double best_before = 2;  // the best x of the trials before, in trial order
   for (const auto& job : record["jobs"]) {
     const double x = job["parameters"]["x"].get<double>();
-    if (x > best_before && trials.size() < 3) EXPECT_EQ(job["state"], "stopped") << job.dump();
+    if (x > best_before && trials.size() < 3) {
+      EXPECT_EQ(job["state"], "stopped") << job.dump();
+    }
     best_before = std::min(best_before, x);
     trials.emplace_back(x, job["state"].get<std::string>());
   }
@@ -349,7 +342,7 @@ experiments:
   ASSERT_EQ(trials.size(), 9u);
   EXPECT_EQ(trials.front().second, "succeeded") << "the best trial is never stopped";
   EXPECT_GE(stopped, 1) << outcome.err;
-  EXPECT_GE(requests("delete jobs"), stopped);
+  EXPECT_GE(requests("delete jobs"), stopped) << record.dump(1) << outcome.err;
   EXPECT_NE(outcome.err.find("stopped early"), std::string::npos) << outcome.err;
 }
 

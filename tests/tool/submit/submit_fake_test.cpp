@@ -17,10 +17,10 @@
 #include "tests/common/temp_dir.h"
 #include "tool/core/kube/api_error.h"
 #include "tool/core/runrecord/run_store.h"
-#include "tool/submit/cluster.h"
-#include "tool/submit/cluster_check.h"
+#include "tool/steps/plan/run_id.h"
+#include "tool/steps/plan/job_needs.h"
 #include "tool/submit/run_commands.h"
-#include "tool/submit/run_plan.h"
+#include "tool/steps/plan/run_plan.h"
 #include "tool/submit/submit.h"
 
 namespace gkebuild::testing {
@@ -59,7 +59,7 @@ class SubmitOnFake : public ::testing::Test {
            "contexts:\n- name: fake\n  context: {cluster: fake, user: u}\n";
     options.project_file = project.path() / "gkebuild.yaml";
     options.plan.experiment = "probe";
-    options.plan.accelerators = {"nvidia-l4", "nvidia-tesla-t4"};
+    options.plan.overrides.accelerators = {"nvidia-l4", "nvidia-tesla-t4"};
     options.images.given = {{"info", kPinned}};
     options.no_check = true;  // the cluster check reads nodes over HTTP
     options.kubeconfig.kubeconfig = project.path() / "kubeconfig";
@@ -115,7 +115,7 @@ TEST_F(SubmitOnFake, AppliesTheRunsObjectsThenCreatesAndFollowsItsJobs) {
   EXPECT_LT(first_call("apply Namespace"), first_call("create Job"));
   const auto jobs = cluster->objects("Job");
   ASSERT_EQ(jobs.size(), 2u);
-  const std::string run_id = submit::cluster_run_id(only_run().filename().string());
+  const std::string run_id = plan::cluster_run_id(only_run().filename().string());
   for (const auto& job : jobs) {
     EXPECT_EQ(job["metadata"]["namespace"], kNamespace);
     EXPECT_EQ(job["metadata"]["labels"]["gkebuild.io/run"], run_id);
@@ -199,8 +199,8 @@ json gpu_node(const std::string& name, const std::string& accelerator) {
 // own before, so it could not run here): as `cluster check` does, and before submit.
 TEST_F(SubmitOnFake, TheClusterCheckReadsTheClusterItIsGiven) {
   const auto loaded = project::load_project(options.project_file);
-  const auto needs = submit::job_needs(loaded, options.plan);
-  const auto bare = submit::check_cluster_for(*cluster, loaded, needs);
+  const auto needs = plan::job_needs(loaded, options.plan);
+  const auto bare = cluster::check_cluster_for(*cluster, loaded, needs);
   EXPECT_TRUE(bare.has_problems()) << bare.text();
   EXPECT_NE(bare.text().find("nvidia-l4"), std::string::npos) << bare.text();
   EXPECT_EQ(cluster->count_calls("list Node"), 1);
@@ -209,7 +209,7 @@ TEST_F(SubmitOnFake, TheClusterCheckReadsTheClusterItIsGiven) {
 
   cluster->put(gpu_node("l4-1", "nvidia-l4"));
   cluster->put(gpu_node("t4-1", "nvidia-tesla-t4"));
-  const auto ready = submit::check_cluster_for(*cluster, loaded, needs);
+  const auto ready = cluster::check_cluster_for(*cluster, loaded, needs);
   EXPECT_FALSE(ready.has_blocking()) << ready.text();
   EXPECT_NE(ready.text(), bare.text());
 
@@ -297,7 +297,7 @@ TEST_F(SubmitOnFake, DryRunChecksTheFollowedAlternativesJobs) {
          "images:\n  info: {workload: gpu-info}\n"
          "experiments:\n  probe:\n    image: info\n    accelerators: [nvidia-l4]\n    spot: true\n"
          "    fallback: [{accelerator: nvidia-tesla-t4, gpus: 2}, {accelerator: nvidia-l4}]\n";
-  options.plan.accelerators.clear();
+  options.plan.overrides.accelerators.clear();
   options.dry_run = true;
   cluster->put({{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", kNamespace}}}});
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
@@ -319,7 +319,7 @@ TEST_F(SubmitOnFake, DryRunChecksTheFollowedAlternativesJobs) {
 // The three Jobs: one done, one waiting for a node (its events say why: the only events
 // listed), one whose pod is on its node and starting.
 TEST_F(SubmitOnFake, StatusAsksTheClusterForAnUnfinishedRun) {
-  options.plan.accelerators = {"nvidia-l4", "nvidia-tesla-t4", "nvidia-a100-80gb"};
+  options.plan.overrides.accelerators = {"nvidia-l4", "nvidia-tesla-t4", "nvidia-a100-80gb"};
   options.follow.follow = false;  // --detach
   ASSERT_EQ(submit(), Outcome::kSucceeded) << err.str();
   std::map<std::string, json> jobs;

@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -324,12 +326,18 @@ constexpr const char* kFourPoints = R"(  four:
 class LocalRunStop : public SubmitLocalTest {
  protected:
   // Starts `gkebuild submit steps --set sleep=600` as a child of this test, and waits until
-  // the second Job's container runs (its line on stderr is out; it sleeps next).
+  // the second Job's container runs (its line on stderr is out; it sleeps next). -1 (the child
+  // reaped, a failure added) when the submit ended first, e.g. a runtime that cannot start
+  // containers here: the wait ends with it instead of running out its five minutes.
   pid_t start_long_run() {
     write_project("cluster: local");
     const pid_t pid = start_submit("steps --set sleep=600");
-    for (int i = 0; i < 3000 && log_text().find("step 2 on stderr") == std::string::npos; ++i) ::usleep(100000);
-    EXPECT_NE(log_text().find("step 2 on stderr"), std::string::npos) << log_text();
+    if (!wait_for(pid, [&] { return log_text().find("step 2 on stderr") != std::string::npos; }, 3000)) {
+      stop(pid, SIGKILL);
+      ADD_FAILURE() << "the submit ended (" << wait_exit(pid) << ") or stalled before its second Job ran:\n"
+                    << log_text();
+      return -1;
+    }
     EXPECT_EQ(containers(), only_record()["jobs"][1]["name"].get<std::string>()) << log_text();
     return pid;
   }
@@ -339,17 +347,40 @@ class LocalRunStop : public SubmitLocalTest {
     write_project("cluster: local");
     std::ofstream(project / "gkebuild.yaml", std::ios::app) << kFourPoints;
     pid = start_submit("four --max-in-flight 2 --set sleep=600");
-    const auto both_started = [&] {
+    return wait_for(pid, [&] {
       const std::string text = log_text();
       return text.find("point 1 starts") != std::string::npos && text.find("point 2 starts") != std::string::npos;
-    };
-    for (int i = 0; i < 600 && !both_started(); ++i) ::usleep(100000);
-    return both_started();
+    }, 600);
+  }
+  // Polls `done` every 0.1 s, at most `tries` times, while the child `pid` runs; false when it
+  // ended first (its status kept for wait_exit) or the tries ran out.
+  template <typename Done>
+  bool wait_for(pid_t pid, Done done, int tries) {
+    for (int i = 0; i < tries; ++i) {
+      if (done()) return true;
+      if (ended(pid)) return done();
+      ::usleep(100000);
+    }
+    return done();
+  }
+  // Whether the child has ended; reaps it (once) and keeps its status.
+  bool ended(pid_t pid) {
+    if (ended_status_) return true;
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) != pid) return false;
+    ended_status_ = status;
+    return true;
+  }
+  // A signal to the child while it runs (never to a reaped PID, which another process may reuse).
+  void stop(pid_t pid, int signal) {
+    if (!ended(pid)) ::kill(pid, signal);
   }
   // `gkebuild submit ARGUMENTS` as a child of this test, its output in `log`.
-  pid_t start_submit(const std::string& arguments) {
+  // `environment`: more NAME=VALUE words for env, e.g. a PATH.
+  pid_t start_submit(const std::string& arguments, const std::string& environment = "") {
     log = project / "submit.log";
     const std::string command = "cd " + shell_quoted(project.path().string()) + " && exec env " + machine_env() +
+                                environment +
                                 gkebuild_binary() + " submit " + arguments + " >" + shell_quoted(log.string()) +
                                 " 2>&1";
     const pid_t pid = ::fork();
@@ -361,7 +392,12 @@ class LocalRunStop : public SubmitLocalTest {
   }
   int wait_exit(pid_t pid) {
     int status = 0;
-    ::waitpid(pid, &status, 0);
+    if (ended_status_) {
+      status = *ended_status_;
+    } else {
+      ::waitpid(pid, &status, 0);
+      ended_status_ = status;
+    }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
   std::string log_text() {
@@ -390,7 +426,9 @@ class LocalRunStop : public SubmitLocalTest {
     }
     // The run's state and bundle folders went with it; nothing was ever kept in the project.
     for (const char* folder : {"runtime/runs", "cache/containers"})
-      if (std::filesystem::exists(machine / folder)) EXPECT_TRUE(std::filesystem::is_empty(machine / folder)) << folder;
+      if (std::filesystem::exists(machine / folder)) {
+        EXPECT_TRUE(std::filesystem::is_empty(machine / folder)) << folder;
+      }
     EXPECT_FALSE(std::filesystem::exists(project / ".gkebuild" / "local"));
   }
   // The first Job finished with its result; the second was stopped.
@@ -407,11 +445,13 @@ class LocalRunStop : public SubmitLocalTest {
     EXPECT_EQ(json::parse(line)["job"], record["jobs"][0]["name"]);
   }
   std::filesystem::path log;
+  std::optional<int> ended_status_;  // the child's wait status, once reaped
 };
 
 TEST_F(LocalRunStop, SigtermStopsTheContainerAndLeavesNothingBehind) {
   const pid_t pid = start_long_run();
-  ::kill(pid, SIGTERM);  // the container ignores SIGTERM: SIGKILL after the 10 s grace period
+  ASSERT_GT(pid, 0);
+  stop(pid, SIGTERM);  // the container ignores SIGTERM: SIGKILL after the 10 s grace period
   EXPECT_EQ(wait_exit(pid), 130) << log_text();
   EXPECT_NE(log_text().find("stopped run steps-"), std::string::npos) << log_text();
   expect_nothing_left();
@@ -420,9 +460,10 @@ TEST_F(LocalRunStop, SigtermStopsTheContainerAndLeavesNothingBehind) {
 
 TEST_F(LocalRunStop, ASecondCtrlCForcesTheStopAndStillLeavesNothingBehind) {
   const pid_t pid = start_long_run();
-  ::kill(pid, SIGINT);
+  ASSERT_GT(pid, 0);
+  stop(pid, SIGINT);
   ::usleep(500000);
-  ::kill(pid, SIGINT);  // within the grace period: SIGKILL at once
+  stop(pid, SIGINT);  // within the grace period: SIGKILL at once
   EXPECT_EQ(wait_exit(pid), 130) << log_text();
   expect_nothing_left();
   expect_recorded_stopped("Stopped");
@@ -431,7 +472,8 @@ TEST_F(LocalRunStop, ASecondCtrlCForcesTheStopAndStillLeavesNothingBehind) {
 // A gkebuild killed with SIGKILL cannot clean up: the next command that reads the run does.
 TEST_F(LocalRunStop, AfterSigkillTheNextCommandSettlesTheRun) {
   const pid_t pid = start_long_run();
-  ::kill(pid, SIGKILL);
+  ASSERT_GT(pid, 0);
+  stop(pid, SIGKILL);
   EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
   EXPECT_NE(containers(), "");  // left behind, running
   const auto runs = gkebuild("runs");
@@ -446,6 +488,7 @@ TEST_F(LocalRunStop, AfterSigkillTheNextCommandSettlesTheRun) {
 
 TEST_F(LocalRunStop, DeleteStopsARunStillGoing) {
   const pid_t pid = start_long_run();
+  ASSERT_GT(pid, 0);
   const auto deleted = gkebuild("delete " + only_record()["run"].get<std::string>());
   EXPECT_EQ(deleted.exit_code, 0) << deleted.out;
   EXPECT_NE(deleted.out.find("ran locally: nothing of it runs any more; 1 of its Jobs stopped"), std::string::npos)
@@ -455,12 +498,31 @@ TEST_F(LocalRunStop, DeleteStopsARunStillGoing) {
   expect_recorded_stopped("Stopped");
 }
 
+// Where the runtime cannot start containers (as in a chroot whose root is no mount point), the
+// run fails at once with the runtime's own words and leaves nothing behind; the test's wait for a
+// running container ends with the submit (it used to poll out five minutes a test, seven tests:
+// the suite looked hung on a fresh machine).
+TEST_F(LocalRunStop, ARuntimeThatCannotStartFailsTheRunAtOnce) {
+  const std::filesystem::path bin = machine / "bin";
+  std::filesystem::create_directories(bin);
+  std::ofstream(bin / "runc") << "#!/bin/sh\necho 'runc: cannot start a container here' >&2\nexit 1\n";
+  std::filesystem::permissions(bin / "runc", std::filesystem::perms::owner_all);
+  write_project("cluster: local");
+  const pid_t pid = start_submit("steps --set sleep=600", "PATH=" + shell_quoted(bin.string() + ":" + std::getenv("PATH")) + " ");
+  EXPECT_FALSE(wait_for(pid, [&] { return log_text().find("step 2 on stderr") != std::string::npos; }, 3000));
+  EXPECT_EQ(wait_exit(pid), 1) << log_text();
+  EXPECT_NE(log_text().find("runc: cannot start a container here"), std::string::npos) << log_text();
+  EXPECT_NE(log_text().find("0 of 2 Jobs succeeded, 2 failed"), std::string::npos) << log_text();
+  expect_nothing_left();
+}
+
 // Issue 42: `gkebuild prune --all` while a local run goes on removes none of what it uses: its
 // layers (lower folders of its container's overlay, however old their last use) and its bundle;
 // after its gkebuild is killed, the container that outlived it still keeps its overlay and so
 // its bundle and layers; the next `runs` settles the run.
 TEST_F(LocalRunStop, PruneKeepsWhatARunningLocalRunUses) {
   const pid_t pid = start_long_run();
+  ASSERT_GT(pid, 0);
   const auto layers = machine / "cache" / "unpacked" / "layers";
   std::vector<std::filesystem::path> old_layers;
   for (const auto& layer : std::filesystem::directory_iterator(layers)) {
@@ -473,7 +535,7 @@ TEST_F(LocalRunStop, PruneKeepsWhatARunningLocalRunUses) {
   EXPECT_NE(pruned.out.find("kept: in use: a mounted overlay uses it"), std::string::npos) << pruned.out;
   for (const auto& layer : old_layers) EXPECT_TRUE(std::filesystem::is_directory(layer)) << layer;
   EXPECT_EQ(containers(), only_record()["jobs"][1]["name"].get<std::string>());
-  ::kill(pid, SIGKILL);
+  stop(pid, SIGKILL);
   EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
   const auto after_kill = gkebuild("prune --all");
   EXPECT_EQ(after_kill.exit_code, 0) << after_kill.out;
@@ -534,10 +596,10 @@ TEST_F(LocalRunStop, CtrlCStopsEveryPointRunningSideBySide) {
   const bool started = start_two_points(pid);
   const std::string running = containers();
   const auto signalled = std::chrono::steady_clock::now();
-  ::kill(pid, SIGINT);  // the probes ignore SIGTERM: SIGKILL after the 10 s grace period
+  stop(pid, SIGINT);  // the probes ignore SIGTERM: SIGKILL after the 10 s grace period
   if (!started) {  // a second one: no grace period to wait out, and nothing left behind by the test
     ::usleep(200000);
-    ::kill(pid, SIGINT);
+    stop(pid, SIGINT);
   }
   EXPECT_EQ(wait_exit(pid), 130) << log_text();
   ASSERT_TRUE(started) << log_text();
@@ -560,7 +622,7 @@ TEST_F(LocalRunStop, CtrlCStopsEveryPointRunningSideBySide) {
 TEST_F(LocalRunStop, AfterSigkillTheNextCommandSettlesEveryPointThatRan) {
   pid_t pid = 0;
   const bool started = start_two_points(pid);
-  ::kill(pid, SIGKILL);
+  stop(pid, SIGKILL);
   EXPECT_EQ(wait_exit(pid), 128 + SIGKILL);
   const std::string left = containers();
   EXPECT_EQ(gkebuild("runs").exit_code, 0);  // settles the run, whatever the start did
@@ -593,7 +655,9 @@ TEST_F(SubmitLocalTest, MultiNodePointsSideBySideEachOnItsOwnNetwork) {
     EXPECT_NE(outcome.out.find("rank 1 reached " + name + "-0." + name), std::string::npos) << outcome.out;
   }
   // Both points' two containers at once, on CPU paths; a GPU host's GPUs would bound it (one each).
-  if (!std::filesystem::exists("/dev/nvidia0")) EXPECT_EQ(most_at_once(record), 4) << record.dump(2);
+  if (!std::filesystem::exists("/dev/nvidia0")) {
+    EXPECT_EQ(most_at_once(record), 4) << record.dump(2);
+  }
 }
 
 // nodes: 2 under submit --local: both containers at once on one private network where the

@@ -14,7 +14,7 @@
 #include "tool/submit/job_progress.h"
 #include "tool/submit/local_container.h"
 #include "tool/submit/record_writer.h"
-#include "tool/submit/sweep_overrides.h"
+#include "tool/steps/plan/overrides.h"
 
 namespace gkebuild::submit {
 namespace {
@@ -22,9 +22,9 @@ namespace {
 using nlohmann::json;
 
 // A Job of one pod with a one-hour deadline.
-PlannedJob one_pod_job(const std::string& accelerator, int gpus, const std::string& machine,
+plan::PlannedJob one_pod_job(const std::string& accelerator, int gpus, const std::string& machine,
                        const std::string& provisioning) {
-  PlannedJob job;
+  plan::PlannedJob job;
   job.accelerator = accelerator;
   job.gpus = gpus;
   job.machine_type = machine;
@@ -33,8 +33,8 @@ PlannedJob one_pod_job(const std::string& accelerator, int gpus, const std::stri
   return job;
 }
 
-RunPlan plan_of(std::vector<PlannedJob> jobs) {
-  RunPlan plan;
+plan::RunPlan plan_of(std::vector<plan::PlannedJob> jobs) {
+  plan::RunPlan plan;
   plan.experiment = "ddp";
   plan.namespace_name = "ml";
   plan.jobs = std::move(jobs);
@@ -46,7 +46,7 @@ RunPlan plan_of(std::vector<PlannedJob> jobs) {
 // figure (none is published), so such a group is unpriced and says why; a catalog that has one
 // for the GPU and the VM uses it.
 TEST(CostSummary, FlexStartAndQueuedRunsAreNotPricedOnDemand) {
-  RunPlan plan;
+  plan::RunPlan plan;
   for (const char* provisioning : {"on-demand", "flex-start", "queued"})
     plan.jobs.push_back(one_pod_job("nvidia-l4", 1, "g2-standard-4", provisioning));
   plan.experiment = "ddp";
@@ -86,7 +86,7 @@ TEST(CostSummary, FlexStartAndQueuedRunsAreNotPricedOnDemand) {
 // A CPU-only experiment's Jobs (no accelerator, gpus 0) are a group of their machine type,
 // priced by it (they were unpriced: the catalog had GPU prices only).
 TEST(CostSummary, CpuOnlyJobsArePricedByTheirMachineType) {
-  const RunPlan plan = plan_of({one_pod_job("", 0, "n2-standard-8", "on-demand"),
+  const plan::RunPlan plan = plan_of({one_pod_job("", 0, "n2-standard-8", "on-demand"),
                                 one_pod_job("", 0, "n2-standard-8", "on-demand"),
                                 one_pod_job("", 0, "e2-standard-4", "spot"), one_pod_job("", 0, "z9-made-up-4", "on-demand")});
   const std::string text = cost_summary(plan, catalog::Catalog::builtin());
@@ -113,7 +113,7 @@ TEST(CostSummary, CpuOnlyJobsArePricedByTheirMachineType) {
 // counted as the whole machine. A reservation's VMs cost on-demand rates, and the summary says so.
 TEST(CostSummary, PricesTheWholeNodeForTheProvisioningUsed) {
   const catalog::Catalog& catalog = catalog::Catalog::builtin();
-  const RunPlan plan = plan_of({one_pod_job("nvidia-h100-80gb", 8, "a3-highgpu-8g", "spot"),
+  const plan::RunPlan plan = plan_of({one_pod_job("nvidia-h100-80gb", 8, "a3-highgpu-8g", "spot"),
                                 one_pod_job("nvidia-tesla-t4", 1, "n1-standard-4", "on-demand"),
                                 one_pod_job("nvidia-tesla-a100", 3, "a2-highgpu-4g", "reservation")});
   const std::string text = cost_summary(plan, catalog);
@@ -379,12 +379,12 @@ TEST(ResultLines, OfAMultiNodeJobCarryTheNodeRank) {
 TEST(SweepOverrides, ReplaceOrAddAxesTypedAsYaml) {
   project::Experiment experiment;
   experiment.sweep = {{"n", {4096, 8192}}};
-  apply_sweep_overrides(experiment, {{"n", {"256", "512"}}, {"precision", {"fp16"}}});
+  plan::apply_sweep_overrides(experiment, {{"n", {"256", "512"}}, {"precision", {"fp16"}}});
   ASSERT_EQ(experiment.sweep.size(), 2u);
   EXPECT_EQ(experiment.sweep[0].values, (std::vector<nlohmann::ordered_json>{256, 512}));
   EXPECT_EQ(experiment.sweep[1].values, (std::vector<nlohmann::ordered_json>{"fp16"}));
-  EXPECT_THROW(apply_sweep_overrides(experiment, {{"n", {}}}), Error);
-  EXPECT_THROW(apply_sweep_overrides(experiment, {{"n", {"1", "", "2"}}}), Error);
+  EXPECT_THROW(plan::apply_sweep_overrides(experiment, {{"n", {}}}), Error);
+  EXPECT_THROW(plan::apply_sweep_overrides(experiment, {{"n", {"1", "", "2"}}}), Error);
 }
 
 TEST(LocalContainer, EnvAndVariableExpansionFollowKubernetes) {

@@ -4,6 +4,7 @@
 
 #include "base/printable.h"
 #include "base/suggest.h"
+#include "tool/core/project/project_keys.h"
 #include "tool/core/project/parse_helpers.h"
 #include "tool/core/project/quantities.h"
 #include "tool/core/project/reserved_variables.h"
@@ -327,12 +328,9 @@ Experiment parse_experiment(const Document& doc, const YAML::Node& key, const YA
   experiment.name = key.Scalar();
   experiment.where = doc.where(key);
   require_dns_label(doc, key, experiment.name, "experiment name");
-  Fields fields(doc, value, "experiment '" + experiment.name + "'",
-                {"image", "command", "args", "env", "accelerators", "gpus", "cpu", "memory", "spot",
-                 "sweep", "seeds", "timeout", "backoffLimit", "ttlAfterFinished", "storage", "queue", "parallelism",
-                 "secretEnv", "secretRefs", "provisioning", "reservation", "nodes", "compact", "shmSize", "fallback",
-                 "restarts", "pendingTimeout", "retriableExitCodes", "machineType", "search", "budget",
-                 "earlyStopping"});
+  const std::string what = "experiment '" + experiment.name + "'";
+  check_keys(kExperimentKeys, doc, value, what);
+  Fields fields(doc, value, what, key_names(kExperimentKeys));
   if (!value.IsMap()) doc.fail(value.IsNull() ? key : value, fields.what() + ": expected a mapping");
   experiment.image = fields.required_string("image");
   if (std::find(image_names.begin(), image_names.end(), experiment.image) == image_names.end())

@@ -5,6 +5,7 @@
 #include "base/printable.h"
 #include "base/suggest.h"
 #include "tool/core/project/parse_helpers.h"
+#include "tool/core/project/project_keys.h"
 #include "tool/core/project/quantities.h"
 #include "tool/core/yamlfile/fields.h"
 #include "tool/core/yamlfile/scalars.h"
@@ -104,9 +105,9 @@ Image parse_image(const Document& doc, const YAML::Node& key, const YAML::Node& 
   image.name = key.Scalar();
   image.where = doc.where(key);
   require_dns_label(doc, key, image.name, "image name");
-  Fields fields(doc, value, "image '" + image.name + "'",
-                {"from", "workload", "source", "cudaLibraries", "dockerfile", "context", "entrypoint", "env", "labels",
-                 "secrets"});
+  const std::string what = "image '" + image.name + "'";
+  check_keys(kImageKeys, doc, value, what);
+  Fields fields(doc, value, what, key_names(kImageKeys));
   image.from = fields.string("from", "scratch");
   if (image.from.empty() || image.from.find_first_of(" \t\r\n") != std::string::npos)
     doc.fail(fields.get("from"), fields.name("from") + ": expected scratch, an image reference or oci:DIR");
@@ -196,8 +197,8 @@ Project parse_project(std::string text, const std::filesystem::path& file_name,
                       const catalog::Catalog& catalog) {
   const Document doc = Document::parse(std::move(text), file_name.string());
   if (!doc.root().IsMap()) doc.fail(doc.root(), "the project file must be a mapping with apiVersion: gkebuild/v1");
-  Fields top(doc, doc.root(), "the project file",
-             {"apiVersion", "project", "registry", "cluster", "images", "experiments", "storage", "kueue"});
+  check_keys(kTopLevelKeys, doc, doc.root(), "the project file");
+  Fields top(doc, doc.root(), "the project file", key_names(kTopLevelKeys));
   check_api_version(doc, top);
   Project project;
   project.file = file_name;

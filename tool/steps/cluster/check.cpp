@@ -219,4 +219,11 @@ CheckReport check_cluster(const ClusterState& state, const std::vector<JobNeeds>
   return report;
 }
 
+CheckReport check_cluster_for(kube::ClusterApi& cluster, const project::Project& project,
+                              const std::vector<JobNeeds>& needs) {
+  const auto state = read_cluster_state(cluster);
+  const auto* gke = project.cluster.gke ? &*project.cluster.gke : nullptr;
+  return check_cluster(state, needs, gke, project.cluster.driver_installer);
+}
+
 }  // namespace gkebuild::cluster

@@ -69,4 +69,8 @@ struct CheckReport {
 CheckReport check_cluster(const ClusterState& state, const std::vector<JobNeeds>& needs,
                           const project::GkeCluster* gke, project::DriverInstaller driver_installer);
 
+// Reads `cluster` and checks `needs` against it, with the project's cluster description.
+CheckReport check_cluster_for(kube::ClusterApi& cluster, const project::Project& project,
+                              const std::vector<JobNeeds>& needs);
+
 }  // namespace gkebuild::cluster

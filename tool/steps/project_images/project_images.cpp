@@ -13,6 +13,7 @@
 #include "images/elf/stage.h"
 #include "images/image/layout_sink.h"
 #include "images/dockerfile/dockerfile_error.h"
+#include "tool/steps/project_images/build_inputs.h"
 #include "tool/steps/render/dockerfile_template.h"
 #include "tool/steps/render/parse_back.h"
 #include "tool/steps/render/shipped_templates.h"
@@ -41,14 +42,7 @@ std::optional<fs::path> find_executable(const fs::path& dir, const std::string& 
 
 fs::path workload_binary(const project::Project& project, const project::Image& image,
                          const ProjectImageOptions& options) {
-  std::vector<fs::path> places;
-  if (!options.workloads_build.empty()) {
-    places.push_back(options.workloads_build);
-  } else {
-    places = {project.dir / "build"};
-    std::error_code error;
-    if (!fs::equivalent(project.dir, fs::current_path(), error)) places.push_back(fs::current_path() / "build");
-  }
+  const std::vector<fs::path> places = workload_places(project, options.workloads_build, fs::current_path());
   for (const auto& place : places) {
     if (auto found = find_executable(place, image.workload)) return *found;
   }
@@ -59,15 +53,6 @@ fs::path workload_binary(const project::Project& project, const project::Image& 
                                      image.workload + "`, or pass --workloads-build DIR; or let gkebuild build "
                                      "it: a CMakeLists.txt beside gkebuild.yaml (or `source: DIR` in the image) "
                                      "with a target of that name");
-}
-
-// The CMake project that builds the image's workload: `source:`, else the project folder
-// when it has a CMakeLists.txt; none for a shipped workload built beforehand.
-std::optional<fs::path> workload_source(const project::Project& project, const project::Image& image) {
-  std::error_code error;
-  if (!image.source.empty()) return project.dir / image.source;
-  if (fs::is_regular_file(project.dir / "CMakeLists.txt", error)) return project.dir;
-  return std::nullopt;
 }
 
 // What gkebuild built the target with, for the message when the device code falls short.
@@ -142,31 +127,6 @@ fs::path stage(const project::Project& project, const project::Image& image, con
   return context;
 }
 
-// What the builder reads. The shipped Dockerfile.j2 reads only the staged folder, which is its
-// context. The user's Dockerfile (or rendered template) reads the project: the project folder
-// or `context:` is the context, under its .dockerignore and always without .gkebuild/ (runs,
-// layouts, caches), and a workload's staged folder is the named context `workload`
-// (`COPY --from=workload bin/ /opt/app/bin/`).
-void set_context(const project::Project& project, const project::Image& image, const fs::path& staged,
-                 build::BuildOptions& build) {
-  if (image.dockerfile.empty()) {
-    build.context = staged;
-    build.dockerfile = staged / "Dockerfile";
-    return;
-  }
-  build.context = image.context.empty() ? project.dir : project.dir / image.context;
-  std::error_code error;
-  if (!fs::is_directory(build.context, error))
-    throw SourceError(image.where, "image '" + image.name + "': build context " + build.context.string() +
-                                       " is not a folder");
-  build.dockerfile = render::dockerfile_is_template(image) ? staged / "Dockerfile"
-                                                            : render::user_dockerfile(project, image);
-  const auto gkebuild_folder = fs::relative(project.dir / ".gkebuild", build.context, error);
-  if (!error && !gkebuild_folder.empty() && *gkebuild_folder.begin() != "..")
-    build.ignore_always = gkebuild_folder.generic_string() + "\n";
-  if (!image.workload.empty()) build.named_contexts["workload"] = staged;
-}
-
 // A Dockerfile error in a rendered `dockerfile: *.j2`, pointed at the template line that gave
 // the rendered line when exactly one can have; else at the rendered copy, naming the template.
 [[noreturn]] void rethrow_at_template(const project::Project& project, const project::Image& image,
@@ -218,21 +178,18 @@ void check_image_secrets(const project::Project& project, const std::vector<std:
 
 std::vector<ProjectImage> build_project_images(const project::Project& project, const ProjectImageOptions& options,
                                                std::shared_ptr<oci::Layout> store) {
-  const std::vector<std::string> names = options.images.empty() ? project.image_names() : options.images;
-  for (const auto& name : names)
-    if (project.find_image(name) == nullptr)
-      throw SourceError(SourceLocation{project.file.string()},
-                        "no image " + in_quotes(name) + " in the project" + did_you_mean(name, project.image_names()));
+  const std::vector<const project::Image*> images = chosen_images(project, options.images);
   // Every image's secrets are read before the first is built: a missing one stops nothing halfway.
   std::map<std::string, std::map<std::string, std::string>> secrets;
-  for (const auto& name : names) secrets[name] = image_secrets(project, *project.find_image(name), options.build);
+  for (const project::Image* image : images) secrets[image->name] = image_secrets(project, *image, options.build);
   std::vector<ProjectImage> built;
-  for (const auto& name : names) {
-    const project::Image& image = *project.find_image(name);
+  for (const project::Image* chosen : images) {
+    const project::Image& image = *chosen;
+    const std::string& name = image.name;
     const std::string reference = render::default_image_reference(project, image);
     build::BuildOptions build = options.build;
     for (auto& [id, value] : secrets[name]) build.secrets.try_emplace(id, std::move(value));  // --secret wins
-    set_context(project, image, stage(project, image, reference, options), build);
+    set_build_context(project, image, stage(project, image, reference, options), build);
     build::BuildResult result;
     try {
       result = build::build_image(build, store);

@@ -149,7 +149,9 @@ struct Planner {
     if (jobset) context["replicated_job"] = kJobSetNodes;
     const char* template_name = pod ? "pod.yaml.j2" : jobset ? "jobset.yaml.j2" : "job.yaml.j2";
     if (jobset) file.replace(0, 3, "jobset");
-    return {template_name, std::move(context), OutputKind::Manifest, file.append(".yaml"), shared};
+    RenderItem item{template_name, std::move(context), OutputKind::Manifest, file.append(".yaml"), shared};
+    item.workload = std::make_shared<const Workload>(Workload{unit.accelerator->label, point});
+    return item;
   }
 
   // Appends the workload items in plan order; a large sweep is built on every core.
@@ -230,6 +232,7 @@ struct Planner {
     context["multi_node"] = nullptr;  // parallelism: excludes nodes > 1
     items.push_back({"job.yaml.j2", std::move(context), OutputKind::Manifest,
                      "job-" + experiment.name + "-" + unit.accelerator->label + "-sweep.yaml"});
+    items.back().workload = std::make_shared<const Workload>(Workload{unit.accelerator->label, json::object()});
   }
 
   void add_support(const Selection& selection) {

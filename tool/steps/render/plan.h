@@ -19,6 +19,13 @@ namespace gkebuild::render {
 
 enum class OutputKind { Manifest, Dockerfile };
 
+// What one Job, JobSet or Pod runs, as planned: the data its gkebuild.io/accelerator label and
+// gkebuild.io/point annotation print, kept as data so that submit never reads them back.
+struct Workload {
+  std::string accelerator;  // catalog label; "cpu" for a CPU-only experiment's
+  nlohmann::ordered_json point = nlohmann::ordered_json::object();  // the sweep point; {} for an Indexed sweep's Job
+};
+
 struct RenderItem {
   std::string template_name;      // as the engine finds it: "job.yaml.j2"
   nlohmann::ordered_json context;  // the template's variables (with `shared`'s, when set)
@@ -31,6 +38,8 @@ struct RenderItem {
   std::shared_ptr<const nlohmann::ordered_json> shared;
   // The user's own Dockerfile, used as written: the output, with no template rendered.
   std::optional<std::string> as_written;
+  // A workload template's (job, jobset, pod): what its Job runs; null for every other item.
+  std::shared_ptr<const Workload> workload;
 
   // `context` and `shared` in one object.
   nlohmann::ordered_json full_context() const;

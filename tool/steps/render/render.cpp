@@ -51,8 +51,9 @@ void add_manifests(const RenderItem& item, const std::string& rendered, const So
     std::string file = objects.size() == 1 && !item.file_name.empty()
                            ? item.file_name
                            : lower(object.kind) + "-" + object.name + ".yaml";
+    const bool workload = object.kind == "Job" || object.kind == "JobSet" || object.kind == "Pod";
     out.push_back({std::move(file), with_newline(std::move(object.text)), OutputKind::Manifest, object.kind,
-                   object.name});
+                   object.name, workload ? item.workload : nullptr});
   }
 }
 

@@ -21,6 +21,8 @@ struct RenderedFile {
   OutputKind kind = OutputKind::Manifest;
   std::string object_kind;  // "Job", "Namespace"… (manifests)
   std::string object_name;
+  // A Job's, JobSet's or Pod's: its accelerator and sweep point as planned; null otherwise.
+  std::shared_ptr<const Workload> workload;
 };
 
 // Renders what `options` selects. Throws SourceError on any error; nothing is written.

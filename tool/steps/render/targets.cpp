@@ -14,20 +14,6 @@ void add_once(std::vector<const T*>& list, const T* item) {
   if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
 }
 
-std::vector<std::string> all_target_names(const project::Project& project) {
-  std::vector<std::string> names{"namespace", "driver-installer", "storage", "kueue", "compute-classes"};
-  for (const auto& name : project.experiment_names()) {
-    names.push_back(name);
-    names.push_back("experiment/" + name);
-    names.push_back("pod/" + name);
-  }
-  for (const auto& name : project.image_names()) {
-    names.push_back(name);
-    names.push_back("image/" + name);
-  }
-  return names;
-}
-
 // Whether an experiment's fallback: is carried out by a ComputeClass (not by the follower).
 bool has_compute_class(const project::Project& project) {
   return std::any_of(project.experiments.begin(), project.experiments.end(),
@@ -36,7 +22,7 @@ bool has_compute_class(const project::Project& project) {
 
 [[noreturn]] void unknown(const project::Project& project, const std::string& target, const std::string& why) {
   // A target known but not there (kueue without a kueue: section) is no misspelling of itself.
-  std::vector<std::string> names = all_target_names(project);
+  std::vector<std::string> names = target_names(project);
   std::erase(names, target);
   throw SourceError({"target " + in_quotes(target)}, why + did_you_mean(target, names));
 }
@@ -72,6 +58,20 @@ void select_one(const project::Project& project, const std::string& target, Sele
 }
 
 }  // namespace
+
+std::vector<std::string> target_names(const project::Project& project) {
+  std::vector<std::string> names{"namespace", "driver-installer", "storage", "kueue", "compute-classes"};
+  for (const auto& name : project.experiment_names()) {
+    names.push_back(name);
+    names.push_back("experiment/" + name);
+    names.push_back("pod/" + name);
+  }
+  for (const auto& name : project.image_names()) {
+    names.push_back(name);
+    names.push_back("image/" + name);
+  }
+  return names;
+}
 
 Selection select_targets(const project::Project& project, const std::vector<std::string>& targets,
                          bool all_dockerfiles) {

@@ -1,7 +1,7 @@
 // The semantic rules JSON schema cannot express: GPU resources, GKE accelerator
 // scheduling, driver installers, batch Jobs holding GPUs, deprecated APIs. Every rule
-// has an id (for --disable and the gkebuild.io/disable-rules annotation), a severity
-// and a one-line fix.
+// is a row of rule_table.h (id, severity, summary, fix, example); a check reports it by id
+// through a RuleReporter, which drops disabled rules and adds the fix.
 #pragma once
 
 #include <optional>
@@ -12,18 +12,12 @@
 
 #include "tool/steps/validate/finding.h"
 #include "tool/steps/validate/manifest.h"
+#include "tool/steps/validate/rule_table.h"
 #include "tool/steps/validate/schema_names.h"
 
 namespace gkebuild::validate {
 
-struct RuleInfo {
-  std::string_view id;
-  Severity severity;
-  std::string_view summary;  // what the rule catches
-  std::string_view fix;      // one line: what to change
-};
-
-// Every rule gkebuild validate knows, schema and YAML checks included.
+// Every rule gkebuild validate knows, schema and YAML checks included (kRules).
 const std::vector<RuleInfo>& all_rules();
 const RuleInfo* find_rule(std::string_view id);
 // The ids of all_rules(), for "did you mean" and the docs check.
@@ -40,9 +34,9 @@ class RuleReporter {
   // The reporter keeps a reference to `disabled`: a temporary set would dangle.
   RuleReporter(const Manifest&, std::set<std::string, std::less<>>&&, std::vector<Finding>&) = delete;
 
-  bool enabled(std::string_view rule) const;
+  bool enabled(RuleId rule) const;
   // `severity` overrides the rule's own (e.g. unknown kinds under --strict-kinds).
-  void report(std::string_view rule, const Path& path, const std::string& message, bool at_key = false,
+  void report(RuleId rule, const Path& path, const std::string& message, bool at_key = false,
               std::optional<Severity> severity = std::nullopt);
   const Manifest& manifest() const { return manifest_; }
 

@@ -35,7 +35,8 @@ The test drives it through /_control/* (no authentication):
                            expanded from its env as the kubelet does) are filled in, $FILE{path}
                            is a file of a ConfigMap volume, lines joined by spaces, and $(VAR) is the
                            container's env var VAR), finished after
-                           three: failed when its name contains a `fail` key (only its first
+                           three (plus "hold" seconds: a container that runs on after its lines,
+                           as a trial does between the steps it reports): failed when its name contains a `fail` key (only its first
                            `attempts` pods when given). A `fail` entry with "rank": R models a
                            multi-node Job losing one node: only the pod of completion index R fails
                            (its peers keep running until the Job controller ends them), in the
@@ -497,10 +498,11 @@ class Store:
                 "Job was active longer than specified deadline"))
             return
         self.schedule(start + 2 * step, lambda: self.run_and_log(ns, name, set(pods), auto.get("lines") or []))
+        end = start + 3 * step + float(auto.get("hold", 0))  # "hold": running on after the lines
         if failure is None:
-            self.schedule(start + 3 * step, lambda: advance("succeeded", "", "", 0))
+            self.schedule(end, lambda: advance("succeeded", "", "", 0))
         else:
-            self.schedule(start + 3 * step, lambda: advance(
+            self.schedule(end, lambda: advance(
                 "failed", "", "", failure.get("exit_code", 1), failure.get("pod_failure")))
 
     def lose_a_rank(self, ns, name, pods, failure, step):

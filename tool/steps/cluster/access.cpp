@@ -1,4 +1,4 @@
-#include "tool/submit/cluster.h"
+#include "tool/steps/cluster/access.h"
 
 #include <filesystem>
 
@@ -6,9 +6,8 @@
 #include "base/source_error.h"
 #include "tool/core/kube/exec_plugin.h"
 #include "tool/core/kube/in_cluster.h"
-#include "tool/steps/render/names.h"
 
-namespace gkebuild::submit {
+namespace gkebuild::cluster {
 namespace {
 
 bool kubeconfig_exists(const kube::KubeconfigOptions& options) {
@@ -38,8 +37,4 @@ bool has_kubeconfig(const kube::KubeconfigOptions& options) {
   return kubeconfig_exists(options) || (!options.kubeconfig && kube::in_cluster_environment());
 }
 
-std::string cluster_run_id(const std::string& record_name) {
-  return render::run_id_of(record_name);
-}
-
-}  // namespace gkebuild::submit
+}  // namespace gkebuild::cluster
