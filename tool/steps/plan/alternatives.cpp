@@ -4,7 +4,7 @@
 
 #include "base/source_error.h"
 #include "tool/core/catalog/catalog.h"
-#include "tool/core/jinja/value.h"
+#include "tool/core/jinja/values/value.h"
 #include "tool/steps/render/render.h"
 #include "tool/steps/render/values_yaml.h"
 

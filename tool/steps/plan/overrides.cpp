@@ -5,7 +5,7 @@
 #include "base/error.h"
 #include "base/printable.h"
 #include "base/source_error.h"
-#include "tool/core/jinja/value.h"
+#include "tool/core/jinja/values/value.h"
 #include "tool/core/yamlfile/to_json.h"
 #include "tool/steps/render/targets.h"
 
