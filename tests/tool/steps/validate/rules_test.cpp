@@ -224,7 +224,8 @@ TEST(BatchRules, GpuJobWithoutTtlBackoffOrDeadline) {
   EXPECT_TRUE(find(a, "job-gpu-no-backoff-limit"));
   // A misspelt id in the annotation turns nothing off; the finding it meant says so (issue 45).
   annotated.replace(annotated.find("job-gpu-no-ttl,"), 15, "job-gpu-no-tl,");
-  const Finding* missed = find(check(annotated), "job-gpu-no-ttl");
+  const auto misspelt = check(annotated);  // kept: find() points into it (ASan found it freed)
+  const Finding* missed = find(misspelt, "job-gpu-no-ttl");
   ASSERT_TRUE(missed);
   EXPECT_NE(missed->message.find("(the gkebuild.io/disable-rules annotation names 'job-gpu-no-tl': did you mean "
                                  "'job-gpu-no-ttl'?)"),
