@@ -104,7 +104,7 @@ void add_blobs(const StoreDirs& dirs, std::vector<StoreItem>& items) {
     items.push_back(std::move(item));
   }
   for (const auto& entry : fs::directory_iterator(store / "tmp", error)) {
-    // blob-PID.XXXXXX (images/oci/layout.cpp), build-PID-N (a build's scratch, images/dockerfile_build/builder.cpp)
+    // blob-PID.<6 random characters, mkstemp's> (images/oci/layout.cpp), build-PID-N (a build's scratch, images/dockerfile_build/builder.cpp)
     const std::string name = entry.path().filename().string();
     auto item = item_for(ItemKind::kUnfinished, name, {entry.path()});
     const auto dash = name.find('-');
